@@ -1,0 +1,107 @@
+package io.ogpm.mechanism;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The optimal generalised piecewise mechanism on the circle of period 1 (Theorem 4): density p on
+ * an arc of length s centred on the input, which may wrap across 0, density p / e^eps elsewhere.
+ * By paper-notes section 1 the circular optimum is the classical optimum of a half-period mirrored
+ * around x, which makes (p, s) on the unit circle equal to the classical unit shape: for the
+ * absolute-error objective this is exactly Theorem 4 ({@code p = e^(eps/2) / 2pi} and half-arc
+ * {@code pi (e^(eps/2) - 1) / (e^eps - 1)} on [0, 2pi)); for square error it uses the l2 shape.
+ *
+ * <p>The error is the same for every input (the mechanism is rotation invariant).
+ */
+public final class CircularOgpm implements PiecewiseUnitMechanism {
+  private final OgpmShape shape;
+  private final double high;
+  private final double low;
+  private final double central;
+  private final double centralMass;
+
+  private CircularOgpm(OgpmShape shape) {
+    this.shape = shape;
+    this.high = shape.high();
+    this.low = shape.low();
+    this.central = shape.central();
+    this.centralMass = high * central;
+  }
+
+  /** The optimum for the given objective (Theorem 4; paper-notes section 1 for l2). */
+  public static CircularOgpm optimal(double epsilon, Objective objective) {
+    return new CircularOgpm(OgpmShape.optimal(epsilon, objective));
+  }
+
+  public OgpmShape shape() {
+    return shape;
+  }
+
+  @Override
+  public double epsilon() {
+    return shape.epsilon();
+  }
+
+  @Override
+  public boolean circular() {
+    return true;
+  }
+
+  @Override
+  public double outputLo() {
+    return 0;
+  }
+
+  @Override
+  public double outputHi() {
+    return 1;
+  }
+
+  @Override
+  public PiecewiseDistribution distribution(double z) {
+    double start = wrap(z - 0.5 * central);
+    double end = start + central;
+    List<PiecewiseDistribution.Piece> pieces = new ArrayList<>(4);
+    if (end <= 1) {
+      pieces.add(new PiecewiseDistribution.Piece(0, start, low));
+      pieces.add(new PiecewiseDistribution.Piece(start, end, high));
+      pieces.add(new PiecewiseDistribution.Piece(end, 1, low));
+    } else {
+      double wrapped = end - 1;
+      pieces.add(new PiecewiseDistribution.Piece(0, wrapped, high));
+      pieces.add(new PiecewiseDistribution.Piece(wrapped, start, low));
+      pieces.add(new PiecewiseDistribution.Piece(start, 1, high));
+    }
+    return PiecewiseDistribution.ofPieces(pieces);
+  }
+
+  /**
+   * Samples the offset from the arc's start on a two-piece distribution over one period, then
+   * rotates: {@code y = (z - s/2 + v) mod 1}.
+   */
+  @Override
+  public double inverseCdf(double z, double u) {
+    double v = u < centralMass ? u / high : central + (u - centralMass) / low;
+    return wrap(z - 0.5 * central + v);
+  }
+
+  /** The same for every input: computed at z = 0 (Theorem "circular MSE" for square error). */
+  @Override
+  public double worstCaseError(ErrorMetric metric, Distance distance) {
+    if (distance == Distance.CIRCULAR) {
+      return expectedError(0, metric, distance);
+    }
+    return PiecewiseUnitMechanism.super.worstCaseError(metric, distance);
+  }
+
+  /** {@code v mod 1} in [0, 1). */
+  static double wrap(double v) {
+    double w = v - Math.floor(v);
+    return w >= 1 ? 0 : w;
+  }
+
+  @Override
+  public String toString() {
+    return "CircularOgpm" + shape;
+  }
+}

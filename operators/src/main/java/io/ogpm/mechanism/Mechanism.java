@@ -1,0 +1,163 @@
+package io.ogpm.mechanism;
+
+/**
+ * A mechanism on a real domain [lo, hi): a {@link UnitMechanism} carried by the affine map {@code x
+ * = lo + (hi - lo) z} (Theorem "Transformation invariants": same epsilon, same error ordering), with
+ * its outputs snapped to an {@link OutputGrid}.
+ *
+ * <p>{@link #perturb(double, double)} is the production path: validated input, one uniform draw,
+ * one snapped output, no allocation. Instances are immutable and thread-safe; the uniform draws
+ * come from the caller (see {@code io.ogpm.mechanism.random}).
+ */
+public final class Mechanism {
+  private final MechanismSpec spec;
+  private final UnitMechanism unit;
+  private final OutputGrid grid;
+  private final double lo;
+  private final double hi;
+  private final double width;
+  private final double cellWidth;
+
+  private Mechanism(MechanismSpec spec, UnitMechanism unit) {
+    this.spec = spec;
+    this.unit = unit;
+    this.grid = OutputGrid.of(spec.gridBits(), unit);
+    this.lo = spec.domain().lo();
+    this.hi = spec.domain().hi();
+    this.width = spec.domain().width();
+    this.cellWidth = Math.scalb(width, -spec.gridBits());
+    checkGridRepresentable();
+  }
+
+  /** Builds the mechanism a spec describes. */
+  public static Mechanism of(MechanismSpec spec) {
+    Checks.notNull("spec", spec);
+    return new Mechanism(spec, unitMechanism(spec));
+  }
+
+  /** The unit-domain mechanism for a spec (classical mechanisms on a circle act on [lo, hi)). */
+  static UnitMechanism unitMechanism(MechanismSpec spec) {
+    boolean circle = spec.domain().isCircular();
+    return switch (spec.type()) {
+      case OGPM -> circle
+          ? CircularOgpm.optimal(spec.epsilon(), spec.objective())
+          : ClassicalOgpm.optimal(spec.epsilon(), spec.objective());
+      case OGPM_U -> UnbiasedOgpm.of(spec.epsilon());
+    };
+  }
+
+  /**
+   * Every reported value must be a distinct double inside the output domain: that needs the cell
+   * width to be well above the spacing of doubles at the domain's magnitude.
+   */
+  private void checkGridRepresentable() {
+    double outLo = lo + width * unit.outputLo();
+    double outHi = lo + width * unit.outputHi();
+    double magnitude = Math.max(Math.abs(outLo), Math.abs(outHi));
+    if (cellWidth < 4 * Math.ulp(magnitude)) {
+      throw new IllegalArgumentException(
+          "grid-bits " + spec.gridBits() + " gives cells of " + cellWidth
+              + ", finer than double precision near " + magnitude + "; use fewer grid bits");
+    }
+  }
+
+  public MechanismSpec spec() {
+    return spec;
+  }
+
+  public UnitMechanism unit() {
+    return unit;
+  }
+
+  public Domain domain() {
+    return spec.domain();
+  }
+
+  public double epsilon() {
+    return unit.epsilon();
+  }
+
+  /** Lower end of the output domain. */
+  public double outputLo() {
+    return lo + width * unit.outputLo();
+  }
+
+  /** Upper (open) end of the output domain. */
+  public double outputHi() {
+    return lo + width * unit.outputHi();
+  }
+
+  /** Width of a grid cell: {@code (hi - lo) * 2^-gridBits}. */
+  public double cellWidth() {
+    return cellWidth;
+  }
+
+  /**
+   * The perturbed output for input x and a uniform draw u in [0, 1): inverse-cdf sampling, then
+   * snapped to the grid.
+   *
+   * @throws IllegalArgumentException if x is outside [lo, hi] or NaN (the message does not repeat
+   *     the value: inputs are sensitive)
+   */
+  public double perturb(double x, double u) {
+    return valueOfCell(grid.cell(unit.inverseCdf(toUnit(x), u)));
+  }
+
+  /**
+   * The raw inverse-cdf draw, not snapped. For analysis and for the privacy auditor's negative
+   * control only: its low-order bits depend on the input (paper-notes section 6).
+   */
+  public double perturbUnsnapped(double x, double u) {
+    return lo + width * unit.inverseCdf(toUnit(x), u);
+  }
+
+  /** The grid value of cell k: {@code lo + (k + 1/2) * cellWidth}. */
+  public double valueOfCell(long k) {
+    return lo + (k + 0.5) * cellWidth;
+  }
+
+  /** The output distribution for input x in real units (piecewise mechanisms only). */
+  public PiecewiseDistribution distribution(double x) {
+    if (!(unit instanceof PiecewiseUnitMechanism piecewise)) {
+      throw new UnsupportedOperationException(
+          "mechanism " + spec.type().id() + " has no piecewise-uniform output distribution");
+    }
+    return piecewise.distribution(toUnit(x)).affine(lo, width);
+  }
+
+  /** Whether {@link #distribution(double)} is available. */
+  public boolean isPiecewise() {
+    return unit instanceof PiecewiseUnitMechanism;
+  }
+
+  /** {@code E[dist(M(x), x)^k]}, exact: the unit error times {@code width^k}. */
+  public double expectedError(double x, ErrorMetric metric, Distance distance) {
+    return scale(metric) * unit.expectedError(toUnit(x), metric, distance);
+  }
+
+  /** The largest expected error over the domain. */
+  public double worstCaseError(ErrorMetric metric, Distance distance) {
+    return scale(metric) * unit.worstCaseError(metric, distance);
+  }
+
+  private double scale(ErrorMetric metric) {
+    return metric == ErrorMetric.L1 ? width : width * width;
+  }
+
+  /** x in [lo, hi] to z in [0, 1] (a circle's hi is its lo). */
+  private double toUnit(double x) {
+    if (!(x >= lo && x <= hi)) {
+      throw new IllegalArgumentException("input outside the domain [" + lo + ", " + hi + "]");
+    }
+    double z = (x - lo) / width;
+    if (z > 1) {
+      z = 1;
+    }
+    return unit.circular() && z == 1 ? 0 : z;
+  }
+
+  @Override
+  public String toString() {
+    return "Mechanism" + spec;
+  }
+}

@@ -1,0 +1,16 @@
+package io.ogpm.mechanism;
+
+/**
+ * A unit mechanism whose output distribution is piecewise uniform plus point masses, so that it
+ * can be printed, integrated exactly and checked exactly for the LDP ratio.
+ */
+public interface PiecewiseUnitMechanism extends UnitMechanism {
+  /** The output distribution for input z in [0, 1], in unit coordinates. */
+  PiecewiseDistribution distribution(double z);
+
+  /** Exact: integrates the loss on every piece and atom of {@link #distribution}. */
+  @Override
+  default double expectedError(double z, ErrorMetric metric, Distance distance) {
+    return distribution(z).expectedError(z, metric, distance, 1);
+  }
+}

@@ -1,0 +1,45 @@
+package io.ogpm.mechanism;
+
+/**
+ * A mechanism on the unit domain: inputs z in [0, 1] (a circle of period 1 when {@link
+ * #circular()}), outputs in [{@link #outputLo()}, {@link #outputHi()}). Every mechanism of the
+ * paper is defined on a unit (or fixed) domain and carried to [lo, hi) by the affine map of the
+ * Theorem "Transformation invariants", which keeps both the privacy level and the error ordering;
+ * {@link Mechanism} applies that map.
+ *
+ * <p>Implementations are immutable and thread-safe.
+ */
+public interface UnitMechanism {
+  /** The privacy parameter this mechanism satisfies. */
+  double epsilon();
+
+  /** Whether inputs and outputs live on a circle of period 1. */
+  boolean circular();
+
+  /** Lower end of the output domain, in unit coordinates. */
+  double outputLo();
+
+  /** Upper (open) end of the output domain, in unit coordinates. */
+  double outputHi();
+
+  /**
+   * The output for input z and a uniform draw u in [0, 1), by inverse-cdf sampling: one uniform,
+   * one output, no rejection. Not snapped to a grid; the caller snaps.
+   */
+  double inverseCdf(double z, double u);
+
+  /** {@code E[dist(M(z), z)^k]} in unit coordinates (period 1 for circular distance). */
+  double expectedError(double z, ErrorMetric metric, Distance distance);
+
+  /**
+   * The largest expected error over all inputs. The default searches: a scan of 2048 inputs with
+   * both ends, then golden-section refinement around the largest (see {@code Optimize}); exact
+   * when the maximum sits at an end, as for every mechanism in the paper (Lemma 1).
+   */
+  default double worstCaseError(ErrorMetric metric, Distance distance) {
+    double z = Optimize.maximize(v -> expectedError(v, metric, distance), 0, 1, 2048);
+    return Math.max(
+        expectedError(z, metric, distance),
+        Math.max(expectedError(0, metric, distance), expectedError(1, metric, distance)));
+  }
+}

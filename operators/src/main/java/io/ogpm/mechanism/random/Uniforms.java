@@ -1,0 +1,13 @@
+package io.ogpm.mechanism.random;
+
+/** Conversions from random bits to uniform doubles. */
+public final class Uniforms {
+  private static final double TWO_POW_MINUS_53 = 0x1.0p-53;
+
+  private Uniforms() {}
+
+  /** The top 53 bits of {@code bits} as a double in [0, 1): exact, every multiple of 2^-53 equally likely. */
+  public static double fromBits(long bits) {
+    return (bits >>> 11) * TWO_POW_MINUS_53;
+  }
+}

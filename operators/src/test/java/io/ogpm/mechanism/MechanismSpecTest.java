@@ -1,0 +1,48 @@
+package io.ogpm.mechanism;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** Validation names the bad value. */
+class MechanismSpecTest {
+  @Test
+  void badEpsilonsAreNamed() {
+    assertThatThrownBy(() -> MechanismSpec.builder().epsilon(0).build()).hasMessage("epsilon must be > 0, got 0.0");
+    assertThatThrownBy(() -> MechanismSpec.builder().epsilon(-1).build()).hasMessageContaining("epsilon");
+    assertThatThrownBy(() -> MechanismSpec.builder().epsilon(Double.NaN).build())
+        .hasMessage("epsilon must be a finite number, got NaN");
+    assertThatThrownBy(() -> MechanismSpec.builder().epsilon(Double.POSITIVE_INFINITY).build())
+        .hasMessageContaining("epsilon must be a finite number");
+    assertThatThrownBy(() -> MechanismSpec.builder().epsilon(701).build()).hasMessageContaining("epsilon must be <= 700");
+  }
+
+  @Test
+  void badDomainsAreNamed() {
+    assertThatThrownBy(() -> Domain.classical(1, 1)).hasMessage("lo must be < hi, got lo=1.0 and hi=1.0");
+    assertThatThrownBy(() -> Domain.circular(0, Double.NaN)).hasMessage("hi must be a finite number, got NaN");
+    assertThatThrownBy(() -> Domain.classical(-Double.MAX_VALUE, Double.MAX_VALUE)).hasMessageContaining("overflows");
+  }
+
+  @Test
+  void unbiasedMechanismIsClassicalOnly() {
+    assertThatThrownBy(() -> MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(1)
+            .domain(Domain.circular(0, 1)).build())
+        .hasMessage("mechanism ogpm-u is not defined on a circular domain");
+  }
+
+  @Test
+  void unknownNamesAreListed() {
+    assertThatThrownBy(() -> MechanismType.parse("ogmp")).hasMessage("mechanism must be one of ogpm, ogpm-u, got 'ogmp'");
+    assertThatThrownBy(() -> Objective.parse("l3")).hasMessage("objective must be l1 or l2, got 'l3'");
+  }
+
+  @Test
+  void inputsOutsideTheDomainAreRefusedWithoutEchoingTheValue() {
+    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(1).domain(Domain.classical(0, 1)).build());
+    assertThatThrownBy(() -> m.perturb(1.5, 0.5)).hasMessage("input outside the domain [0.0, 1.0]");
+    assertThatThrownBy(() -> m.perturb(Double.NaN, 0.5)).hasMessage("input outside the domain [0.0, 1.0]");
+    assertThat(m.perturb(1.0, 0.5)).isBetween(0.0, 1.0);
+  }
+}
