@@ -1,8 +1,5 @@
 package io.ogpm.mechanism;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * The optimal generalised piecewise mechanism on the circle of period 1 (Theorem 4): density p on
  * an arc of length s centred on the input, which may wrap across 0, density p / e^eps elsewhere.
@@ -13,12 +10,14 @@ import java.util.List;
  *
  * <p>The error is the same for every input (the mechanism is rotation invariant).
  */
-public final class CircularOgpm implements PiecewiseUnitMechanism {
+public final class CircularOgpm implements TwoLevelMechanism {
   private final OgpmShape shape;
   private final double high;
   private final double low;
   private final double central;
   private final double centralMass;
+  private final double invHigh;
+  private final double invLow;
 
   private CircularOgpm(OgpmShape shape) {
     this.shape = shape;
@@ -26,6 +25,8 @@ public final class CircularOgpm implements PiecewiseUnitMechanism {
     this.low = shape.low();
     this.central = shape.central();
     this.centralMass = high * central;
+    this.invHigh = 1 / high;
+    this.invLow = 1 / low;
   }
 
   /** The optimum for the given objective (Theorem 4; paper-notes section 1 for l2). */
@@ -58,30 +59,39 @@ public final class CircularOgpm implements PiecewiseUnitMechanism {
   }
 
   @Override
-  public PiecewiseDistribution distribution(double z) {
-    double start = wrap(z - 0.5 * central);
-    double end = start + central;
-    List<PiecewiseDistribution.Piece> pieces = new ArrayList<>(4);
-    if (end <= 1) {
-      pieces.add(new PiecewiseDistribution.Piece(0, start, low));
-      pieces.add(new PiecewiseDistribution.Piece(start, end, high));
-      pieces.add(new PiecewiseDistribution.Piece(end, 1, low));
-    } else {
-      double wrapped = end - 1;
-      pieces.add(new PiecewiseDistribution.Piece(0, wrapped, high));
-      pieces.add(new PiecewiseDistribution.Piece(wrapped, start, low));
-      pieces.add(new PiecewiseDistribution.Piece(start, 1, high));
-    }
-    return PiecewiseDistribution.ofPieces(pieces);
+  public double backgroundMass() {
+    return low;
+  }
+
+  @Override
+  public double bumpLength() {
+    return central;
+  }
+
+  /** Centred on z; may be negative or run past 1 (read modulo 1). */
+  @Override
+  public double bumpStart(double z) {
+    return z - 0.5 * central;
+  }
+
+  @Override
+  public double lowDensity() {
+    return low;
+  }
+
+  @Override
+  public double highDensity() {
+    return high;
   }
 
   /**
-   * Samples the offset from the arc's start on a two-piece distribution over one period, then
-   * rotates: {@code y = (z - s/2 + v) mod 1}.
+   * Samples the offset v from the arc's start on a two-piece distribution over one period, then
+   * rotates: {@code y = (z - s/2 + v) mod 1}. The offset's inverse cdf is convex (slope 1/p, then
+   * 1/q), so it is the larger of its two lines: {@code max(u/p, s + (u - p s)/q)}, branch-free.
    */
   @Override
   public double inverseCdf(double z, double u) {
-    double v = u < centralMass ? u / high : central + (u - centralMass) / low;
+    double v = Math.max(u * invHigh, central + (u - centralMass) * invLow);
     return wrap(z - 0.5 * central + v);
   }
 
@@ -91,7 +101,7 @@ public final class CircularOgpm implements PiecewiseUnitMechanism {
     if (distance == Distance.CIRCULAR) {
       return expectedError(0, metric, distance);
     }
-    return PiecewiseUnitMechanism.super.worstCaseError(metric, distance);
+    return TwoLevelMechanism.super.worstCaseError(metric, distance);
   }
 
   /** {@code v mod 1} in [0, 1). */

@@ -1,7 +1,5 @@
 package io.ogpm.mechanism;
 
-import java.util.List;
-
 /**
  * The optimal generalised piecewise mechanism on the classical domain [0, 1) -> [0, 1) (Theorem
  * 3): density p on a central piece of length s centred on the input and clamped inside the domain,
@@ -9,20 +7,25 @@ import java.util.List;
  * paper's closed form for absolute error, the root of the cubic of paper-notes section 1 for square
  * error.
  */
-public final class ClassicalOgpm implements PiecewiseUnitMechanism {
+public final class ClassicalOgpm implements TwoLevelMechanism {
   private final OgpmShape shape;
   // Precomputed for the sampler.
   private final double high;
   private final double low;
   private final double central;
-  private final double centralMass;
+  private final double invHigh;
+  private final double invLow;
+  private final double rightShift;
 
   private ClassicalOgpm(OgpmShape shape) {
     this.shape = shape;
     this.high = shape.high();
     this.low = shape.low();
     this.central = shape.central();
-    this.centralMass = high * central;
+    this.invHigh = 1 / high;
+    this.invLow = 1 / low;
+    // (p - q) s / q: how far the right low piece's inverse cdf is shifted back.
+    this.rightShift = (high - low) * central * invLow;
   }
 
   /** The optimum for the given objective (Theorem 3; paper-notes section 1 for l2). */
@@ -60,29 +63,48 @@ public final class ClassicalOgpm implements PiecewiseUnitMechanism {
   }
 
   @Override
-  public PiecewiseDistribution distribution(double z) {
-    double l = shape.centralStart(z);
-    double r = l + central;
-    return PiecewiseDistribution.ofPieces(
-        List.of(
-            new PiecewiseDistribution.Piece(0, l, low),
-            new PiecewiseDistribution.Piece(l, r, high),
-            new PiecewiseDistribution.Piece(r, 1, low)));
+  public double backgroundMass() {
+    return low;
   }
 
   @Override
+  public double bumpLength() {
+    return central;
+  }
+
+  /** Centred on z, clamped into [0, 1 - s] (Theorem 3). */
+  @Override
+  public double bumpStart(double z) {
+    return shape.centralStart(z);
+  }
+
+  @Override
+  public double lowDensity() {
+    return low;
+  }
+
+  @Override
+  public double highDensity() {
+    return high;
+  }
+
+  /**
+   * Branch-free inverse cdf. The cdf {@code F(y) = q y + (p - q) clamp(y - l, 0, s)} is linear on
+   * each piece with slopes q, p, q; its inverse is {@code min(u/q, max(l + (u - q l)/p, (u - (p -
+   * q) s)/q))}: on the left piece u/q is the smallest of the three lines, in the centre the middle
+   * line lies between the other two, on the right the last line is the largest of the lower pair.
+   * Random branches would mispredict about half the time; min and max do not.
+   */
+  @Override
   public double inverseCdf(double z, double u) {
     double l = Math.min(Math.max(z - 0.5 * central, 0), 1 - central);
-    double leftMass = low * l;
-    if (u < leftMass) {
-      return u / low;
-    }
-    double v = u - leftMass;
-    if (v < centralMass) {
-      return l + v / high;
-    }
-    return Math.min(l + central + (v - centralMass) / low, Math.nextDown(1.0));
+    double left = u * invLow;
+    double centre = l + (u - low * l) * invHigh;
+    double right = left - rightShift;
+    return Math.min(Math.min(left, Math.max(centre, right)), ONE_MINUS_ULP);
   }
+
+  private static final double ONE_MINUS_ULP = Math.nextDown(1.0);
 
   /** At an endpoint (Lemma 1) for linear distance; by search otherwise. */
   @Override
@@ -90,7 +112,7 @@ public final class ClassicalOgpm implements PiecewiseUnitMechanism {
     if (distance == Distance.LINEAR) {
       return Math.max(expectedError(0, metric, distance), expectedError(1, metric, distance));
     }
-    return PiecewiseUnitMechanism.super.worstCaseError(metric, distance);
+    return TwoLevelMechanism.super.worstCaseError(metric, distance);
   }
 
   @Override

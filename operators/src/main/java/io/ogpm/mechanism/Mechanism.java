@@ -1,5 +1,7 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.mechanism.random.RandomBits;
+
 /**
  * A mechanism on a real domain [lo, hi): a {@link UnitMechanism} carried by the affine map {@code x
  * = lo + (hi - lo) z} (Theorem "Transformation invariants": same epsilon, same error ordering), with
@@ -16,7 +18,11 @@ public final class Mechanism {
   private final double lo;
   private final double hi;
   private final double width;
+  private final double invWidth;
   private final double cellWidth;
+  private final CellSampler sampler;
+  private final double minValue;
+  private final double maxValue;
 
   private Mechanism(MechanismSpec spec, UnitMechanism unit) {
     this.spec = spec;
@@ -25,8 +31,12 @@ public final class Mechanism {
     this.lo = spec.domain().lo();
     this.hi = spec.domain().hi();
     this.width = spec.domain().width();
+    this.invWidth = 1 / width;
     this.cellWidth = Math.scalb(width, -spec.gridBits());
     checkGridRepresentable();
+    this.sampler = CellSampler.of(unit, grid);
+    this.minValue = lo + width * unit.outputLo();
+    this.maxValue = Math.nextDown(lo + width * unit.outputHi());
   }
 
   /** Builds the mechanism a spec describes. */
@@ -93,27 +103,50 @@ public final class Mechanism {
   }
 
   /**
-   * The perturbed output for input x and a uniform draw u in [0, 1): inverse-cdf sampling, then
-   * snapped to the grid.
+   * The perturbed output for input x: a grid cell drawn by the mechanism's {@link CellSampler}
+   * (exact integer sampling for the two-level mechanisms), reported as the cell's value.
    *
    * @throws IllegalArgumentException if x is outside [lo, hi] or NaN (the message does not repeat
    *     the value: inputs are sensitive)
    */
-  public double perturb(double x, double u) {
-    return valueOfCell(grid.cell(unit.inverseCdf(toUnit(x), u)));
+  public double perturb(double x, RandomBits bits) {
+    return valueOfCell(sampler.sampleCell(toUnit(x), bits));
   }
 
   /**
-   * The raw inverse-cdf draw, not snapped. For analysis and for the privacy auditor's negative
-   * control only: its low-order bits depend on the input (paper-notes section 6).
+   * The raw inverse-cdf draw for a uniform u, not snapped. For analysis and for the privacy
+   * auditor's negative control only: its low-order bits depend on the input (paper-notes section
+   * 6).
    */
   public double perturbUnsnapped(double x, double u) {
     return lo + width * unit.inverseCdf(toUnit(x), u);
   }
 
-  /** The grid value of cell k: {@code lo + (k + 1/2) * cellWidth}. */
+  /**
+   * The value reported for cell k: {@code lo + (k + 1/2) * cellWidth}, kept inside the output
+   * domain (which moves only the partial end cells of an enlarged domain).
+   */
   public double valueOfCell(long k) {
-    return lo + (k + 0.5) * cellWidth;
+    double v = lo + (k + 0.5) * cellWidth;
+    return Math.min(Math.max(v, minValue), maxValue);
+  }
+
+  /** The grid. */
+  public OutputGrid grid() {
+    return grid;
+  }
+
+  /** The cell sampler. */
+  public CellSampler sampler() {
+    return sampler;
+  }
+
+  /**
+   * The epsilon the sampled outputs really satisfy on the grid, where it is known exactly (two-level
+   * mechanisms); otherwise the mechanism's epsilon.
+   */
+  public double realizedEpsilon() {
+    return sampler instanceof TwoLevelCellSampler exact ? exact.realizedEpsilon() : epsilon();
   }
 
   /** The output distribution for input x in real units (piecewise mechanisms only). */
@@ -149,10 +182,7 @@ public final class Mechanism {
     if (!(x >= lo && x <= hi)) {
       throw new IllegalArgumentException("input outside the domain [" + lo + ", " + hi + "]");
     }
-    double z = (x - lo) / width;
-    if (z > 1) {
-      z = 1;
-    }
+    double z = Math.min((x - lo) * invWidth, 1.0);
     return unit.circular() && z == 1 ? 0 : z;
   }
 

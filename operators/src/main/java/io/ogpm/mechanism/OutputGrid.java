@@ -10,8 +10,9 @@ package io.ogpm.mechanism;
  * midpoints keep the mean of a uniform piece, so OGPM-U stays unbiased up to the two cells where
  * a piece boundary falls.
  *
- * <p>On an enlarged output domain only cells whose midpoints lie inside it are used; a draw in a
- * partial end cell is reported at the nearest used cell. On a circle, cell indices wrap.
+ * <p>The used cells are those that meet the output domain. On an enlarged output domain whose ends
+ * are not on the grid, the value of a partial end cell is its midpoint clamped into the domain (a
+ * fixed function of the cell). On a circle, cell indices wrap.
  */
 public final class OutputGrid {
   /** The default resolution: 2^-32 of the domain width. */
@@ -47,8 +48,8 @@ public final class OutputGrid {
     if (mechanism.circular()) {
       return new OutputGrid(bits, true, 0, (1L << bits) - 1);
     }
-    long min = (long) Math.ceil(mechanism.outputLo() * cells - 0.5);
-    long max = (long) Math.ceil(mechanism.outputHi() * cells - 0.5) - 1;
+    long min = (long) Math.floor(mechanism.outputLo() * cells);
+    long max = (long) Math.ceil(mechanism.outputHi() * cells) - 1;
     if (max < min) {
       throw new IllegalArgumentException("grid-bits " + bits + " leaves no cell in the output domain");
     }
@@ -66,6 +67,11 @@ public final class OutputGrid {
       return k & cellMask;
     }
     return Math.min(Math.max(k, minCell), maxCell);
+  }
+
+  /** Whether cell indices wrap around a circle. */
+  public boolean circular() {
+    return circular;
   }
 
   /** Lowest used cell index. */

@@ -1,7 +1,5 @@
 package io.ogpm.mechanism;
 
-import java.util.List;
-
 /**
  * The optimal unbiased three-piece mechanism (Theorem 5, OGPM-U): input [0, 1], output domain
  * enlarged to [-C, C + 1) with {@code C = (e^(eps/2) + 1) / (e^(eps/2) - 1)}, high density {@code p
@@ -15,7 +13,7 @@ import java.util.List;
  * and {@code p / e^eps} elsewhere, so that {@code E[M(x)] = x} (appendix "Proof of Theorem 5").
  * {@code e^(eps/2) - 1} is computed with {@code expm1} so that C is accurate at small eps.
  */
-public final class UnbiasedOgpm implements PiecewiseUnitMechanism {
+public final class UnbiasedOgpm implements TwoLevelMechanism {
   private final double epsilon;
   private final double c;
   private final double high;
@@ -23,7 +21,9 @@ public final class UnbiasedOgpm implements PiecewiseUnitMechanism {
   private final double slope;
   private final double leftOffset;
   private final double central;
-  private final double centralMass;
+  private final double invHigh;
+  private final double invLow;
+  private final double rightShift;
 
   private UnbiasedOgpm(double epsilon) {
     this.epsilon = epsilon;
@@ -39,8 +39,13 @@ public final class UnbiasedOgpm implements PiecewiseUnitMechanism {
     this.leftOffset = (3 * c + 1) * cm1 / (4 * c);
     // r - l = (C - 1)(2C + 1) / (2C)
     this.central = cm1 * (2 * c + 1) / (2 * c);
-    this.centralMass = high * central;
+    this.invHigh = 1 / high;
+    this.invLow = 1 / low;
+    this.rightShift = (high - low) * central * invLow;
+    this.topOutput = Math.nextDown(c + 1);
   }
+
+  private final double topOutput;
 
   /** Theorem 5 at the given epsilon. */
   public static UnbiasedOgpm of(double epsilon) {
@@ -83,28 +88,38 @@ public final class UnbiasedOgpm implements PiecewiseUnitMechanism {
   }
 
   @Override
-  public PiecewiseDistribution distribution(double z) {
-    double l = centralStart(z);
-    double r = l + central;
-    return PiecewiseDistribution.ofPieces(
-        List.of(
-            new PiecewiseDistribution.Piece(-c, l, low),
-            new PiecewiseDistribution.Piece(l, r, high),
-            new PiecewiseDistribution.Piece(r, c + 1, low)));
+  public double backgroundMass() {
+    return low * (2 * c + 1);
   }
 
   @Override
+  public double bumpLength() {
+    return central;
+  }
+
+  @Override
+  public double bumpStart(double z) {
+    return centralStart(z);
+  }
+
+  @Override
+  public double lowDensity() {
+    return low;
+  }
+
+  @Override
+  public double highDensity() {
+    return high;
+  }
+
+  /** Branch-free, as {@link ClassicalOgpm#inverseCdf}, on [-C, C + 1). */
+  @Override
   public double inverseCdf(double z, double u) {
     double l = slope * z - leftOffset;
-    double leftMass = low * (l + c);
-    if (u < leftMass) {
-      return -c + u / low;
-    }
-    double v = u - leftMass;
-    if (v < centralMass) {
-      return l + v / high;
-    }
-    return Math.min(l + central + (v - centralMass) / low, Math.nextDown(c + 1));
+    double left = u * invLow;
+    double centre = l + c + (u - low * (l + c)) * invHigh;
+    double right = left - rightShift;
+    return Math.min(Math.min(left, Math.max(centre, right)) - c, topOutput);
   }
 
   @Override

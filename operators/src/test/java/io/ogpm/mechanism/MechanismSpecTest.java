@@ -41,8 +41,8 @@ class MechanismSpecTest {
   @Test
   void inputsOutsideTheDomainAreRefusedWithoutEchoingTheValue() {
     Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(1).domain(Domain.classical(0, 1)).build());
-    assertThatThrownBy(() -> m.perturb(1.5, 0.5)).hasMessage("input outside the domain [0.0, 1.0]");
-    assertThatThrownBy(() -> m.perturb(Double.NaN, 0.5)).hasMessage("input outside the domain [0.0, 1.0]");
-    assertThat(m.perturb(1.0, 0.5)).isBetween(0.0, 1.0);
+    assertThatThrownBy(() -> m.perturb(1.5, io.ogpm.mechanism.random.AesCtrSource.seeded(1))).hasMessage("input outside the domain [0.0, 1.0]");
+    assertThatThrownBy(() -> m.perturb(Double.NaN, io.ogpm.mechanism.random.AesCtrSource.seeded(1))).hasMessage("input outside the domain [0.0, 1.0]");
+    assertThat(m.perturb(1.0, io.ogpm.mechanism.random.AesCtrSource.seeded(1))).isBetween(0.0, 1.0);
   }
 }

@@ -8,6 +8,7 @@ import io.ogpm.mechanism.random.KeyedPrf;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import io.ogpm.mechanism.random.RandomBits;
 import java.util.function.LongFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -29,17 +30,18 @@ class SamplerTest {
 
   static final int DRAWS = 400_000;
 
-  /** A randomness mode: draw number i to a uniform in [0, 1). */
-  record Mode(String name, LongFunction<Double> factory) {}
+  /** A randomness mode: the random bits for draw number i. */
+  record Mode(String name, LongFunction<RandomBits> factory) {}
 
   static List<Mode> modes() {
     AesCtrSource secure = AesCtrSource.secure();
     AesCtrSource seeded = AesCtrSource.seeded(20261122L);
-    KeyedPrf keyed = KeyedPrf.fromSecret("a test key of thirty-two bytes!!".getBytes(StandardCharsets.US_ASCII));
+    KeyedPrf.Field keyed = KeyedPrf.fromSecret("a test key of thirty-two bytes!!".getBytes(StandardCharsets.US_ASCII))
+        .forField("accel_x");
     return List.of(
-        new Mode("secure", i -> secure.nextUniform()),
-        new Mode("seeded", i -> seeded.nextUniform()),
-        new Mode("keyed", i -> keyed.uniform("record-" + i, "accel_x")));
+        new Mode("secure", i -> secure),
+        new Mode("seeded", i -> seeded),
+        new Mode("keyed", i -> keyed.forRecord("record-" + i)));
   }
 
   static Stream<Arguments> cases() {
@@ -98,7 +100,7 @@ class SamplerTest {
     for (double x : new double[] {0, 0.25, 1}) {
       double sum = 0;
       for (int i = 0; i < n; i++) {
-        sum += m.perturb(x, source.nextUniform());
+        sum += m.perturb(x, source);
       }
       double variance = m.expectedError(x, ErrorMetric.L2, Distance.LINEAR);
       double bound = 3.29 * Math.sqrt(variance / n) + m.cellWidth();
@@ -121,7 +123,7 @@ class SamplerTest {
         double min = Double.POSITIVE_INFINITY;
         double max = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < 10_000_000; i++) {
-          double y = m.perturb(x, source.nextUniform());
+          double y = m.perturb(x, source);
           min = Math.min(min, y);
           max = Math.max(max, y);
         }
@@ -132,7 +134,33 @@ class SamplerTest {
   }
 
   @Test
-  void extremeUniformsStayInTheDomain() {
+  void extremeRandomBitsStayInTheDomain() {
+    long[] words = {0, -1, 1, Long.MAX_VALUE, Long.MIN_VALUE};
+    for (double eps : Mechanisms.EPSILONS) {
+      for (MechanismSpec spec : List.of(
+          MechanismSpec.builder().epsilon(eps).domain(Domain.classical(-1, 3)).build(),
+          MechanismSpec.builder().epsilon(eps).domain(Domain.circular(0, 2 * Math.PI)).build(),
+          MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(eps).build())) {
+        Mechanism m = Mechanism.of(spec);
+        for (double x : new double[] {spec.domain().lo(), spec.domain().hi()}) {
+          for (long first : words) {
+            for (long second : words) {
+              // Two chosen words, then (should Lemire's method reject) ordinary random ones.
+              long[] chosen = {first, second};
+              int[] next = {0};
+              AesCtrSource rest = AesCtrSource.seeded(first ^ second);
+              double y = m.perturb(x, () -> next[0] < 2 ? chosen[next[0]++] : rest.nextLong());
+              assertThat(y).as("%s x=%s bits=%s,%s", spec, x, first, second)
+                  .isGreaterThanOrEqualTo(m.outputLo()).isLessThan(m.outputHi());
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void extremeUniformsStayInTheDomainUnsnapped() {
     double[] us = {0, Math.nextUp(0.0), 0x1.0p-53, 0.5, 1 - 0x1.0p-53};
     for (double eps : Mechanisms.EPSILONS) {
       for (MechanismSpec spec : List.of(
@@ -142,7 +170,7 @@ class SamplerTest {
         Mechanism m = Mechanism.of(spec);
         for (double x : new double[] {spec.domain().lo(), spec.domain().hi()}) {
           for (double u : us) {
-            double y = m.perturb(x, u);
+            double y = m.perturbUnsnapped(x, u);
             assertThat(y).as("%s x=%s u=%s", spec, x, u).isGreaterThanOrEqualTo(m.outputLo()).isLessThan(m.outputHi());
             if (spec.domain().isCircular()) {
               assertThat(y).isLessThan(spec.domain().hi());

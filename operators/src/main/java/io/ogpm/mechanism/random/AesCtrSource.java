@@ -22,7 +22,7 @@ import javax.crypto.spec.SecretKeySpec;
  * {@link #seeded(long)} derives them from a seed by SHA-256: reproducible, for tests and
  * experiments only (anyone who knows the seed can predict every output).
  */
-public final class AesCtrSource implements UniformSource {
+public final class AesCtrSource implements RandomBits {
   private static final int BLOCK_BYTES = 8192;
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);

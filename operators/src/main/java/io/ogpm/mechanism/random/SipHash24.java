@@ -1,9 +1,11 @@
 package io.ogpm.mechanism.random;
 
 /**
- * SipHash-2-4 (Aumasson and Bernstein, "SipHash: a fast short-input PRF", 2012), fed
- * incrementally. Bytes are packed little-endian into 64-bit words; two compression rounds per word,
- * four finalisation rounds; the last word carries the message length in its top byte.
+ * SipHash-2-4 with 128-bit output (Aumasson and Bernstein, "SipHash: a fast short-input PRF",
+ * 2012, and the reference implementation's 128-bit mode), fed incrementally. Bytes are packed
+ * little-endian into 64-bit words; two compression rounds per word, four finalisation rounds per
+ * output word; the last word carries the message length in its top byte. The state can be copied,
+ * so a common prefix (a field name) is absorbed once.
  */
 final class SipHash24 {
   private long v0;
@@ -16,9 +18,24 @@ final class SipHash24 {
 
   SipHash24(long k0, long k1) {
     v0 = k0 ^ 0x736f6d6570736575L;
-    v1 = k1 ^ 0x646f72616e646f6dL;
+    v1 = k1 ^ 0x646f72616e646f6dL ^ 0xee;
     v2 = k0 ^ 0x6c7967656e657261L;
     v3 = k1 ^ 0x7465646279746573L;
+  }
+
+  private SipHash24(SipHash24 other) {
+    v0 = other.v0;
+    v1 = other.v1;
+    v2 = other.v2;
+    v3 = other.v3;
+    word = other.word;
+    bytesInWord = other.bytesInWord;
+    length = other.length;
+  }
+
+  /** An independent copy of the current state. */
+  SipHash24 copy() {
+    return new SipHash24(this);
   }
 
   void addByte(int b) {
@@ -34,7 +51,6 @@ final class SipHash24 {
   /** A 16-bit unit as two bytes, little-endian. */
   void addUnit(int unit) {
     if (bytesInWord <= 6) {
-      // Fast path: both bytes fit in the current word.
       word |= ((long) (unit & 0xFFFF)) << (8 * bytesInWord);
       length += 2;
       bytesInWord += 2;
@@ -49,14 +65,61 @@ final class SipHash24 {
     }
   }
 
-  long finish() {
+  /** The UTF-16 code units of a string, two bytes each, little-endian; four units per word. */
+  void addChars(String s) {
+    int i = 0;
+    int n = s.length();
+    if (bytesInWord == 0) {
+      for (; i + 4 <= n; i += 4) {
+        compress(s.charAt(i)
+            | ((long) s.charAt(i + 1) << 16)
+            | ((long) s.charAt(i + 2) << 32)
+            | ((long) s.charAt(i + 3) << 48));
+      }
+      length += 2L * i;
+    }
+    for (; i < n; i++) {
+      addUnit(s.charAt(i));
+    }
+  }
+
+  /** Zero bytes up to the next word boundary. */
+  void padToWord() {
+    while (bytesInWord != 0) {
+      addByte(0);
+    }
+  }
+
+  /** A 64-bit value as eight bytes, little-endian. */
+  void addLong(long value) {
+    length += 8;
+    if (bytesInWord == 0) {
+      compress(value);
+    } else {
+      int used = 8 * bytesInWord;
+      compress(word | (value << used));
+      word = value >>> (64 - used);
+    }
+  }
+
+  /**
+   * Finishes the message and writes the two 64-bit output words (little-endian halves of the
+   * 128-bit tag) into {@code out[0]} and {@code out[1]}. The state is consumed.
+   */
+  void finish(long[] out) {
     compress(word | (length << 56));
-    v2 ^= 0xFF;
+    v2 ^= 0xee;
     round();
     round();
     round();
     round();
-    return v0 ^ v1 ^ v2 ^ v3;
+    out[0] = v0 ^ v1 ^ v2 ^ v3;
+    v1 ^= 0xdd;
+    round();
+    round();
+    round();
+    round();
+    out[1] = v0 ^ v1 ^ v2 ^ v3;
   }
 
   private void compress(long m) {

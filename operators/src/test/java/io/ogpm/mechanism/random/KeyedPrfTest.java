@@ -18,20 +18,28 @@ class KeyedPrfTest {
   }
 
   @Test
-  void sipHashMatchesTheReferenceVectors() {
-    // Key 00 01 .. 0f; messages 00 01 .. (n-1); expected outputs from the SipHash paper's vectors.
-    long k0 = 0x0706050403020100L;
-    long k1 = 0x0f0e0d0c0b0a0908L;
-    assertThat(sip(k0, k1, 0)).isEqualTo(0x726fdb47dd0e0e31L);
-    assertThat(sip(k0, k1, 15)).isEqualTo(0xa129ca6149be45e5L);
+  void sipHash128MatchesTheReferenceVectors() {
+    // Key 00 01 .. 0f; message 00 01 .. (n-1); vectors_sip128 of the reference implementation.
+    assertThat(sip128(0)).isEqualTo("a3817f04ba25a8e66df67214c7550293");
+    assertThat(sip128(1)).isEqualTo("da87c1d86b99af44347659119b22fc45");
+    assertThat(sip128(2)).isEqualTo("8177228da4a45dc7fca38bdef60affe4");
+    assertThat(sip128(15)).isEqualTo("5493e99933b0a8117e08ec0f97cfc3d9");
   }
 
-  private static long sip(long k0, long k1, int length) {
-    SipHash24 h = new SipHash24(k0, k1);
+  private static String sip128(int length) {
+    SipHash24 h = new SipHash24(0x0706050403020100L, 0x0f0e0d0c0b0a0908L);
     for (int i = 0; i < length; i++) {
       h.addByte(i);
     }
-    return h.finish();
+    long[] out = new long[2];
+    h.finish(out);
+    StringBuilder hex = new StringBuilder();
+    for (long word : out) {
+      for (int i = 0; i < 8; i++) {
+        hex.append(String.format("%02x", (word >>> (8 * i)) & 0xFF));
+      }
+    }
+    return hex.toString();
   }
 
   @Test
@@ -44,37 +52,70 @@ class KeyedPrfTest {
       b.addByte(s.charAt(i));
       b.addByte(s.charAt(i) >>> 8);
     }
-    assertThat(a.finish()).isEqualTo(b.finish());
+    long[] ta = new long[2];
+    long[] tb = new long[2];
+    a.finish(ta);
+    b.finish(tb);
+    assertThat(ta).isEqualTo(tb);
   }
 
   @Test
   void sameKeyIdAndFieldGiveTheSameDraw() {
-    KeyedPrf one = prf("0123456789abcdef-secret");
-    KeyedPrf same = prf("0123456789abcdef-secret");
+    KeyedPrf.Field one = prf("0123456789abcdef-secret").forField("roll");
+    KeyedPrf.Field same = prf("0123456789abcdef-secret").forField("roll");
     for (int i = 0; i < 1000; i++) {
-      assertThat(one.uniform("id-" + i, "roll")).isEqualTo(same.uniform("id-" + i, "roll"));
+      RandomBits a = one.forRecord("id-" + i);
+      RandomBits b = same.forRecord("id-" + i);
+      for (int j = 0; j < 5; j++) {
+        assertThat(a.nextLong()).isEqualTo(b.nextLong());
+      }
     }
   }
 
   @Test
   void anotherKeyGivesAnIndependentDraw() {
-    KeyedPrf a = prf("0123456789abcdef-secret");
-    KeyedPrf b = prf("0123456789abcdef-secreT");
-    assertIndependentUniforms(i -> a.uniform("id-" + i, "roll"), i -> b.uniform("id-" + i, "roll"));
+    KeyedPrf.Field a = prf("0123456789abcdef-secret").forField("roll");
+    KeyedPrf.Field b = prf("0123456789abcdef-secreT").forField("roll");
+    assertIndependentUniforms(i -> a.uniform("id-" + i), i -> b.uniform("id-" + i));
   }
 
   @Test
   void anotherIdGivesAnIndependentDraw() {
-    KeyedPrf a = prf("0123456789abcdef-secret");
-    assertIndependentUniforms(i -> a.uniform("id-" + i, "roll"), i -> a.uniform("id-" + (i + N), "roll"));
+    KeyedPrf.Field a = prf("0123456789abcdef-secret").forField("roll");
+    assertIndependentUniforms(i -> a.uniform("id-" + i), i -> a.uniform("id-" + (i + N)));
   }
 
   @Test
   void anotherFieldGivesAnIndependentDraw() {
-    KeyedPrf a = prf("0123456789abcdef-secret");
-    assertIndependentUniforms(i -> a.uniform("id-" + i, "roll"), i -> a.uniform("id-" + i, "pitch"));
+    KeyedPrf key = prf("0123456789abcdef-secret");
+    KeyedPrf.Field roll = key.forField("roll");
+    KeyedPrf.Field pitch = key.forField("pitch");
+    assertIndependentUniforms(i -> roll.uniform("id-" + i), i -> pitch.uniform("id-" + i));
     // Field and id are not concatenated ambiguously: ("ab", "c") and ("a", "bc") differ.
-    assertIndependentUniforms(i -> a.uniform("c" + i, "ab"), i -> a.uniform("bc" + i, "a"));
+    KeyedPrf.Field ab = key.forField("ab");
+    KeyedPrf.Field a = key.forField("a");
+    assertIndependentUniforms(i -> ab.uniform("c" + i), i -> a.uniform("bc" + i));
+  }
+
+  @Test
+  void successiveWordsOfARecordAreIndependent() {
+    KeyedPrf.Field roll = prf("0123456789abcdef-secret").forField("roll");
+    // Words 1 and 2 (same block) and words 2 and 3 (across blocks).
+    assertIndependentUniforms(i -> roll.forRecord("id-" + i).nextUniform(), i -> {
+      RandomBits b = roll.forRecord("id-" + i);
+      b.nextLong();
+      return b.nextUniform();
+    });
+    assertIndependentUniforms(i -> {
+      RandomBits b = roll.forRecord("id-" + i);
+      b.nextLong();
+      return b.nextUniform();
+    }, i -> {
+      RandomBits b = roll.forRecord("id-" + i);
+      b.nextLong();
+      b.nextLong();
+      return b.nextUniform();
+    });
   }
 
   @Test
