@@ -10,11 +10,18 @@ public interface CellSampler {
   /** The cell index for input z in [0, 1] and fresh random bits. */
   long sampleCell(double z, RandomBits bits);
 
-  /** The sampler for a unit mechanism on a grid: exact for two-level mechanisms. */
+  /** The sampler a unit mechanism provides for a grid. */
   static CellSampler of(UnitMechanism mechanism, OutputGrid grid) {
-    if (mechanism instanceof TwoLevelMechanism twoLevel) {
-      return new TwoLevelCellSampler(twoLevel, grid);
-    }
-    return (z, bits) -> grid.cell(mechanism.inverseCdf(z, bits.nextUniform()));
+    return mechanism.cellSampler(grid);
+  }
+
+  /**
+   * The grid cell that holds input z in [0, 1]: {@code floor(z 2^bits)}, in [0, 2^bits] (z = 1 is
+   * the cell just past the end; on a circle it wraps to 0). Discrete noise samplers add their noise
+   * to this cell; inputs one domain width apart are at most 2^bits cells apart.
+   */
+  static long inputCell(double z, OutputGrid grid) {
+    long cell = (long) Math.floor(z * Math.scalb(1.0, grid.bits()));
+    return grid.circular() ? cell & ((1L << grid.bits()) - 1) : cell;
   }
 }

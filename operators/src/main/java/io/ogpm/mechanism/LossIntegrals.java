@@ -4,11 +4,11 @@ package io.ogpm.mechanism;
  * Closed-form integrals of the loss {@code dist(y, x)^k} over an interval of outputs, for k = 1, 2
  * and linear or circular distance. These are the building blocks of every exact expected error.
  */
-final class LossIntegrals {
+public final class LossIntegrals {
   private LossIntegrals() {}
 
   /** {@code integral over y in [a, b] of |y - c|^k dy}, exactly, for k = 1 or 2. */
-  static double linear(double a, double b, double c, int k) {
+  public static double linear(double a, double b, double c, int k) {
     if (b <= a) {
       return 0;
     }
@@ -27,7 +27,7 @@ final class LossIntegrals {
    * image {@code x + m * period} of x changes; on each part the loss is {@code |y - c|^k} for a
    * fixed image c.
    */
-  static double circular(double a, double b, double x, int k, double period) {
+  public static double circular(double a, double b, double x, int k, double period) {
     if (b <= a) {
       return 0;
     }
@@ -51,7 +51,7 @@ final class LossIntegrals {
   }
 
   /** The circular distance between y and x for the given period: a value in [0, period / 2]. */
-  static double circularDistance(double y, double x, double period) {
+  public static double circularDistance(double y, double x, double period) {
     double d = Math.abs(y - x) % period;
     return Math.min(d, period - d);
   }

@@ -1,5 +1,12 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.mechanism.baseline.BoundedLaplace;
+import io.ogpm.mechanism.baseline.PiecewiseMechanism;
+import io.ogpm.mechanism.baseline.Purkayastha;
+import io.ogpm.mechanism.baseline.SquareWave;
+import io.ogpm.mechanism.baseline.Staircase;
+import io.ogpm.mechanism.baseline.Truncation;
+import io.ogpm.mechanism.baseline.TruncatedLaplace;
 import io.ogpm.mechanism.random.RandomBits;
 
 /**
@@ -48,11 +55,22 @@ public final class Mechanism {
   /** The unit-domain mechanism for a spec (classical mechanisms on a circle act on [lo, hi)). */
   static UnitMechanism unitMechanism(MechanismSpec spec) {
     boolean circle = spec.domain().isCircular();
+    double eps = spec.epsilon();
     return switch (spec.type()) {
       case OGPM -> circle
-          ? CircularOgpm.optimal(spec.epsilon(), spec.objective())
-          : ClassicalOgpm.optimal(spec.epsilon(), spec.objective());
-      case OGPM_U -> UnbiasedOgpm.of(spec.epsilon());
+          ? CircularOgpm.optimal(eps, spec.objective())
+          : ClassicalOgpm.optimal(eps, spec.objective());
+      case OGPM_U -> UnbiasedOgpm.of(eps);
+      case PM -> PiecewiseMechanism.of(eps, PiecewiseMechanism.Output.ORIGINAL);
+      case PM_C -> PiecewiseMechanism.of(eps, PiecewiseMechanism.Output.COMPRESSED);
+      case T_PM -> Truncation.of(PiecewiseMechanism.of(eps, PiecewiseMechanism.Output.ORIGINAL), "T-PM");
+      case SW -> SquareWave.of(eps, SquareWave.Output.ORIGINAL);
+      case SW_C -> SquareWave.of(eps, SquareWave.Output.COMPRESSED);
+      case T_SW -> Truncation.of(SquareWave.of(eps, SquareWave.Output.ORIGINAL), "T-SW");
+      case STAIRCASE -> Staircase.optimal(eps, spec.objective());
+      case T_LAPLACE -> TruncatedLaplace.of(eps);
+      case B_LAPLACE -> BoundedLaplace.of(eps);
+      case PURKAYASTHA -> Purkayastha.of(eps);
     };
   }
 
@@ -64,6 +82,10 @@ public final class Mechanism {
     double outLo = lo + width * unit.outputLo();
     double outHi = lo + width * unit.outputHi();
     double magnitude = Math.max(Math.abs(outLo), Math.abs(outHi));
+    if (Double.isInfinite(magnitude)) {
+      // Unbounded outputs (staircase): far-out cells share values, which is post-processing too.
+      magnitude = Math.max(Math.abs(lo), Math.abs(hi));
+    }
     if (cellWidth < 4 * Math.ulp(magnitude)) {
       throw new IllegalArgumentException(
           "grid-bits " + spec.gridBits() + " gives cells of " + cellWidth

@@ -126,6 +126,10 @@ public final class MechanismSpec {
         throw new IllegalArgumentException(
             "mechanism " + type.id() + " is not defined on a " + domain.kind().id() + " domain");
       }
+      if (objective != Objective.L1 && !type.hasObjective()) {
+        throw new IllegalArgumentException(
+            "objective " + objective.id() + " applies to ogpm and staircase only, not " + type.id());
+      }
       if (gridBits < 1 || gridBits > OutputGrid.MAX_BITS) {
         throw new IllegalArgumentException(
             "grid-bits must be in [1, " + OutputGrid.MAX_BITS + "], got " + gridBits);

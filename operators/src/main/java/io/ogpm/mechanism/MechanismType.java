@@ -5,7 +5,27 @@ public enum MechanismType {
   /** Optimal GPM (Theorem 3 classical, Theorem 4 circular), per objective. */
   OGPM("ogpm", true, true),
   /** Optimal unbiased GPM (Theorem 5), enlarged output domain, classical only. */
-  OGPM_U("ogpm-u", true, false);
+  OGPM_U("ogpm-u", true, false),
+  /** Piecewise Mechanism (Wang et al.), enlarged output domain. */
+  PM("pm", true, true),
+  /** Square Wave (Li et al.), enlarged output domain. */
+  SW("sw", true, true),
+  /** PM with its output compressed linearly into the domain. */
+  PM_C("pm-c", true, true),
+  /** SW with its output compressed linearly into the domain. */
+  SW_C("sw-c", true, true),
+  /** PM with its output truncated into the domain (atoms at the ends). */
+  T_PM("t-pm", true, true),
+  /** SW with its output truncated into the domain (atoms at the ends). */
+  T_SW("t-sw", true, true),
+  /** Geng and Viswanath's staircase noise (unbounded output), gamma optimal per objective. */
+  STAIRCASE("staircase", true, true),
+  /** Laplace noise of scale width / eps, output truncated into the domain. */
+  T_LAPLACE("t-laplace", true, true),
+  /** Bounded Laplace (Holohan et al.) with the input-dependent normaliser. */
+  B_LAPLACE("b-laplace", true, true),
+  /** Purkayastha (Weggenmann and Kerschbaum): Laplace along the circle. */
+  PURKAYASTHA("purkayastha", false, true);
 
   private final String id;
   private final boolean classical;
@@ -20,6 +40,16 @@ public enum MechanismType {
   /** The name on the command line and in configuration files. */
   public String id() {
     return id;
+  }
+
+  /** Whether the objective option chooses between variants of this mechanism. */
+  public boolean hasObjective() {
+    return this == OGPM || this == STAIRCASE;
+  }
+
+  /** Whether the mechanism is defined on the circle itself (not on the flattened range). */
+  public boolean isNativelyCircular() {
+    return this == OGPM || this == PURKAYASTHA;
   }
 
   /** Whether the mechanism can be used on a classical domain. */

@@ -28,17 +28,30 @@ public final class PrivacyCheck {
 
   /** The worst density ratio of a unit mechanism over the given inputs in [0, 1]. */
   public static Result worstRatio(PiecewiseUnitMechanism mechanism, double[] inputs) {
+    return worstRatio(mechanism, inputs, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
+  }
+
+  /**
+   * The worst ratio over outputs in [windowLo, windowHi] only: for mechanisms with unbounded
+   * outputs, whose represented pieces end at different places for different inputs.
+   */
+  public static Result worstRatio(
+      PiecewiseUnitMechanism mechanism, double[] inputs, double windowLo, double windowHi) {
     List<PiecewiseDistribution> dists = new ArrayList<>(inputs.length);
     TreeSet<Double> boundaries = new TreeSet<>();
     TreeSet<Double> atoms = new TreeSet<>();
-    boundaries.add(mechanism.outputLo());
-    boundaries.add(mechanism.outputHi());
+    boundaries.add(Math.max(mechanism.outputLo(), windowLo));
+    boundaries.add(Math.min(mechanism.outputHi(), windowHi));
     for (double z : inputs) {
       PiecewiseDistribution d = mechanism.distribution(z);
       dists.add(d);
       for (PiecewiseDistribution.Piece p : d.pieces()) {
-        boundaries.add(p.from());
-        boundaries.add(p.to());
+        if (p.from() >= windowLo && p.from() <= windowHi) {
+          boundaries.add(p.from());
+        }
+        if (p.to() >= windowLo && p.to() <= windowHi) {
+          boundaries.add(p.to());
+        }
       }
       for (PiecewiseDistribution.Atom a : d.atoms()) {
         atoms.add(a.at());

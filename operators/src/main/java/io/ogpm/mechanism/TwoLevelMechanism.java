@@ -27,6 +27,12 @@ public interface TwoLevelMechanism extends PiecewiseUnitMechanism {
    */
   double bumpStart(double z);
 
+  /** The exact integer sampler. */
+  @Override
+  default CellSampler cellSampler(OutputGrid grid) {
+    return new TwoLevelCellSampler(this, grid);
+  }
+
   /** The low density q. */
   default double lowDensity() {
     return backgroundMass() / (outputHi() - outputLo());
@@ -57,7 +63,8 @@ public interface TwoLevelMechanism extends PiecewiseUnitMechanism {
         return PiecewiseDistribution.ofPieces(pieces);
       }
     }
-    // Rounding may put start + s an ulp past the domain's end.
+    // Rounding may put the bump an ulp past either end of the domain.
+    start = Math.max(start, lo);
     end = Math.min(end, hi);
     pieces.add(new PiecewiseDistribution.Piece(lo, start, low));
     pieces.add(new PiecewiseDistribution.Piece(start, end, high));

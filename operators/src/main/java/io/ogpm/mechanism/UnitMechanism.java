@@ -36,6 +36,14 @@ public interface UnitMechanism {
    * both ends, then golden-section refinement around the largest (see {@code Optimize}); exact
    * when the maximum sits at an end, as for every mechanism in the paper (Lemma 1).
    */
+  /**
+   * The sampler of output cells on a grid. The default draws a 53-bit uniform, applies {@link
+   * #inverseCdf} and snaps; mechanisms with an exact discrete sampler override it.
+   */
+  default CellSampler cellSampler(OutputGrid grid) {
+    return (z, bits) -> grid.cell(inverseCdf(z, bits.nextUniform()));
+  }
+
   default double worstCaseError(ErrorMetric metric, Distance distance) {
     double z = Optimize.maximize(v -> expectedError(v, metric, distance), 0, 1, 2048);
     return Math.max(

@@ -1,0 +1,93 @@
+package io.ogpm.mechanism.baseline;
+
+import io.ogpm.mechanism.CellSampler;
+import io.ogpm.mechanism.Checks;
+import io.ogpm.mechanism.OutputGrid;
+import io.ogpm.mechanism.PiecewiseDistribution;
+import io.ogpm.mechanism.PiecewiseUnitMechanism;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A piecewise mechanism with an enlarged output domain, truncated into the input domain [0, 1):
+ * outputs below 0 are reported at 0 and outputs at or above 1 at 1 (the paper's T-PM and T-SW).
+ * Truncation is post-processing, so eps is kept; the output distribution gains atoms at both ends
+ * (paper-notes section 4), which the expected error includes. Sampling draws the base mechanism's
+ * cell exactly on its own enlarged grid and clamps the cell.
+ */
+public final class Truncation implements PiecewiseUnitMechanism {
+  private final PiecewiseUnitMechanism base;
+  private final String name;
+
+  private Truncation(PiecewiseUnitMechanism base, String name) {
+    this.base = base;
+    this.name = name;
+  }
+
+  /** Truncates a mechanism whose output domain contains [0, 1). */
+  public static Truncation of(PiecewiseUnitMechanism base, String name) {
+    Checks.notNull("base", base);
+    if (base.circular() || base.outputLo() > 0 || base.outputHi() < 1) {
+      throw new IllegalArgumentException("truncation needs a classical output domain containing [0, 1), got " + base);
+    }
+    return new Truncation(base, name);
+  }
+
+  public PiecewiseUnitMechanism base() {
+    return base;
+  }
+
+  @Override
+  public double epsilon() {
+    return base.epsilon();
+  }
+
+  @Override
+  public boolean circular() {
+    return false;
+  }
+
+  @Override
+  public double outputLo() {
+    return 0;
+  }
+
+  @Override
+  public double outputHi() {
+    return 1;
+  }
+
+  @Override
+  public PiecewiseDistribution distribution(double z) {
+    PiecewiseDistribution d = base.distribution(z);
+    List<PiecewiseDistribution.Piece> pieces = new ArrayList<>();
+    for (PiecewiseDistribution.Piece p : d.pieces()) {
+      double from = Math.max(p.from(), 0);
+      double to = Math.min(p.to(), 1);
+      if (to > from) {
+        pieces.add(new PiecewiseDistribution.Piece(from, to, p.density()));
+      }
+    }
+    double below = d.mass(Double.NEGATIVE_INFINITY, 0);
+    double above = d.mass(1, Double.POSITIVE_INFINITY);
+    return PiecewiseDistribution.of(
+        pieces, List.of(new PiecewiseDistribution.Atom(0, below), new PiecewiseDistribution.Atom(1, above)));
+  }
+
+  @Override
+  public double inverseCdf(double z, double u) {
+    return Math.min(Math.max(base.inverseCdf(z, u), 0), Math.nextDown(1.0));
+  }
+
+  @Override
+  public CellSampler cellSampler(OutputGrid grid) {
+    CellSampler enlarged = base.cellSampler(OutputGrid.of(grid.bits(), base));
+    long last = grid.maxCell();
+    return (z, bits) -> Math.min(Math.max(enlarged.sampleCell(z, bits), 0), last);
+  }
+
+  @Override
+  public String toString() {
+    return name + "{" + base + "}";
+  }
+}
