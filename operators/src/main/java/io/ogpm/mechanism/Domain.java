@@ -7,7 +7,9 @@ package io.ogpm.mechanism;
  * <p>Inputs are accepted on the closed interval {@code [lo, hi]}: a sensor that reports exactly its
  * configured maximum is valid. On a circle, {@code hi} is the same point as {@code lo}.
  */
-public final class Domain {
+public final class Domain implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   /** Whether the domain has ends or wraps around. */
   public enum Kind {
     CLASSICAL,

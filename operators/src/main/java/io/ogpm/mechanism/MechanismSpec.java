@@ -6,7 +6,9 @@ import java.util.Objects;
  * Everything that defines a field's mechanism: its type, domain, epsilon, objective and output
  * grid. Immutable; built with {@link #builder()} and validated by {@link Builder#build()}.
  */
-public final class MechanismSpec {
+public final class MechanismSpec implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   private final MechanismType type;
   private final Domain domain;
   private final double epsilon;
