@@ -27,6 +27,49 @@ public interface ContinuousUnitMechanism extends UnitMechanism {
     return new double[0];
   }
 
+  /** {@code integral of f(y) density(y, z) dy} plus the atoms, by quadrature split at the kinks. */
+  default double expectation(double z, java.util.function.DoubleUnaryOperator f) {
+    TreeSet<Double> cuts = new TreeSet<>();
+    cuts.add(outputLo());
+    cuts.add(outputHi());
+    if (z > outputLo() && z < outputHi()) {
+      cuts.add(z);
+    }
+    for (double c : kinks(z)) {
+      if (c > outputLo() && c < outputHi()) {
+        cuts.add(c);
+      }
+    }
+    double total = 0;
+    Double previous = null;
+    for (double c : cuts) {
+      if (previous != null) {
+        total += Quadrature.integrate(y -> f.applyAsDouble(y) * density(y, z), previous, c, QUADRATURE_TOLERANCE).value();
+      }
+      previous = c;
+    }
+    for (PiecewiseDistribution.Atom atom : atoms(z)) {
+      total += atom.mass() * f.applyAsDouble(atom.at());
+    }
+    return total;
+  }
+
+  @Override
+  default double outputMean(double z) {
+    return expectation(z, y -> y);
+  }
+
+  @Override
+  default double outputVariance(double z) {
+    double mean = outputMean(z);
+    return Math.max(0, expectation(z, y -> (y - mean) * (y - mean)));
+  }
+
+  @Override
+  default double noiseCosineMoment(double z, int k) {
+    return expectation(z, y -> Math.cos(2 * Math.PI * k * (y - z)));
+  }
+
   @Override
   default double expectedError(double z, ErrorMetric metric, Distance distance) {
     int k = metric.exponent();

@@ -195,6 +195,34 @@ public final class Mechanism {
     return scale(metric) * unit.worstCaseError(metric, distance);
   }
 
+  /** {@code E[M(x)]}. */
+  public double outputMean(double x) {
+    return lo + width * unit.outputMean(toUnit(x));
+  }
+
+  /** {@code Var[M(x)]}. */
+  public double outputVariance(double x) {
+    return width * width * unit.outputVariance(toUnit(x));
+  }
+
+  /** The largest output variance over the domain: the noise bound behind confidence intervals. */
+  public double maxOutputVariance() {
+    return width * width * unit.maxOutputVariance();
+  }
+
+  /**
+   * {@code E[cos(2 pi k (M(x) - x) / (hi - lo))]}: the k-th trigonometric moment of the noise on the
+   * circle of period {@code hi - lo}.
+   */
+  public double noiseCosineMoment(double x, int k) {
+    return unit.noiseCosineMoment(toUnit(x), k);
+  }
+
+  /** Whether the noise is the same at every input on the circle (circular OGPM, Purkayastha). */
+  public boolean isRotationInvariant() {
+    return unit.circular();
+  }
+
   private double scale(ErrorMetric metric) {
     return metric == ErrorMetric.L1 ? width : width * width;
   }

@@ -293,6 +293,42 @@ public final class PiecewiseDistribution {
     return s;
   }
 
+  /** The second moment {@code E[Y^2]}. */
+  public double secondMoment() {
+    double s = 0;
+    for (int i = 0; i < from.length; i++) {
+      double a = from[i];
+      double b = to[i];
+      s += density[i] * (b - a) * (a * a + a * b + b * b) / 3;
+    }
+    for (int i = 0; i < atomAt.length; i++) {
+      s += atomMass[i] * atomAt[i] * atomAt[i];
+    }
+    return s;
+  }
+
+  /** The variance of Y. */
+  public double variance() {
+    double m = mean();
+    return Math.max(0, secondMoment() - m * m);
+  }
+
+  /**
+   * {@code E[cos(omega (Y - x))]}, exactly: {@code (sin(omega (b - x)) - sin(omega (a - x))) /
+   * omega} per piece. With {@code omega = 2 pi k / period} this is the k-th trigonometric moment of
+   * the noise on a circle.
+   */
+  public double cosineMoment(double x, double omega) {
+    double s = 0;
+    for (int i = 0; i < from.length; i++) {
+      s += density[i] * (Math.sin(omega * (to[i] - x)) - Math.sin(omega * (from[i] - x))) / omega;
+    }
+    for (int i = 0; i < atomAt.length; i++) {
+      s += atomMass[i] * Math.cos(omega * (atomAt[i] - x));
+    }
+    return s;
+  }
+
   /**
    * The exact expected error {@code E[dist(Y, x)^k]}.
    *

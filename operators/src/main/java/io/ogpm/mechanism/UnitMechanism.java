@@ -36,6 +36,24 @@ public interface UnitMechanism {
    * both ends, then golden-section refinement around the largest (see {@code Optimize}); exact
    * when the maximum sits at an end, as for every mechanism in the paper (Lemma 1).
    */
+  /** {@code E[M(z)]}, in unit coordinates. */
+  double outputMean(double z);
+
+  /** {@code Var[M(z)]}, in unit coordinates. */
+  double outputVariance(double z);
+
+  /**
+   * {@code E[cos(2 pi k (M(z) - z))]}: the k-th trigonometric moment of the noise on the unit
+   * circle (for a rotation-invariant circular mechanism, the same for every z).
+   */
+  double noiseCosineMoment(double z, int k);
+
+  /** The largest output variance over all inputs (by search, as {@link #worstCaseError}). */
+  default double maxOutputVariance() {
+    double z = Optimize.maximize(this::outputVariance, 0, 1, 512);
+    return Math.max(outputVariance(z), Math.max(outputVariance(0), outputVariance(1)));
+  }
+
   /**
    * The sampler of output cells on a grid. The default draws a 53-bit uniform, applies {@link
    * #inverseCdf} and snaps; mechanisms with an exact discrete sampler override it.

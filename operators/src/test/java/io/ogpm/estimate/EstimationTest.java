@@ -1,0 +1,192 @@
+package io.ogpm.estimate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.ogpm.mechanism.Domain;
+import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.MechanismType;
+import io.ogpm.mechanism.random.AesCtrSource;
+import java.util.function.DoubleSupplier;
+import org.junit.jupiter.api.Test;
+
+/** Reconstruction, circular means and the coverage of the confidence intervals. */
+class EstimationTest {
+  @Test
+  void emRecoversAKnownDistributionWithinItsErrorBound() {
+    // A two-bump input distribution on [0, 1), perturbed with OGPM at eps = 4, k = 20 bins.
+    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(4).build());
+    int k = 20;
+    FieldEstimator estimator = FieldEstimator.of(m, k);
+    FieldBinning binning = estimator.binning();
+    double[] truth = new double[k];
+    AesCtrSource bits = AesCtrSource.seeded(9);
+    int n = 1_000_000;
+    FieldAccumulator acc = estimator.newAccumulator();
+    for (int i = 0; i < n; i++) {
+      double u = bits.nextUniform();
+      double x = u < 0.6 ? 0.2 + 0.1 * bits.nextUniform() : 0.6 + 0.3 * bits.nextUniform();
+      truth[binning.inputBin(x)] += 1.0 / n;
+      acc.add(m.perturb(x, bits), binning);
+    }
+    double[] em = estimator.estimate(acc, true).reconstructedHistogram();
+    // ||em - truth||_1 <= ||T^-1||_1 (||T em - c/n||_1 + ||c/n - T truth||_1). The first term is at
+    // most sqrt(D / n) by Pinsker (D the deviance at the stop, at most its target); the second has
+    // mean at most sqrt(m / n) and, by McDiarmid, exceeds it by 4 sqrt(2 / n) with probability
+    // below e^-16.
+    TransitionMatrix t = TransitionMatrix.of(m, binning);
+    double inverseNorm = inverseOneNorm(t);
+    double target = Reconstruction.chiSquareQuantile(k - 1, Reconstruction.TARGET_QUANTILE);
+    double bound = inverseNorm * (Math.sqrt(target / n) + Math.sqrt((double) k / n) + 4 * Math.sqrt(2.0 / n));
+    double error = 0;
+    double rawError = 0;
+    double[] raw = binning.rawHistogram(acc.getHistogram());
+    for (int i = 0; i < k; i++) {
+      error += Math.abs(em[i] - truth[i]);
+      rawError += Math.abs(raw[i] - truth[i]);
+    }
+    assertThat(error).as("bound %s (||T^-1|| = %s)", bound, inverseNorm).isLessThan(bound);
+    assertThat(error).isLessThan(rawError / 3);
+  }
+
+  /** The 1-norm of the inverse of a square transition matrix (Gauss-Jordan). */
+  static double inverseOneNorm(TransitionMatrix t) {
+    int k = t.columns();
+    double[][] a = new double[k][2 * k];
+    for (int i = 0; i < k; i++) {
+      for (int j = 0; j < k; j++) {
+        a[i][j] = t.get(i, j);
+      }
+      a[i][k + i] = 1;
+    }
+    for (int c = 0; c < k; c++) {
+      int pivot = c;
+      for (int r = c + 1; r < k; r++) {
+        if (Math.abs(a[r][c]) > Math.abs(a[pivot][c])) {
+          pivot = r;
+        }
+      }
+      double[] tmp = a[c];
+      a[c] = a[pivot];
+      a[pivot] = tmp;
+      double p = a[c][c];
+      for (int j = 0; j < 2 * k; j++) {
+        a[c][j] /= p;
+      }
+      for (int r = 0; r < k; r++) {
+        if (r != c) {
+          double f = a[r][c];
+          for (int j = 0; j < 2 * k; j++) {
+            a[r][j] -= f * a[c][j];
+          }
+        }
+      }
+    }
+    double norm = 0;
+    for (int j = 0; j < k; j++) {
+      double col = 0;
+      for (int i = 0; i < k; i++) {
+        col += Math.abs(a[i][k + j]);
+      }
+      norm = Math.max(norm, col);
+    }
+    return norm;
+  }
+
+  @Test
+  void circularMeanIsRightAcrossTheSeam() {
+    // Inputs within 0.2 rad of the seam at +-pi: the true circular mean is pi (= -pi).
+    Mechanism m = Mechanism.of(
+        MechanismSpec.builder().epsilon(2).domain(Domain.circular(-Math.PI, Math.PI)).build());
+    FieldEstimator estimator = FieldEstimator.of(m, 36);
+    AesCtrSource bits = AesCtrSource.seeded(12);
+    FieldAccumulator acc = estimator.newAccumulator();
+    for (int i = 0; i < 20_000; i++) {
+      double x = Math.PI - 0.2 + 0.4 * bits.nextUniform();
+      x = x > Math.PI ? x - 2 * Math.PI : x;
+      acc.add(m.perturb(x, bits), estimator.binning());
+    }
+    CircularMeans means = estimator.estimate(acc, true).circular();
+    double d = Math.abs(Math.IEEEremainder(means.direction().estimate() - Math.PI, 2 * Math.PI));
+    assertThat(d).isLessThan(0.1);
+    assertThat(means.direction().containsOnCircle(Math.PI, -Math.PI, 2 * Math.PI)).isTrue();
+    assertThat(means.direction().lower()).isGreaterThan(means.direction().upper()); // wraps
+    double rd = Math.abs(Math.IEEEremainder(means.reconstructedDirection().estimate() - Math.PI, 2 * Math.PI));
+    assertThat(rd).isLessThan(0.1);
+    // A naive linear mean of the same outputs is near 0, on the wrong side of the circle.
+    assertThat(Math.abs(acc.mean())).isLessThan(0.5);
+  }
+
+  @Test
+  void confidenceIntervalsCoverTheTruthAtTheirNominalRate() {
+    // 400 simulated windows of 2,000 records each. If an interval covers with probability >= 0.95,
+    // fewer than 0.95 - 3.09 sqrt(0.95 * 0.05 / 400) = 91.6 % of 400 has probability below 0.1 %.
+    int windows = 400;
+    int n = 2_000;
+    double minimum = 0.95 - 3.09 * Math.sqrt(0.95 * 0.05 / windows);
+    AesCtrSource bits = AesCtrSource.seeded(21);
+
+    Mechanism unbiased = Mechanism.of(
+        MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(1).domain(Domain.classical(-2, 2)).build());
+    FieldEstimator linear = FieldEstimator.of(unbiased, 20);
+    DoubleSupplier skewed = () -> -2 + 4 * Math.pow(bits.nextUniform(), 3);
+    int covered = 0;
+    for (int w = 0; w < windows; w++) {
+      FieldAccumulator acc = linear.newAccumulator();
+      double sum = 0;
+      for (int i = 0; i < n; i++) {
+        double x = skewed.getAsDouble();
+        sum += x;
+        acc.add(unbiased.perturb(x, bits), linear.binning());
+      }
+      if (linear.estimate(acc, false).linear().unbiased().contains(sum / n)) {
+        covered++;
+      }
+    }
+    assertThat((double) covered / windows).as("unbiased mean coverage").isGreaterThan(minimum);
+
+    Mechanism circle = Mechanism.of(
+        MechanismSpec.builder().epsilon(1).domain(Domain.circular(0, 2 * Math.PI)).build());
+    FieldEstimator circular = FieldEstimator.of(circle, 20);
+    int directionCovered = 0;
+    int lengthCovered = 0;
+    for (int w = 0; w < windows; w++) {
+      FieldAccumulator acc = circular.newAccumulator();
+      double c = 0;
+      double s = 0;
+      for (int i = 0; i < n; i++) {
+        double x = (1 + 0.8 * (bits.nextUniform() - 0.5)) % (2 * Math.PI);
+        c += Math.cos(x);
+        s += Math.sin(x);
+        acc.add(circle.perturb(x, bits), circular.binning());
+      }
+      double trueDirection = Math.atan2(s, c);
+      double trueLength = Math.hypot(c, s) / n;
+      CircularMeans means = circular.estimate(acc, false).circular();
+      if (means.direction().containsOnCircle(trueDirection, 0, 2 * Math.PI)) {
+        directionCovered++;
+      }
+      if (means.resultantLength().contains(trueLength)) {
+        lengthCovered++;
+      }
+    }
+    assertThat((double) directionCovered / windows).as("circular mean coverage").isGreaterThan(minimum);
+    assertThat((double) lengthCovered / windows).as("resultant length coverage").isGreaterThan(minimum);
+  }
+
+  @Test
+  void ogpmDebiasedMeanIsExactInTheMiddleOfTheDomain() {
+    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(2).domain(Domain.classical(0, 10)).build());
+    FieldEstimator estimator = FieldEstimator.of(m, 10);
+    FieldAccumulator acc = estimator.newAccumulator();
+    AesCtrSource bits = AesCtrSource.seeded(30);
+    for (int i = 0; i < 200_000; i++) {
+      acc.add(m.perturb(4 + 2 * bits.nextUniform(), bits), estimator.binning());
+    }
+    LinearMeans means = estimator.estimate(acc, false).linear();
+    assertThat(means.unbiasedFrom()).isCloseTo(10 * 0.5 / (1 + Math.E), within(0.05));
+    assertThat(means.unbiased().contains(5)).isTrue();
+    assertThat(means.raw().estimate()).isCloseTo(5, within(0.05)); // symmetric data: no bias here
+  }
+}
