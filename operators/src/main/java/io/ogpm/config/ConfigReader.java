@@ -1,0 +1,94 @@
+package io.ogpm.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ogpm.mechanism.Checks;
+import io.ogpm.mechanism.Domain;
+import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.MechanismType;
+import io.ogpm.mechanism.Objective;
+import io.ogpm.mechanism.OutputGrid;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns the YAML tree of a configuration file into a {@link PrivacyConfig}: reads keys and types
+ * here, and leaves the rules to the value classes and {@link MechanismSpec}.
+ */
+final class ConfigReader {
+  static final List<String> TOP_KEYS =
+      List.of("id-field", "user-field", "passthrough", "fields", "grid-bits", "budget");
+  static final List<String> FIELD_KEYS = List.of(
+      "name", "domain", "min", "max", "epsilon", "mechanism", "objective", "out-of-range");
+  static final List<String> BUDGET_KEYS = List.of("epsilon", "period");
+
+  private ConfigReader() {}
+
+  static PrivacyConfig read(String yaml) {
+    JsonNode root = YamlDocument.parse(yaml);
+    YamlMapping top = YamlMapping.of(null, "config", root).allowOnly(TOP_KEYS);
+    String idField = top.string("id-field");
+    String userField = top.string("user-field");
+    List<String> passthrough = top.strings("passthrough");
+    int gridBits = PrivacyConfig.checkGridBits(top.integer("grid-bits", OutputGrid.DEFAULT_BITS));
+    List<FieldConfig> fields = new ArrayList<>();
+    List<JsonNode> items = top.list("fields");
+    for (int i = 0; i < items.size(); i++) {
+      fields.add(field(i + 1, items.get(i), gridBits));
+    }
+    JsonNode budgetNode = top.get("budget");
+    BudgetConfig budget = budgetNode == null ? null : budget(budgetNode);
+    return PrivacyConfig.of(idField, userField, passthrough, fields, gridBits, budget);
+  }
+
+  private static FieldConfig field(int number, JsonNode node, int gridBits) {
+    String context = fieldContext(number, node);
+    YamlMapping m = YamlMapping.of(context, "field #" + number, node).allowOnly(FIELD_KEYS);
+    String name = m.string("name");
+    FieldNames.path("field #" + number + ": name", name);
+    Domain.Kind kind = m.parsed("domain", Domain.Kind::parse, Domain.Kind.CLASSICAL);
+    double min = m.number("min");
+    double max = m.number("max");
+    double epsilon = m.number("epsilon");
+    MechanismType type = m.parsed("mechanism", MechanismType::parse, MechanismType.OGPM);
+    Objective objective = m.parsed("objective", Objective::parse, Objective.L1);
+    OutOfRange outOfRange = m.parsed("out-of-range", OutOfRange::parse, OutOfRange.REJECT);
+    MechanismSpec spec;
+    try {
+      Checks.ordered("min", min, "max", max);
+      spec = MechanismSpec.builder()
+          .type(type)
+          .domain(Domain.of(kind, min, max))
+          .epsilon(epsilon)
+          .objective(objective)
+          .gridBits(gridBits)
+          .build();
+    } catch (IllegalArgumentException e) {
+      throw ConfigException.at(context, e);
+    }
+    return FieldConfig.of(name, spec, outOfRange);
+  }
+
+  /** {@code field 'name'} if the item has a usable name, else {@code field #number}. */
+  private static String fieldContext(int number, JsonNode node) {
+    JsonNode name = node.get("name");
+    if (name != null && name.isTextual()) {
+      try {
+        FieldNames.path("name", name.textValue());
+        return "field " + ConfigException.quote(name.textValue());
+      } catch (ConfigException e) {
+        // not a usable name: reported when the name is read
+      }
+    }
+    return "field #" + number;
+  }
+
+  private static BudgetConfig budget(JsonNode node) {
+    YamlMapping m = YamlMapping.of("budget", "budget", node).allowOnly(BUDGET_KEYS);
+    double epsilon = m.number("epsilon");
+    String period = m.string("period");
+    if (period == null) {
+      throw new ConfigException("budget: period is required");
+    }
+    return BudgetConfig.of(epsilon, BudgetConfig.parsePeriod(period));
+  }
+}

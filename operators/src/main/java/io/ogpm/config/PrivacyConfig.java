@@ -1,0 +1,236 @@
+package io.ogpm.config;
+
+import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.OutputGrid;
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What leaves the operator and how: the perturbed {@link #fields()}, the {@link #passthrough()}
+ * fields copied unchanged, the record id and user fields, and the per-user {@link #budget()}. Every
+ * other input field is dropped. Loaded from a YAML file ({@link #load}); immutable and
+ * serializable, so that a Flink function can hold it.
+ *
+ * <p>Validation is strict: unknown keys are errors, and a name that is perturbed must not also be
+ * passed through, used as the id or user field, or nested in or contain another configured name,
+ * since that would let its raw value leave the operator.
+ */
+public final class PrivacyConfig implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** Relative slack when comparing the budget with the sum of field epsilons (rounding). */
+  private static final double BUDGET_SLACK = 1e-12;
+
+  private final String idField;
+  private final String userField;
+  private final List<String> passthrough;
+  private final List<FieldConfig> fields;
+  private final int gridBits;
+  private final BudgetConfig budget;
+
+  private PrivacyConfig(String idField, String userField, List<String> passthrough,
+      List<FieldConfig> fields, int gridBits, BudgetConfig budget) {
+    this.idField = idField;
+    this.userField = userField;
+    this.passthrough = passthrough;
+    this.fields = fields;
+    this.gridBits = gridBits;
+    this.budget = budget;
+  }
+
+  /** Reads and validates a YAML configuration file (UTF-8). */
+  public static PrivacyConfig load(Path yamlFile) {
+    String yaml;
+    try {
+      yaml = Files.readString(yamlFile, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new ConfigException("config file " + yamlFile + " does not exist", e);
+    } catch (IOException e) {
+      throw new ConfigException("cannot read config file " + yamlFile + ": " + e, e);
+    }
+    return parse(yaml);
+  }
+
+  /** Parses and validates a YAML configuration. */
+  public static PrivacyConfig parse(String yaml) {
+    return ConfigReader.read(yaml);
+  }
+
+  /**
+   * A validated configuration.
+   *
+   * @param idField the record id field, or null
+   * @param userField the field naming whose budget a record spends, or null
+   * @param passthrough fields copied unchanged
+   * @param fields the perturbed fields, at least one; their specs must all use {@code gridBits}
+   * @param gridBits the output grid bits of every field
+   * @param budget the per-user budget, or null for none; requires a user field
+   * @throws ConfigException naming the offending field or key
+   */
+  public static PrivacyConfig of(String idField, String userField, List<String> passthrough,
+      List<FieldConfig> fields, int gridBits, BudgetConfig budget) {
+    List<Named> others = new ArrayList<>();
+    if (idField != null) {
+      others.add(new Named("id-field", idField, FieldNames.path("id-field", idField)));
+    }
+    if (userField != null) {
+      others.add(new Named("user-field", userField, FieldNames.path("user-field", userField)));
+    }
+    List<String> pass = passthrough == null ? List.of() : passthrough;
+    for (int i = 0; i < pass.size(); i++) {
+      String name = pass.get(i);
+      List<String> path = FieldNames.path("passthrough #" + (i + 1), name);
+      if (pass.subList(0, i).contains(name)) {
+        throw new ConfigException("passthrough: duplicate name " + ConfigException.quote(name));
+      }
+      others.add(new Named("passthrough", name, path));
+    }
+    if (fields == null || fields.isEmpty()) {
+      throw new ConfigException("fields: at least one field is required");
+    }
+    checkGridBits(gridBits);
+    for (int i = 0; i < fields.size(); i++) {
+      FieldConfig f = Objects.requireNonNull(fields.get(i), "field");
+      if (f.spec().gridBits() != gridBits) {
+        throw new ConfigException("field " + ConfigException.quote(f.name()) + ": grid-bits "
+            + f.spec().gridBits() + " differs from the configuration's " + gridBits);
+      }
+      for (int j = 0; j < i; j++) {
+        checkDisjoint(f, new Named("field", fields.get(j).name(), fields.get(j).path()));
+      }
+      for (Named other : others) {
+        checkDisjoint(f, other);
+      }
+    }
+    PrivacyConfig config = new PrivacyConfig(idField, userField, List.copyOf(pass),
+        List.copyOf(fields), gridBits, budget);
+    config.checkBudget();
+    return config;
+  }
+
+  /**
+   * Validates the output grid bits that apply to every field.
+   *
+   * @throws ConfigException naming {@code grid-bits}
+   */
+  static int checkGridBits(int gridBits) {
+    try {
+      // MechanismSpec owns the valid range; a default spec with these bits fails only on them.
+      MechanismSpec.builder().epsilon(1.0).gridBits(gridBits).build();
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage(), e);
+    }
+    return gridBits;
+  }
+
+  private static void checkDisjoint(FieldConfig f, Named other) {
+    if (!FieldNames.overlap(f.path(), other.path())) {
+      return;
+    }
+    String field = "field " + ConfigException.quote(f.name());
+    if (f.name().equals(other.name())) {
+      throw new ConfigException(other.role().equals("field")
+          ? field + ": duplicate name"
+          : field + " is also listed as " + other.role());
+    }
+    throw new ConfigException(field + " overlaps " + other.role() + " "
+        + ConfigException.quote(other.name())
+        + ": a perturbed field must not contain or be nested in another configured name");
+  }
+
+  private void checkBudget() {
+    if (budget == null) {
+      return;
+    }
+    if (userField == null) {
+      throw new ConfigException("budget: user-field is required, the budget is per user");
+    }
+    double perRecord = epsilonPerRecord();
+    if (budget.epsilon() < perRecord * (1 - BUDGET_SLACK)) {
+      throw new ConfigException("budget: epsilon " + budget.epsilon()
+          + " is less than the epsilon per record " + perRecord + ", no record could be released");
+    }
+  }
+
+  /** The field holding a unique record id, if configured. */
+  public Optional<String> idField() {
+    return Optional.ofNullable(idField);
+  }
+
+  /** The field naming the user whose budget a record spends, if configured. */
+  public Optional<String> userField() {
+    return Optional.ofNullable(userField);
+  }
+
+  /** The dotted names of the fields copied unchanged; possibly empty. */
+  public List<String> passthrough() {
+    return passthrough;
+  }
+
+  /** The perturbed fields, in configuration order; never empty. */
+  public List<FieldConfig> fields() {
+    return fields;
+  }
+
+  /** The perturbed field with this dotted name. */
+  public Optional<FieldConfig> field(String name) {
+    for (FieldConfig f : fields) {
+      if (f.name().equals(name)) {
+        return Optional.of(f);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The output grid bits of every field. */
+  public int gridBits() {
+    return gridBits;
+  }
+
+  /** The per-user budget, if configured. */
+  public Optional<BudgetConfig> budget() {
+    return Optional.ofNullable(budget);
+  }
+
+  /** The privacy cost of one record: the sum of its fields' epsilons (sequential composition). */
+  public double epsilonPerRecord() {
+    double sum = 0;
+    for (FieldConfig f : fields) {
+      sum += f.epsilon();
+    }
+    return sum;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof PrivacyConfig c
+        && Objects.equals(c.idField, idField)
+        && Objects.equals(c.userField, userField)
+        && c.passthrough.equals(passthrough)
+        && c.fields.equals(fields)
+        && c.gridBits == gridBits
+        && Objects.equals(c.budget, budget);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(idField, userField, passthrough, fields, gridBits, budget);
+  }
+
+  @Override
+  public String toString() {
+    return "PrivacyConfig{id-field=" + idField + ", user-field=" + userField + ", passthrough="
+        + passthrough + ", fields=" + fields + ", grid-bits=" + gridBits + ", " + budget + "}";
+  }
+
+  /** A configured name that is not perturbed, with its role for messages. */
+  private record Named(String role, String name, List<String> path) {}
+}
