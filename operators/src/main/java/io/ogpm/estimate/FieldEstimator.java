@@ -21,8 +21,10 @@ import io.ogpm.mechanism.random.RandomBits;
  *       not rotation invariant); the angle's half-width is {@code asin(1.96 sd / R)};
  *   <li>reconstructed means: a parametric bootstrap of the reconstruction ({@value
  *       #BOOTSTRAP_REPLICATES} replicates of Poisson counts drawn from the fitted output
- *       distribution), normal interval with the bootstrap standard deviation. The bootstrap is
- *       seeded from the counts, so the same window always gives the same interval.
+ *       distribution), normal interval with the bootstrap standard deviation, widened by half a bin
+ *       (the reconstruction places each bin's mass at its centre, and the data's mean within the
+ *       bins is unknown). The bootstrap is seeded from the counts, so the same window always gives
+ *       the same interval.
  * </ul>
  */
 public final class FieldEstimator {
@@ -106,6 +108,24 @@ public final class FieldEstimator {
     return transition != null;
   }
 
+  /** The EM reconstruction alone (no intervals), for evaluations. */
+  public Reconstruction.Result reconstruct(FieldAccumulator acc) {
+    if (transition == null) {
+      throw new IllegalStateException("reconstruction needs a piecewise mechanism");
+    }
+    return Reconstruction.em(acc.getHistogram(), transition);
+  }
+
+  /** The linear mean of a distribution over the bins (bin centres). */
+  public double meanOf(double[] frequencies) {
+    return linearMean(frequencies);
+  }
+
+  /** The circular mean angle, in radians, of a distribution over the bins of a circular field. */
+  public double circularMeanAngleOf(double[] frequencies) {
+    return circularMeanAngle(frequencies);
+  }
+
   /** Estimates from an accumulator; reconstructs when asked and possible. */
   public FieldEstimate estimate(FieldAccumulator acc, boolean reconstruct) {
     long n = acc.getCount();
@@ -137,7 +157,7 @@ public final class FieldEstimator {
     Interval rec = null;
     if (reconstructed != null) {
       double m = linearMean(reconstructed);
-      rec = Interval.around(m, Interval.Z95 * standardDeviation(bootstrapMeans, m, false));
+      rec = Interval.around(m, Interval.Z95 * standardDeviation(bootstrapMeans, m, false) + binning.binWidth() / 2);
     }
     return new LinearMeans(raw, unbiased, affineFrom, affineTo, rec);
   }
@@ -161,7 +181,7 @@ public final class FieldEstimator {
     Interval rec = null;
     if (reconstructed != null) {
       double a = circularMeanAngle(reconstructed);
-      double half = Math.min(Math.PI, Interval.Z95 * standardDeviation(bootstrapMeans, a, true));
+      double half = Math.min(Math.PI, Interval.Z95 * standardDeviation(bootstrapMeans, a, true) + Math.PI / reconstructed.length);
       rec = angleInterval(a, half);
     }
     return new CircularMeans(direction, length, rec);

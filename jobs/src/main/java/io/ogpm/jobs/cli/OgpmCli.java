@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       MechanismCommand.class,
       ErrorCommand.class,
       SampleCommand.class,
+      EstimateCommand.class,
       ReproduceCommand.class,
       CommandLine.HelpCommand.class
     })
