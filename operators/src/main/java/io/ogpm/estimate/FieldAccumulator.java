@@ -34,8 +34,11 @@ public final class FieldAccumulator {
     return a;
   }
 
-  /** Adds one perturbed value. */
+  /** Adds one perturbed value (sizing the histogram on first use, as Flink creates it empty). */
   public FieldAccumulator add(double y, FieldBinning binning) {
+    if (histogram.length == 0) {
+      histogram = new long[binning.outputBins()];
+    }
     count++;
     histogram[binning.outputBin(y)]++;
     addCompensated(y, true);

@@ -17,6 +17,9 @@ import picocli.CommandLine.Command;
       MechanismCommand.class,
       ErrorCommand.class,
       SampleCommand.class,
+      PerturbCommand.class,
+      PerturbJobCommand.class,
+      AggregateJobCommand.class,
       EstimateCommand.class,
       ReproduceCommand.class,
       CommandLine.HelpCommand.class

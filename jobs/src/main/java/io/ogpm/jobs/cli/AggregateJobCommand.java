@@ -1,0 +1,90 @@
+package io.ogpm.jobs.cli;
+
+import io.ogpm.config.PrivacyConfig;
+import io.ogpm.jobs.flink.AggregateJob;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Runs AggregateJob: perturbed topic to windowed stats topic. */
+@Command(
+    name = "aggregate-job",
+    mixinStandardHelpOptions = true,
+    description = "Runs the Flink job that reads the perturbed topic (read_committed) and writes one JSON object"
+        + " per event-time window, field and group to the stats topic: count, histograms, means with 95% intervals.")
+public final class AggregateJobCommand implements Callable<Integer> {
+  @Option(names = "--config", paramLabel = "FILE", required = true, description = "The field configuration (YAML).")
+  Path config;
+
+  @Option(names = "--input-topic", defaultValue = "ogpm.perturbed", description = "Perturbed topic. Default: ${DEFAULT-VALUE}.")
+  String inputTopic;
+
+  @Option(names = "--output-topic", defaultValue = "ogpm.stats", description = "Stats topic. Default: ${DEFAULT-VALUE}.")
+  String outputTopic;
+
+  @Option(names = "--group-by", paramLabel = "FIELD", description = "A passthrough field to group by (e.g. activity); default: one global group.")
+  String groupBy;
+
+  @Option(names = "--time-field", paramLabel = "FIELD",
+      description = "A passthrough field with the event time (epoch ms or ISO-8601); default: the Kafka timestamp.")
+  String timeField;
+
+  @Option(names = "--window", defaultValue = "1m", converter = DurationConverter.class, description = "Window size. Default: ${DEFAULT-VALUE}.")
+  Duration window;
+
+  @Option(names = "--slide", converter = DurationConverter.class, description = "Slide of sliding windows; default: tumbling.")
+  Duration slide;
+
+  @Option(names = "--allowed-lateness", defaultValue = "0s", converter = DurationConverter.class,
+      description = "Late records within this delay update their window. Default: ${DEFAULT-VALUE}.")
+  Duration allowedLateness;
+
+  @Option(names = "--out-of-orderness", defaultValue = "5s", converter = DurationConverter.class,
+      description = "Bounded out-of-orderness of the watermarks. Default: ${DEFAULT-VALUE}.")
+  Duration outOfOrderness;
+
+  @Option(names = "--idle-timeout", defaultValue = "30s", converter = DurationConverter.class,
+      description = "A partition without records for this long stops holding back the watermark. Default: ${DEFAULT-VALUE}.")
+  Duration idleTimeout;
+
+  @Option(names = "--bins", defaultValue = "50", description = "Histogram bins. Default: ${DEFAULT-VALUE}.")
+  int bins;
+
+  @Option(names = "--method", defaultValue = "em", description = "Headline histogram and mean: raw or em. Default: ${DEFAULT-VALUE}.")
+  String method;
+
+  @Mixin KafkaOptions kafka;
+
+  @Override
+  public Integer call() throws Exception {
+    AggregateJob.Settings settings = settings();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    AggregateJob.build(env, settings);
+    env.execute("ogpm aggregate " + inputTopic + " -> " + outputTopic);
+    return 0;
+  }
+
+  AggregateJob.Settings settings() {
+    kafka.validate();
+    if (!method.equals("raw") && !method.equals("em")) {
+      throw new UsageError("--method must be raw or em, got '" + method + "'");
+    }
+    if (bins < 1 || bins > 10_000) {
+      throw new UsageError("--bins must be in [1, 10000], got " + bins);
+    }
+    if (window.isZero() || window.isNegative()) {
+      throw new UsageError("--window must be positive, got " + window);
+    }
+    if (slide != null && (slide.isZero() || slide.isNegative() || slide.compareTo(window) > 0)) {
+      throw new UsageError("--slide must be positive and at most --window, got " + slide);
+    }
+    PrivacyConfig cfg = ConfigOption.load(config);
+    return new AggregateJob.Settings(cfg, kafka.settings(), inputTopic, outputTopic, kafka.groupIdOr("ogpm-aggregate"),
+        kafka.transactionalIdPrefixOr("ogpm-aggregate"), groupBy, timeField, window, slide, allowedLateness,
+        outOfOrderness, idleTimeout, bins, method.equals("em"), kafka.bounded, kafka.checkpointInterval, kafka.parallelism);
+  }
+}

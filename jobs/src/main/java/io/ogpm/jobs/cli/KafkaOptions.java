@@ -1,0 +1,59 @@
+package io.ogpm.jobs.cli;
+
+import io.ogpm.jobs.flink.KafkaSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** Options shared by the Flink jobs: Kafka access, checkpointing, parallelism. */
+final class KafkaOptions {
+  @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT,...", defaultValue = "localhost:9092",
+      description = "Kafka bootstrap servers. Default: ${DEFAULT-VALUE}.")
+  String bootstrapServers;
+
+  @Option(names = "--kafka-properties", paramLabel = "FILE",
+      description = "Kafka client properties applied to every source and sink (SASL, SSL, timeouts).")
+  Path kafkaProperties;
+
+  @Option(names = "--group-id", paramLabel = "ID", description = "Consumer group id. Default: the job's name.")
+  String groupId;
+
+  @Option(names = "--transactional-id-prefix", paramLabel = "PREFIX",
+      description = "Prefix of the exactly-once sinks' transactional ids; unique per job on a cluster. Default: the job's name.")
+  String transactionalIdPrefix;
+
+  @Option(names = "--parallelism", paramLabel = "N", defaultValue = "0", description = "Job parallelism (0: the cluster's default).")
+  int parallelism;
+
+  @Option(names = "--checkpoint-interval", paramLabel = "DURATION", defaultValue = "10s", converter = DurationConverter.class,
+      description = "Checkpoint interval; exactly-once outputs become visible to read_committed consumers at each checkpoint. Default: ${DEFAULT-VALUE}.")
+  Duration checkpointInterval;
+
+  @Option(names = "--bounded", description = "Stop at the input topic's current end (backfills, tests) instead of running forever.")
+  boolean bounded;
+
+  KafkaSettings settings() {
+    try {
+      return KafkaSettings.of(bootstrapServers, kafkaProperties);
+    } catch (IllegalArgumentException e) {
+      throw new UsageError("--kafka-properties: " + e.getMessage());
+    }
+  }
+
+  String groupIdOr(String fallback) {
+    return groupId != null ? groupId : fallback;
+  }
+
+  String transactionalIdPrefixOr(String fallback) {
+    return transactionalIdPrefix != null ? transactionalIdPrefix : fallback;
+  }
+
+  void validate() {
+    if (parallelism < 0) {
+      throw new UsageError("--parallelism must be >= 0, got " + parallelism);
+    }
+    if (checkpointInterval.isZero() || checkpointInterval.isNegative()) {
+      throw new UsageError("--checkpoint-interval must be positive, got " + checkpointInterval);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package io.ogpm.jobs.flink;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+
+/**
+ * How the jobs reach Kafka: bootstrap servers, plus pass-through client properties (SASL, SSL,
+ * timeouts) from a properties file, applied to every source and sink.
+ */
+public final class KafkaSettings implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final String bootstrapServers;
+  private final Properties properties;
+
+  private KafkaSettings(String bootstrapServers, Properties properties) {
+    this.bootstrapServers = bootstrapServers;
+    this.properties = properties;
+  }
+
+  public static KafkaSettings of(String bootstrapServers) {
+    return new KafkaSettings(bootstrapServers, new Properties());
+  }
+
+  /** With client properties read from a file (may be null). */
+  public static KafkaSettings of(String bootstrapServers, Path propertiesFile) {
+    Properties p = new Properties();
+    if (propertiesFile != null) {
+      try (Reader r = Files.newBufferedReader(propertiesFile, StandardCharsets.UTF_8)) {
+        p.load(r);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("cannot read the Kafka properties file " + propertiesFile + ": " + e.getMessage());
+      }
+    }
+    return new KafkaSettings(bootstrapServers, p);
+  }
+
+  public String bootstrapServers() {
+    return bootstrapServers;
+  }
+
+  /** A copy of the pass-through properties. */
+  public Properties properties() {
+    Properties copy = new Properties();
+    copy.putAll(properties);
+    return copy;
+  }
+}

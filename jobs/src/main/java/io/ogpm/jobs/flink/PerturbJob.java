@@ -1,0 +1,110 @@
+package io.ogpm.jobs.flink;
+
+import io.ogpm.config.PrivacyConfig;
+import io.ogpm.flink.DeadLetterRecord;
+import io.ogpm.flink.DeadLetterSerializer;
+import io.ogpm.flink.KeySource;
+import io.ogpm.flink.PerturbFunction;
+import io.ogpm.flink.PerturbedRecord;
+import io.ogpm.flink.PerturbedRecordSerializer;
+import io.ogpm.flink.RawRecord;
+import io.ogpm.flink.RawRecordDeserializer;
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The raw topic to the perturbed topic: every record is perturbed at ingestion, rejected records
+ * go to the dead-letter topic. Both sinks are exactly-once Kafka transactions committed on
+ * checkpoints, so a consumer reading with {@code isolation.level=read_committed} sees each input
+ * once, in the perturbed or the dead-letter topic.
+ */
+public final class PerturbJob {
+  private PerturbJob() {}
+
+  /** What the job needs. */
+  public record Settings(
+      PrivacyConfig config,
+      KafkaSettings kafka,
+      String inputTopic,
+      String outputTopic,
+      String deadLetterTopic,
+      String groupId,
+      String transactionalIdPrefix,
+      KeySource keySource,
+      boolean bounded,
+      boolean fromEarliest,
+      Duration checkpointInterval,
+      int parallelism) {}
+
+  /** Adds the job's operators to an environment (and configures its checkpointing). */
+  public static void build(StreamExecutionEnvironment env, Settings s) {
+    env.enableCheckpointing(s.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+    if (s.parallelism() > 0) {
+      env.setParallelism(s.parallelism());
+    }
+    var source = KafkaSource.<RawRecord>builder()
+        .setBootstrapServers(s.kafka().bootstrapServers())
+        .setProperties(s.kafka().properties())
+        .setTopics(s.inputTopic())
+        .setGroupId(s.groupId())
+        .setStartingOffsets(s.fromEarliest()
+            ? OffsetsInitializer.committedOffsets(org.apache.kafka.clients.consumer.OffsetResetStrategy.EARLIEST)
+            : OffsetsInitializer.committedOffsets(org.apache.kafka.clients.consumer.OffsetResetStrategy.LATEST))
+        .setDeserializer(new RawRecordDeserializer());
+    if (s.bounded()) {
+      source.setBounded(OffsetsInitializer.latest());
+    }
+    SingleOutputStreamOperator<PerturbedRecord> perturbed = env
+        .fromSource(source.build(), WatermarkStrategy.noWatermarks(), "raw records")
+        .uid("raw-source")
+        .process(new PerturbFunction(s.config(), s.keySource()))
+        .uid("perturb")
+        .name("perturb");
+    perturbed
+        .sinkTo(sink(s, new PerturbedRecordSerializer(s.outputTopic()), "-perturbed"))
+        .uid("perturbed-sink")
+        .name("perturbed topic");
+    perturbed.getSideOutput(PerturbFunction.DEAD_LETTERS)
+        .sinkTo(deadLetterSink(s))
+        .uid("dead-letter-sink")
+        .name("dead-letter topic");
+  }
+
+  private static KafkaSink<PerturbedRecord> sink(Settings s, PerturbedRecordSerializer serializer, String suffix) {
+    return KafkaSink.<PerturbedRecord>builder()
+        .setBootstrapServers(s.kafka().bootstrapServers())
+        .setKafkaProducerConfig(producerProperties(s))
+        .setRecordSerializer(serializer)
+        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+        .setTransactionalIdPrefix(s.transactionalIdPrefix() + suffix)
+        .build();
+  }
+
+  private static KafkaSink<DeadLetterRecord> deadLetterSink(Settings s) {
+    return KafkaSink.<DeadLetterRecord>builder()
+        .setBootstrapServers(s.kafka().bootstrapServers())
+        .setKafkaProducerConfig(producerProperties(s))
+        .setRecordSerializer(new DeadLetterSerializer(s.deadLetterTopic()))
+        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+        .setTransactionalIdPrefix(s.transactionalIdPrefix() + "-dead-letters")
+        .build();
+  }
+
+  /**
+   * Producer settings: pass-through properties, and a transaction timeout (default 10 minutes)
+   * that must not exceed the broker's {@code transaction.max.timeout.ms} (15 minutes by default).
+   */
+  static Properties producerProperties(Settings s) {
+    Properties p = s.kafka().properties();
+    p.putIfAbsent("transaction.timeout.ms", "600000");
+    return p;
+  }
+}

@@ -1,0 +1,40 @@
+package io.ogpm.flink;
+
+/** A dead letter on its way to the dead-letter topic: its JSON and reason code. A Flink POJO. */
+public class DeadLetterRecord {
+  private byte[] value;
+  private String reason;
+  private long timestamp;
+
+  public DeadLetterRecord() {}
+
+  public DeadLetterRecord(byte[] value, String reason, long timestamp) {
+    this.value = value;
+    this.reason = reason;
+    this.timestamp = timestamp;
+  }
+
+  public byte[] getValue() {
+    return value;
+  }
+
+  public void setValue(byte[] value) {
+    this.value = value;
+  }
+
+  public String getReason() {
+    return reason;
+  }
+
+  public void setReason(String reason) {
+    this.reason = reason;
+  }
+
+  public long getTimestamp() {
+    return timestamp;
+  }
+
+  public void setTimestamp(long timestamp) {
+    this.timestamp = timestamp;
+  }
+}

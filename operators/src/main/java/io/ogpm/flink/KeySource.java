@@ -1,0 +1,57 @@
+package io.ogpm.flink;
+
+import io.ogpm.record.RandomnessMode;
+import io.ogpm.record.SecretKeys;
+import java.io.Serializable;
+import java.nio.file.Path;
+
+/**
+ * Where a Flink task finds the keyed-mode secret: a file or an environment variable on the task
+ * manager. Only the location travels with the job graph; the secret is read in {@code open()} on
+ * the task manager, so it never appears in the job's configuration, its web UI or its
+ * checkpoints.
+ */
+public final class KeySource implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final String file;
+  private final String environmentVariable;
+
+  private KeySource(String file, String environmentVariable) {
+    this.file = file;
+    this.environmentVariable = environmentVariable;
+  }
+
+  /** No key: the secure default randomness. */
+  public static KeySource none() {
+    return new KeySource(null, null);
+  }
+
+  public static KeySource file(Path file) {
+    return new KeySource(file.toAbsolutePath().toString(), null);
+  }
+
+  public static KeySource environment(String variable) {
+    return new KeySource(null, variable);
+  }
+
+  /** The randomness this source implies, reading the secret now. */
+  public RandomnessMode load() {
+    if (file != null) {
+      return RandomnessMode.keyed(SecretKeys.fromFile(Path.of(file)));
+    }
+    if (environmentVariable != null) {
+      return RandomnessMode.keyed(SecretKeys.fromEnvironment(environmentVariable));
+    }
+    return RandomnessMode.secure();
+  }
+
+  public boolean isKeyed() {
+    return file != null || environmentVariable != null;
+  }
+
+  @Override
+  public String toString() {
+    return file != null ? "key file " + file : environmentVariable != null ? "key in $" + environmentVariable : "secure random";
+  }
+}

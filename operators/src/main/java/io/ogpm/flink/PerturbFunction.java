@@ -1,0 +1,83 @@
+package io.ogpm.flink;
+
+import io.ogpm.config.PrivacyConfig;
+import io.ogpm.record.Outcome;
+import io.ogpm.record.RandomnessMode;
+import io.ogpm.record.ReasonCode;
+import io.ogpm.record.RecordPerturber;
+import io.ogpm.record.Source;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
+import java.util.Map;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * Perturbs each raw record with the configured field mechanisms ({@link RecordPerturber}); rejected
+ * records go to the {@link #DEAD_LETTERS} side output. Each subtask has its own random stream
+ * (secure) or derives the bits from the key, the record id and the field (keyed).
+ *
+ * <p>Metrics (operator scope): {@code recordsPerturbed}, {@code recordsDeadLettered} under
+ * {@code reason=<code>}, and the gauge {@code epsilonSpent} (sum of the released records' costs).
+ */
+public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedRecord> {
+  private static final long serialVersionUID = 1L;
+
+  /** Dead letters, one per rejected record. */
+  public static final OutputTag<DeadLetterRecord> DEAD_LETTERS =
+      new OutputTag<>("dead-letters", TypeInformation.of(DeadLetterRecord.class));
+
+  private final PrivacyConfig config;
+  private final KeySource keySource;
+
+  private transient RecordPerturber perturber;
+  private transient Counter perturbed;
+  private transient Map<ReasonCode, Counter> deadLettered;
+  private transient double epsilonSpent;
+
+  public PerturbFunction(PrivacyConfig config, KeySource keySource) {
+    this.config = config;
+    this.keySource = keySource;
+  }
+
+  @Override
+  public void open(OpenContext context) {
+    RandomnessMode mode = keySource.load();
+    try {
+      perturber = new RecordPerturber(config, mode);
+    } finally {
+      mode.destroy();
+    }
+    MetricGroup metrics = getRuntimeContext().getMetricGroup();
+    perturbed = metrics.counter("recordsPerturbed");
+    deadLettered = new EnumMap<>(ReasonCode.class);
+    for (ReasonCode reason : ReasonCode.values()) {
+      deadLettered.put(reason, metrics.addGroup("reason", reason.code()).counter("recordsDeadLettered"));
+    }
+    metrics.gauge("epsilonSpent", () -> epsilonSpent);
+  }
+
+  @Override
+  public void processElement(RawRecord in, Context ctx, Collector<PerturbedRecord> out) {
+    Source source = Source.kafka(in.getTopic(), in.getPartition(), in.getOffset());
+    Outcome outcome = perturber.perturb(in.getValue(), source);
+    if (outcome instanceof Outcome.Perturbed p) {
+      out.collect(new PerturbedRecord(p.key(), p.value(), p.epsilon(), p.user(), in.getTimestamp()));
+      perturbed.inc();
+      epsilonSpent += p.epsilon();
+    } else if (outcome instanceof Outcome.Rejected r) {
+      ctx.output(DEAD_LETTERS, deadLetter(r, in.getTimestamp()));
+      deadLettered.get(r.deadLetter().reason()).inc();
+    }
+  }
+
+  static DeadLetterRecord deadLetter(Outcome.Rejected r, long timestamp) {
+    return new DeadLetterRecord(
+        r.deadLetter().toJson().toString().getBytes(StandardCharsets.UTF_8), r.deadLetter().reason().code(), timestamp);
+  }
+}

@@ -1,0 +1,64 @@
+package io.ogpm.flink;
+
+/**
+ * A perturbed record on its way to the perturbed topic: key (the record id when it is passed
+ * through, else null), value (output JSON), the record's epsilon cost (sent as a header), the user
+ * (for the privacy budget; never written out) and the input's timestamp. A Flink POJO.
+ */
+public class PerturbedRecord {
+  private byte[] key;
+  private byte[] value;
+  private double epsilon;
+  private String user;
+  private long timestamp;
+
+  public PerturbedRecord() {}
+
+  public PerturbedRecord(byte[] key, byte[] value, double epsilon, String user, long timestamp) {
+    this.key = key;
+    this.value = value;
+    this.epsilon = epsilon;
+    this.user = user;
+    this.timestamp = timestamp;
+  }
+
+  public byte[] getKey() {
+    return key;
+  }
+
+  public void setKey(byte[] key) {
+    this.key = key;
+  }
+
+  public byte[] getValue() {
+    return value;
+  }
+
+  public void setValue(byte[] value) {
+    this.value = value;
+  }
+
+  public double getEpsilon() {
+    return epsilon;
+  }
+
+  public void setEpsilon(double epsilon) {
+    this.epsilon = epsilon;
+  }
+
+  public String getUser() {
+    return user;
+  }
+
+  public void setUser(String user) {
+    this.user = user;
+  }
+
+  public long getTimestamp() {
+    return timestamp;
+  }
+
+  public void setTimestamp(long timestamp) {
+    this.timestamp = timestamp;
+  }
+}

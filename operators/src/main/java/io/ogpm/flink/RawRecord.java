@@ -1,0 +1,64 @@
+package io.ogpm.flink;
+
+/**
+ * An input message as it came from Kafka, not yet parsed: parsing happens in {@link
+ * PerturbFunction}, so that malformed input becomes a dead letter with its coordinates instead of
+ * an exception in the source. A Flink POJO.
+ */
+public class RawRecord {
+  private byte[] value;
+  private String topic;
+  private int partition;
+  private long offset;
+  private long timestamp;
+
+  public RawRecord() {}
+
+  public RawRecord(byte[] value, String topic, int partition, long offset, long timestamp) {
+    this.value = value;
+    this.topic = topic;
+    this.partition = partition;
+    this.offset = offset;
+    this.timestamp = timestamp;
+  }
+
+  public byte[] getValue() {
+    return value;
+  }
+
+  public void setValue(byte[] value) {
+    this.value = value;
+  }
+
+  public String getTopic() {
+    return topic;
+  }
+
+  public void setTopic(String topic) {
+    this.topic = topic;
+  }
+
+  public int getPartition() {
+    return partition;
+  }
+
+  public void setPartition(int partition) {
+    this.partition = partition;
+  }
+
+  public long getOffset() {
+    return offset;
+  }
+
+  public void setOffset(long offset) {
+    this.offset = offset;
+  }
+
+  public long getTimestamp() {
+    return timestamp;
+  }
+
+  public void setTimestamp(long timestamp) {
+    this.timestamp = timestamp;
+  }
+}

@@ -1,0 +1,61 @@
+package io.ogpm.record;
+
+import io.ogpm.mechanism.random.AesCtrSource;
+import io.ogpm.mechanism.random.KeyedPrf;
+import java.util.Arrays;
+
+/**
+ * Where a perturber's randomness comes from: the secure default (AES-CTR keyed from
+ * SecureRandom), keyed (a PRF of a secret key, the record id and the field: replay-safe), or
+ * seeded (tests and experiments only).
+ */
+public final class RandomnessMode {
+  private final byte[] secret;
+  private final Long seed;
+
+  private RandomnessMode(byte[] secret, Long seed) {
+    this.secret = secret;
+    this.seed = seed;
+  }
+
+  /** AES-CTR keyed from SecureRandom: a fresh, unpredictable stream per perturber. */
+  public static RandomnessMode secure() {
+    return new RandomnessMode(null, null);
+  }
+
+  /** Keyed by a secret of at least 16 bytes; records need an id. */
+  public static RandomnessMode keyed(byte[] secret) {
+    KeyedPrf.fromSecret(secret); // validates the length
+    return new RandomnessMode(secret.clone(), null);
+  }
+
+  /** Reproducible from a seed: never for real data. */
+  public static RandomnessMode seeded(long seed) {
+    return new RandomnessMode(null, seed);
+  }
+
+  /** Whether records need an id. */
+  public boolean isKeyed() {
+    return secret != null;
+  }
+
+  KeyedPrf prf() {
+    return KeyedPrf.fromSecret(secret);
+  }
+
+  AesCtrSource stream() {
+    return seed != null ? AesCtrSource.seeded(seed) : AesCtrSource.secure();
+  }
+
+  /** Erases the secret held here. */
+  public void destroy() {
+    if (secret != null) {
+      Arrays.fill(secret, (byte) 0);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return secret != null ? "keyed" : seed != null ? "seeded" : "secure";
+  }
+}

@@ -1,0 +1,30 @@
+package io.ogpm.record;
+
+/** Why a record was dead-lettered: stable codes that dashboards and alerts can rely on. */
+public enum ReasonCode {
+  /** Not valid JSON (syntax, invalid UTF-8, duplicate keys, trailing data, nesting too deep). */
+  MALFORMED_JSON("malformed-json"),
+  /** Valid JSON, but not an object. */
+  NOT_AN_OBJECT("not-an-object"),
+  /** Larger than the configured record size limit. */
+  TOO_LARGE("too-large"),
+  /** A configured field (or the id or user field) is absent or null. */
+  MISSING_FIELD("missing-field"),
+  /** A configured field is not a finite JSON number (a string, a boolean, an object, 1e309...). */
+  NOT_A_NUMBER("not-a-number"),
+  /** A configured field is outside [min, max] and the field rejects out-of-range values. */
+  OUT_OF_RANGE("out-of-range"),
+  /** The user has spent the privacy budget of the current period. */
+  BUDGET_EXHAUSTED("budget-exhausted");
+
+  private final String code;
+
+  ReasonCode(String code) {
+    this.code = code;
+  }
+
+  /** The code as it appears in dead letters and metrics. */
+  public String code() {
+    return code;
+  }
+}

@@ -1,0 +1,59 @@
+package io.ogpm.record;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * Loads the keyed-mode secret from a file or an environment variable, never from the job's
+ * configuration (which Flink shows in its web UI and stores with the job graph). The secret is the
+ * raw content, a trailing newline removed; at least 16 bytes (e.g. {@code head -c 32 /dev/urandom >
+ * key} or 32 hex digits). Messages name the file or variable, never the content.
+ */
+public final class SecretKeys {
+  private SecretKeys() {}
+
+  /** The secret in a file. */
+  public static byte[] fromFile(Path file) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read the key file " + file + ": " + e.getClass().getSimpleName());
+    }
+    return checked(trimNewline(bytes), "key file " + file);
+  }
+
+  /** The secret in an environment variable. */
+  public static byte[] fromEnvironment(String variable) {
+    String value = System.getenv(variable);
+    if (value == null) {
+      throw new IllegalArgumentException("the environment variable " + variable + " holding the key is not set");
+    }
+    return checked(trimNewline(value.getBytes(StandardCharsets.UTF_8)), "environment variable " + variable);
+  }
+
+  private static byte[] checked(byte[] secret, String where) {
+    if (secret.length < 16) {
+      int n = secret.length;
+      Arrays.fill(secret, (byte) 0);
+      throw new IllegalArgumentException("the " + where + " must hold at least 16 bytes of secret, it has " + n);
+    }
+    return secret;
+  }
+
+  private static byte[] trimNewline(byte[] b) {
+    int n = b.length;
+    while (n > 0 && (b[n - 1] == '\n' || b[n - 1] == '\r')) {
+      n--;
+    }
+    if (n == b.length) {
+      return b;
+    }
+    byte[] out = Arrays.copyOf(b, n);
+    Arrays.fill(b, (byte) 0);
+    return out;
+  }
+}

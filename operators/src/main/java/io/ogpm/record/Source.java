@@ -1,0 +1,17 @@
+package io.ogpm.record;
+
+/**
+ * Where an input record came from: a Kafka topic, partition and offset, or a line of a file.
+ * Unknown parts are null (topic) or -1.
+ */
+public record Source(String topic, int partition, long offset, long line) implements java.io.Serializable {
+  /** A Kafka record's coordinates. */
+  public static Source kafka(String topic, int partition, long offset) {
+    return new Source(topic, partition, offset, -1);
+  }
+
+  /** A 1-based line number of a file or stream. */
+  public static Source line(long line) {
+    return new Source(null, -1, -1, line);
+  }
+}

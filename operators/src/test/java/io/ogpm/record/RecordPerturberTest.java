@@ -1,0 +1,141 @@
+package io.ogpm.record;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.config.PrivacyConfig;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import org.junit.jupiter.api.Test;
+
+class RecordPerturberTest {
+  static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
+      id-field: id
+      user-field: user
+      passthrough: [ts, activity, id]
+      fields:
+        - name: accel_x
+          min: -2.0
+          max: 2.0
+          epsilon: 1.0
+        - name: attitude.roll
+          domain: circular
+          min: -3.141592653589793
+          max: 3.141592653589793
+          epsilon: 2.0
+          out-of-range: clamp
+        - name: temp
+          min: 0
+          max: 50
+          epsilon: 0.5
+          out-of-range: clamp
+      """);
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  private static Outcome run(RecordPerturber p, String json) {
+    return p.perturb(json.getBytes(StandardCharsets.UTF_8), Source.kafka("raw", 2, 17));
+  }
+
+  private static JsonNode value(Outcome o) throws Exception {
+    assertThat(o).isInstanceOf(Outcome.Perturbed.class);
+    return JSON.readTree(((Outcome.Perturbed) o).value());
+  }
+
+  private static DeadLetter dead(Outcome o) {
+    assertThat(o).isInstanceOf(Outcome.Rejected.class);
+    return ((Outcome.Rejected) o).deadLetter();
+  }
+
+  @Test
+  void outputHoldsOnlyPerturbedAndPassthroughFields() throws Exception {
+    RecordPerturber p = new RecordPerturber(CONFIG, RandomnessMode.seeded(1));
+    Outcome o = run(p, """
+        {"id":"r1","user":"alice","ts":1700000000000,"activity":"walk","accel_x":0.25,
+         "attitude":{"roll":1.5,"pitch":0.3},"temp":21.5,"gps":{"lat":51.5,"lon":-0.1},"name":"Alice"}""");
+    JsonNode out = value(o);
+    assertThat(fieldNames(out)).containsExactly("accel_x", "attitude", "temp", "ts", "activity", "id");
+    assertThat(fieldNames(out.get("attitude"))).containsExactly("roll");
+    assertThat(out.get("accel_x").asDouble()).isBetween(-2.0, 2.0).isNotEqualTo(0.25);
+    assertThat(out.get("ts").asLong()).isEqualTo(1700000000000L);
+    assertThat(((Outcome.Perturbed) o).epsilon()).isEqualTo(3.5);
+    assertThat(((Outcome.Perturbed) o).user()).isEqualTo("alice");
+    assertThat(new String(((Outcome.Perturbed) o).key(), StandardCharsets.UTF_8)).isEqualTo("r1");
+    assertThat(out.toString()).doesNotContain("Alice", "alice", "51.5", "pitch", "gps", "user");
+  }
+
+  private static java.util.List<String> fieldNames(JsonNode node) {
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+      names.add(it.next());
+    }
+    return names;
+  }
+
+  @Test
+  void everyReasonCodeAndNoRawValueInAnyDeadLetter() {
+    RecordPerturber p = new RecordPerturber(CONFIG, RandomnessMode.seeded(2), 4096);
+    String base = "\"id\":\"r\",\"user\":\"u\",\"attitude\":{\"roll\":0.5},\"temp\":20";
+    Object[][] cases = {
+      {"{\"accel_x\": 1234.5678, " + base, ReasonCode.MALFORMED_JSON, null},
+      {"[1234.5678]", ReasonCode.NOT_AN_OBJECT, null},
+      {"{" + base + "}", ReasonCode.MISSING_FIELD, "accel_x"},
+      {"{\"accel_x\":null," + base + "}", ReasonCode.MISSING_FIELD, "accel_x"},
+      {"{\"accel_x\":\"1234.5678\"," + base + "}", ReasonCode.NOT_A_NUMBER, "accel_x"},
+      {"{\"accel_x\":1e309," + base + "}", ReasonCode.NOT_A_NUMBER, "accel_x"},
+      {"{\"accel_x\":1234.5678," + base + "}", ReasonCode.OUT_OF_RANGE, "accel_x"},
+      {"{\"accel_x\":0.5,\"user\":\"u\",\"attitude\":{\"roll\":0.5},\"temp\":20}", ReasonCode.MISSING_FIELD, "id"},
+      {"{\"accel_x\":0.5,\"id\":\"r\",\"attitude\":{\"roll\":0.5},\"temp\":20}", ReasonCode.MISSING_FIELD, "user"},
+      {"{\"accel_x\":0.5,\"accel_x\":1234.5678," + base + "}", ReasonCode.MALFORMED_JSON, null},
+      {"{\"accel_x\":0.5," + base + "} {\"x\":1234.5678}", ReasonCode.MALFORMED_JSON, null},
+      {"{\"accel_x\":NaN," + base + "}", ReasonCode.MALFORMED_JSON, null},
+      {"{\"pad\":\"" + "1234.5678".repeat(500) + "\",\"accel_x\":0.5," + base + "}", ReasonCode.TOO_LARGE, null},
+      {"{\"a\":".repeat(100) + "1" + "}".repeat(100), ReasonCode.MALFORMED_JSON, null},
+      {"", ReasonCode.MALFORMED_JSON, null},
+    };
+    for (Object[] c : cases) {
+      DeadLetter d = dead(run(p, (String) c[0]));
+      assertThat(d.reason()).as((String) c[0]).isEqualTo(c[1]);
+      assertThat(d.field()).as((String) c[0]).isEqualTo(c[2]);
+      String json = d.toJson().toString();
+      assertThat(json).as("dead letter of %s", c[0]).doesNotContain("1234", "5678");
+      assertThat(json).contains("\"topic\":\"raw\"", "\"partition\":2", "\"offset\":17");
+    }
+    // Invalid UTF-8.
+    byte[] invalid = "{\"accel_x\":0.5,\"x\":\"\u00ff\"}".getBytes(StandardCharsets.ISO_8859_1);
+    assertThat(dead(p.perturb(invalid, Source.line(3))).reason()).isEqualTo(ReasonCode.MALFORMED_JSON);
+  }
+
+  @Test
+  void clampKeepsValuesInTheDomainAndWrapsAnglesOnTheCircle() throws Exception {
+    RecordPerturber p = new RecordPerturber(CONFIG, RandomnessMode.seeded(3));
+    JsonNode out = value(run(p, "{\"id\":1,\"user\":2,\"accel_x\":0,\"attitude\":{\"roll\":7.0},\"temp\":99}"));
+    assertThat(out.get("temp").asDouble()).isBetween(0.0, 50.0);
+    assertThat(out.get("attitude").get("roll").asDouble()).isBetween(-Math.PI, Math.PI);
+    assertThat(out.get("id").asText()).isEqualTo("1");
+  }
+
+  @Test
+  void keyedModeGivesTheSameOutputForTheSameRecordAndDifferentOnesOtherwise() throws Exception {
+    byte[] key = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    RecordPerturber first = new RecordPerturber(CONFIG, RandomnessMode.keyed(key));
+    RecordPerturber replay = new RecordPerturber(CONFIG, RandomnessMode.keyed(key));
+    String record = "{\"id\":\"r-9\",\"user\":\"u\",\"accel_x\":0.4,\"attitude\":{\"roll\":1.0},\"temp\":20}";
+    assertThat(value(run(first, record))).isEqualTo(value(run(replay, record)));
+    assertThat(value(run(first, record))).isEqualTo(value(run(first, record)));
+    String other = record.replace("r-9", "r-10");
+    assertThat(value(run(first, other)).get("accel_x")).isNotEqualTo(value(run(first, record)).get("accel_x"));
+    // Secure mode: two perturbers never agree.
+    RecordPerturber a = new RecordPerturber(CONFIG, RandomnessMode.secure());
+    RecordPerturber b = new RecordPerturber(CONFIG, RandomnessMode.secure());
+    assertThat(value(run(a, record)).get("accel_x")).isNotEqualTo(value(run(b, record)).get("accel_x"));
+  }
+
+  @Test
+  void keyedModeNeedsAnIdField() {
+    PrivacyConfig noId = PrivacyConfig.parse("fields:\n  - name: x\n    min: 0\n    max: 1\n    epsilon: 1\n");
+    assertThatThrownBy(() -> new RecordPerturber(noId, RandomnessMode.keyed(new byte[32])))
+        .hasMessage("keyed randomness needs an id-field in the configuration");
+  }
+}
