@@ -1,0 +1,42 @@
+package io.ogpm.jobs.kafka;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * A running Kafka cluster for tests, whatever hosts it: the in-JVM broker or a Docker container.
+ *
+ * <p>Why an interface: the same tests must run here (no Docker, {@link EmbeddedKafkaFixture}) and
+ * against the official {@code apache/kafka} image where Docker exists ({@link
+ * ContainerKafkaFixture}); {@link KafkaFixtures#start()} picks one.
+ */
+public interface KafkaFixture extends AutoCloseable {
+
+  /** The {@code bootstrap.servers} value for clients. */
+  String bootstrapServers();
+
+  /** Creates a topic (replication factor 1) and returns once every partition has a leader. */
+  void createTopic(String name, int partitions, Map<String, String> configs);
+
+  /** Writes {@code values} (no keys) with a plain, non-transactional producer and waits for acks. */
+  default void produce(String topic, List<byte[]> values) {
+    FixtureClients.produce(bootstrapServers(), topic, values);
+  }
+
+  /**
+   * Reads every partition of {@code topic} from the beginning up to its current end offset (the
+   * last stable offset when {@code readCommitted}, so open transactions are not waited for).
+   *
+   * @throws IllegalStateException if the end is not reached within {@code timeout}
+   */
+  default List<ConsumerRecord<byte[], byte[]>> consumeAll(
+      String topic, boolean readCommitted, Duration timeout) {
+    return FixtureClients.consumeAll(bootstrapServers(), topic, readCommitted, timeout);
+  }
+
+  /** Stops the cluster and frees its resources; does not throw checked exceptions. */
+  @Override
+  void close();
+}
