@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
     name = "aggregate-job",
     mixinStandardHelpOptions = true,
     description = "Runs the Flink job that reads the perturbed topic (read_committed) and writes one JSON object"
-        + " per event-time window, field and group to the stats topic: count, histograms, means with 95% intervals.")
+        + " per event-time window, field and group to the stats topic: count, histograms, means with 95%% intervals.")
 public final class AggregateJobCommand implements Callable<Integer> {
   @Option(names = "--config", paramLabel = "FILE", required = true, description = "The field configuration (YAML).")
   Path config;

@@ -26,7 +26,7 @@ import picocli.CommandLine.Model.CommandSpec;
     mixinStandardHelpOptions = true,
     description = "Reads perturbed JSON records (one per line) on stdin and prints one JSON object: count,"
         + " histogram (K frequencies over the field's domain), mean or circularMean and resultantLength,"
-        + " each with a 95% interval.")
+        + " each with a 95%% interval.")
 final class EstimateCommand implements Callable<Integer> {
   @Option(names = "--config", paramLabel = "FILE", required = true, description = "The field configuration (YAML).")
   Path config;

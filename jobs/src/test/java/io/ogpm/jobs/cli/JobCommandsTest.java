@@ -1,0 +1,55 @@
+package io.ogpm.jobs.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The jobs refuse a bad configuration at start-up, naming the field or option, before any Flink work. */
+class JobCommandsTest {
+  static final String GOOD = "fields:\n  - name: accel_x\n    min: -2\n    max: 2\n    epsilon: 1\n";
+
+  @Test
+  void badFieldConfigurationFailsAtStartUpNamingTheField(@TempDir Path dir) throws Exception {
+    Path bad = Files.writeString(dir.resolve("bad.yaml"), "fields:\n  - name: accel_x\n    min: 2\n    max: -2\n    epsilon: 1\n");
+    for (String job : new String[] {"perturb-job", "aggregate-job"}) {
+      CliRunner r = CliRunner.run(job, "--config", bad.toString());
+      assertThat(r.status()).as(job).isEqualTo(2);
+      assertThat(r.err()).as(job).contains("field 'accel_x'").hasLineCount(1);
+    }
+  }
+
+  @Test
+  void keyedModeWithoutAKeyFailsAtStartUp(@TempDir Path dir) throws Exception {
+    Path withId = Files.writeString(dir.resolve("c.yaml"), "id-field: id\n" + GOOD);
+    CliRunner missing = CliRunner.run("perturb-job", "--config", withId.toString(), "--key-file", dir.resolve("nope").toString());
+    assertThat(missing.status()).isEqualTo(2);
+    assertThat(missing.err()).contains("--key-file: cannot read the key file");
+    Path shortKey = Files.writeString(dir.resolve("short"), "tooshort\n");
+    CliRunner tooShort = CliRunner.run("perturb-job", "--config", withId.toString(), "--key-file", shortKey.toString());
+    assertThat(tooShort.err()).contains("must hold at least 16 bytes of secret, it has 8").doesNotContain("tooshort");
+    CliRunner env = CliRunner.run("perturb-job", "--config", withId.toString(), "--key-env", "OGPM_TEST_UNSET_VARIABLE");
+    assertThat(env.err()).contains("--key-env: the environment variable OGPM_TEST_UNSET_VARIABLE holding the key is not set");
+    Path noId = Files.writeString(dir.resolve("noid.yaml"), GOOD);
+    Path key = Files.writeString(dir.resolve("key"), "0123456789abcdef0123456789abcdef");
+    CliRunner needsId = CliRunner.run("perturb-job", "--config", noId.toString(), "--key-file", key.toString());
+    assertThat(needsId.err()).contains("keyed randomness needs an id-field");
+  }
+
+  @Test
+  void badWindowOptionsAreNamed(@TempDir Path dir) throws Exception {
+    Path config = Files.writeString(dir.resolve("c.yaml"), GOOD);
+    assertThat(CliRunner.run("aggregate-job", "--config", config.toString(), "--window", "0s").err())
+        .contains("--window must be positive");
+    assertThat(CliRunner.run("aggregate-job", "--config", config.toString(), "--window", "10s", "--slide", "1m").err())
+        .contains("--slide must be positive and at most --window");
+    assertThat(CliRunner.run("aggregate-job", "--config", config.toString(), "--window", "ten").err())
+        .contains("expected a duration such as 500ms");
+    assertThat(CliRunner.run("perturb-job", "--config", config.toString(), "--checkpoint-interval", "0s").err())
+        .contains("--checkpoint-interval must be positive");
+    assertThat(CliRunner.run("perturb-job", "--config", config.toString(), "--kafka-properties", dir.resolve("none").toString()).err())
+        .contains("--kafka-properties: cannot read the Kafka properties file");
+  }
+}
