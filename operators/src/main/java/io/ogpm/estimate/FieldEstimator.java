@@ -191,6 +191,10 @@ public final class FieldEstimator {
   private Interval angleInterval(double angle, double half) {
     double lo = binning.lo();
     double w = binning.width();
+    if (half >= Math.PI) {
+      // No information on the direction: the interval is the whole circle.
+      return new Interval(wrap(lo + w * angle / (2 * Math.PI)), lo, lo + w);
+    }
     return new Interval(wrap(lo + w * angle / (2 * Math.PI)), wrap(lo + w * (angle - half) / (2 * Math.PI)),
         wrap(lo + w * (angle + half) / (2 * Math.PI)));
   }

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       PerturbCommand.class,
       PerturbJobCommand.class,
       AggregateJobCommand.class,
+      DemoCommand.class,
       EstimateCommand.class,
       ReproduceCommand.class,
       CommandLine.HelpCommand.class

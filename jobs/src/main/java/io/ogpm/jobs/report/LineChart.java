@@ -78,6 +78,8 @@ public final class LineChart {
   private final boolean logY;
   private final Double yMin;
   private final Double yMax;
+  private final Double xMin;
+  private final Double xMax;
   private final int width;
   private final int height;
 
@@ -88,6 +90,8 @@ public final class LineChart {
     this.series = List.copyOf(b.series);
     this.logY = b.logY;
     this.yMin = b.yMin;
+    this.xMin = b.xMin;
+    this.xMax = b.xMax;
     this.yMax = b.yMax;
     this.width = b.width;
     this.height = b.height;
@@ -208,6 +212,8 @@ public final class LineChart {
     st.setYAxisLogarithmic(logY);
     st.setYAxisMin(yMin);
     st.setYAxisMax(yMax);
+    st.setXAxisMin(xMin);
+    st.setXAxisMax(xMax);
   }
 
   private static BasicStroke stroke(float[] dash) {
@@ -224,6 +230,8 @@ public final class LineChart {
     private boolean logY;
     private Double yMin;
     private Double yMax;
+    private Double xMin;
+    private Double xMax;
     private int width = DEFAULT_WIDTH;
     private int height = DEFAULT_HEIGHT;
 
@@ -268,6 +276,17 @@ public final class LineChart {
       }
       this.yMin = min;
       this.yMax = max;
+      return this;
+    }
+
+    /** Fixes the x axis to [min, max] (for example a square plot of a circle). */
+    public Builder xRange(double min, double max) {
+      if (!Double.isFinite(min) || !Double.isFinite(max) || min >= max) {
+        throw new IllegalArgumentException(
+            "x range needs finite min < max, got [" + min + ", " + max + "]");
+      }
+      this.xMin = min;
+      this.xMax = max;
       return this;
     }
 

@@ -3,6 +3,7 @@ package io.ogpm.jobs.kafka;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import io.ogpm.jobs.embedded.KafkaClients;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -22,7 +23,7 @@ public interface KafkaFixture extends AutoCloseable {
 
   /** Writes {@code values} (no keys) with a plain, non-transactional producer and waits for acks. */
   default void produce(String topic, List<byte[]> values) {
-    FixtureClients.produce(bootstrapServers(), topic, values);
+    KafkaClients.produce(bootstrapServers(), topic, values);
   }
 
   /**
@@ -33,7 +34,7 @@ public interface KafkaFixture extends AutoCloseable {
    */
   default List<ConsumerRecord<byte[], byte[]>> consumeAll(
       String topic, boolean readCommitted, Duration timeout) {
-    return FixtureClients.consumeAll(bootstrapServers(), topic, readCommitted, timeout);
+    return KafkaClients.consumeAll(bootstrapServers(), topic, readCommitted, timeout);
   }
 
   /** Stops the cluster and frees its resources; does not throw checked exceptions. */

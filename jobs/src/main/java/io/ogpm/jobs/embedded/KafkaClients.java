@@ -1,4 +1,4 @@
-package io.ogpm.jobs.kafka;
+package io.ogpm.jobs.embedded;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,16 +18,23 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * The client code behind {@link KafkaFixture}'s helpers, kept apart so the interface stays short
- * and both fixtures share one implementation.
+ * Plain Kafka client helpers shared by the demo and the tests: produce and wait for every ack;
+ * read a whole topic up to its current end.
  */
-final class FixtureClients {
+public final class KafkaClients {
 
   private static final Duration POLL = Duration.ofMillis(200);
 
-  private FixtureClients() {}
+  private KafkaClients() {}
 
-  static void produce(String bootstrapServers, String topic, List<byte[]> values) {
+  /** Writes values without keys and waits for every acknowledgement. */
+  public static void produce(String bootstrapServers, String topic, List<byte[]> values) {
+    produceRecords(bootstrapServers, values.stream().map(v -> new ProducerRecord<byte[], byte[]>(topic, v)).toList());
+  }
+
+  /** Writes records (keys, timestamps, headers as given) and waits for every acknowledgement. */
+  public static void produceRecords(String bootstrapServers, List<ProducerRecord<byte[], byte[]>> records) {
+    String topic = records.isEmpty() ? "" : records.get(0).topic();
     Map<String, Object> config =
         Map.of(
             ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
@@ -35,9 +42,9 @@ final class FixtureClients {
             ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
             ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
-      List<Future<RecordMetadata>> acks = new ArrayList<>(values.size());
-      for (byte[] value : values) {
-        acks.add(producer.send(new ProducerRecord<>(topic, value)));
+      List<Future<RecordMetadata>> acks = new ArrayList<>(records.size());
+      for (ProducerRecord<byte[], byte[]> record : records) {
+        acks.add(producer.send(record));
       }
       producer.flush();
       for (Future<RecordMetadata> ack : acks) {
@@ -56,7 +63,7 @@ final class FixtureClients {
    * position reaches the end offset taken at the start. Under read_committed the position also
    * moves past transaction markers and aborted records, so it does reach that end.
    */
-  static List<ConsumerRecord<byte[], byte[]>> consumeAll(
+  public static List<ConsumerRecord<byte[], byte[]>> consumeAll(
       String bootstrapServers, String topic, boolean readCommitted, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     Map<String, Object> config =
