@@ -67,7 +67,8 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
     Source source = Source.kafka(in.getTopic(), in.getPartition(), in.getOffset());
     Outcome outcome = perturber.perturb(in.getValue(), source);
     if (outcome instanceof Outcome.Perturbed p) {
-      out.collect(new PerturbedRecord(p.key(), p.value(), p.epsilon(), p.user(), in.getTimestamp()));
+      out.collect(new PerturbedRecord(p.key(), p.value(), p.epsilon(), p.user(), in.getTimestamp())
+          .from(in.getTopic(), in.getPartition(), in.getOffset()));
       perturbed.inc();
       epsilonSpent += p.epsilon();
     } else if (outcome instanceof Outcome.Rejected r) {

@@ -11,6 +11,9 @@ public class PerturbedRecord {
   private double epsilon;
   private String user;
   private long timestamp;
+  private String sourceTopic;
+  private int sourcePartition;
+  private long sourceOffset;
 
   public PerturbedRecord() {}
 
@@ -20,6 +23,38 @@ public class PerturbedRecord {
     this.epsilon = epsilon;
     this.user = user;
     this.timestamp = timestamp;
+  }
+
+  /** Where the input came from, for a dead letter if the budget rejects the record later. */
+  public PerturbedRecord from(String topic, int partition, long offset) {
+    this.sourceTopic = topic;
+    this.sourcePartition = partition;
+    this.sourceOffset = offset;
+    return this;
+  }
+
+  public String getSourceTopic() {
+    return sourceTopic;
+  }
+
+  public void setSourceTopic(String sourceTopic) {
+    this.sourceTopic = sourceTopic;
+  }
+
+  public int getSourcePartition() {
+    return sourcePartition;
+  }
+
+  public void setSourcePartition(int sourcePartition) {
+    this.sourcePartition = sourcePartition;
+  }
+
+  public long getSourceOffset() {
+    return sourceOffset;
+  }
+
+  public void setSourceOffset(long sourceOffset) {
+    this.sourceOffset = sourceOffset;
   }
 
   public byte[] getKey() {

@@ -1,6 +1,7 @@
 package io.ogpm.jobs.flink;
 
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.flink.BudgetFunction;
 import io.ogpm.flink.DeadLetterRecord;
 import io.ogpm.flink.DeadLetterSerializer;
 import io.ogpm.flink.KeySource;
@@ -11,12 +12,14 @@ import io.ogpm.flink.RawRecord;
 import io.ogpm.flink.RawRecordDeserializer;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -44,8 +47,12 @@ public final class PerturbJob {
       Duration checkpointInterval,
       int parallelism) {}
 
-  /** Adds the job's operators to an environment (and configures its checkpointing). */
-  public static void build(StreamExecutionEnvironment env, Settings s) {
+  /**
+   * Adds the job's operators to an environment (and configures its checkpointing); {@code
+   * beforePerturb} may insert operators between the source and the perturbation (tests).
+   */
+  public static void build(StreamExecutionEnvironment env, Settings s,
+      UnaryOperator<DataStream<RawRecord>> beforePerturb) {
     env.enableCheckpointing(s.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
     if (s.parallelism() > 0) {
       env.setParallelism(s.parallelism());
@@ -62,20 +69,37 @@ public final class PerturbJob {
     if (s.bounded()) {
       source.setBounded(OffsetsInitializer.latest());
     }
-    SingleOutputStreamOperator<PerturbedRecord> perturbed = env
+    DataStream<RawRecord> raw = env
         .fromSource(source.build(), WatermarkStrategy.noWatermarks(), "raw records")
-        .uid("raw-source")
+        .uid("raw-source");
+    SingleOutputStreamOperator<PerturbedRecord> perturbed = beforePerturb.apply(raw)
         .process(new PerturbFunction(s.config(), s.keySource()))
         .uid("perturb")
         .name("perturb");
-    perturbed
+    DataStream<DeadLetterRecord> deadLetters = perturbed.getSideOutput(PerturbFunction.DEAD_LETTERS);
+    DataStream<PerturbedRecord> released = perturbed;
+    if (s.config().budget().isPresent()) {
+      SingleOutputStreamOperator<PerturbedRecord> withinBudget = perturbed
+          .keyBy(PerturbedRecord::getUser)
+          .process(new BudgetFunction(s.config().budget().get()))
+          .uid("budget")
+          .name("privacy budget");
+      deadLetters = deadLetters.union(withinBudget.getSideOutput(PerturbFunction.DEAD_LETTERS));
+      released = withinBudget;
+    }
+    released
         .sinkTo(sink(s, new PerturbedRecordSerializer(s.outputTopic()), "-perturbed"))
         .uid("perturbed-sink")
         .name("perturbed topic");
-    perturbed.getSideOutput(PerturbFunction.DEAD_LETTERS)
+    deadLetters
         .sinkTo(deadLetterSink(s))
         .uid("dead-letter-sink")
         .name("dead-letter topic");
+  }
+
+  /** Adds the job's operators, with a test hook before the perturbation (failure injection). */
+  public static void build(StreamExecutionEnvironment env, Settings s) {
+    build(env, s, UnaryOperator.identity());
   }
 
   private static KafkaSink<PerturbedRecord> sink(Settings s, PerturbedRecordSerializer serializer, String suffix) {
