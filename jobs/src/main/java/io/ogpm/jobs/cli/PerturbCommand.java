@@ -51,7 +51,7 @@ final class PerturbCommand implements Callable<Integer> {
     } finally {
       mode.destroy();
     }
-    PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, StandardCharsets.UTF_8);
+    OutputStream out = new java.io.BufferedOutputStream(System.out, 1 << 16);
     OutputStream dlqStream = dlq != null ? Files.newOutputStream(dlq) : System.err;
     PrintStream dead = new PrintStream(dlqStream, false, StandardCharsets.UTF_8);
     long perturbed = 0;
