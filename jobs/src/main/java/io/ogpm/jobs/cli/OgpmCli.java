@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       AggregateJobCommand.class,
       DemoCommand.class,
       EstimateCommand.class,
+      AuditCommand.class,
       ReproduceCommand.class,
       CommandLine.HelpCommand.class
     })
