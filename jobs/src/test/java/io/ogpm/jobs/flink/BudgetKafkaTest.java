@@ -117,7 +117,7 @@ class BudgetKafkaTest {
       kafka.createTopic(name + t, 2, Map.of());
     }
     produce(kafka, name + "-raw", "r", 3, 200, DAY_ONE);
-    try (TestCluster cluster = new TestCluster(2, 2)) {
+    try (TestCluster cluster = new TestCluster(2, 1)) {
       JobID job = cluster.submit(env -> PerturbJob.build(env, settings(kafka, name, true), in -> Hooks.throttled(in, 5000)), null);
       // Mid-stream: once dead letters flow (the budgets are spent), kill a task manager.
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();

@@ -13,7 +13,11 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-/** A MiniCluster with several task managers, for failure and restore tests. */
+/**
+ * A MiniCluster with several task managers, for failure and restore tests. With one slot per task
+ * manager and parallelism 2, each task manager runs one subtask of every operator (slot sharing),
+ * so killing any of them is sure to hit the job.
+ */
 final class TestCluster implements AutoCloseable {
   final MiniCluster cluster;
 
