@@ -96,6 +96,19 @@ public final class Domain implements java.io.Serializable {
     return isCircular() && x == hi ? lo : x;
   }
 
+  /**
+   * The input nearest to x: on an interval, x clamped into [lo, hi]; on a circle, the same angle,
+   * x modulo the period, in [lo, hi). For {@code out-of-range: clamp}.
+   */
+  public double nearestInput(double x) {
+    if (isCircular()) {
+      double w = width();
+      double r = lo + (((x - lo) % w) + w) % w;
+      return r >= hi ? lo : r;
+    }
+    return Math.min(Math.max(x, lo), hi);
+  }
+
   /** The natural distance on this domain: circular on a circle, linear otherwise. */
   public Distance naturalDistance() {
     return isCircular() ? Distance.CIRCULAR : Distance.LINEAR;

@@ -153,8 +153,7 @@ public final class RecordPerturber {
         if (f.outOfRange() == OutOfRange.REJECT) {
           return reject(ReasonCode.OUT_OF_RANGE, f.name(), "the field is outside [" + d.lo() + ", " + d.hi() + "]", source);
         }
-        // Clamp into [min, max]; on a circle the same angle is the value modulo the period.
-        x = d.isCircular() ? d.lo() + (((x - d.lo()) % d.width()) + d.width()) % d.width() : Math.min(Math.max(x, d.lo()), d.hi());
+        x = d.nearestInput(x);
       }
       values[i] = x;
     }

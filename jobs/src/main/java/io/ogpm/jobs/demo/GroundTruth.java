@@ -84,9 +84,7 @@ final class GroundTruth {
           if (f.outOfRange() == io.ogpm.config.OutOfRange.REJECT) {
             continue;
           }
-          x = f.domain().isCircular()
-              ? f.domain().lo() + (((x - f.domain().lo()) % f.domain().width()) + f.domain().width()) % f.domain().width()
-              : Math.min(Math.max(x, f.domain().lo()), f.domain().hi());
+          x = f.domain().nearestInput(x);
         }
         FieldBinning binning = FieldBinning.ofDomain(f.domain(), bins);
         for (Cell c : new Cell[] {

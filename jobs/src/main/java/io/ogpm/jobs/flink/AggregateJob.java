@@ -8,13 +8,10 @@ import io.ogpm.flink.TimedValue;
 import io.ogpm.flink.TimedValueDeserializer;
 import io.ogpm.flink.WindowStatsFunction;
 import java.time.Duration;
-import java.util.Properties;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
-import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.CheckpointingMode;
@@ -103,23 +100,12 @@ public final class AggregateJob {
         .name("late records")
         .sinkTo(new DiscardingSink<>())
         .uid("late-records-discard");
-    stats.sinkTo(KafkaSink.<String>builder()
-            .setBootstrapServers(s.kafka().bootstrapServers())
-            .setKafkaProducerConfig(producerProperties(s))
-            .setRecordSerializer(KafkaRecordSerializationSchema.builder()
+    stats.sinkTo(s.kafka().exactlyOnceSink(KafkaRecordSerializationSchema.<String>builder()
                 .setTopic(s.outputTopic())
                 .setValueSerializationSchema(new SimpleStringSchema())
-                .build())
-            .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
-            .setTransactionalIdPrefix(s.transactionalIdPrefix() + "-stats")
-            .build())
+                .build(), s.transactionalIdPrefix() + "-stats"))
         .uid("stats-sink")
         .name("stats topic");
   }
 
-  static Properties producerProperties(Settings s) {
-    Properties p = s.kafka().properties();
-    p.putIfAbsent("transaction.timeout.ms", "600000");
-    return p;
-  }
 }

@@ -7,6 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
 
 /**
  * How the jobs reach Kafka: bootstrap servers, plus pass-through client properties (SASL, SSL,
@@ -42,6 +45,28 @@ public final class KafkaSettings implements Serializable {
 
   public String bootstrapServers() {
     return bootstrapServers;
+  }
+
+  /**
+   * Producer settings for the exactly-once sinks: the pass-through properties, and a transaction
+   * timeout (default 10 minutes) that must not exceed the brokers' {@code
+   * transaction.max.timeout.ms} (15 minutes by default).
+   */
+  public Properties producerProperties() {
+    Properties p = properties();
+    p.putIfAbsent("transaction.timeout.ms", "600000");
+    return p;
+  }
+
+  /** An exactly-once Kafka sink: transactions committed on checkpoints, ids under the prefix. */
+  public <T> KafkaSink<T> exactlyOnceSink(KafkaRecordSerializationSchema<T> serializer, String transactionalIdPrefix) {
+    return KafkaSink.<T>builder()
+        .setBootstrapServers(bootstrapServers)
+        .setKafkaProducerConfig(producerProperties())
+        .setRecordSerializer(serializer)
+        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+        .setTransactionalIdPrefix(transactionalIdPrefix)
+        .build();
   }
 
   /** A copy of the pass-through properties. */

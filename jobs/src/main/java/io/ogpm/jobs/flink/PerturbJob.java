@@ -11,11 +11,8 @@ import io.ogpm.flink.PerturbedRecordSerializer;
 import io.ogpm.flink.RawRecord;
 import io.ogpm.flink.RawRecordDeserializer;
 import java.time.Duration;
-import java.util.Properties;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.connector.base.DeliveryGuarantee;
-import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.CheckpointingMode;
@@ -88,11 +85,11 @@ public final class PerturbJob {
       released = withinBudget;
     }
     released
-        .sinkTo(sink(s, new PerturbedRecordSerializer(s.outputTopic()), "-perturbed"))
+        .sinkTo(s.kafka().exactlyOnceSink(new PerturbedRecordSerializer(s.outputTopic()), s.transactionalIdPrefix() + "-perturbed"))
         .uid("perturbed-sink")
         .name("perturbed topic");
     deadLetters
-        .sinkTo(deadLetterSink(s))
+        .sinkTo(s.kafka().exactlyOnceSink(new DeadLetterSerializer(s.deadLetterTopic()), s.transactionalIdPrefix() + "-dead-letters"))
         .uid("dead-letter-sink")
         .name("dead-letter topic");
   }
@@ -100,35 +97,5 @@ public final class PerturbJob {
   /** Adds the job's operators, with a test hook before the perturbation (failure injection). */
   public static void build(StreamExecutionEnvironment env, Settings s) {
     build(env, s, UnaryOperator.identity());
-  }
-
-  private static KafkaSink<PerturbedRecord> sink(Settings s, PerturbedRecordSerializer serializer, String suffix) {
-    return KafkaSink.<PerturbedRecord>builder()
-        .setBootstrapServers(s.kafka().bootstrapServers())
-        .setKafkaProducerConfig(producerProperties(s))
-        .setRecordSerializer(serializer)
-        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
-        .setTransactionalIdPrefix(s.transactionalIdPrefix() + suffix)
-        .build();
-  }
-
-  private static KafkaSink<DeadLetterRecord> deadLetterSink(Settings s) {
-    return KafkaSink.<DeadLetterRecord>builder()
-        .setBootstrapServers(s.kafka().bootstrapServers())
-        .setKafkaProducerConfig(producerProperties(s))
-        .setRecordSerializer(new DeadLetterSerializer(s.deadLetterTopic()))
-        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
-        .setTransactionalIdPrefix(s.transactionalIdPrefix() + "-dead-letters")
-        .build();
-  }
-
-  /**
-   * Producer settings: pass-through properties, and a transaction timeout (default 10 minutes)
-   * that must not exceed the broker's {@code transaction.max.timeout.ms} (15 minutes by default).
-   */
-  static Properties producerProperties(Settings s) {
-    Properties p = s.kafka().properties();
-    p.putIfAbsent("transaction.timeout.ms", "600000");
-    return p;
   }
 }
