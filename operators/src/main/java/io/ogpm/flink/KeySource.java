@@ -46,10 +46,6 @@ public final class KeySource implements Serializable {
     return RandomnessMode.secure();
   }
 
-  public boolean isKeyed() {
-    return file != null || environmentVariable != null;
-  }
-
   @Override
   public String toString() {
     return file != null ? "key file " + file : environmentVariable != null ? "key in $" + environmentVariable : "secure random";

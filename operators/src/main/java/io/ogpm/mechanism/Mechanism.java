@@ -153,16 +153,6 @@ public final class Mechanism {
     return Math.min(Math.max(v, minValue), maxValue);
   }
 
-  /** The grid. */
-  public OutputGrid grid() {
-    return grid;
-  }
-
-  /** The cell sampler. */
-  public CellSampler sampler() {
-    return sampler;
-  }
-
   /**
    * The epsilon the sampled outputs really satisfy on the grid, where it is known exactly (two-level
    * mechanisms); otherwise the mechanism's epsilon.

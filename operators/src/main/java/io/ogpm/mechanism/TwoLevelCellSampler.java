@@ -102,11 +102,6 @@ public final class TwoLevelCellSampler implements CellSampler {
     return Math.log1p((1 - w) * backgroundPositions / (w * bumpPositions));
   }
 
-  /** Positions per cell are {@code 2^shift}. */
-  public int positionShift() {
-    return shift;
-  }
-
   /**
    * The exact probability of every used cell for input z, from the integer counts: the reference
    * for the discrete privacy check. Index i is cell {@code grid.minCell() + i}. Only for coarse

@@ -33,6 +33,12 @@ public interface TwoLevelMechanism extends PiecewiseUnitMechanism {
     return new TwoLevelCellSampler(this, grid);
   }
 
+  /** Inverse-cdf sampling over {@link #distribution}: for mechanisms without a faster formula. */
+  @Override
+  default double inverseCdf(double z, double u) {
+    return distribution(z).inverseCdf(u);
+  }
+
   /** The low density q. */
   default double lowDensity() {
     return backgroundMass() / (outputHi() - outputLo());

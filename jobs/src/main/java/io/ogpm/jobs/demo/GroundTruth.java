@@ -7,7 +7,6 @@ import io.ogpm.config.PrivacyConfig;
 import io.ogpm.estimate.FieldBinning;
 import io.ogpm.record.JsonFields;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,15 +47,11 @@ final class GroundTruth {
 
   private final Map<String, Cell> cells = new HashMap<>();
   private final Map<String, Cell> overall = new HashMap<>();
-  private final long windowMs;
-
-  private GroundTruth(long windowMs) {
-    this.windowMs = windowMs;
-  }
+  private GroundTruth() {}
 
   /** Truth of raw JSON records: windows of {@code windowMs} on the time field, grouped. */
   static GroundTruth of(List<String> records, PrivacyConfig config, String timeField, String groupField, long windowMs, int bins) {
-    GroundTruth t = new GroundTruth(windowMs);
+    GroundTruth t = new GroundTruth();
     ObjectMapper json = new ObjectMapper();
     List<String> timePath = List.of(timeField.split("\\."));
     List<String> groupPath = groupField == null ? null : List.of(groupField.split("\\."));
@@ -112,13 +107,5 @@ final class GroundTruth {
 
   Cell overall(String field) {
     return overall.get(field);
-  }
-
-  long windowMs() {
-    return windowMs;
-  }
-
-  static UncheckedIOException unchecked(IOException e) {
-    return new UncheckedIOException(e);
   }
 }

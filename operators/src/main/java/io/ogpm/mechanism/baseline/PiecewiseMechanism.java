@@ -97,10 +97,6 @@ public final class PiecewiseMechanism implements TwoLevelMechanism {
     return low * Math.exp(epsilon);
   }
 
-  @Override
-  public double inverseCdf(double z, double u) {
-    return distribution(z).inverseCdf(u);
-  }
 
   @Override
   public String toString() {

@@ -112,10 +112,6 @@ public final class SquareWave implements TwoLevelMechanism {
     return low * Math.exp(epsilon);
   }
 
-  @Override
-  public double inverseCdf(double z, double u) {
-    return distribution(z).inverseCdf(u);
-  }
 
   @Override
   public String toString() {

@@ -107,10 +107,6 @@ class PrivacyAuditorTest {
       return 1;
     }
 
-    @Override
-    public double inverseCdf(double z, double u) {
-      return distribution(z).inverseCdf(u);
-    }
   }
 
 }
