@@ -16,9 +16,11 @@ public final class TransitionMatrix {
   static final int POINTS = 32;
 
   private final double[][] t;
+  private final boolean circular;
 
-  private TransitionMatrix(double[][] t) {
+  private TransitionMatrix(double[][] t, boolean circular) {
     this.t = t;
+    this.circular = circular;
   }
 
   /** The transition matrix of a piecewise mechanism on a binning. */
@@ -47,7 +49,7 @@ public final class TransitionMatrix {
         }
       }
     }
-    return new TransitionMatrix(t);
+    return new TransitionMatrix(t, binning.circular());
   }
 
   private static void addCircular(double[][] t, int i, PiecewiseDistribution d, FieldBinning binning) {
@@ -55,6 +57,11 @@ public final class TransitionMatrix {
     for (int j = 0; j < binning.outputBins(); j++) {
       t[j][i] += d.mass(binning.outputBinLo(j), binning.outputBinHi(j)) / POINTS;
     }
+  }
+
+  /** Whether the input bins lie on a circle (bin 0 neighbours bin k - 1). */
+  public boolean circular() {
+    return circular;
   }
 
   /** Number of output bins (rows). */

@@ -73,7 +73,7 @@ final class DemoReport {
     series.add(Series.of("true", x, truth, Series.Style.SOLID_LINE));
     series.add(Series.of("perturbed (raw)", x, all.rawHistogram(), Series.Style.DASHED_LINE));
     if (all.reconstructedHistogram() != null) {
-      series.add(Series.of("reconstructed (EM)", x, all.reconstructedHistogram()));
+      series.add(Series.of("reconstructed (EMS)", x, all.reconstructedHistogram()));
     }
     return LineChart.builder().title(f.name() + ": distribution of the whole replay").xLabel(f.name())
         .yLabel("frequency").series(series).build();
@@ -91,7 +91,7 @@ final class DemoReport {
     double max = 1;
     List<Series> series = new ArrayList<>();
     series.add(Series.of("circle", cx, cy, Series.Style.SOLID_LINE));
-    for (Object[] h : new Object[][] {{"true", truth}, {"reconstructed (EM)", reconstructed}}) {
+    for (Object[] h : new Object[][] {{"true", truth}, {"reconstructed (EMS)", reconstructed}}) {
       double[] freq = (double[]) h[1];
       double[] x = new double[k + 1];
       double[] y = new double[k + 1];
