@@ -11,37 +11,50 @@ import java.util.Arrays;
  *
  * <p>EM run to convergence fits the sampling noise of the counts: at high eps the transition matrix
  * is close to the identity, the noise passes straight through and the converged estimate is worse
- * than the raw histogram; at low eps it breaks into spikes. So EMS starts from the uniform
- * distribution and stops at the first iterate whose fitted output histogram {@code n T theta}
- * explains the observed counts as well as the truth would: its deviance {@code 2 sum c_j ln(c_j /
- * (n pi_j))} is at most the {@value #TARGET_QUANTILE} quantile of chi-square with (occupied bins
- * - 1) degrees of freedom, the deviance's distribution at the true input distribution.
+ * than the raw histogram; at low eps it breaks into spikes. The smoothing step, which replaces
+ * {@code theta_i} by {@code (1 - w) theta_i + w/2 (theta_{i-1} + theta_{i+1})} with w =
+ * {@value #SMOOTHING} (wrapping on the circle, reflecting at the ends of an interval, so mass is
+ * kept), damps the spikes; the stop keeps the noise out at high eps.
  *
- * <p>The smoothing step replaces {@code theta_i} by {@code (1 - w) theta_i + w/2 (theta_{i-1} +
- * theta_{i+1})}, w = {@value #SMOOTHING}, wrapping on the circle and reflecting at the ends of an
- * interval (so mass is kept). It damps the bin-to-bin oscillation that the early iterations already
- * pick up from the noise at low eps; at high eps the stop comes after a few iterations and the
- * smoothing barely acts. If the smoothed iteration settles before reaching the target (many
- * records and sharp features, where smoothing is bias, not noise control), it goes on without
- * smoothing.
+ * <p>The stop: EMS starts from the uniform distribution and stops at the first iterate whose
+ * fitted output histogram {@code n T theta} is as close to the observed counts as the truth's
+ * typically is, measured by the deviance {@code D = 2 sum c_j ln(c_j / (n pi_j))}, or when it
+ * settles. The deviance at the truth is not chi-square with (bins - 1) degrees of freedom: every
+ * record has its own output distribution, and the count in output bin j has the Poisson-binomial
+ * variance {@code sum_r p_rj (1 - p_rj)}, less than the multinomial {@code n pi_j (1 - pi_j)}. So
+ * its mean is {@code E = sum_j (1 - sum_i theta_i T_ji^2 / pi_j)} (from {@code E (c_j - n pi_j)^2 /
+ * (n pi_j)}, the deviance's second-order term), which at eps = 8 is half the degrees of freedom; its
+ * standard deviation is about {@code sqrt(2 E)}. The target is {@code E - }{@value #TARGET_SDS}
+ * {@code sqrt(2 E)}, evaluated at the current iterate.
  *
- * <p>Both constants were chosen on MotionSense: the quantile among 0.5, 0.75 and 0.9, the weight
- * among 0, 0.02, 0.05, 0.1 and 0.2 (0.02 to 0.1 did about equally well; 0.2 blurred the circular
- * field's sharp edge at high eps). With these, the error was never worse than the raw histogram's
- * at any eps from 1 to 8, on either field. {@code reproduce} also reports the best error over every
- * EM and EMS iterate chosen knowing the truth, the ceiling for any rule of this kind.
+ * <p>When the smoothed iteration settles with a deviance far above what the truth would give (more
+ * than {@value #MISFIT_SDS} standard deviations: many records and sharp features, where smoothing
+ * is bias rather than noise control), it goes on without smoothing to the target.
+ *
+ * <p>The weight and the target were chosen on MotionSense (w among 0.02, 0.05, 0.07 and 0.1; the
+ * target among -1.5, -1, -0.75, -0.5, 0 and 0.67 standard deviations around E, and the 0.5, 0.75
+ * and 0.9 quantiles of chi-square). The linear field liked more smoothing, the circular field (sharp
+ * edges) less, and both a target below E; with these the error was never worse than the raw
+ * histogram's at any eps from 1 to 8, on either field. {@code reproduce} also reports the best
+ * error over every EM and EMS iterate chosen knowing the truth, the ceiling for any rule of this
+ * kind.
  */
 public final class Reconstruction {
-  /** Most EM iterations. */
+  /** Most iterations. */
   static final int MAX_ITERATIONS = 10_000;
-  /** Quantile of chi-square(occupied - 1) that the deviance must reach. */
-  static final double TARGET_QUANTILE = 0.75;
+  /** The target deviance is this many standard deviations below its expectation at the truth. */
+  static final double TARGET_SDS = 1;
+  /** A settled smoothed fit this many standard deviations above the expectation is a misfit. */
+  static final double MISFIT_SDS = 3;
   /** Weight w of the smoothing step. */
-  static final double SMOOTHING = 0.05;
+  static final double SMOOTHING = 0.1;
 
   private Reconstruction() {}
 
-  /** The result: a distribution over the input bins, and how it was reached. */
+  /**
+   * The result: a distribution over the input bins, and how it was reached (the deviance at the
+   * stop, and the target at the stop).
+   */
   public record Result(double[] frequencies, int iterations, double deviance, double targetDeviance) {}
 
   /** Reconstructs from output-bin counts. */
@@ -52,42 +65,63 @@ public final class Reconstruction {
       throw new IllegalArgumentException("expected " + m + " output bins, got " + counts.length);
     }
     long n = 0;
-    int occupied = 0;
     for (long c : counts) {
       n += c;
-      if (c > 0) {
-        occupied++;
-      }
     }
     double[] theta = new double[k];
     Arrays.fill(theta, 1.0 / k);
     if (n == 0) {
       return new Result(theta, 0, 0, 0);
     }
-    double target = chiSquareQuantile(Math.max(occupied - 1, 1), TARGET_QUANTILE);
     double[] pi = t.apply(theta);
     double deviance = deviance(counts, n, pi);
+    double expected = expectedDeviance(t, theta, pi);
     int iteration = 0;
     double smoothing = SMOOTHING;
-    while (iteration < MAX_ITERATIONS && deviance > target) {
+    while (iteration < MAX_ITERATIONS && deviance > target(expected)) {
       double[] next = smooth(step(counts, n, t, theta, pi), smoothing, t.circular());
       double[] nextPi = t.apply(next);
       double nextDeviance = deviance(counts, n, nextPi);
       iteration++;
-      boolean stalled = Math.abs(deviance - nextDeviance) < 1e-9 * Math.max(1, nextDeviance);
+      boolean settled = Math.abs(deviance - nextDeviance) < 1e-9 * Math.max(1, nextDeviance);
       theta = next;
       pi = nextPi;
       deviance = nextDeviance;
-      if (stalled) {
-        if (smoothing == 0) {
+      expected = expectedDeviance(t, theta, pi);
+      if (settled) {
+        if (smoothing > 0 && deviance > expected + MISFIT_SDS * Math.sqrt(2 * expected)) {
+          smoothing = 0;
+        } else {
           break;
         }
-        // The smoothed fixed point cannot explain the counts (many records, sharp features): go on
-        // without smoothing, which can.
-        smoothing = 0;
       }
     }
-    return new Result(theta, iteration, deviance, target);
+    return new Result(theta, iteration, deviance, target(expected));
+  }
+
+  private static double target(double expected) {
+    return expected - TARGET_SDS * Math.sqrt(2 * Math.max(expected, 0));
+  }
+
+  /**
+   * The mean deviance of the counts if theta were the truth, with every record's own output
+   * distribution: {@code sum_j (1 - sum_i theta_i T_ji^2 / pi_j)}. (It uses {@code T_ji^2} for the
+   * mean square of a record's probability over input bin i, a slight underestimate.)
+   */
+  static double expectedDeviance(TransitionMatrix t, double[] theta, double[] pi) {
+    double e = 0;
+    for (int j = 0; j < pi.length; j++) {
+      if (pi[j] <= 0) {
+        continue;
+      }
+      double square = 0;
+      for (int i = 0; i < theta.length; i++) {
+        double p = t.get(j, i);
+        square += theta[i] * p * p;
+      }
+      e += 1 - square / pi[j];
+    }
+    return e;
   }
 
   /**
@@ -144,13 +178,6 @@ public final class Reconstruction {
       }
     }
     return 2 * d;
-  }
-
-  /** Wilson-Hilferty approximation of the p-quantile of chi-square(df); within 1 % for df >= 3. */
-  static double chiSquareQuantile(int df, double p) {
-    double z = NormalQuantile.of(p);
-    double h = 2.0 / (9 * df);
-    return df * Math.pow(1 - h + z * Math.sqrt(h), 3);
   }
 
   static void normalise(double[] v) {
