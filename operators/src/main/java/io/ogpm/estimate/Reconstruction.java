@@ -22,10 +22,13 @@ import java.util.Arrays;
  * settles. The deviance at the truth is not chi-square with (bins - 1) degrees of freedom: every
  * record has its own output distribution, and the count in output bin j has the Poisson-binomial
  * variance {@code sum_r p_rj (1 - p_rj)}, less than the multinomial {@code n pi_j (1 - pi_j)}. So
- * its mean is {@code E = sum_j (1 - sum_i theta_i T_ji^2 / pi_j)} (from {@code E (c_j - n pi_j)^2 /
- * (n pi_j)}, the deviance's second-order term), which at eps = 8 is half the degrees of freedom; its
- * standard deviation is about {@code sqrt(2 E)}. The target is {@code E - }{@value #TARGET_SDS}
- * {@code sqrt(2 E)}, evaluated at the current iterate.
+ * the mean of Pearson's statistic {@code sum_j (c_j - n pi_j)^2 / (n pi_j)}, the deviance's
+ * second-order term, is {@code E = sum_j (1 - sum_i theta_i S_ji / pi_j)} with {@code S_ji} the mean
+ * of {@code p_j(x)^2} over input bin i ({@link TransitionMatrix#meanSquare}); at eps = 8 it is about
+ * half the degrees of freedom. Its standard deviation is about {@code sqrt(2 E)}. The target is
+ * {@code E - }{@value #TARGET_SDS}{@code sqrt(2 E)}, evaluated at the current iterate. (With small
+ * expected counts the deviance runs a little above Pearson's statistic; the target, chosen
+ * empirically below, leaves that alone.)
  *
  * <p>When the smoothed iteration settles with a deviance far above what the truth would give (more
  * than {@value #MISFIT_SDS} standard deviations: many records and sharp features, where smoothing
@@ -108,9 +111,10 @@ public final class Reconstruction {
   }
 
   /**
-   * The mean deviance of the counts if theta were the truth, with every record's own output
-   * distribution: {@code sum_j (1 - sum_i theta_i T_ji^2 / pi_j)}. (It uses {@code T_ji^2} for the
-   * mean square of a record's probability over input bin i, a slight underestimate.)
+   * The mean of Pearson's statistic of the counts at {@code pi = T theta} if theta were the truth,
+   * with inputs spread evenly over each bin and every record's own output distribution: {@code
+   * sum_j (1 - sum_i theta_i S_ji / pi_j)}, {@code S_ji} the mean square of {@code P(bin j | x)}
+   * over input bin i.
    */
   static double expectedDeviance(TransitionMatrix t, double[] theta, double[] pi) {
     double e = 0;
@@ -120,8 +124,7 @@ public final class Reconstruction {
       }
       double square = 0;
       for (int i = 0; i < theta.length; i++) {
-        double p = t.get(j, i);
-        square += theta[i] * p * p;
+        square += theta[i] * t.meanSquare(j, i);
       }
       e += 1 - square / pi[j];
     }

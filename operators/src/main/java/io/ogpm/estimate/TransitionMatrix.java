@@ -16,10 +16,12 @@ public final class TransitionMatrix {
   static final int POINTS = 32;
 
   private final double[][] t;
+  private final double[][] meanSquare;
   private final boolean circular;
 
-  private TransitionMatrix(double[][] t, boolean circular) {
+  private TransitionMatrix(double[][] t, double[][] meanSquare, boolean circular) {
     this.t = t;
+    this.meanSquare = meanSquare;
     this.circular = circular;
   }
 
@@ -32,31 +34,26 @@ public final class TransitionMatrix {
     int k = binning.bins();
     int m = binning.outputBins();
     double[][] t = new double[m][k];
+    double[][] meanSquare = new double[m][k];
     double h = binning.binWidth();
     double hi = mechanism.domain().hi();
     for (int i = 0; i < k; i++) {
       for (int p = 0; p < POINTS; p++) {
         double x = Math.min(binning.lo() + (i + (p + 0.5) / POINTS) * h, hi);
         PiecewiseDistribution d = mechanism.distribution(x);
-        if (binning.circular()) {
-          addCircular(t, i, d, binning);
-        } else {
-          for (int j = 0; j < m; j++) {
-            double a = j == 0 ? Double.NEGATIVE_INFINITY : binning.outputBinLo(j);
-            double b = j == m - 1 ? Double.POSITIVE_INFINITY : binning.outputBinHi(j);
-            t[j][i] += d.mass(a, b) / POINTS;
-          }
+        for (int j = 0; j < m; j++) {
+          double mass = binning.circular()
+              // Outputs lie in [lo, hi); bin by bin.
+              ? d.mass(binning.outputBinLo(j), binning.outputBinHi(j))
+              // The end bins take the tails of outputs beyond the binned range.
+              : d.mass(j == 0 ? Double.NEGATIVE_INFINITY : binning.outputBinLo(j),
+                  j == m - 1 ? Double.POSITIVE_INFINITY : binning.outputBinHi(j));
+          t[j][i] += mass / POINTS;
+          meanSquare[j][i] += mass * mass / POINTS;
         }
       }
     }
-    return new TransitionMatrix(t, binning.circular());
-  }
-
-  private static void addCircular(double[][] t, int i, PiecewiseDistribution d, FieldBinning binning) {
-    // Outputs lie in [lo, hi); bin by bin.
-    for (int j = 0; j < binning.outputBins(); j++) {
-      t[j][i] += d.mass(binning.outputBinLo(j), binning.outputBinHi(j)) / POINTS;
-    }
+    return new TransitionMatrix(t, meanSquare, binning.circular());
   }
 
   /** Whether the input bins lie on a circle (bin 0 neighbours bin k - 1). */
@@ -77,6 +74,14 @@ public final class TransitionMatrix {
   /** {@code P(output bin j | input bin i)}. */
   public double get(int j, int i) {
     return t[j][i];
+  }
+
+  /**
+   * The mean over input bin i of {@code P(output in bin j | x)^2} (at least {@code get(j, i)^2}): how
+   * much the records of one input bin agree on output bin j, for the variance of the counts.
+   */
+  public double meanSquare(int j, int i) {
+    return meanSquare[j][i];
   }
 
   /** The output-bin probabilities for an input-bin distribution theta: {@code T theta}. */

@@ -73,6 +73,56 @@ class EstimationTest {
   }
 
   @Test
+  void expectedDevianceIsThePearsonMeanWithFixedInputs() {
+    // 2,100 fixed inputs perturbed again and again: the mean Pearson statistic of the counts at the
+    // true bin distribution (the deviance's second-order term) is the Poisson-binomial value, well
+    // below the multinomial's bins - 1.
+    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(6).build());
+    int k = 20;
+    FieldBinning binning = FieldBinning.of(m, k);
+    TransitionMatrix t = TransitionMatrix.of(m, binning);
+    AesCtrSource bits = AesCtrSource.seeded(33);
+    // Bin i holds 10 (i + 1) inputs, evenly spread over the bin, so that T (inputs uniform within a
+    // bin) describes them.
+    int n = 10 * k * (k + 1) / 2;
+    double[] inputs = new double[n];
+    double[] theta = new double[k];
+    int r = 0;
+    for (int i = 0; i < k; i++) {
+      int count = 10 * (i + 1);
+      for (int q = 0; q < count; q++) {
+        inputs[r++] = (i + (q + 0.5) / count) / k;
+      }
+      theta[i] = count / (double) n;
+    }
+    double[] pi = t.apply(theta);
+    int runs = 400;
+    double sum = 0;
+    double sumSquares = 0;
+    for (int run = 0; run < runs; run++) {
+      FieldAccumulator acc = FieldAccumulator.forBinning(binning);
+      for (double x : inputs) {
+        acc.add(m.perturb(x, bits), binning);
+      }
+      long[] counts = acc.getHistogram();
+      double d = 0;
+      for (int j = 0; j < counts.length; j++) {
+        if (pi[j] > 0) {
+          d += (counts[j] - n * pi[j]) * (counts[j] - n * pi[j]) / (n * pi[j]);
+        }
+      }
+      sum += d;
+      sumSquares += d * d;
+    }
+    double mean = sum / runs;
+    double standardError = Math.sqrt((sumSquares / runs - mean * mean) / runs);
+    double expected = Reconstruction.expectedDeviance(t, theta, pi);
+    // 4 standard errors, and 1 % for the 32-point mean squares against 105 inputs per bin on average.
+    assertThat(mean).isCloseTo(expected, within(4 * standardError + 0.01 * expected));
+    assertThat(expected).isLessThan(0.9 * (k - 1));
+  }
+
+  @Test
   void smoothingKeepsMassAndWrapsOnlyOnTheCircle() {
     double[] theta = {0.5, 0, 0, 0.5};
     assertThat(Reconstruction.smooth(theta, 0.2, true)).containsExactly(0.45, 0.05, 0.05, 0.45);
