@@ -20,6 +20,16 @@ public final class CapturingReporter implements MetricReporter, MetricReporterFa
 
   public static final List<Registered> METRICS = new CopyOnWriteArrayList<>();
 
+  /** A mark before a job starts: {@link #since} then gives only that job's and later metrics. */
+  public static int mark() {
+    return METRICS.size();
+  }
+
+  /** The metrics registered since {@code mark} (every test in the JVM shares the list). */
+  public static List<Registered> since(int mark) {
+    return METRICS.subList(mark, METRICS.size());
+  }
+
   @Override
   public MetricReporter createMetricReporter(Properties properties) {
     return new CapturingReporter();

@@ -26,6 +26,7 @@ final class TestCluster implements AutoCloseable {
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
     conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 20);
     conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+    conf.setString("metrics.reporter.capture.factory.class", CapturingReporter.class.getName());
     cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
         .setConfiguration(conf)
         .setNumTaskManagers(taskManagers)
