@@ -190,17 +190,17 @@ class PipelineKafkaTest {
       assertThat(s.get("count").asLong()).isEqualTo((long) truth[2]);
       if (field.equals("accel_x")) {
         accelCount += s.get("count").asLong();
-        // The unbiased mean's interval covers the truth: 95 % each, so check at the 1e-4 level
-        // with the interval's own standard error (half-width / 1.96 * 3.89).
+        // The estimate is within the interval's own standard error of the truth (half-width / 1.96)
+        // times 4.89: p = 1e-6 each, since the secure randomness draws a new sample every run.
         JsonNode u = s.get("means").get("unbiased");
         double sd = (u.get("upper").asDouble() - u.get("lower").asDouble()) / 2 / 1.96;
-        assertThat(Math.abs(u.get("estimate").asDouble() - truth[0])).isLessThan(3.89 * sd);
+        assertThat(Math.abs(u.get("estimate").asDouble() - truth[0])).isLessThan(4.89 * sd);
       } else {
         // Circular mean near the seam: the angle to the true mean, not the linear difference.
         double angle = Math.abs(Math.IEEEremainder(s.get("means").get("raw").get("estimate").asDouble() - truth[1], 2 * Math.PI));
         JsonNode raw = s.get("means").get("raw");
         double half = Math.abs(Math.IEEEremainder(raw.get("upper").asDouble() - raw.get("lower").asDouble(), 2 * Math.PI)) / 2;
-        assertThat(angle).isLessThan(half / 1.96 * 3.89);
+        assertThat(angle).isLessThan(half / 1.96 * 4.89);
         assertThat(Math.abs(Math.IEEEremainder(truth[1] - Math.PI, 2 * Math.PI))).isLessThan(0.3);
       }
       double total = 0;

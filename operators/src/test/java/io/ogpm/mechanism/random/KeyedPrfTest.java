@@ -130,6 +130,16 @@ class KeyedPrfTest {
    * chi-square test at p = 0.001 each, on N pairs; plus the correlation within 4 / sqrt(N).
    */
   static void assertIndependentUniforms(IntToDoubleFunction first, IntToDoubleFunction second) {
+    assertIndependentUniforms(first, second, false);
+  }
+
+  /**
+   * Chi-square tests of the joint and marginal 16-bin histograms and a correlation bound, at p =
+   * 0.001 each for fixed inputs (a run is reproducible), or at p = 1e-6 each for {@code unseeded}
+   * sources, which draw a new sample on every run: there a correct source fails a CI run about once
+   * in 300,000, and a broken one (constant, correlated or badly skewed) still fails every time.
+   */
+  static void assertIndependentUniforms(IntToDoubleFunction first, IntToDoubleFunction second, boolean unseeded) {
     long[] joint = new long[256];
     long[] left = new long[16];
     long[] right = new long[16];
@@ -152,13 +162,14 @@ class KeyedPrfTest {
       sxx += x * x;
       syy += y * y;
     }
-    assertThat(chiSquare(joint)).as("joint chi-square").isLessThan(CHI2_255_999);
-    // 15 degrees of freedom at p = 0.001.
-    assertThat(chiSquare(left)).as("first marginal").isLessThan(37.70);
-    assertThat(chiSquare(right)).as("second marginal").isLessThan(37.70);
+    assertThat(chiSquare(joint)).as("joint chi-square").isLessThan(unseeded ? 377.08 : CHI2_255_999);
+    // 15 degrees of freedom at p = 0.001 or 1e-6.
+    double marginal = unseeded ? 56.49 : 37.70;
+    assertThat(chiSquare(left)).as("first marginal").isLessThan(marginal);
+    assertThat(chiSquare(right)).as("second marginal").isLessThan(marginal);
     double cov = sxy / N - (sx / N) * (sy / N);
     double r = cov / Math.sqrt((sxx / N - (sx / N) * (sx / N)) * (syy / N - (sy / N) * (sy / N)));
-    assertThat(Math.abs(r)).as("correlation").isLessThan(4 / Math.sqrt(N));
+    assertThat(Math.abs(r)).as("correlation").isLessThan((unseeded ? 4.89 : 4) / Math.sqrt(N));
   }
 
   static double chiSquare(long[] counts) {
