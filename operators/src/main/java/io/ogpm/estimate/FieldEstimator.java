@@ -110,10 +110,15 @@ public final class FieldEstimator {
 
   /** The EM reconstruction alone (no intervals), for evaluations. */
   public Reconstruction.Result reconstruct(FieldAccumulator acc) {
+    return Reconstruction.em(acc.getHistogram(), transition());
+  }
+
+  /** The transition matrix the reconstruction uses, for evaluations. */
+  public TransitionMatrix transition() {
     if (transition == null) {
       throw new IllegalStateException("reconstruction needs a piecewise mechanism");
     }
-    return Reconstruction.em(acc.getHistogram(), transition);
+    return transition;
   }
 
   /** The linear mean of a distribution over the bins (bin centres). */

@@ -8,6 +8,7 @@ import io.ogpm.config.PrivacyConfig;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimate;
 import io.ogpm.estimate.FieldEstimator;
+import io.ogpm.estimate.Histograms;
 import io.ogpm.flink.KeySource;
 import io.ogpm.jobs.embedded.EmbeddedKafka;
 import io.ogpm.jobs.embedded.KafkaClients;
@@ -158,8 +159,8 @@ public final class Demo {
           out.printf(Locale.ROOT, "%-24s %-11s %-20s %6d %10.4f %10.4f  [%9.4f, %9.4f] %9.4f %9.4f%n",
               Instant.ofEpochMilli(s.windowStart()), s.group(), s.field(), s.count(),
               c == null ? Double.NaN : DemoReport.trueMean(f, c), s.mean(), s.lower(), s.upper(),
-              c == null ? Double.NaN : DemoReport.l1(s.histogram(), c.frequencies()),
-              c == null ? Double.NaN : DemoReport.l1(s.rawHistogram(), c.frequencies()));
+              c == null ? Double.NaN : Histograms.l1(s.histogram(), c.frequencies()),
+              c == null ? Double.NaN : Histograms.l1(s.rawHistogram(), c.frequencies()));
         });
     out.println("(circular fields: circular means in the field's units; hist: sum of |frequency - true frequency| over the bins)");
   }

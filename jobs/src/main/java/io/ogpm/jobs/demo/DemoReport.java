@@ -3,6 +3,7 @@ package io.ogpm.jobs.demo;
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.estimate.FieldEstimate;
+import io.ogpm.estimate.Histograms;
 import io.ogpm.estimate.FieldEstimator;
 import io.ogpm.jobs.report.LineChart;
 import io.ogpm.jobs.report.Series;
@@ -155,18 +156,10 @@ final class DemoReport {
           .append(escape(String.valueOf(s.group()))).append("</td><td>").append(s.count()).append("</td><td>")
           .append(c == null ? "" : fmt(trueMean(f, c))).append("</td><td>").append(fmt(s.mean())).append("</td><td>[")
           .append(fmt(s.lower())).append(", ").append(fmt(s.upper())).append("]</td><td>")
-          .append(c == null ? "" : fmt(l1(s.histogram(), c.frequencies()))).append("</td><td>")
-          .append(c == null ? "" : fmt(l1(s.rawHistogram(), c.frequencies()))).append("</td></tr>");
+          .append(c == null ? "" : fmt(Histograms.l1(s.histogram(), c.frequencies()))).append("</td><td>")
+          .append(c == null ? "" : fmt(Histograms.l1(s.rawHistogram(), c.frequencies()))).append("</td></tr>");
     }
     return t.append("</table>").toString();
-  }
-
-  static double l1(double[] a, double[] b) {
-    double s = 0;
-    for (int i = 0; i < Math.min(a.length, b.length); i++) {
-      s += Math.abs(a[i] - b[i]);
-    }
-    return s;
   }
 
   static String fmt(double v) {

@@ -4,7 +4,7 @@ import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldBinning;
 import io.ogpm.estimate.FieldEstimate;
 import io.ogpm.estimate.FieldEstimator;
-import io.ogpm.estimate.TransitionMatrix;
+import io.ogpm.estimate.Histograms;
 import io.ogpm.jobs.report.Series;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
@@ -157,7 +157,7 @@ public final class EstimationEvaluation {
         .append("| eps | raw OGPM error | EMS error | raw / EMS | best EM/EMS error | raw / best |\n")
         .append("| ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for (int e = 0; e < epsilons.length; e++) {
-      boolean hasCeiling = epsilons[e] <= CEILING_MAX_EPSILON + 1e-9;
+      boolean hasCeiling = hasCeiling(epsilons[e]);
       targets.append(String.format(Locale.ROOT, "| %.1f | %.4f | %.4f | %.2fx | %s | %s |%n", epsilons[e], ogpmDist[e],
           em[e], ogpmDist[e] / em[e], hasCeiling ? String.format(Locale.ROOT, "%.4f", ceiling[e]) : "",
           hasCeiling ? String.format(Locale.ROOT, "%.2fx", ogpmDist[e] / ceiling[e]) : ""));
@@ -174,8 +174,7 @@ public final class EstimationEvaluation {
     FieldEstimator estimator = FieldEstimator.of(m, BINS);
     RandomBits bits = AesCtrSource.seeded(seed);
     double[] out = new double[7];
-    TransitionMatrix transition = type == MechanismType.OGPM && eps <= CEILING_MAX_EPSILON + 1e-9
-        ? TransitionMatrix.of(m, estimator.binning()) : null;
+    boolean withCeiling = type == MechanismType.OGPM && hasCeiling(eps);
     boolean circular = domain.isCircular();
     for (int r = 0; r < repetitions; r++) {
       FieldAccumulator acc = estimator.newAccumulator();
@@ -183,14 +182,14 @@ public final class EstimationEvaluation {
         acc.add(m.perturb(x, bits), estimator.binning());
       }
       FieldEstimate e = estimator.estimate(acc, false);
-      out[0] += l1(e.rawHistogram(), truth);
+      out[0] += Histograms.l1(e.rawHistogram(), truth);
       out[5] += data.length * l2(e.rawHistogram(), truth);
       double[] reconstructed = estimator.canReconstruct() ? estimator.reconstruct(acc).frequencies() : null;
       if (reconstructed != null) {
-        out[1] += l1(reconstructed, truth);
+        out[1] += Histograms.l1(reconstructed, truth);
       }
-      if (transition != null) {
-        out[6] += ReconstructionCeiling.bestError(acc.getHistogram(), transition, circular, truth);
+      if (withCeiling) {
+        out[6] += ReconstructionCeiling.bestError(acc.getHistogram(), estimator.transition(), truth, reconstructed);
       }
       if (circular) {
         double raw = Math.atan2(acc.getSumSin(), acc.getSumCos());
@@ -214,14 +213,6 @@ public final class EstimationEvaluation {
     return out;
   }
 
-  private static double l1(double[] a, double[] b) {
-    double s = 0;
-    for (int i = 0; i < a.length; i++) {
-      s += Math.abs(a[i] - b[i]);
-    }
-    return s;
-  }
-
   private static double l2(double[] a, double[] b) {
     double s = 0;
     for (int i = 0; i < a.length; i++) {
@@ -232,6 +223,10 @@ public final class EstimationEvaluation {
 
   private static double angle(double a, double b) {
     return Math.abs(Math.IEEEremainder(a - b, 2 * Math.PI));
+  }
+
+  private static boolean hasCeiling(double eps) {
+    return eps <= CEILING_MAX_EPSILON + 1e-9;
   }
 
   private static double[] column(double[][] rows, int index) {

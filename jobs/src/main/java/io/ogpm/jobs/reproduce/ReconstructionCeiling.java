@@ -1,5 +1,6 @@
 package io.ogpm.jobs.reproduce;
 
+import io.ogpm.estimate.Histograms;
 import io.ogpm.estimate.Reconstruction;
 import io.ogpm.estimate.TransitionMatrix;
 import java.util.Arrays;
@@ -10,9 +11,9 @@ import java.util.Arrays;
  * smoothing step after each iteration, Silverman et al. 1990, as in Li et al.'s SIGMOD 2020 EMS),
  * for the smoothing weights {@link #WEIGHTS} and up to {@link #ITERATIONS} iterations each, all
  * started from the uniform distribution. The choice is made knowing the truth, so no data-driven
- * stopping or smoothing rule over this family can be better; evaluation only.
- * The shipped estimate ({@link Reconstruction#em}) is included too, since after many iterations it
- * may leave this family (it drops the smoothing when the smoothed iteration settles too early).
+ * stopping or smoothing rule over this family can be better; evaluation only. The shipped estimate
+ * ({@link Reconstruction#em}) is included too, since it may leave this family (it halves its
+ * smoothing weight when the smoothed fit settles far from the counts).
  */
 final class ReconstructionCeiling {
   static final double[] WEIGHTS = {0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5};
@@ -20,22 +21,25 @@ final class ReconstructionCeiling {
 
   private ReconstructionCeiling() {}
 
-  /** The smallest L1 error to {@code truth} over the iterates of EM and EMS and the shipped estimate. */
-  static double bestError(long[] counts, TransitionMatrix t, boolean circular, double[] truth) {
+  /**
+   * The smallest L1 error to {@code truth} over the iterates of EM and EMS on {@code counts}, and
+   * the shipped estimate {@code shipped} (the caller's {@link Reconstruction#em} of the same counts).
+   */
+  static double bestError(long[] counts, TransitionMatrix t, double[] truth, double[] shipped) {
     long n = 0;
     for (long c : counts) {
       n += c;
     }
     int k = t.columns();
-    double best = l1(Reconstruction.em(counts, t).frequencies(), truth);
+    double best = Histograms.l1(shipped, truth);
     for (double w : WEIGHTS) {
       double[] theta = new double[k];
       Arrays.fill(theta, 1.0 / k);
-      best = Math.min(best, l1(theta, truth));
+      best = Math.min(best, Histograms.l1(theta, truth));
       for (int it = 0; it < ITERATIONS; it++) {
-        double[] next = Reconstruction.smooth(Reconstruction.step(counts, n, t, theta), w, circular);
-        best = Math.min(best, l1(next, truth));
-        boolean converged = l1(next, theta) < 1e-9;
+        double[] next = Reconstruction.smooth(Reconstruction.step(counts, n, t, theta), w, t.circular());
+        best = Math.min(best, Histograms.l1(next, truth));
+        boolean converged = Histograms.l1(next, theta) < 1e-9;
         theta = next;
         if (converged) {
           break;
@@ -43,13 +47,5 @@ final class ReconstructionCeiling {
       }
     }
     return best;
-  }
-
-  static double l1(double[] a, double[] b) {
-    double s = 0;
-    for (int i = 0; i < a.length; i++) {
-      s += Math.abs(a[i] - b[i]);
-    }
-    return s;
   }
 }

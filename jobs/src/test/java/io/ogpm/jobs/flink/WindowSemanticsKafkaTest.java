@@ -28,9 +28,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <p>Windows of 10 s sliding by 5 s, 5 s allowed lateness, no out-of-orderness. Flink's rules: a
  * window fires when the watermark passes its end, and again, with all its records, for each record
- * that arrives within the lateness; a record too late for one of its windows but not for the other is dropped from the
- * first silently; a record too late for all its windows goes to the late side output, which the
- * job counts as {@code lateRecords}.
+ * that arrives within the lateness; a record too late for one of its windows but not for the other
+ * is dropped from the first silently; a record too late for all its windows goes to the late side
+ * output, which the job counts as {@code lateRecords}.
  */
 @ExtendWith(KafkaFixtureExtension.class)
 class WindowSemanticsKafkaTest {
