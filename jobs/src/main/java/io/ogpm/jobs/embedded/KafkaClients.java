@@ -1,11 +1,14 @@
 package io.ogpm.jobs.embedded;
 
+import io.ogpm.jobs.kafka.StableOffsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -19,7 +22,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Plain Kafka client helpers shared by the demo and the tests: produce and wait for every ack;
- * read a whole topic up to its current end.
+ * read a whole topic up to its current end, committed transactions included.
  */
 public final class KafkaClients {
 
@@ -59,13 +62,25 @@ public final class KafkaClients {
   }
 
   /**
-   * Assigns every partition (no consumer group, so no rebalance delay) and polls until each
-   * position reaches the end offset taken at the start. Under read_committed the position also
-   * moves past transaction markers and aborted records, so it does reach that end.
+   * Reads every partition of {@code topic} from the beginning to its end as of the call. Under
+   * {@code read_committed} it first waits until every transaction below that end is decided
+   * ({@link StableOffsets}), so a reader started right after a job commits sees all of it; the
+   * position then moves past transaction markers and aborted records to that end.
+   *
+   * @throws IllegalStateException if a transaction stays open, or the end is not reached, within
+   *     {@code timeout}; the message names the topic and what was read
    */
   public static List<ConsumerRecord<byte[], byte[]>> consumeAll(
       String bootstrapServers, String topic, boolean readCommitted, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
+    Map<TopicPartition, Long> end;
+    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+      List<TopicPartition> partitions = StableOffsets.partitions(admin, List.of(topic), timeout);
+      if (partitions.isEmpty()) {
+        throw new IllegalStateException("topic " + topic + " has no partitions");
+      }
+      end = readCommitted ? StableOffsets.await(admin, partitions, timeout) : StableOffsets.endOffsets(admin, partitions, timeout);
+    }
     Map<String, Object> config =
         Map.of(
             ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
@@ -75,16 +90,9 @@ public final class KafkaClients {
             ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
             ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
-      List<TopicPartition> partitions =
-          consumer.partitionsFor(topic, timeout).stream()
-              .map(p -> new TopicPartition(p.topic(), p.partition()))
-              .toList();
-      if (partitions.isEmpty()) {
-        throw new IllegalStateException("topic " + topic + " has no partitions");
-      }
+      List<TopicPartition> partitions = List.copyOf(end.keySet());
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
       List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
       while (partitions.stream().anyMatch(p -> consumer.position(p, timeout) < end.get(p))) {
         if (System.nanoTime() - deadline > 0) {
@@ -92,7 +100,12 @@ public final class KafkaClients {
               "read " + records.size() + " records of " + topic + " but not to " + end
                   + " within " + timeout);
         }
-        consumer.poll(POLL).forEach(records::add);
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(POLL)) {
+          // A record past the end was written after the call: not part of this read.
+          if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) {
+            records.add(r);
+          }
+        }
       }
       return records;
     }
