@@ -66,10 +66,7 @@ public final class Demo {
         Double.toString(config.fields().stream().mapToDouble(FieldConfig::epsilon).sum()));
     try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
       out.println("Kafka broker (embedded): " + kafka.bootstrapServers());
-      kafka.createTopic(RAW, 2, Map.of());
-      kafka.createTopic(PERTURBED, 2, Map.of());
-      kafka.createTopic(DEAD, 1, Map.of());
-      kafka.createTopic(STATS, 1, Map.of());
+      createTopics(kafka);
       KafkaSettings settings = KafkaSettings.of(kafka.bootstrapServers());
       Configuration flink = new Configuration();
       flink.set(RestOptions.PORT, o.webUiPort());
@@ -107,6 +104,22 @@ public final class Demo {
       out.flush();
       return 0;
     }
+  }
+
+  /**
+   * The demo's topics. Time-based retention (7 days by default) compares record timestamps with
+   * the wall clock, and the sample is stamped 2026-01-01: on topics with the broker's default
+   * retention, whole segments of the replay (and the stats, stamped with window ends) would be
+   * deleted minutes after they are written. The raw topic takes the broker's log-append time
+   * instead of the producer's (which also gives the privacy budget a clock the producer does not
+   * control); no demo topic deletes by time (the embedded broker's data is deleted on exit).
+   */
+  static void createTopics(EmbeddedKafka kafka) {
+    Map<String, String> keep = Map.of("retention.ms", "-1");
+    kafka.createTopic(RAW, 2, Map.of("retention.ms", "-1", "message.timestamp.type", "LogAppendTime"));
+    kafka.createTopic(PERTURBED, 2, keep);
+    kafka.createTopic(DEAD, 1, keep);
+    kafka.createTopic(STATS, 1, keep);
   }
 
   private static PerturbJob.Settings perturbSettings(Options o, PrivacyConfig config, KafkaSettings kafka, boolean bounded) {

@@ -41,7 +41,9 @@ public final class ContainerKafkaFixture implements KafkaFixture {
             .withEnv(
                 "KAFKA_TRANSACTION_MAX_TIMEOUT_MS",
                 Long.toString(EmbeddedKafka.TRANSACTION_MAX_TIMEOUT.toMillis()))
-            .withEnv("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0");
+            .withEnv("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0")
+            // Tests stamp records at fixed past instants: see KafkaFixture#TEST_BROKER_PROPERTIES.
+            .withEnv("KAFKA_LOG_RETENTION_MS", "-1");
     container.start();
     return new ContainerKafkaFixture(container);
   }

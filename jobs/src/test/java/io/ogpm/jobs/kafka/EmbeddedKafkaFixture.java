@@ -12,9 +12,12 @@ public final class EmbeddedKafkaFixture implements KafkaFixture {
     this.kafka = kafka;
   }
 
-  /** Starts a fresh broker with {@link EmbeddedKafka#DEFAULT_BROKER_PROPERTIES}. */
+  /**
+   * Starts a fresh broker with {@link EmbeddedKafka#DEFAULT_BROKER_PROPERTIES} and {@link
+   * KafkaFixture#TEST_BROKER_PROPERTIES}.
+   */
   public static EmbeddedKafkaFixture start() {
-    return new EmbeddedKafkaFixture(EmbeddedKafka.start());
+    return new EmbeddedKafkaFixture(EmbeddedKafka.start(KafkaFixture.TEST_BROKER_PROPERTIES));
   }
 
   @Override

@@ -15,6 +15,14 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  */
 public interface KafkaFixture extends AutoCloseable {
 
+  /**
+   * Broker settings of every test fixture. Tests stamp records at fixed past instants (2026-01-01)
+   * for reproducible windows and budget periods, and time-based retention (7 days by default)
+   * deletes such records at the broker's first retention check, 30 s after it starts: a test class
+   * that ran longer lost its input ({@code DemoTopicsKafkaTest} shows the effect on topics).
+   */
+  Map<String, String> TEST_BROKER_PROPERTIES = Map.of("log.retention.ms", "-1");
+
   /** The {@code bootstrap.servers} value for clients. */
   String bootstrapServers();
 
