@@ -2,10 +2,12 @@ package io.ogpm.jobs.cli;
 
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.jobs.flink.AggregateJob;
-import java.nio.file.Path;
+import io.ogpm.jobs.flink.JobRunner;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -17,8 +19,8 @@ import picocli.CommandLine.Option;
     description = "Runs the Flink job that reads the perturbed topic (read_committed) and writes one JSON object"
         + " per event-time window, field and group to the stats topic: count, histograms, means with 95%% intervals.")
 public final class AggregateJobCommand implements Callable<Integer> {
-  @Option(names = "--config", paramLabel = "FILE", required = true, description = "The field configuration (YAML).")
-  Path config;
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  JobConfigSource config;
 
   @Option(names = "--input-topic", defaultValue = "ogpm.perturbed", description = "Perturbed topic. Default: ${DEFAULT-VALUE}.")
   String inputTopic;
@@ -60,11 +62,16 @@ public final class AggregateJobCommand implements Callable<Integer> {
   @Mixin KafkaOptions kafka;
 
   @Override
-  public Integer call() throws Exception {
+  public Integer call() {
     AggregateJob.Settings settings = settings();
+    kafka.preflight(kafka.check(settings.kafka())
+        .topic(inputTopic, "input topic (--input-topic)")
+        .topic(outputTopic, "output topic (--output-topic)"));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    JobRunner.boundRestarts(env, kafka.restartAttempts);
     AggregateJob.build(env, settings);
-    env.execute("ogpm aggregate " + inputTopic + " -> " + outputTopic);
+    JobRunner.execute(env, "ogpm aggregate " + inputTopic + " -> " + outputTopic, settings.bounded(), settings.kafka(),
+        List.of(outputTopic));
     return 0;
   }
 
@@ -82,7 +89,7 @@ public final class AggregateJobCommand implements Callable<Integer> {
     if (slide != null && (slide.isZero() || slide.isNegative() || slide.compareTo(window) > 0)) {
       throw new UsageError("--slide must be positive and at most --window, got " + slide);
     }
-    PrivacyConfig cfg = ConfigOption.load(config);
+    PrivacyConfig cfg = config.load();
     return new AggregateJob.Settings(cfg, kafka.settings(), inputTopic, outputTopic, kafka.groupIdOr("ogpm-aggregate"),
         kafka.transactionalIdPrefixOr("ogpm-aggregate"), groupBy, timeField, window, slide, allowedLateness,
         outOfOrderness, idleTimeout, bins, method.equals("em"), kafka.bounded, kafka.checkpointInterval, kafka.parallelism);

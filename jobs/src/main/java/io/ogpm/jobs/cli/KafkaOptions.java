@@ -1,6 +1,7 @@
 package io.ogpm.jobs.cli;
 
 import io.ogpm.jobs.flink.KafkaSettings;
+import io.ogpm.jobs.kafka.KafkaPreflight;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -29,6 +30,16 @@ final class KafkaOptions {
       description = "Checkpoint interval; exactly-once outputs become visible to read_committed consumers at each checkpoint. Default: ${DEFAULT-VALUE}.")
   Duration checkpointInterval;
 
+  @Option(names = "--kafka-timeout", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+      description = "How long the start-up checks wait for Kafka to answer (brokers reachable, topics present). Default: ${DEFAULT-VALUE}.")
+  Duration kafkaTimeout;
+
+  @Option(names = "--restart-attempts", paramLabel = "N", defaultValue = "10",
+      description = "Consecutive restarts before the job fails (exponential backoff 1 s to 1 min, counted afresh after"
+          + " an hour without failure; 0: never restart). Used only when the cluster configures no restart strategy."
+          + " Default: ${DEFAULT-VALUE}.")
+  int restartAttempts;
+
   @Option(names = "--bounded", description = "Stop at the input topic's current end (backfills, tests) instead of running forever.")
   boolean bounded;
 
@@ -38,6 +49,19 @@ final class KafkaOptions {
     } catch (IllegalArgumentException e) {
       throw new UsageError("--kafka-properties: " + e.getMessage());
     }
+  }
+
+  /** Runs the start-up checks of the cluster; a failure is a usage error (exit 2, one line). */
+  void preflight(KafkaPreflight check) {
+    try {
+      check.run();
+    } catch (KafkaPreflight.PreflightException e) {
+      throw new UsageError(e.getMessage());
+    }
+  }
+
+  KafkaPreflight check(KafkaSettings settings) {
+    return KafkaPreflight.of(settings, kafkaTimeout);
   }
 
   String groupIdOr(String fallback) {
@@ -51,6 +75,12 @@ final class KafkaOptions {
   void validate() {
     if (parallelism < 0) {
       throw new UsageError("--parallelism must be >= 0, got " + parallelism);
+    }
+    if (restartAttempts < 0) {
+      throw new UsageError("--restart-attempts must be >= 0, got " + restartAttempts);
+    }
+    if (kafkaTimeout.isZero() || kafkaTimeout.isNegative()) {
+      throw new UsageError("--kafka-timeout must be positive, got " + kafkaTimeout);
     }
     if (checkpointInterval.isZero() || checkpointInterval.isNegative()) {
       throw new UsageError("--checkpoint-interval must be positive, got " + checkpointInterval);

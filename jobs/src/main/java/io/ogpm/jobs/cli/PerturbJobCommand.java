@@ -2,10 +2,12 @@ package io.ogpm.jobs.cli;
 
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.KeySource;
+import io.ogpm.jobs.flink.JobRunner;
 import io.ogpm.jobs.flink.PerturbJob;
 import io.ogpm.record.RandomnessMode;
 import io.ogpm.record.RecordPerturber;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.ArgGroup;
@@ -21,8 +23,8 @@ import picocli.CommandLine.Option;
         + " rejected records into the dead-letter topic. Locally on a MiniCluster with java -jar, or on a"
         + " cluster with flink run.")
 public final class PerturbJobCommand implements Callable<Integer> {
-  @Option(names = "--config", paramLabel = "FILE", required = true, description = "The field configuration (YAML).")
-  Path config;
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  JobConfigSource config;
 
   @Option(names = "--input-topic", defaultValue = "ogpm.raw", description = "Raw topic. Default: ${DEFAULT-VALUE}.")
   String inputTopic;
@@ -49,18 +51,24 @@ public final class PerturbJobCommand implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() throws Exception {
+  public Integer call() {
     PerturbJob.Settings settings = settings();
+    kafka.preflight(kafka.check(settings.kafka())
+        .topic(inputTopic, "input topic (--input-topic)")
+        .topic(outputTopic, "output topic (--output-topic)")
+        .topic(deadLetterTopic, "dead-letter topic (--dead-letter-topic)"));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    JobRunner.boundRestarts(env, kafka.restartAttempts);
     PerturbJob.build(env, settings);
-    env.execute("ogpm perturb " + inputTopic + " -> " + outputTopic);
+    JobRunner.execute(env, "ogpm perturb " + inputTopic + " -> " + outputTopic, settings.bounded(), settings.kafka(),
+        List.of(outputTopic, deadLetterTopic));
     return 0;
   }
 
   /** Validated settings: the configuration and the key are checked here, before submission. */
   PerturbJob.Settings settings() {
     kafka.validate();
-    PrivacyConfig cfg = ConfigOption.load(config);
+    PrivacyConfig cfg = config.load();
     KeySource keySource = key == null ? KeySource.none()
         : key.file != null ? KeySource.file(key.file) : KeySource.environment(key.env);
     RandomnessMode mode;
@@ -72,7 +80,7 @@ public final class PerturbJobCommand implements Callable<Integer> {
     try {
       new RecordPerturber(cfg, mode);
     } catch (IllegalArgumentException e) {
-      throw new UsageError("--config " + config + ": " + e.getMessage());
+      throw new UsageError((config.file != null ? "--config " + config.file : "--config-yaml") + ": " + e.getMessage());
     } finally {
       mode.destroy();
     }

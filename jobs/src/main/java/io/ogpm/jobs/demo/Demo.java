@@ -13,6 +13,7 @@ import io.ogpm.flink.KeySource;
 import io.ogpm.jobs.embedded.EmbeddedKafka;
 import io.ogpm.jobs.embedded.KafkaClients;
 import io.ogpm.jobs.flink.AggregateJob;
+import io.ogpm.jobs.flink.JobRunner;
 import io.ogpm.jobs.flink.KafkaSettings;
 import io.ogpm.jobs.flink.PerturbJob;
 import io.ogpm.mechanism.Mechanism;
@@ -35,6 +36,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * The demo: embedded Kafka, a Flink MiniCluster with its web UI, the sample replayed into the raw
@@ -48,6 +50,9 @@ public final class Demo {
   static final String TIME_FIELD = "ts";
   static final String GROUP_FIELD = "activity";
 
+  /** Deadline of each read of a topic (a busy machine can be slow; a stuck transaction fails it). */
+  static final Duration READ_TIMEOUT = Duration.ofMinutes(5);
+
   private Demo() {}
 
   /** The demo's options. */
@@ -59,7 +64,7 @@ public final class Demo {
     try {
       config = PrivacyConfig.parse(SampleData.config(o.config()));
     } catch (ConfigException e) {
-      throw new IllegalArgumentException("--config: " + e.getMessage());
+      throw new IllegalArgumentException("--config" + (o.config() == null ? "" : " " + o.config()) + ": " + e.getMessage());
     }
     List<String> records = SampleData.records(o.data(), o.records());
     out.printf("ogpm demo: %d records, %d fields, epsilon %s per record%n", records.size(), config.fields().size(),
@@ -74,23 +79,34 @@ public final class Demo {
       if (o.follow()) {
         return follow(o, out, config, records, kafka, settings, flink);
       }
-      replay(kafka.bootstrapServers(), records);
+      List<RecordMetadata> landed = replay(kafka.bootstrapServers(), records);
       out.printf("replayed %d records into %s%n", records.size(), RAW);
       StreamExecutionEnvironment perturbEnv = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
       PerturbJob.build(perturbEnv, perturbSettings(o, config, settings, true));
-      perturbEnv.execute("ogpm perturb (demo)");
-      List<ConsumerRecord<byte[], byte[]>> perturbed = KafkaClients.consumeAll(kafka.bootstrapServers(), PERTURBED, true, Duration.ofMinutes(2));
-      List<ConsumerRecord<byte[], byte[]>> dead = KafkaClients.consumeAll(kafka.bootstrapServers(), DEAD, true, Duration.ofMinutes(2));
+      JobRunner.execute(perturbEnv, "ogpm perturb (demo)", true, settings, List.of(PERTURBED, DEAD));
+      List<ConsumerRecord<byte[], byte[]>> perturbed = KafkaClients.consumeAll(kafka.bootstrapServers(), PERTURBED, true, READ_TIMEOUT);
+      List<ConsumerRecord<byte[], byte[]>> dead = KafkaClients.consumeAll(kafka.bootstrapServers(), DEAD, true, READ_TIMEOUT);
+      Set<String> deadSources = deadLetterSources(dead);
+      Accounting.checkRecords(records.size(), perturbed.size(), dead.size(), deadSources);
       out.printf("PerturbJob: %d records perturbed into %s, %d dead-lettered into %s%n", perturbed.size(), PERTURBED, dead.size(), DEAD);
       StreamExecutionEnvironment aggregateEnv = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
       AggregateJob.build(aggregateEnv, aggregateSettings(o, config, settings, true));
-      aggregateEnv.execute("ogpm aggregate (demo)");
-      List<WindowStat> stats = new ArrayList<>();
+      JobRunner.execute(aggregateEnv, "ogpm aggregate (demo)", true, settings, List.of(STATS));
       ObjectMapper json = new ObjectMapper();
-      for (ConsumerRecord<byte[], byte[]> r : KafkaClients.consumeAll(kafka.bootstrapServers(), STATS, true, Duration.ofMinutes(2))) {
-        stats.add(WindowStat.of(json.readTree(r.value())));
+      Map<String, WindowStat> latest = new HashMap<>();
+      for (ConsumerRecord<byte[], byte[]> r : KafkaClients.consumeAll(kafka.bootstrapServers(), STATS, true, READ_TIMEOUT)) {
+        WindowStat s = WindowStat.of(json.readTree(r.value()));
+        // A window refired within the allowed lateness is a newer record: the last one wins.
+        latest.put(GroundTruth.key(s.windowStart(), s.group() == null ? "" : s.group(), s.field()), s);
       }
-      GroundTruth truth = GroundTruth.of(records, config, TIME_FIELD, GROUP_FIELD, o.window().toMillis(), o.bins());
+      List<WindowStat> stats = new ArrayList<>(latest.values());
+      GroundTruth truth = GroundTruth.of(perturbedInputs(records, landed, deadSources), config, TIME_FIELD, GROUP_FIELD,
+          o.window().toMillis(), o.bins());
+      Map<String, Long> counts = new HashMap<>();
+      latest.forEach((k, s) -> counts.put(k, s.count()));
+      Accounting.checkWindows(truth.counts(), counts);
+      out.printf("AggregateJob: %d window statistics (windows x groups x fields) into %s, each over all its records%n",
+          stats.size(), STATS);
       print(out, config, stats, truth);
       if (o.report() != null) {
         Map<String, FieldEstimator> estimators = new HashMap<>();
@@ -138,8 +154,30 @@ public final class Demo {
         true, bounded, Duration.ofSeconds(2), o.parallelism());
   }
 
+  /** Where each dead letter's input was read: {@code partition/offset} in the raw topic. */
+  static Set<String> deadLetterSources(List<ConsumerRecord<byte[], byte[]>> dead) throws java.io.IOException {
+    ObjectMapper json = new ObjectMapper();
+    Set<String> out = new HashSet<>();
+    for (ConsumerRecord<byte[], byte[]> d : dead) {
+      JsonNode source = json.readTree(d.value()).get("source");
+      out.add(source.get("partition").asInt() + "/" + source.get("offset").asLong());
+    }
+    return out;
+  }
+
+  /** The replayed records that were not dead-lettered: the inputs of the perturbed topic. */
+  static List<String> perturbedInputs(List<String> records, List<RecordMetadata> landed, Set<String> deadSources) {
+    List<String> out = new ArrayList<>(records.size());
+    for (int i = 0; i < records.size(); i++) {
+      if (!deadSources.contains(landed.get(i).partition() + "/" + landed.get(i).offset())) {
+        out.add(records.get(i));
+      }
+    }
+    return out;
+  }
+
   /** Writes the records keyed by user (so each user's records stay in order) at their event time. */
-  static void replay(String bootstrap, List<String> records) {
+  static List<RecordMetadata> replay(String bootstrap, List<String> records) {
     ObjectMapper json = new ObjectMapper();
     List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>(records.size());
     for (String r : records) {
@@ -156,7 +194,7 @@ public final class Demo {
       }
       out.add(new ProducerRecord<>(RAW, null, ts, key, r.getBytes(StandardCharsets.UTF_8)));
     }
-    KafkaClients.produceRecords(bootstrap, out);
+    return KafkaClients.produceRecords(bootstrap, out);
   }
 
   private static void print(PrintWriter out, PrivacyConfig config, List<WindowStat> stats, GroundTruth truth) {

@@ -105,6 +105,13 @@ final class GroundTruth {
     return cells.get(key(window, group == null ? "" : group, field));
   }
 
+  /** The number of records per {@code window|group|field} key ({@link #key}). */
+  Map<String, Long> counts() {
+    Map<String, Long> out = new HashMap<>();
+    cells.forEach((k, c) -> out.put(k, c.count));
+    return out;
+  }
+
   Cell overall(String field) {
     return overall.get(field);
   }

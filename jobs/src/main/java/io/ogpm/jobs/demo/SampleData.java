@@ -30,7 +30,10 @@ final class SampleData {
       }
       return out;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the sample records", e);
+      if (file == null) {
+        throw new UncheckedIOException("cannot read the bundled sample records", e);
+      }
+      throw new IllegalArgumentException("--data " + file + ": cannot read it (" + e.getClass().getSimpleName() + ")");
     }
   }
 
@@ -49,7 +52,10 @@ final class SampleData {
         return sb.toString();
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the configuration", e);
+      if (file == null) {
+        throw new UncheckedIOException("cannot read the bundled configuration", e);
+      }
+      throw new IllegalArgumentException("--config " + file + ": cannot read it (" + e.getClass().getSimpleName() + ")");
     }
   }
 

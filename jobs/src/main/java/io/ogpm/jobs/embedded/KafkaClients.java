@@ -35,8 +35,11 @@ public final class KafkaClients {
     produceRecords(bootstrapServers, values.stream().map(v -> new ProducerRecord<byte[], byte[]>(topic, v)).toList());
   }
 
-  /** Writes records (keys, timestamps, headers as given) and waits for every acknowledgement. */
-  public static void produceRecords(String bootstrapServers, List<ProducerRecord<byte[], byte[]>> records) {
+  /**
+   * Writes records (keys, timestamps, headers as given), waits for every acknowledgement, and
+   * returns where each landed, in order.
+   */
+  public static List<RecordMetadata> produceRecords(String bootstrapServers, List<ProducerRecord<byte[], byte[]>> records) {
     String topic = records.isEmpty() ? "" : records.get(0).topic();
     Map<String, Object> config =
         Map.of(
@@ -50,9 +53,11 @@ public final class KafkaClients {
         acks.add(producer.send(record));
       }
       producer.flush();
+      List<RecordMetadata> landed = new ArrayList<>(acks.size());
       for (Future<RecordMetadata> ack : acks) {
-        ack.get();
+        landed.add(ack.get());
       }
+      return landed;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while producing to " + topic, e);

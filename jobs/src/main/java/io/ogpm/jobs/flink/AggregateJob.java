@@ -7,6 +7,7 @@ import io.ogpm.flink.FieldValueExtractor;
 import io.ogpm.flink.TimedValue;
 import io.ogpm.flink.TimedValueDeserializer;
 import io.ogpm.flink.WindowStatsFunction;
+import io.ogpm.jobs.kafka.StableEndOffsets;
 import java.time.Duration;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
@@ -72,7 +73,7 @@ public final class AggregateJob {
         .setStartingOffsets(OffsetsInitializer.committedOffsets(org.apache.kafka.clients.consumer.OffsetResetStrategy.EARLIEST))
         .setDeserializer(new TimedValueDeserializer(s.timeField()));
     if (s.bounded()) {
-      source.setBounded(OffsetsInitializer.latest());
+      source.setBounded(new StableEndOffsets(s.kafka(), StableEndOffsets.DEFAULT_TIMEOUT));
     }
     WatermarkStrategy<TimedValue> watermarks = WatermarkStrategy
         .<TimedValue>forBoundedOutOfOrderness(s.outOfOrderness())

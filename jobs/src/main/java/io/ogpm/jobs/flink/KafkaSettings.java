@@ -6,6 +6,8 @@ import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
@@ -67,6 +69,14 @@ public final class KafkaSettings implements Serializable {
         .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
         .setTransactionalIdPrefix(transactionalIdPrefix)
         .build();
+  }
+
+  /** Admin client settings: the pass-through properties and the bootstrap servers. */
+  public Map<String, Object> adminConfig() {
+    Map<String, Object> config = new HashMap<>();
+    properties.forEach((k, v) -> config.put((String) k, v));
+    config.put("bootstrap.servers", bootstrapServers);
+    return config;
   }
 
   /** A copy of the pass-through properties. */

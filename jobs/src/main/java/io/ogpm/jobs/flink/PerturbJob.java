@@ -10,6 +10,7 @@ import io.ogpm.flink.PerturbedRecord;
 import io.ogpm.flink.PerturbedRecordSerializer;
 import io.ogpm.flink.RawRecord;
 import io.ogpm.flink.RawRecordDeserializer;
+import io.ogpm.jobs.kafka.StableEndOffsets;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -57,6 +58,8 @@ public final class PerturbJob {
     var source = KafkaSource.<RawRecord>builder()
         .setBootstrapServers(s.kafka().bootstrapServers())
         .setProperties(s.kafka().properties())
+        // Records of producers' aborted or open transactions are never perturbed.
+        .setProperty("isolation.level", "read_committed")
         .setTopics(s.inputTopic())
         .setGroupId(s.groupId())
         .setStartingOffsets(s.fromEarliest()
@@ -64,7 +67,7 @@ public final class PerturbJob {
             : OffsetsInitializer.committedOffsets(org.apache.kafka.clients.consumer.OffsetResetStrategy.LATEST))
         .setDeserializer(new RawRecordDeserializer());
     if (s.bounded()) {
-      source.setBounded(OffsetsInitializer.latest());
+      source.setBounded(new StableEndOffsets(s.kafka(), StableEndOffsets.DEFAULT_TIMEOUT));
     }
     DataStream<RawRecord> raw = env
         .fromSource(source.build(), WatermarkStrategy.noWatermarks(), "raw records")

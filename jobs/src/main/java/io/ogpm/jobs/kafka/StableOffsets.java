@@ -105,6 +105,13 @@ public final class StableOffsets {
     return out;
   }
 
+  /** The partitions that have, at this moment, a record below their end in an open transaction. */
+  public static List<TopicPartition> withOpenTransactions(Admin admin, Collection<TopicPartition> partitions, Duration timeout) {
+    Map<TopicPartition, Long> end = offsets(admin, partitions, IsolationLevel.READ_UNCOMMITTED, timeout);
+    Map<TopicPartition, Long> stable = offsets(admin, partitions, IsolationLevel.READ_COMMITTED, timeout);
+    return partitions.stream().filter(p -> stable.get(p) < end.get(p)).sorted(Comparator.comparing(TopicPartition::toString)).toList();
+  }
+
   /** The end offsets (high watermarks) of partitions, whatever their transactions. */
   public static Map<TopicPartition, Long> endOffsets(Admin admin, Collection<TopicPartition> partitions, Duration timeout) {
     return offsets(admin, partitions, IsolationLevel.READ_UNCOMMITTED, timeout);

@@ -2,8 +2,11 @@ package io.ogpm.jobs.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,5 +54,54 @@ class JobCommandsTest {
         .contains("--checkpoint-interval must be positive");
     assertThat(CliRunner.run("perturb-job", "--config", config.toString(), "--kafka-properties", dir.resolve("none").toString()).err())
         .contains("--kafka-properties: cannot read the Kafka properties file");
+  }
+
+  @Test
+  void anUnreachableBrokerFailsAtStartUpWithOneLine(@TempDir Path dir) throws Exception {
+    Path config = Files.writeString(dir.resolve("c.yaml"), GOOD);
+    int port = freePort();
+    for (String job : new String[] {"perturb-job", "aggregate-job"}) {
+      CliProcess r = CliProcess.run(Duration.ofMinutes(3), job, "--config", config.toString(),
+          "--bootstrap-servers", "localhost:" + port, "--kafka-timeout", "5s");
+      assertThat(r.status()).as(job).isEqualTo(2);
+      assertThat(r.err()).as(job).hasLineCount(1)
+          .startsWith("ogpm: cannot reach Kafka at localhost:" + port + " (").endsWith("(--bootstrap-servers)\n");
+    }
+    CliProcess unknown = CliProcess.run(Duration.ofMinutes(3), "perturb-job", "--config", config.toString(),
+        "--bootstrap-servers", "no-such-host.invalid:9092");
+    assertThat(unknown.status()).isEqualTo(2);
+    assertThat(unknown.err()).isEqualTo("ogpm: cannot reach Kafka at no-such-host.invalid:9092 (unknown host) (--bootstrap-servers)\n");
+  }
+
+  @Test
+  void theConfigurationCanBeGivenInline() throws Exception {
+    CliRunner bad = CliRunner.run("perturb-job", "--config-yaml", "{fields: [{name: x, min: 1, max: 0, epsilon: 1}]}",
+        "--bootstrap-servers", "localhost:" + freePort());
+    assertThat(bad.status()).isEqualTo(2);
+    assertThat(bad.err()).startsWith("ogpm: --config-yaml: field 'x'").hasLineCount(1);
+    CliRunner good = CliRunner.run("perturb-job", "--config-yaml", "{fields: [{name: x, min: 0, max: 1, epsilon: 1}]}",
+        "--bootstrap-servers", "localhost:" + freePort(), "--kafka-timeout", "2s");
+    // The configuration is accepted; the check of the (absent) broker is what stops it.
+    assertThat(good.err()).startsWith("ogpm: cannot reach Kafka");
+    CliRunner both = CliRunner.run("perturb-job", "--config", "a.yaml", "--config-yaml", "{}");
+    assertThat(both.status()).isEqualTo(2);
+    assertThat(both.err()).contains("mutually exclusive");
+  }
+
+  @Test
+  void theDemoNamesAMissingConfigurationInOneLine(@TempDir Path dir) throws Exception {
+    CliProcess r = CliProcess.run(Duration.ofMinutes(2), "demo", "--config", dir.resolve("missing.yaml").toString());
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("ogpm: --config " + dir.resolve("missing.yaml") + ": cannot read it (NoSuchFileException)\n");
+    CliProcess data = CliProcess.run(Duration.ofMinutes(2), "demo", "--data", dir.resolve("missing.jsonl").toString());
+    assertThat(data.status()).isEqualTo(2);
+    assertThat(data.err()).isEqualTo("ogpm: --data " + dir.resolve("missing.jsonl") + ": cannot read it (NoSuchFileException)\n");
+  }
+
+  /** A port nothing listens on (bound, then released). */
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
   }
 }
