@@ -1,0 +1,131 @@
+package io.ogpm.jobs.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ogpm.jobs.embedded.EmbeddedKafka;
+import io.ogpm.jobs.embedded.KafkaClients;
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.ClusterOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.WebOptions;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The job jar submitted the way the web UI does it, through Flink's REST API ({@code /jars/upload},
+ * {@code /jars/:id/run}): {@code main} then runs inside the JobManager, here the JVM of this test.
+ * The cluster turns {@code System.exit} from user code into an exception
+ * ({@code cluster.intercept-user-system-exit: THROW}), so a {@code main} that exits fails the
+ * submission instead of killing the test. Checked: a submission returns a job id, runs at the
+ * parallelism of the request with the configuration given inline, and processes the input; a bad
+ * configuration comes back as the command's one-line message.
+ */
+class RestSubmissionIT {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final String CONFIG = "{passthrough: [i], fields: [{name: x, min: 0, max: 1, epsilon: 1}]}";
+  static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofMinutes(1)).build();
+
+  @Test
+  void aRestSubmissionRunsAtTheRequestedParallelismAndNeverExitsTheJobManager(@TempDir Path dir) throws Exception {
+    Path jar = Path.of(System.getProperty("ogpm.job.jar", "target/ogpm-job.jar"));
+    assertThat(jar).as("the job jar (mvn package builds it before this integration test)").exists();
+    Configuration conf = new Configuration();
+    conf.set(ClusterOptions.INTERCEPT_USER_SYSTEM_EXIT, ClusterOptions.UserSystemExitMode.THROW);
+    conf.set(WebOptions.UPLOAD_DIR, dir.resolve("uploads").toString());
+    // The Kafka connector is on this JVM's class path (a real cluster's lib/ has no connector), and
+    // Flink loads org.apache.flink classes parent-first: the Kafka client must come from the same
+    // place, or the jar's own copy clashes with the connector's signatures.
+    conf.set(CoreOptions.ALWAYS_PARENT_FIRST_LOADER_PATTERNS_ADDITIONAL, List.of("org.apache.kafka."));
+    try (EmbeddedKafka kafka = EmbeddedKafka.start();
+        MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
+            .setConfiguration(conf).setNumTaskManagers(1).setNumSlotsPerTaskManager(4).withRandomPorts().build())) {
+      cluster.start();
+      for (String t : new String[] {"r-raw", "r-out", "r-dead"}) {
+        kafka.createTopic(t, 2, Map.of());
+      }
+      List<byte[]> values = new ArrayList<>();
+      for (int i = 0; i < 200; i++) {
+        values.add(("{\"i\":" + i + ",\"x\":0.25}").getBytes(StandardCharsets.UTF_8));
+      }
+      KafkaClients.produce(kafka.bootstrapServers(), "r-raw", values);
+      URI rest = cluster.getRestAddress().get();
+      String jarId = upload(rest, jar);
+
+      HttpResponse<String> bad = run(rest, jarId, 2, "perturb-job", "--config-yaml", "{fields: [{name: x, min: 1, max: 0, epsilon: 1}]}",
+          "--bootstrap-servers", kafka.bootstrapServers());
+      assertThat(bad.statusCode()).isGreaterThanOrEqualTo(400);
+      assertThat(bad.body()).contains("ogpm: --config-yaml: field 'x'").doesNotContain("UserSystemExitException");
+
+      HttpResponse<String> good = run(rest, jarId, 2, "perturb-job", "--config-yaml", CONFIG,
+          "--bootstrap-servers", kafka.bootstrapServers(), "--input-topic", "r-raw", "--output-topic", "r-out",
+          "--dead-letter-topic", "r-dead", "--checkpoint-interval", "1s");
+      assertThat(good.statusCode()).as(good.body()).isEqualTo(200);
+      String jobId = JSON.readTree(good.body()).get("jobid").asText();
+      JsonNode job = JSON.readTree(get(rest.resolve("/jobs/" + jobId)).body());
+      assertThat(job.get("vertices")).isNotEmpty();
+      job.get("vertices").forEach(v -> assertThat(v.get("parallelism").asInt()).as(v.get("name").asText()).isEqualTo(2));
+
+      long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+      while (KafkaClients.consumeAll(kafka.bootstrapServers(), "r-out", true, Duration.ofMinutes(2)).size() < 200) {
+        assertThat(System.nanoTime()).as("the submitted job perturbs the input").isLessThan(deadline);
+        Thread.sleep(500);
+      }
+      HttpResponse<String> cancel = HTTP.send(HttpRequest.newBuilder(rest.resolve("/jobs/" + jobId + "?mode=cancel"))
+          .method("PATCH", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(cancel.statusCode()).isEqualTo(202);
+    }
+  }
+
+  private static String upload(URI rest, Path jar) throws Exception {
+    String boundary = "ogpm" + System.nanoTime();
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"jarfile\"; filename=\"ogpm-job.jar\"\r\n"
+        + "Content-Type: application/x-java-archive\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+    body.write(Files.readAllBytes(jar));
+    body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(rest.resolve("/jars/upload"))
+        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    String file = JSON.readTree(r.body()).get("filename").asText();
+    return file.substring(file.lastIndexOf('/') + 1);
+  }
+
+  private static HttpResponse<String> run(URI rest, String jarId, int parallelism, String... args) throws Exception {
+    ObjectNode request = JSON.createObjectNode();
+    request.put("parallelism", parallelism);
+    args(request, args);
+    return HTTP.send(HttpRequest.newBuilder(rest.resolve("/jars/" + jarId + "/run"))
+        .header("Content-Type", "application/json")
+        .timeout(Duration.ofMinutes(5))
+        .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(request))).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static void args(ObjectNode request, String... args) {
+    var list = request.putArray("programArgsList");
+    for (String a : args) {
+      list.add(a);
+    }
+  }
+
+  private static HttpResponse<String> get(URI uri) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(1)).GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+}
