@@ -135,7 +135,8 @@ class RecordPerturberTest {
   @Test
   void keyedModeNeedsAnIdField() {
     PrivacyConfig noId = PrivacyConfig.parse("fields:\n  - name: x\n    min: 0\n    max: 1\n    epsilon: 1\n");
-    assertThatThrownBy(() -> new RecordPerturber(noId, RandomnessMode.keyed(new byte[32])))
+    byte[] key = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    assertThatThrownBy(() -> new RecordPerturber(noId, RandomnessMode.keyed(key)))
         .hasMessage("keyed randomness needs an id-field in the configuration");
   }
 }
