@@ -6,6 +6,7 @@ import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.Objective;
 import io.ogpm.mechanism.random.AesCtrSource;
+import io.ogpm.mechanism.random.Identifier;
 import io.ogpm.mechanism.random.KeyedPrf;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -42,9 +43,10 @@ public class SamplerBenchmark {
   private Mechanism m;
   private AesCtrSource secure;
   private AesCtrSource seeded;
-  private KeyedPrf.Field keyed;
+  private KeyedPrf.RecordBits keyed;
   private final double[] inputs = new double[BATCH];
-  private final String[] ids = new String[BATCH];
+  private final Identifier[] ids = new Identifier[BATCH];
+  private final Identifier[] users = new Identifier[BATCH];
   private long weyl;
 
   @Setup(Level.Trial)
@@ -60,14 +62,16 @@ public class SamplerBenchmark {
     secure = AesCtrSource.secure();
     seeded = AesCtrSource.seeded(1);
     keyed = KeyedPrf.fromSecret("benchmark key, 32 bytes long....".getBytes(StandardCharsets.US_ASCII))
-        .forField("accel_x");
+        .forField("accel_x", m.spec().toString())
+        .newBits();
     AesCtrSource data = AesCtrSource.seeded(2);
     double lo = m.domain().lo();
     double width = m.domain().width();
     for (int i = 0; i < BATCH; i++) {
       inputs[i] = lo + width * data.nextUniform();
       // Realistic record ids: a user, a sequence number.
-      ids[i] = "user-" + (i % 24) + "-" + (1_000_000 + i);
+      ids[i] = Identifier.string("user-" + (i % 24) + "-" + (1_000_000 + i));
+      users[i] = Identifier.string("user-" + (i % 24));
     }
   }
 
@@ -93,13 +97,13 @@ public class SamplerBenchmark {
     return sum;
   }
 
-  /** Keyed mode: SipHash-2-4 of (key, record id, field). */
+  /** Keyed mode: SipHash-2-4 of (key, field, mechanism, record id, user, value), as RecordPerturber does it. */
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public double keyed() {
     double sum = 0;
     for (int i = 0; i < BATCH; i++) {
-      sum += m.perturb(inputs[i], keyed.forRecord(ids[i]));
+      sum += m.perturb(inputs[i], keyed.load(ids[i], users[i], inputs[i]));
     }
     return sum;
   }
@@ -126,7 +130,7 @@ public class SamplerBenchmark {
   public long keyedBitsOnly() {
     long sum = 0;
     for (int i = 0; i < BATCH; i++) {
-      io.ogpm.mechanism.random.RandomBits b = keyed.forRecord(ids[i]);
+      io.ogpm.mechanism.random.RandomBits b = keyed.load(ids[i], users[i], inputs[i]);
       sum += b.nextLong() ^ b.nextLong();
     }
     return sum;

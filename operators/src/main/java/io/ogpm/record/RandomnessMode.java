@@ -6,7 +6,7 @@ import java.util.Arrays;
 
 /**
  * Where a perturber's randomness comes from: the secure default (AES-CTR keyed from
- * SecureRandom), keyed (a PRF of a secret key, the record id and the field: replay-safe), or
+ * SecureRandom), keyed (a PRF of a secret key and of the field, record id, user and value: replay-safe), or
  * seeded (tests and experiments only).
  */
 public final class RandomnessMode {
@@ -23,9 +23,9 @@ public final class RandomnessMode {
     return new RandomnessMode(null, null);
   }
 
-  /** Keyed by a secret of at least 16 bytes; records need an id. */
+  /** Keyed by a secret of at least 16 bytes, not all equal; records need an id. */
   public static RandomnessMode keyed(byte[] secret) {
-    KeyedPrf.fromSecret(secret); // validates the length
+    KeyedPrf.fromSecret(secret); // validates the length and refuses a repeated byte
     return new RandomnessMode(secret.clone(), null);
   }
 

@@ -17,6 +17,7 @@ import io.ogpm.config.PrivacyConfig;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.random.AesCtrSource;
+import io.ogpm.mechanism.random.Identifier;
 import io.ogpm.mechanism.random.KeyedPrf;
 import io.ogpm.mechanism.random.RandomBits;
 import java.io.IOException;
@@ -48,7 +49,7 @@ public final class RecordPerturber {
   private final ObjectMapper json;
   private final List<FieldConfig> fields;
   private final Mechanism[] mechanisms;
-  private final KeyedPrf.Field[] keyed;
+  private final KeyedPrf.RecordBits[] keyed;
   private final AesCtrSource stream;
   private final double epsilon;
   private final int maxBytes;
@@ -73,13 +74,14 @@ public final class RecordPerturber {
         StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).maxNumberLength(400).maxStringLength(maxBytes).build());
     this.fields = config.fields();
     this.mechanisms = new Mechanism[fields.size()];
-    this.keyed = randomness.isKeyed() ? new KeyedPrf.Field[fields.size()] : null;
+    this.keyed = randomness.isKeyed() ? new KeyedPrf.RecordBits[fields.size()] : null;
     KeyedPrf prf = randomness.isKeyed() ? randomness.prf() : null;
     double total = 0;
     for (int i = 0; i < fields.size(); i++) {
       mechanisms[i] = Mechanism.of(fields.get(i).spec());
       if (prf != null) {
-        keyed[i] = prf.forField(fields.get(i).name());
+        // The mechanism spec is bound too: a changed configuration never reuses old bits.
+        keyed[i] = prf.forField(fields.get(i).name(), fields.get(i).spec().toString()).newBits();
       }
       total += fields.get(i).epsilon();
     }
@@ -120,14 +122,14 @@ public final class RecordPerturber {
     if (!root.isObject()) {
       return reject(ReasonCode.NOT_AN_OBJECT, null, "the record is a JSON " + root.getNodeType().name().toLowerCase() + ", not an object", source);
     }
-    String id = null;
+    Identifier id = null;
     if (idPath != null) {
       id = identifier(JsonFields.at(root, idPath));
       if (id == null) {
         return reject(ReasonCode.MISSING_FIELD, config.idField().get(), "the id field is missing, null or not a string or integer", source);
       }
     }
-    String user = null;
+    Identifier user = Identifier.NONE;
     if (userPath != null) {
       user = identifier(JsonFields.at(root, userPath));
       if (user == null) {
@@ -155,11 +157,14 @@ public final class RecordPerturber {
         }
         x = d.nearestInput(x);
       }
-      values[i] = x;
+      // -0.0 becomes +0.0: the same input to the mechanism, so the same input to the keyed PRF.
+      values[i] = x + 0.0;
     }
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     for (int i = 0; i < fields.size(); i++) {
-      RandomBits bits = keyed != null ? keyed[i].forRecord(id) : stream;
+      // Keyed bits depend on the field, id, user and the exact value perturbed: a replay of the
+      // same record gets the same output, any other record independent noise.
+      RandomBits bits = keyed != null ? keyed[i].load(id, user, values[i]) : stream;
       put(out, fields.get(i).path(), JsonNodeFactory.instance.numberNode(mechanisms[i].perturb(values[i], bits)));
     }
     for (String name : config.passthrough()) {
@@ -169,24 +174,28 @@ public final class RecordPerturber {
         put(out, path, node.deepCopy());
       }
     }
-    byte[] key = idPassedThrough ? id.getBytes(StandardCharsets.UTF_8) : null;
+    byte[] key = idPassedThrough ? id.text().getBytes(StandardCharsets.UTF_8) : null;
     try {
-      return new Outcome.Perturbed(key, json.writeValueAsBytes(out), epsilon, user);
+      return new Outcome.Perturbed(key, json.writeValueAsBytes(out), epsilon, user.isNone() ? null : user.text());
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot serialise an output record", e);
     }
   }
 
-  /** A string id, or an integer's decimal form; null otherwise. */
-  private static String identifier(JsonNode node) {
+  /**
+   * A JSON string or integer as a typed identifier (the string "5" and the integer 5 differ; the
+   * integers -0 and 0 are one value); null for anything else, including numbers with a fraction
+   * or an exponent such as 5.0.
+   */
+  private static Identifier identifier(JsonNode node) {
     if (node == null) {
       return null;
     }
     if (node.isTextual()) {
-      return node.asText();
+      return Identifier.string(node.textValue());
     }
     if (node.isIntegralNumber()) {
-      return node.bigIntegerValue().toString();
+      return node.canConvertToLong() ? Identifier.integer(node.longValue()) : Identifier.integer(node.bigIntegerValue());
     }
     return null;
   }

@@ -4,13 +4,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.ogpm.mechanism.random.KeyedPrf;
 import java.util.Arrays;
 
 /**
  * Loads the keyed-mode secret from a file or an environment variable, never from the job's
  * configuration (which Flink shows in its web UI and stores with the job graph). The secret is the
  * raw content, a trailing newline removed; at least 16 bytes (e.g. {@code head -c 32 /dev/urandom >
- * key} or 32 hex digits). Messages name the file or variable, never the content.
+ * key} or 32 hex digits), and not one byte value repeated (a file of zeros or of one character is
+ * no secret). Messages name the file or variable, never the content.
  */
 public final class SecretKeys {
   private SecretKeys() {}
@@ -40,6 +42,12 @@ public final class SecretKeys {
       int n = secret.length;
       Arrays.fill(secret, (byte) 0);
       throw new IllegalArgumentException("the " + where + " must hold at least 16 bytes of secret, it has " + n);
+    }
+    if (KeyedPrf.isOneByteRepeated(secret)) {
+      int n = secret.length;
+      Arrays.fill(secret, (byte) 0);
+      throw new IllegalArgumentException("the " + where + " holds one byte value repeated " + n
+          + " times, which is no secret: use at least 16 random bytes (e.g. head -c 32 /dev/urandom)");
     }
     return secret;
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.ogpm.mechanism.random.AesCtrSource;
+import io.ogpm.mechanism.random.Identifier;
 import io.ogpm.mechanism.random.KeyedPrf;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -43,11 +44,12 @@ class SamplerTest {
     AesCtrSource secure = AesCtrSource.secure();
     AesCtrSource seeded = AesCtrSource.seeded(20261122L);
     KeyedPrf.Field keyed = KeyedPrf.fromSecret("a test key of thirty-two bytes!!".getBytes(StandardCharsets.US_ASCII))
-        .forField("accel_x");
+        .forField("accel_x", "test");
     return List.of(
         new Mode("secure", i -> secure),
         new Mode("seeded", i -> seeded),
-        new Mode("keyed", i -> keyed.forRecord("record-" + i)));
+        // A fresh id per draw; the value the bits are bound to does not change their distribution.
+        new Mode("keyed", i -> keyed.forRecord(Identifier.string("record-" + i), Identifier.NONE, 0.5)));
   }
 
   static Stream<Arguments> cases() {

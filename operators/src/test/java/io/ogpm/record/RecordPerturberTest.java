@@ -132,10 +132,68 @@ class RecordPerturberTest {
     assertThat(value(run(a, record)).get("accel_x")).isNotEqualTo(value(run(b, record)).get("accel_x"));
   }
 
+  /**
+   * Keyed mode binds each field's bits to the field, the typed id, the typed user and the field's
+   * exact (clamped) value. Outputs on the default 2^32-cell grid coincide for independent bits
+   * with probability below 1e-8, so with this fixed key "different output" stands for "different
+   * bits" and "identical output" for "the same bits".
+   */
+  @Test
+  void keyedOutputsFollowTheRecordsContentExactly() throws Exception {
+    byte[] key = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    RecordPerturber p = new RecordPerturber(CONFIG, RandomnessMode.keyed(key));
+    String base = "{\"id\":\"r-9\",\"user\":\"u\",\"accel_x\":0.4,\"attitude\":{\"roll\":1.0},\"temp\":20}";
+    Outcome.Perturbed first = (Outcome.Perturbed) run(p, base);
+    // A replay, by another perturber, also with the same content written differently: the same bytes.
+    Outcome.Perturbed replay = (Outcome.Perturbed) run(new RecordPerturber(CONFIG, RandomnessMode.keyed(key)), base);
+    assertThat(replay.value()).isEqualTo(first.value());
+    assertThat(replay.key()).isEqualTo(first.key());
+    Outcome.Perturbed rewritten = (Outcome.Perturbed) run(p,
+        "{ \"temp\": 20.0, \"attitude\": {\"roll\": 1e0}, \"name\": \"x\", \"accel_x\": 4E-1, \"user\": \"u\", \"id\": \"r-9\" }");
+    assertThat(rewritten.value()).isEqualTo(first.value());
+
+    // Ids and users are typed: 5 and "5" differ, as do 0 and "0", -0 and "-0"; the integers -0 and 0 are one id.
+    assertAllFieldsDiffer(p, base.replace("\"r-9\"", "5"), base.replace("\"r-9\"", "\"5\""));
+    assertAllFieldsDiffer(p, base.replace("\"r-9\"", "0"), base.replace("\"r-9\"", "\"0\""));
+    assertAllFieldsDiffer(p, base.replace("\"r-9\"", "-0"), base.replace("\"r-9\"", "\"-0\""));
+    assertThat(value(run(p, base.replace("\"r-9\"", "-0")))).isEqualTo(value(run(p, base.replace("\"r-9\"", "0"))));
+    String big = "123456789012345678901234567890";
+    assertAllFieldsDiffer(p, base.replace("\"r-9\"", big), base.replace("\"r-9\"", "\"" + big + "\""));
+    assertAllFieldsDiffer(p, base.replace("\"r-9\"", big), base.replace("\"r-9\"", "-" + big));
+    assertThat(dead(run(p, base.replace("\"r-9\"", "5.0"))).reason()).isEqualTo(ReasonCode.MISSING_FIELD);
+    assertAllFieldsDiffer(p, base, base.replace("\"u\"", "\"v\""));
+    assertAllFieldsDiffer(p, base.replace("\"u\"", "7"), base.replace("\"u\"", "\"7\""));
+
+    // Values: a field's bits follow its own value only, after clamping, with -0.0 as 0.0.
+    JsonNode other = value(run(p, base.replace("0.4", "0.41")));
+    JsonNode original = value(first);
+    assertThat(other.get("accel_x")).isNotEqualTo(original.get("accel_x"));
+    assertThat(other.get("attitude")).isEqualTo(original.get("attitude"));
+    assertThat(other.get("temp")).isEqualTo(original.get("temp"));
+    assertThat(value(run(p, base.replace("0.4", Double.toString(Math.nextUp(0.4)))))
+        .get("accel_x")).isNotEqualTo(original.get("accel_x"));
+    JsonNode zero = value(run(p, base.replace("0.4", "0")));
+    for (String z : new String[] {"-0", "0.0", "-0.0", "-0e5"}) {
+      assertThat(value(run(p, base.replace("0.4", z)))).as(z).isEqualTo(zero);
+    }
+    JsonNode top = value(run(p, base.replace("\"temp\":20", "\"temp\":50")));
+    assertThat(value(run(p, base.replace("\"temp\":20", "\"temp\":99"))).get("temp")).isEqualTo(top.get("temp"));
+    assertThat(value(run(p, base.replace("\"temp\":20", "\"temp\":49.99"))).get("temp")).isNotEqualTo(top.get("temp"));
+  }
+
+  private static void assertAllFieldsDiffer(RecordPerturber p, String a, String b) throws Exception {
+    JsonNode x = value(run(p, a));
+    JsonNode y = value(run(p, b));
+    assertThat(x.get("accel_x")).as("%s vs %s", a, b).isNotEqualTo(y.get("accel_x"));
+    assertThat(x.get("attitude").get("roll")).as("%s vs %s", a, b).isNotEqualTo(y.get("attitude").get("roll"));
+    assertThat(x.get("temp")).as("%s vs %s", a, b).isNotEqualTo(y.get("temp"));
+  }
+
   @Test
   void keyedModeNeedsAnIdField() {
     PrivacyConfig noId = PrivacyConfig.parse("fields:\n  - name: x\n    min: 0\n    max: 1\n    epsilon: 1\n");
-    assertThatThrownBy(() -> new RecordPerturber(noId, RandomnessMode.keyed(new byte[32])))
+    byte[] key = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    assertThatThrownBy(() -> new RecordPerturber(noId, RandomnessMode.keyed(key)))
         .hasMessage("keyed randomness needs an id-field in the configuration");
   }
 }

@@ -33,6 +33,11 @@ class JobCommandsTest {
     Path shortKey = Files.writeString(dir.resolve("short"), "tooshort\n");
     CliRunner tooShort = CliRunner.run("perturb-job", "--config", withId.toString(), "--key-file", shortKey.toString());
     assertThat(tooShort.err()).contains("must hold at least 16 bytes of secret, it has 8").doesNotContain("tooshort");
+    Path weakKey = Files.writeString(dir.resolve("weak"), "x".repeat(32) + "\n");
+    CliRunner weak = CliRunner.run("perturb-job", "--config", withId.toString(), "--key-file", weakKey.toString());
+    assertThat(weak.status()).isEqualTo(2);
+    assertThat(weak.err()).contains("--key-file: the key file " + weakKey + " holds one byte value repeated 32 times")
+        .doesNotContain("xxxx");
     CliRunner env = CliRunner.run("perturb-job", "--config", withId.toString(), "--key-env", "OGPM_TEST_UNSET_VARIABLE");
     assertThat(env.err()).contains("--key-env: the environment variable OGPM_TEST_UNSET_VARIABLE holding the key is not set");
     Path noId = Files.writeString(dir.resolve("noid.yaml"), GOOD);

@@ -6,11 +6,11 @@ package io.ogpm.mechanism.audit;
  * fraction (modified Lentz), which converges in about sqrt(max(a, b)) terms; quantiles by
  * bisection to 1e-15.
  */
-final class ClopperPearson {
+public final class ClopperPearson {
   private ClopperPearson() {}
 
   /** A value below p with probability at least 1 - alpha: {@code Beta(alpha; k, n - k + 1)}. */
-  static double lower(long k, long n, double alpha) {
+  public static double lower(long k, long n, double alpha) {
     if (k == 0) {
       return 0;
     }
@@ -18,7 +18,7 @@ final class ClopperPearson {
   }
 
   /** A value above p with probability at least 1 - alpha: {@code Beta(1 - alpha; k + 1, n - k)}. */
-  static double upper(long k, long n, double alpha) {
+  public static double upper(long k, long n, double alpha) {
     if (k == n) {
       return 1;
     }

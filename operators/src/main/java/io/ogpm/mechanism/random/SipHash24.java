@@ -38,6 +38,17 @@ final class SipHash24 {
     return new SipHash24(this);
   }
 
+  /** Makes this state equal to {@code other}'s, without allocating. */
+  void setTo(SipHash24 other) {
+    v0 = other.v0;
+    v1 = other.v1;
+    v2 = other.v2;
+    v3 = other.v3;
+    word = other.word;
+    bytesInWord = other.bytesInWord;
+    length = other.length;
+  }
+
   void addByte(int b) {
     word |= ((long) (b & 0xFF)) << (8 * bytesInWord);
     length++;
@@ -120,6 +131,30 @@ final class SipHash24 {
     round();
     round();
     out[1] = v0 ^ v1 ^ v2 ^ v3;
+  }
+
+  /**
+   * The 128-bit tag of the message so far followed by one more 64-bit word, written as {@link
+   * #finish} does; this state is left as it was (so a stream of blocks that differ only in their
+   * last word costs one word each, and no copy).
+   */
+  void finishAfter(long lastWord, long[] out) {
+    long s0 = v0;
+    long s1 = v1;
+    long s2 = v2;
+    long s3 = v3;
+    long sWord = word;
+    int sBytes = bytesInWord;
+    long sLength = length;
+    addLong(lastWord);
+    finish(out);
+    v0 = s0;
+    v1 = s1;
+    v2 = s2;
+    v3 = s3;
+    word = sWord;
+    bytesInWord = sBytes;
+    length = sLength;
   }
 
   private void compress(long m) {
