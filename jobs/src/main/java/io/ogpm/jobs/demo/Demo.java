@@ -2,6 +2,7 @@ package io.ogpm.jobs.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.config.BudgetClock;
 import io.ogpm.config.ConfigException;
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
@@ -66,7 +67,9 @@ public final class Demo {
         Double.toString(config.fields().stream().mapToDouble(FieldConfig::epsilon).sum()));
     try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
       out.println("Kafka broker (embedded): " + kafka.bootstrapServers());
-      kafka.createTopic(RAW, 2, Map.of());
+      // The broker stamps raw records on append: the sample configuration's budget counts periods
+      // of that time (budget clock log-append-time), never the producer's.
+      kafka.createTopic(RAW, 2, Map.of(BudgetClock.TOPIC_SETTING, BudgetClock.LOG_APPEND_TIME_VALUE));
       kafka.createTopic(PERTURBED, 2, Map.of());
       kafka.createTopic(DEAD, 1, Map.of());
       kafka.createTopic(STATS, 1, Map.of());
@@ -125,7 +128,11 @@ public final class Demo {
         true, bounded, Duration.ofSeconds(2), o.parallelism());
   }
 
-  /** Writes the records keyed by user (so each user's records stay in order) at their event time. */
+  /**
+   * Writes the records keyed by user (so each user's records stay in order), stamped at their
+   * event time; the raw topic replaces that stamp by the broker's append time (windows read the
+   * event time from the time field).
+   */
   static void replay(String bootstrap, List<String> records) {
     ObjectMapper json = new ObjectMapper();
     List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>(records.size());
