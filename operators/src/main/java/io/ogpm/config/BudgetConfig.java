@@ -136,8 +136,8 @@ public final class BudgetConfig implements Serializable {
 
   /**
    * The clock that assigns records to periods. With {@link BudgetClock#LOG_APPEND_TIME} the raw
-   * topic must have {@code message.timestamp.type=LogAppendTime} (the job refuses CreateTime
-   * records; a start-up check of the topic catches the misconfiguration before any record).
+   * topic must have {@code message.timestamp.type=LogAppendTime}: the budget operator refuses
+   * records stamped by their producer ({@code untrusted-time}).
    */
   public BudgetClock clock() {
     return clock;
