@@ -9,39 +9,76 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * How much privacy budget each user may spend: {@link #epsilon()} per {@link #period()}. Records
- * that would exceed it are not released, so that repeated reports of one user do not add up to an
- * unbounded privacy loss. Immutable and serializable.
+ * How much privacy budget each user may spend: {@link #epsilon()} per {@link #period()}, periods
+ * being read from a {@link #clock()} the producer does not control. Records that would exceed it
+ * are not released, so that repeated reports of one user do not add up to an unbounded privacy
+ * loss. A period stays open for records for {@link #maxLag()} after it ends (a job catching up on
+ * a backlog); later records for it are refused. Immutable and serializable.
  */
 public final class BudgetConfig implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private static final Pattern SHORT = Pattern.compile("([0-9]{1,12})([dhms])");
+  /** Bounds periods and lags so that period arithmetic in epoch milliseconds cannot overflow. */
+  private static final Duration LONGEST = Duration.ofDays(36_500);
 
   private final double epsilon;
   private final Duration period;
+  private final BudgetClock clock;
+  private final Duration maxLag;
 
-  private BudgetConfig(double epsilon, Duration period) {
+  private BudgetConfig(double epsilon, Duration period, BudgetClock clock, Duration maxLag) {
     this.epsilon = epsilon;
     this.period = period;
+    this.clock = clock;
+    this.maxLag = maxLag;
+  }
+
+  /** A budget of {@code epsilon} per {@code period} on the broker's log-append time, lag one period. */
+  public static BudgetConfig of(double epsilon, Duration period) {
+    return of(epsilon, period, BudgetClock.LOG_APPEND_TIME, null);
   }
 
   /**
-   * A budget of {@code epsilon} per {@code period}.
+   * A budget of {@code epsilon} per {@code period} of {@code clock}.
    *
-   * @throws ConfigException if epsilon is not a finite positive number or the period not positive
+   * @param maxLag how long after its end a period still takes records, or null for the default:
+   *     one period on {@link BudgetClock#LOG_APPEND_TIME}; must be null on {@link
+   *     BudgetClock#INGESTION_TIME}, whose records are never late
+   * @throws ConfigException if epsilon is not a finite positive number, the period not a positive
+   *     whole number of milliseconds of at most 36,500 days, or the lag negative or longer
    */
-  public static BudgetConfig of(double epsilon, Duration period) {
+  public static BudgetConfig of(double epsilon, Duration period, BudgetClock clock, Duration maxLag) {
     try {
       Checks.positive("epsilon", epsilon);
       Checks.notNull("period", period);
+      Checks.notNull("clock", clock);
     } catch (IllegalArgumentException e) {
       throw ConfigException.at("budget", e);
     }
     if (period.isNegative() || period.isZero()) {
       throw new ConfigException("budget: period must be positive, got " + period);
     }
-    return new BudgetConfig(epsilon, period);
+    checkMillis("period", period);
+    if (clock == BudgetClock.INGESTION_TIME && maxLag != null) {
+      throw new ConfigException("budget: max-lag applies to clock log-append-time only;"
+          + " with ingestion-time no record is late");
+    }
+    Duration lag = maxLag != null ? maxLag : clock == BudgetClock.LOG_APPEND_TIME ? period : Duration.ZERO;
+    if (lag.isNegative()) {
+      throw new ConfigException("budget: max-lag must not be negative, got " + lag);
+    }
+    checkMillis("max-lag", lag);
+    return new BudgetConfig(epsilon, period, clock, lag);
+  }
+
+  private static void checkMillis(String key, Duration d) {
+    if (d.compareTo(LONGEST) > 0) {
+      throw new ConfigException("budget: " + key + " must be at most 36500 days, got " + d);
+    }
+    if (d.getNano() % 1_000_000 != 0) {
+      throw new ConfigException("budget: " + key + " must be a whole number of milliseconds, got " + d);
+    }
   }
 
   /**
@@ -52,6 +89,15 @@ public final class BudgetConfig implements Serializable {
    * @throws ConfigException if the text is neither
    */
   public static Duration parsePeriod(String text) {
+    return parseDuration("period", text);
+  }
+
+  /**
+   * Parses the duration of the budget key {@code key} in the forms of {@link #parsePeriod}.
+   *
+   * @throws ConfigException naming the key if the text is neither form
+   */
+  public static Duration parseDuration(String key, String text) {
     if (text != null) {
       Matcher m = SHORT.matcher(text);
       if (m.matches()) {
@@ -73,7 +119,7 @@ public final class BudgetConfig implements Serializable {
         // reported below
       }
     }
-    throw new ConfigException("budget: period must be an ISO-8601 duration (P1D, PT12H) or a whole"
+    throw new ConfigException("budget: " + key + " must be an ISO-8601 duration (P1D, PT12H) or a whole"
         + " number with unit d, h, m or s (1d, 12h, 30m), got "
         + (text == null ? "nothing" : ConfigException.quote(text)));
   }
@@ -88,20 +134,40 @@ public final class BudgetConfig implements Serializable {
     return period;
   }
 
+  /**
+   * The clock that assigns records to periods. With {@link BudgetClock#LOG_APPEND_TIME} the raw
+   * topic must have {@code message.timestamp.type=LogAppendTime}: the budget operator refuses
+   * records stamped by their producer ({@code untrusted-time}).
+   */
+  public BudgetClock clock() {
+    return clock;
+  }
+
+  /**
+   * How long after its end a period still takes records; older records are refused. Zero with
+   * {@link BudgetClock#INGESTION_TIME}, where a record's period is always the current one.
+   */
+  public Duration maxLag() {
+    return maxLag;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof BudgetConfig b
         && Double.compare(b.epsilon, epsilon) == 0
-        && b.period.equals(period);
+        && b.period.equals(period)
+        && b.clock == clock
+        && b.maxLag.equals(maxLag);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(epsilon, period);
+    return Objects.hash(epsilon, period, clock, maxLag);
   }
 
   @Override
   public String toString() {
-    return "budget{epsilon=" + epsilon + " per " + period + "}";
+    return "budget{epsilon=" + epsilon + " per " + period + " of " + clock.id()
+        + (clock == BudgetClock.LOG_APPEND_TIME ? ", max-lag " + maxLag : "") + "}";
   }
 }

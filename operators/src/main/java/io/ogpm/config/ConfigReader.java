@@ -19,7 +19,7 @@ final class ConfigReader {
       List.of("id-field", "user-field", "passthrough", "fields", "grid-bits", "budget");
   static final List<String> FIELD_KEYS = List.of(
       "name", "domain", "min", "max", "epsilon", "mechanism", "objective", "out-of-range");
-  static final List<String> BUDGET_KEYS = List.of("epsilon", "period");
+  static final List<String> BUDGET_KEYS = List.of("epsilon", "period", "clock", "max-lag");
 
   private ConfigReader() {}
 
@@ -89,6 +89,9 @@ final class ConfigReader {
     if (period == null) {
       throw new ConfigException("budget: period is required");
     }
-    return BudgetConfig.of(epsilon, BudgetConfig.parsePeriod(period));
+    BudgetClock clock = m.parsed("clock", BudgetClock::parse, BudgetClock.LOG_APPEND_TIME);
+    String maxLag = m.string("max-lag");
+    return BudgetConfig.of(epsilon, BudgetConfig.parsePeriod(period), clock,
+        maxLag == null ? null : BudgetConfig.parseDuration("max-lag", maxLag));
   }
 }

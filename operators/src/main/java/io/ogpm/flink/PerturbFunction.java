@@ -22,8 +22,10 @@ import org.apache.flink.util.OutputTag;
  * records go to the {@link #DEAD_LETTERS} side output. Each subtask has its own random stream
  * (secure) or derives the bits from the key, the record id and the field (keyed).
  *
- * <p>Metrics (operator scope): {@code recordsPerturbed}, {@code recordsDeadLettered} under
- * {@code reason=<code>}, and the gauge {@code epsilonSpent} (sum of the released records' costs).
+ * <p>Metrics (operator scope): {@code recordsDeadLettered} under {@code reason=<code>}; and, when no
+ * budget is configured (this operator's output is then what is released), {@code recordsPerturbed}
+ * and the gauge {@code epsilonSpent} ({@link ReleasedRecords}). With a budget, the budget operator
+ * counts those, since it may still refuse a record perturbed here.
  */
 public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedRecord> {
   private static final long serialVersionUID = 1L;
@@ -36,9 +38,9 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
   private final KeySource keySource;
 
   private transient RecordPerturber perturber;
-  private transient Counter perturbed;
+  /** The released-record metrics, or null when a budget operator releases the records. */
+  private transient ReleasedRecords released;
   private transient Map<ReasonCode, Counter> deadLettered;
-  private transient double epsilonSpent;
 
   public PerturbFunction(PrivacyConfig config, KeySource keySource) {
     this.config = config;
@@ -54,12 +56,11 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
       mode.destroy();
     }
     MetricGroup metrics = getRuntimeContext().getMetricGroup();
-    perturbed = metrics.counter("recordsPerturbed");
     deadLettered = new EnumMap<>(ReasonCode.class);
     for (ReasonCode reason : ReasonCode.values()) {
       deadLettered.put(reason, metrics.addGroup("reason", reason.code()).counter("recordsDeadLettered"));
     }
-    metrics.gauge("epsilonSpent", () -> epsilonSpent);
+    released = config.budget().isPresent() ? null : ReleasedRecords.register(metrics);
   }
 
   @Override
@@ -67,10 +68,11 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
     Source source = Source.kafka(in.getTopic(), in.getPartition(), in.getOffset());
     Outcome outcome = perturber.perturb(in.getValue(), source);
     if (outcome instanceof Outcome.Perturbed p) {
-      out.collect(new PerturbedRecord(p.key(), p.value(), p.epsilon(), p.user(), in.getTimestamp())
+      out.collect(new PerturbedRecord(p.key(), p.value(), p.epsilon(), p.user(), in.getTimestamp(), in.getTimestampType())
           .from(in.getTopic(), in.getPartition(), in.getOffset()));
-      perturbed.inc();
-      epsilonSpent += p.epsilon();
+      if (released != null) {
+        released.add(p.epsilon());
+      }
     } else if (outcome instanceof Outcome.Rejected r) {
       ctx.output(DEAD_LETTERS, deadLetter(r, in.getTimestamp()));
       deadLettered.get(r.deadLetter().reason()).inc();

@@ -1,9 +1,12 @@
 package io.ogpm.flink;
 
+import org.apache.kafka.common.record.TimestampType;
+
 /**
  * A perturbed record on its way to the perturbed topic: key (the record id when it is passed
  * through, else null), value (output JSON), the record's epsilon cost (sent as a header), the user
- * (for the privacy budget; never written out) and the input's timestamp. A Flink POJO.
+ * (for the privacy budget; never written out) and the input's timestamp with its type (who set
+ * it: the budget trusts only the broker's LogAppendTime). A Flink POJO.
  */
 public class PerturbedRecord {
   private byte[] key;
@@ -11,18 +14,21 @@ public class PerturbedRecord {
   private double epsilon;
   private String user;
   private long timestamp;
+  private TimestampType timestampType;
   private String sourceTopic;
   private int sourcePartition;
   private long sourceOffset;
 
   public PerturbedRecord() {}
 
-  public PerturbedRecord(byte[] key, byte[] value, double epsilon, String user, long timestamp) {
+  public PerturbedRecord(byte[] key, byte[] value, double epsilon, String user, long timestamp,
+      TimestampType timestampType) {
     this.key = key;
     this.value = value;
     this.epsilon = epsilon;
     this.user = user;
     this.timestamp = timestamp;
+    this.timestampType = timestampType;
   }
 
   /** Where the input came from, for a dead letter if the budget rejects the record later. */
@@ -95,5 +101,13 @@ public class PerturbedRecord {
 
   public void setTimestamp(long timestamp) {
     this.timestamp = timestamp;
+  }
+
+  public TimestampType getTimestampType() {
+    return timestampType;
+  }
+
+  public void setTimestampType(TimestampType timestampType) {
+    this.timestampType = timestampType;
   }
 }

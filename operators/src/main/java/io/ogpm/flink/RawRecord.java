@@ -1,9 +1,12 @@
 package io.ogpm.flink;
 
+import org.apache.kafka.common.record.TimestampType;
+
 /**
  * An input message as it came from Kafka, not yet parsed: parsing happens in {@link
  * PerturbFunction}, so that malformed input becomes a dead letter with its coordinates instead of
- * an exception in the source. A Flink POJO.
+ * an exception in the source. The timestamp's type says who set it: the producer (CreateTime) or
+ * the broker (LogAppendTime), which the budget needs. A Flink POJO.
  */
 public class RawRecord {
   private byte[] value;
@@ -11,15 +14,17 @@ public class RawRecord {
   private int partition;
   private long offset;
   private long timestamp;
+  private TimestampType timestampType;
 
   public RawRecord() {}
 
-  public RawRecord(byte[] value, String topic, int partition, long offset, long timestamp) {
+  public RawRecord(byte[] value, String topic, int partition, long offset, long timestamp, TimestampType timestampType) {
     this.value = value;
     this.topic = topic;
     this.partition = partition;
     this.offset = offset;
     this.timestamp = timestamp;
+    this.timestampType = timestampType;
   }
 
   public byte[] getValue() {
@@ -60,5 +65,13 @@ public class RawRecord {
 
   public void setTimestamp(long timestamp) {
     this.timestamp = timestamp;
+  }
+
+  public TimestampType getTimestampType() {
+    return timestampType;
+  }
+
+  public void setTimestampType(TimestampType timestampType) {
+    this.timestampType = timestampType;
   }
 }

@@ -14,8 +14,18 @@ public enum ReasonCode {
   NOT_A_NUMBER("not-a-number"),
   /** A configured field is outside [min, max] and the field rejects out-of-range values. */
   OUT_OF_RANGE("out-of-range"),
-  /** The user has spent the privacy budget of the current period. */
-  BUDGET_EXHAUSTED("budget-exhausted");
+  /** The user has spent the privacy budget of the record's period. */
+  BUDGET_EXHAUSTED("budget-exhausted"),
+  /**
+   * The record's budget period has been closed longer than the budget's max-lag: its spending is
+   * no longer kept, so it cannot be charged.
+   */
+  BUDGET_PERIOD_CLOSED("budget-period-closed"),
+  /**
+   * The record's time cannot place it in a budget period: a producer's CreateTime where the budget
+   * needs the broker's LogAppendTime, or a broker time more than a period ahead of the job's clock.
+   */
+  UNTRUSTED_TIME("untrusted-time");
 
   private final String code;
 

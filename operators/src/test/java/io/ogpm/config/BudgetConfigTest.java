@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -58,9 +59,61 @@ class BudgetConfigTest {
   @ValueSource(strings = {"1d", "P1D"})
   void valueSemantics(String period) throws Exception {
     BudgetConfig b = BudgetConfig.of(2.5, BudgetConfig.parsePeriod(period));
-    assertThat(b).isEqualTo(BudgetConfig.of(2.5, Duration.ofHours(24)))
+    Duration day = Duration.ofHours(24);
+    assertThat(b).isEqualTo(BudgetConfig.of(2.5, day))
+        .isEqualTo(BudgetConfig.of(2.5, day, BudgetClock.LOG_APPEND_TIME, day))
         .isNotEqualTo(BudgetConfig.of(2.5, Duration.ofHours(23)))
-        .isNotEqualTo(BudgetConfig.of(2.0, Duration.ofHours(24)));
+        .isNotEqualTo(BudgetConfig.of(2.0, day))
+        .isNotEqualTo(BudgetConfig.of(2.5, day, BudgetClock.LOG_APPEND_TIME, Duration.ofHours(1)))
+        .isNotEqualTo(BudgetConfig.of(2.5, day, BudgetClock.INGESTION_TIME, null));
     assertThat(PrivacyConfigTest.roundTrip(b)).isEqualTo(b).hasSameHashCodeAs(b);
+    BudgetConfig ingestion = BudgetConfig.of(2.5, day, BudgetClock.INGESTION_TIME, null);
+    assertThat(PrivacyConfigTest.roundTrip(ingestion)).isEqualTo(ingestion).hasSameHashCodeAs(ingestion);
+  }
+
+  @Test
+  void theBrokersLogAppendTimeIsTheDefaultClockWithALagOfOnePeriod() {
+    BudgetConfig b = BudgetConfig.of(1, Duration.ofHours(6));
+    assertThat(b.clock()).isEqualTo(BudgetClock.LOG_APPEND_TIME);
+    assertThat(b.maxLag()).isEqualTo(Duration.ofHours(6));
+    assertThat(b).hasToString("budget{epsilon=1.0 per PT6H of log-append-time, max-lag PT6H}");
+  }
+
+  @Test
+  void ingestionTimeHasNoLag() {
+    BudgetConfig b = BudgetConfig.of(1, Duration.ofHours(6), BudgetClock.INGESTION_TIME, null);
+    assertThat(b.maxLag()).isZero();
+    assertThat(b).hasToString("budget{epsilon=1.0 per PT6H of ingestion-time}");
+    assertThatThrownBy(() -> BudgetConfig.of(1, Duration.ofHours(6), BudgetClock.INGESTION_TIME, Duration.ZERO))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("budget: max-lag applies to clock log-append-time only");
+  }
+
+  @Test
+  void aLagOfZeroAndOfTheLongestDurationAreAccepted() {
+    assertThat(BudgetConfig.of(1, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, Duration.ZERO).maxLag()).isZero();
+    assertThat(BudgetConfig.of(1, Duration.ofDays(36_500), BudgetClock.LOG_APPEND_TIME, Duration.ofDays(36_500))
+        .maxLag()).isEqualTo(Duration.ofDays(36_500));
+    assertThatThrownBy(() -> BudgetConfig.of(1, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, Duration.ofDays(36_501)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("budget: max-lag must be at most 36500 days, got PT876024H");
+    assertThatThrownBy(() -> BudgetConfig.of(1, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, Duration.ofNanos(1)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("budget: max-lag must be a whole number of milliseconds, got PT0.000000001S");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"log-append-time, LOG_APPEND_TIME", "ingestion-time, INGESTION_TIME"})
+  void clocksByName(String id, BudgetClock clock) {
+    assertThat(BudgetClock.parse(id)).isEqualTo(clock);
+    assertThat(clock.id()).isEqualTo(id);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "LogAppendTime", "LOG_APPEND_TIME", "create-time", "event-time"})
+  void otherClocksAreErrors(String id) {
+    assertThatThrownBy(() -> BudgetClock.parse(id))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("clock must be log-append-time or ingestion-time, got '" + id + "'");
   }
 }

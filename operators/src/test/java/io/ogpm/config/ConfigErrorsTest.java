@@ -46,7 +46,7 @@ class ConfigErrorsTest {
         bad("feilds: [" + A + "]", "unknown key 'feilds' (known keys: id-field, user-field,"
             + " passthrough, fields, grid-bits, budget)"),
         bad("user-field: u\nbudget: {epsilon: 1, periode: 1d}\nfields: [" + A + "]",
-            "unknown key 'periode' in budget (known keys: epsilon, period)"),
+            "unknown key 'periode' in budget (known keys: epsilon, period, clock, max-lag)"),
         // numbers
         bad("fields: [{name: accel_x, min: -2, max: 2, epsilon: -1}]",
             "field 'accel_x': epsilon must be > 0, got -1.0"),
@@ -145,6 +145,22 @@ class ConfigErrorsTest {
         bad("user-field: u\nbudget: {epsilon: 2, period: 1}\nfields: [" + A + "]",
             "budget: period must be a string, got 1"),
         bad("user-field: u\nbudget: 5\nfields: [" + A + "]", "budget must be a mapping, got 5"),
+        bad("user-field: u\nbudget: {epsilon: 2, period: 1d, clock: create-time}\nfields: [" + A + "]",
+            "budget: clock must be log-append-time or ingestion-time, got 'create-time'"),
+        bad("user-field: u\nbudget: {epsilon: 2, period: 1d, clock: 1}\nfields: [" + A + "]",
+            "budget: clock must be a string, got 1"),
+        bad("user-field: u\nbudget: {epsilon: 2, period: 1d, clock: ingestion-time, max-lag: 1h}\n"
+                + "fields: [" + A + "]",
+            "budget: max-lag applies to clock log-append-time only; with ingestion-time no record is late"),
+        bad("user-field: u\nbudget: {epsilon: 2, period: 1d, max-lag: 1 h}\nfields: [" + A + "]",
+            "budget: max-lag must be an ISO-8601 duration (P1D, PT12H) or a whole number with unit"
+                + " d, h, m or s (1d, 12h, 30m), got '1 h'"),
+        bad("user-field: u\nbudget: {epsilon: 2, period: 1d, max-lag: -PT1H}\nfields: [" + A + "]",
+            "budget: max-lag must not be negative, got PT-1H"),
+        bad("user-field: u\nbudget: {epsilon: 2, period: 36501d}\nfields: [" + A + "]",
+            "budget: period must be at most 36500 days, got PT876024H"),
+        bad("user-field: u\nbudget: {epsilon: 2, period: PT0.0001S}\nfields: [" + A + "]",
+            "budget: period must be a whole number of milliseconds, got PT0.0001S"),
         bad("budget: {epsilon: 2, period: 1d}\nfields: [" + A + "]",
             "budget: user-field is required, the budget is per user"),
         bad("user-field: u\nbudget: {epsilon: 0.5, period: 1d}\nfields: [" + A + "]",

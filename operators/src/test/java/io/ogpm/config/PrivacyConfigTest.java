@@ -127,6 +127,16 @@ class PrivacyConfigTest {
         """);
     assertThat(c.gridBits()).isEqualTo(20);
     assertThat(c.budget()).contains(BudgetConfig.of(10, Duration.ofHours(12)));
+    assertThat(PrivacyConfig.parse("""
+        user-field: u
+        budget: {epsilon: 10, period: 12h, clock: log-append-time, max-lag: 3d}
+        fields: [{name: t, min: 0, max: 1, epsilon: 1}]
+        """).budget()).contains(BudgetConfig.of(10, Duration.ofHours(12), BudgetClock.LOG_APPEND_TIME, Duration.ofDays(3)));
+    assertThat(PrivacyConfig.parse("""
+        user-field: u
+        budget: {epsilon: 10, period: 12h, clock: ingestion-time}
+        fields: [{name: t, min: 0, max: 1, epsilon: 1}]
+        """).budget()).contains(BudgetConfig.of(10, Duration.ofHours(12), BudgetClock.INGESTION_TIME, null));
     FieldConfig t = c.field("t").orElseThrow();
     assertThat(t.mechanism()).isEqualTo(MechanismType.STAIRCASE);
     assertThat(t.objective()).isEqualTo(Objective.L2);

@@ -1,9 +1,11 @@
 package io.ogpm.jobs.cli;
 
+import io.ogpm.config.BudgetClock;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.KeySource;
 import io.ogpm.jobs.flink.JobRunner;
 import io.ogpm.jobs.flink.PerturbJob;
+import io.ogpm.jobs.kafka.KafkaPreflight;
 import io.ogpm.record.RandomnessMode;
 import io.ogpm.record.RecordPerturber;
 import java.nio.file.Path;
@@ -53,10 +55,15 @@ public final class PerturbJobCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PerturbJob.Settings settings = settings();
-    kafka.preflight(kafka.check(settings.kafka())
+    KafkaPreflight check = kafka.check(settings.kafka())
         .topic(inputTopic, "input topic (--input-topic)")
         .topic(outputTopic, "output topic (--output-topic)")
-        .topic(deadLetterTopic, "dead-letter topic (--dead-letter-topic)"));
+        .topic(deadLetterTopic, "dead-letter topic (--dead-letter-topic)");
+    if (settings.config().budget().map(b -> b.clock() == BudgetClock.LOG_APPEND_TIME).orElse(false)) {
+      // Otherwise every record would be dead-lettered as untrusted-time: say so before starting.
+      check.logAppendTime(inputTopic, "the budget's clock log-append-time");
+    }
+    kafka.preflight(check);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     JobRunner.boundRestarts(env, kafka.restartAttempts);
     PerturbJob.build(env, settings);

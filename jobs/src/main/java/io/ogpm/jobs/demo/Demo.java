@@ -2,6 +2,7 @@ package io.ogpm.jobs.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.config.BudgetClock;
 import io.ogpm.config.ConfigException;
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
@@ -132,7 +133,7 @@ public final class Demo {
    */
   static void createTopics(EmbeddedKafka kafka) {
     Map<String, String> keep = Map.of("retention.ms", "-1");
-    kafka.createTopic(RAW, 2, Map.of("retention.ms", "-1", "message.timestamp.type", "LogAppendTime"));
+    kafka.createTopic(RAW, 2, Map.of("retention.ms", "-1", BudgetClock.TOPIC_SETTING, BudgetClock.LOG_APPEND_TIME_VALUE));
     kafka.createTopic(PERTURBED, 2, keep);
     kafka.createTopic(DEAD, 1, keep);
     kafka.createTopic(STATS, 1, keep);
@@ -176,7 +177,11 @@ public final class Demo {
     return out;
   }
 
-  /** Writes the records keyed by user (so each user's records stay in order) at their event time. */
+  /**
+   * Writes the records keyed by user (so each user's records stay in order), stamped at their
+   * event time; the raw topic replaces that stamp by the broker's append time (windows read the
+   * event time from the time field).
+   */
   static List<RecordMetadata> replay(String bootstrap, List<String> records) {
     ObjectMapper json = new ObjectMapper();
     List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>(records.size());

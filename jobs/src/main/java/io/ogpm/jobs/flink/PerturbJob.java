@@ -82,7 +82,9 @@ public final class PerturbJob {
       SingleOutputStreamOperator<PerturbedRecord> withinBudget = perturbed
           .keyBy(PerturbedRecord::getUser)
           .process(new BudgetFunction(s.config().budget().get()))
-          .uid("budget")
+          // Not "budget": that uid held one (period, spent) pair per user, which this operator
+          // does not read; a savepoint with it must not restore silently into a fresh budget.
+          .uid("budget-by-period")
           .name("privacy budget");
       deadLetters = deadLetters.union(withinBudget.getSideOutput(PerturbFunction.DEAD_LETTERS));
       released = withinBudget;

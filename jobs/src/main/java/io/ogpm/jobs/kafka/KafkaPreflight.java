@@ -1,5 +1,6 @@
 package io.ogpm.jobs.kafka;
 
+import io.ogpm.config.BudgetClock;
 import io.ogpm.jobs.flink.KafkaSettings;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -143,12 +144,12 @@ public final class KafkaPreflight {
       Thread.currentThread().interrupt();
       throw new PreflightException("interrupted while checking topic '" + topic + "'");
     }
-    ConfigEntry type = config.get("message.timestamp.type");
+    ConfigEntry type = config.get(BudgetClock.TOPIC_SETTING);
     String value = type == null ? "CreateTime" : type.value();
-    if (!"LogAppendTime".equals(value)) {
-      throw new PreflightException("topic '" + topic + "' has message.timestamp.type=" + value + " but " + why
-          + " needs LogAppendTime (kafka-configs.sh --alter --entity-type topics --entity-name " + topic
-          + " --add-config message.timestamp.type=LogAppendTime)");
+    if (!BudgetClock.LOG_APPEND_TIME_VALUE.equals(value)) {
+      throw new PreflightException("topic '" + topic + "' has " + BudgetClock.TOPIC_SETTING + "=" + value + " but " + why
+          + " needs " + BudgetClock.LOG_APPEND_TIME_VALUE + " (kafka-configs.sh --alter --entity-type topics --entity-name "
+          + topic + " --add-config " + BudgetClock.TOPIC_SETTING + "=" + BudgetClock.LOG_APPEND_TIME_VALUE + ")");
     }
   }
 

@@ -47,6 +47,19 @@ class JobCommandsKafkaTest {
   }
 
   @Test
+  void aBudgetOnLogAppendTimeNeedsARawTopicStampedByTheBroker(KafkaFixture kafka, @TempDir Path dir) throws Exception {
+    Path config = Files.writeString(dir.resolve("c.yaml"), "user-field: u\n" + CONFIG + "budget:\n  epsilon: 10\n  period: P1D\n");
+    kafka.createTopic("producer-stamped", 1, Map.of());
+    kafka.createTopic("l-out", 1, Map.of());
+    CliProcess r = CliProcess.run(LONG, "perturb-job", "--config", config.toString(), "--bootstrap-servers", kafka.bootstrapServers(),
+        "--input-topic", "producer-stamped", "--output-topic", "l-out", "--dead-letter-topic", "l-out");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("ogpm: topic 'producer-stamped' has message.timestamp.type=CreateTime but the budget's clock"
+        + " log-append-time needs LogAppendTime (kafka-configs.sh --alter --entity-type topics --entity-name producer-stamped"
+        + " --add-config message.timestamp.type=LogAppendTime)\n");
+  }
+
+  @Test
   void aBoundedRunReturnsOnceItsOutputIsVisible(KafkaFixture kafka, @TempDir Path dir) throws Exception {
     Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG);
     for (String t : new String[] {"b-raw", "b-out", "b-dead"}) {

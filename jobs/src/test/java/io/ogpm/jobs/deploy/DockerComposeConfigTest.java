@@ -113,6 +113,8 @@ class DockerComposeConfigTest {
     for (String topic : List.of("ogpm.raw", "ogpm.perturbed", "ogpm.dead-letters", "ogpm.stats")) {
       assertThat(script).containsPattern("create\\s+" + Pattern.quote(topic) + "\\s+\\d+\\s+retention\\.ms=\\d+");
     }
+    // The budget (clock log-append-time in sample-data/ogpm.yaml) refuses producer-stamped records.
+    assertThat(script).containsPattern("create\\s+ogpm\\.raw\\s.*message\\.timestamp\\.type=LogAppendTime(\\s|$)");
     // The stats sink writes key-less records, which a compacted topic rejects.
     assertThat(script).containsPattern("create\\s+ogpm\\.stats\\s.*cleanup\\.policy=delete(\\s|$)");
   }
