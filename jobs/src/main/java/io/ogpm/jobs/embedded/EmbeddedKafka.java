@@ -50,7 +50,7 @@ public final class EmbeddedKafka implements AutoCloseable {
           "unstable.api.versions.enable", "false",
           "unstable.feature.versions.enable", "false");
 
-  private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration TOPIC_TIMEOUT = Duration.ofMinutes(2);
   private static final Duration ADMIN_CLOSE_TIMEOUT = Duration.ofSeconds(5);
   private static final Object STDOUT_LOCK = new Object();
 

@@ -50,8 +50,8 @@ class FaultToleranceKafkaTest {
   void killingATaskManagerMidStreamLosesAndDuplicatesNothing(KafkaFixture kafka, @TempDir Path dir) throws Exception {
     run(kafka, dir, "tm", (cluster, job) -> {
       // Mid-stream: once records are flowing into the output (uncommitted transactions included).
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (kafka.consumeAll("tm-perturbed", false, Duration.ofSeconds(10)).size() < 300) {
+      long deadline = System.nanoTime() + KafkaFixture.PATIENCE.toNanos();
+      while (kafka.consumeAll("tm-perturbed", false, KafkaFixture.PATIENCE).size() < 300) {
         assertThat(System.nanoTime()).as("records flowing within a minute").isLessThan(deadline);
         Thread.sleep(100);
       }
@@ -91,13 +91,13 @@ class FaultToleranceKafkaTest {
         name, name, KeySource.file(key), true, true, Duration.ofSeconds(5), 2);
     try (TestCluster cluster = new TestCluster(2, 1)) {
       JobID job = cluster.submit(env -> PerturbJob.build(env, settings, hook), null);
-      cluster.awaitRunning(job, Duration.ofSeconds(30));
+      cluster.awaitRunning(job, KafkaFixture.PATIENCE);
       fault.cause(cluster, job);
       JobResult result = cluster.await(job, Duration.ofMinutes(3));
       assertThat(result.isSuccess()).as("job result %s", result.getSerializedThrowable()).isTrue();
     }
-    List<ConsumerRecord<byte[], byte[]>> committed = kafka.consumeAll(out, true, Duration.ofSeconds(60));
-    List<ConsumerRecord<byte[], byte[]>> deadLetters = kafka.consumeAll(dead, true, Duration.ofSeconds(60));
+    List<ConsumerRecord<byte[], byte[]>> committed = kafka.consumeAll(out, true, KafkaFixture.PATIENCE);
+    List<ConsumerRecord<byte[], byte[]>> deadLetters = kafka.consumeAll(dead, true, KafkaFixture.PATIENCE);
     Map<String, Integer> seen = new HashMap<>();
     for (ConsumerRecord<byte[], byte[]> r : committed) {
       seen.merge(JSON.readTree(r.value()).get("id").asText(), 1, Integer::sum);
@@ -109,7 +109,7 @@ class FaultToleranceKafkaTest {
 
     // The aborted attempts are visible to read_uncommitted: every replayed id has one value.
     Map<String, List<Double>> values = new HashMap<>();
-    for (ConsumerRecord<byte[], byte[]> r : kafka.consumeAll(out, false, Duration.ofSeconds(60))) {
+    for (ConsumerRecord<byte[], byte[]> r : kafka.consumeAll(out, false, KafkaFixture.PATIENCE)) {
       JsonNode v = JSON.readTree(r.value());
       values.computeIfAbsent(v.get("id").asText(), k -> new ArrayList<>()).add(v.get("x").asDouble());
     }

@@ -39,8 +39,8 @@ class HostileInputKafkaTest {
           KafkaSettings.of(kafka.bootstrapServers()), "hostile-raw", "hostile-out", "hostile-dead", "hostile", "hostile",
           KeySource.none(), true, true, Duration.ofMillis(500), 2)), null);
       assertThat(cluster.await(job, Duration.ofMinutes(2)).isSuccess()).isTrue();
-      List<ConsumerRecord<byte[], byte[]>> out = kafka.consumeAll("hostile-out", true, Duration.ofSeconds(60));
-      List<ConsumerRecord<byte[], byte[]>> dead = kafka.consumeAll("hostile-dead", true, Duration.ofSeconds(60));
+      List<ConsumerRecord<byte[], byte[]>> out = kafka.consumeAll("hostile-out", true, KafkaFixture.PATIENCE);
+      List<ConsumerRecord<byte[], byte[]>> dead = kafka.consumeAll("hostile-dead", true, KafkaFixture.PATIENCE);
       assertThat(out.size() + dead.size()).isEqualTo(inputs.size());
       assertThat(out).isNotEmpty();
       for (ConsumerRecord<byte[], byte[]> r : out) {

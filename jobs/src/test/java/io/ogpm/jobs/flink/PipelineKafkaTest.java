@@ -106,8 +106,8 @@ class PipelineKafkaTest {
         "dead", "perturb-test", "perturb-test", KeySource.none(), true, true, Duration.ofSeconds(1), 2));
     env.execute("perturb test");
 
-    List<ConsumerRecord<byte[], byte[]>> out = kafka.consumeAll("perturbed", true, Duration.ofSeconds(60));
-    List<ConsumerRecord<byte[], byte[]>> dead = kafka.consumeAll("dead", true, Duration.ofSeconds(60));
+    List<ConsumerRecord<byte[], byte[]>> out = kafka.consumeAll("perturbed", true, KafkaFixture.PATIENCE);
+    List<ConsumerRecord<byte[], byte[]>> dead = kafka.consumeAll("dead", true, KafkaFixture.PATIENCE);
     assertThat(out.size() + dead.size()).isEqualTo(records.size());
     assertThat(dead).hasSize(badRecords);
     Set<String> seen = new HashSet<>();
@@ -176,7 +176,7 @@ class PipelineKafkaTest {
         Duration.ZERO, Duration.ofMinutes(1), Duration.ofSeconds(5), 20, true, true, Duration.ofSeconds(1), 2));
     env.execute("aggregate test");
 
-    List<ConsumerRecord<byte[], byte[]>> stats = kafka.consumeAll("stats", true, Duration.ofSeconds(60));
+    List<ConsumerRecord<byte[], byte[]>> stats = kafka.consumeAll("stats", true, KafkaFixture.PATIENCE);
     // 4 windows x 2 activities x 2 fields.
     assertThat(stats).hasSize(16);
     long accelCount = 0;

@@ -55,7 +55,7 @@ class WindowSemanticsKafkaTest {
           KafkaSettings.of(kafka.bootstrapServers()), "win-in", "win-stats", "win-test", "win-test", null, "ts",
           Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ZERO, Duration.ofMinutes(5),
           10, false, false, Duration.ofMillis(300), 1)), null);
-      cluster.awaitRunning(job, Duration.ofMinutes(1));
+      cluster.awaitRunning(job, KafkaFixture.PATIENCE);
 
       // 20 records at 1 s and 20 at 7 s; one at 12 s moves the watermark to 12 s: the windows
       // ending at 5 s and 10 s fire.
@@ -74,7 +74,7 @@ class WindowSemanticsKafkaTest {
       kafka.produce("win-in", records(30_000, 1));
       awaitStats(kafka, s -> s.contains(window(5_000, 15_000, 21)) && s.contains(window(10_000, 20_000, 1)));
       kafka.produce("win-in", records(3_000, 4));
-      long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+      long deadline = System.nanoTime() + KafkaFixture.PATIENCE.toNanos();
       while (lateRecords(metricsMark) < 4 && System.nanoTime() < deadline) {
         Thread.sleep(100);
       }
@@ -105,7 +105,7 @@ class WindowSemanticsKafkaTest {
 
   private static List<String> stats(KafkaFixture kafka) throws Exception {
     List<String> out = new ArrayList<>();
-    for (ConsumerRecord<byte[], byte[]> r : kafka.consumeAll("win-stats", true, Duration.ofSeconds(30))) {
+    for (ConsumerRecord<byte[], byte[]> r : kafka.consumeAll("win-stats", true, KafkaFixture.PATIENCE)) {
       JsonNode s = JSON.readTree(r.value());
       out.add(s.get("windowStart").asText() + " " + s.get("windowEnd").asText() + " " + s.get("count").asLong());
     }
@@ -113,7 +113,7 @@ class WindowSemanticsKafkaTest {
   }
 
   private static void awaitStats(KafkaFixture kafka, Predicate<List<String>> condition) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+    long deadline = System.nanoTime() + KafkaFixture.PATIENCE.toNanos();
     List<String> seen = stats(kafka);
     while (!condition.test(seen)) {
       if (System.nanoTime() > deadline) {

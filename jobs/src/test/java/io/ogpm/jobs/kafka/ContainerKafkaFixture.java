@@ -21,7 +21,7 @@ public final class ContainerKafkaFixture implements KafkaFixture {
   /** Same version as the {@code kafka-clients} on the class path. */
   public static final DockerImageName IMAGE = DockerImageName.parse("apache/kafka:4.2.0");
 
-  private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration TOPIC_TIMEOUT = Duration.ofMinutes(2);
 
   private final KafkaContainer container;
   private final Admin admin;

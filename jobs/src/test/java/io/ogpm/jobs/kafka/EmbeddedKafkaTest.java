@@ -41,7 +41,7 @@ class EmbeddedKafkaTest {
 
     kafka.produce("plain", values);
 
-    List<ConsumerRecord<byte[], byte[]>> read = kafka.consumeAll("plain", true, Duration.ofSeconds(20));
+    List<ConsumerRecord<byte[], byte[]>> read = kafka.consumeAll("plain", true, KafkaFixture.PATIENCE);
     assertThat(read).extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
         .containsExactlyInAnyOrder("a", "b", "c");
   }

@@ -23,6 +23,13 @@ public interface KafkaFixture extends AutoCloseable {
    */
   Map<String, String> TEST_BROKER_PROPERTIES = Map.of("log.retention.ms", "-1");
 
+  /**
+   * How long tests wait for a condition (records read, a job running, a metric reached). Tests end
+   * as soon as the condition holds; the deadline only bounds a real failure, so it is generous: a
+   * shared 2-core machine under load can be many times slower than an idle one.
+   */
+  Duration PATIENCE = Duration.ofMinutes(5);
+
   /** The {@code bootstrap.servers} value for clients. */
   String bootstrapServers();
 

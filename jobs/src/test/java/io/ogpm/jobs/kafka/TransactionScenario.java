@@ -22,7 +22,7 @@ final class TransactionScenario {
   static final int COMMITTED = 1_000;
   static final int ABORTED = 100;
   private static final int PARTITIONS = 3;
-  private static final Duration READ_TIMEOUT = Duration.ofSeconds(20);
+  private static final Duration READ_TIMEOUT = KafkaFixture.PATIENCE;
 
   private TransactionScenario() {}
 
