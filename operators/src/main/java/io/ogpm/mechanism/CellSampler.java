@@ -1,6 +1,7 @@
 package io.ogpm.mechanism;
 
 import io.ogpm.mechanism.random.RandomBits;
+import java.util.OptionalDouble;
 
 /**
  * Draws the output grid cell of a unit mechanism for an input. The reported value is a function of
@@ -9,6 +10,17 @@ import io.ogpm.mechanism.random.RandomBits;
 public interface CellSampler {
   /** The cell index for input z in [0, 1] and fresh random bits. */
   long sampleCell(double z, RandomBits bits);
+
+  /**
+   * The epsilon this sampler's cell distribution is certified to satisfy, never above the
+   * mechanism's: present only where the exact output probabilities are integers over a common
+   * denominator and their worst ratio is proved at most e^eps in exact arithmetic (see {@link
+   * TwoLevelCellSampler}). Empty (the default) for samplers whose probabilities come from
+   * floating-point arithmetic: nothing is claimed for them.
+   */
+  default OptionalDouble certifiedEpsilon() {
+    return OptionalDouble.empty();
+  }
 
   /** The sampler a unit mechanism provides for a grid. */
   static CellSampler of(UnitMechanism mechanism, OutputGrid grid) {

@@ -8,6 +8,7 @@ import io.ogpm.mechanism.baseline.Staircase;
 import io.ogpm.mechanism.baseline.Truncation;
 import io.ogpm.mechanism.baseline.TruncatedLaplace;
 import io.ogpm.mechanism.random.RandomBits;
+import java.util.OptionalDouble;
 
 /**
  * A mechanism on a real domain [lo, hi): a {@link UnitMechanism} carried by the affine map {@code x
@@ -154,11 +155,17 @@ public final class Mechanism {
   }
 
   /**
-   * The epsilon the sampled outputs really satisfy on the grid, where it is known exactly (two-level
-   * mechanisms); otherwise the mechanism's epsilon.
+   * The epsilon the sampled grid outputs are certified to satisfy: a double r, never above {@link
+   * #epsilon()}, with {@code e^r} at least the exact worst ratio of the sampler's cell
+   * probabilities, proved in exact arithmetic when the sampler was built ({@link
+   * CellSampler#certifiedEpsilon()}). Present for the integer samplers of ogpm, ogpm-u, pm, pm-c,
+   * sw and sw-c, and for t-pm and t-sw (clamping cells is post-processing). Empty for staircase,
+   * t-laplace, b-laplace and purkayastha: their geometric draws compare uniforms with
+   * floating-point probabilities, so their grid distribution is not certified and nothing is
+   * claimed.
    */
-  public double realizedEpsilon() {
-    return sampler instanceof TwoLevelCellSampler exact ? exact.realizedEpsilon() : epsilon();
+  public OptionalDouble realizedEpsilon() {
+    return sampler.certifiedEpsilon();
   }
 
   /** The output distribution for input x in real units (piecewise mechanisms only). */

@@ -1,6 +1,7 @@
 package io.ogpm.mechanism;
 
 import io.ogpm.mechanism.random.RandomBits;
+import java.util.OptionalDouble;
 
 /**
  * Exact integer sampling of a {@link TwoLevelMechanism} on an {@link OutputGrid}.
@@ -13,19 +14,30 @@ import io.ogpm.mechanism.random.RandomBits;
  * allows, at least 9):
  *
  * <ol>
- *   <li>one 64-bit draw picks background or bump: {@code (bits >>> 11) < ceil(w 2^53)}, the same
- *       threshold for every input;
+ *   <li>one 64-bit draw picks background or bump: {@code (bits >>> 11) < T}, the same integer
+ *       threshold for every input, so the background has probability exactly {@code w' = T / 2^53};
  *   <li>one uniform integer in {@code [0, n)} (Lemire's exact method) picks the position: {@code n
  *       = NB} positions for the background, {@code n = N} for the bump;
  *   <li>the cell is the position shifted right by K (wrapped on a circle).
  * </ol>
  *
- * Every cell is reached by exactly {@code 2^K} background positions (fewer at a bounded domain's
- * partial end cells, the same for every input) and by at most {@code 2^K} bump positions. Rounding
- * is made to favour privacy: the background threshold rounds up, {@code NB} rounds down, {@code N}
- * rounds up. The sampler is therefore exactly {@link #realizedEpsilon()}-LDP on the grid, with
- * {@code e^eps' = 1 + (1 - w') NB / (w' N)}, and eps' never exceeds the mechanism's eps by more
- * than the rounding of the mechanism's own parameters (about 1e-15 relative).
+ * <p><b>Exact privacy.</b> Cell c holds {@code B_c} background positions: {@code 2^K} inside, fewer
+ * in a bounded domain's partial end cells (possibly 0, a cell then never drawn), the same for every
+ * input. The bump is N consecutive positions: inside the background on a bounded domain (its start
+ * is clamped), at most once around the circle on a circular one ({@code N <= NB}), so it puts
+ * {@code U_c(z) <= B_c} positions in cell c. Then
+ *
+ * <pre>
+ *   P(c | z) = (T B_c N + (2^53 - T) U_c(z) NB) / (2^53 NB N)
+ * </pre>
+ *
+ * and for any two inputs the ratio is at most its value at {@code U = B_c} against {@code U = 0}:
+ * {@code 1 + X} with {@code X = (2^53 - T) NB / (T N)}, for every cell and both kinds of domain,
+ * reached when one input's bump covers an inside cell that another input's bump misses. NB is
+ * rounded down from the output domain; T and N are chosen by {@link TwoLevelRounding} so that
+ * {@code X <= e^eps - 1} is proved in exact arithmetic against a certified lower bound on {@code
+ * e^eps - 1}, with X as close to it as the integers allow. So the exact ratio never exceeds e^eps;
+ * {@link #realizedEpsilon()} is a certified upper bound on {@code ln(1 + X)}, never above eps.
  */
 public final class TwoLevelCellSampler implements CellSampler {
   private final OutputGrid grid;
@@ -39,6 +51,7 @@ public final class TwoLevelCellSampler implements CellSampler {
   private final long maxBumpStart;
   private final boolean circular;
   private final long circleMask;
+  private final double realizedEpsilon;
 
   TwoLevelCellSampler(TwoLevelMechanism mechanism, OutputGrid grid) {
     this.mechanism = mechanism;
@@ -63,10 +76,12 @@ public final class TwoLevelCellSampler implements CellSampler {
       this.backgroundPositions = (long) Math.floor(mechanism.outputHi() * positionsPerUnit) - backgroundStart;
       this.circleMask = -1;
     }
-    this.bumpPositions = Math.max(1, (long) Math.ceil(mechanism.bumpLength() * positionsPerUnit));
+    TwoLevelRounding rounding = TwoLevelRounding.of(
+        mechanism, mechanism.backgroundMass(), mechanism.bumpLength() * positionsPerUnit, backgroundPositions, mechanism.epsilon());
+    this.backgroundThreshold = rounding.threshold();
+    this.bumpPositions = rounding.bumpPositions();
+    this.realizedEpsilon = rounding.realizedEpsilon();
     this.maxBumpStart = backgroundStart + backgroundPositions - bumpPositions;
-    double threshold = Math.ceil(mechanism.backgroundMass() * 0x1.0p53);
-    this.backgroundThreshold = (long) Math.min(threshold, 0x1.0p53);
   }
 
   /**
@@ -94,12 +109,42 @@ public final class TwoLevelCellSampler implements CellSampler {
   }
 
   /**
-   * The epsilon this sampler really satisfies on the grid: {@code ln(1 + (1 - w') NB / (w' N))}
-   * with the rounded background probability {@code w'} and position counts.
+   * The epsilon this sampler's grid outputs satisfy, certified: a double r with {@code e^r >= 1 +
+   * (2^53 - T) NB / (T N)} (the exact worst-case ratio, see the class comment), proved in exact
+   * arithmetic in the constructor, and never above the mechanism's eps.
    */
   public double realizedEpsilon() {
-    double w = backgroundThreshold * 0x1.0p-53;
-    return Math.log1p((1 - w) * backgroundPositions / (w * bumpPositions));
+    return realizedEpsilon;
+  }
+
+  @Override
+  public OptionalDouble certifiedEpsilon() {
+    return OptionalDouble.of(realizedEpsilon);
+  }
+
+  /** The background threshold T: the background has probability {@code T / 2^53}. */
+  long backgroundThreshold() {
+    return backgroundThreshold;
+  }
+
+  /** NB: the number of background positions. */
+  long backgroundPositions() {
+    return backgroundPositions;
+  }
+
+  /** The first background position. */
+  long backgroundStart() {
+    return backgroundStart;
+  }
+
+  /** N: the number of bump positions. */
+  long bumpPositions() {
+    return bumpPositions;
+  }
+
+  /** K: positions per cell are {@code 2^K}. */
+  int shift() {
+    return shift;
   }
 
   /**

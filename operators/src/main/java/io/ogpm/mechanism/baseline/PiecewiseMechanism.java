@@ -26,6 +26,7 @@ public final class PiecewiseMechanism implements TwoLevelMechanism {
   private final double epsilon;
   private final Output output;
   private final double c;
+  private final double cMinusOne;
   private final double scale;
   private final double offset;
   private final double low;
@@ -33,7 +34,9 @@ public final class PiecewiseMechanism implements TwoLevelMechanism {
   private PiecewiseMechanism(double epsilon, Output output) {
     this.epsilon = epsilon;
     this.output = output;
-    double cMinusOne = 2 / Math.expm1(epsilon / 2);
+    // C - 1 kept as computed: recomputed from a rounded C it loses its precision at high eps (all
+    // of it from eps = 75, where C rounds to 1), and the bump length with it.
+    this.cMinusOne = 2 / Math.expm1(epsilon / 2);
     this.c = 1 + cMinusOne;
     this.scale = output == Output.ORIGINAL ? 0.5 : 0.5 / c;
     this.offset = 0.5;
@@ -77,13 +80,13 @@ public final class PiecewiseMechanism implements TwoLevelMechanism {
 
   @Override
   public double bumpLength() {
-    return scale * (c - 1);
+    return scale * cMinusOne;
   }
 
   @Override
   public double bumpStart(double z) {
     double t = 2 * z - 1;
-    double l = (c + 1) / 2 * t - (c - 1) / 2;
+    double l = (c + 1) / 2 * t - cMinusOne / 2;
     return offset + scale * l;
   }
 

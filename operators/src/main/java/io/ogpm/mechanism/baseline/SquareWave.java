@@ -59,7 +59,9 @@ public final class SquareWave implements TwoLevelMechanism {
       numerator = eps * Math.exp(eps) - Math.expm1(eps);
       bracket = Math.expm1(eps) - eps;
     }
-    return numerator / (2 * Math.exp(eps) * bracket);
+    double denominator = 2 * Math.exp(eps) * bracket;
+    // From eps = 355 the denominator overflows (b would be 0): divide by e^eps first there.
+    return Double.isFinite(denominator) ? numerator / denominator : numerator / Math.exp(eps) / (2 * bracket);
   }
 
   /** SW's b. */

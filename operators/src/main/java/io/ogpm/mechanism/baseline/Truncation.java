@@ -5,8 +5,10 @@ import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.OutputGrid;
 import io.ogpm.mechanism.PiecewiseDistribution;
 import io.ogpm.mechanism.PiecewiseUnitMechanism;
+import io.ogpm.mechanism.random.RandomBits;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalDouble;
 
 /**
  * A piecewise mechanism with an enlarged output domain, truncated into the input domain [0, 1):
@@ -81,9 +83,24 @@ public final class Truncation implements PiecewiseUnitMechanism {
 
   @Override
   public CellSampler cellSampler(OutputGrid grid) {
-    CellSampler enlarged = base.cellSampler(OutputGrid.of(grid.bits(), base));
-    long last = grid.maxCell();
-    return (z, bits) -> Math.min(Math.max(enlarged.sampleCell(z, bits), 0), last);
+    return new Clamped(base.cellSampler(OutputGrid.of(grid.bits(), base)), grid.maxCell());
+  }
+
+  /**
+   * The base sampler's cell clamped into {@code [0, last]}: a fixed function of the cell, so the
+   * base sampler's certified epsilon carries over (a clamped cell's probability is a sum over base
+   * cells, and a ratio of sums is at most the largest ratio of their terms).
+   */
+  private record Clamped(CellSampler enlarged, long last) implements CellSampler {
+    @Override
+    public long sampleCell(double z, RandomBits bits) {
+      return Math.min(Math.max(enlarged.sampleCell(z, bits), 0), last);
+    }
+
+    @Override
+    public OptionalDouble certifiedEpsilon() {
+      return enlarged.certifiedEpsilon();
+    }
   }
 
   @Override

@@ -71,10 +71,19 @@ class PrivacyAuditorTest {
     assertThat(ClopperPearson.upper(10, 100, 0.05)).isCloseTo(0.1637, within(5e-4));
   }
 
-  /** Theorem 3 with its high density 1.2 times too high (the bump shrunk to keep mass 1). */
-  record TooHigh(double epsilon, double factor) implements TwoLevelMechanism {
+  /**
+   * Theorem 3 at eps {@code intended} with its high density {@code factor} times too high (the bump
+   * shrunk to keep mass 1). It states the epsilon it really spends, {@code intended + ln(factor)}:
+   * the integer sampler refuses a mechanism whose densities spend more than it states.
+   */
+  record TooHigh(double intended, double factor) implements TwoLevelMechanism {
     private OgpmShape shape() {
-      return OgpmShape.absoluteErrorOptimal(epsilon);
+      return OgpmShape.absoluteErrorOptimal(intended);
+    }
+
+    @Override
+    public double epsilon() {
+      return intended + Math.log(factor);
     }
 
     @Override

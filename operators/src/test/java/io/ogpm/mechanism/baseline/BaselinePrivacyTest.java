@@ -8,6 +8,7 @@ import io.ogpm.mechanism.Objective;
 import io.ogpm.mechanism.PiecewiseDistribution;
 import io.ogpm.mechanism.PiecewiseUnitMechanism;
 import io.ogpm.mechanism.PrivacyCheck;
+import io.ogpm.mechanism.TwoLevelMechanism;
 import io.ogpm.mechanism.UnitMechanism;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,25 @@ class BaselinePrivacyTest {
             : PrivacyCheck.worstRatio(p, inputs);
         assertThat(r.worstRatio()).as("%s at y=%s", m, r.output()).isLessThanOrEqualTo(Math.exp(eps) * (1 + ROUNDING));
         assertThat(r.worstRatio()).as("%s uses its budget", m).isGreaterThan(Math.exp(eps) * (1 - 1e-9));
+      }
+    }
+  }
+
+  @Test
+  void pmAndSwParametersSpendTheirEpsilonUpToTheLargestAllowed() {
+    // ln((1 - w) (hi - lo) / (w s)) = ln(e^eps - 1), in logs (the ratio overflows a double near 700).
+    // PM's bump once came from C - 1 recomputed from a rounded C (zero from eps = 75), SW's b from a
+    // product that overflows from eps = 355.
+    for (double eps : new double[] {1, 20, 49, 75, 100, 355, 500, 700}) {
+      for (TwoLevelMechanism m : List.of(
+          PiecewiseMechanism.of(eps, PiecewiseMechanism.Output.ORIGINAL),
+          PiecewiseMechanism.of(eps, PiecewiseMechanism.Output.COMPRESSED),
+          SquareWave.of(eps, SquareWave.Output.ORIGINAL),
+          SquareWave.of(eps, SquareWave.Output.COMPRESSED))) {
+        double w = m.backgroundMass();
+        double logRatio = Math.log1p(-w) + Math.log(m.outputHi() - m.outputLo()) - Math.log(w) - Math.log(m.bumpLength());
+        double expected = eps + Math.log(-Math.expm1(-eps));
+        assertThat(logRatio).as("%s", m).isCloseTo(expected, within(1e-9));
       }
     }
   }
