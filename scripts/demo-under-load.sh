@@ -27,7 +27,8 @@ for run in $(seq "$runs"); do
     echo "run $run FAILED after $(( $(date +%s) - start )) s: $(grep '^ogpm:' "$out/run-$run.err" | tail -1)"
     exit 1
   fi
-  echo "run $run ok in $(( $(date +%s) - start )) s: $(grep -h '^PerturbJob:' "$out/run-$run.out" | cut -c13-60);" \
-    "$(grep -h '^AggregateJob:' "$out/run-$run.out" | cut -d' ' -f2-4)"
+  perturbed=$(sed -n 's/^PerturbJob: \([0-9]*\) records perturbed.*, \([0-9]*\) dead-lettered.*/\1 perturbed, \2 dead-lettered/p' "$out/run-$run.out")
+  windows=$(sed -n 's/^AggregateJob: \([0-9]*\) window statistics.*/\1 window statistics/p' "$out/run-$run.out")
+  echo "run $run ok in $(( $(date +%s) - start )) s: $perturbed, $windows"
 done
 echo "all $runs runs accounted for every record and window"
