@@ -4,13 +4,13 @@ package io.ogpm.mechanism.audit;
  * Exact (Clopper-Pearson) one-sided confidence bounds for a binomial proportion, from quantiles of
  * the beta distribution. The regularised incomplete beta function is evaluated by its continued
  * fraction (modified Lentz), which converges in about sqrt(max(a, b)) terms; quantiles by
- * bisection to 1e-15.
+ * bisection to 1e-15. Public for the coverage tests of the estimators' intervals.
  */
-final class ClopperPearson {
+public final class ClopperPearson {
   private ClopperPearson() {}
 
   /** A value below p with probability at least 1 - alpha: {@code Beta(alpha; k, n - k + 1)}. */
-  static double lower(long k, long n, double alpha) {
+  public static double lower(long k, long n, double alpha) {
     if (k == 0) {
       return 0;
     }
@@ -18,7 +18,7 @@ final class ClopperPearson {
   }
 
   /** A value above p with probability at least 1 - alpha: {@code Beta(1 - alpha; k + 1, n - k)}. */
-  static double upper(long k, long n, double alpha) {
+  public static double upper(long k, long n, double alpha) {
     if (k == n) {
       return 1;
     }
