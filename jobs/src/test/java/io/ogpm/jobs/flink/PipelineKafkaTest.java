@@ -9,6 +9,7 @@ import io.ogpm.flink.KeySource;
 import io.ogpm.flink.PerturbedRecordSerializer;
 import io.ogpm.jobs.kafka.KafkaFixture;
 import io.ogpm.jobs.kafka.KafkaFixtureExtension;
+import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.random.AesCtrSource;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -190,17 +191,25 @@ class PipelineKafkaTest {
       assertThat(s.get("count").asLong()).isEqualTo((long) truth[2]);
       if (field.equals("accel_x")) {
         accelCount += s.get("count").asLong();
-        // The estimate is within the interval's own standard error of the truth (half-width / 1.96)
-        // times 4.89: p = 1e-6 each, since the secure randomness draws a new sample every run.
-        JsonNode u = s.get("means").get("unbiased");
-        double sd = (u.get("upper").asDouble() - u.get("lower").asDouble()) / 2 / 1.96;
-        assertThat(Math.abs(u.get("estimate").asDouble() - truth[0])).isLessThan(4.89 * sd);
+        // Every input lies where OGPM's mean function is affine (|x| <= 1.2, affine on |x| < 1.5 at eps
+        // 2), so the unbiased estimate's standard deviation is at most sqrt(maxVar / n) / slope: it
+        // is within 4.89 of them of the truth (p = 1e-6, as the secure randomness draws a new
+        // sample every run), and the 95 % interval, which also allows inputs at the ends, holds it.
+        Mechanism m = Mechanism.of(CONFIG.fields().get(0).spec());
+        double slope = (m.outputMean(0.5) - m.outputMean(-0.5));
+        double sd = Math.sqrt(m.maxOutputVariance() / s.get("count").asDouble()) / slope;
+        assertThat(Math.abs(s.get("means").get("unbiased").get("estimate").asDouble() - truth[0])).isLessThan(4.89 * sd);
+        assertThat(s.get("meanInterval").get(0).asDouble()).isLessThan(truth[0] - 4.89 * sd);
+        assertThat(s.get("meanInterval").get(1).asDouble()).isGreaterThan(truth[0] + 4.89 * sd);
       } else {
-        // Circular mean near the seam: the angle to the true mean, not the linear difference.
+        // Circular mean near the seam: the angle to the true mean, not the linear difference. The
+        // direction interval's half-width is asin(r / R) with the disk radius r = 2.448 s, s the
+        // bound on the perpendicular standard deviation, so the angle's own standard deviation is
+        // at most about sin(half) / 2.448 (p = 1e-6 at 4.89 of them).
         double angle = Math.abs(Math.IEEEremainder(s.get("means").get("raw").get("estimate").asDouble() - truth[1], 2 * Math.PI));
-        JsonNode raw = s.get("means").get("raw");
-        double half = Math.abs(Math.IEEEremainder(raw.get("upper").asDouble() - raw.get("lower").asDouble(), 2 * Math.PI)) / 2;
-        assertThat(angle).isLessThan(half / 1.96 * 4.89);
+        JsonNode interval = s.get("circularMeanInterval");
+        double half = Math.abs(Math.IEEEremainder(interval.get(1).asDouble() - interval.get(0).asDouble(), 2 * Math.PI)) / 2;
+        assertThat(angle).isLessThan(4.89 * Math.sin(half) / Math.sqrt(-2 * Math.log(0.05)));
         assertThat(Math.abs(Math.IEEEremainder(truth[1] - Math.PI, 2 * Math.PI))).isLessThan(0.3);
       }
       double total = 0;
