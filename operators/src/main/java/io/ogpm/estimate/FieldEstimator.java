@@ -22,9 +22,11 @@ import io.ogpm.mechanism.Mechanism;
  *       = E[M(x)]}, and variance at most {@code maxVar / n}, so {@code [L, U] = mean +- (1.96
  *       sqrt(maxVar / n) + slack)} holds gbar (or the Bernstein half-width); the interval is every input mean consistent with
  *       that ({@link MeanIdentification}: the range where g's concave majorant reaches L and its
- *       convex minorant stays below U). Mechanisms whose output variance is largest at both ends
- *       (OGPM, PM, SW and the rest here) cannot do better with the variance: a mixture of the two
- *       ends has that variance at every output mean. The point estimates (unbiased or raw; the
+ *       convex minorant stays below U). Where the output variance is largest at both ends (OGPM,
+ *       PM, SW) the variance bound cannot be tightened by the output mean: a mixture of the two
+ *       ends has that variance at every output mean. (Where it is largest inside, as for
+ *       t-laplace, the concave majorant of (g, variance) would tighten it near the ends only; not
+ *       done.) The point estimates (unbiased or raw; the
  *       reconstruction's for em) are moved into the interval when they fall outside: that never
  *       moves them away from a mean the interval holds.
  *   <li>Circular means (rotation-invariant mechanisms only, whose noise is the same symmetric
