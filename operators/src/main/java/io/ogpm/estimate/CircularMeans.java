@@ -1,14 +1,24 @@
 package io.ogpm.estimate;
 
 /**
- * Means of a circular field, in the field's units.
+ * Means of a circular field, in the field's units. The truth is the mean resultant vector of the
+ * window's actual inputs: its direction (the circular mean) and its length.
+ *
+ * <p>The intervals come from one 95 % confidence disk for that vector ({@link ResultantDisk}), so
+ * they hold together in at least 95 % of windows whatever the inputs. They exist only for
+ * rotation-invariant mechanisms (circular ogpm, purkayastha), whose noise is the same symmetric
+ * distribution at every input; for others both have NaN ends (no valid interval).
  *
  * @param direction the circular mean {@code atan2(mean sin, mean cos)} of the perturbed values,
- *     mapped back to [lo, hi); unbiased for rotation-invariant mechanisms (circular ogpm,
- *     purkayastha), whose noise is symmetric about the input
- * @param resultantLength the true data's mean resultant length, estimated as the perturbed values'
- *     resultant length divided by the noise's first trigonometric moment (for rotation-invariant
- *     mechanisms; otherwise the perturbed values' own)
- * @param reconstructedDirection the circular mean of the reconstructed distribution, or null
+ *     mapped back to [lo, hi), with the directions of the disk's points: the whole circle [lo, hi]
+ *     when the disk holds the origin (the data say nothing about the direction). Unbiased in
+ *     direction for rotation-invariant mechanisms.
+ * @param reconstructedDirection the headline of method em: the reconstruction's circular mean
+ *     moved onto the same arc when it falls outside; null without reconstruction
+ * @param resultantLength the perturbed values' resultant length divided by the noise's first
+ *     trigonometric moment (at most 1), with the lengths of the disk's points (within [0, 1]); for
+ *     mechanisms that are not rotation invariant, the perturbed values' own length
+ * @param reconstructed the reconstruction's circular mean as it came, or NaN
  */
-public record CircularMeans(Interval direction, Interval resultantLength, Interval reconstructedDirection) {}
+public record CircularMeans(
+    Interval direction, Interval reconstructedDirection, Interval resultantLength, double reconstructed) {}

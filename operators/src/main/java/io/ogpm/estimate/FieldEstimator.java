@@ -1,67 +1,116 @@
 package io.ogpm.estimate;
 
 import io.ogpm.mechanism.Mechanism;
-import io.ogpm.mechanism.random.AesCtrSource;
-import io.ogpm.mechanism.random.RandomBits;
 
 /**
  * Turns a {@link FieldAccumulator} into a {@link FieldEstimate} for one field's mechanism. Holds
  * what depends only on the mechanism, computed once: the transition matrix, the largest output
- * variance, the affine part of the mean function, the noise's trigonometric moments.
+ * variance, the mean function's envelopes ({@link MeanIdentification}) and affine part, the
+ * noise's trigonometric moments.
  *
- * <p>Confidence intervals (95 %):
+ * <p>Every 95 % interval covers the truth of the window, the mean (on a circle: the mean resultant
+ * vector) of its actual inputs, for every input distribution on the domain. The outputs are
+ * independent given the inputs. Their mean is taken as normal only from the count where the
+ * leading error of that approximation is at most 1 percentage point for the mechanism's most skewed
+ * output ({@link NormalApproximation}: 141 records for OGPM at eps 4, 7 at eps 1); below it, the
+ * intervals come from Bernstein's inequality, which needs no approximation (for staircase, whose
+ * outputs are unbounded, there is then no interval). The README has the coverage measured over a
+ * grid of input distributions.
  *
  * <ul>
- *   <li>raw and unbiased linear means: normal intervals with the mechanism's largest output
- *       variance, {@code 1.96 sqrt(maxVar / n)}: valid whatever the inputs, since the outputs are
- *       independent given the inputs and each has variance at most maxVar;
- *   <li>circular direction and resultant length: the components of the mean unit vector
- *       perpendicular and parallel to the mean direction have variance at most {@code (1 + |rho2|)
- *       / 2n} ({@code rho2} the noise's second trigonometric moment; 1/n for mechanisms that are
- *       not rotation invariant); the angle's half-width is {@code asin(1.96 sd / R)};
- *   <li>reconstructed means: a parametric bootstrap of the reconstruction ({@value
- *       #BOOTSTRAP_REPLICATES} replicates of Poisson counts drawn from the fitted output
- *       distribution), normal interval with the bootstrap standard deviation, widened by half a bin
- *       (the reconstruction places each bin's mass at its centre, and the data's mean within the
- *       bins is unknown). The bootstrap is seeded from the counts, so the same window always gives
- *       the same interval.
+ *   <li>Linear means: the outputs' mean has expectation {@code gbar = (1/n) sum g(x_i)}, {@code g(x)
+ *       = E[M(x)]}, and variance at most {@code maxVar / n}, so {@code [L, U] = mean +- (1.96
+ *       sqrt(maxVar / n) + slack)} holds gbar (or the Bernstein half-width); the interval is every input mean consistent with
+ *       that ({@link MeanIdentification}: the range where g's concave majorant reaches L and its
+ *       convex minorant stays below U). Where the output variance is largest at both ends (OGPM,
+ *       PM, SW) the variance bound cannot be tightened by the output mean: a mixture of the two
+ *       ends has that variance at every output mean. (Where it is largest inside, as for
+ *       t-laplace, the concave majorant of (g, variance) would tighten it near the ends only; not
+ *       done.) The point estimates (unbiased or raw; the
+ *       reconstruction's for em) are moved into the interval when they fall outside: that never
+ *       moves them away from a mean the interval holds.
+ *   <li>Circular means (rotation-invariant mechanisms only, whose noise is the same symmetric
+ *       distribution at every input: {@code E[e^{i M(x)}] = rho1 e^{i x}} exactly): {@code v =
+ *       mean(e^{i y}) / rho1} is unbiased for the inputs' mean resultant vector m; along any
+ *       direction one output's component has variance at most {@code max((1 - rho2) / 2, (1 + rho2)
+ *       / 2 - rho1^2)}, so the covariance of v is at most {@code s^2 I} with {@code s^2} that over
+ *       {@code n rho1^2}, and the disk of radius {@code sqrt(chi2_2(0.95)) s} around v holds m
+ *       with probability at least 95 % (Anderson's theorem: a centred disk holds a normal vector
+ *       with smaller covariance at least as often; below the normal regime, the disk around the
+ *       square that Bernstein bounds for two fixed components at 2.5 % each). The direction interval is the directions of
+ *       the disk's points (the whole circle when it holds the origin: then the data say nothing
+ *       about the direction), the resultant length interval their lengths ({@link ResultantDisk}).
+ *       Other mechanisms on a circle have no interval.
  * </ul>
+ *
+ * <p>The slack: outputs are snapped to the grid, which moves each by at most one cell, so its
+ * expectation by at most a cell and its standard deviation by at most a cell; the mean function and
+ * the trigonometric moments are exact for piecewise mechanisms and computed by quadrature to 1e-13
+ * (of the unit domain) for the others. The intervals are widened by these bounds. (Coupled with a
+ * draw of the continuous mechanism, the integer sampler's cell is within one cell of it except when
+ * its rounded choice between bump and background differs, with probability at most 2^-53 per
+ * record: that changes any coverage by at most n 2^-53.)
  */
 public final class FieldEstimator {
-  static final int BOOTSTRAP_REPLICATES = 30;
+  /** Relative error of the mean function and moments (quadrature tolerance 1e-13, with a margin). */
+  static final double NUMERICAL = 1e-12;
 
-  private final Mechanism mechanism;
   private final FieldBinning binning;
   private final TransitionMatrix transition;
-  private final double maxVariance;
+  private final MeanIdentification identification;
+  private final double outputSd;
+  private final double meanSlack;
   private final double slope;
   private final double intercept;
   private final double affineFrom;
   private final double affineTo;
+  private final double outputRange;
   private final double rho1;
-  private final double rho2;
+  private final double componentSd;
+  private final double angleSlack;
+  private final long normalFrom;
 
   private FieldEstimator(Mechanism mechanism, int bins) {
-    this.mechanism = mechanism;
     this.binning = FieldBinning.of(mechanism, bins);
     this.transition = mechanism.isPiecewise() ? TransitionMatrix.of(mechanism, binning) : null;
     double lo = mechanism.domain().lo();
     double w = mechanism.domain().width();
+    double cell = mechanism.cellWidth();
     if (mechanism.domain().isCircular()) {
-      this.maxVariance = Double.NaN;
+      this.identification = null;
+      this.outputSd = Double.NaN;
+      this.meanSlack = Double.NaN;
       this.slope = Double.NaN;
       this.intercept = Double.NaN;
       this.affineFrom = Double.NaN;
       this.affineTo = Double.NaN;
       boolean invariant = mechanism.isRotationInvariant();
-      this.rho1 = invariant ? mechanism.noiseCosineMoment(lo, 1) : Double.NaN;
-      this.rho2 = invariant ? mechanism.noiseCosineMoment(lo, 2) : Double.NaN;
+      double r1 = invariant ? mechanism.noiseCosineMoment(lo, 1) : Double.NaN;
+      double r2 = invariant ? mechanism.noiseCosineMoment(lo, 2) : Double.NaN;
+      this.rho1 = r1 > 0 ? r1 : Double.NaN;
+      // One output's variance along a direction at angle t from its input: (1 - rho2) / 2 + (rho2
+      // - rho1^2) cos^2 t, largest at t = 0 or pi / 2.
+      double variance = Math.max((1 - r2) / 2, (1 + r2) / 2 - r1 * r1);
+      // Snapping moves an output by at most one cell: 2 pi cell / w radians, and a unit vector by
+      // at most as much.
+      this.angleSlack = 2 * Math.PI * cell / w + NUMERICAL;
+      this.componentSd = Math.sqrt(Math.max(variance, 0)) + angleSlack + Math.sqrt(NUMERICAL);
+      this.outputRange = Double.NaN;
+      this.normalFrom = invariant
+          ? NormalApproximation.minimumCount(r1, r2, mechanism.noiseCosineMoment(lo, 3), mechanism.noiseCosineMoment(lo, 4))
+          : Long.MAX_VALUE;
     } else {
-      this.maxVariance = mechanism.maxOutputVariance();
+      this.identification = MeanIdentification.of(mechanism);
+      this.outputSd = Math.sqrt(mechanism.maxOutputVariance()) + cell + Math.sqrt(NUMERICAL) * w;
+      this.meanSlack = cell + NUMERICAL * w;
+      // Outputs and their expectations lie in the output domain (infinite for staircase).
+      this.outputRange = mechanism.outputHi() - mechanism.outputLo();
+      this.normalFrom = NormalApproximation.minimumCount(mechanism);
       this.rho1 = Double.NaN;
-      this.rho2 = Double.NaN;
+      this.componentSd = Double.NaN;
+      this.angleSlack = Double.NaN;
       // The mean function E[M(x)]: a line through its values at 3/8 and 5/8 of the domain, and
-      // the range of inputs where it follows that line.
+      // the range of inputs where it follows that line (for the unbiased point estimate).
       double x1 = lo + 0.375 * w;
       double x2 = lo + 0.625 * w;
       double g1 = mechanism.outputMean(x1);
@@ -137,71 +186,87 @@ public final class FieldEstimator {
     double[] raw = binning.rawHistogram(acc.getHistogram());
     double[] reconstructed = null;
     int iterations = 0;
-    double[] bootstrapMeans = null;
     if (reconstruct && transition != null && n > 0) {
       Reconstruction.Result r = Reconstruction.em(acc.getHistogram(), transition);
       reconstructed = r.frequencies();
       iterations = r.iterations();
-      bootstrapMeans = bootstrap(acc.getHistogram(), reconstructed, n);
+    }
+    if (n == 0) {
+      return new FieldEstimate(n, raw, reconstructed, iterations, null, null);
     }
     if (binning.circular()) {
-      return new FieldEstimate(n, raw, reconstructed, iterations, null, circularMeans(acc, reconstructed, bootstrapMeans));
+      return new FieldEstimate(n, raw, reconstructed, iterations, null, circularMeans(acc, reconstructed));
     }
-    return new FieldEstimate(n, raw, reconstructed, iterations, linearMeans(acc, reconstructed, bootstrapMeans), null);
+    return new FieldEstimate(n, raw, reconstructed, iterations, linearMeans(acc, reconstructed), null);
   }
 
-  private LinearMeans linearMeans(FieldAccumulator acc, double[] reconstructed, double[] bootstrapMeans) {
+  private LinearMeans linearMeans(FieldAccumulator acc, double[] reconstructed) {
     long n = acc.getCount();
-    if (n == 0) {
-      return new LinearMeans(null, null, affineFrom, affineTo, null);
-    }
     double mean = acc.mean();
-    double half = Interval.Z95 * Math.sqrt(maxVariance / n);
-    Interval raw = Interval.around(mean, half);
-    Interval unbiased = Double.isNaN(slope) ? null : Interval.around((mean - intercept) / slope, half / slope);
-    Interval rec = null;
-    if (reconstructed != null) {
-      double m = linearMean(reconstructed);
-      rec = Interval.around(m, Interval.Z95 * standardDeviation(bootstrapMeans, m, false) + binning.binWidth() / 2);
+    double unbiased = Double.isNaN(slope) ? Double.NaN : (mean - intercept) / slope;
+    double lower = Double.NaN;
+    double upper = Double.NaN;
+    double half = (n >= normalFrom
+        ? Interval.Z95 * outputSd / Math.sqrt(n)
+        : NormalApproximation.bernsteinHalfWidth(n, outputSd * outputSd, outputRange, 0.05)) + meanSlack;
+    if (identification != null && Double.isFinite(half)) {
+      double[] consistent = identification.inputMeans(mean - half, mean + half);
+      lower = consistent[0];
+      upper = consistent[1];
     }
-    return new LinearMeans(raw, unbiased, affineFrom, affineTo, rec);
+    Interval headline = Interval.within(Double.isNaN(unbiased) ? mean : unbiased, lower, upper);
+    double rec = reconstructed == null ? Double.NaN : linearMean(reconstructed);
+    Interval recHeadline = reconstructed == null ? null : Interval.within(rec, lower, upper);
+    return new LinearMeans(headline, recHeadline, mean, unbiased, affineFrom, affineTo, rec);
   }
 
-  private CircularMeans circularMeans(FieldAccumulator acc, double[] reconstructed, double[] bootstrapMeans) {
+  private CircularMeans circularMeans(FieldAccumulator acc, double[] reconstructed) {
     long n = acc.getCount();
-    if (n == 0) {
-      return new CircularMeans(null, null, null);
-    }
     double c = acc.getSumCos() / n;
     double s = acc.getSumSin() / n;
-    double r = Math.hypot(c, s);
-    double variance = Double.isNaN(rho2) ? 1 : (1 + Math.abs(rho2)) / 2;
-    double sd = Math.sqrt(variance / n);
-    double angle = Math.atan2(s, c);
-    double halfAngle = Interval.Z95 * sd >= r ? Math.PI : Math.asin(Interval.Z95 * sd / r);
-    Interval direction = angleInterval(angle, halfAngle);
-    double scale = Double.isNaN(rho1) ? 1 : rho1;
-    double rl = Math.min(1, r / scale);
-    Interval length = new Interval(rl, Math.max(0, (r - Interval.Z95 * sd) / scale), Math.min(1, (r + Interval.Z95 * sd) / scale));
-    Interval rec = null;
-    if (reconstructed != null) {
-      double a = circularMeanAngle(reconstructed);
-      double half = Math.min(Math.PI, Interval.Z95 * standardDeviation(bootstrapMeans, a, true) + Math.PI / reconstructed.length);
-      rec = angleInterval(a, half);
+    double rec = reconstructed == null ? Double.NaN : circularMeanAngle(reconstructed);
+    if (Double.isNaN(rho1)) {
+      // No valid interval: the noise is not the same at every input.
+      Interval direction = Interval.pointOnly(toField(Math.atan2(s, c)));
+      Interval length = Interval.pointOnly(Math.hypot(c, s));
+      return new CircularMeans(direction, reconstructed == null ? null : Interval.pointOnly(toField(rec)), length,
+          reconstructed == null ? Double.NaN : toField(rec));
     }
-    return new CircularMeans(direction, length, rec);
+    // Below the normal regime: Bernstein for each of two fixed components at 2.5 %, each within 1 +
+    // rho1 of its expectation; the square they bound lies in the disk of sqrt(2) times its half-side.
+    double spread = n >= normalFrom
+        ? ResultantDisk.CHI95_2 * componentSd / Math.sqrt(n)
+        : Math.sqrt(2) * NormalApproximation.bernsteinHalfWidth(n, componentSd * componentSd, 1 + rho1 + 2 * angleSlack, 0.025);
+    // The sums' rounding: at most n ulps of the mean's components.
+    double radius = (spread + angleSlack + n * 0x1p-52) / rho1;
+    ResultantDisk disk = new ResultantDisk(c / rho1, s / rho1, radius);
+    double angle = disk.direction();
+    double half = disk.directionHalfWidth();
+    Interval direction = angleInterval(angle, angle, half);
+    Interval length = new Interval(Math.min(1, disk.length()), disk.minLength(), disk.maxLength());
+    Interval recHeadline = null;
+    if (reconstructed != null) {
+      // The reconstruction's direction, moved onto the arc when it falls outside.
+      double offset = Math.IEEEremainder(rec - angle, 2 * Math.PI);
+      recHeadline = angleInterval(angle + Math.max(-half, Math.min(half, offset)), angle, half);
+    }
+    return new CircularMeans(direction, recHeadline, length, reconstructed == null ? Double.NaN : toField(rec));
   }
 
-  /** An angle and half-width in radians, as an interval in the field's units wrapped into [lo, hi). */
-  private Interval angleInterval(double angle, double half) {
-    double lo = binning.lo();
-    double w = binning.width();
+  /**
+   * An estimate and the arc {@code centre +- half} (radians) in the field's units wrapped into [lo,
+   * hi); the whole circle [lo, hi] when half reaches pi.
+   */
+  private Interval angleInterval(double estimate, double centre, double half) {
     if (half >= Math.PI) {
-      // No information on the direction: the interval is the whole circle.
-      return new Interval(wrap(lo + w * angle / (2 * Math.PI)), lo, lo + w);
+      return new Interval(toField(estimate), binning.lo(), binning.lo() + binning.width());
     }
-    return new Interval(wrap(lo + w * angle / (2 * Math.PI)), wrap(lo + w * (angle - half) / (2 * Math.PI)),
-        wrap(lo + w * (angle + half) / (2 * Math.PI)));
+    return new Interval(toField(estimate), toField(centre - half), toField(centre + half));
+  }
+
+  /** An angle in radians to the field's units, wrapped into [lo, hi). */
+  private double toField(double angle) {
+    return wrap(binning.lo() + binning.width() * angle / (2 * Math.PI));
   }
 
   private double wrap(double v) {
@@ -229,33 +294,5 @@ public final class FieldEstimator {
       s += theta[i] * Math.sin(a);
     }
     return Math.atan2(s, c);
-  }
-
-  /** Means (linear, or circular angles) of reconstructions from Poisson counts around the fit. */
-  private double[] bootstrap(long[] counts, double[] theta, long n) {
-    double[] pi = transition.apply(theta);
-    RandomBits bits = AesCtrSource.seeded(java.util.Arrays.hashCode(counts));
-    double[] means = new double[BOOTSTRAP_REPLICATES];
-    long[] replicate = new long[counts.length];
-    for (int b = 0; b < BOOTSTRAP_REPLICATES; b++) {
-      for (int j = 0; j < counts.length; j++) {
-        replicate[j] = Poisson.sample(bits, n * pi[j]);
-      }
-      double[] t = Reconstruction.em(replicate, transition).frequencies();
-      means[b] = binning.circular() ? circularMeanAngle(t) : linearMean(t);
-    }
-    return means;
-  }
-
-  private static double standardDeviation(double[] values, double centre, boolean angles) {
-    double s = 0;
-    for (double v : values) {
-      double d = v - centre;
-      if (angles) {
-        d = Math.IEEEremainder(d, 2 * Math.PI);
-      }
-      s += d * d;
-    }
-    return Math.sqrt(s / (values.length - 1));
   }
 }

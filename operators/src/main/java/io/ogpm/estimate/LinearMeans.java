@@ -1,16 +1,31 @@
 package io.ogpm.estimate;
 
 /**
- * Means of a classical field.
+ * Means of a classical field. The truth is the mean of the window's actual inputs.
  *
- * @param raw the mean of the perturbed values (the paper's estimator); its interval covers the
- *     expected value of that mean, which equals the true mean only for unbiased mechanisms
- * @param unbiased the raw mean corrected by the inverse of the mechanism's affine mean function, or
- *     null when the mechanism's mean function is not affine anywhere
+ * @param mean the headline of method raw: the unbiased estimate where the mechanism has one, else
+ *     the raw mean, moved into the 95 % interval when it falls outside. The interval holds the
+ *     inputs' mean in at least 95 % of windows whatever the inputs: every mean consistent with a 95
+ *     % normal interval for the expected mean of the outputs, given the mechanism's exact mean
+ *     function ({@link MeanIdentification}). NaN ends when the mean function is not monotone (no
+ *     valid interval)
+ * @param reconstructedMean the headline of method em: the reconstruction's mean moved into the same
+ *     interval (the interval does not come from the reconstruction); null without reconstruction
+ * @param raw the mean of the perturbed values (the paper's estimator): unbiased for the expected
+ *     output mean, which equals the inputs' mean only for unbiased mechanisms
+ * @param unbiased the raw mean through the inverse of the affine part of the mean function, or NaN
+ *     when the mean function is not affine anywhere; unbiased only when every input lies in
+ *     [unbiasedFrom, unbiasedTo]
  * @param unbiasedFrom lower end of the inputs where the correction is exact (the whole domain for
  *     ogpm-u, pm and sw; the middle of it for ogpm, whose central piece is clamped at the ends)
  * @param unbiasedTo upper end of that range
- * @param reconstructed the mean of the reconstructed distribution (bin centres), or null
+ * @param reconstructed the mean of the reconstructed distribution (bin centres), or NaN
  */
 public record LinearMeans(
-    Interval raw, Interval unbiased, double unbiasedFrom, double unbiasedTo, Interval reconstructed) {}
+    Interval mean,
+    Interval reconstructedMean,
+    double raw,
+    double unbiased,
+    double unbiasedFrom,
+    double unbiasedTo,
+    double reconstructed) {}

@@ -1,5 +1,6 @@
 package io.ogpm.record;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,11 +13,24 @@ import io.ogpm.estimate.LinearMeans;
  * The JSON form of a field's estimate, shared by the {@code estimate} command and the stats topic:
  * {@code count}, {@code histogram} (k frequencies over the domain, summing to 1), and {@code mean}
  * with {@code meanInterval} (classical) or {@code circularMean}, {@code circularMeanInterval},
- * {@code resultantLength} and {@code resultantLengthInterval} (circular); every estimator under
- * {@code means}; the raw and reconstructed histograms under {@code histograms}.
+ * {@code resultantLength} and {@code resultantLengthInterval} (circular); every estimator's own
+ * value under {@code means} (no intervals there); the raw and reconstructed histograms under {@code
+ * histograms}.
  *
- * <p>The headline {@code mean} is the reconstructed one for method {@code em}; otherwise the
- * unbiased one where the mechanism has one, else the raw mean.
+ * <p>What the intervals cover: each holds the truth of the window in at least 95 % of windows,
+ * whatever the inputs. {@code meanInterval} holds the mean of the window's actual inputs: it is the
+ * range of means consistent with a 95 % interval for the expected output mean ({@link
+ * io.ogpm.estimate.LinearMeans}). {@code circularMeanInterval} and {@code resultantLengthInterval}
+ * hold the direction and length of the inputs' mean resultant vector, together ({@link
+ * io.ogpm.estimate.CircularMeans}); the direction interval is {@code [lo, hi]} when the data say
+ * nothing about the direction, and an interval whose lower end is above its upper end crosses the
+ * seam. An interval is {@code null} where the mechanism allows no valid one (a mechanism that is
+ * not rotation invariant on a circle).
+ *
+ * <p>The headline {@code mean} (and {@code circularMean}) is the reconstructed one for method
+ * {@code em}; otherwise the unbiased one where the mechanism has one, else the raw mean. Both
+ * methods share the interval, which does not come from the reconstruction; a headline estimate
+ * that falls outside it is moved to its nearest end.
  */
 public final class EstimateJson {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -32,19 +46,19 @@ public final class EstimateJson {
     out.set("histogram", array(useEm ? e.reconstructedHistogram() : e.rawHistogram()));
     if (e.linear() != null && e.count() > 0) {
       LinearMeans m = e.linear();
-      Interval headline = useEm ? m.reconstructed() : m.unbiased() != null ? m.unbiased() : m.raw();
+      Interval headline = useEm ? m.reconstructedMean() : m.mean();
       out.put("mean", headline.estimate());
       out.set("meanInterval", pair(headline));
       ObjectNode means = out.putObject("means");
-      means.set("raw", interval(m.raw()));
-      if (m.unbiased() != null) {
-        ObjectNode u = interval(m.unbiased());
+      means.putObject("raw").put("estimate", m.raw());
+      if (!Double.isNaN(m.unbiased())) {
+        ObjectNode u = means.putObject("unbiased");
+        u.put("estimate", m.unbiased());
         u.put("exactForInputsFrom", m.unbiasedFrom());
         u.put("exactForInputsTo", m.unbiasedTo());
-        means.set("unbiased", u);
       }
-      if (m.reconstructed() != null) {
-        means.set("reconstructed", interval(m.reconstructed()));
+      if (!Double.isNaN(m.reconstructed())) {
+        means.putObject("reconstructed").put("estimate", m.reconstructed());
       }
     }
     if (e.circular() != null && e.count() > 0) {
@@ -55,9 +69,9 @@ public final class EstimateJson {
       out.put("resultantLength", m.resultantLength().estimate());
       out.set("resultantLengthInterval", pair(m.resultantLength()));
       ObjectNode means = out.putObject("means");
-      means.set("raw", interval(m.direction()));
-      if (m.reconstructedDirection() != null) {
-        means.set("reconstructed", interval(m.reconstructedDirection()));
+      means.putObject("raw").put("estimate", m.direction().estimate());
+      if (!Double.isNaN(m.reconstructed())) {
+        means.putObject("reconstructed").put("estimate", m.reconstructed());
       }
     }
     ObjectNode histograms = out.putObject("histograms");
@@ -77,15 +91,8 @@ public final class EstimateJson {
     return a;
   }
 
-  private static ArrayNode pair(Interval i) {
-    return JSON.arrayNode(2).add(i.lower()).add(i.upper());
-  }
-
-  private static ObjectNode interval(Interval i) {
-    ObjectNode o = JSON.objectNode();
-    o.put("estimate", i.estimate());
-    o.put("lower", i.lower());
-    o.put("upper", i.upper());
-    return o;
+  /** {@code [lower, upper]}, or a JSON null where there is no valid interval. */
+  private static JsonNode pair(Interval i) {
+    return i.hasBounds() ? JSON.arrayNode(2).add(i.lower()).add(i.upper()) : JSON.nullNode();
   }
 }

@@ -199,8 +199,8 @@ public final class EstimationEvaluation {
         }
       } else {
         out[2] += Math.abs(acc.mean() - trueMean);
-        if (e.linear().unbiased() != null) {
-          out[3] += Math.abs(e.linear().unbiased().estimate() - trueMean);
+        if (!Double.isNaN(e.linear().unbiased())) {
+          out[3] += Math.abs(e.linear().unbiased() - trueMean);
         }
         if (reconstructed != null) {
           out[4] += Math.abs(estimator.meanOf(reconstructed) - trueMean);

@@ -4,7 +4,7 @@ package io.ogpm.mechanism.audit;
  * Exact (Clopper-Pearson) one-sided confidence bounds for a binomial proportion, from quantiles of
  * the beta distribution. The regularised incomplete beta function is evaluated by its continued
  * fraction (modified Lentz), which converges in about sqrt(max(a, b)) terms; quantiles by
- * bisection to 1e-15.
+ * bisection to 1e-15. Public for the coverage tests of the estimators' intervals.
  */
 public final class ClopperPearson {
   private ClopperPearson() {}

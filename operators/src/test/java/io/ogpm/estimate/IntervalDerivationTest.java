@@ -1,0 +1,174 @@
+package io.ogpm.estimate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ogpm.mechanism.ClassicalOgpm;
+import io.ogpm.mechanism.Domain;
+import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.MechanismType;
+import io.ogpm.mechanism.random.AesCtrSource;
+import io.ogpm.record.EstimateJson;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The intervals' formulas against their closed forms: OGPM's mean-function envelopes, the identity
+ * for unbiased mechanisms, the confidence disk on the circle, and "no interval" where none is valid.
+ */
+class IntervalDerivationTest {
+  private static final double STEP = 1.0 / MeanIdentification.POINTS;
+
+  @Test
+  void ogpmConsistentMeansAreTheClosedFormEnvelopesInverted() {
+    // On [0, 1], OGPM's g is q/2 + (1 - q)(l(x) + s/2) with l = clamp(x - s/2, 0, 1 - s): flat on
+    // [0, s/2] and [1 - s/2, 1], affine between. Its concave majorant is the chord from (0, g0) to
+    // (1 - s/2, g1), its convex minorant the chord from (s/2, g0) to (1, g1).
+    for (double eps : new double[] {0.5, 1, 4}) {
+      Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(eps).build());
+      double s = ((ClassicalOgpm) m.unit()).shape().central();
+      double g0 = m.outputMean(0);
+      double g1 = m.outputMean(1);
+      MeanIdentification id = MeanIdentification.of(m);
+      assertThat(id.minMean()).isEqualTo(g0);
+      assertThat(id.maxMean()).isEqualTo(g1);
+      for (double[] lu : new double[][] {{0.2, 0.3}, {0.0, 0.5}, {0.5, 0.5}, {0.7, 1.0}, {0.01, 0.02}}) {
+        double lower = g0 + lu[0] * (g1 - g0);
+        double upper = g0 + lu[1] * (g1 - g0);
+        double[] mu = id.inputMeans(lower, upper);
+        double exactLow = lu[0] * (1 - s / 2);
+        double exactHigh = s / 2 + lu[1] * (1 - s / 2);
+        // Contains the exact interval, exceeds it by at most one grid step.
+        assertThat(mu[0]).as("eps %s, %s", eps, lu[0]).isBetween(exactLow - STEP - 1e-12, exactLow + 1e-12);
+        assertThat(mu[1]).as("eps %s, %s", eps, lu[1]).isBetween(exactHigh - 1e-12, exactHigh + STEP + 1e-12);
+      }
+      // Output means beyond what any inputs give are clipped: the interval never leaves the domain.
+      assertThat(id.inputMeans(g0 - 1, g0 - 0.5)).containsExactly(new double[] {0, s / 2}, within(STEP + 1e-12));
+      assertThat(id.inputMeans(g1 + 0.5, g1 + 1)[0]).isCloseTo(1 - s / 2, within(STEP + 1e-12));
+      assertThat(id.inputMeans(g1 + 0.5, g1 + 1)[1]).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void unbiasedMechanismIntervalIsTheNormalIntervalOfTheOutputMean() {
+    // pm: E[M(x)] = x, so the consistent means are [L, U] itself; L and U are the raw mean +- 1.96
+    // sqrt(maxVar / n) plus the slack of one grid cell and the numerical tolerance.
+    Mechanism m = Mechanism.of(MechanismSpec.builder().type(MechanismType.PM).epsilon(2)
+        .domain(Domain.classical(-1, 3)).build());
+    FieldEstimator estimator = FieldEstimator.of(m, 10);
+    AesCtrSource bits = AesCtrSource.seeded(5);
+    FieldAccumulator acc = estimator.newAccumulator();
+    int n = 5_000;
+    for (int i = 0; i < n; i++) {
+      acc.add(m.perturb(0.5 + 2 * bits.nextUniform(), bits), estimator.binning());
+    }
+    LinearMeans means = estimator.estimate(acc, false).linear();
+    double half = Interval.Z95 * Math.sqrt(m.maxOutputVariance() / n);
+    double step = 4 * STEP;
+    assertThat(means.mean().lower()).isCloseTo(acc.mean() - half, within(step + 1e-6));
+    assertThat(means.mean().upper()).isCloseTo(acc.mean() + half, within(step + 1e-6));
+    assertThat(means.mean().estimate()).isCloseTo(acc.mean(), within(1e-9));
+    assertThat(means.raw()).isEqualTo(acc.mean());
+  }
+
+  @Test
+  void estimatesOutsideTheIntervalAreMovedToItsNearestEnd() {
+    assertThat(Interval.within(5, 1, 3)).isEqualTo(new Interval(3, 1, 3));
+    assertThat(Interval.within(-5, 1, 3)).isEqualTo(new Interval(1, 1, 3));
+    assertThat(Interval.within(2, 1, 3)).isEqualTo(new Interval(2, 1, 3));
+    Interval none = Interval.within(2, Double.NaN, Double.NaN);
+    assertThat(none.hasBounds()).isFalse();
+    assertThat(none.estimate()).isEqualTo(2);
+    assertThat(Interval.pointOnly(7).hasBounds()).isFalse();
+    assertThat(Interval.pointOnly(7).contains(7)).isFalse();
+  }
+
+  @Test
+  void wholeCircleHoldsEveryAngleAndWrappedArcsCrossTheSeam() {
+    assertThat(new Interval(0, -180, 180).containsOnCircle(179.5, -180, 360)).isTrue();
+    assertThat(new Interval(0, -180, 180).containsOnCircle(-180, -180, 360)).isTrue();
+    Interval seam = new Interval(180, 170, -170);
+    assertThat(seam.containsOnCircle(175, -180, 360)).isTrue();
+    assertThat(seam.containsOnCircle(-175, -180, 360)).isTrue();
+    assertThat(seam.containsOnCircle(0, -180, 360)).isFalse();
+  }
+
+  @Test
+  void resultantDiskGivesDirectionsAndLengthsOfItsPoints() {
+    double r = 0.1;
+    // Far from the origin and inside the unit disk: the tangents.
+    ResultantDisk d = new ResultantDisk(0, 0.5, r);
+    assertThat(d.direction()).isCloseTo(Math.PI / 2, within(1e-15));
+    assertThat(d.directionHalfWidth()).isCloseTo(Math.asin(0.2), within(1e-15));
+    assertThat(d.minLength()).isCloseTo(0.4, within(1e-15));
+    assertThat(d.maxLength()).isCloseTo(0.6, within(1e-15));
+    // Holding the origin: any direction.
+    ResultantDisk around = new ResultantDisk(0.05, 0.05, r);
+    assertThat(around.directionHalfWidth()).isEqualTo(Math.PI);
+    assertThat(around.minLength()).isZero();
+    // Near the unit circle: the directions of the points within it (where the circles meet).
+    ResultantDisk edge = new ResultantDisk(1.05, 0, r);
+    double meet = Math.acos((1 + 1.05 * 1.05 - r * r) / (2 * 1.05));
+    assertThat(edge.directionHalfWidth()).isCloseTo(meet, within(1e-15)).isLessThan(Math.asin(r / 1.05));
+    assertThat(edge.minLength()).isCloseTo(0.95, within(1e-15));
+    assertThat(edge.maxLength()).isEqualTo(1);
+    assertThat(new ResultantDisk(1.2, 0, r).directionHalfWidth()).isZero();
+    assertThat(ResultantDisk.CHI95_2).isCloseTo(2.4477468306808, within(1e-12));
+  }
+
+  @Test
+  void circularIntervalsComeFromTheDiskOfTheLargestComponentVariance() {
+    Domain circle = Domain.circular(0, 360);
+    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(1).domain(circle).build());
+    FieldEstimator estimator = FieldEstimator.of(m, 12);
+    double rho1 = m.noiseCosineMoment(0, 1);
+    double rho2 = m.noiseCosineMoment(0, 2);
+    double sd = Math.sqrt(Math.max((1 - rho2) / 2, (1 + rho2) / 2 - rho1 * rho1));
+    FieldAccumulator acc = estimator.newAccumulator();
+    int n = 2_000;
+    acc.setCount(n);
+    acc.setSumCos(n * 0.2 * Math.cos(Math.toRadians(30)));
+    acc.setSumSin(n * 0.2 * Math.sin(Math.toRadians(30)));
+    CircularMeans means = estimator.estimate(acc, false).circular();
+    double radius = ResultantDisk.CHI95_2 * sd / Math.sqrt(n) / rho1;
+    double length = 0.2 / rho1;
+    double half = Math.toDegrees(Math.asin(radius / length));
+    assertThat(means.direction().estimate()).isCloseTo(30, within(1e-9));
+    // (1e-4 degrees: the slack for the moments' numerical error and the grid, 1e-6 of the sd.)
+    assertThat(means.direction().lower()).isCloseTo(30 - half, within(1e-4));
+    assertThat(means.direction().upper()).isCloseTo(30 + half, within(1e-4));
+    assertThat(means.resultantLength().estimate()).isCloseTo(length, within(1e-12));
+    assertThat(means.resultantLength().lower()).isCloseTo(length - radius, within(1e-6));
+    assertThat(means.resultantLength().upper()).isCloseTo(length + radius, within(1e-6));
+    // A shorter mean vector: the disk holds the origin, the direction is the whole circle.
+    acc.setSumCos(n * 0.01);
+    acc.setSumSin(0);
+    CircularMeans flat = estimator.estimate(acc, false).circular();
+    assertThat(flat.direction().lower()).isEqualTo(0);
+    assertThat(flat.direction().upper()).isEqualTo(360);
+    assertThat(flat.resultantLength().lower()).isZero();
+  }
+
+  @Test
+  void mechanismsThatAreNotRotationInvariantGetNoCircularInterval() {
+    Mechanism m = Mechanism.of(MechanismSpec.builder().type(MechanismType.PM).epsilon(2)
+        .domain(Domain.circular(0, 360)).build());
+    FieldEstimator estimator = FieldEstimator.of(m, 12);
+    AesCtrSource bits = AesCtrSource.seeded(8);
+    FieldAccumulator acc = estimator.newAccumulator();
+    for (int i = 0; i < 1_000; i++) {
+      acc.add(m.perturb(90, bits), estimator.binning());
+    }
+    FieldEstimate e = estimator.estimate(acc, true);
+    assertThat(e.circular().direction().hasBounds()).isFalse();
+    assertThat(e.circular().resultantLength().hasBounds()).isFalse();
+    assertThat(e.circular().reconstructedDirection().hasBounds()).isFalse();
+    for (boolean em : new boolean[] {false, true}) {
+      JsonNode json = EstimateJson.render(e, em);
+      assertThat(json.get("circularMeanInterval").isNull()).isTrue();
+      assertThat(json.get("resultantLengthInterval").isNull()).isTrue();
+      assertThat(json.get("circularMean").isNumber()).isTrue();
+    }
+  }
+}
