@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,6 +49,7 @@ import org.junit.jupiter.api.Test;
  * <p>{@code -Dogpm.coverage.scale=F} multiplies the number of windows (a larger run); every run
  * writes the table of coverage and mean width per case to {@code target/interval-coverage.md}.
  */
+@Tag("slow") // a simulation of thousands of windows: run by surefire, left out of mutation testing
 class IntervalCoverageTest {
   static final double SCALE = Double.parseDouble(System.getProperty("ogpm.coverage.scale", "1"));
   static final double[] EPSILONS = {0.5, 1, 4};
