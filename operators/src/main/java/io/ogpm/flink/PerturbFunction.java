@@ -20,7 +20,8 @@ import org.apache.flink.util.OutputTag;
 /**
  * Perturbs each raw record with the configured field mechanisms ({@link RecordPerturber}); rejected
  * records go to the {@link #DEAD_LETTERS} side output. Each subtask has its own random stream
- * (secure) or derives the bits from the key, the record id and the field (keyed).
+ * (secure) or derives the bits from the key, the field, the record's id and user and the value
+ * (keyed: see {@code KeyedPrf}).
  *
  * <p>Metrics (operator scope): {@code recordsDeadLettered} under {@code reason=<code>}; and, when no
  * budget is configured (this operator's output is then what is released), {@code recordsPerturbed}
