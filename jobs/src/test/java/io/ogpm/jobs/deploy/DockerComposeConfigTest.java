@@ -115,6 +115,8 @@ class DockerComposeConfigTest {
     }
     // The budget (clock log-append-time in sample-data/ogpm.yaml) refuses producer-stamped records.
     assertThat(script).containsPattern("create\\s+ogpm\\.raw\\s.*message\\.timestamp\\.type=LogAppendTime(\\s|$)");
+    // Stats carry their window's event time: replayed old data must not be deleted by retention.
+    assertThat(script).containsPattern("create\\s+ogpm\\.stats\\s.*message\\.timestamp\\.type=LogAppendTime(\\s|$)");
     // The stats sink writes key-less records, which a compacted topic rejects.
     assertThat(script).containsPattern("create\\s+ogpm\\.stats\\s.*cleanup\\.policy=delete(\\s|$)");
   }
