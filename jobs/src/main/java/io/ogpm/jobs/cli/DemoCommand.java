@@ -63,7 +63,7 @@ final class DemoCommand implements Callable<Integer> {
     Demo.Options options = new Demo.Options(records, data, config, report, follow, webUiPort, window, bins, parallelism);
     try {
       return Demo.run(options, spec.commandLine().getOut());
-    } catch (IllegalArgumentException e) {
+    } catch (Demo.BadOption e) {
       throw new UsageError(e.getMessage());
     }
   }

@@ -56,6 +56,15 @@ public final class Demo {
 
   private Demo() {}
 
+  /** An option of the demo names something unusable (a file that cannot be read or parsed). */
+  public static final class BadOption extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    BadOption(String message) {
+      super(message);
+    }
+  }
+
   /** The demo's options. */
   public record Options(int records, Path data, Path config, Path report, boolean follow, int webUiPort,
       Duration window, int bins, int parallelism) {}
@@ -65,7 +74,7 @@ public final class Demo {
     try {
       config = PrivacyConfig.parse(SampleData.config(o.config()));
     } catch (ConfigException e) {
-      throw new IllegalArgumentException("--config" + (o.config() == null ? "" : " " + o.config()) + ": " + e.getMessage());
+      throw new Demo.BadOption("--config" + (o.config() == null ? "" : " " + o.config()) + ": " + e.getMessage());
     }
     List<String> records = SampleData.records(o.data(), o.records());
     out.printf("ogpm demo: %d records, %d fields, epsilon %s per record%n", records.size(), config.fields().size(),

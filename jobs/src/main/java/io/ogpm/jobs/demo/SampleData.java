@@ -33,7 +33,7 @@ final class SampleData {
       if (file == null) {
         throw new UncheckedIOException("cannot read the bundled sample records", e);
       }
-      throw new IllegalArgumentException("--data " + file + ": cannot read it (" + e.getClass().getSimpleName() + ")");
+      throw new Demo.BadOption("--data " + file + ": cannot read it (" + e.getClass().getSimpleName() + ")");
     }
   }
 
@@ -55,7 +55,7 @@ final class SampleData {
       if (file == null) {
         throw new UncheckedIOException("cannot read the bundled configuration", e);
       }
-      throw new IllegalArgumentException("--config " + file + ": cannot read it (" + e.getClass().getSimpleName() + ")");
+      throw new Demo.BadOption("--config " + file + ": cannot read it (" + e.getClass().getSimpleName() + ")");
     }
   }
 
