@@ -7,9 +7,10 @@ public final class ChiSquare {
   private ChiSquare() {}
 
   /**
-   * Chi-square at p = 0.001 (the 0.999 quantile of chi-square with the degrees of freedom left,
-   * Wilson-Hilferty): a correct sampler fails it with probability 0.001. Cells with expected count
-   * below 5 are pooled into one.
+   * Chi-square at p = 1e-5 (the 1 - 1e-5 quantile of chi-square with the degrees of freedom left,
+   * Wilson-Hilferty): a correct sampler fails one check with probability 1e-5, so a test class of up
+   * to 100 checks fails by chance with probability below 1e-3 (Bonferroni). Cells with expected
+   * count below 5 are pooled into one.
    */
   public static void assertFits(long[] counts, double[] pmf, String label) {
     long n = 0;
@@ -34,12 +35,12 @@ public final class ChiSquare {
       chi += (pooledCount - pooledExpected) * (pooledCount - pooledExpected) / Math.max(pooledExpected, 1e-300);
       df++;
     }
-    assertThat(chi).as("%s chi-square with %s degrees of freedom", label, df).isLessThan(critical999(Math.max(df, 1)));
+    assertThat(chi).as("%s chi-square with %s degrees of freedom", label, df).isLessThan(critical(Math.max(df, 1)));
   }
 
-  /** Wilson-Hilferty approximation of the 0.999 quantile of chi-square(df). */
-  static double critical999(int df) {
-    double z = 3.090232;
+  /** Wilson-Hilferty approximation of the 1 - 1e-5 quantile of chi-square(df). */
+  static double critical(int df) {
+    double z = 4.264891; // the standard normal's 1 - 1e-5 quantile
     double h = 2.0 / (9 * df);
     return df * Math.pow(1 - h + z * Math.sqrt(h), 3);
   }

@@ -10,7 +10,7 @@ import java.util.function.ToLongFunction;
 import org.junit.jupiter.api.Test;
 
 /**
- * The exact geometric noise against its probability mass functions (chi-square at p = 0.001 per
+ * The exact geometric noise against its probability mass functions (chi-square at p = 1e-5 per
  * check), its coins against their definition, and its expected rounds against the stated bounds.
  */
 class ExactGeometricTest {
