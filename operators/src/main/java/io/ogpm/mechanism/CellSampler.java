@@ -13,10 +13,12 @@ public interface CellSampler {
 
   /**
    * The epsilon this sampler's cell distribution is certified to satisfy, never above the
-   * mechanism's: present only where the exact output probabilities are integers over a common
-   * denominator and their worst ratio is proved at most e^eps in exact arithmetic (see {@link
-   * TwoLevelCellSampler}). Empty (the default) for samplers whose probabilities come from
-   * floating-point arithmetic: nothing is claimed for them.
+   * mechanism's: present only where the sampler draws its cells with exactly known probabilities
+   * and their worst ratio is established at most e^eps in exact arithmetic (integers over a common
+   * denominator in {@link TwoLevelCellSampler}; exact geometric noise, {@link ExactGeometric}, with
+   * its exact worst log ratio in {@link CertifiedLogRatio}). Empty (the default) for samplers whose
+   * probabilities come from floating-point arithmetic, such as the inverse-cdf default of {@link
+   * UnitMechanism#cellSampler}: nothing is claimed for them, and {@link Mechanism} refuses them.
    */
   default OptionalDouble certifiedEpsilon() {
     return OptionalDouble.empty();

@@ -6,13 +6,15 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 
 /**
- * Certified bounds on {@code e^x} for the exact privacy checks of the integer samplers: decisions
+ * Certified bounds on {@code e^x} for the exact privacy checks of the integer samplers (and, through
+ * {@link #exp}, for the binary expansions of the exact noise samplers' probabilities): decisions
  * such as "is this integer ratio at most e^eps?" are made in exact arithmetic against a bound that
  * is proved to lie below {@code e^x - 1}, never against {@code Math.exp}, whose result may lie on
  * either side of the true value. Here x is the exact value of a double.
  *
  * <p>For construction only (BigDecimal, up to a few thousand operations at x = 700); no sampler
- * calls it per draw.
+ * calls it per draw (except {@link ExactBernoulli} past its 192 precomputed bits, with probability
+ * below 2^-192 per draw).
  */
 final class CertifiedExp {
   /** Rounding toward zero (all quantities here are non-negative) with 64 significant digits. */
@@ -44,6 +46,57 @@ final class CertifiedExp {
       sum = sum.add(term, DOWN);
     }
     return sum;
+  }
+
+  /** Certified bounds {@code lo <= v <= hi} on a positive real v. */
+  record Enclosure(BigDecimal lo, BigDecimal hi) {}
+
+  private static final BigDecimal HALF = new BigDecimal("0.5");
+
+  /**
+   * Bounds {@code lo <= e^x <= hi} for an exact {@code x >= 0}, each within about {@code
+   * 10^-digits} relative. The argument is halved s times to {@code y <= 1/2} (exact in decimal),
+   * the Taylor series of {@code e^y} is summed twice, every operation rounded down for lo and up for
+   * hi, until a term falls below {@code 10^-(digits + 10 + s)}; hi adds the last term once more,
+   * which bounds the rest of the series (each later term is at most {@code y / (k + 1) <= 1/4}
+   * times the one before, so the rest is at most a third of the last term). Both are then squared
+   * s times with the same directed rounding (squaring is increasing on positives), which doubles
+   * the relative error each time: the guard digits cover it.
+   */
+  static Enclosure exp(BigDecimal x, int digits) {
+    if (x.signum() < 0 || digits < 1) {
+      throw new IllegalArgumentException("need x >= 0 and digits >= 1, got x = " + x + ", digits = " + digits);
+    }
+    int halvings = 0;
+    BigDecimal y = x;
+    while (y.compareTo(HALF) > 0) {
+      y = y.multiply(HALF);
+      halvings++;
+    }
+    int precision = digits + 10 + halvings;
+    MathContext down = new MathContext(precision, RoundingMode.FLOOR);
+    MathContext up = new MathContext(precision, RoundingMode.CEILING);
+    BigDecimal cutoff = BigDecimal.ONE.movePointLeft(precision);
+    BigDecimal lo = BigDecimal.ONE;
+    BigDecimal hi = BigDecimal.ONE;
+    BigDecimal termLo = BigDecimal.ONE;
+    BigDecimal termHi = BigDecimal.ONE;
+    for (int k = 1; y.signum() > 0; k++) {
+      BigDecimal n = BigDecimal.valueOf(k);
+      termLo = termLo.multiply(y, down).divide(n, down);
+      termHi = termHi.multiply(y, up).divide(n, up);
+      lo = lo.add(termLo, down);
+      hi = hi.add(termHi, up);
+      if (termHi.compareTo(cutoff) < 0) {
+        hi = hi.add(termHi, up);
+        break;
+      }
+    }
+    for (int i = 0; i < halvings; i++) {
+      lo = lo.multiply(lo, down);
+      hi = hi.multiply(hi, up);
+    }
+    return new Enclosure(lo, hi);
   }
 
   /** Whether {@code num / den <= e^x - 1} is certified by {@link #expm1LowerBound}. */

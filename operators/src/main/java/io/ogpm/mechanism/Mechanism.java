@@ -31,6 +31,7 @@ public final class Mechanism {
   private final CellSampler sampler;
   private final double minValue;
   private final double maxValue;
+  private final double realizedEpsilon;
 
   private Mechanism(MechanismSpec spec, UnitMechanism unit) {
     this.spec = spec;
@@ -43,6 +44,11 @@ public final class Mechanism {
     this.cellWidth = Math.scalb(width, -spec.gridBits());
     checkGridRepresentable();
     this.sampler = CellSampler.of(unit, grid);
+    OptionalDouble certified = sampler.certifiedEpsilon();
+    if (certified.isEmpty() || !(certified.getAsDouble() <= unit.epsilon())) {
+      throw new IllegalStateException(spec + ": the sampler certifies no epsilon at most " + unit.epsilon());
+    }
+    this.realizedEpsilon = certified.getAsDouble();
     this.minValue = lo + width * unit.outputLo();
     this.maxValue = Math.nextDown(lo + width * unit.outputHi());
   }
@@ -127,7 +133,7 @@ public final class Mechanism {
 
   /**
    * The perturbed output for input x: a grid cell drawn by the mechanism's {@link CellSampler}
-   * (exact integer sampling for the two-level mechanisms), reported as the cell's value.
+   * (exact integer sampling for every shipped mechanism), reported as the cell's value.
    *
    * @throws IllegalArgumentException if x is outside [lo, hi] or NaN (the message does not repeat
    *     the value: inputs are sensitive)
@@ -157,15 +163,15 @@ public final class Mechanism {
   /**
    * The epsilon the sampled grid outputs are certified to satisfy: a double r, never above {@link
    * #epsilon()}, with {@code e^r} at least the exact worst ratio of the sampler's cell
-   * probabilities, proved in exact arithmetic when the sampler was built ({@link
-   * CellSampler#certifiedEpsilon()}). Present for the integer samplers of ogpm, ogpm-u, pm, pm-c,
-   * sw and sw-c, and for t-pm and t-sw (clamping cells is post-processing). Empty for staircase,
-   * t-laplace, b-laplace and purkayastha: their geometric draws compare uniforms with
-   * floating-point probabilities, so their grid distribution is not certified and nothing is
-   * claimed.
+   * probabilities, established in exact arithmetic when the sampler was built ({@link
+   * CellSampler#certifiedEpsilon()}). For the integer samplers of ogpm, ogpm-u, pm, pm-c, sw and
+   * sw-c (and t-pm, t-sw, which clamp their cells: post-processing) it is at most eps by the
+   * rounding of their integers; for the exact geometric-noise samplers it is eps itself for
+   * staircase, t-laplace and purkayastha (their worst ratio is exactly e^eps) and {@code eps (1 -
+   * 2^-bits)}, rounded up, for b-laplace.
    */
-  public OptionalDouble realizedEpsilon() {
-    return sampler.certifiedEpsilon();
+  public double realizedEpsilon() {
+    return realizedEpsilon;
   }
 
   /** The output distribution for input x in real units (piecewise mechanisms only). */

@@ -56,7 +56,10 @@ public interface UnitMechanism {
 
   /**
    * The sampler of output cells on a grid. The default draws a 53-bit uniform, applies {@link
-   * #inverseCdf} and snaps; mechanisms with an exact discrete sampler override it.
+   * #inverseCdf} and snaps: its cell probabilities are floating-point approximations, so it
+   * certifies no epsilon and {@link Mechanism} refuses it. Every shipped mechanism overrides it
+   * with an exact sampler ({@link TwoLevelCellSampler}, or exact geometric noise); the default is
+   * left for analysis and for mechanisms under audit.
    */
   default CellSampler cellSampler(OutputGrid grid) {
     return (z, bits) -> grid.cell(inverseCdf(z, bits.nextUniform()));

@@ -56,6 +56,34 @@ class CertifiedExpTest {
     assertThat(CertifiedExp.certifiesAtMost(BigInteger.ONE, BigInteger.TEN.pow(400), 0)).isFalse();
   }
 
+  /** The enclosure of e^x holds the exact value (between exact fractions) and is within 10^-digits relative. */
+  @ParameterizedTest(name = "x={0}")
+  @ValueSource(doubles = {0, 1e-300, 0x1.0p-80, 1e-6, 0.5, 0.75, 1, 8, 40, 350, 700})
+  void theExpEnclosureHoldsEToTheXAndIsTight(double x) {
+    for (int digits : new int[] {20, 100, 300}) {
+      CertifiedExp.Enclosure e = CertifiedExp.exp(new BigDecimal(x), digits);
+      // lo - 1 <= lower(e^x - 1) would not prove it; lo - 1 <= upper and hi - 1 >= lower are what hold.
+      BigDecimal loMinusOne = e.lo().subtract(BigDecimal.ONE);
+      BigDecimal hiMinusOne = e.hi().subtract(BigDecimal.ONE);
+      ExactExpm1.Fraction lower = ExactExpm1.lower(x, 1100);
+      ExactExpm1.Fraction upper = ExactExpm1.upper(x, 1100);
+      // lo <= e^x: lo - 1 <= lower bound of e^x - 1 ... decided as fractions.
+      assertThat(lower.bounds(numerator(loMinusOne), denominator(loMinusOne))).as("lo <= e^%s at %s digits", x, digits).isTrue();
+      assertThat(upper.isExceededBy(numerator(hiMinusOne), denominator(hiMinusOne)) || hiMinusOne.signum() == 0 && x == 0)
+          .as("hi >= e^%s at %s digits", x, digits).isTrue();
+      BigDecimal width = e.hi().subtract(e.lo()).divide(e.lo(), java.math.MathContext.DECIMAL64);
+      assertThat(width.compareTo(BigDecimal.ONE.movePointLeft(digits))).as("width at %s digits", digits).isLessThanOrEqualTo(0);
+    }
+  }
+
+  static BigInteger numerator(BigDecimal v) {
+    return v.scale() >= 0 ? v.unscaledValue() : v.unscaledValue().multiply(BigInteger.TEN.pow(-v.scale()));
+  }
+
+  static BigInteger denominator(BigDecimal v) {
+    return v.scale() >= 0 ? BigInteger.TEN.pow(v.scale()) : BigInteger.ONE;
+  }
+
   @Test
   void refusesWhatItCannotBound() {
     for (double x : new double[] {-1e-300, Double.NaN, Double.POSITIVE_INFINITY}) {

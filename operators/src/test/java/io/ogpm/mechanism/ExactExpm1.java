@@ -33,12 +33,22 @@ final class ExactExpm1 {
 
   /** A lower bound on e^x - 1 within 2^-300 relative: the partial sum to {@link #terms}. */
   static Fraction lower(double x) {
-    return partialSum(x, terms(x));
+    return lower(x, 300);
   }
 
   /** An upper bound on e^x - 1: the partial sum to {@link #terms} plus the tail bound. */
   static Fraction upper(double x) {
-    int n = terms(x);
+    return upper(x, 300);
+  }
+
+  /** A lower bound on e^x - 1 within 2^-bits relative. */
+  static Fraction lower(double x, int bits) {
+    return partialSum(x, terms(x, bits));
+  }
+
+  /** An upper bound on e^x - 1 within 2^-bits relative. */
+  static Fraction upper(double x, int bits) {
+    int n = terms(x, bits);
     Fraction s = partialSum(x, n);
     if (x == 0) {
       return s;
@@ -80,14 +90,14 @@ final class ExactExpm1 {
     return new BigInteger[] {exact.toBigIntegerExact(), BigInteger.valueOf(f)};
   }
 
-  /** Terms enough for 2^-300 relative: past 2x + 2, until {@code x^n / n!} is below 2^-300 (e^x - 1 >= x). */
-  static int terms(double x) {
+  /** Terms enough for 2^-bits relative: past 2x + 2, until {@code x^n / n!} is below 2^-bits (e^x - 1 >= x). */
+  static int terms(double x, int bits) {
     if (x == 0) {
       return 1;
     }
     double logTerm = 0; // ln(x^n / n!)
     int n = 0;
-    while (n < 2 * x + 2 || logTerm - Math.log(x) > -300 * Math.log(2)) {
+    while (n < 2 * x + 2 || logTerm - Math.log(x) > -bits * Math.log(2)) {
       n++;
       logTerm += Math.log(x) - Math.log(n);
     }

@@ -1,12 +1,16 @@
 package io.ogpm.mechanism.baseline;
 
 import io.ogpm.mechanism.CellSampler;
+import io.ogpm.mechanism.CertifiedLogRatio;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.ContinuousUnitMechanism;
 import io.ogpm.mechanism.Distance;
 import io.ogpm.mechanism.ErrorMetric;
-import io.ogpm.mechanism.Geometric;
+import io.ogpm.mechanism.ExactGeometric;
 import io.ogpm.mechanism.OutputGrid;
+import io.ogpm.mechanism.random.RandomBits;
+import java.math.BigDecimal;
+import java.util.OptionalDouble;
 
 /**
  * The bounded Laplace mechanism (Holohan et al., 2020) on [0, 1), done right: density {@code
@@ -22,8 +26,8 @@ import io.ogpm.mechanism.OutputGrid;
  * bound is {@code 1/b}. (Paper-notes section 3 reports a violation at b = 1/eps; with the
  * input-dependent normaliser there is none, which {@code BaselinePrivacyTest} checks on a grid.)
  *
- * <p>Sampling: the discrete Laplace on the grid restricted to the domain's cells: the side and
- * magnitude of a two-sided geometric truncated at the domain's ends, from the input's cell.
+ * <p>Sampling: the discrete Laplace on the grid restricted to the domain's cells, drawn exactly
+ * ({@link Sampler}).
  */
 public final class BoundedLaplace implements ContinuousUnitMechanism {
   private final double epsilon;
@@ -107,12 +111,58 @@ public final class BoundedLaplace implements ContinuousUnitMechanism {
 
   @Override
   public CellSampler cellSampler(OutputGrid grid) {
-    double lambda = Math.scalb(1 / scale, -grid.bits());
-    long last = grid.maxCell();
-    return (z, bits) -> {
+    return new Sampler(this, grid);
+  }
+
+  /**
+   * The input's cell x in [0, D] ({@code D = 2^bits} cells per unit) plus noise k restricted to
+   * the cells, {@code x + k} in [0, D - 1], with {@code P(k) ∝ r^|k|}, {@code r = e^-lambda},
+   * {@code lambda = eps / D} exactly (eps itself, not {@code 1 / b}, whose rounding could exceed
+   * it): {@link ExactGeometric#twoSided} on {@code [-x, D - 1 - x]}.
+   *
+   * <p><b>Exact worst ratio {@code e^(lambda (D - 1))}</b>, the discrete form of the class
+   * comment's argument. Cell c has probability {@code r^|c - x| / Z(x)}, {@code Z(x) = sum_(c <
+   * D) r^|c - x|}. For inputs {@code x1 < x2} the log ratio {@code lambda (|c - x2| - |c - x1|) +
+   * ln Z(x2) - ln Z(x1)} is non-increasing in c, so it is largest in size at c = 0 or c = D - 1. At
+   * c = 0 it is {@code h(x2) - h(x1)} with {@code h(x) = ln sum_c r^(|c - x| - |x|)}; take inputs
+   * in [-1, D] (a superset, symmetric under {@code x -> D - 1 - x}, which maps cell 0 to cell D -
+   * 1). For x >= 0 every exponent {@code |c - x| - x} is non-increasing in x, so h is
+   * non-decreasing there; {@code Z(D) = r Z(0)} and {@code Z(-1) = Z(D)} give {@code h(-1) = h(0)}
+   * and {@code h(D) - h(0) = lambda D + ln r = lambda (D - 1)}. So every ratio is at most {@code
+   * e^(lambda (D - 1))}, reached at cell 0 by inputs 0 and D.
+   */
+  static final class Sampler implements CellSampler {
+    private final OutputGrid grid;
+    private final long last;
+    private final ExactGeometric noise;
+    private final CertifiedLogRatio ratio;
+
+    Sampler(BoundedLaplace m, OutputGrid grid) {
+      this.grid = grid;
+      this.last = grid.maxCell();
+      BigDecimal decay = CertifiedLogRatio.dyadic(m.epsilon, -grid.bits());
+      this.noise = ExactGeometric.of(decay, grid.bits());
+      this.ratio = CertifiedLogRatio.of(m, m.epsilon, decay.multiply(BigDecimal.valueOf(last)));
+    }
+
+    @Override
+    public long sampleCell(double z, RandomBits bits) {
       long from = CellSampler.inputCell(z, grid);
-      return from + Geometric.twoSided(bits, lambda, from, last - from);
-    };
+      return from + noise.twoSided(bits, -from, last - from);
+    }
+
+    @Override
+    public OptionalDouble certifiedEpsilon() {
+      return OptionalDouble.of(ratio.certifiedEpsilon());
+    }
+
+    ExactGeometric noise() {
+      return noise;
+    }
+
+    CertifiedLogRatio ratio() {
+      return ratio;
+    }
   }
 
   @Override

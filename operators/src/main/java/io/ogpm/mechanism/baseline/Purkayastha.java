@@ -1,13 +1,17 @@
 package io.ogpm.mechanism.baseline;
 
 import io.ogpm.mechanism.CellSampler;
+import io.ogpm.mechanism.CertifiedLogRatio;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.ContinuousUnitMechanism;
 import io.ogpm.mechanism.Distance;
 import io.ogpm.mechanism.ErrorMetric;
-import io.ogpm.mechanism.Geometric;
+import io.ogpm.mechanism.ExactGeometric;
 import io.ogpm.mechanism.LossIntegrals;
 import io.ogpm.mechanism.OutputGrid;
+import io.ogpm.mechanism.random.RandomBits;
+import java.math.BigDecimal;
+import java.util.OptionalDouble;
 
 /**
  * The Purkayastha mechanism (Weggenmann and Kerschbaum, CCS 2021) on the circle S^1: density
@@ -15,9 +19,7 @@ import io.ogpm.mechanism.OutputGrid;
  * eps / half-period} (the largest distance on the circle), so the ratio for any two inputs is at
  * most {@code e^(kappa * half-period) = e^eps}. On the unit circle the half-period is 1/2.
  *
- * <p>Sampling: the discrete analogue on the grid's cells: the input's cell plus a two-sided
- * geometric offset with decay {@code kappa / 2^bits} per cell, truncated to half a circle on each
- * side; rounded inputs are at most half a circle apart, so the outputs are exactly eps-LDP.
+ * <p>Sampling: the discrete analogue on the grid's cells, drawn exactly ({@link Sampler}).
  */
 public final class Purkayastha implements ContinuousUnitMechanism {
   private final double epsilon;
@@ -95,10 +97,52 @@ public final class Purkayastha implements ContinuousUnitMechanism {
 
   @Override
   public CellSampler cellSampler(OutputGrid grid) {
-    double lambda = Math.scalb(kappa, -grid.bits());
-    long half = 1L << (grid.bits() - 1);
-    long mask = (1L << grid.bits()) - 1;
-    return (z, bits) -> (CellSampler.inputCell(z, grid) + Geometric.twoSided(bits, lambda, half, half - 1)) & mask;
+    return new Sampler(this, grid);
+  }
+
+  /**
+   * The input's cell x on the circle of {@code D = 2^bits} cells plus noise k in {@code [-D/2, D/2
+   * - 1]} (every cell once) with {@code P(k) ∝ r^|k|}, {@code r = e^-lambda}, {@code lambda = kappa
+   * / D = 2 eps / D} exactly ({@link ExactGeometric#twoSided}), wrapped.
+   *
+   * <p><b>Exact worst ratio e^eps.</b> Cell c has probability {@code r^d(c, x) / Z}, d the
+   * circular distance in cells (at most D/2) and Z the same for every input, so every ratio is
+   * {@code r^(d1 - d2)} with {@code |d1 - d2| <= D/2}: at most {@code e^(lambda D / 2) = e^eps},
+   * reached by two inputs half a circle apart.
+   */
+  static final class Sampler implements CellSampler {
+    private final OutputGrid grid;
+    private final long half;
+    private final long mask;
+    private final ExactGeometric noise;
+    private final CertifiedLogRatio ratio;
+
+    Sampler(Purkayastha m, OutputGrid grid) {
+      this.grid = grid;
+      this.half = 1L << (grid.bits() - 1);
+      this.mask = (1L << grid.bits()) - 1;
+      BigDecimal decay = CertifiedLogRatio.dyadic(m.kappa, -grid.bits());
+      this.noise = ExactGeometric.of(decay, grid.bits());
+      this.ratio = CertifiedLogRatio.of(m, m.epsilon, decay.multiply(BigDecimal.valueOf(half)));
+    }
+
+    @Override
+    public long sampleCell(double z, RandomBits bits) {
+      return (CellSampler.inputCell(z, grid) + noise.twoSided(bits, -half, half - 1)) & mask;
+    }
+
+    @Override
+    public OptionalDouble certifiedEpsilon() {
+      return OptionalDouble.of(ratio.certifiedEpsilon());
+    }
+
+    ExactGeometric noise() {
+      return noise;
+    }
+
+    CertifiedLogRatio ratio() {
+      return ratio;
+    }
   }
 
   @Override

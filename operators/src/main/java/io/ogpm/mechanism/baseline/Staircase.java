@@ -1,16 +1,21 @@
 package io.ogpm.mechanism.baseline;
 
 import io.ogpm.mechanism.CellSampler;
+import io.ogpm.mechanism.CertifiedLogRatio;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.Distance;
 import io.ogpm.mechanism.ErrorMetric;
-import io.ogpm.mechanism.Geometric;
+import io.ogpm.mechanism.ExactBernoulli;
+import io.ogpm.mechanism.ExactGeometric;
 import io.ogpm.mechanism.Objective;
 import io.ogpm.mechanism.OutputGrid;
 import io.ogpm.mechanism.PiecewiseDistribution;
 import io.ogpm.mechanism.PiecewiseUnitMechanism;
+import io.ogpm.mechanism.random.RandomBits;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalDouble;
 
 /**
  * The staircase mechanism (Geng and Viswanath, "The optimal noise-adding mechanism in differential
@@ -30,12 +35,8 @@ import java.util.List;
  * <p>The distribution is represented by its pieces up to the block where the remaining tail mass
  * is below 2^-60 (at most {@link #TAIL_MASS}); errors are x-independent.
  *
- * <p>Sampling is exact on the grid: with {@code D = 2^bits} cells per unit and {@code g = round(gamma
- * D)}, the noise magnitude in cells is {@code G D + offset}, G geometric with decay eps per block
- * ({@link Geometric}), the offset uniform on the first g cells with probability {@code g / (g + (D
- * - g) b)} and on the other D - g cells otherwise; a sign bit makes it symmetric about the input's
- * cell. This is the staircase with gamma rounded to a whole number of cells, integrated over each
- * cell, so it is exactly eps-DP for inputs up to D cells apart.
+ * <p>Sampling is exact on the grid: the staircase with gamma rounded to a whole number of cells,
+ * integrated over each cell ({@link Sampler}).
  */
 public final class Staircase implements PiecewiseUnitMechanism {
   /** Upper bound on the mass beyond the represented blocks. */
@@ -170,18 +171,90 @@ public final class Staircase implements PiecewiseUnitMechanism {
 
   @Override
   public CellSampler cellSampler(OutputGrid grid) {
-    long cellsPerBlock = 1L << grid.bits();
-    long firstCells = Math.min(Math.max(Math.round(gamma * cellsPerBlock), 0), cellsPerBlock);
-    double firstShare = firstCells / (firstCells + (cellsPerBlock - firstCells) * decay);
-    long maxBlocks = Long.MAX_VALUE / (4 * cellsPerBlock);
-    return (z, bits) -> {
-      long block = Geometric.sample(bits, epsilon, maxBlocks);
-      boolean first = firstCells == cellsPerBlock || (firstCells > 0 && bits.nextUniform() < firstShare);
-      long offset = first ? bits.nextBounded(firstCells) : firstCells + bits.nextBounded(cellsPerBlock - firstCells);
+    return new Sampler(this, grid);
+  }
+
+  /**
+   * With {@code D = 2^bits} cells per unit and {@code g = round(gamma D)}, the noise magnitude in
+   * cells is {@code m = G D + offset}: G geometric with decay eps per block ({@link
+   * ExactGeometric}, its first coin {@code e^-eps} when eps >= 1), the offset uniform on the first
+   * g cells of the block with probability {@code g / (g + (D - g) b)}, {@code b = e^-eps} (one
+   * {@link ExactBernoulli#ratio} coin), and uniform on the other D - g cells otherwise (Lemire's
+   * exact bounded integers); a sign bit puts the noise at {@code +m} or {@code -m - 1}, symmetric
+   * about the input's cell x in [0, D]. Output cells are clamped into {@code [-2^61, 2^61]}, a
+   * function of the cell (post-processing), so that no sum overflows; G is stopped once that clamp
+   * is certain.
+   *
+   * <p><b>Exact worst ratio e^eps.</b> Noise k has probability {@code C b^n(m)}, C the same for
+   * every k and {@code n(m) = floor((m + D - g) / D)} its step (0 on the first g cells, then one
+   * more every D cells). Two inputs at most D cells apart need noises k1, k2 at most D apart for
+   * the same cell: on one side their magnitudes differ by at most D, so their steps by at most 1;
+   * on opposite sides {@code m1 + m2 + 1 <= D}, so both steps are 0 or 1. Every ratio is therefore
+   * at most {@code 1 / b = e^eps} (also for the clamped cells, sums of such terms), reached by
+   * inputs D cells apart.
+   */
+  static final class Sampler implements CellSampler {
+    /** Output cells are clamped into [-SATURATION, SATURATION]. */
+    static final long SATURATION = 1L << 61;
+
+    private final OutputGrid grid;
+    private final long cellsPerBlock;
+    private final long firstCells;
+    private final long saturatedBlocks;
+    private final ExactGeometric blocks;
+    private final ExactBernoulli first;
+    private final CertifiedLogRatio ratio;
+
+    Sampler(Staircase s, OutputGrid grid) {
+      this.grid = grid;
+      this.cellsPerBlock = 1L << grid.bits();
+      this.firstCells = Math.min(Math.max(Math.round(s.gamma * cellsPerBlock), 0), cellsPerBlock);
+      // From this many blocks on, |noise| >= SATURATION + D: every output is clamped.
+      this.saturatedBlocks = (SATURATION >> grid.bits()) + 1;
+      BigDecimal eps = new BigDecimal(s.epsilon);
+      // Digits of G one by one up to a block count whose continuation coin is at most 1/e.
+      int lowBits = 0;
+      while (CertifiedLogRatio.dyadic(s.epsilon, lowBits).compareTo(BigDecimal.ONE) < 0) {
+        lowBits++;
+      }
+      this.blocks = ExactGeometric.of(eps, lowBits);
+      this.first = firstCells > 0 && firstCells < cellsPerBlock
+          ? ExactBernoulli.ratio(firstCells, cellsPerBlock - firstCells, eps)
+          : null;
+      this.ratio = CertifiedLogRatio.of(s, s.epsilon, eps);
+    }
+
+    @Override
+    public long sampleCell(double z, RandomBits bits) {
+      long block = blocks.saturated(bits, saturatedBlocks);
+      boolean inFirst = first == null ? firstCells == cellsPerBlock : first.sample(bits);
+      long offset = inFirst ? bits.nextBounded(firstCells) : firstCells + bits.nextBounded(cellsPerBlock - firstCells);
+      boolean negative = bits.nextLong() < 0;
+      if (block == saturatedBlocks) {
+        return negative ? -SATURATION : SATURATION;
+      }
       long magnitude = block * cellsPerBlock + offset;
-      long noise = bits.nextLong() < 0 ? -magnitude - 1 : magnitude;
-      return CellSampler.inputCell(z, grid) + noise;
-    };
+      long from = CellSampler.inputCell(z, grid);
+      long cell = negative ? from - magnitude - 1 : from + magnitude;
+      return Math.min(Math.max(cell, -SATURATION), SATURATION);
+    }
+
+    @Override
+    public OptionalDouble certifiedEpsilon() {
+      return OptionalDouble.of(ratio.certifiedEpsilon());
+    }
+
+    ExactGeometric blocks() {
+      return blocks;
+    }
+
+    long firstCells() {
+      return firstCells;
+    }
+
+    CertifiedLogRatio ratio() {
+      return ratio;
+    }
   }
 
   private static double power(double v, int n) {

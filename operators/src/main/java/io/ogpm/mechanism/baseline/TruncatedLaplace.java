@@ -1,14 +1,18 @@
 package io.ogpm.mechanism.baseline;
 
 import io.ogpm.mechanism.CellSampler;
+import io.ogpm.mechanism.CertifiedLogRatio;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.ContinuousUnitMechanism;
 import io.ogpm.mechanism.Distance;
 import io.ogpm.mechanism.ErrorMetric;
-import io.ogpm.mechanism.Geometric;
+import io.ogpm.mechanism.ExactGeometric;
 import io.ogpm.mechanism.OutputGrid;
 import io.ogpm.mechanism.PiecewiseDistribution;
+import io.ogpm.mechanism.random.RandomBits;
+import java.math.BigDecimal;
 import java.util.List;
+import java.util.OptionalDouble;
 
 /**
  * The Laplace mechanism with scale {@code 1/eps} (sensitivity 1: the whole unit domain), its
@@ -16,13 +20,9 @@ import java.util.List;
  * {@code e^(-z/b)/2} at 0 and {@code e^(-(1 - z)/b)/2} at 1. Clamping is post-processing.
  *
  * <p>Sampling is the discrete Laplace mechanism on the grid, as in Google's differential-privacy
- * library: the input is rounded to its cell, a two-sided geometric noise with decay {@code eps /
- * 2^bits} per cell is added ({@link Geometric}), and the cell is clamped. Rounded inputs are at most
- * {@code 2^bits} cells apart, so the grid outputs are exactly eps-LDP.
+ * library, drawn exactly ({@link Sampler}).
  */
 public final class TruncatedLaplace implements ContinuousUnitMechanism {
-  private static final long UNBOUNDED = 1L << 61;
-
   private final double epsilon;
   private final double scale;
 
@@ -88,12 +88,55 @@ public final class TruncatedLaplace implements ContinuousUnitMechanism {
 
   @Override
   public CellSampler cellSampler(OutputGrid grid) {
-    double lambda = Math.scalb(epsilon, -grid.bits());
-    long last = grid.maxCell();
-    return (z, bits) -> {
-      long cell = CellSampler.inputCell(z, grid) + Geometric.twoSided(bits, lambda, UNBOUNDED, UNBOUNDED);
-      return Math.min(Math.max(cell, 0), last);
-    };
+    return new Sampler(this, grid);
+  }
+
+  /**
+   * The input's cell x in [0, D] ({@code D = 2^bits} cells per unit), plus two-sided geometric
+   * noise k with {@code P(k) ∝ r^|k|}, {@code r = e^-lambda}, {@code lambda = eps / D} exactly,
+   * clamped into the cells [0, D - 1] ({@link ExactGeometric#twoSidedSaturated}: noise of at least
+   * D cells lands on an end whatever its size).
+   *
+   * <p><b>Exact worst ratio e^eps.</b> With {@code g = (1 - r) / (1 + r)}: an inside cell c has
+   * probability {@code g r^|c - x|}; the end cells {@code g r^x / (1 - r)} (cell 0) and {@code g
+   * r^(D - 1 - x) / (1 - r)} (cell D - 1, for x < D; for x = D it is {@code 1 - g r^2 / (1 - r)}).
+   * Between inputs at most D cells apart every ratio is a power of r of exponent at most D, except
+   * at cell D - 1 against x = D, where it is {@code (1 + r - r^2) / r^(D - 1) <= r^-D} (as {@code
+   * (1 - r)(1 - r^2) >= 0}). So the worst ratio is {@code r^-D = e^(lambda D) = e^eps}, reached at
+   * cell 0 by inputs 0 and D.
+   */
+  static final class Sampler implements CellSampler {
+    private final OutputGrid grid;
+    private final long cells;
+    private final ExactGeometric noise;
+    private final CertifiedLogRatio ratio;
+
+    Sampler(TruncatedLaplace m, OutputGrid grid) {
+      this.grid = grid;
+      this.cells = 1L << grid.bits();
+      BigDecimal decay = CertifiedLogRatio.dyadic(m.epsilon, -grid.bits());
+      this.noise = ExactGeometric.of(decay, grid.bits());
+      this.ratio = CertifiedLogRatio.of(m, m.epsilon, decay.multiply(BigDecimal.valueOf(cells)));
+    }
+
+    @Override
+    public long sampleCell(double z, RandomBits bits) {
+      long cell = CellSampler.inputCell(z, grid) + noise.twoSidedSaturated(bits, cells);
+      return Math.min(Math.max(cell, 0), grid.maxCell());
+    }
+
+    @Override
+    public OptionalDouble certifiedEpsilon() {
+      return OptionalDouble.of(ratio.certifiedEpsilon());
+    }
+
+    ExactGeometric noise() {
+      return noise;
+    }
+
+    CertifiedLogRatio ratio() {
+      return ratio;
+    }
   }
 
   @Override
