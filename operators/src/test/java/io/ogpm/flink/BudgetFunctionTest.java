@@ -337,6 +337,23 @@ class BudgetFunctionTest {
   }
 
   /**
+   * The documented rule at its edge: a record fits while {@code spent + cost <= budget (1 + 1e-12)},
+   * so a cost of exactly that bound is released and one a double above it is refused.
+   */
+  @Test
+  void aRecordFitsUpToTheBudgetTimesOnePlusTheTolerance() throws Exception {
+    var h = harness(BudgetConfig.of(1, Duration.ofDays(1)), null);
+    h.setProcessingTime(at(0, 1));
+    double bound = 1 * (1 + 1e-12);
+    h.processElement(new PerturbedRecord(new byte[] {1}, new byte[0], Math.nextUp(bound), "u", at(0, 0.5),
+        TimestampType.LOG_APPEND_TIME).from("raw", 0, 1), 0);
+    h.processElement(new PerturbedRecord(new byte[] {2}, new byte[0], bound, "u", at(0, 0.5),
+        TimestampType.LOG_APPEND_TIME).from("raw", 0, 2), 0);
+    assertThat(h.extractOutputValues()).extracting(r -> r.getKey()[0]).containsExactly((byte) 2);
+    assertThat(reasons(h)).containsExactly("budget-exhausted");
+  }
+
+  /**
    * An adversary who controls how a user's records are spread over partitions and when each is
    * read: records of three users with log-append times scattered from three days behind to two days
    * ahead of the job's clock, which advances in random steps. Each outcome must be the one of a
@@ -392,8 +409,14 @@ class BudgetFunctionTest {
       appended(h, "u", at(0, 1));
       send(h, "v", at(0, 1), TimestampType.CREATE_TIME);
     }
+    appended(h, "w", at(-2, 1)); // a period closed a day ago
     assertThat(released(h)).hasSize(3);
     assertThat(((Counter) metrics.operator.get("recordsPerturbed")).getCount()).isEqualTo(3);
     assertThat(((Gauge<?>) metrics.operator.get("epsilonSpent")).getValue()).isEqualTo(3.0);
+    // Each refusal is counted under its reason, as many as the dead letters.
+    assertThat(metrics.count("reason", "budget-exhausted", "recordsDeadLettered")).isEqualTo(2);
+    assertThat(metrics.count("reason", "untrusted-time", "recordsDeadLettered")).isEqualTo(5);
+    assertThat(metrics.count("reason", "budget-period-closed", "recordsDeadLettered")).isEqualTo(1);
+    assertThat(reasons(h)).hasSize(8);
   }
 }

@@ -1,6 +1,10 @@
 package io.ogpm.flink;
 
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.runtime.metrics.groups.InternalOperatorMetricGroup;
 import org.apache.flink.runtime.metrics.groups.UnregisteredMetricGroups;
@@ -8,9 +12,12 @@ import org.apache.flink.runtime.metrics.util.InterceptingOperatorMetricGroup;
 import org.apache.flink.runtime.operators.testutils.MockEnvironment;
 import org.apache.flink.runtime.operators.testutils.MockEnvironmentBuilder;
 
-/** A mock task environment whose operator registers its top-level metrics where a test can read them. */
+/**
+ * A mock task environment whose operator registers its metrics where a test can read them: those
+ * of the operator's scope, and those of its key-value subgroups ({@code reason=<code>}).
+ */
 final class CapturedMetrics {
-  final InterceptingOperatorMetricGroup operator = new InterceptingOperatorMetricGroup();
+  final Group operator = new Group();
   final MockEnvironment environment = new MockEnvironmentBuilder()
       .setMetricGroup(new UnregisteredMetricGroups.UnregisteredTaskMetricGroup() {
         @Override
@@ -19,4 +26,21 @@ final class CapturedMetrics {
         }
       })
       .build();
+
+  /** The count of a counter in the subgroup {@code key=value}, 0 if it was never registered. */
+  long count(String key, String value, String counter) {
+    Group group = operator.children.get(key + "=" + value);
+    Metric metric = group == null ? null : group.get(counter);
+    return metric == null ? 0 : ((Counter) metric).getCount();
+  }
+
+  /** An operator group that keeps its metrics, and its key-value subgroups, for the test to read. */
+  static final class Group extends InterceptingOperatorMetricGroup {
+    final Map<String, Group> children = new ConcurrentHashMap<>();
+
+    @Override
+    public MetricGroup addGroup(String key, String value) {
+      return children.computeIfAbsent(key + "=" + value, k -> new Group());
+    }
+  }
 }
