@@ -4,6 +4,7 @@ import io.ogpm.record.RandomnessMode;
 import io.ogpm.record.SecretKeys;
 import java.io.Serializable;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * Where a Flink task finds the keyed-mode secret: a file or an environment variable on the task
@@ -37,13 +38,16 @@ public final class KeySource implements Serializable {
 
   /** The randomness this source implies, reading the secret now. */
   public RandomnessMode load() {
-    if (file != null) {
-      return RandomnessMode.keyed(SecretKeys.fromFile(Path.of(file)));
+    if (file == null && environmentVariable == null) {
+      return RandomnessMode.secure();
     }
-    if (environmentVariable != null) {
-      return RandomnessMode.keyed(SecretKeys.fromEnvironment(environmentVariable));
+    byte[] secret = file != null ? SecretKeys.fromFile(Path.of(file)) : SecretKeys.fromEnvironment(environmentVariable);
+    try {
+      return RandomnessMode.keyed(secret);
+    } finally {
+      // The mode keeps its own copy (destroyed by its owner): this one is erased now.
+      Arrays.fill(secret, (byte) 0);
     }
-    return RandomnessMode.secure();
   }
 
   @Override
