@@ -6,8 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ogpm.estimate.CircularMeans;
 import io.ogpm.estimate.FieldEstimate;
+import io.ogpm.estimate.FieldEstimator;
 import io.ogpm.estimate.Interval;
 import io.ogpm.estimate.LinearMeans;
+import io.ogpm.mechanism.Domain;
+import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.MechanismSpec;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -107,11 +111,16 @@ class EstimateJsonTest {
          "means":{"raw":{"estimate":1.25}},"histograms":{"raw":[0.25,0.5,0.25]}}""");
   }
 
-  /** An empty window: its count and all-zero histogram, and no mean of any kind. */
+  /** An empty window, as the estimators give it: its count and all-zero histogram, and no mean of any kind. */
   @Test
   void anEmptyWindow() throws Exception {
-    FieldEstimate e = new FieldEstimate(0, new double[3], null, 0, null, null);
-    assertRendersAs(e, true, """
-        {"count":0,"method":"raw","histogram":[0.0,0.0,0.0],"histograms":{"raw":[0.0,0.0,0.0]}}""");
+    for (Domain domain : new Domain[] {Domain.classical(-2, 2), Domain.circular(0, 360)}) {
+      FieldEstimator estimator = FieldEstimator.of(
+          Mechanism.of(MechanismSpec.builder().epsilon(1).domain(domain).build()), 3);
+      for (boolean em : new boolean[] {false, true}) {
+        assertRendersAs(estimator.estimate(estimator.newAccumulator(), em), em, """
+            {"count":0,"method":"raw","histogram":[0.0,0.0,0.0],"histograms":{"raw":[0.0,0.0,0.0]}}""");
+      }
+    }
   }
 }
