@@ -2,6 +2,7 @@ package io.ogpm.record;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -77,6 +78,17 @@ class SecretKeysTest {
         .hasMessageNotContaining("zzzz");
     assertThatThrownBy(() -> SecretKeys.fromEnvironment("OGPM_UNSET", env::get))
         .hasMessage("the environment variable OGPM_UNSET holding the key is not set");
+  }
+
+  /**
+   * The public entry reads the process's own environment. A test cannot set a variable, so it
+   * reads PATH, set (and longer than 16 bytes) wherever the build runs.
+   */
+  @Test
+  void theProcessEnvironmentIsWhereVariablesAreRead() {
+    String path = System.getenv("PATH");
+    assumeTrue(path != null && path.length() >= 16 && !path.endsWith("\n"), "PATH is set");
+    assertThat(SecretKeys.fromEnvironment("PATH")).isEqualTo(path.getBytes(StandardCharsets.UTF_8));
   }
 
   /** The content read is taken over: only the returned secret remains, every other copy is zeros. */
