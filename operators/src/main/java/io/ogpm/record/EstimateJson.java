@@ -25,7 +25,8 @@ import io.ogpm.estimate.LinearMeans;
  * io.ogpm.estimate.CircularMeans}); the direction interval is {@code [lo, hi]} when the data say
  * nothing about the direction, and an interval whose lower end is above its upper end crosses the
  * seam. An interval is {@code null} where the mechanism allows no valid one (a mechanism that is
- * not rotation invariant on a circle).
+ * not rotation invariant on a circle). An empty window has no mean of any kind (its estimate has
+ * none).
  *
  * <p>The headline {@code mean} (and {@code circularMean}) is the reconstructed one for method
  * {@code em}; otherwise the unbiased one where the mechanism has one, else the raw mean. Both
@@ -44,7 +45,7 @@ public final class EstimateJson {
     out.put("count", e.count());
     out.put("method", useEm ? "em" : "raw");
     out.set("histogram", array(useEm ? e.reconstructedHistogram() : e.rawHistogram()));
-    if (e.linear() != null && e.count() > 0) {
+    if (e.linear() != null) {
       LinearMeans m = e.linear();
       Interval headline = useEm ? m.reconstructedMean() : m.mean();
       out.put("mean", headline.estimate());
@@ -61,7 +62,7 @@ public final class EstimateJson {
         means.putObject("reconstructed").put("estimate", m.reconstructed());
       }
     }
-    if (e.circular() != null && e.count() > 0) {
+    if (e.circular() != null) {
       CircularMeans m = e.circular();
       Interval headline = useEm ? m.reconstructedDirection() : m.direction();
       out.put("circularMean", headline.estimate());

@@ -102,6 +102,18 @@ class BudgetConfigTest {
         .hasMessage("budget: max-lag must be a whole number of milliseconds, got PT0.000000001S");
   }
 
+  /** Periods and lags are whole milliseconds, not whole seconds. */
+  @ParameterizedTest
+  @ValueSource(strings = {"PT0.001S", "PT1.5S", "PT59.999S"})
+  void fractionsOfASecondInWholeMillisecondsAreAccepted(String text) {
+    Duration d = Duration.parse(text);
+    assertThat(BudgetConfig.of(1, d).period()).isEqualTo(d);
+    assertThat(BudgetConfig.of(1, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, d).maxLag()).isEqualTo(d);
+    assertThatThrownBy(() -> BudgetConfig.of(1, d.plusNanos(1)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("budget: period must be a whole number of milliseconds, got " + d.plusNanos(1));
+  }
+
   @ParameterizedTest
   @CsvSource({"log-append-time, LOG_APPEND_TIME", "ingestion-time, INGESTION_TIME"})
   void clocksByName(String id, BudgetClock clock) {

@@ -26,6 +26,9 @@ class ConfigErrorsTest {
         bad("fields: [accel_x]", "field #1 must be a mapping, got 'accel_x'"),
         bad("- a", "config must be a mapping, got a list"),
         bad("just text", "config must be a mapping, got 'just text'"),
+        bad("~", "config must be a mapping, got nothing"),
+        bad("fields: [~]", "field #1 must be a mapping, got nothing"),
+        bad("fields:\n  -\n", "field #1 must be a mapping, got nothing"),
         // names
         bad("fields: [" + A + ", {min: 0, max: 1, epsilon: 1}]", "field #2: name is required"),
         bad("fields: [{name: a..b, min: 0, max: 1, epsilon: 1}]",
@@ -36,6 +39,11 @@ class ConfigErrorsTest {
         bad("fields: [{name: 5, min: 0, max: 1, epsilon: 1}]",
             "field #1: name must be a string, got 5"),
         bad("fields: [" + A + ", " + A + "]", "field 'accel_x': duplicate name"),
+        // quoted names are cut after 80 characters
+        bad("fields: [{name: " + "n".repeat(80) + ", min: 0, max: 1, epsilon: 0}]",
+            "field '" + "n".repeat(80) + "': epsilon must be > 0, got 0.0"),
+        bad("fields: [{name: " + "n".repeat(81) + ", min: 0, max: 1, epsilon: 0}]",
+            "field '" + "n".repeat(80) + "...': epsilon must be > 0, got 0.0"),
         // unknown keys
         bad("fields: [{name: accel_x, min: -2, max: 2, epsilom: 1}]",
             "unknown key 'epsilom' in field 'accel_x' (known keys: name, domain, min, max, epsilon,"
@@ -108,6 +116,8 @@ class ConfigErrorsTest {
         bad("passthrough: ts\nfields: [" + A + "]", "passthrough must be a list, got 'ts'"),
         bad("passthrough: [ts, 5]\nfields: [" + A + "]",
             "passthrough #2 must be a string, got 5"),
+        bad("passthrough: [ts, ~]\nfields: [" + A + "]",
+            "passthrough #2 must be a string, got nothing"),
         bad("passthrough: [ts, 'a.']\nfields: [" + A + "]", "passthrough #2" + NAME_RULE + "'a.'"),
         bad("passthrough: [ts, ts]\nfields: [" + A + "]", "passthrough: duplicate name 'ts'"),
         bad("id-field: x..y\nfields: [" + A + "]", "id-field" + NAME_RULE + "'x..y'"),

@@ -107,6 +107,70 @@ class RecordPerturberTest {
     assertThat(dead(p.perturb(invalid, Source.line(3))).reason()).isEqualTo(ReasonCode.MALFORMED_JSON);
   }
 
+  /** The messages name the problem, the field and the configuration; a test above checks they hold no value. */
+  @Test
+  void everyDeadLetterSaysWhatIsWrong() {
+    RecordPerturber p = new RecordPerturber(CONFIG, RandomnessMode.seeded(2), 4096);
+    String base = "\"id\":\"r\",\"user\":\"u\",\"attitude\":{\"roll\":0.5},\"temp\":20";
+    String[][] cases = {
+      // The "}" after the trailing comma is at line 2, column 56.
+      {"{\"accel_x\": 0.5,\n " + base + ",}", "not valid JSON (line 2, column 56)"},
+      // The reader's limits (nesting, number length) give no position.
+      {"{\"a\":".repeat(100) + "1" + "}".repeat(100), "not valid JSON"},
+      {"{\"accel_x\":0." + "1".repeat(500) + "," + base + "}", "not valid JSON"},
+      {"[0.5]", "the record is a JSON array, not an object"},
+      {"\"text\"", "the record is a JSON string, not an object"},
+      {"", "the record is empty"},
+      {" \n ", "the record is empty"},
+      {"{" + base + "}", "the field is missing or null"},
+      {"{\"accel_x\":{\"v\":1}," + base + "}", "the field is a JSON object, not a number"},
+      {"{\"accel_x\":true," + base + "}", "the field is a JSON boolean, not a number"},
+      {"{\"accel_x\":-1e309," + base + "}", "the field is not a finite number"},
+      {"{\"accel_x\":2.5," + base + "}", "the field is outside [-2.0, 2.0]"},
+      {"{\"accel_x\":0.5,\"id\":5.0,\"user\":\"u\",\"attitude\":{\"roll\":0.5},\"temp\":20}",
+          "the id field is missing, null or not a string or integer"},
+      {"{\"accel_x\":0.5,\"id\":\"r\",\"user\":[\"u\"],\"attitude\":{\"roll\":0.5},\"temp\":20}",
+          "the user field is missing, null or not a string or integer"},
+    };
+    for (String[] c : cases) {
+      assertThat(dead(run(p, c[0])).message()).as(c[0]).isEqualTo(c[1]);
+    }
+  }
+
+  /** A Kafka tombstone (a null value) is a dead letter like any other bad input, never an exception. */
+  @Test
+  void aNullRecordIsEmpty() {
+    DeadLetter d = dead(new RecordPerturber(CONFIG, RandomnessMode.seeded(2)).perturb(null, Source.kafka("raw", 0, 5)));
+    assertThat(d).isEqualTo(new DeadLetter(ReasonCode.MALFORMED_JSON, null, "the record is empty", Source.kafka("raw", 0, 5)));
+  }
+
+  /**
+   * Bytes that the JSON reader takes for UTF-32 (a NUL-led start) but that hold no valid character:
+   * the reader fails with an I/O error that is not a JSON syntax error. Still one dead letter.
+   */
+  @Test
+  void unreadableBytesAreMalformedJson() {
+    byte[] input = {0, 0, 0, '{', 0, 0, 0, '"', 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff};
+    DeadLetter d = dead(new RecordPerturber(CONFIG, RandomnessMode.seeded(2)).perturb(input, Source.line(1)));
+    assertThat(d.reason()).isEqualTo(ReasonCode.MALFORMED_JSON);
+    assertThat(d.message()).isEqualTo("not valid JSON (unreadable input)");
+  }
+
+  @Test
+  void theSizeLimitIsInclusive() throws Exception {
+    String record = "{\"id\":\"r\",\"user\":\"u\",\"accel_x\":0.5,\"attitude\":{\"roll\":0.5},\"temp\":20}";
+    int size = record.getBytes(StandardCharsets.UTF_8).length;
+    value(run(new RecordPerturber(CONFIG, RandomnessMode.seeded(2), size), record));
+    DeadLetter d = dead(run(new RecordPerturber(CONFIG, RandomnessMode.seeded(2), size - 1), record));
+    assertThat(d.reason()).isEqualTo(ReasonCode.TOO_LARGE);
+    assertThat(d.message()).isEqualTo("the record has " + size + " bytes, more than " + (size - 1));
+  }
+
+  @Test
+  void everyRecordCostsTheSumOfItsFieldsEpsilons() {
+    assertThat(new RecordPerturber(CONFIG, RandomnessMode.seeded(2)).epsilonPerRecord()).isEqualTo(3.5);
+  }
+
   @Test
   void clampKeepsValuesInTheDomainAndWrapsAnglesOnTheCircle() throws Exception {
     RecordPerturber p = new RecordPerturber(CONFIG, RandomnessMode.seeded(3));
@@ -160,6 +224,11 @@ class RecordPerturberTest {
     String big = "123456789012345678901234567890";
     assertAllFieldsDiffer(p, base.replace("\"r-9\"", big), base.replace("\"r-9\"", "\"" + big + "\""));
     assertAllFieldsDiffer(p, base.replace("\"r-9\"", big), base.replace("\"r-9\"", "-" + big));
+    // Integer ids are exact at any size: 2^64 + 5 is not 5 (nor any other id sharing its low 64 bits).
+    String beyondLong = "18446744073709551621";
+    assertAllFieldsDiffer(p, base.replace("\"r-9\"", beyondLong), base.replace("\"r-9\"", "5"));
+    assertThat(new String(((Outcome.Perturbed) run(p, base.replace("\"r-9\"", beyondLong))).key(), StandardCharsets.UTF_8))
+        .isEqualTo(beyondLong);
     assertThat(dead(run(p, base.replace("\"r-9\"", "5.0"))).reason()).isEqualTo(ReasonCode.MISSING_FIELD);
     assertAllFieldsDiffer(p, base, base.replace("\"u\"", "\"v\""));
     assertAllFieldsDiffer(p, base.replace("\"u\"", "7"), base.replace("\"u\"", "\"7\""));

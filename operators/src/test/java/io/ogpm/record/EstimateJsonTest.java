@@ -1,0 +1,126 @@
+package io.ogpm.record;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.estimate.CircularMeans;
+import io.ogpm.estimate.FieldEstimate;
+import io.ogpm.estimate.FieldEstimator;
+import io.ogpm.estimate.Interval;
+import io.ogpm.estimate.LinearMeans;
+import io.ogpm.mechanism.Domain;
+import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.MechanismSpec;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The JSON of an estimate, as README's "Reading the stats" documents it, for hand-made estimates
+ * whose every number is distinct: which value lands under which key, for both methods, classical
+ * and circular fields, intervals that are null or cross the seam, and an empty window.
+ */
+class EstimateJsonTest {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final double[] RAW = {0.25, 0.5, 0.25};
+  static final double[] EM = {0.125, 0.75, 0.125};
+
+  /** Both sides read by one parser, so that only keys and values count (not number node types). */
+  private static void assertRendersAs(FieldEstimate e, boolean reconstructed, String expected) throws Exception {
+    JsonNode actual = JSON.readTree(EstimateJson.render(e, reconstructed).toString());
+    assertThat(actual).isEqualTo(JSON.readTree(expected));
+  }
+
+  /** A classical field with every estimator: the unbiased headline for raw, the EM one for em. */
+  static final FieldEstimate CLASSICAL = new FieldEstimate(1000, RAW, EM, 17,
+      new LinearMeans(new Interval(0.375, -0.5, 0.75), new Interval(0.0625, -0.5, 0.75),
+          0.1, 0.375, -1.5, 1.5, 0.0625),
+      null);
+
+  @Test
+  void aClassicalFieldWithRawMethod() throws Exception {
+    assertRendersAs(CLASSICAL, false, """
+        {"count":1000,"method":"raw","histogram":[0.25,0.5,0.25],
+         "mean":0.375,"meanInterval":[-0.5,0.75],
+         "means":{"raw":{"estimate":0.1},
+                  "unbiased":{"estimate":0.375,"exactForInputsFrom":-1.5,"exactForInputsTo":1.5},
+                  "reconstructed":{"estimate":0.0625}},
+         "histograms":{"raw":[0.25,0.5,0.25],"reconstructed":[0.125,0.75,0.125]},"emIterations":17}""");
+  }
+
+  @Test
+  void aClassicalFieldWithEmMethodHeadlinesTheReconstruction() throws Exception {
+    assertRendersAs(CLASSICAL, true, """
+        {"count":1000,"method":"em","histogram":[0.125,0.75,0.125],
+         "mean":0.0625,"meanInterval":[-0.5,0.75],
+         "means":{"raw":{"estimate":0.1},
+                  "unbiased":{"estimate":0.375,"exactForInputsFrom":-1.5,"exactForInputsTo":1.5},
+                  "reconstructed":{"estimate":0.0625}},
+         "histograms":{"raw":[0.25,0.5,0.25],"reconstructed":[0.125,0.75,0.125]},"emIterations":17}""");
+  }
+
+  /**
+   * No reconstruction (none asked for, or the mechanism has no transition matrix), no unbiased
+   * estimator and no valid interval: method raw whatever was asked, the raw mean as headline and
+   * an explicit null interval.
+   */
+  @Test
+  void whatAnEstimateLacksIsLeftOutAndAMissingIntervalIsNull() throws Exception {
+    FieldEstimate e = new FieldEstimate(40, RAW, null, 0,
+        new LinearMeans(Interval.pointOnly(0.1), null, 0.1, Double.NaN, Double.NaN, Double.NaN, Double.NaN),
+        null);
+    String expected = """
+        {"count":40,"method":"raw","histogram":[0.25,0.5,0.25],"mean":0.1,"meanInterval":null,
+         "means":{"raw":{"estimate":0.1}},"histograms":{"raw":[0.25,0.5,0.25]}}""";
+    assertRendersAs(e, false, expected);
+    assertRendersAs(e, true, expected);
+  }
+
+  /** A circular field: direction and resultant length instead of a mean; this interval crosses the seam. */
+  static final FieldEstimate CIRCULAR = new FieldEstimate(500, RAW, EM, 9, null,
+      new CircularMeans(new Interval(3.0, 2.5, -2.875), new Interval(-3.0, 2.5, -2.875),
+          new Interval(0.5, 0.25, 0.75), -3.0));
+
+  @Test
+  void aCircularFieldWithRawMethod() throws Exception {
+    assertRendersAs(CIRCULAR, false, """
+        {"count":500,"method":"raw","histogram":[0.25,0.5,0.25],
+         "circularMean":3.0,"circularMeanInterval":[2.5,-2.875],
+         "resultantLength":0.5,"resultantLengthInterval":[0.25,0.75],
+         "means":{"raw":{"estimate":3.0},"reconstructed":{"estimate":-3.0}},
+         "histograms":{"raw":[0.25,0.5,0.25],"reconstructed":[0.125,0.75,0.125]},"emIterations":9}""");
+  }
+
+  @Test
+  void aCircularFieldWithEmMethodHeadlinesTheReconstruction() throws Exception {
+    assertRendersAs(CIRCULAR, true, """
+        {"count":500,"method":"em","histogram":[0.125,0.75,0.125],
+         "circularMean":-3.0,"circularMeanInterval":[2.5,-2.875],
+         "resultantLength":0.5,"resultantLengthInterval":[0.25,0.75],
+         "means":{"raw":{"estimate":3.0},"reconstructed":{"estimate":-3.0}},
+         "histograms":{"raw":[0.25,0.5,0.25],"reconstructed":[0.125,0.75,0.125]},"emIterations":9}""");
+  }
+
+  /** A mechanism that is not rotation invariant: no valid interval of direction or length. */
+  @Test
+  void aCircularFieldWithoutValidIntervals() throws Exception {
+    FieldEstimate e = new FieldEstimate(60, RAW, null, 0, null,
+        new CircularMeans(Interval.pointOnly(1.25), null, Interval.pointOnly(0.375), Double.NaN));
+    assertRendersAs(e, true, """
+        {"count":60,"method":"raw","histogram":[0.25,0.5,0.25],
+         "circularMean":1.25,"circularMeanInterval":null,"resultantLength":0.375,"resultantLengthInterval":null,
+         "means":{"raw":{"estimate":1.25}},"histograms":{"raw":[0.25,0.5,0.25]}}""");
+  }
+
+  /** An empty window, as the estimators give it: its count and all-zero histogram, and no mean of any kind. */
+  @Test
+  void anEmptyWindow() throws Exception {
+    for (Domain domain : new Domain[] {Domain.classical(-2, 2), Domain.circular(0, 360)}) {
+      FieldEstimator estimator = FieldEstimator.of(
+          Mechanism.of(MechanismSpec.builder().epsilon(1).domain(domain).build()), 3);
+      for (boolean em : new boolean[] {false, true}) {
+        assertRendersAs(estimator.estimate(estimator.newAccumulator(), em), em, """
+            {"count":0,"method":"raw","histogram":[0.0,0.0,0.0],"histograms":{"raw":[0.0,0.0,0.0]}}""");
+      }
+    }
+  }
+}
