@@ -108,6 +108,9 @@ public final class RecordPerturber {
     if (input.length > maxBytes) {
       return reject(ReasonCode.TOO_LARGE, null, "the record has " + input.length + " bytes, more than " + maxBytes, source);
     }
+    if (!looksLikeUtf8(input)) {
+      return reject(ReasonCode.MALFORMED_JSON, null, "not valid JSON (not UTF-8)", source);
+    }
     JsonNode root;
     try {
       root = json.readTree(input);
@@ -180,6 +183,24 @@ public final class RecordPerturber {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot serialise an output record", e);
     }
+  }
+
+  /**
+   * False for the byte patterns by which the JSON reader would detect UTF-16 or UTF-32 (a NUL in
+   * the first four bytes, or a UTF-16/32 byte-order mark): records are UTF-8 (RFC 8259), and a
+   * reader that guessed another encoding would accept input this class promises to refuse. A NUL
+   * or a 0xFE/0xFF byte never starts a UTF-8 JSON text.
+   */
+  static boolean looksLikeUtf8(byte[] input) {
+    if (input.length > 0 && (input[0] == (byte) 0xFE || input[0] == (byte) 0xFF)) {
+      return false;
+    }
+    for (int i = 0; i < Math.min(4, input.length); i++) {
+      if (input[i] == 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ogpm.config.PrivacyConfig;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Iterator;
 import org.junit.jupiter.api.Test;
 
@@ -145,15 +146,25 @@ class RecordPerturberTest {
   }
 
   /**
-   * Bytes that the JSON reader takes for UTF-32 (a NUL-led start) but that hold no valid character:
-   * the reader fails with an I/O error that is not a JSON syntax error. Still one dead letter.
+   * Records are UTF-8: bytes the JSON reader would take for UTF-16 or UTF-32 (NUL bytes at the
+   * start, a byte-order mark) are refused, valid JSON in those encodings included, as is a NUL-led
+   * start that holds no valid character at all.
    */
   @Test
-  void unreadableBytesAreMalformedJson() {
-    byte[] input = {0, 0, 0, '{', 0, 0, 0, '"', 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff};
-    DeadLetter d = dead(new RecordPerturber(CONFIG, RandomnessMode.seeded(2)).perturb(input, Source.line(1)));
-    assertThat(d.reason()).isEqualTo(ReasonCode.MALFORMED_JSON);
-    assertThat(d.message()).isEqualTo("not valid JSON (unreadable input)");
+  void recordsInOtherEncodingsThanUtf8AreMalformedJson() throws Exception {
+    String json = "{\"id\":\"r\",\"user\":\"u\",\"accel_x\":0.5,\"attitude\":{\"roll\":0.5},\"temp\":20}";
+    List<byte[]> inputs = List.of(
+        json.getBytes(StandardCharsets.UTF_16BE),
+        json.getBytes(StandardCharsets.UTF_16LE),
+        json.getBytes(StandardCharsets.UTF_16),
+        json.getBytes(java.nio.charset.Charset.forName("UTF-32BE")),
+        json.getBytes(java.nio.charset.Charset.forName("UTF-32LE")),
+        new byte[] {0, 0, 0, '{', 0, 0, 0, '"', 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff});
+    for (byte[] input : inputs) {
+      DeadLetter d = dead(new RecordPerturber(CONFIG, RandomnessMode.seeded(2)).perturb(input, Source.line(1)));
+      assertThat(d).isEqualTo(new DeadLetter(ReasonCode.MALFORMED_JSON, null, "not valid JSON (not UTF-8)", Source.line(1)));
+    }
+    value(run(new RecordPerturber(CONFIG, RandomnessMode.seeded(2)), json));
   }
 
   @Test

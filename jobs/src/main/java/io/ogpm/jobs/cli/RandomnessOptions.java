@@ -2,6 +2,7 @@ package io.ogpm.jobs.cli;
 
 import io.ogpm.record.RandomnessMode;
 import io.ogpm.record.SecretKeys;
+import java.util.Arrays;
 import java.nio.file.Path;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
@@ -30,10 +31,12 @@ final class RandomnessOptions {
       if (choice.seed != null) {
         return RandomnessMode.seeded(choice.seed);
       }
-      if (choice.keyFile != null) {
-        return RandomnessMode.keyed(SecretKeys.fromFile(choice.keyFile));
+      byte[] secret = choice.keyFile != null ? SecretKeys.fromFile(choice.keyFile) : SecretKeys.fromEnvironment(choice.keyEnv);
+      try {
+        return RandomnessMode.keyed(secret);
+      } finally {
+        Arrays.fill(secret, (byte) 0); // the mode holds its own copy
       }
-      return RandomnessMode.keyed(SecretKeys.fromEnvironment(choice.keyEnv));
     } catch (IllegalArgumentException e) {
       throw new UsageError((choice.keyFile != null ? "--key-file: " : choice.keyEnv != null ? "--key-env: " : "--seed: ") + e.getMessage());
     }
