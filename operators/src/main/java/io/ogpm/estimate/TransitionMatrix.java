@@ -10,7 +10,8 @@ import io.ogpm.mechanism.PiecewiseDistribution;
  * midpoints. The mass is a piecewise-linear function of the input with at most a few kinks per bin,
  * so the midpoint rule errs only near a kink, by less than {@code 1/(8 POINTS^2)} of the mass's
  * change across one sub-interval. Columns sum to 1 (the output bins cover the output domain; tails
- * of unbounded outputs fall in the end bins).
+ * of unbounded outputs fall in the end bins; on a circle, outputs beyond [lo, hi) count where they
+ * fall on the circle, as the accumulator counts them).
  */
 public final class TransitionMatrix {
   static final int POINTS = 32;
@@ -37,23 +38,43 @@ public final class TransitionMatrix {
     double[][] meanSquare = new double[m][k];
     double h = binning.binWidth();
     double hi = mechanism.domain().hi();
+    double outLo = mechanism.outputLo();
+    double outHi = mechanism.outputHi();
     for (int i = 0; i < k; i++) {
       for (int p = 0; p < POINTS; p++) {
         double x = Math.min(binning.lo() + (i + (p + 0.5) / POINTS) * h, hi);
         PiecewiseDistribution d = mechanism.distribution(x);
         for (int j = 0; j < m; j++) {
-          double mass = binning.circular()
-              // Outputs lie in [lo, hi); bin by bin.
-              ? d.mass(binning.outputBinLo(j), binning.outputBinHi(j))
-              // The end bins take the tails of outputs beyond the binned range.
-              : d.mass(j == 0 ? Double.NEGATIVE_INFINITY : binning.outputBinLo(j),
-                  j == m - 1 ? Double.POSITIVE_INFINITY : binning.outputBinHi(j));
+          double mass = binMass(d, binning, j, outLo, outHi);
           t[j][i] += mass / POINTS;
           meanSquare[j][i] += mass * mass / POINTS;
         }
       }
     }
     return new TransitionMatrix(t, meanSquare, binning.circular());
+  }
+
+  /**
+   * {@code P(output counted in bin j)} for one input's distribution, binned as {@link
+   * FieldBinning#outputBin} bins outputs. On an interval the end bins take the tails beyond the
+   * binned range. On a circle an output counts at its place on the circle: every image {@code [a +
+   * k w, b + k w)} of the bin within the output domain [outLo, outHi) (more than one for pm and sw,
+   * whose enlarged outputs reach beyond [lo, hi)). An atom at outHi (t-pm, t-sw: truncated onto
+   * [lo, hi]) is reported just below it, so the image reaching outHi takes it.
+   */
+  private static double binMass(PiecewiseDistribution d, FieldBinning binning, int j, double outLo, double outHi) {
+    int m = binning.outputBins();
+    double a = binning.outputBinLo(j);
+    double b = binning.outputBinHi(j);
+    if (!binning.circular()) {
+      return d.mass(j == 0 ? Double.NEGATIVE_INFINITY : a, j == m - 1 ? Double.POSITIVE_INFINITY : b);
+    }
+    double w = binning.width();
+    double mass = 0;
+    for (double shift = Math.floor((outLo - a) / w) * w; a + shift < outHi; shift += w) {
+      mass += d.mass(a + shift, b + shift >= outHi ? Double.POSITIVE_INFINITY : b + shift);
+    }
+    return mass;
   }
 
   /** Whether the input bins lie on a circle (bin 0 neighbours bin k - 1). */
