@@ -44,7 +44,7 @@ class NormalApproximationTest {
   @Test
   void theMinimumCountIsTheSmallestWhoseErrorIsWithinOnePercentagePoint() {
     assertThat(NormalApproximation.MAX_ERROR).isEqualTo(0.01);
-    for (double[] g : new double[][] {{0.3, 0.1}, {1, 2}, {3, 12}, {10, 150}, {0, 4}, {25, 700}, {5e8, 0}}) {
+    for (double[] g : new double[][] {{0.3, 0.1}, {1, 2}, {3, 12}, {10, 150}, {0, 4}, {25, 700}, {7e8, 0}}) {
       long n = NormalApproximation.minimumCount(g[0], g[1]);
       assertThat(NormalApproximation.error(n, g[0], g[1])).as("%s, %s", g[0], g[1]).isLessThanOrEqualTo(0.01);
       if (n > 1) {
@@ -52,7 +52,7 @@ class NormalApproximationTest {
       }
     }
     assertThat(NormalApproximation.minimumCount(0, 0)).isEqualTo(1);
-    // Skewness 5e8 needs about 4.7e18, past the last doubling that fits (2^62); 1e10 needs about
+    // Skewness 7e8 (above) needs about 6.2e18, past the last doubling that fits (2^62); 1e10 needs about
     // 8e20, beyond the largest long: never.
     assertThat(NormalApproximation.minimumCount(1e10, 0)).isEqualTo(Long.MAX_VALUE);
     assertThat(NormalApproximation.minimumCount(Double.NaN, 0)).isEqualTo(Long.MAX_VALUE);
