@@ -146,6 +146,52 @@ class ReconstructionTest {
     assertThat(again).containsExactly(theta, within(1e-6));
   }
 
+  /** The fixed point of the smoothed EM step at weight w, iterated from the uniform distribution. */
+  private static double[] smoothedFixedPoint(long[] counts, long n, TransitionMatrix t, double w) {
+    double[] theta = new double[t.columns()];
+    Arrays.fill(theta, 1.0 / theta.length);
+    for (int it = 0; it < 20_000; it++) {
+      double[] next = Reconstruction.smooth(Reconstruction.step(counts, n, t, theta), w, t.circular());
+      double change = 0;
+      for (int i = 0; i < theta.length; i++) {
+        change += Math.abs(next[i] - theta[i]);
+      }
+      theta = next;
+      if (change < 1e-13) {
+        break;
+      }
+    }
+    return theta;
+  }
+
+  @Test
+  void aMisfitHalvesTheSmoothingUntilTheSettledFitIsWithinThreeStandardDeviations() {
+    // Every input in one bin, 2,000 records at eps 8 (counts at their expectation): the smoothed
+    // fits at weights 0.1, 0.05 and 0.025 settle more than 3 sd above E (the smoothing is bias
+    // here); at 0.0125 the fit is within, so EMS stops there, not at a smaller weight or none.
+    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(8).build());
+    int k = 20;
+    TransitionMatrix t = TransitionMatrix.of(m, FieldBinning.of(m, k));
+    double[] truth = new double[k];
+    truth[10] = 1;
+    long[] counts = expectedCounts(t, truth, 2_000);
+    long total = Arrays.stream(counts).sum();
+    Reconstruction.Result r = Reconstruction.em(counts, t);
+    double[] theta = r.frequencies();
+    double finalWeight = Reconstruction.SMOOTHING / 8;
+    double[] again = Reconstruction.smooth(Reconstruction.step(counts, total, t, theta), finalWeight, false);
+    assertThat(again).containsExactly(theta, within(1e-6));
+    double[] pi = t.apply(theta);
+    double expected = Reconstruction.expectedDeviance(t, theta, pi);
+    assertThat(r.deviance()).isGreaterThan(r.targetDeviance()).isLessThanOrEqualTo(expected + 3 * Math.sqrt(2 * expected));
+    for (double w : new double[] {0.1, 0.05, 0.025}) {
+      double[] fit = smoothedFixedPoint(counts, total, t, w);
+      double[] fitPi = t.apply(fit);
+      double e = Reconstruction.expectedDeviance(t, fit, fitPi);
+      assertThat(Reconstruction.deviance(counts, total, fitPi)).as("w = %s", w).isGreaterThan(e + 3 * Math.sqrt(2 * e));
+    }
+  }
+
   @Test
   void countsNoDistributionExplainsStopWhenTheUnsmoothedFitSettles() {
     // Every output in one output bin: even the unsmoothed maximum-likelihood fit stays far from
