@@ -88,6 +88,12 @@ class FieldBinningTest {
     }
     assertThat(b.outputBin(pm.outputLo())).isZero();
     assertThat(b.outputBin(Math.nextDown(pm.outputHi()))).isEqualTo(m - 1);
+    // Coarser output bins (width 2) cover the same range, at most one bin beyond it at each end.
+    FieldBinning coarse = FieldBinning.of(pm, 4, 2);
+    int mc = coarse.outputBins();
+    assertThat(coarse.outputBinLo(0)).isLessThanOrEqualTo(pm.outputLo()).isGreaterThan(pm.outputLo() - 2);
+    assertThat(coarse.outputBinHi(mc - 1)).isGreaterThanOrEqualTo(pm.outputHi()).isLessThan(pm.outputHi() + 2);
+    assertThat((coarse.outputBinLo(0) + 8) % 2).isZero();
   }
 
   @Test

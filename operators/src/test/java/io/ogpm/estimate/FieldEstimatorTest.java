@@ -55,14 +55,18 @@ class FieldEstimatorTest {
   }
 
   @Test
-  void unbiasedMechanismsAreUnbiasedOverTheWholeDomain() {
+  void unbiasedMechanismsAreUnbiasedOverTheWholeDomainAtAnyScale() {
     for (MechanismType type : new MechanismType[] {MechanismType.PM, MechanismType.SW, MechanismType.OGPM_U}) {
-      Mechanism m = classical(type, 1.5, -4, 6);
-      FieldEstimator estimator = FieldEstimator.of(m, 10);
-      LinearMeans means = estimator.estimate(withMean(estimator, 1000, m.outputMean(-3)), false).linear();
-      assertThat(means.unbiasedFrom()).as(type.id()).isEqualTo(-4);
-      assertThat(means.unbiasedTo()).as(type.id()).isEqualTo(6);
-      assertThat(means.unbiased()).as(type.id()).isCloseTo(-3, within(1e-11));
+      for (double[] d : new double[][] {{-4, 6}, {-1e6, 1e6}}) {
+        Mechanism m = classical(type, 1.5, d[0], d[1]);
+        FieldEstimator estimator = FieldEstimator.of(m, 10);
+        double x = d[0] + 0.1 * (d[1] - d[0]);
+        LinearMeans means = estimator.estimate(withMean(estimator, 1000, m.outputMean(x)), false).linear();
+        assertThat(means.unbiasedFrom()).as(type.id()).isEqualTo(d[0]);
+        assertThat(means.unbiasedTo()).as(type.id()).isEqualTo(d[1]);
+        assertThat(means.unbiased()).as(type.id()).isCloseTo(x, within(1e-12 * (d[1] - d[0])));
+        assertThat(means.mean().hasBounds()).isTrue();
+      }
     }
   }
 
