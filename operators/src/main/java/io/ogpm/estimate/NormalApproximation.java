@@ -51,17 +51,13 @@ final class NormalApproximation {
     if (!Double.isFinite(skewness) || !Double.isFinite(excessKurtosis)) {
       return Long.MAX_VALUE;
     }
-    // error(lo) > MAX_ERROR (or lo = 0) and error(hi) <= MAX_ERROR, found by doubling; doubling
-    // stops at the largest long, as an overflow to a negative count would pass every window.
-    long lo = 0;
-    long hi = 1;
-    while (error(hi, skewness, excessKurtosis) > MAX_ERROR) {
-      if (hi == Long.MAX_VALUE) {
-        return Long.MAX_VALUE;
-      }
-      lo = hi;
-      hi = hi > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * hi;
+    // Bisection over all counts (63 steps): error(lo) > MAX_ERROR (or lo = 0), error(hi) <=
+    // MAX_ERROR. A count beyond the largest long is never.
+    if (error(Long.MAX_VALUE, skewness, excessKurtosis) > MAX_ERROR) {
+      return Long.MAX_VALUE;
     }
+    long lo = 0;
+    long hi = Long.MAX_VALUE;
     while (lo + 1 < hi) {
       long mid = (lo + hi) >>> 1;
       if (error(mid, skewness, excessKurtosis) > MAX_ERROR) {

@@ -52,8 +52,8 @@ class NormalApproximationTest {
       }
     }
     assertThat(NormalApproximation.minimumCount(0, 0)).isEqualTo(1);
-    // Skewness 7e8 (above) needs about 6.2e18, past the last doubling that fits (2^62); 1e10 needs about
-    // 8e20, beyond the largest long: never.
+    // Skewness 7e8 (above) needs about 6.2e18, within a long; 1e10 needs about 8e20, beyond the
+    // largest long: never.
     assertThat(NormalApproximation.minimumCount(1e10, 0)).isEqualTo(Long.MAX_VALUE);
     assertThat(NormalApproximation.minimumCount(Double.NaN, 0)).isEqualTo(Long.MAX_VALUE);
     assertThat(NormalApproximation.minimumCount(0, Double.POSITIVE_INFINITY)).isEqualTo(Long.MAX_VALUE);
