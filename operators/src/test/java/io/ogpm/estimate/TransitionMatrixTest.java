@@ -19,8 +19,9 @@ class TransitionMatrixTest {
 
   /**
    * Mechanisms whose outputs reach beyond the binned range or the circle: staircase (unbounded
-   * tails into the end bins), pm on a circle (outputs beyond [lo, hi) binned by their place on the
-   * circle), t-pm on a circle (an atom at hi, reported just below it), and the plain cases.
+   * tails into the end bins; on a circle, wrapped around it), pm on a circle (outputs beyond [lo,
+   * hi) binned by their place on the circle), t-pm on a circle (an atom at hi, reported just below
+   * it), and the plain cases.
    */
   private static final Mechanism[] CASES = {
     mechanism(MechanismType.OGPM, 2, Domain.classical(-1, 3)),
@@ -29,6 +30,7 @@ class TransitionMatrixTest {
     mechanism(MechanismType.OGPM, 2, Domain.circular(10, 370)),
     mechanism(MechanismType.PM, 3, Domain.circular(10, 370)),
     mechanism(MechanismType.T_PM, 1, Domain.circular(10, 370)),
+    mechanism(MechanismType.STAIRCASE, 2, Domain.circular(10, 370)),
   };
 
   @Test
@@ -55,9 +57,10 @@ class TransitionMatrixTest {
   @Test
   void columnsAreTheFrequenciesOfTheBinnedOutputs() {
     // 20,000 inputs spread evenly over one input bin, perturbed and binned by the accumulator: every
-    // output bin's count is binomial with the column's probability. 5 standard deviations (plus
-    // one count) per bin, over 6 cases of at most 40 bins, fail by chance with probability below
-    // 240 * 6e-7.
+    // output bin's count is a sum of independent indicators with mean n p (p the column's
+    // probability). Bernstein: |count - n p| >= t with probability at most 2 exp(-t^2 / (2 (n p (1 -
+    // p) + t / 3))) = 1e-9 at t = L / 3 + sqrt(L^2 / 9 + 2 L n p (1 - p)), L = ln(2e9); over 7 cases
+    // of at most 40 bins, a false failure has probability below 3e-7.
     int n = 20_000;
     AesCtrSource bits = AesCtrSource.seeded(17);
     for (Mechanism m : CASES) {
@@ -72,8 +75,9 @@ class TransitionMatrixTest {
       long[] counts = acc.getHistogram();
       for (int j = 0; j < t.rows(); j++) {
         double p = t.get(j, i);
-        double sd = Math.sqrt(n * p * (1 - p));
-        assertThat((double) counts[j]).as("%s, output bin %s", m, j).isCloseTo(n * p, within(5 * sd + 1));
+        double l = Math.log(2e9);
+        double tolerance = l / 3 + Math.sqrt(l * l / 9 + 2 * l * n * p * (1 - p));
+        assertThat((double) counts[j]).as("%s, output bin %s", m, j).isCloseTo(n * p, within(tolerance));
       }
     }
   }
