@@ -1,28 +1,22 @@
 package io.ogpm.estimate;
 
-import java.util.Arrays;
-
 /**
  * What a window keeps of one field's perturbed values: a histogram over the output bins, the count,
- * compensated sums of y and y^2 (linear means), and sums of cos and sin of the angle and of twice
- * the angle (circular means). Mergeable: merging is adding, so it is associative and commutative;
- * its size does not grow with the data.
+ * a compensated sum of y (linear means), and sums of cos and sin of the angle (circular means).
+ * Mergeable: merging is adding, so it is associative and commutative; its size does not grow with
+ * the data.
  *
  * <p>Mutable, as accumulators are; a public no-argument constructor and getters and setters make it
- * a Flink POJO (serialised field by field, no Kryo). Sums use Neumaier's compensated summation so
- * that millions of additions lose no more than a few ulps.
+ * a Flink POJO (serialised field by field, no Kryo). The sum uses Neumaier's compensated summation
+ * so that millions of additions lose no more than a few ulps.
  */
 public final class FieldAccumulator {
   private long count;
   private long[] histogram = new long[0];
   private double sum;
   private double sumCompensation;
-  private double sumOfSquares;
-  private double sumOfSquaresCompensation;
   private double sumCos;
   private double sumSin;
-  private double sumCos2;
-  private double sumSin2;
 
   /** An empty accumulator (for Flink; use {@link #forBinning}). */
   public FieldAccumulator() {}
@@ -41,29 +35,20 @@ public final class FieldAccumulator {
     }
     count++;
     histogram[binning.outputBin(y)]++;
-    addCompensated(y, true);
-    addCompensated(y * y, false);
+    addToSum(y);
     if (binning.circular()) {
       double angle = 2 * Math.PI * (y - binning.lo()) / binning.width();
       sumCos += Math.cos(angle);
       sumSin += Math.sin(angle);
-      sumCos2 += Math.cos(2 * angle);
-      sumSin2 += Math.sin(2 * angle);
     }
     return this;
   }
 
-  private void addCompensated(double v, boolean first) {
-    double s = first ? sum : sumOfSquares;
-    double t = s + v;
-    double c = Math.abs(s) >= Math.abs(v) ? (s - t) + v : (v - t) + s;
-    if (first) {
-      sum = t;
-      sumCompensation += c;
-    } else {
-      sumOfSquares = t;
-      sumOfSquaresCompensation += c;
-    }
+  /** Neumaier's step: the rounding error of {@code sum + v} goes into the compensation. */
+  private void addToSum(double v) {
+    double t = sum + v;
+    sumCompensation += Math.abs(sum) >= Math.abs(v) ? (sum - t) + v : (v - t) + sum;
+    sum = t;
   }
 
   /** Adds another accumulator's contents into this one and returns this. */
@@ -79,14 +64,10 @@ public final class FieldAccumulator {
     for (int i = 0; i < other.histogram.length; i++) {
       histogram[i] += other.histogram[i];
     }
-    addCompensated(other.sum, true);
+    addToSum(other.sum);
     sumCompensation += other.sumCompensation;
-    addCompensated(other.sumOfSquares, false);
-    sumOfSquaresCompensation += other.sumOfSquaresCompensation;
     sumCos += other.sumCos;
     sumSin += other.sumSin;
-    sumCos2 += other.sumCos2;
-    sumSin2 += other.sumSin2;
     return this;
   }
 
@@ -98,11 +79,6 @@ public final class FieldAccumulator {
   /** The mean of the values added. */
   public double mean() {
     return count == 0 ? Double.NaN : (sum + sumCompensation) / count;
-  }
-
-  /** The mean of the squares of the values added. */
-  public double meanOfSquares() {
-    return count == 0 ? Double.NaN : (sumOfSquares + sumOfSquaresCompensation) / count;
   }
 
   // Getters and setters: the Flink POJO contract.
@@ -139,22 +115,6 @@ public final class FieldAccumulator {
     this.sumCompensation = sumCompensation;
   }
 
-  public double getSumOfSquares() {
-    return sumOfSquares;
-  }
-
-  public void setSumOfSquares(double sumOfSquares) {
-    this.sumOfSquares = sumOfSquares;
-  }
-
-  public double getSumOfSquaresCompensation() {
-    return sumOfSquaresCompensation;
-  }
-
-  public void setSumOfSquaresCompensation(double sumOfSquaresCompensation) {
-    this.sumOfSquaresCompensation = sumOfSquaresCompensation;
-  }
-
   public double getSumCos() {
     return sumCos;
   }
@@ -169,33 +129,5 @@ public final class FieldAccumulator {
 
   public void setSumSin(double sumSin) {
     this.sumSin = sumSin;
-  }
-
-  public double getSumCos2() {
-    return sumCos2;
-  }
-
-  public void setSumCos2(double sumCos2) {
-    this.sumCos2 = sumCos2;
-  }
-
-  public double getSumSin2() {
-    return sumSin2;
-  }
-
-  public void setSumSin2(double sumSin2) {
-    this.sumSin2 = sumSin2;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof FieldAccumulator a && a.count == count && Arrays.equals(a.histogram, histogram)
-        && Double.compare(a.mean(), mean()) == 0 && Double.compare(a.meanOfSquares(), meanOfSquares()) == 0
-        && a.sumCos == sumCos && a.sumSin == sumSin && a.sumCos2 == sumCos2 && a.sumSin2 == sumSin2;
-  }
-
-  @Override
-  public int hashCode() {
-    return Long.hashCode(count) * 31 + Arrays.hashCode(histogram);
   }
 }

@@ -105,14 +105,17 @@ public final class FieldBinning implements java.io.Serializable {
     return resolution;
   }
 
-  /** Output bin of a value: clamped into range (tails of unbounded outputs go to the end bins). */
+  /**
+   * Output bin of a value: clamped into range (tails of unbounded outputs go to the end bins, however
+   * far: the index is clamped as a double, before it could overflow an int).
+   */
   public int outputBin(double y) {
     int fine = bins * resolution;
-    int j = (int) Math.floor((y - lo) / width * fine);
+    double j = Math.floor((y - lo) / width * fine);
     if (circular) {
-      return Math.floorMod(j, fine);
+      return (int) Math.floorMod((long) j, fine);
     }
-    return Math.min(Math.max(j - offset, 0), outputBins - 1);
+    return (int) Math.min(Math.max(j - offset, 0), outputBins - 1);
   }
 
   /** Input bin of a value in [lo, hi] (hi goes to the last bin; wraps on a circle). */

@@ -109,8 +109,10 @@ public final class FieldEstimator {
       this.rho1 = Double.NaN;
       this.componentSd = Double.NaN;
       this.angleSlack = Double.NaN;
-      // The mean function E[M(x)]: a line through its values at 3/8 and 5/8 of the domain, and
-      // the range of inputs where it follows that line (for the unbiased point estimate).
+      // The mean function E[M(x)]: a line through its values at 3/8 and 5/8 of the domain, and the
+      // run of grid points around them where it follows that line (for the unbiased point estimate).
+      // Every grid point from 3/8 to 5/8 must be on the line: the two it was drawn through always
+      // are, so a mean function that bends between them (t-laplace, b-laplace) is affine nowhere.
       double x1 = lo + 0.375 * w;
       double x2 = lo + 0.625 * w;
       double g1 = mechanism.outputMean(x1);
@@ -118,19 +120,23 @@ public final class FieldEstimator {
       double b = (g2 - g1) / (x2 - x1);
       double a = g1 - b * x1;
       int points = 256;
-      int first = -1;
-      int last = -1;
+      boolean[] onLine = new boolean[points + 1];
       for (int i = 0; i <= points; i++) {
         double x = Math.min(lo + w * i / points, mechanism.domain().hi());
-        boolean onLine = Math.abs(mechanism.outputMean(x) - (a + b * x)) <= 1e-9 * w;
-        if (onLine && first < 0) {
-          first = i;
-        }
-        if (onLine) {
-          last = i;
-        }
+        onLine[i] = Math.abs(mechanism.outputMean(x) - (a + b * x)) <= 1e-9 * w;
       }
-      boolean affine = b > 1e-9 && first >= 0 && last > first;
+      int first = 3 * points / 8;
+      int last = 5 * points / 8;
+      boolean affine = b > 1e-9;
+      for (int i = first; i <= last; i++) {
+        affine &= onLine[i];
+      }
+      while (first > 0 && onLine[first - 1]) {
+        first--;
+      }
+      while (last < points && onLine[last + 1]) {
+        last++;
+      }
       this.slope = affine ? b : Double.NaN;
       this.intercept = affine ? a : Double.NaN;
       this.affineFrom = affine ? lo + w * first / points : Double.NaN;

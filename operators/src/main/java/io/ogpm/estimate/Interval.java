@@ -10,11 +10,6 @@ public record Interval(double estimate, double lower, double upper) {
   /** The two-sided 95 % normal quantile. */
   public static final double Z95 = 1.959963984540054;
 
-  /** {@code estimate +- halfWidth}. */
-  public static Interval around(double estimate, double halfWidth) {
-    return new Interval(estimate, estimate - halfWidth, estimate + halfWidth);
-  }
-
   /**
    * An estimate moved into [lower, upper] (left alone when the ends are NaN). Moving an estimate
    * into an interval never takes it further from any value the interval holds.

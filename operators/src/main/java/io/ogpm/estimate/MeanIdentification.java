@@ -119,38 +119,42 @@ final class MeanIdentification {
     return new double[] {firstReaching(l), lastNotAbove(u)};
   }
 
-  /** {@code inf{x : upperHull(x) >= l}}: the upper hull is concave and non-decreasing. */
+  /**
+   * {@code inf{x : upperHull(x) >= l}} for l in [g(lo), g(hi)]: the upper hull is concave and
+   * non-decreasing, and its last vertex is (hi, g(hi)), so the search ends on an edge.
+   */
   private double firstReaching(double l) {
     if (upperG[0] >= l) {
       return lo;
     }
-    for (int i = 1; i < upperX.length; i++) {
-      if (upperG[i] >= l) {
-        double t = (l - upperG[i - 1]) / (upperG[i] - upperG[i - 1]);
-        return Math.min(upperX[i], upperX[i - 1] + t * (upperX[i] - upperX[i - 1]));
-      }
+    int i = 1;
+    while (upperG[i] < l) {
+      i++;
     }
-    return hi;
+    double t = (l - upperG[i - 1]) / (upperG[i] - upperG[i - 1]);
+    return Math.min(upperX[i], upperX[i - 1] + t * (upperX[i] - upperX[i - 1]));
   }
 
-  /** {@code sup{x : lowerHull(x) <= u}}: the lower hull is convex and non-decreasing. */
+  /**
+   * {@code sup{x : lowerHull(x) <= u}} for u in [g(lo), g(hi)]: the lower hull is convex and
+   * non-decreasing, and its first vertex is (lo, g(lo)), so the search ends on an edge.
+   */
   private double lastNotAbove(double u) {
     int last = lowerX.length - 1;
     if (lowerG[last] <= u) {
       return hi;
     }
-    for (int i = last - 1; i >= 0; i--) {
-      if (lowerG[i] <= u) {
-        double t = (u - lowerG[i]) / (lowerG[i + 1] - lowerG[i]);
-        return Math.max(lowerX[i], lowerX[i] + t * (lowerX[i + 1] - lowerX[i]));
-      }
+    int i = last - 1;
+    while (lowerG[i] > u) {
+      i--;
     }
-    return lo;
+    double t = (u - lowerG[i]) / (lowerG[i + 1] - lowerG[i]);
+    return Math.max(lowerX[i], lowerX[i] + t * (lowerX[i + 1] - lowerX[i]));
   }
 
   /**
-   * The lower convex (or upper concave) hull of points sorted by x (Andrew's monotone chain); of
-   * points with equal x only the lowest (highest) can be a vertex.
+   * The lower convex (or upper concave) hull of points with strictly increasing x (Andrew's
+   * monotone chain; the grid's points are distinct).
    */
   private static double[][] hull(double[] x, double[] g, boolean lower) {
     double sign = lower ? 1 : -1;
@@ -160,12 +164,6 @@ final class MeanIdentification {
     for (int i = 0; i < x.length; i++) {
       double px = x[i];
       double pg = sign * g[i];
-      if (size > 0 && hx[size - 1] == px) {
-        if (pg >= hg[size - 1]) {
-          continue;
-        }
-        size--;
-      }
       // Pop while the last two vertices and p do not turn left (counter-clockwise).
       while (size >= 2 && cross(hx[size - 2], hg[size - 2], hx[size - 1], hg[size - 1], px, pg) <= 0) {
         size--;

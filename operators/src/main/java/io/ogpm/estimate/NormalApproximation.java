@@ -43,16 +43,21 @@ final class NormalApproximation {
     return perSide + total;
   }
 
-  /** The smallest count whose leading error is at most {@link #MAX_ERROR} (the error falls with n). */
+  /**
+   * The smallest count whose leading error is at most {@link #MAX_ERROR} (the error falls with n);
+   * never (the largest long) for infinite or NaN moments, or when that count does not fit in a long.
+   */
   static long minimumCount(double skewness, double excessKurtosis) {
     if (!Double.isFinite(skewness) || !Double.isFinite(excessKurtosis)) {
       return Long.MAX_VALUE;
     }
-    long hi = 1;
-    while (error(hi, skewness, excessKurtosis) > MAX_ERROR) {
-      hi *= 2;
+    // Bisection over all counts (63 steps): error(lo) > MAX_ERROR (or lo = 0), error(hi) <=
+    // MAX_ERROR. A count beyond the largest long is never.
+    if (error(Long.MAX_VALUE, skewness, excessKurtosis) > MAX_ERROR) {
+      return Long.MAX_VALUE;
     }
-    long lo = hi / 2;
+    long lo = 0;
+    long hi = Long.MAX_VALUE;
     while (lo + 1 < hi) {
       long mid = (lo + hi) >>> 1;
       if (error(mid, skewness, excessKurtosis) > MAX_ERROR) {
@@ -79,7 +84,7 @@ final class NormalApproximation {
   /**
    * The smallest count for the normal interval of a classical mechanism's mean output, from the
    * largest skewness and excess kurtosis of one output over the inputs; never (the largest long)
-   * when they cannot be computed.
+   * when they are not finite (an output without variance makes them infinite or NaN).
    */
   static long minimumCount(Mechanism mechanism) {
     UnitMechanism unit = mechanism.unit();
@@ -88,9 +93,6 @@ final class NormalApproximation {
     for (int i = 0; i <= INPUTS; i++) {
       double z = (double) i / INPUTS;
       double[] m = centralMoments(unit, z);
-      if (m == null || !(m[0] > 0)) {
-        return Long.MAX_VALUE;
-      }
       skewness = Math.max(skewness, Math.abs(m[1]) / Math.pow(m[0], 1.5));
       kurtosis = Math.max(kurtosis, Math.abs(m[2] / (m[0] * m[0]) - 3));
     }
@@ -124,7 +126,8 @@ final class NormalApproximation {
       }
       return m;
     }
-    return null;
+    throw new IllegalArgumentException("no output moments for " + unit.getClass().getSimpleName()
+        + ": neither piecewise nor continuous");
   }
 
   /**
@@ -146,9 +149,7 @@ final class NormalApproximation {
       double c2 = e2 - m1 * m1;
       double c3 = e3 - 3 * m1 * e2 + 2 * m1 * m1 * m1;
       double c4 = e4 - 4 * m1 * e3 + 6 * m1 * m1 * e2 - 3 * m1 * m1 * m1 * m1;
-      if (!(c2 > 0)) {
-        return Long.MAX_VALUE;
-      }
+      // A component without variance (c2 <= 0: no noise) makes these infinite or NaN: never.
       skewness = Math.max(skewness, Math.abs(c3) / Math.pow(c2, 1.5));
       kurtosis = Math.max(kurtosis, Math.abs(c4 / (c2 * c2) - 3));
     }

@@ -133,7 +133,9 @@ public final class Reconstruction {
 
   /**
    * One EM step from theta (Li et al., eq. for the E and M steps combined): {@code theta'_i = theta_i
-   * sum_j T_ji c_j / (n pi_j)}, normalised, where {@code pi = T theta}.
+   * sum_j T_ji c_j / (n pi_j)}, where {@code pi = T theta} and n is the sum of the counts. It sums to
+   * {@code sum_j c_j / n = 1} whatever theta's own sum (the step is invariant to scaling theta), so
+   * it needs no normalising and rounding does not build up over iterations.
    */
   public static double[] step(long[] counts, long n, TransitionMatrix t, double[] theta) {
     return step(counts, n, t, theta, t.apply(theta));
@@ -154,7 +156,6 @@ public final class Reconstruction {
     for (int i = 0; i < k; i++) {
       next[i] *= theta[i];
     }
-    normalise(next);
     return next;
   }
 
@@ -185,17 +186,5 @@ public final class Reconstruction {
       }
     }
     return 2 * d;
-  }
-
-  static void normalise(double[] v) {
-    double s = 0;
-    for (double x : v) {
-      s += x;
-    }
-    if (s > 0) {
-      for (int i = 0; i < v.length; i++) {
-        v[i] /= s;
-      }
-    }
   }
 }

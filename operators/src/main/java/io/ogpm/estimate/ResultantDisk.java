@@ -24,15 +24,13 @@ record ResultantDisk(double x, double y, double radius) {
 
   /**
    * Half the angle of the directions of the disk's points within the unit disk, in radians: pi (the
-   * whole circle) when the disk holds the origin, and 0 when it misses the unit disk.
+   * whole circle) when the disk holds the origin, and 0 when it touches or misses the unit disk
+   * from outside ({@code l - radius >= 1}: then {@code (1 + l^2 - radius^2) / (2 l) >= 1}).
    */
   double directionHalfWidth() {
     double l = length();
     if (l <= radius) {
       return Math.PI;
-    }
-    if (l - radius >= 1) {
-      return 0;
     }
     if (l * l - radius * radius <= 1) {
       // The tangents from the origin touch the disk inside the unit disk.

@@ -10,7 +10,8 @@ import io.ogpm.mechanism.PiecewiseDistribution;
  * midpoints. The mass is a piecewise-linear function of the input with at most a few kinks per bin,
  * so the midpoint rule errs only near a kink, by less than {@code 1/(8 POINTS^2)} of the mass's
  * change across one sub-interval. Columns sum to 1 (the output bins cover the output domain; tails
- * of unbounded outputs fall in the end bins).
+ * of unbounded outputs fall in the end bins; on a circle, outputs beyond [lo, hi) count where they
+ * fall on the circle, as the accumulator counts them).
  */
 public final class TransitionMatrix {
   static final int POINTS = 32;
@@ -41,11 +42,11 @@ public final class TransitionMatrix {
       for (int p = 0; p < POINTS; p++) {
         double x = Math.min(binning.lo() + (i + (p + 0.5) / POINTS) * h, hi);
         PiecewiseDistribution d = mechanism.distribution(x);
+        double[] circle = binning.circular() ? circularMasses(d, binning, mechanism.outputHi()) : null;
         for (int j = 0; j < m; j++) {
-          double mass = binning.circular()
-              // Outputs lie in [lo, hi); bin by bin.
-              ? d.mass(binning.outputBinLo(j), binning.outputBinHi(j))
-              // The end bins take the tails of outputs beyond the binned range.
+          // On an interval the end bins take the tails of outputs beyond the binned range.
+          double mass = circle != null
+              ? circle[j]
               : d.mass(j == 0 ? Double.NEGATIVE_INFINITY : binning.outputBinLo(j),
                   j == m - 1 ? Double.POSITIVE_INFINITY : binning.outputBinHi(j));
           t[j][i] += mass / POINTS;
@@ -54,6 +55,35 @@ public final class TransitionMatrix {
       }
     }
     return new TransitionMatrix(t, meanSquare, binning.circular());
+  }
+
+  /**
+   * The masses of the output bins on a circle for one input's distribution: every piece and atom
+   * counted where it falls on the circle, as {@link FieldBinning#outputBin} counts outputs. So the
+   * outputs of pm and sw beyond [lo, hi) and staircase's unbounded tails wrap around; an atom at
+   * the top of the output domain (t-pm and t-sw truncate onto [lo, hi]) is reported just below it,
+   * in the last bin.
+   */
+  private static double[] circularMasses(PiecewiseDistribution d, FieldBinning binning, double outHi) {
+    int m = binning.outputBins();
+    double lo = binning.lo();
+    double w = binning.width();
+    double[] mass = new double[m];
+    for (PiecewiseDistribution.Piece piece : d.pieces()) {
+      // Bin by bin along the piece; unwrapped bin j is [lo + j w / m, lo + (j + 1) w / m).
+      double from = piece.from();
+      for (long j = (long) Math.floor((from - lo) / w * m); from < piece.to(); j++) {
+        double edge = Math.min(lo + (double) (j + 1) * w / m, piece.to());
+        if (edge > from) {
+          mass[Math.floorMod(j, m)] += piece.density() * (edge - from);
+          from = edge;
+        }
+      }
+    }
+    for (PiecewiseDistribution.Atom atom : d.atoms()) {
+      mass[binning.outputBin(atom.at() < outHi ? atom.at() : Math.nextDown(outHi))] += atom.mass();
+    }
+    return mass;
   }
 
   /** Whether the input bins lie on a circle (bin 0 neighbours bin k - 1). */

@@ -51,6 +51,34 @@ class IntervalDerivationTest {
   }
 
   @Test
+  void theEnvelopesScaleWithADomainThatDoesNotStartAtZero() {
+    // The same closed forms on [-5, 3]: an input mean mu is lo + w times the unit one.
+    double lo = -5;
+    double w = 8;
+    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(1).domain(Domain.classical(lo, lo + w)).build());
+    double s = ((ClassicalOgpm) m.unit()).shape().central();
+    double g0 = m.outputMean(lo);
+    double g1 = m.outputMean(lo + w);
+    MeanIdentification id = MeanIdentification.of(m);
+    double step = w * STEP;
+    for (double[] lu : new double[][] {{0.1, 0.15}, {0.3, 0.9}, {0.6, 0.6}}) {
+      double[] mu = id.inputMeans(g0 + lu[0] * (g1 - g0), g0 + lu[1] * (g1 - g0));
+      double exactLow = lo + w * lu[0] * (1 - s / 2);
+      double exactHigh = lo + w * (s / 2 + lu[1] * (1 - s / 2));
+      assertThat(mu[0]).as("%s", lu[0]).isBetween(exactLow - step - 1e-12, exactLow + 1e-12);
+      assertThat(mu[1]).as("%s", lu[1]).isBetween(exactHigh - 1e-12, exactHigh + step + 1e-12);
+    }
+    // Clipped at the ends: no input mean below lo or above hi.
+    double[] below = id.inputMeans(g0 - 3, g0 - 1);
+    assertThat(below[0]).isEqualTo(lo);
+    assertThat(below[1]).isCloseTo(lo + w * s / 2, within(step + 1e-12));
+    double[] above = id.inputMeans(g1 + 1, g1 + 3);
+    assertThat(above[0]).isCloseTo(lo + w - w * s / 2, within(step + 1e-12));
+    assertThat(above[1]).isEqualTo(lo + w);
+    assertThat(id.inputMeans(g0, g1)).containsExactly(lo, lo + w);
+  }
+
+  @Test
   void unbiasedMechanismIntervalIsTheNormalIntervalOfTheOutputMean() {
     // pm: E[M(x)] = x, so the consistent means are [L, U] itself; L and U are the raw mean +- 1.96
     // sqrt(maxVar / n) plus the slack of one grid cell and the numerical tolerance.
@@ -114,6 +142,19 @@ class IntervalDerivationTest {
     assertThat(edge.minLength()).isCloseTo(0.95, within(1e-15));
     assertThat(edge.maxLength()).isEqualTo(1);
     assertThat(new ResultantDisk(1.2, 0, r).directionHalfWidth()).isZero();
+    // The disk is closed: one whose edge passes through the origin holds it.
+    assertThat(new ResultantDisk(0, 0.5, 0.5).directionHalfWidth()).isEqualTo(Math.PI);
+    assertThat(new ResultantDisk(0, 0.5, 0.5).minLength()).isZero();
+    // Reaching beyond the unit circle, but with its tangent points (at distance sqrt(l^2 - r^2) =
+    // 0.86 from the origin) inside it: still the tangents.
+    ResultantDisk wide = new ResultantDisk(0, -0.95, 0.4);
+    assertThat(wide.direction()).isCloseTo(-Math.PI / 2, within(1e-15));
+    assertThat(wide.directionHalfWidth()).isCloseTo(Math.asin(0.4 / 0.95), within(1e-15));
+    assertThat(wide.minLength()).isCloseTo(0.55, within(1e-15));
+    assertThat(wide.maxLength()).isEqualTo(1);
+    // Touching the unit disk from outside: the single direction of the touching point.
+    assertThat(new ResultantDisk(-1.25, 0, 0.25).directionHalfWidth()).isZero();
+    assertThat(new ResultantDisk(-1.25, 0, 0.25).minLength()).isEqualTo(1);
     assertThat(ResultantDisk.CHI95_2).isCloseTo(2.4477468306808, within(1e-12));
   }
 

@@ -1,0 +1,339 @@
+package io.ogpm.estimate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.ogpm.mechanism.ClassicalOgpm;
+import io.ogpm.mechanism.Domain;
+import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.MechanismType;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What {@link FieldEstimator} promises, from accumulators filled by hand (no sampling): the affine
+ * part of the mean function behind the unbiased estimate, the linear interval's half-width and
+ * slack, the circular disk's radius, the headlines, and the reconstruction's means.
+ */
+class FieldEstimatorTest {
+  /** The grid the affine range is found on: 256 steps of the domain. */
+  private static final int AFFINE_POINTS = 256;
+
+  private static Mechanism classical(MechanismType type, double eps, double lo, double hi) {
+    return Mechanism.of(MechanismSpec.builder().type(type).epsilon(eps).domain(Domain.classical(lo, hi)).build());
+  }
+
+  /** An accumulator that has seen n values of mean {@code mean} (sums only, empty histogram). */
+  private static FieldAccumulator withMean(FieldEstimator estimator, long n, double mean) {
+    FieldAccumulator acc = estimator.newAccumulator();
+    acc.setCount(n);
+    acc.setSum(n * mean);
+    return acc;
+  }
+
+  @Test
+  void ogpmIsUnbiasedOnlyWhereItsCentralPieceIsNotClamped() {
+    // OGPM's mean function is affine exactly where the central piece of length s fits in the
+    // domain, [lo + s/2 w, hi - s/2 w]; the reported range is that range on a grid of w / 256 steps.
+    double lo = 2;
+    double w = 10;
+    Mechanism m = classical(MechanismType.OGPM, 2, lo, lo + w);
+    double s = ((ClassicalOgpm) m.unit()).shape().central();
+    FieldEstimator estimator = FieldEstimator.of(m, 10);
+    LinearMeans means = estimator.estimate(withMean(estimator, 1000, m.outputMean(lo + w / 2)), false).linear();
+    double step = w / AFFINE_POINTS;
+    assertThat(means.unbiasedFrom()).isBetween(lo + s / 2 * w - 1e-9 * w, lo + s / 2 * w + step);
+    assertThat(means.unbiasedTo()).isBetween(lo + w - s / 2 * w - step, lo + w - s / 2 * w + 1e-9 * w);
+    // Through the inverse of that affine part, the expected output mean of any input in the range
+    // maps back to the input itself.
+    for (double x : new double[] {means.unbiasedFrom(), lo + 0.3 * w, lo + 0.5 * w, lo + 0.7 * w, means.unbiasedTo()}) {
+      LinearMeans at = estimator.estimate(withMean(estimator, 1000, m.outputMean(x)), false).linear();
+      assertThat(at.unbiased()).as("x = %s", x).isCloseTo(x, within(1e-12 * w));
+      assertThat(at.raw()).isEqualTo(m.outputMean(x));
+    }
+  }
+
+  @Test
+  void unbiasedMechanismsAreUnbiasedOverTheWholeDomainAtAnyScale() {
+    for (MechanismType type : new MechanismType[] {MechanismType.PM, MechanismType.SW, MechanismType.OGPM_U}) {
+      for (double[] d : new double[][] {{-4, 6}, {-1e6, 1e6}}) {
+        Mechanism m = classical(type, 1.5, d[0], d[1]);
+        FieldEstimator estimator = FieldEstimator.of(m, 10);
+        double x = d[0] + 0.1 * (d[1] - d[0]);
+        LinearMeans means = estimator.estimate(withMean(estimator, 1000, m.outputMean(x)), false).linear();
+        assertThat(means.unbiasedFrom()).as(type.id()).isEqualTo(d[0]);
+        assertThat(means.unbiasedTo()).as(type.id()).isEqualTo(d[1]);
+        assertThat(means.unbiased()).as(type.id()).isCloseTo(x, within(1e-12 * (d[1] - d[0])));
+        assertThat(means.mean().hasBounds()).isTrue();
+      }
+    }
+  }
+
+  @Test
+  void mechanismsWhoseMeanFunctionIsNowhereAffineHaveNoUnbiasedEstimate() {
+    // Truncated and bounded Laplace: the truncation bends the mean function at every input, so no
+    // range is exact. The headline is then the raw mean (moved into the interval if need be).
+    for (MechanismType type : new MechanismType[] {MechanismType.T_LAPLACE, MechanismType.B_LAPLACE}) {
+      Mechanism m = classical(type, 1, 0, 1);
+      FieldEstimator estimator = FieldEstimator.of(m, 10);
+      LinearMeans means = estimator.estimate(withMean(estimator, 1000, 0.5), false).linear();
+      assertThat(means.unbiased()).as(type.id()).isNaN();
+      assertThat(means.unbiasedFrom()).as(type.id()).isNaN();
+      assertThat(means.unbiasedTo()).as(type.id()).isNaN();
+      assertThat(means.mean().estimate()).as(type.id()).isEqualTo(0.5);
+    }
+  }
+
+  /** One step of MeanIdentification's grid: the identity's envelopes on it are shifted by one step. */
+  private static double identificationStep(double w) {
+    return w / MeanIdentification.POINTS;
+  }
+
+  @Test
+  void linearIntervalIsTheOutputMeanIntervalWithItsSlackFromTheNormalCountOn() {
+    // pm: E[M(x)] = x, so the interval is [L - step, U + step] with [L, U] = mean +- half, half =
+    // 1.96 sd / sqrt(n) + slack, sd = sqrt(maxVar) + one cell + 1e-6 w, slack one cell + 1e-12 w;
+    // below the normal count, Bernstein's half-width over the output range at 5 %.
+    double lo = -1;
+    double w = 4;
+    Mechanism m = classical(MechanismType.PM, 4, lo, lo + w);
+    FieldEstimator estimator = FieldEstimator.of(m, 10);
+    long normalFrom = NormalApproximation.minimumCount(m);
+    assertThat(normalFrom).isEqualTo(141); // as OGPM at eps 4: the same skewness bound
+    double sd = Math.sqrt(m.maxOutputVariance()) + m.cellWidth() + 1e-6 * w;
+    double slack = m.cellWidth() + 1e-12 * w;
+    double step = identificationStep(w);
+    double mean = 1.25;
+    for (long n : new long[] {normalFrom - 1, normalFrom, 4 * normalFrom}) {
+      double half = n >= normalFrom
+          ? Interval.Z95 * sd / Math.sqrt(n) + slack
+          : NormalApproximation.bernsteinHalfWidth(n, sd * sd, m.outputHi() - m.outputLo(), 0.05) + slack;
+      Interval interval = estimator.estimate(withMean(estimator, n, mean), false).linear().mean();
+      assertThat(interval.lower()).as("n = %s", n).isCloseTo(mean - half - step, within(1e-13));
+      assertThat(interval.upper()).as("n = %s", n).isCloseTo(mean + half + step, within(1e-13));
+      assertThat(interval.estimate()).isCloseTo(mean, within(1e-13));
+    }
+  }
+
+  @Test
+  void unboundedOutputsHaveNoIntervalBelowTheNormalCount() {
+    // Staircase: Bernstein needs bounded outputs, so below the normal count there is no interval.
+    Mechanism m = classical(MechanismType.STAIRCASE, 1, 0, 1);
+    FieldEstimator estimator = FieldEstimator.of(m, 10);
+    long normalFrom = NormalApproximation.minimumCount(m);
+    assertThat(normalFrom).isGreaterThan(1);
+    LinearMeans below = estimator.estimate(withMean(estimator, normalFrom - 1, 0.4), false).linear();
+    assertThat(below.mean().hasBounds()).isFalse();
+    assertThat(below.mean().estimate()).isCloseTo(0.4, within(1e-12));
+    assertThat(estimator.estimate(withMean(estimator, normalFrom, 0.4), false).linear().mean().hasBounds()).isTrue();
+  }
+
+  @Test
+  void theUnbiasedHeadlineIsMovedIntoTheInterval() {
+    // An output mean below g(lo), which the noise allows: the unbiased estimate is below lo, the
+    // interval starts at lo, and the headline is moved there.
+    Mechanism m = classical(MechanismType.OGPM, 1, 0, 1);
+    FieldEstimator estimator = FieldEstimator.of(m, 10);
+    LinearMeans means = estimator.estimate(withMean(estimator, 1000, m.outputMean(0) - 0.2), false).linear();
+    assertThat(means.unbiased()).isLessThan(0);
+    assertThat(means.mean().lower()).isEqualTo(0);
+    assertThat(means.mean().estimate()).isEqualTo(0);
+  }
+
+  /** An accumulator with values added by hand (outputs chosen, not sampled). */
+  private static FieldAccumulator withValues(FieldEstimator estimator, double[] values, int[] repeats) {
+    FieldAccumulator acc = estimator.newAccumulator();
+    for (int v = 0; v < values.length; v++) {
+      for (int r = 0; r < repeats[v]; r++) {
+        acc.add(values[v], estimator.binning());
+      }
+    }
+    return acc;
+  }
+
+  @Test
+  void theReconstructedMeanIsTheMeanOfTheReconstructionAtBinCentresMovedIntoTheSameInterval() {
+    Mechanism m = classical(MechanismType.OGPM, 2, 0, 10);
+    FieldEstimator estimator = FieldEstimator.of(m, 10);
+    assertThat(estimator.canReconstruct()).isTrue();
+    FieldAccumulator acc = withValues(estimator, new double[] {2.5, 7.5, 9.9}, new int[] {300, 100, 40});
+    FieldEstimate withEm = estimator.estimate(acc, true);
+    double[] f = withEm.reconstructedHistogram();
+    double mean = 0;
+    for (int i = 0; i < 10; i++) {
+      mean += f[i] * (i + 0.5);
+    }
+    LinearMeans means = withEm.linear();
+    assertThat(means.reconstructed()).isCloseTo(mean, within(1e-12));
+    assertThat(estimator.meanOf(f)).isCloseTo(mean, within(1e-12));
+    Interval rec = means.reconstructedMean();
+    assertThat(rec.lower()).isEqualTo(means.mean().lower());
+    assertThat(rec.upper()).isEqualTo(means.mean().upper());
+    assertThat(rec.estimate()).isEqualTo(Math.min(Math.max(mean, rec.lower()), rec.upper()));
+    Reconstruction.Result alone = estimator.reconstruct(acc);
+    assertThat(alone.frequencies()).containsExactly(f);
+    assertThat(withEm.iterations()).isEqualTo(alone.iterations()).isPositive();
+    assertThat(estimator.transition().rows()).isEqualTo(estimator.binning().outputBins());
+
+    FieldEstimate withoutEm = estimator.estimate(acc, false);
+    assertThat(withoutEm.reconstructedHistogram()).isNull();
+    assertThat(withoutEm.iterations()).isZero();
+    assertThat(withoutEm.linear().reconstructedMean()).isNull();
+    assertThat(withoutEm.linear().reconstructed()).isNaN();
+    assertThat(withoutEm.rawHistogram()).containsExactly(0, 0, 300 / 440.0, 0, 0, 0, 0, 100 / 440.0, 0, 40 / 440.0);
+  }
+
+  @Test
+  void anEmptyWindowHasNoMeansAndNoReconstruction() {
+    Mechanism m = classical(MechanismType.OGPM, 2, 0, 10);
+    FieldEstimator estimator = FieldEstimator.of(m, 4);
+    FieldEstimate e = estimator.estimate(estimator.newAccumulator(), true);
+    assertThat(e.count()).isZero();
+    assertThat(e.rawHistogram()).containsExactly(0, 0, 0, 0);
+    assertThat(e.reconstructedHistogram()).isNull();
+    assertThat(e.iterations()).isZero();
+    assertThat(e.linear()).isNull();
+    assertThat(e.circular()).isNull();
+  }
+
+  @Test
+  void mechanismsWithoutPiecewiseOutputsAreNotReconstructed() {
+    Mechanism m = classical(MechanismType.T_LAPLACE, 2, 0, 10);
+    FieldEstimator estimator = FieldEstimator.of(m, 10);
+    assertThat(estimator.canReconstruct()).isFalse();
+    assertThatThrownBy(estimator::transition)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("reconstruction needs a piecewise mechanism");
+    FieldEstimate e = estimator.estimate(withValues(estimator, new double[] {3}, new int[] {50}), true);
+    assertThat(e.reconstructedHistogram()).isNull();
+    assertThat(e.linear().reconstructedMean()).isNull();
+  }
+
+  @Test
+  void theCircularMeanOfADistributionOverTheBinsIsTheDirectionOfItsBinCentres() {
+    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(10, 370)).build());
+    FieldEstimator estimator = FieldEstimator.of(m, 8);
+    double[] f = new double[8];
+    f[7] = 1;
+    assertThat(estimator.circularMeanAngleOf(f)).isCloseTo(2 * Math.PI * 7.5 / 8 - 2 * Math.PI, within(1e-15));
+    f[7] = 0.5;
+    f[1] = 0.5;
+    // Bins 1 and 7 are centred at 3 pi / 8 and 15 pi / 8: their mean direction is 9 pi / 8 - pi.
+    assertThat(estimator.circularMeanAngleOf(f)).isCloseTo(Math.PI / 8, within(1e-15));
+  }
+
+  private static Mechanism circularOgpm(double eps) {
+    return Mechanism.of(MechanismSpec.builder().epsilon(eps).domain(Domain.circular(10, 370)).build());
+  }
+
+  /** An accumulator whose mean resultant vector of the outputs has this length and field direction. */
+  private static FieldAccumulator withResultant(FieldEstimator estimator, long n, double length, double direction) {
+    FieldBinning b = estimator.binning();
+    double angle = 2 * Math.PI * (direction - b.lo()) / b.width();
+    FieldAccumulator acc = estimator.newAccumulator();
+    acc.setCount(n);
+    acc.setSumCos(n * length * Math.cos(angle));
+    acc.setSumSin(n * length * Math.sin(angle));
+    return acc;
+  }
+
+  @Test
+  void theCircularDiskHasTheDocumentedRadiusFromTheNormalCountOnAndBernsteinsBelow() {
+    // radius = (spread + angle slack + n 2^-52) / rho1, spread = sqrt(chi2_2(0.95)) s / sqrt(n) or,
+    // below the normal count, sqrt(2) times Bernstein's half-width at 2.5 % over a range 1 + rho1 +
+    // 2 slack; s the largest component sd plus the slacks (one cell as an angle plus 1e-12, and
+    // 1e-6).
+    Mechanism m = circularOgpm(4);
+    FieldEstimator estimator = FieldEstimator.of(m, 12);
+    double rho1 = m.noiseCosineMoment(10, 1);
+    double rho2 = m.noiseCosineMoment(10, 2);
+    double angleSlack = 2 * Math.PI * m.cellWidth() / 360 + 1e-12;
+    double s = Math.sqrt(Math.max((1 - rho2) / 2, (1 + rho2) / 2 - rho1 * rho1)) + angleSlack + 1e-6;
+    long normalFrom = NormalApproximation.minimumCount(rho1, rho2, m.noiseCosineMoment(10, 3), m.noiseCosineMoment(10, 4));
+    double length = 0.7;
+    double l = length / rho1;
+    for (long n : new long[] {normalFrom - 1, normalFrom, 10 * normalFrom}) {
+      double spread = n >= normalFrom
+          ? ResultantDisk.CHI95_2 * s / Math.sqrt(n)
+          : Math.sqrt(2) * NormalApproximation.bernsteinHalfWidth(n, s * s, 1 + rho1 + 2 * angleSlack, 0.025);
+      double radius = (spread + angleSlack + n * 0x1p-52) / rho1;
+      assertThat(l * l - radius * radius).isLessThan(1); // the tangents bound the directions
+      CircularMeans means = estimator.estimate(withResultant(estimator, n, length, 100), false).circular();
+      assertThat(means.resultantLength().estimate()).as("n = %s", n).isCloseTo(Math.min(1, l), within(1e-14));
+      assertThat(means.resultantLength().lower()).as("n = %s", n).isCloseTo(l - radius, within(1e-14));
+      assertThat(means.resultantLength().upper()).as("n = %s", n).isCloseTo(Math.min(1, l + radius), within(1e-14));
+      double half = Math.toDegrees(Math.asin(radius / l));
+      assertThat(means.direction().estimate()).isCloseTo(100, within(1e-9));
+      assertThat(means.direction().lower()).as("n = %s", n).isCloseTo(100 - half, within(1e-9));
+      assertThat(means.direction().upper()).as("n = %s", n).isCloseTo(100 + half, within(1e-9));
+    }
+  }
+
+  @Test
+  void theReconstructedDirectionIsMovedOntoTheArcFromEitherSide() {
+    // Every output in one output bin: the reconstruction is symmetric about that bin's centre, so
+    // its circular mean is the centre. The outputs' sums point elsewhere (set by hand), so the
+    // reconstructed direction falls outside the narrow arc and is moved to its nearer end.
+    Mechanism m = circularOgpm(4);
+    FieldEstimator estimator = FieldEstimator.of(m, 36);
+    long n = 20_000;
+    for (double[] c : new double[][] {{205, 100, +1}, {355, 100, -1}, {105, 105, 0}}) {
+      FieldAccumulator acc = withResultant(estimator, n, 0.7, c[1]);
+      long[] counts = new long[36];
+      counts[estimator.binning().outputBin(c[0])] = n;
+      acc.setHistogram(counts);
+      CircularMeans means = estimator.estimate(acc, true).circular();
+      assertThat(means.reconstructed()).isCloseTo(c[0], within(1e-9));
+      Interval arc = means.direction();
+      Interval rec = means.reconstructedDirection();
+      assertThat(rec.lower()).isEqualTo(arc.lower());
+      assertThat(rec.upper()).isEqualTo(arc.upper());
+      double expected = c[2] > 0 ? arc.upper() : c[2] < 0 ? arc.lower() : c[0];
+      assertThat(rec.estimate()).as("reconstruction at %s", c[0]).isCloseTo(expected, within(1e-9));
+      assertThat(estimator.estimate(acc, false).circular().reconstructedDirection()).isNull();
+      assertThat(estimator.estimate(acc, false).circular().reconstructed()).isNaN();
+    }
+  }
+
+  @Test
+  void directionsAreWrappedIntoTheFieldsHalfOpenRange() {
+    // On [1000, 1360) a direction a hair below 0 maps to lo - 1.1e-13, whose wrap lo + (w - 1.1e-13)
+    // rounds to hi itself: it must come out as lo.
+    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(1000, 1360)).build());
+    FieldEstimator estimator = FieldEstimator.of(m, 12);
+    double angle = (Math.nextDown(1000.0) - 1000) * 2 * Math.PI / 360;
+    assertThat(1000 + 360 * angle / (2 * Math.PI)).isEqualTo(Math.nextDown(1000.0));
+    FieldAccumulator acc = estimator.newAccumulator();
+    acc.setCount(100);
+    acc.setSumCos(50 * Math.cos(angle));
+    acc.setSumSin(50 * Math.sin(angle));
+    CircularMeans means = estimator.estimate(acc, false).circular();
+    assertThat(means.direction().estimate()).isEqualTo(1000);
+    // The same through the arc's ends: a direction at 1180 (angle pi) with the arc within [1000, 1360).
+    CircularMeans opposite = estimator.estimate(withResultant(estimator, 100_000, 0.5, 1180), false).circular();
+    assertThat(opposite.direction().estimate()).isCloseTo(1180, within(1e-9));
+    assertThat(opposite.direction().lower()).isBetween(1000.0, 1180.0);
+    assertThat(opposite.direction().upper()).isBetween(1180.0, 1360.0);
+  }
+
+  @Test
+  void mechanismsThatAreNotRotationInvariantReportTheOutputsOwnDirectionAndLength() {
+    Mechanism m = Mechanism.of(MechanismSpec.builder().type(MechanismType.PM).epsilon(2)
+        .domain(Domain.circular(10, 370)).build());
+    FieldEstimator estimator = FieldEstimator.of(m, 36);
+    FieldAccumulator acc = withValues(estimator, new double[] {40, 100, 400}, new int[] {10, 20, 5});
+    double c = acc.getSumCos() / 35;
+    double s = acc.getSumSin() / 35;
+    CircularMeans means = estimator.estimate(acc, true).circular();
+    double direction = 10 + 360 * Math.atan2(s, c) / (2 * Math.PI);
+    assertThat(means.direction().estimate()).isCloseTo(direction, within(1e-9));
+    assertThat(means.resultantLength().estimate()).isCloseTo(Math.hypot(c, s), within(1e-15));
+    assertThat(means.reconstructedDirection().hasBounds()).isFalse();
+    assertThat(means.reconstructedDirection().estimate()).isEqualTo(means.reconstructed());
+    assertThat(means.reconstructed()).isBetween(10.0, 370.0);
+    CircularMeans plain = estimator.estimate(acc, false).circular();
+    assertThat(plain.reconstructedDirection()).isNull();
+    assertThat(plain.reconstructed()).isNaN();
+  }
+}
