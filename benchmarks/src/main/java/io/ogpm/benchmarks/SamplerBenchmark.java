@@ -5,6 +5,7 @@ import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.Objective;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 import io.ogpm.mechanism.random.Identifier;
 import io.ogpm.mechanism.random.KeyedPrf;
@@ -58,7 +59,7 @@ public class SamplerBenchmark {
       case "ogpm-u" -> b.type(MechanismType.OGPM_U).domain(Domain.classical(-2, 2));
       default -> throw new IllegalArgumentException(mechanism);
     }
-    m = Mechanism.of(b.build());
+    m = MechanismCatalog.of(b.build());
     secure = AesCtrSource.secure();
     seeded = AesCtrSource.seeded(1);
     keyed = KeyedPrf.fromSecret("benchmark key, 32 bytes long....".getBytes(StandardCharsets.US_ASCII))

@@ -4,6 +4,7 @@ import io.ogpm.config.PrivacyConfig;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldBinning;
 import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.api.common.functions.AggregateFunction;
@@ -50,6 +51,6 @@ public final class FieldAggregate implements AggregateFunction<FieldValue, Field
     if (binnings == null) {
       binnings = new HashMap<>();
     }
-    return binnings.computeIfAbsent(field, f -> FieldBinning.of(Mechanism.of(config.field(f).orElseThrow().spec()), bins));
+    return binnings.computeIfAbsent(field, f -> FieldBinning.of(MechanismCatalog.of(config.field(f).orElseThrow().spec()), bins));
   }
 }

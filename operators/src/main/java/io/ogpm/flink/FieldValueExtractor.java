@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.record.JsonFields;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -43,7 +44,7 @@ public final class FieldValueExtractor extends RichFlatMapFunction<TimedValue, F
     outputLo = new double[fields.size()];
     outputHi = new double[fields.size()];
     for (int i = 0; i < fields.size(); i++) {
-      Mechanism m = Mechanism.of(fields.get(i).spec());
+      Mechanism m = MechanismCatalog.of(fields.get(i).spec());
       outputLo[i] = m.outputLo();
       outputHi[i] = m.outputHi();
     }

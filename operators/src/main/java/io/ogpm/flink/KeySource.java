@@ -1,7 +1,7 @@
 package io.ogpm.flink;
 
-import io.ogpm.record.RandomnessMode;
-import io.ogpm.record.SecretKeys;
+import io.ogpm.mechanism.random.RandomnessMode;
+import io.ogpm.mechanism.random.SecretKeys;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.Arrays;

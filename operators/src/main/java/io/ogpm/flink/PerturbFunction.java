@@ -1,8 +1,8 @@
 package io.ogpm.flink;
 
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.mechanism.random.RandomnessMode;
 import io.ogpm.record.Outcome;
-import io.ogpm.record.RandomnessMode;
 import io.ogpm.record.ReasonCode;
 import io.ogpm.record.RecordPerturber;
 import io.ogpm.record.Source;

@@ -4,10 +4,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.estimate.EstimateJson;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimator;
 import io.ogpm.mechanism.Mechanism;
-import io.ogpm.record.EstimateJson;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -41,7 +42,7 @@ public final class WindowStatsFunction extends ProcessWindowFunction<FieldAccumu
   public void open(OpenContext context) {
     estimators = new HashMap<>();
     for (FieldConfig f : config.fields()) {
-      estimators.put(f.name(), FieldEstimator.of(Mechanism.of(f.spec()), bins));
+      estimators.put(f.name(), FieldEstimator.of(MechanismCatalog.of(f.spec()), bins));
     }
     json = new ObjectMapper();
   }

@@ -1,12 +1,5 @@
 package io.ogpm.mechanism;
 
-import io.ogpm.mechanism.baseline.BoundedLaplace;
-import io.ogpm.mechanism.baseline.PiecewiseMechanism;
-import io.ogpm.mechanism.baseline.Purkayastha;
-import io.ogpm.mechanism.baseline.SquareWave;
-import io.ogpm.mechanism.baseline.Staircase;
-import io.ogpm.mechanism.baseline.Truncation;
-import io.ogpm.mechanism.baseline.TruncatedLaplace;
 import io.ogpm.mechanism.random.RandomBits;
 import java.util.OptionalDouble;
 
@@ -53,32 +46,15 @@ public final class Mechanism {
     this.maxValue = Math.nextDown(lo + width * unit.outputHi());
   }
 
-  /** Builds the mechanism a spec describes. */
-  public static Mechanism of(MechanismSpec spec) {
+  /**
+   * The mechanism of a spec carried by its unit mechanism. The catalog of unit mechanisms lives
+   * apart ({@code io.ogpm.mechanism.catalog.MechanismCatalog}), so that this package does not depend
+   * on the baselines, which depend on it.
+   */
+  public static Mechanism of(MechanismSpec spec, UnitMechanism unit) {
     Checks.notNull("spec", spec);
-    return new Mechanism(spec, unitMechanism(spec));
-  }
-
-  /** The unit-domain mechanism for a spec (classical mechanisms on a circle act on [lo, hi)). */
-  static UnitMechanism unitMechanism(MechanismSpec spec) {
-    boolean circle = spec.domain().isCircular();
-    double eps = spec.epsilon();
-    return switch (spec.type()) {
-      case OGPM -> circle
-          ? CircularOgpm.optimal(eps, spec.objective())
-          : ClassicalOgpm.optimal(eps, spec.objective());
-      case OGPM_U -> UnbiasedOgpm.of(eps);
-      case PM -> PiecewiseMechanism.of(eps, PiecewiseMechanism.Output.ORIGINAL);
-      case PM_C -> PiecewiseMechanism.of(eps, PiecewiseMechanism.Output.COMPRESSED);
-      case T_PM -> Truncation.of(PiecewiseMechanism.of(eps, PiecewiseMechanism.Output.ORIGINAL), "T-PM");
-      case SW -> SquareWave.of(eps, SquareWave.Output.ORIGINAL);
-      case SW_C -> SquareWave.of(eps, SquareWave.Output.COMPRESSED);
-      case T_SW -> Truncation.of(SquareWave.of(eps, SquareWave.Output.ORIGINAL), "T-SW");
-      case STAIRCASE -> Staircase.optimal(eps, spec.objective());
-      case T_LAPLACE -> TruncatedLaplace.of(eps);
-      case B_LAPLACE -> BoundedLaplace.of(eps);
-      case PURKAYASTHA -> Purkayastha.of(eps);
-    };
+    Checks.notNull("unit", unit);
+    return new Mechanism(spec, unit);
   }
 
   /**

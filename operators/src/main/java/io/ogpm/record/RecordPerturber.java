@@ -16,10 +16,12 @@ import io.ogpm.config.OutOfRange;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 import io.ogpm.mechanism.random.Identifier;
 import io.ogpm.mechanism.random.KeyedPrf;
 import io.ogpm.mechanism.random.RandomBits;
+import io.ogpm.mechanism.random.RandomnessMode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -78,7 +80,7 @@ public final class RecordPerturber {
     KeyedPrf prf = randomness.isKeyed() ? randomness.prf() : null;
     double total = 0;
     for (int i = 0; i < fields.size(); i++) {
-      mechanisms[i] = Mechanism.of(fields.get(i).spec());
+      mechanisms[i] = MechanismCatalog.of(fields.get(i).spec());
       if (prf != null) {
         // The mechanism spec is bound too: a changed configuration never reuses old bits.
         keyed[i] = prf.forField(fields.get(i).name(), fields.get(i).spec().toString()).newBits();

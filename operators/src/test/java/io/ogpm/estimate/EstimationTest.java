@@ -8,6 +8,7 @@ import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 import java.util.function.DoubleSupplier;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ class EstimationTest {
   @Test
   void emRecoversAKnownDistributionWithinItsErrorBound() {
     // A two-bump input distribution on [0, 1), perturbed with OGPM at eps = 4, k = 20 bins.
-    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(4).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(4).build());
     int k = 20;
     FieldEstimator estimator = FieldEstimator.of(m, k);
     FieldBinning binning = estimator.binning();
@@ -59,7 +60,7 @@ class EstimationTest {
     // leaks mass into the neighbouring bins, far more than the sampling noise of so many records
     // allows, so the reconstruction must drop the smoothing to explain the counts. (The bin's
     // sampling error is about sqrt(0.1 / n) = 2e-4.)
-    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(8).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(8).build());
     int k = 20;
     FieldEstimator estimator = FieldEstimator.of(m, k);
     FieldBinning binning = estimator.binning();
@@ -77,7 +78,7 @@ class EstimationTest {
     // 2,100 fixed inputs perturbed again and again: the mean Pearson statistic of the counts at the
     // true bin distribution (the deviance's second-order term) is the Poisson-binomial value, well
     // below the multinomial's bins - 1.
-    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(6).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(6).build());
     int k = 20;
     FieldBinning binning = FieldBinning.of(m, k);
     TransitionMatrix t = TransitionMatrix.of(m, binning);
@@ -181,7 +182,7 @@ class EstimationTest {
   @Test
   void circularMeanIsRightAcrossTheSeam() {
     // Inputs within 0.2 rad of the seam at +-pi: the true circular mean is pi (= -pi).
-    Mechanism m = Mechanism.of(
+    Mechanism m = MechanismCatalog.of(
         MechanismSpec.builder().epsilon(2).domain(Domain.circular(-Math.PI, Math.PI)).build());
     FieldEstimator estimator = FieldEstimator.of(m, 36);
     AesCtrSource bits = AesCtrSource.seeded(12);
@@ -211,7 +212,7 @@ class EstimationTest {
     double minimum = 0.95 - 3.09 * Math.sqrt(0.95 * 0.05 / windows);
     AesCtrSource bits = AesCtrSource.seeded(21);
 
-    Mechanism unbiased = Mechanism.of(
+    Mechanism unbiased = MechanismCatalog.of(
         MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(1).domain(Domain.classical(-2, 2)).build());
     FieldEstimator linear = FieldEstimator.of(unbiased, 20);
     DoubleSupplier skewed = () -> -2 + 4 * Math.pow(bits.nextUniform(), 3);
@@ -230,7 +231,7 @@ class EstimationTest {
     }
     assertThat((double) covered / windows).as("mean coverage").isGreaterThan(minimum);
 
-    Mechanism circle = Mechanism.of(
+    Mechanism circle = MechanismCatalog.of(
         MechanismSpec.builder().epsilon(1).domain(Domain.circular(0, 2 * Math.PI)).build());
     FieldEstimator circular = FieldEstimator.of(circle, 20);
     int directionCovered = 0;
@@ -261,7 +262,7 @@ class EstimationTest {
 
   @Test
   void ogpmDebiasedMeanIsExactInTheMiddleOfTheDomain() {
-    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(2).domain(Domain.classical(0, 10)).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.classical(0, 10)).build());
     FieldEstimator estimator = FieldEstimator.of(m, 10);
     FieldAccumulator acc = estimator.newAccumulator();
     AesCtrSource bits = AesCtrSource.seeded(30);

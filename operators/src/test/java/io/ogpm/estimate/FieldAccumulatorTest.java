@@ -7,12 +7,13 @@ import static org.assertj.core.api.Assertions.within;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 import org.junit.jupiter.api.Test;
 
 class FieldAccumulatorTest {
   static final Mechanism CIRCLE =
-      Mechanism.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(-Math.PI, Math.PI)).build());
+      MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(-Math.PI, Math.PI)).build());
 
   private static void assertSame(FieldAccumulator a, FieldAccumulator b) {
     assertThat(a.getCount()).isEqualTo(b.getCount());

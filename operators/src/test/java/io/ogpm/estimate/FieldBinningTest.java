@@ -8,6 +8,7 @@ import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class FieldBinningTest {
   private static Mechanism mechanism(MechanismType type, double eps, Domain domain) {
-    return Mechanism.of(MechanismSpec.builder().type(type).epsilon(eps).domain(domain).build());
+    return MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps).domain(domain).build());
   }
 
   private static final Mechanism OGPM = mechanism(MechanismType.OGPM, 2, Domain.classical(-8, 8));

@@ -9,6 +9,7 @@ import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,7 +22,7 @@ class FieldEstimatorTest {
   private static final int AFFINE_POINTS = 256;
 
   private static Mechanism classical(MechanismType type, double eps, double lo, double hi) {
-    return Mechanism.of(MechanismSpec.builder().type(type).epsilon(eps).domain(Domain.classical(lo, hi)).build());
+    return MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps).domain(Domain.classical(lo, hi)).build());
   }
 
   /** An accumulator that has seen n values of mean {@code mean} (sums only, empty histogram). */
@@ -212,7 +213,7 @@ class FieldEstimatorTest {
 
   @Test
   void theCircularMeanOfADistributionOverTheBinsIsTheDirectionOfItsBinCentres() {
-    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(10, 370)).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(10, 370)).build());
     FieldEstimator estimator = FieldEstimator.of(m, 8);
     double[] f = new double[8];
     f[7] = 1;
@@ -224,7 +225,7 @@ class FieldEstimatorTest {
   }
 
   private static Mechanism circularOgpm(double eps) {
-    return Mechanism.of(MechanismSpec.builder().epsilon(eps).domain(Domain.circular(10, 370)).build());
+    return MechanismCatalog.of(MechanismSpec.builder().epsilon(eps).domain(Domain.circular(10, 370)).build());
   }
 
   /** An accumulator whose mean resultant vector of the outputs has this length and field direction. */
@@ -300,7 +301,7 @@ class FieldEstimatorTest {
   void directionsAreWrappedIntoTheFieldsHalfOpenRange() {
     // On [1000, 1360) a direction a hair below 0 maps to lo - 1.1e-13, whose wrap lo + (w - 1.1e-13)
     // rounds to hi itself: it must come out as lo.
-    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(1000, 1360)).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(1000, 1360)).build());
     FieldEstimator estimator = FieldEstimator.of(m, 12);
     double angle = (Math.nextDown(1000.0) - 1000) * 2 * Math.PI / 360;
     assertThat(1000 + 360 * angle / (2 * Math.PI)).isEqualTo(Math.nextDown(1000.0));
@@ -319,7 +320,7 @@ class FieldEstimatorTest {
 
   @Test
   void mechanismsThatAreNotRotationInvariantReportTheOutputsOwnDirectionAndLength() {
-    Mechanism m = Mechanism.of(MechanismSpec.builder().type(MechanismType.PM).epsilon(2)
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(MechanismType.PM).epsilon(2)
         .domain(Domain.circular(10, 370)).build());
     FieldEstimator estimator = FieldEstimator.of(m, 36);
     FieldAccumulator acc = withValues(estimator, new double[] {40, 100, 400}, new int[] {10, 20, 5});

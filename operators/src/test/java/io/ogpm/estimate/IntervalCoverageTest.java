@@ -8,9 +8,9 @@ import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.audit.ClopperPearson;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 import io.ogpm.mechanism.random.RandomBits;
-import io.ogpm.record.EstimateJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -214,7 +214,7 @@ class IntervalCoverageTest {
     StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "## Small windows at eps %s (%d windows each)%n%n"
         + "| mechanism | inputs | n | coverage / mean width |%n| --- | --- | ---: | ---: |%n", SMALL_EPSILON, SMALL_WINDOWS));
     for (MechanismType type : SMALL_TYPES) {
-      Mechanism m = Mechanism.of(MechanismSpec.builder().type(type).epsilon(SMALL_EPSILON).domain(LINEAR).build());
+      Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(SMALL_EPSILON).domain(LINEAR).build());
       FieldEstimator estimator = FieldEstimator.of(m, BINS);
       for (LinearInputs in : UNBIASED_INPUTS) {
         for (int n : SMALL_SIZES) {
@@ -236,7 +236,7 @@ class IntervalCoverageTest {
       }
     }
     // The circle: two antipodal masses (R = 0), where the disk must hold the origin.
-    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(SMALL_EPSILON).domain(CIRCLE).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(SMALL_EPSILON).domain(CIRCLE).build());
     FieldEstimator estimator = FieldEstimator.of(m, BINS);
     for (int n : SMALL_SIZES) {
       Tally direction = new Tally();
@@ -282,7 +282,7 @@ class IntervalCoverageTest {
       }
     }
     for (int e = 0; e < EPSILONS.length; e++) {
-      Mechanism m = Mechanism.of(MechanismSpec.builder().type(type).epsilon(EPSILONS[e]).domain(LINEAR).build());
+      Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(EPSILONS[e]).domain(LINEAR).build());
       FieldEstimator estimator = FieldEstimator.of(m, BINS);
       for (int d = 0; d < inputs.length; d++) {
         LinearInputs in = inputs[d];
@@ -346,7 +346,7 @@ class IntervalCoverageTest {
     Tally[][] emDirection = new Tally[CircularInputs.values().length][cells];
     Tally[][] length = new Tally[CircularInputs.values().length][cells];
     for (int e = 0; e < EPSILONS.length; e++) {
-      Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(EPSILONS[e]).domain(CIRCLE).build());
+      Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(EPSILONS[e]).domain(CIRCLE).build());
       FieldEstimator estimator = FieldEstimator.of(m, BINS);
       for (CircularInputs inputs : CircularInputs.values()) {
         for (int s = 0; s < SIZES.length; s++) {

@@ -9,8 +9,8 @@ import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
-import io.ogpm.record.EstimateJson;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,7 +26,7 @@ class IntervalDerivationTest {
     // [0, s/2] and [1 - s/2, 1], affine between. Its concave majorant is the chord from (0, g0) to
     // (1 - s/2, g1), its convex minorant the chord from (s/2, g0) to (1, g1).
     for (double eps : new double[] {0.5, 1, 4}) {
-      Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(eps).build());
+      Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(eps).build());
       double s = ((ClassicalOgpm) m.unit()).shape().central();
       double g0 = m.outputMean(0);
       double g1 = m.outputMean(1);
@@ -55,7 +55,7 @@ class IntervalDerivationTest {
     // The same closed forms on [-5, 3]: an input mean mu is lo + w times the unit one.
     double lo = -5;
     double w = 8;
-    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(1).domain(Domain.classical(lo, lo + w)).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).domain(Domain.classical(lo, lo + w)).build());
     double s = ((ClassicalOgpm) m.unit()).shape().central();
     double g0 = m.outputMean(lo);
     double g1 = m.outputMean(lo + w);
@@ -82,7 +82,7 @@ class IntervalDerivationTest {
   void unbiasedMechanismIntervalIsTheNormalIntervalOfTheOutputMean() {
     // pm: E[M(x)] = x, so the consistent means are [L, U] itself; L and U are the raw mean +- 1.96
     // sqrt(maxVar / n) plus the slack of one grid cell and the numerical tolerance.
-    Mechanism m = Mechanism.of(MechanismSpec.builder().type(MechanismType.PM).epsilon(2)
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(MechanismType.PM).epsilon(2)
         .domain(Domain.classical(-1, 3)).build());
     FieldEstimator estimator = FieldEstimator.of(m, 10);
     AesCtrSource bits = AesCtrSource.seeded(5);
@@ -161,7 +161,7 @@ class IntervalDerivationTest {
   @Test
   void circularIntervalsComeFromTheDiskOfTheLargestComponentVariance() {
     Domain circle = Domain.circular(0, 360);
-    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(1).domain(circle).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).domain(circle).build());
     FieldEstimator estimator = FieldEstimator.of(m, 12);
     double rho1 = m.noiseCosineMoment(0, 1);
     double rho2 = m.noiseCosineMoment(0, 2);
@@ -193,7 +193,7 @@ class IntervalDerivationTest {
 
   @Test
   void mechanismsThatAreNotRotationInvariantGetNoCircularInterval() {
-    Mechanism m = Mechanism.of(MechanismSpec.builder().type(MechanismType.PM).epsilon(2)
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(MechanismType.PM).epsilon(2)
         .domain(Domain.circular(0, 360)).build());
     FieldEstimator estimator = FieldEstimator.of(m, 12);
     AesCtrSource bits = AesCtrSource.seeded(8);

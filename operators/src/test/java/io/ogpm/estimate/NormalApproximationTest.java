@@ -9,6 +9,7 @@ import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.PiecewiseDistribution;
 import io.ogpm.mechanism.PiecewiseUnitMechanism;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import java.util.function.DoubleUnaryOperator;
 import org.junit.jupiter.api.Test;
 
@@ -84,14 +85,14 @@ class NormalApproximationTest {
   }
 
   private static Mechanism ogpm(double eps) {
-    return Mechanism.of(MechanismSpec.builder().epsilon(eps).build());
+    return MechanismCatalog.of(MechanismSpec.builder().epsilon(eps).build());
   }
 
   @Test
   void theCountOfAPiecewiseMechanismComesFromItsLargestSkewnessAndKurtosis() {
     for (MechanismType type : new MechanismType[] {MechanismType.OGPM, MechanismType.T_PM, MechanismType.SW}) {
       for (double eps : new double[] {0.5, 3, 6}) {
-        Mechanism m = Mechanism.of(MechanismSpec.builder().type(type).epsilon(eps).build());
+        Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps).build());
         PiecewiseUnitMechanism unit = (PiecewiseUnitMechanism) m.unit();
         assertCountFrom(m, z -> piecewiseCentralMoments(unit.distribution(z)));
       }
@@ -101,7 +102,7 @@ class NormalApproximationTest {
   @Test
   void theCountOfAContinuousMechanismComesFromItsLargestSkewnessAndKurtosis() {
     for (MechanismType type : new MechanismType[] {MechanismType.T_LAPLACE, MechanismType.B_LAPLACE}) {
-      Mechanism m = Mechanism.of(MechanismSpec.builder().type(type).epsilon(2).build());
+      Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(2).build());
       ContinuousUnitMechanism unit = (ContinuousUnitMechanism) m.unit();
       assertCountFrom(m, z -> continuousCentralMoments(unit, z));
     }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * sqrt(2 E)}.
  */
 class ReconstructionTest {
-  private static final Mechanism OGPM = Mechanism.of(MechanismSpec.builder().epsilon(2).build());
+  private static final Mechanism OGPM = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).build());
 
   /** The counts n T theta would give on average, rounded. */
   private static long[] expectedCounts(TransitionMatrix t, double[] theta, long n) {
@@ -169,7 +170,7 @@ class ReconstructionTest {
     // Every input in one bin, 2,000 records at eps 8 (counts at their expectation): the smoothed
     // fits at weights 0.1, 0.05 and 0.025 settle more than 3 sd above E (the smoothing is bias
     // here); at 0.0125 the fit is within, so EMS stops there, not at a smaller weight or none.
-    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(8).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(8).build());
     int k = 20;
     TransitionMatrix t = TransitionMatrix.of(m, FieldBinning.of(m, k));
     double[] truth = new double[k];
@@ -214,7 +215,7 @@ class ReconstructionTest {
     // Every input in the first bin of a circle: the bins on either side of it, the second and the
     // last, are mirror images (the mechanism is rotation invariant), so the reconstruction spreads
     // equally into both; smoothing that reflected at the ends would favour the second.
-    Mechanism circle = Mechanism.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(0, 1)).build());
+    Mechanism circle = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(0, 1)).build());
     int k = 10;
     TransitionMatrix t = TransitionMatrix.of(circle, FieldBinning.of(circle, k));
     double[] truth = new double[k];

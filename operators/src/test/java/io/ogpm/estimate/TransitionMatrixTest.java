@@ -8,13 +8,14 @@ import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 import org.junit.jupiter.api.Test;
 
 /** The transition matrix describes what the accumulator counts, column by column. */
 class TransitionMatrixTest {
   private static Mechanism mechanism(MechanismType type, double eps, Domain domain) {
-    return Mechanism.of(MechanismSpec.builder().type(type).epsilon(eps).domain(domain).build());
+    return MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps).domain(domain).build());
   }
 
   /**

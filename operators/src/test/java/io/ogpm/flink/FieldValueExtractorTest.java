@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +29,7 @@ class FieldValueExtractorTest {
         - {name: att.roll, domain: circular, min: -3.141592653589793, max: 3.141592653589793, epsilon: 2}
       """;
   static final PrivacyConfig FIELDS = PrivacyConfig.parse(CONFIG);
-  static final Mechanism X = Mechanism.of(FIELDS.field("x").orElseThrow().spec());
+  static final Mechanism X = MechanismCatalog.of(FIELDS.field("x").orElseThrow().spec());
 
   /** The values extracted from these records (event time i for the i-th), and the skip count. */
   record Extracted(List<FieldValue> values, long skipped) {}

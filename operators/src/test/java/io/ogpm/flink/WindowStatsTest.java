@@ -6,10 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.estimate.EstimateJson;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimator;
 import io.ogpm.mechanism.Mechanism;
-import io.ogpm.record.EstimateJson;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -60,7 +61,7 @@ class WindowStatsTest {
   }
 
   static Mechanism mechanism(String field) {
-    return Mechanism.of(CONFIG.field(field).orElseThrow().spec());
+    return MechanismCatalog.of(CONFIG.field(field).orElseThrow().spec());
   }
 
   /** Runs values through the window operator, then a watermark past every window; the stats in order. */

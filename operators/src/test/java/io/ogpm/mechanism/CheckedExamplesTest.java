@@ -3,17 +3,18 @@ package io.ogpm.mechanism;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The checked examples of paper-notes sections 1 and 8 that concern the optimal mechanisms. */
 class CheckedExamplesTest {
   private static Mechanism classical(double eps, Objective objective) {
-    return Mechanism.of(MechanismSpec.builder().epsilon(eps).objective(objective).build());
+    return MechanismCatalog.of(MechanismSpec.builder().epsilon(eps).objective(objective).build());
   }
 
   private static Mechanism circle(double eps) {
-    return Mechanism.of(
+    return MechanismCatalog.of(
         MechanismSpec.builder().epsilon(eps).domain(Domain.circular(0, 2 * Math.PI)).build());
   }
 

@@ -3,6 +3,7 @@ package io.ogpm.mechanism;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ogpm.mechanism.baseline.Truncation;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Optional;
@@ -39,7 +40,7 @@ final class ExactCellWeights {
 
   /** The cells of a spec's output grid, or empty if there are more than maxCells. */
   static Optional<ExactCellWeights> of(MechanismSpec spec, TwoLevelCellSampler s, int maxCells) {
-    UnitMechanism unit = Mechanism.unitMechanism(spec);
+    UnitMechanism unit = MechanismCatalog.unitMechanism(spec);
     OutputGrid grid = OutputGrid.of(spec.gridBits(), unit);
     long count = grid.maxCell() - grid.minCell() + 1;
     if (count > maxCells) {

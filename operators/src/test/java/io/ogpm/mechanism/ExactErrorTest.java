@@ -3,6 +3,7 @@ package io.ogpm.mechanism;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,7 +25,7 @@ class ExactErrorTest {
   @ValueSource(doubles = {0.01, 0.5, 1, 2, 4, 8, 16})
   void circularMseMatchesTheoremCircularMse(double eps) {
     Mechanism m =
-        Mechanism.of(MechanismSpec.builder().epsilon(eps).domain(Domain.circular(0, 2 * Math.PI)).build());
+        MechanismCatalog.of(MechanismSpec.builder().epsilon(eps).domain(Domain.circular(0, 2 * Math.PI)).build());
     for (double x : new double[] {0, 1, Math.PI, 5, 2 * Math.PI}) {
       assertThat(m.expectedError(x, ErrorMetric.L2, Distance.CIRCULAR))
           .as("x=%s", x)

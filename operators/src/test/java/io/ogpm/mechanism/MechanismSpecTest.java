@@ -3,6 +3,7 @@ package io.ogpm.mechanism;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import org.junit.jupiter.api.Test;
 
 /** Validation names the bad value. */
@@ -41,7 +42,7 @@ class MechanismSpecTest {
 
   @Test
   void inputsOutsideTheDomainAreRefusedWithoutEchoingTheValue() {
-    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(1).domain(Domain.classical(0, 1)).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).domain(Domain.classical(0, 1)).build());
     assertThatThrownBy(() -> m.perturb(1.5, io.ogpm.mechanism.random.AesCtrSource.seeded(1))).hasMessage("input outside the domain [0.0, 1.0]");
     assertThatThrownBy(() -> m.perturb(Double.NaN, io.ogpm.mechanism.random.AesCtrSource.seeded(1))).hasMessage("input outside the domain [0.0, 1.0]");
     assertThat(m.perturb(1.0, io.ogpm.mechanism.random.AesCtrSource.seeded(1))).isBetween(0.0, 1.0);

@@ -3,6 +3,7 @@ package io.ogpm.mechanism;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 import java.util.HashSet;
 import java.util.Set;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class OutputGridTest {
   @Test
   void outputsAreCellMidpointsOfAGridAnchoredAtLo() {
-    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(1).domain(Domain.classical(-2, 2)).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).domain(Domain.classical(-2, 2)).build());
     AesCtrSource source = AesCtrSource.seeded(1);
     for (int i = 0; i < 100_000; i++) {
       double x = -2 + 4 * source.nextUniform();
@@ -25,7 +26,7 @@ class OutputGridTest {
   @Test
   void theSetOfOutputsDoesNotDependOnTheInput() {
     // A coarse grid (2^-6) makes the sets of reachable outputs small enough to compare exactly.
-    Mechanism m = Mechanism.of(
+    Mechanism m = MechanismCatalog.of(
         MechanismSpec.builder().epsilon(0.5).gridBits(6).domain(Domain.classical(0.1, 0.7)).build());
     AesCtrSource source = AesCtrSource.seeded(2);
     Set<Double> atLo = new HashSet<>();
@@ -45,7 +46,7 @@ class OutputGridTest {
 
   @Test
   void circularOutputsWrapAndNeverEqualThePeriod() {
-    Mechanism m = Mechanism.of(
+    Mechanism m = MechanismCatalog.of(
         MechanismSpec.builder().epsilon(3).gridBits(4).domain(Domain.circular(0, 16)).build());
     AesCtrSource source = AesCtrSource.seeded(5);
     Set<Double> seen = new HashSet<>();
@@ -57,7 +58,7 @@ class OutputGridTest {
 
   @Test
   void enlargedOutputDomainUsesOnlyCellsInsideIt() {
-    Mechanism m = Mechanism.of(MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(1).gridBits(3).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(1).gridBits(3).build());
     AesCtrSource source = AesCtrSource.seeded(6);
     for (int i = 0; i < 100_000; i++) {
       double y = m.perturb(i % 2, source);
@@ -67,7 +68,7 @@ class OutputGridTest {
 
   @Test
   void aGridFinerThanDoublePrecisionIsRejectedByName() {
-    assertThatThrownBy(() -> Mechanism.of(
+    assertThatThrownBy(() -> MechanismCatalog.of(
             MechanismSpec.builder().epsilon(1).gridBits(40).domain(Domain.classical(1e9, 1e9 + 1)).build()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("grid-bits 40");

@@ -3,6 +3,7 @@ package io.ogpm.mechanism;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ogpm.mechanism.baseline.Truncation;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
@@ -59,7 +60,7 @@ class RealizedEpsilonTest {
   /** The mechanism, or null where the grid is refused as finer than doubles resolve (a documented error). */
   static Mechanism build(MechanismSpec spec) {
     try {
-      return Mechanism.of(spec);
+      return MechanismCatalog.of(spec);
     } catch (IllegalArgumentException e) {
       assertThat(e.getMessage()).as("%s", spec).contains("grid-bits");
       return null;
@@ -68,7 +69,7 @@ class RealizedEpsilonTest {
 
   /** The integer sampler behind a spec (for t-pm and t-sw, the base mechanism's, whose cells are clamped). */
   static TwoLevelCellSampler integerSampler(MechanismSpec spec) {
-    UnitMechanism unit = Mechanism.unitMechanism(spec);
+    UnitMechanism unit = MechanismCatalog.unitMechanism(spec);
     TwoLevelMechanism base = (TwoLevelMechanism) (unit instanceof Truncation t ? t.base() : unit);
     return new TwoLevelCellSampler(base, OutputGrid.of(spec.gridBits(), base));
   }
@@ -129,7 +130,7 @@ class RealizedEpsilonTest {
     for (int bits : BITS) {
       MechanismSpec spec = MechanismSpec.builder().type(MechanismType.parse(type)).epsilon(eps).gridBits(bits).build();
       TwoLevelCellSampler s = integerSampler(spec);
-      TwoLevelMechanism unit = (TwoLevelMechanism) Mechanism.unitMechanism(spec);
+      TwoLevelMechanism unit = (TwoLevelMechanism) MechanismCatalog.unitMechanism(spec);
       // The old integers: exactly above e^eps - 1 (an upper bound on it, so this is proved).
       long oldThreshold = (long) Math.ceil(unit.backgroundMass() * 0x1.0p53);
       long oldBump = (long) Math.ceil(unit.bumpLength() * Math.scalb(1.0, bits + s.shift()));
@@ -145,7 +146,7 @@ class RealizedEpsilonTest {
       }
       // The new ones: at most e^eps - 1, and realized epsilon at most eps.
       assertThat(lower(eps).bounds(outside(s), inside(s))).as("new rounding at %s bits", bits).isTrue();
-      assertThat(Mechanism.of(spec).realizedEpsilon()).isLessThanOrEqualTo(eps);
+      assertThat(MechanismCatalog.of(spec).realizedEpsilon()).isLessThanOrEqualTo(eps);
     }
   }
 

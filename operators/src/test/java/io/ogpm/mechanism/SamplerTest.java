@@ -3,13 +3,14 @@ package io.ogpm.mechanism;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 import io.ogpm.mechanism.random.Identifier;
 import io.ogpm.mechanism.random.KeyedPrf;
+import io.ogpm.mechanism.random.RandomBits;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import io.ogpm.mechanism.random.RandomBits;
 import java.util.function.LongFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -71,7 +72,7 @@ class SamplerTest {
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("cases")
   void monteCarloErrorMatchesExactError(String modeName, MechanismSpec spec, Mode mode) {
-    Mechanism m = Mechanism.of(spec);
+    Mechanism m = MechanismCatalog.of(spec);
     Distance distance = spec.domain().naturalDistance();
     double lo = spec.domain().lo();
     double hi = spec.domain().hi();
@@ -102,7 +103,7 @@ class SamplerTest {
   @Test
   void unbiasedMechanismIsUnbiasedByMonteCarlo() {
     // 99.9 % two-sided bound: z = 3.29, with the exact variance (the L2 error: E[y] = x).
-    Mechanism m = Mechanism.of(
+    Mechanism m = MechanismCatalog.of(
         MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(1).domain(Domain.classical(0, 1)).build());
     AesCtrSource source = AesCtrSource.seeded(7);
     int n = 2_000_000;
@@ -125,7 +126,7 @@ class SamplerTest {
         MechanismSpec.builder().epsilon(8).objective(Objective.L2).domain(Domain.classical(0, 1)).build(),
         MechanismSpec.builder().epsilon(1).domain(Domain.circular(-Math.PI, Math.PI)).build());
     for (MechanismSpec spec : specs) {
-      Mechanism m = Mechanism.of(spec);
+      Mechanism m = MechanismCatalog.of(spec);
       double lo = spec.domain().lo();
       double hi = spec.domain().hi();
       for (double x : new double[] {lo, hi}) {
@@ -150,7 +151,7 @@ class SamplerTest {
           MechanismSpec.builder().epsilon(eps).domain(Domain.classical(-1, 3)).build(),
           MechanismSpec.builder().epsilon(eps).domain(Domain.circular(0, 2 * Math.PI)).build(),
           MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(eps).build())) {
-        Mechanism m = Mechanism.of(spec);
+        Mechanism m = MechanismCatalog.of(spec);
         for (double x : new double[] {spec.domain().lo(), spec.domain().hi()}) {
           for (long first : words) {
             for (long second : words) {
@@ -176,7 +177,7 @@ class SamplerTest {
           MechanismSpec.builder().epsilon(eps).domain(Domain.classical(-1, 3)).build(),
           MechanismSpec.builder().epsilon(eps).domain(Domain.circular(0, 2 * Math.PI)).build(),
           MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(eps).build())) {
-        Mechanism m = Mechanism.of(spec);
+        Mechanism m = MechanismCatalog.of(spec);
         for (double x : new double[] {spec.domain().lo(), spec.domain().hi()}) {
           for (double u : us) {
             double y = m.perturbUnsnapped(x, u);

@@ -3,6 +3,7 @@ package io.ogpm.record;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.mechanism.random.RandomnessMode;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;

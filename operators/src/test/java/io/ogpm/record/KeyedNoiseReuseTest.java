@@ -9,7 +9,9 @@ import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.OutputGrid;
 import io.ogpm.mechanism.TwoLevelCellSampler;
 import io.ogpm.mechanism.audit.ClopperPearson;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
+import io.ogpm.mechanism.random.RandomnessMode;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -57,7 +59,7 @@ class KeyedNoiseReuseTest {
   /** One field's mechanism, the value-to-cell map of its outputs and its exact cell probabilities. */
   record FieldModel(String name, Mechanism m, OutputGrid grid, TwoLevelCellSampler cells, Map<Double, Long> cellOf) {
     static FieldModel of(FieldConfig f) {
-      Mechanism m = Mechanism.of(f.spec());
+      Mechanism m = MechanismCatalog.of(f.spec());
       OutputGrid grid = OutputGrid.of(GRID_BITS, m.unit());
       Map<Double, Long> cellOf = new HashMap<>();
       for (long k = grid.minCell(); k <= grid.maxCell(); k++) {

@@ -6,9 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.mechanism.random.RandomnessMode;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Iterator;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RecordPerturberTest {

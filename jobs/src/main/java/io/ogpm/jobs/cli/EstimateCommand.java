@@ -5,10 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.estimate.EstimateJson;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimator;
 import io.ogpm.mechanism.Mechanism;
-import io.ogpm.record.EstimateJson;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.record.JsonFields;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -16,9 +17,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** Estimates one field's distribution and mean from perturbed records on stdin. */
 @Command(
@@ -58,7 +59,7 @@ final class EstimateCommand implements Callable<Integer> {
     PrivacyConfig cfg = ConfigOption.load(config);
     FieldConfig fc = cfg.field(field)
         .orElseThrow(() -> new UsageError("--field '" + field + "' is not in " + config));
-    Mechanism mechanism = Mechanism.of(fc.spec());
+    Mechanism mechanism = MechanismCatalog.of(fc.spec());
     FieldEstimator estimator = FieldEstimator.of(mechanism, bins);
     if (method.equals("em") && !estimator.canReconstruct()) {
       throw new UsageError("--method em needs a piecewise mechanism; field '" + field + "' uses "

@@ -9,6 +9,7 @@ import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.Objective;
 import io.ogpm.mechanism.OutputGrid;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
@@ -98,7 +99,7 @@ public final class MechanismOptions {
   Mechanism build() {
     MechanismSpec spec = spec();
     try {
-      return Mechanism.of(spec);
+      return MechanismCatalog.of(spec);
     } catch (IllegalArgumentException e) {
       throw new UsageError(e.getMessage());
     }

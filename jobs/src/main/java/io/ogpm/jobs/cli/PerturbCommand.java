@@ -1,8 +1,8 @@
 package io.ogpm.jobs.cli;
 
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.mechanism.random.RandomnessMode;
 import io.ogpm.record.Outcome;
-import io.ogpm.record.RandomnessMode;
 import io.ogpm.record.RecordPerturber;
 import io.ogpm.record.Source;
 import java.io.BufferedReader;
@@ -15,9 +15,9 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** Perturbs JSON lines from stdin: the same code path as the Flink operator. */
 @Command(

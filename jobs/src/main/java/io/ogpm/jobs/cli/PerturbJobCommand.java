@@ -6,7 +6,7 @@ import io.ogpm.flink.KeySource;
 import io.ogpm.jobs.flink.JobRunner;
 import io.ogpm.jobs.flink.PerturbJob;
 import io.ogpm.jobs.kafka.KafkaPreflight;
-import io.ogpm.record.RandomnessMode;
+import io.ogpm.mechanism.random.RandomnessMode;
 import io.ogpm.record.RecordPerturber;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.ogpm.jobs.cli;
 
-import io.ogpm.record.RandomnessMode;
-import io.ogpm.record.SecretKeys;
-import java.util.Arrays;
+import io.ogpm.mechanism.random.RandomnessMode;
+import io.ogpm.mechanism.random.SecretKeys;
 import java.nio.file.Path;
+import java.util.Arrays;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 

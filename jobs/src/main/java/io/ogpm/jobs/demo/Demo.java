@@ -18,6 +18,7 @@ import io.ogpm.jobs.flink.JobRunner;
 import io.ogpm.jobs.flink.KafkaSettings;
 import io.ogpm.jobs.flink.PerturbJob;
 import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.record.JsonFields;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -236,7 +237,7 @@ public final class Demo {
     ObjectMapper json = new ObjectMapper();
     Map<String, FieldAccumulator> acc = new HashMap<>();
     for (FieldConfig f : config.fields()) {
-      FieldEstimator e = FieldEstimator.of(Mechanism.of(f.spec()), bins);
+      FieldEstimator e = FieldEstimator.of(MechanismCatalog.of(f.spec()), bins);
       estimators.put(f.name(), e);
       acc.put(f.name(), e.newAccumulator());
     }

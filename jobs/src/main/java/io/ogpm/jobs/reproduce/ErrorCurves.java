@@ -8,6 +8,7 @@ import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.Objective;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import java.util.function.DoubleFunction;
 import java.util.function.DoubleUnaryOperator;
 
@@ -25,7 +26,7 @@ final class ErrorCurves {
   }
 
   static Mechanism mechanism(MechanismType type, Domain domain, double eps, Objective objective) {
-    return Mechanism.of(MechanismSpec.builder().type(type).domain(domain).epsilon(eps).objective(objective).build());
+    return MechanismCatalog.of(MechanismSpec.builder().type(type).domain(domain).epsilon(eps).objective(objective).build());
   }
 
   static Mechanism mechanism(MechanismType type, Domain domain, double eps) {

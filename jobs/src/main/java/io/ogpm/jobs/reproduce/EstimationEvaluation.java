@@ -10,6 +10,7 @@ import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 import io.ogpm.mechanism.random.RandomBits;
 import java.util.ArrayList;
@@ -170,7 +171,7 @@ public final class EstimationEvaluation {
    */
   private double[] experiment(MechanismType type, double eps, Domain domain, double[] data, double[] truth,
       double trueMean, long seed) {
-    Mechanism m = Mechanism.of(MechanismSpec.builder().type(type).domain(domain).epsilon(eps).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(type).domain(domain).epsilon(eps).build());
     FieldEstimator estimator = FieldEstimator.of(m, BINS);
     RandomBits bits = AesCtrSource.seeded(seed);
     double[] out = new double[7];

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -46,7 +47,7 @@ class EstimateCommandTest {
   @Test
   void estimatesAClassicalField(@TempDir Path dir) throws Exception {
     Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG);
-    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(2).domain(Domain.classical(-2, 2)).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.classical(-2, 2)).build());
     AesCtrSource bits = AesCtrSource.seeded(1);
     StringBuilder in = new StringBuilder();
     for (int i = 0; i < 20_000; i++) {
@@ -88,7 +89,7 @@ class EstimateCommandTest {
   @Test
   void estimatesACircularFieldAcrossTheSeam(@TempDir Path dir) throws Exception {
     Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG);
-    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(-Math.PI, Math.PI)).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(-Math.PI, Math.PI)).build());
     AesCtrSource bits = AesCtrSource.seeded(2);
     StringBuilder in = new StringBuilder();
     for (int i = 0; i < 10_000; i++) {

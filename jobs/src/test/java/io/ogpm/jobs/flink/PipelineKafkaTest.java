@@ -10,6 +10,7 @@ import io.ogpm.flink.PerturbedRecordSerializer;
 import io.ogpm.jobs.kafka.KafkaFixture;
 import io.ogpm.jobs.kafka.KafkaFixtureExtension;
 import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -196,7 +197,7 @@ class PipelineKafkaTest {
         // it is within 4.89 sd of the truth (p = 1e-6, as the secure randomness draws a new sample
         // every run). The 95 % interval widened by 4.89 - 1.96 sd on each side holds the truth as
         // often: widening [L, U] by d moves the consistent means out by at least d / slope.
-        Mechanism m = Mechanism.of(CONFIG.fields().get(0).spec());
+        Mechanism m = MechanismCatalog.of(CONFIG.fields().get(0).spec());
         double slope = (m.outputMean(0.5) - m.outputMean(-0.5));
         double sd = Math.sqrt(m.maxOutputVariance() / s.get("count").asDouble()) / slope;
         assertThat(Math.abs(s.get("means").get("unbiased").get("estimate").asDouble() - truth[0])).isLessThan(4.89 * sd);
@@ -208,7 +209,7 @@ class PipelineKafkaTest {
         // deviations at most s = sqrt(max((1 - rho2) / 2, (1 + rho2) / 2 - rho1^2) / n) / rho1; the
         // inputs lie within 0.3 rad of the seam, so R >= sin(0.3) / 0.3 = 0.985. Both components
         // within 4.89 s (p = 2e-6) bound the angle by asin(4.89 s / (0.985 - 4.89 s)).
-        Mechanism m = Mechanism.of(CONFIG.fields().get(1).spec());
+        Mechanism m = MechanismCatalog.of(CONFIG.fields().get(1).spec());
         double rho1 = m.noiseCosineMoment(0, 1);
         double rho2 = m.noiseCosineMoment(0, 2);
         double sd = Math.sqrt(Math.max((1 - rho2) / 2, (1 + rho2) / 2 - rho1 * rho1) / s.get("count").asDouble()) / rho1;

@@ -10,6 +10,7 @@ import io.ogpm.estimate.TransitionMatrix;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -20,7 +21,7 @@ class ReconstructionCeilingTest {
   @CsvSource({"1, false", "4, false", "2, true", "4, true"})
   void ceilingIsAtMostTheShippedReconstructionsError(double eps, boolean circular) {
     Domain domain = circular ? Domain.circular(0, 2 * Math.PI) : Domain.classical(0, 1);
-    Mechanism m = Mechanism.of(MechanismSpec.builder().domain(domain).epsilon(eps).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().domain(domain).epsilon(eps).build());
     FieldBinning binning = FieldBinning.of(m, 25);
     FieldBinning truthBins = FieldBinning.ofDomain(domain, 25);
     AesCtrSource bits = AesCtrSource.seeded(3);

@@ -10,6 +10,7 @@ import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.Objective;
 import io.ogpm.mechanism.OgpmShape;
 import io.ogpm.mechanism.TwoLevelMechanism;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,11 +27,11 @@ class PrivacyAuditorTest {
     double eps = 1.5;
     for (MechanismType type : MechanismType.values()) {
       Domain domain = type == MechanismType.PURKAYASTHA ? Domain.circular(0, 2 * Math.PI) : Domain.classical(-1, 3);
-      Mechanism m = Mechanism.of(MechanismSpec.builder().type(type).epsilon(eps).domain(domain).build());
+      Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps).domain(domain).build());
       PrivacyAuditor.Result r = PrivacyAuditor.audit(MechanismSamplers.snapped(m), OPTIONS);
       assertThat(r.epsilonLowerBound()).as("%s: %s", type.id(), r.describe()).isLessThanOrEqualTo(eps);
     }
-    Mechanism circle = Mechanism.of(MechanismSpec.builder().epsilon(3).objective(Objective.L2)
+    Mechanism circle = MechanismCatalog.of(MechanismSpec.builder().epsilon(3).objective(Objective.L2)
         .domain(Domain.circular(-Math.PI, Math.PI)).build());
     assertThat(PrivacyAuditor.audit(MechanismSamplers.snapped(circle), OPTIONS).epsilonLowerBound()).isLessThanOrEqualTo(3);
   }
@@ -38,7 +39,7 @@ class PrivacyAuditorTest {
   @Test
   void theBoundIsTightForTheOptimalMechanism() {
     // OGPM puts high and low density on the same outputs, so the auditor should get close to eps.
-    Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(2).build());
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).build());
     PrivacyAuditor.Result r = PrivacyAuditor.audit(MechanismSamplers.snapped(m), new PrivacyAuditor.Options(400_000, 40, 0.001, 8));
     assertThat(r.epsilonLowerBound()).isCloseTo(2, within(0.2)).isLessThanOrEqualTo(2);
   }
@@ -54,7 +55,7 @@ class PrivacyAuditorTest {
   @Test
   void unsnappedDoublesAreCaught() {
     for (double eps : new double[] {1, 4}) {
-      Mechanism m = Mechanism.of(MechanismSpec.builder().epsilon(eps).domain(Domain.classical(-2, 2)).build());
+      Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(eps).domain(Domain.classical(-2, 2)).build());
       PrivacyAuditor.Result r = PrivacyAuditor.audit(MechanismSamplers.unsnapped(m), OPTIONS);
       assertThat(r.epsilonLowerBound()).as(r.describe()).isGreaterThan(eps);
       assertThat(r.event()).contains("not producible");

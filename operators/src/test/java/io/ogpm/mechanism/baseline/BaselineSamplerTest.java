@@ -13,6 +13,7 @@ import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.Objective;
 import io.ogpm.mechanism.OutputGrid;
 import io.ogpm.mechanism.UnitMechanism;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 import org.junit.jupiter.api.Test;
 
@@ -34,7 +35,7 @@ class BaselineSamplerTest {
       }
       for (double eps : new double[] {1, 4}) {
         Domain domain = type == MechanismType.PURKAYASTHA ? Domain.circular(0, 1) : Domain.classical(0, 1);
-        Mechanism m = Mechanism.of(MechanismSpec.builder().type(type).epsilon(eps).domain(domain).build());
+        Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps).domain(domain).build());
         Distance distance = domain.naturalDistance();
         for (double x : new double[] {0, 0.3, 1}) {
           int n = 40_000;

@@ -14,6 +14,7 @@ import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.Objective;
 import io.ogpm.mechanism.OutputGrid;
 import io.ogpm.mechanism.UnitMechanism;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 import io.ogpm.mechanism.random.RandomBits;
 import java.math.BigDecimal;
@@ -114,7 +115,7 @@ class ExactNoiseEpsilonTest {
   /** The mechanism, or null where the grid is refused as finer than doubles resolve (a documented error). */
   static Mechanism build(MechanismSpec spec) {
     try {
-      return Mechanism.of(spec);
+      return MechanismCatalog.of(spec);
     } catch (IllegalArgumentException e) {
       assertThat(e.getMessage()).as("%s", spec).contains("grid-bits");
       return null;

@@ -1,17 +1,13 @@
-package io.ogpm.record;
+package io.ogpm.estimate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.ogpm.estimate.CircularMeans;
-import io.ogpm.estimate.FieldEstimate;
-import io.ogpm.estimate.FieldEstimator;
-import io.ogpm.estimate.Interval;
-import io.ogpm.estimate.LinearMeans;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -116,7 +112,7 @@ class EstimateJsonTest {
   void anEmptyWindow() throws Exception {
     for (Domain domain : new Domain[] {Domain.classical(-2, 2), Domain.circular(0, 360)}) {
       FieldEstimator estimator = FieldEstimator.of(
-          Mechanism.of(MechanismSpec.builder().epsilon(1).domain(domain).build()), 3);
+          MechanismCatalog.of(MechanismSpec.builder().epsilon(1).domain(domain).build()), 3);
       for (boolean em : new boolean[] {false, true}) {
         assertRendersAs(estimator.estimate(estimator.newAccumulator(), em), em, """
             {"count":0,"method":"raw","histogram":[0.0,0.0,0.0],"histograms":{"raw":[0.0,0.0,0.0]}}""");

@@ -1,4 +1,4 @@
-package io.ogpm.record;
+package io.ogpm.mechanism.random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,7 +1,5 @@
-package io.ogpm.record;
+package io.ogpm.mechanism.random;
 
-import io.ogpm.mechanism.random.AesCtrSource;
-import io.ogpm.mechanism.random.KeyedPrf;
 import java.util.Arrays;
 
 /**
@@ -39,11 +37,16 @@ public final class RandomnessMode {
     return secret != null;
   }
 
-  KeyedPrf prf() {
+  /** The keyed PRF of this mode's secret (keyed mode only; the secret itself never leaves). */
+  public KeyedPrf prf() {
+    if (secret == null) {
+      throw new IllegalStateException("not keyed randomness: " + this);
+    }
     return KeyedPrf.fromSecret(secret);
   }
 
-  AesCtrSource stream() {
+  /** A fresh random stream: secure, or seeded (not for keyed mode). */
+  public AesCtrSource stream() {
     return seed != null ? AesCtrSource.seeded(seed) : AesCtrSource.secure();
   }
 

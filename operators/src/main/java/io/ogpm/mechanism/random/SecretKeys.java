@@ -1,10 +1,9 @@
-package io.ogpm.record;
+package io.ogpm.mechanism.random;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import io.ogpm.mechanism.random.KeyedPrf;
 import java.util.Arrays;
 import java.util.function.UnaryOperator;
 

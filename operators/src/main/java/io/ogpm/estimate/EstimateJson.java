@@ -1,13 +1,9 @@
-package io.ogpm.record;
+package io.ogpm.estimate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ogpm.estimate.CircularMeans;
-import io.ogpm.estimate.FieldEstimate;
-import io.ogpm.estimate.Interval;
-import io.ogpm.estimate.LinearMeans;
 
 /**
  * The JSON form of a field's estimate, shared by the {@code estimate} command and the stats topic:
