@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-10}
 per_core=${2:-2}
-jar=${OGPM_JAR:-jobs/target/ogpm.jar}
+jar=${OGPM_JAR:-cli/target/ogpm.jar}
 out=$(mktemp -d /tmp/ogpm-demo-under-load.XXXXXX)
 [ -f "$jar" ] || { echo "no $jar: run mvn -B package -DskipTests first" >&2; exit 2; }
 

@@ -1,8 +1,8 @@
 package io.ogpm.jobs.cli;
 
 import io.ogpm.config.PrivacyConfig;
-import io.ogpm.jobs.flink.AggregateJob;
-import io.ogpm.jobs.flink.JobRunner;
+import io.ogpm.jobs.AggregateJob;
+import io.ogpm.jobs.JobRunner;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;

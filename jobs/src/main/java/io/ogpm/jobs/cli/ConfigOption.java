@@ -5,10 +5,10 @@ import io.ogpm.config.PrivacyConfig;
 import java.nio.file.Path;
 
 /** Loads the field configuration for a command, turning errors into one-line usage errors. */
-final class ConfigOption {
+public final class ConfigOption {
   private ConfigOption() {}
 
-  static PrivacyConfig load(Path file) {
+  public static PrivacyConfig load(Path file) {
     try {
       return PrivacyConfig.load(file);
     } catch (ConfigException e) {

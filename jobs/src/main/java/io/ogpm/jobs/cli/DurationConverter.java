@@ -8,7 +8,7 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /** Durations as {@code 500ms}, {@code 10s}, {@code 5m}, {@code 2h}, {@code 1d} or ISO-8601 ({@code PT10S}). */
-final class DurationConverter implements ITypeConverter<Duration> {
+public final class DurationConverter implements ITypeConverter<Duration> {
   private static final Pattern SHORT = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
   @Override

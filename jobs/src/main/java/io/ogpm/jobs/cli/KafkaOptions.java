@@ -1,7 +1,7 @@
 package io.ogpm.jobs.cli;
 
-import io.ogpm.jobs.flink.KafkaSettings;
-import io.ogpm.jobs.kafka.KafkaPreflight;
+import io.ogpm.flink.kafka.KafkaSettings;
+import io.ogpm.flink.kafka.KafkaPreflight;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Option;

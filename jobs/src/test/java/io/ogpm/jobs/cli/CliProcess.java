@@ -21,7 +21,7 @@ record CliProcess(int status, String out, String err) {
     try {
       List<String> command = new ArrayList<>(List.of(
           Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx512m", "-cp", System.getProperty("java.class.path"), OgpmCli.class.getName()));
+          "-Xmx512m", "-cp", System.getProperty("java.class.path"), OgpmJobs.class.getName()));
       command.addAll(List.of(args));
       Process p = new ProcessBuilder(command)
           .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))

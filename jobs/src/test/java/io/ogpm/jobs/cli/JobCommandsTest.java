@@ -93,16 +93,6 @@ class JobCommandsTest {
     assertThat(both.err()).contains("mutually exclusive");
   }
 
-  @Test
-  void theDemoNamesAMissingConfigurationInOneLine(@TempDir Path dir) throws Exception {
-    CliProcess r = CliProcess.run(Duration.ofMinutes(2), "demo", "--config", dir.resolve("missing.yaml").toString());
-    assertThat(r.status()).isEqualTo(2);
-    assertThat(r.err()).isEqualTo("ogpm: --config " + dir.resolve("missing.yaml") + ": cannot read it (NoSuchFileException)\n");
-    CliProcess data = CliProcess.run(Duration.ofMinutes(2), "demo", "--data", dir.resolve("missing.jsonl").toString());
-    assertThat(data.status()).isEqualTo(2);
-    assertThat(data.err()).isEqualTo("ogpm: --data " + dir.resolve("missing.jsonl") + ": cannot read it (NoSuchFileException)\n");
-  }
-
   /** A port nothing listens on (bound, then released). */
   static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
-import io.ogpm.jobs.cli.OgpmCli;
+import io.ogpm.jobs.cli.OgpmJobs;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -210,7 +210,7 @@ class DockerComposeConfigTest {
   }
 
   static ParseResult parse(List<String> args) {
-    CommandLine cli = new CommandLine(new OgpmCli());
+    CommandLine cli = new CommandLine(new OgpmJobs());
     ParseResult[] result = new ParseResult[1];
     assertThatCode(() -> result[0] = cli.parseArgs(args.toArray(String[]::new))).as(String.join(" ", args))
         .doesNotThrowAnyException();

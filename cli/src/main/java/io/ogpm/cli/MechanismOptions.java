@@ -1,0 +1,180 @@
+package io.ogpm.cli;
+
+import io.ogpm.jobs.cli.UsageError;
+import io.ogpm.mechanism.Checks;
+import io.ogpm.mechanism.Distance;
+import io.ogpm.mechanism.Domain;
+import io.ogpm.mechanism.ErrorMetric;
+import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.MechanismType;
+import io.ogpm.mechanism.Objective;
+import io.ogpm.mechanism.OutputGrid;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
+
+/** The options that select a mechanism, shared by every mechanism command. */
+public final class MechanismOptions {
+  @Option(
+      names = "--mechanism",
+      paramLabel = "NAME",
+      defaultValue = "ogpm",
+      converter = MechanismConverter.class,
+      description = "Mechanism: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.",
+      completionCandidates = MechanismNames.class)
+  MechanismType mechanism;
+
+  @Option(
+      names = "--domain",
+      paramLabel = "KIND",
+      defaultValue = "classical",
+      converter = DomainKindConverter.class,
+      description = "classical or circular. Default: ${DEFAULT-VALUE}.")
+  Domain.Kind domain;
+
+  @Option(names = "--lo", paramLabel = "A", description = "Lower end of the domain (default 0).")
+  Double lo;
+
+  @Option(
+      names = "--hi",
+      paramLabel = "B",
+      description = "Upper end of the domain (default 1 classical, 2*pi circular; a circle's period is B - A).")
+  Double hi;
+
+  @Option(names = "--epsilon", paramLabel = "E", required = true, description = "Privacy parameter, > 0.")
+  double epsilon;
+
+  @Option(
+      names = "--objective",
+      paramLabel = "l1|l2",
+      defaultValue = "l1",
+      converter = ObjectiveConverter.class,
+      description = "Error the mechanism is optimal for (ogpm): l1 is the paper's closed form, l2 the"
+          + " true square-error optimum. Default: ${DEFAULT-VALUE}.")
+  Objective objective;
+
+  @Option(
+      names = "--grid-bits",
+      paramLabel = "B",
+      defaultValue = "" + OutputGrid.DEFAULT_BITS,
+      description = "Outputs snap to cells of (hi - lo) * 2^-B. Default: ${DEFAULT-VALUE}.")
+  int gridBits;
+
+  /** The domain these options describe. */
+  Domain domain() {
+    double l = lo != null ? lo : 0;
+    double h = hi != null ? hi : domain == Domain.Kind.CIRCULAR ? 2 * Math.PI : 1;
+    try {
+      Checks.ordered("--lo", l, "--hi", h);
+    } catch (IllegalArgumentException e) {
+      throw new UsageError(e.getMessage());
+    }
+    return Domain.of(domain, l, h);
+  }
+
+  /** The validated mechanism specification. */
+  MechanismSpec spec() {
+    try {
+      Checks.positive("--epsilon", epsilon);
+    } catch (IllegalArgumentException e) {
+      throw new UsageError(e.getMessage());
+    }
+    Domain d = domain();
+    try {
+      return MechanismSpec.builder()
+          .type(mechanism)
+          .domain(d)
+          .epsilon(epsilon)
+          .objective(objective)
+          .gridBits(gridBits)
+          .build();
+    } catch (IllegalArgumentException e) {
+      // The builder names the parameter first ("epsilon must be ...", "mechanism ... is not ...").
+      throw new UsageError("--" + e.getMessage());
+    }
+  }
+
+  /** The mechanism these options describe. */
+  Mechanism build() {
+    MechanismSpec spec = spec();
+    try {
+      return MechanismCatalog.of(spec);
+    } catch (IllegalArgumentException e) {
+      throw new UsageError(e.getMessage());
+    }
+  }
+
+  /** Validates an input value for the option {@code --x}. */
+  double input(Domain d, double x) {
+    try {
+      return d.requireInput("--x", x);
+    } catch (IllegalArgumentException e) {
+      throw new UsageError(e.getMessage());
+    }
+  }
+
+  /** Mechanism names for the help text. */
+  static final class MechanismNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return java.util.Arrays.stream(MechanismType.values()).map(MechanismType::id).iterator();
+    }
+  }
+
+  static final class MechanismConverter implements ITypeConverter<MechanismType> {
+    @Override
+    public MechanismType convert(String value) {
+      try {
+        return MechanismType.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  static final class DomainKindConverter implements ITypeConverter<Domain.Kind> {
+    @Override
+    public Domain.Kind convert(String value) {
+      try {
+        return Domain.Kind.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  static final class ObjectiveConverter implements ITypeConverter<Objective> {
+    @Override
+    public Objective convert(String value) {
+      try {
+        return Objective.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  static final class MetricConverter implements ITypeConverter<ErrorMetric> {
+    @Override
+    public ErrorMetric convert(String value) {
+      try {
+        return ErrorMetric.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  static final class DistanceConverter implements ITypeConverter<Distance> {
+    @Override
+    public Distance convert(String value) {
+      try {
+        return Distance.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package io.ogpm.cli;
+
+import io.ogpm.demo.Accounting;
+import io.ogpm.jobs.cli.AggregateJobCommand;
+import io.ogpm.jobs.cli.CommandLineRunner;
+import io.ogpm.jobs.cli.PerturbJobCommand;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code java -jar ogpm.jar COMMAND [options]}: every command. Exit 0 on success, 2 on a usage or
+ * configuration error with one line on stderr naming the option or field, 1 on any other failure;
+ * never {@code System.exit} when Flink runs it ({@link CommandLineRunner}).
+ */
+@Command(
+    name = "ogpm",
+    mixinStandardHelpOptions = true,
+    versionProvider = Version.class,
+    description = "Local differential privacy for bounded numerical sensor streams (optimal piecewise mechanism).",
+    subcommands = {
+      MechanismCommand.class,
+      ErrorCommand.class,
+      SampleCommand.class,
+      PerturbCommand.class,
+      PerturbJobCommand.class,
+      AggregateJobCommand.class,
+      DemoCommand.class,
+      EstimateCommand.class,
+      AuditCommand.class,
+      ReproduceCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class OgpmCli implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (see --help)");
+  }
+
+  public static void main(String[] args) {
+    runner().main(args);
+  }
+
+  /** Runs the command line with the given streams; returns the exit status. */
+  public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    return runner().run(args, out, err);
+  }
+
+  private static CommandLineRunner runner() {
+    return CommandLineRunner.of(new OgpmCli()).withOneLineFailures(Accounting.MismatchException.class);
+  }
+}

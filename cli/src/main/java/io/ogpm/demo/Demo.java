@@ -1,0 +1,304 @@
+package io.ogpm.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.config.BudgetClock;
+import io.ogpm.config.ConfigException;
+import io.ogpm.config.FieldConfig;
+import io.ogpm.config.PrivacyConfig;
+import io.ogpm.estimate.FieldAccumulator;
+import io.ogpm.estimate.FieldEstimate;
+import io.ogpm.estimate.FieldEstimator;
+import io.ogpm.estimate.Histograms;
+import io.ogpm.flink.KeySource;
+import io.ogpm.testkit.EmbeddedKafka;
+import io.ogpm.testkit.KafkaClients;
+import io.ogpm.jobs.AggregateJob;
+import io.ogpm.jobs.JobRunner;
+import io.ogpm.flink.kafka.KafkaSettings;
+import io.ogpm.jobs.PerturbJob;
+import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
+import io.ogpm.record.JsonFields;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+
+/**
+ * The demo: embedded Kafka, a Flink MiniCluster with its web UI, the sample replayed into the raw
+ * topic, PerturbJob then AggregateJob, and each window's estimates printed next to the truth.
+ */
+public final class Demo {
+  static final String RAW = "ogpm.raw";
+  static final String PERTURBED = "ogpm.perturbed";
+  static final String DEAD = "ogpm.dead-letters";
+  static final String STATS = "ogpm.stats";
+  static final String TIME_FIELD = "ts";
+  static final String GROUP_FIELD = "activity";
+
+  /** Deadline of each read of a topic (a busy machine can be slow; a stuck transaction fails it). */
+  static final Duration READ_TIMEOUT = Duration.ofMinutes(5);
+
+  private Demo() {}
+
+  /** An option of the demo names something unusable (a file that cannot be read or parsed). */
+  public static final class BadOption extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    BadOption(String message) {
+      super(message);
+    }
+  }
+
+  /** The demo's options. */
+  public record Options(int records, Path data, Path config, Path report, boolean follow, int webUiPort,
+      Duration window, int bins, int parallelism) {}
+
+  public static int run(Options o, PrintWriter out) throws Exception {
+    PrivacyConfig config;
+    try {
+      config = PrivacyConfig.parse(SampleData.config(o.config()));
+    } catch (ConfigException e) {
+      throw new Demo.BadOption("--config" + (o.config() == null ? "" : " " + o.config()) + ": " + e.getMessage());
+    }
+    List<String> records = SampleData.records(o.data(), o.records());
+    out.printf("ogpm demo: %d records, %d fields, epsilon %s per record%n", records.size(), config.fields().size(),
+        Double.toString(config.fields().stream().mapToDouble(FieldConfig::epsilon).sum()));
+    try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+      out.println("Kafka broker (embedded): " + kafka.bootstrapServers());
+      createTopics(kafka);
+      KafkaSettings settings = KafkaSettings.of(kafka.bootstrapServers());
+      Configuration flink = new Configuration();
+      flink.set(RestOptions.PORT, o.webUiPort());
+      out.println("Flink web UI: http://localhost:" + (o.webUiPort() == 0 ? "<any free port>" : o.webUiPort()));
+      if (o.follow()) {
+        return follow(o, out, config, records, kafka, settings, flink);
+      }
+      List<RecordMetadata> landed = replay(kafka.bootstrapServers(), records);
+      out.printf("replayed %d records into %s%n", records.size(), RAW);
+      StreamExecutionEnvironment perturbEnv = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
+      PerturbJob.build(perturbEnv, perturbSettings(o, config, settings, true));
+      JobRunner.execute(perturbEnv, "ogpm perturb (demo)", true, settings, List.of(PERTURBED, DEAD));
+      List<ConsumerRecord<byte[], byte[]>> perturbed = KafkaClients.consumeAll(kafka.bootstrapServers(), PERTURBED, true, READ_TIMEOUT);
+      List<ConsumerRecord<byte[], byte[]>> dead = KafkaClients.consumeAll(kafka.bootstrapServers(), DEAD, true, READ_TIMEOUT);
+      Set<String> deadSources = deadLetterSources(dead);
+      Accounting.checkRecords(records.size(), perturbed.size(), dead.size(), deadSources);
+      out.printf("PerturbJob: %d records perturbed into %s, %d dead-lettered into %s%n", perturbed.size(), PERTURBED, dead.size(), DEAD);
+      StreamExecutionEnvironment aggregateEnv = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
+      AggregateJob.build(aggregateEnv, aggregateSettings(o, config, settings, true));
+      JobRunner.execute(aggregateEnv, "ogpm aggregate (demo)", true, settings, List.of(STATS));
+      ObjectMapper json = new ObjectMapper();
+      Map<String, WindowStat> latest = new HashMap<>();
+      for (ConsumerRecord<byte[], byte[]> r : KafkaClients.consumeAll(kafka.bootstrapServers(), STATS, true, READ_TIMEOUT)) {
+        WindowStat s = WindowStat.of(json.readTree(r.value()));
+        // A window refired within the allowed lateness is a newer record: the last one wins.
+        latest.put(GroundTruth.key(s.windowStart(), s.group() == null ? "" : s.group(), s.field()), s);
+      }
+      List<WindowStat> stats = new ArrayList<>(latest.values());
+      GroundTruth truth = GroundTruth.of(perturbedInputs(records, landed, deadSources), config, TIME_FIELD, GROUP_FIELD,
+          o.window().toMillis(), o.bins());
+      Map<String, Long> counts = new HashMap<>();
+      latest.forEach((k, s) -> counts.put(k, s.count()));
+      Accounting.checkWindows(truth.counts(), counts);
+      out.printf("AggregateJob: %d window statistics (windows x groups x fields) into %s, each over all its records%n",
+          stats.size(), STATS);
+      print(out, config, stats, truth);
+      if (o.report() != null) {
+        Map<String, FieldEstimator> estimators = new HashMap<>();
+        Map<String, FieldEstimate> overall = overall(config, perturbed, o.bins(), estimators);
+        Path file = DemoReport.write(o.report(), config, truth, stats, overall, estimators, String.format(Locale.ROOT,
+            "%d records replayed; %d perturbed, %d dead-lettered; %d window statistics; epsilon %s per record.",
+            records.size(), perturbed.size(), dead.size(), stats.size(),
+            Double.toString(config.fields().stream().mapToDouble(FieldConfig::epsilon).sum())));
+        out.println("report: " + file.toAbsolutePath());
+      }
+      out.flush();
+      return 0;
+    }
+  }
+
+  /**
+   * The demo's topics. Time-based retention (7 days by default) compares record timestamps with
+   * the wall clock, and the sample is stamped 2026-01-01: on topics with the broker's default
+   * retention, whole segments of the replay (and the stats, stamped with window ends) would be
+   * deleted minutes after they are written. The raw topic takes the broker's log-append time
+   * instead of the producer's (which also gives the privacy budget a clock the producer does not
+   * control); no demo topic deletes by time (the embedded broker's data is deleted on exit).
+   */
+  static void createTopics(EmbeddedKafka kafka) {
+    Map<String, String> keep = Map.of("retention.ms", "-1");
+    kafka.createTopic(RAW, 2, Map.of("retention.ms", "-1", BudgetClock.TOPIC_SETTING, BudgetClock.LOG_APPEND_TIME_VALUE));
+    kafka.createTopic(PERTURBED, 2, keep);
+    kafka.createTopic(DEAD, 1, keep);
+    kafka.createTopic(STATS, 1, keep);
+  }
+
+  private static PerturbJob.Settings perturbSettings(Options o, PrivacyConfig config, KafkaSettings kafka, boolean bounded) {
+    return new PerturbJob.Settings(config, kafka, RAW, PERTURBED, DEAD, "ogpm-demo-perturb", "ogpm-demo-perturb",
+        KeySource.none(), bounded, true, Duration.ofSeconds(2), o.parallelism());
+  }
+
+  /**
+   * The replay writes the whole sample at once and two perturb subtasks interleave it, so event
+   * times in the perturbed topic are out of order by up to the sample's span: the watermark allows
+   * five minutes (a live deployment would use seconds).
+   */
+  private static AggregateJob.Settings aggregateSettings(Options o, PrivacyConfig config, KafkaSettings kafka, boolean bounded) {
+    return new AggregateJob.Settings(config, kafka, PERTURBED, STATS, "ogpm-demo-aggregate", "ogpm-demo-aggregate",
+        GROUP_FIELD, TIME_FIELD, o.window(), null, Duration.ZERO, Duration.ofMinutes(5), Duration.ofSeconds(5), o.bins(),
+        true, bounded, Duration.ofSeconds(2), o.parallelism());
+  }
+
+  /** Where each dead letter's input was read: {@code partition/offset} in the raw topic. */
+  static Set<String> deadLetterSources(List<ConsumerRecord<byte[], byte[]>> dead) throws java.io.IOException {
+    ObjectMapper json = new ObjectMapper();
+    Set<String> out = new HashSet<>();
+    for (ConsumerRecord<byte[], byte[]> d : dead) {
+      JsonNode source = json.readTree(d.value()).get("source");
+      out.add(source.get("partition").asInt() + "/" + source.get("offset").asLong());
+    }
+    return out;
+  }
+
+  /** The replayed records that were not dead-lettered: the inputs of the perturbed topic. */
+  static List<String> perturbedInputs(List<String> records, List<RecordMetadata> landed, Set<String> deadSources) {
+    List<String> out = new ArrayList<>(records.size());
+    for (int i = 0; i < records.size(); i++) {
+      if (!deadSources.contains(landed.get(i).partition() + "/" + landed.get(i).offset())) {
+        out.add(records.get(i));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Writes the records keyed by user (so each user's records stay in order), stamped at their
+   * event time; the raw topic replaces that stamp by the broker's append time (windows read the
+   * event time from the time field).
+   */
+  static List<RecordMetadata> replay(String bootstrap, List<String> records) {
+    ObjectMapper json = new ObjectMapper();
+    List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>(records.size());
+    for (String r : records) {
+      Long ts = null;
+      byte[] key = null;
+      try {
+        JsonNode root = json.readTree(r);
+        JsonNode t = JsonFields.at(root, List.of(TIME_FIELD));
+        ts = t != null && t.canConvertToLong() ? t.asLong() : null;
+        JsonNode user = root.get("user");
+        key = user == null ? null : user.asText().getBytes(StandardCharsets.UTF_8);
+      } catch (java.io.IOException e) {
+        // Not JSON: replayed as it is, to show the dead-letter path.
+      }
+      out.add(new ProducerRecord<>(RAW, null, ts, key, r.getBytes(StandardCharsets.UTF_8)));
+    }
+    return KafkaClients.produceRecords(bootstrap, out);
+  }
+
+  private static void print(PrintWriter out, PrivacyConfig config, List<WindowStat> stats, GroundTruth truth) {
+    Map<String, FieldConfig> fields = new HashMap<>();
+    config.fields().forEach(f -> fields.put(f.name(), f));
+    out.printf("%-24s %-11s %-20s %6s %10s %10s %23s %9s %9s%n", "window", "group", "field", "n", "true mean",
+        "estimate", "95% interval", "hist EM", "hist raw");
+    stats.stream()
+        .sorted((a, b) -> a.windowStart() != b.windowStart() ? Long.compare(a.windowStart(), b.windowStart()) : a.field().compareTo(b.field()))
+        .forEach(s -> {
+          FieldConfig f = fields.get(s.field());
+          GroundTruth.Cell c = truth.cell(s.windowStart(), s.group(), s.field());
+          out.printf(Locale.ROOT, "%-24s %-11s %-20s %6d %10.4f %10.4f  [%9.4f, %9.4f] %9.4f %9.4f%n",
+              Instant.ofEpochMilli(s.windowStart()), s.group(), s.field(), s.count(),
+              c == null ? Double.NaN : DemoReport.trueMean(f, c), s.mean(), s.lower(), s.upper(),
+              c == null ? Double.NaN : Histograms.l1(s.histogram(), c.frequencies()),
+              c == null ? Double.NaN : Histograms.l1(s.rawHistogram(), c.frequencies()));
+        });
+    out.println("(circular fields: circular means in the field's units; hist: sum of |frequency - true frequency| over the bins)");
+  }
+
+  /** Estimates over the whole perturbed replay, per field (for the report's histograms). */
+  private static Map<String, FieldEstimate> overall(PrivacyConfig config, List<ConsumerRecord<byte[], byte[]>> perturbed,
+      int bins, Map<String, FieldEstimator> estimators) throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    Map<String, FieldAccumulator> acc = new HashMap<>();
+    for (FieldConfig f : config.fields()) {
+      FieldEstimator e = FieldEstimator.of(MechanismCatalog.of(f.spec()), bins);
+      estimators.put(f.name(), e);
+      acc.put(f.name(), e.newAccumulator());
+    }
+    for (ConsumerRecord<byte[], byte[]> r : perturbed) {
+      JsonNode root = json.readTree(r.value());
+      for (FieldConfig f : config.fields()) {
+        JsonNode v = JsonFields.at(root, f.path());
+        if (v != null && v.isNumber()) {
+          acc.get(f.name()).add(v.asDouble(), estimators.get(f.name()).binning());
+        }
+      }
+    }
+    Map<String, FieldEstimate> out = new HashMap<>();
+    for (FieldConfig f : config.fields()) {
+      FieldEstimator e = estimators.get(f.name());
+      out.put(f.name(), e.estimate(acc.get(f.name()), e.canReconstruct()));
+    }
+    return out;
+  }
+
+  /**
+   * Live: both jobs unbounded in one MiniCluster, the sample replayed in a loop at its real pace
+   * (50 Hz per subject) with each record's time set to the wall clock, and each window's estimates
+   * printed as the window closes, next to the truth of what was sent. Runs until interrupted.
+   */
+  private static int follow(Options o, PrintWriter out, PrivacyConfig config, List<String> records, EmbeddedKafka kafka,
+      KafkaSettings settings, Configuration flink) throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
+    PerturbJob.build(env, perturbSettings(o, config, settings, false));
+    AggregateJob.Settings live = aggregateSettings(o, config, settings, false);
+    AggregateJob.build(env, new AggregateJob.Settings(live.config(), live.kafka(), live.inputTopic(), live.outputTopic(),
+        live.groupId(), live.transactionalIdPrefix(), live.groupField(), live.timeField(), live.window(), live.slide(),
+        live.allowedLateness(), Duration.ofSeconds(2), live.idleTimeout(), live.bins(), live.reconstruct(), false,
+        live.checkpointInterval(), live.parallelism()));
+    JobClient job = env.executeAsync("ogpm perturb + aggregate (demo, follow)");
+    LiveReplay replay = LiveReplay.start(kafka.bootstrapServers(), RAW, records, TIME_FIELD, o.window().multipliedBy(30));
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      replay.stop();
+      job.cancel();
+    }));
+    out.printf("replaying %d records in a loop at 50 Hz per subject, timestamped now; windows of %ds print as they"
+        + " close (Ctrl-C to stop). Other producers can write to %s at %s.%n", records.size(), o.window().toSeconds(), RAW,
+        kafka.bootstrapServers());
+    out.flush();
+    ObjectMapper json = new ObjectMapper();
+    Set<String> printed = new HashSet<>();
+    while (!Thread.currentThread().isInterrupted()) {
+      Thread.sleep(2000);
+      List<WindowStat> stats = new ArrayList<>();
+      for (ConsumerRecord<byte[], byte[]> r : KafkaClients.consumeAll(kafka.bootstrapServers(), STATS, true, Duration.ofMinutes(1))) {
+        WindowStat s = WindowStat.of(json.readTree(r.value()));
+        if (printed.add(s.windowStart() + "|" + s.group() + "|" + s.field())) {
+          stats.add(s);
+        }
+      }
+      if (!stats.isEmpty()) {
+        GroundTruth truth = GroundTruth.of(replay.recent(), config, TIME_FIELD, GROUP_FIELD, o.window().toMillis(), o.bins());
+        print(out, config, stats, truth);
+        out.flush();
+      }
+    }
+    return 0;
+  }
+}

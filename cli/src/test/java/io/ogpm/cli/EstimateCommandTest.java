@@ -1,0 +1,119 @@
+package io.ogpm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.mechanism.Domain;
+import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
+import io.ogpm.mechanism.random.AesCtrSource;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EstimateCommandTest {
+  static final String CONFIG = """
+      id-field: id
+      passthrough: [ts]
+      fields:
+        - name: accel_x
+          min: -2.0
+          max: 2.0
+          epsilon: 2.0
+        - name: attitude.roll
+          domain: circular
+          min: -3.141592653589793
+          max: 3.141592653589793
+          epsilon: 2.0
+      """;
+
+  private static CliRunner withStdin(String input, String... args) {
+    InputStream saved = System.in;
+    try {
+      System.setIn(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)));
+      return CliRunner.run(args);
+    } finally {
+      System.setIn(saved);
+    }
+  }
+
+  @Test
+  void estimatesAClassicalField(@TempDir Path dir) throws Exception {
+    Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG);
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.classical(-2, 2)).build());
+    AesCtrSource bits = AesCtrSource.seeded(1);
+    StringBuilder in = new StringBuilder();
+    for (int i = 0; i < 20_000; i++) {
+      double x = i % 2 == 0 ? -0.5 : 1.0; // true mean 0.25
+      in.append("{\"id\":\"r").append(i).append("\",\"accel_x\":").append(m.perturb(x, bits)).append("}\n");
+    }
+    in.append("not json\n{\"accel_x\":\"x\"}\n{\"other\":1}\n");
+    for (String method : new String[] {"raw", "em"}) {
+      CliRunner r = withStdin(in.toString(), "estimate", "--config", config.toString(), "--field", "accel_x",
+          "--bins", "20", "--method", method);
+      assertThat(r.status()).as(r.err()).isZero();
+      JsonNode out = new ObjectMapper().readTree(r.out());
+      assertThat(out.get("count").asLong()).isEqualTo(20_000);
+      assertThat(out.get("skipped").asLong()).isEqualTo(3);
+      double total = 0;
+      for (JsonNode f : out.get("histogram")) {
+        total += f.asDouble();
+      }
+      assertThat(out.get("histogram")).hasSize(20);
+      assertThat(total).isCloseTo(1, within(1e-9));
+      // Both inputs lie where OGPM's mean function is affine (|x| < 1.5 at eps 2), so the unbiased
+      // estimate's standard deviation is at most sd = sqrt(maxVar / n) / slope: within 3.89 sd of
+      // the truth at a 1e-4 level. The 95 % interval (shared by both methods) widened by 3.89 -
+      // 1.96 sd on each side holds the truth as often (widening [L, U] by d moves the consistent
+      // means out by at least d / slope); the em estimate lies in the interval.
+      double slope = m.outputMean(0.5) - m.outputMean(-0.5);
+      double sd = Math.sqrt(m.maxOutputVariance() / 20_000) / slope;
+      double lower = out.get("meanInterval").get(0).asDouble();
+      double upper = out.get("meanInterval").get(1).asDouble();
+      assertThat(0.25).as(method).isBetween(lower - (3.89 - 1.96) * sd, upper + (3.89 - 1.96) * sd);
+      assertThat(out.get("mean").asDouble()).as(method).isBetween(lower, upper);
+      if (method.equals("raw")) {
+        assertThat(out.get("mean").asDouble()).isCloseTo(0.25, within(3.89 * sd));
+      }
+      assertThat(out.get("means").get("raw")).isNotNull();
+    }
+  }
+
+  @Test
+  void estimatesACircularFieldAcrossTheSeam(@TempDir Path dir) throws Exception {
+    Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG);
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(-Math.PI, Math.PI)).build());
+    AesCtrSource bits = AesCtrSource.seeded(2);
+    StringBuilder in = new StringBuilder();
+    for (int i = 0; i < 10_000; i++) {
+      double x = i % 2 == 0 ? 3.0 : -3.0; // circular mean pi
+      in.append("{\"attitude\":{\"roll\":").append(m.perturb(x, bits)).append("}}\n");
+    }
+    CliRunner r = withStdin(in.toString(), "estimate", "--config", config.toString(), "--field", "attitude.roll",
+        "--method", "raw");
+    JsonNode out = new ObjectMapper().readTree(r.out());
+    assertThat(Math.abs(Math.IEEEremainder(out.get("circularMean").asDouble() - Math.PI, 2 * Math.PI))).isLessThan(0.05);
+    assertThat(out.get("resultantLength").asDouble()).isCloseTo(Math.cos(3.0 - Math.PI), within(0.05));
+    assertThat(out.get("histogram")).hasSize(50);
+  }
+
+  @Test
+  void badArgumentsNameTheOption(@TempDir Path dir) throws Exception {
+    Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG);
+    assertThat(withStdin("", "estimate", "--config", config.toString(), "--field", "nope").err())
+        .contains("--field 'nope' is not in");
+    assertThat(withStdin("", "estimate", "--config", config.toString(), "--field", "accel_x", "--method", "ml").err())
+        .contains("--method must be raw or em, got 'ml'");
+    Path bad = Files.writeString(dir.resolve("bad.yaml"), "fields:\n  - name: a\n    min: 0\n    max: 1\n    epsilon: -1\n");
+    CliRunner r = withStdin("", "estimate", "--config", bad.toString(), "--field", "a");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("field 'a': epsilon must be > 0, got -1.0");
+  }
+}

@@ -1,0 +1,28 @@
+package io.ogpm.jobs.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The entry point of {@code ogpm-job.jar} for {@code flink run}, Flink's web UI and REST API:
+ * {@code perturb-job} and {@code aggregate-job} (the runnable {@code ogpm.jar} has them too, with
+ * every other command). See {@link CommandLineRunner} for exit statuses and behaviour under Flink.
+ */
+@Command(
+    name = "ogpm",
+    mixinStandardHelpOptions = true,
+    description = "The ogpm Flink jobs: perturb-job (raw topic to perturbed topic) and aggregate-job (perturbed topic to"
+        + " windowed statistics).",
+    subcommands = {PerturbJobCommand.class, AggregateJobCommand.class, CommandLine.HelpCommand.class})
+public final class OgpmJobs implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (see --help)");
+  }
+
+  public static void main(String[] args) {
+    CommandLineRunner.of(new OgpmJobs()).main(args);
+  }
+}

@@ -1,0 +1,81 @@
+package io.ogpm.jobs;
+
+import io.ogpm.flink.kafka.KafkaSettings;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ogpm.config.PrivacyConfig;
+import io.ogpm.flink.KeySource;
+import io.ogpm.flink.TimedValue;
+import io.ogpm.flink.TimedValueDeserializer;
+import io.ogpm.testkit.KafkaFixture;
+import io.ogpm.testkit.KafkaFixtureExtension;
+import io.ogpm.record.HostileInputs;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Hostile input through the deserializers and the Flink operator against a real broker: the job
+ * never fails, every input ends in exactly one of the perturbed or dead-letter topics, and no
+ * output, dead letter or log line carries a raw value.
+ */
+@ExtendWith(KafkaFixtureExtension.class)
+class HostileInputIT {
+  @Test
+  void hostileInputThroughTheOperatorIsAccountedForAndLeaksNothing(KafkaFixture kafka) throws Exception {
+    List<byte[]> inputs = HostileInputs.generate(11, 3_000);
+    kafka.createTopic("hostile-raw", 2, Map.of());
+    kafka.createTopic("hostile-out", 2, Map.of());
+    kafka.createTopic("hostile-dead", 1, Map.of());
+    kafka.produce("hostile-raw", inputs);
+    PrivacyConfig config = PrivacyConfig.parse(HostileInputs.CONFIG_REJECT);
+    try (LogCapture logs = new LogCapture(); TestCluster cluster = new TestCluster(1, 2)) {
+      var job = cluster.submit(env -> PerturbJob.build(env, new PerturbJob.Settings(config,
+          KafkaSettings.of(kafka.bootstrapServers()), "hostile-raw", "hostile-out", "hostile-dead", "hostile", "hostile",
+          KeySource.none(), true, true, Duration.ofMillis(500), 2)), null);
+      assertThat(cluster.await(job, Duration.ofMinutes(2)).isSuccess()).isTrue();
+      List<ConsumerRecord<byte[], byte[]>> out = kafka.consumeAll("hostile-out", true, KafkaFixture.PATIENCE);
+      List<ConsumerRecord<byte[], byte[]>> dead = kafka.consumeAll("hostile-dead", true, KafkaFixture.PATIENCE);
+      assertThat(out.size() + dead.size()).isEqualTo(inputs.size());
+      assertThat(out).isNotEmpty();
+      for (ConsumerRecord<byte[], byte[]> r : out) {
+        assertThat(new String(r.value(), StandardCharsets.UTF_8)).doesNotContain(HostileInputs.MARKER);
+      }
+      for (ConsumerRecord<byte[], byte[]> r : dead) {
+        assertThat(new String(r.value(), StandardCharsets.UTF_8)).doesNotContain(HostileInputs.MARKER);
+      }
+      // The capture works (it sees this line), and no line carries a value.
+      org.apache.logging.log4j.LogManager.getLogger("io.ogpm.test").warn("log capture check");
+      assertThat(logs.lines()).anyMatch(l -> l.contains("log capture check"));
+      assertThat(logs.lines()).noneMatch(l -> l.contains(HostileInputs.MARKER));
+    }
+  }
+
+  @Test
+  void theAggregationDeserializerNeverThrows() {
+    TimedValueDeserializer d = new TimedValueDeserializer("ts");
+    List<TimedValue> collected = new ArrayList<>();
+    Collector<TimedValue> sink = new Collector<>() {
+      @Override
+      public void collect(TimedValue v) {
+        collected.add(v);
+      }
+
+      @Override
+      public void close() {}
+    };
+    List<byte[]> inputs = HostileInputs.generate(12, 3_000);
+    for (byte[] in : inputs) {
+      d.deserialize(new ConsumerRecord<>("t", 0, 0, 42L, org.apache.kafka.common.record.TimestampType.CREATE_TIME, 0, 0,
+          null, in, new org.apache.kafka.common.header.internals.RecordHeaders(), java.util.Optional.empty()), sink);
+    }
+    d.deserialize(new ConsumerRecord<>("t", 0, 0, new byte[0], null), sink);
+    assertThat(collected).hasSize(inputs.size() + 1);
+  }
+}

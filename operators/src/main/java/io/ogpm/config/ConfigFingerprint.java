@@ -1,0 +1,99 @@
+package io.ogpm.config;
+
+import io.ogpm.mechanism.MechanismSpec;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * What a perturbed record's values mean: a digest of every field's name and mechanism (type,
+ * domain, epsilon, objective, output grid), the part of a configuration that an estimator relies on.
+ * The perturbation writes it on every record (Kafka header {@value #HEADER}); the aggregation
+ * refuses records whose fingerprint differs from its own configuration's, which would otherwise be
+ * estimated with the wrong transition matrix or domain. Passthrough fields, ids, users, the budget
+ * and out-of-range handling do not change what an output value means and are left out; the field
+ * order is not significant.
+ *
+ * <p>Value: {@code v1:} and the first 16 hexadecimal digits (64 bits) of the SHA-256 of a canonical
+ * text (one line per field, sorted by name; doubles as exact hexadecimal). Immutable.
+ */
+public final class ConfigFingerprint implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** The Kafka header that carries the fingerprint of a perturbed record. */
+  public static final String HEADER = "ogpm-config";
+
+  private final String value;
+
+  private ConfigFingerprint(String value) {
+    this.value = value;
+  }
+
+  /** The fingerprint of a configuration's fields. */
+  public static ConfigFingerprint of(PrivacyConfig config) {
+    return of(config.fields());
+  }
+
+  /** The fingerprint of some fields. */
+  public static ConfigFingerprint of(List<FieldConfig> fields) {
+    StringBuilder canonical = new StringBuilder("ogpm-config-fingerprint-v1\n");
+    fields.stream().sorted(Comparator.comparing(FieldConfig::name)).forEach(f -> {
+      MechanismSpec s = f.spec();
+      canonical.append(f.name().length()).append(':').append(f.name())
+          .append(' ').append(s.type().id())
+          .append(' ').append(s.domain().isCircular() ? "circular" : "classical")
+          .append(' ').append(Double.toHexString(s.domain().lo()))
+          .append(' ').append(Double.toHexString(s.domain().hi()))
+          .append(' ').append(Double.toHexString(s.epsilon()))
+          .append(' ').append(s.objective().id())
+          .append(' ').append(s.gridBits())
+          .append('\n');
+    });
+    return new ConfigFingerprint("v1:" + HexFormat.of().formatHex(sha256(canonical.toString()), 0, 8));
+  }
+
+  /** A fingerprint as written on a record, for comparison; null if the text is not one. */
+  public static ConfigFingerprint parse(String text) {
+    if (text == null || !text.matches("v1:[0-9a-f]{16}")) {
+      return null;
+    }
+    return new ConfigFingerprint(text);
+  }
+
+  /** The text form, {@code v1:} and 16 hexadecimal digits. */
+  public String value() {
+    return value;
+  }
+
+  /** The text form as UTF-8 bytes (a Kafka header value). */
+  public byte[] bytes() {
+    return value.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] sha256(String text) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+    }
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ConfigFingerprint f && f.value.equals(value);
+  }
+
+  @Override
+  public int hashCode() {
+    return value.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return value;
+  }
+}

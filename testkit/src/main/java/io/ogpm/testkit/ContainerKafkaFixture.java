@@ -1,0 +1,74 @@
+package io.ogpm.testkit;
+
+import io.ogpm.testkit.EmbeddedKafka;
+import io.ogpm.testkit.KafkaTopics;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.testcontainers.kafka.KafkaContainer;
+import org.testcontainers.utility.DockerImageName;
+
+/**
+ * {@link KafkaFixture} on the official {@code apache/kafka} image, to check that what passes on the
+ * in-JVM broker also passes on a stock broker process. Only usable where a Docker engine exists.
+ *
+ * <p>Testcontainers' {@link KafkaContainer} already sets the internal topics' replication factor
+ * and min ISR to 1; the transaction timeout ceiling is set to match {@link EmbeddedKafka}.
+ */
+public final class ContainerKafkaFixture implements KafkaFixture {
+
+  /** Same version as the {@code kafka-clients} on the class path. */
+  public static final DockerImageName IMAGE = DockerImageName.parse("apache/kafka:4.2.0");
+
+  private static final Duration TOPIC_TIMEOUT = Duration.ofMinutes(2);
+
+  private final KafkaContainer container;
+  private final Admin admin;
+
+  private ContainerKafkaFixture(KafkaContainer container) {
+    this.container = container;
+    this.admin =
+        Admin.create(
+            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, container.getBootstrapServers()));
+  }
+
+  /** Starts a container; fails if no Docker engine is reachable. */
+  @SuppressWarnings("resource") // closed by close()
+  public static ContainerKafkaFixture start() {
+    KafkaContainer container =
+        new KafkaContainer(IMAGE)
+            .withEnv(
+                "KAFKA_TRANSACTION_MAX_TIMEOUT_MS",
+                Long.toString(EmbeddedKafka.TRANSACTION_MAX_TIMEOUT.toMillis()))
+            .withEnv("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0")
+            // Tests stamp records at fixed past instants: see KafkaFixture#TEST_BROKER_PROPERTIES.
+            .withEnv("KAFKA_LOG_RETENTION_MS", "-1");
+    container.start();
+    return new ContainerKafkaFixture(container);
+  }
+
+  @Override
+  public String bootstrapServers() {
+    return container.getBootstrapServers();
+  }
+
+  @Override
+  public void createTopic(String name, int partitions, Map<String, String> configs) {
+    KafkaTopics.createAndAwait(admin, name, partitions, configs, TOPIC_TIMEOUT);
+  }
+
+  @Override
+  public void close() {
+    try {
+      admin.close(Duration.ofSeconds(5));
+    } finally {
+      container.stop();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Kafka container " + IMAGE + " at " + bootstrapServers();
+  }
+}

@@ -1,0 +1,42 @@
+package io.ogpm.testkit;
+
+import io.ogpm.testkit.EmbeddedKafka;
+import java.util.Map;
+
+/** {@link KafkaFixture} on the in-JVM broker: the default, since it needs no Docker. */
+public final class EmbeddedKafkaFixture implements KafkaFixture {
+
+  private final EmbeddedKafka kafka;
+
+  private EmbeddedKafkaFixture(EmbeddedKafka kafka) {
+    this.kafka = kafka;
+  }
+
+  /**
+   * Starts a fresh broker with {@link EmbeddedKafka#DEFAULT_BROKER_PROPERTIES} and {@link
+   * KafkaFixture#TEST_BROKER_PROPERTIES}.
+   */
+  public static EmbeddedKafkaFixture start() {
+    return new EmbeddedKafkaFixture(EmbeddedKafka.start(KafkaFixture.TEST_BROKER_PROPERTIES));
+  }
+
+  @Override
+  public String bootstrapServers() {
+    return kafka.bootstrapServers();
+  }
+
+  @Override
+  public void createTopic(String name, int partitions, Map<String, String> configs) {
+    kafka.createTopic(name, partitions, configs);
+  }
+
+  @Override
+  public void close() {
+    kafka.close();
+  }
+
+  @Override
+  public String toString() {
+    return "embedded Kafka at " + bootstrapServers();
+  }
+}
