@@ -43,7 +43,7 @@ class ConfigFingerprintTest {
     assertThat(of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    mechanism: pm\n"))).isNotEqualTo(base);
     assertThat(of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    objective: l2\n"))).isNotEqualTo(base);
     assertThat(of("grid-bits: 30\n" + FIELDS)).isNotEqualTo(base);
-    assertThat(of(FIELDS.replace("domain: circular\n", ""))).isNotEqualTo(base);
+    assertThat(of(FIELDS.replace("    domain: circular\n", ""))).isNotEqualTo(base);
   }
 
   @Test
