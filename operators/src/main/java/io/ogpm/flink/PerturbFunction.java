@@ -1,5 +1,6 @@
 package io.ogpm.flink;
 
+import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.mechanism.random.RandomnessMode;
 import io.ogpm.record.Outcome;
@@ -39,6 +40,7 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
   private final KeySource keySource;
 
   private transient RecordPerturber perturber;
+  private transient String fingerprint;
   /** The released-record metrics, or null when a budget operator releases the records. */
   private transient ReleasedRecords released;
   private transient Map<ReasonCode, Counter> deadLettered;
@@ -56,6 +58,7 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
     } finally {
       mode.destroy();
     }
+    fingerprint = ConfigFingerprint.of(config).value();
     MetricGroup metrics = getRuntimeContext().getMetricGroup();
     deadLettered = new EnumMap<>(ReasonCode.class);
     for (ReasonCode reason : ReasonCode.values()) {
@@ -69,8 +72,10 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
     Source source = Source.kafka(in.getTopic(), in.getPartition(), in.getOffset());
     Outcome outcome = perturber.perturb(in.getValue(), source);
     if (outcome instanceof Outcome.Perturbed p) {
-      out.collect(new PerturbedRecord(p.key(), p.value(), p.epsilon(), p.user(), in.getTimestamp(), in.getTimestampType())
-          .from(in.getTopic(), in.getPartition(), in.getOffset()));
+      PerturbedRecord record = new PerturbedRecord(p.key(), p.value(), p.epsilon(), p.user(), in.getTimestamp(),
+          in.getTimestampType()).from(in.getTopic(), in.getPartition(), in.getOffset());
+      record.setFingerprint(fingerprint);
+      out.collect(record);
       if (released != null) {
         released.add(p.epsilon());
       }

@@ -6,7 +6,8 @@ import org.apache.kafka.common.record.TimestampType;
  * A perturbed record on its way to the perturbed topic: key (the record id when it is passed
  * through, else null), value (output JSON), the record's epsilon cost (sent as a header), the user
  * (for the privacy budget; never written out) and the input's timestamp with its type (who set
- * it: the budget trusts only the broker's LogAppendTime). A Flink POJO.
+ * it: the budget trusts only the broker's LogAppendTime), and the fingerprint of the configuration
+ * that perturbed it ({@link io.ogpm.config.ConfigFingerprint}: what its values mean). A Flink POJO.
  */
 public class PerturbedRecord {
   private byte[] key;
@@ -18,6 +19,7 @@ public class PerturbedRecord {
   private String sourceTopic;
   private int sourcePartition;
   private long sourceOffset;
+  private String fingerprint;
 
   public PerturbedRecord() {}
 
@@ -37,6 +39,15 @@ public class PerturbedRecord {
     this.sourcePartition = partition;
     this.sourceOffset = offset;
     return this;
+  }
+
+  /** The {@link io.ogpm.config.ConfigFingerprint} value of the configuration that perturbed it. */
+  public String getFingerprint() {
+    return fingerprint;
+  }
+
+  public void setFingerprint(String fingerprint) {
+    this.fingerprint = fingerprint;
   }
 
   public String getSourceTopic() {
