@@ -1,8 +1,7 @@
 package io.ogpm.testkit;
 
-import io.ogpm.testkit.EmbeddedKafka;
-import io.ogpm.testkit.KafkaTopics;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -34,8 +33,16 @@ public final class ContainerKafkaFixture implements KafkaFixture {
   }
 
   /** Starts a container; fails if no Docker engine is reachable. */
-  @SuppressWarnings("resource") // closed by close()
   public static ContainerKafkaFixture start() {
+    return start(Map.of());
+  }
+
+  /**
+   * Starts a container with extra broker properties (each {@code a.b.c} passed to the image as
+   * the environment variable {@code KAFKA_A_B_C}); fails if no Docker engine is reachable.
+   */
+  @SuppressWarnings("resource") // closed by close()
+  public static ContainerKafkaFixture start(Map<String, String> brokerProperties) {
     KafkaContainer container =
         new KafkaContainer(IMAGE)
             .withEnv(
@@ -44,8 +51,14 @@ public final class ContainerKafkaFixture implements KafkaFixture {
             .withEnv("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0")
             // Tests stamp records at fixed past instants: see KafkaFixture#TEST_BROKER_PROPERTIES.
             .withEnv("KAFKA_LOG_RETENTION_MS", "-1");
+    brokerProperties.forEach((k, v) -> container.withEnv(environmentVariable(k), v));
     container.start();
     return new ContainerKafkaFixture(container);
+  }
+
+  /** The {@code apache/kafka} image's name for a broker property: {@code KAFKA_} and the key in capitals. */
+  static String environmentVariable(String property) {
+    return "KAFKA_" + property.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
   }
 
   @Override

@@ -31,8 +31,12 @@ import org.apache.kafka.server.common.MetadataVersion;
  * #DEFAULT_BROKER_PROPERTIES} lowers them to one; without that, {@code initTransactions()} hangs
  * until {@code InitProducerId} times out. All data lives in a fresh temporary directory that
  * {@link #close()} deletes.
+ *
+ * <p>It is a {@link KafkaFixture}, with all its helpers; tests usually get one through {@link
+ * LdpTestEnvironment} or {@link KafkaFixtures#start()}, which also apply {@link
+ * KafkaFixture#TEST_BROKER_PROPERTIES}.
  */
-public final class EmbeddedKafka implements AutoCloseable {
+public final class EmbeddedKafka implements KafkaFixture {
 
   /** Largest {@code transaction.timeout.ms} a producer (or an exactly-once sink) may ask for. */
   public static final Duration TRANSACTION_MAX_TIMEOUT = Duration.ofMinutes(15);
@@ -108,6 +112,7 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   /** The {@code bootstrap.servers} value for clients, e.g. {@code localhost:41234}. */
+  @Override
   public String bootstrapServers() {
     return cluster.bootstrapServers();
   }
@@ -121,6 +126,7 @@ public final class EmbeddedKafka implements AutoCloseable {
    * Creates a topic (replication factor 1) with the given topic-level configs and returns once
    * every partition has a leader, so producers and sources can use it at once.
    */
+  @Override
   public void createTopic(String name, int partitions, Map<String, String> configs) {
     KafkaTopics.createAndAwait(admin, name, partitions, configs, TOPIC_TIMEOUT);
   }
@@ -142,6 +148,11 @@ public final class EmbeddedKafka implements AutoCloseable {
     } finally {
       deleteRecursively(dataDirectory);
     }
+  }
+
+  @Override
+  public String toString() {
+    return "embedded Kafka at " + bootstrapServers();
   }
 
   /**

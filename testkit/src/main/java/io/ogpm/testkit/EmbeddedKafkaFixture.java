@@ -1,6 +1,6 @@
 package io.ogpm.testkit;
 
-import io.ogpm.testkit.EmbeddedKafka;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** {@link KafkaFixture} on the in-JVM broker: the default, since it needs no Docker. */
@@ -17,7 +17,17 @@ public final class EmbeddedKafkaFixture implements KafkaFixture {
    * KafkaFixture#TEST_BROKER_PROPERTIES}.
    */
   public static EmbeddedKafkaFixture start() {
-    return new EmbeddedKafkaFixture(EmbeddedKafka.start(KafkaFixture.TEST_BROKER_PROPERTIES));
+    return start(Map.of());
+  }
+
+  /**
+   * Starts a fresh broker with {@link EmbeddedKafka#DEFAULT_BROKER_PROPERTIES}, {@link
+   * KafkaFixture#TEST_BROKER_PROPERTIES} and then {@code brokerProperties}.
+   */
+  public static EmbeddedKafkaFixture start(Map<String, String> brokerProperties) {
+    Map<String, String> properties = new LinkedHashMap<>(KafkaFixture.TEST_BROKER_PROPERTIES);
+    properties.putAll(brokerProperties);
+    return new EmbeddedKafkaFixture(EmbeddedKafka.start(properties));
   }
 
   @Override

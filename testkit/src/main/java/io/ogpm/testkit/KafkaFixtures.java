@@ -1,5 +1,6 @@
 package io.ogpm.testkit;
 
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
@@ -25,13 +26,22 @@ public final class KafkaFixtures {
 
   /** Starts the fixture selected as described above. */
   public static KafkaFixture start() {
+    return start(Map.of());
+  }
+
+  /**
+   * Starts the fixture selected as described above, with broker properties over the defaults
+   * ({@link EmbeddedKafka#DEFAULT_BROKER_PROPERTIES}, {@link KafkaFixture#TEST_BROKER_PROPERTIES}),
+   * for instance {@code log.retention.check.interval.ms} to test retention.
+   */
+  public static KafkaFixture start(Map<String, String> brokerProperties) {
     if (CONTAINER.equals(System.getProperty(PROPERTY))) {
       if (DockerClientFactory.instance().isDockerAvailable()) {
-        return ContainerKafkaFixture.start();
+        return ContainerKafkaFixture.start(brokerProperties);
       }
       LOG.warn("-D{}={} but no Docker engine is available: using the embedded broker",
           PROPERTY, CONTAINER);
     }
-    return EmbeddedKafkaFixture.start();
+    return EmbeddedKafkaFixture.start(brokerProperties);
   }
 }
