@@ -13,6 +13,7 @@ import io.ogpm.estimate.Histograms;
 import io.ogpm.flink.KeySource;
 import io.ogpm.testkit.EmbeddedKafka;
 import io.ogpm.testkit.KafkaClients;
+import io.ogpm.testkit.KafkaFixture;
 import io.ogpm.jobs.AggregateJob;
 import io.ogpm.jobs.JobRunner;
 import io.ogpm.flink.kafka.KafkaSettings;
@@ -141,7 +142,7 @@ public final class Demo {
    * instead of the producer's (which also gives the privacy budget a clock the producer does not
    * control); no demo topic deletes by time (the embedded broker's data is deleted on exit).
    */
-  static void createTopics(EmbeddedKafka kafka) {
+  static void createTopics(KafkaFixture kafka) {
     Map<String, String> keep = Map.of("retention.ms", "-1");
     kafka.createTopic(RAW, 2, Map.of("retention.ms", "-1", BudgetClock.TOPIC_SETTING, BudgetClock.LOG_APPEND_TIME_VALUE));
     kafka.createTopic(PERTURBED, 2, keep);

@@ -2,12 +2,13 @@ package io.ogpm.jobs.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ogpm.testkit.EmbeddedKafka;
-import io.ogpm.testkit.KafkaClients;
-import io.ogpm.testkit.KafkaFixture;
-import io.ogpm.testkit.KafkaFixtureExtension;
+import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.kafka.StableOffsets;
-import java.nio.charset.StandardCharsets;
+import io.ogpm.testkit.KafkaFixture;
+import io.ogpm.testkit.KafkaFixtures;
+import io.ogpm.testkit.KafkaRecord;
+import io.ogpm.testkit.LdpTestEnvironment;
+import io.ogpm.testkit.PrivacyAssertions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,16 +19,19 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The job commands against a real broker: missing topics fail at start-up with one line; a bounded
  * run returns only once its output is visible; a job that can never work ends, after a bounded
- * number of restarts, with one line naming the cause.
+ * number of restarts, with one line naming the cause. The in-process runs go to the test kit's
+ * MiniCluster (the command's {@code getExecutionEnvironment()} is the kit's there).
  */
-@ExtendWith(KafkaFixtureExtension.class)
 class JobCommandsIT {
+  @RegisterExtension
+  static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().parallelism(2).build();
+
   static final String CONFIG = "passthrough: [i]\nfields:\n  - name: x\n    min: 0\n    max: 1\n    epsilon: 1\n";
   static final Duration LONG = Duration.ofMinutes(5);
 
@@ -65,11 +69,11 @@ class JobCommandsIT {
     for (String t : new String[] {"b-raw", "b-out", "b-dead"}) {
       kafka.createTopic(t, 2, Map.of());
     }
-    List<byte[]> values = new ArrayList<>();
+    List<String> values = new ArrayList<>();
     for (int i = 0; i < 500; i++) {
-      values.add(("{\"i\":" + i + ",\"x\":" + (i % 10 == 0 ? "\"bad\"" : "0.5") + "}").getBytes(StandardCharsets.UTF_8));
+      values.add("{\"i\":" + i + ",\"x\":" + (i % 10 == 0 ? "\"bad\"" : "0.5") + ",\"note\":\"n" + i + "\"}");
     }
-    kafka.produce("b-raw", values);
+    List<KafkaRecord> inputs = kafka.produceJson("b-raw", values);
     CliRunner run = CliRunner.run("perturb-job", "--config", config.toString(), "--bootstrap-servers", kafka.bootstrapServers(),
         "--input-topic", "b-raw", "--output-topic", "b-out", "--dead-letter-topic", "b-dead", "--bounded",
         "--checkpoint-interval", "1s", "--parallelism", "2");
@@ -79,8 +83,13 @@ class JobCommandsIT {
       List<TopicPartition> outputs = StableOffsets.partitions(admin, List.of("b-out", "b-dead"), LONG);
       assertThat(StableOffsets.withOpenTransactions(admin, outputs, LONG)).isEmpty();
     }
-    assertThat(KafkaClients.consumeAll(kafka.bootstrapServers(), "b-out", true, LONG)).hasSize(450);
-    assertThat(KafkaClients.consumeAll(kafka.bootstrapServers(), "b-dead", true, LONG)).hasSize(50);
+    List<KafkaRecord> perturbed = kafka.readCommitted("b-out");
+    List<KafkaRecord> dead = kafka.readCommitted("b-dead");
+    assertThat(perturbed).hasSize(450);
+    assertThat(dead).hasSize(50);
+    PrivacyAssertions.assertPrivacyContract(PrivacyConfig.parse(CONFIG), inputs, perturbed, dead);
+    assertThat(ENV.metrics().counter("recordsPerturbed")).isEqualTo(450);
+    assertThat(ENV.metrics().counter("recordsDeadLettered", "reason", "not-a-number")).isEqualTo(50);
   }
 
   @Test
@@ -88,11 +97,11 @@ class JobCommandsIT {
     Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG);
     // The exactly-once sinks ask for a 10-minute transaction timeout; this broker allows 1 minute,
     // so every attempt fails when a sink starts its first transaction.
-    try (EmbeddedKafka strict = EmbeddedKafka.start(Map.of("transaction.max.timeout.ms", "60000"))) {
+    try (KafkaFixture strict = KafkaFixtures.start(Map.of("transaction.max.timeout.ms", "60000"))) {
       for (String t : new String[] {"s-raw", "s-out", "s-dead"}) {
-        strict.createTopic(t, 1, Map.of());
+        strict.createTopic(t, 1);
       }
-      KafkaClients.produce(strict.bootstrapServers(), "s-raw", List.of("{\"i\":1,\"x\":0.5}".getBytes(StandardCharsets.UTF_8)));
+      strict.produceJson("s-raw", "{\"i\":1,\"x\":0.5}");
       CliProcess r = CliProcess.run(LONG, "perturb-job", "--config", config.toString(),
           "--bootstrap-servers", strict.bootstrapServers(), "--input-topic", "s-raw", "--output-topic", "s-out",
           "--dead-letter-topic", "s-dead", "--restart-attempts", "2", "--checkpoint-interval", "1s");

@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ogpm.testkit.EmbeddedKafka;
-import io.ogpm.testkit.KafkaClients;
+import io.ogpm.config.PrivacyConfig;
+import io.ogpm.testkit.Await;
+import io.ogpm.testkit.KafkaFixture;
+import io.ogpm.testkit.KafkaRecord;
+import io.ogpm.testkit.LdpTestEnvironment;
+import io.ogpm.testkit.PrivacyAssertions;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,11 +26,8 @@ import java.util.Map;
 import org.apache.flink.configuration.ClusterOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
-import org.apache.flink.configuration.WebOptions;
-import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The job jar submitted the way the web UI does it, through Flink's REST API ({@code /jars/upload},
@@ -38,58 +39,68 @@ import org.junit.jupiter.api.io.TempDir;
  * configuration comes back as the command's one-line message.
  */
 class RestSubmissionIT {
+  @RegisterExtension
+  static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().slotsPerTaskManager(4)
+      .flinkConfiguration(clusterConfiguration()).build();
+
   static final ObjectMapper JSON = new ObjectMapper();
   static final String CONFIG = "{passthrough: [i], fields: [{name: x, min: 0, max: 1, epsilon: 1}]}";
   static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofMinutes(1)).build();
 
-  @Test
-  void aRestSubmissionRunsAtTheRequestedParallelismAndNeverExitsTheJobManager(@TempDir Path dir) throws Exception {
-    Path jar = Path.of(System.getProperty("ogpm.job.jar", "target/ogpm-job.jar"));
-    assertThat(jar).as("the job jar (mvn package builds it before this integration test)").exists();
+  /**
+   * The cluster's settings. The Kafka connector is on this JVM's class path (a real cluster's lib/
+   * has no connector), and Flink loads org.apache.flink classes parent-first: the Kafka client must
+   * come from the same place, or the jar's own copy clashes with the connector's signatures.
+   */
+  static Configuration clusterConfiguration() {
     Configuration conf = new Configuration();
     conf.set(ClusterOptions.INTERCEPT_USER_SYSTEM_EXIT, ClusterOptions.UserSystemExitMode.THROW);
-    conf.set(WebOptions.UPLOAD_DIR, dir.resolve("uploads").toString());
-    // The Kafka connector is on this JVM's class path (a real cluster's lib/ has no connector), and
-    // Flink loads org.apache.flink classes parent-first: the Kafka client must come from the same
-    // place, or the jar's own copy clashes with the connector's signatures.
     conf.set(CoreOptions.ALWAYS_PARENT_FIRST_LOADER_PATTERNS_ADDITIONAL, List.of("org.apache.kafka."));
-    try (EmbeddedKafka kafka = EmbeddedKafka.start();
-        MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
-            .setConfiguration(conf).setNumTaskManagers(1).setNumSlotsPerTaskManager(4).withRandomPorts().build())) {
-      cluster.start();
-      for (String t : new String[] {"r-raw", "r-out", "r-dead"}) {
-        kafka.createTopic(t, 2, Map.of());
-      }
-      List<byte[]> values = new ArrayList<>();
-      for (int i = 0; i < 200; i++) {
-        values.add(("{\"i\":" + i + ",\"x\":0.25}").getBytes(StandardCharsets.UTF_8));
-      }
-      KafkaClients.produce(kafka.bootstrapServers(), "r-raw", values);
-      URI rest = cluster.getRestAddress().get();
-      String jarId = upload(rest, jar);
+    return conf;
+  }
 
-      HttpResponse<String> bad = run(rest, jarId, 2, "perturb-job", "--config-yaml", "{fields: [{name: x, min: 1, max: 0, epsilon: 1}]}",
-          "--bootstrap-servers", kafka.bootstrapServers());
-      assertThat(bad.statusCode()).isGreaterThanOrEqualTo(400);
-      assertThat(bad.body()).contains("ogpm: --config-yaml: field 'x'").doesNotContain("UserSystemExitException");
+  @Test
+  void aRestSubmissionRunsAtTheRequestedParallelismAndNeverExitsTheJobManager(KafkaFixture kafka) throws Exception {
+    Path jar = Path.of(System.getProperty("ogpm.job.jar", "target/ogpm-job.jar"));
+    assertThat(jar).as("the job jar (mvn package builds it before this integration test)").exists();
+    for (String t : new String[] {"r-raw", "r-out", "r-dead"}) {
+      kafka.createTopic(t, 2);
+    }
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      values.add("{\"i\":" + i + ",\"x\":0.25}");
+    }
+    List<KafkaRecord> inputs = kafka.produceJson("r-raw", values);
+    URI rest = ENV.restAddress();
+    String jarId = upload(rest, jar);
 
-      HttpResponse<String> good = run(rest, jarId, 2, "perturb-job", "--config-yaml", CONFIG,
-          "--bootstrap-servers", kafka.bootstrapServers(), "--input-topic", "r-raw", "--output-topic", "r-out",
-          "--dead-letter-topic", "r-dead", "--checkpoint-interval", "1s");
-      assertThat(good.statusCode()).as(good.body()).isEqualTo(200);
-      String jobId = JSON.readTree(good.body()).get("jobid").asText();
-      JsonNode job = JSON.readTree(get(rest.resolve("/jobs/" + jobId)).body());
-      assertThat(job.get("vertices")).isNotEmpty();
-      job.get("vertices").forEach(v -> assertThat(v.get("parallelism").asInt()).as(v.get("name").asText()).isEqualTo(2));
+    HttpResponse<String> bad = run(rest, jarId, 2, "perturb-job", "--config-yaml", "{fields: [{name: x, min: 1, max: 0, epsilon: 1}]}",
+        "--bootstrap-servers", kafka.bootstrapServers());
+    assertThat(bad.statusCode()).isGreaterThanOrEqualTo(400);
+    assertThat(bad.body()).contains("ogpm: --config-yaml: field 'x'").doesNotContain("UserSystemExitException");
 
-      long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-      while (KafkaClients.consumeAll(kafka.bootstrapServers(), "r-out", true, Duration.ofMinutes(2)).size() < 200) {
-        assertThat(System.nanoTime()).as("the submitted job perturbs the input").isLessThan(deadline);
-        Thread.sleep(500);
-      }
-      HttpResponse<String> cancel = HTTP.send(HttpRequest.newBuilder(rest.resolve("/jobs/" + jobId + "?mode=cancel"))
-          .method("PATCH", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
-      assertThat(cancel.statusCode()).isEqualTo(202);
+    HttpResponse<String> good = run(rest, jarId, 2, "perturb-job", "--config-yaml", CONFIG,
+        "--bootstrap-servers", kafka.bootstrapServers(), "--input-topic", "r-raw", "--output-topic", "r-out",
+        "--dead-letter-topic", "r-dead", "--checkpoint-interval", "1s");
+    assertThat(good.statusCode()).as(good.body()).isEqualTo(200);
+    String jobId = JSON.readTree(good.body()).get("jobid").asText();
+    JsonNode job = JSON.readTree(get(rest.resolve("/jobs/" + jobId)).body());
+    assertThat(job.get("vertices")).isNotEmpty();
+    job.get("vertices").forEach(v -> assertThat(v.get("parallelism").asInt()).as(v.get("name").asText()).isEqualTo(2));
+
+    List<KafkaRecord> perturbed = kafka.awaitCommitted("r-out", 200);
+    PrivacyAssertions.assertPrivacyContract(PrivacyConfig.parse(CONFIG), inputs, perturbed, kafka.readCommitted("r-dead"));
+    HttpResponse<String> cancel = HTTP.send(HttpRequest.newBuilder(rest.resolve("/jobs/" + jobId + "?mode=cancel"))
+        .method("PATCH", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(cancel.statusCode()).isEqualTo(202);
+    Await.until("job " + jobId + " cancelled", () -> state(rest, jobId), "CANCELED"::equals);
+  }
+
+  private static String state(URI rest, String jobId) {
+    try {
+      return JSON.readTree(get(rest.resolve("/jobs/" + jobId)).body()).get("state").asText();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
   }
 
