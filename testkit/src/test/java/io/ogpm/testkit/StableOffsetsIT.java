@@ -4,7 +4,6 @@ import io.ogpm.flink.kafka.StableOffsets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ogpm.testkit.KafkaClients;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,7 +49,7 @@ class StableOffsetsIT {
       }
       tx.commitTransaction();
     }
-    assertThat(KafkaClients.consumeAll(kafka.bootstrapServers(), topic, true, LONG)).hasSize(30);
+    assertThat(kafka.readCommitted(topic)).hasSize(30);
     try (Admin admin = admin(kafka)) {
       Map<TopicPartition, Long> end = StableOffsets.awaitTopics(admin, List.of(topic), LONG);
       // 30 records and one commit marker on each partition the transaction wrote to.
@@ -69,8 +68,8 @@ class StableOffsetsIT {
       tx.flush();
       tx.abortTransaction();
     }
-    assertThat(KafkaClients.consumeAll(kafka.bootstrapServers(), topic, true, LONG)).hasSize(5);
-    assertThat(KafkaClients.consumeAll(kafka.bootstrapServers(), topic, false, LONG)).hasSize(12);
+    assertThat(kafka.readCommitted(topic)).hasSize(5);
+    assertThat(kafka.readUncommitted(topic)).hasSize(12);
   }
 
   @Test

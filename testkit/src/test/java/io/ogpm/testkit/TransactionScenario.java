@@ -3,10 +3,8 @@ package io.ogpm.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -22,7 +20,6 @@ final class TransactionScenario {
   static final int COMMITTED = 1_000;
   static final int ABORTED = 100;
   private static final int PARTITIONS = 3;
-  private static final Duration READ_TIMEOUT = KafkaFixture.PATIENCE;
 
   private TransactionScenario() {}
 
@@ -46,12 +43,12 @@ final class TransactionScenario {
       producer.abortTransaction();
     }
 
-    List<ConsumerRecord<byte[], byte[]>> committed = kafka.consumeAll(topic, true, READ_TIMEOUT);
-    List<ConsumerRecord<byte[], byte[]>> everything = kafka.consumeAll(topic, false, READ_TIMEOUT);
+    List<KafkaRecord> committed = kafka.readCommitted(topic);
+    List<KafkaRecord> everything = kafka.readUncommitted(topic);
 
     assertThat(committed).hasSize(COMMITTED);
     assertThat(values(committed)).allMatch(v -> v.startsWith("committed-")).doesNotHaveDuplicates();
-    assertThat(committed).extracting(ConsumerRecord::partition).containsOnly(0, 1, 2);
+    assertThat(committed).extracting(KafkaRecord::partition).containsOnly(0, 1, 2);
     assertThat(everything).hasSize(COMMITTED + ABORTED);
     assertThat(values(everything)).filteredOn(v -> v.startsWith("aborted-")).hasSize(ABORTED);
   }
@@ -65,7 +62,7 @@ final class TransactionScenario {
     }
   }
 
-  private static List<String> values(List<ConsumerRecord<byte[], byte[]>> records) {
-    return records.stream().map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList();
+  private static List<String> values(List<KafkaRecord> records) {
+    return records.stream().map(KafkaRecord::valueAsString).toList();
   }
 }
