@@ -3,7 +3,13 @@ package io.ogpm.testkit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** {@link KafkaFixture} on the in-JVM broker: the default, since it needs no Docker. */
+/**
+ * {@link KafkaFixture} on the in-JVM broker: the default, since it needs no Docker.
+ *
+ * @deprecated {@link EmbeddedKafka} is a {@link KafkaFixture} itself; start one with the test
+ *     settings through {@link KafkaFixtures#start(java.util.Map)}.
+ */
+@Deprecated
 public final class EmbeddedKafkaFixture implements KafkaFixture {
 
   private final EmbeddedKafka kafka;

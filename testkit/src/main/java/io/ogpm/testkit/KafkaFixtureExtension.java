@@ -11,7 +11,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * {@link KafkaFixture}. It is closed after the class's last test.
  *
  * <p>Why per class: starting a broker costs seconds, so tests in a class share it and use their
- * own topic names instead. Nested classes reuse the enclosing class's fixture.
+ * own topic names instead. Nested classes reuse the enclosing class's fixture. For a test that
+ * also runs Flink jobs, {@link LdpTestEnvironment} gives a broker and a MiniCluster together.
  *
  * <pre>{@code
  * @ExtendWith(KafkaFixtureExtension.class)

@@ -1,5 +1,6 @@
 package io.ogpm.testkit;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +43,8 @@ public final class KafkaFixtures {
       LOG.warn("-D{}={} but no Docker engine is available: using the embedded broker",
           PROPERTY, CONTAINER);
     }
-    return EmbeddedKafkaFixture.start(brokerProperties);
+    Map<String, String> properties = new LinkedHashMap<>(KafkaFixture.TEST_BROKER_PROPERTIES);
+    properties.putAll(brokerProperties);
+    return EmbeddedKafka.start(properties);
   }
 }

@@ -17,9 +17,9 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * <p>Why wait: in KRaft, {@code CreateTopics} returns once the controller has committed the
  * topic, but a broker may not have applied that metadata yet; a producer or a Flink source started
  * at that moment can fail with "unknown topic or partition". Shared by {@link EmbeddedKafka} and
- * by the Testcontainers test fixture so both behave alike.
+ * by the Testcontainers fixture so both behave alike. Internal to the kit.
  */
-public final class KafkaTopics {
+final class KafkaTopics {
 
   private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
 
@@ -32,7 +32,7 @@ public final class KafkaTopics {
    * @throws IllegalStateException if creation fails or the topic is not ready within {@code
    *     timeout}
    */
-  public static void createAndAwait(
+  static void createAndAwait(
       Admin admin, String name, int partitions, Map<String, String> configs, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     NewTopic topic = new NewTopic(name, partitions, (short) 1).configs(Map.copyOf(configs));
