@@ -14,7 +14,6 @@ import io.ogpm.mechanism.catalog.MechanismCatalog;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -318,6 +317,7 @@ public final class PrivacyAssertions {
       excusedWords.add(RawValues.lower(in.topic()));
     }
     configVocabulary(config, excusedWords, excusedNumbers);
+    Map<String, List<List<String>>> suspects = suspectStrings(raw, excusedWords, excusedNumbers);
     for (KafkaRecord d : deadLetters) {
       List<String> tokens = new ArrayList<>();
       JsonNode json = parse(d.value(), LENIENT);
@@ -335,7 +335,7 @@ public final class PrivacyAssertions {
         tokens.addAll(RawValues.tokens(d.keyAsString()));
       }
       d.headers().values().forEach(h -> tokens.addAll(RawValues.tokens(h == null ? "" : h)));
-      String leak = leak(tokens, raw, excusedWords, excusedNumbers);
+      String leak = leak(tokens, raw.numbers, suspects, excusedNumbers);
       if (leak != null) {
         v.add("dead letters carry no raw value", "dead letter " + d.coordinates() + " carries " + leak);
       }
@@ -362,27 +362,39 @@ public final class PrivacyAssertions {
     });
   }
 
+  /**
+   * The input strings worth looking for, by their first token: not those made only of excused
+   * words, and not single numbers (compared as numbers, where positions and sizes are told apart).
+   */
+  private static Map<String, List<List<String>>> suspectStrings(RawValues raw, Set<String> excusedWords,
+      Set<Double> excusedNumbers) {
+    Map<String, List<List<String>>> byFirst = new HashMap<>();
+    for (List<String> s : raw.strings) {
+      boolean excused = s.stream().allMatch(w -> excusedWords.contains(RawValues.lower(w)) || isExcusedNumber(w, excusedNumbers));
+      boolean number = s.size() == 1 && RawValues.isNumber(s.get(0));
+      if (!excused && !number) {
+        byFirst.computeIfAbsent(s.get(0), k -> new ArrayList<>()).add(s);
+      }
+    }
+    return byFirst;
+  }
+
   /** What leaks, described without the value; null if nothing. */
-  private static String leak(List<String> tokens, RawValues raw, Set<String> excusedWords, Set<Double> excusedNumbers) {
+  private static String leak(List<String> tokens, Set<Double> rawNumbers, Map<String, List<List<String>>> suspects,
+      Set<Double> excusedNumbers) {
     for (int i = 0; i < tokens.size(); i++) {
       String t = tokens.get(i);
       boolean structural = i > 0 && STRUCTURAL.contains(RawValues.lower(tokens.get(i - 1)));
       if (RawValues.isNumber(t) && !structural) {
         double x = Double.parseDouble(t);
-        if (raw.numbers.contains(x) && !excusedNumbers.contains(x)) {
+        if (rawNumbers.contains(x) && !excusedNumbers.contains(x)) {
           return "a number of an input (token " + (i + 1) + " of " + tokens.size() + ")";
         }
       }
-    }
-    for (List<String> s : raw.strings) {
-      if (s.stream().allMatch(w -> excusedWords.contains(RawValues.lower(w)) || isExcusedNumber(w, excusedNumbers))) {
-        continue;
-      }
-      if (s.size() == 1 && RawValues.isNumber(s.get(0))) {
-        continue; // compared as a number above, where positions and sizes are told apart
-      }
-      if (Collections.indexOfSubList(tokens, s) >= 0) {
-        return "a string of an input (" + s.size() + " word" + (s.size() == 1 ? "" : "s") + ")";
+      for (List<String> s : suspects.getOrDefault(t, List.of())) {
+        if (i + s.size() <= tokens.size() && tokens.subList(i, i + s.size()).equals(s)) {
+          return "a string of an input (" + s.size() + " word" + (s.size() == 1 ? "" : "s") + ")";
+        }
       }
     }
     return null;

@@ -283,4 +283,36 @@ class PrivacyAssertionsTest {
         .hasMessageEndingWith("... and 5 more")
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("perturbed-0@20 "));
   }
+
+  /**
+   * Hostile input (truncated JSON, wrong types, huge numbers and strings, deep nesting, invalid
+   * UTF-8...) through the perturber keeps the contract, and the assertions find no false leak in
+   * its dead letters; a dead letter that quotes a hostile value is caught.
+   */
+  @Test
+  void hostileInputThroughThePerturberKeepsTheContract() {
+    PrivacyConfig config = PrivacyConfig.parse(io.ogpm.record.HostileInputs.CONFIG_REJECT);
+    RecordPerturber perturber = new RecordPerturber(config, RandomnessMode.seeded(3));
+    List<KafkaRecord> in = new ArrayList<>();
+    List<KafkaRecord> out = new ArrayList<>();
+    List<KafkaRecord> letters = new ArrayList<>();
+    List<byte[]> hostile = io.ogpm.record.HostileInputs.generate(13, 3_000);
+    for (int i = 0; i < hostile.size(); i++) {
+      in.add(record("raw", i, null, hostile.get(i), Map.of()));
+      Outcome o = perturber.perturb(hostile.get(i), Source.kafka("raw", 0, i));
+      if (o instanceof Outcome.Perturbed p) {
+        out.add(record("out", out.size(), p.key(), p.value(), Map.of()));
+      } else {
+        letters.add(record("dead", letters.size(), null,
+            ((Outcome.Rejected) o).deadLetter().toJson().toString().getBytes(StandardCharsets.UTF_8), Map.of()));
+      }
+    }
+    assertThat(out).isNotEmpty();
+    assertThat(letters).isNotEmpty();
+    assertThatCode(() -> PrivacyAssertions.assertPrivacyContract(config, in, out, letters)).doesNotThrowAnyException();
+    letters.set(0, withValue(letters.get(0), v -> v.replace("\"message\":\"", "\"message\":\"near "
+        + io.ogpm.record.HostileInputs.MARKER + " ")));
+    assertThatThrownBy(() -> PrivacyAssertions.assertDeadLettersCarryNoRawValue(config, in, letters))
+        .hasMessageContaining("dead letter dead-0@0 carries");
+  }
 }
