@@ -61,11 +61,13 @@ public final class RecordValues {
     return output[field];
   }
 
-  Identifier id() {
+  /** The record's id as read (null: missing or unusable). */
+  public Identifier id() {
     return id;
   }
 
-  Identifier user() {
+  /** The record's user as read; after the plan accepted the record, {@link Identifier#NONE} without a user field. */
+  public Identifier user() {
     return user;
   }
 
