@@ -151,8 +151,19 @@ public final class Demo {
   }
 
   private static PerturbJob.Settings perturbSettings(Options o, PrivacyConfig config, KafkaSettings kafka, boolean bounded) {
-    return new PerturbJob.Settings(config, kafka, RAW, PERTURBED, DEAD, "ogpm-demo-perturb", "ogpm-demo-perturb",
-        KeySource.none(), bounded, true, Duration.ofSeconds(2), o.parallelism());
+    return PerturbJob.Settings.builder()
+        .config(config)
+        .kafka(kafka)
+        .inputTopic(RAW)
+        .outputTopic(PERTURBED)
+        .deadLetterTopic(DEAD)
+        .groupId("ogpm-demo-perturb")
+        .transactionalIdPrefix("ogpm-demo-perturb")
+        .keySource(KeySource.none())
+        .bounded(bounded)
+        .checkpointInterval(Duration.ofSeconds(2))
+        .parallelism(o.parallelism())
+        .build();
   }
 
   /**

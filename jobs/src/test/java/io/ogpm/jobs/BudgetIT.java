@@ -114,8 +114,19 @@ class BudgetIT {
   }
 
   private static PerturbJob.Settings settings(KafkaFixture kafka, PrivacyConfig config, String name, boolean bounded) {
-    return new PerturbJob.Settings(config, KafkaSettings.of(kafka.bootstrapServers()), name + "-raw", name + "-out",
-        name + "-dead", name, name, KeySource.none(), bounded, true, Duration.ofMillis(300), 2);
+    return PerturbJob.Settings.builder()
+        .config(config)
+        .kafka(KafkaSettings.of(kafka.bootstrapServers()))
+        .inputTopic(name + "-raw")
+        .outputTopic(name + "-out")
+        .deadLetterTopic(name + "-dead")
+        .groupId(name)
+        .transactionalIdPrefix(name)
+        .keySource(KeySource.none())
+        .bounded(bounded)
+        .checkpointInterval(Duration.ofMillis(300))
+        .parallelism(2)
+        .build();
   }
 
   /**

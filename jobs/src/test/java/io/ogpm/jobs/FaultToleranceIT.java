@@ -88,8 +88,19 @@ class FaultToleranceIT {
     // Checkpoints every 5 s, longer than the faults take to strike (under a second of processing):
     // the records processed before a fault sit in open transactions, so they are aborted and
     // replayed, and the test sees the replay (a read_uncommitted consumer sees both attempts).
-    PerturbJob.Settings settings = new PerturbJob.Settings(CONFIG, KafkaSettings.of(kafka.bootstrapServers()), raw, out, dead,
-        name, name, KeySource.file(key), true, true, Duration.ofSeconds(5), 2);
+    PerturbJob.Settings settings = PerturbJob.Settings.builder()
+        .config(CONFIG)
+        .kafka(KafkaSettings.of(kafka.bootstrapServers()))
+        .inputTopic(raw)
+        .outputTopic(out)
+        .deadLetterTopic(dead)
+        .groupId(name)
+        .transactionalIdPrefix(name)
+        .keySource(KeySource.file(key))
+        .bounded(true)
+        .checkpointInterval(Duration.ofSeconds(5))
+        .parallelism(2)
+        .build();
     try (TestCluster cluster = new TestCluster(2, 1)) {
       JobID job = cluster.submit(env -> PerturbJob.build(env, settings, hook), null);
       cluster.awaitRunning(job, KafkaFixture.PATIENCE);

@@ -36,9 +36,20 @@ class HostileInputIT {
     kafka.produce("hostile-raw", inputs);
     PrivacyConfig config = PrivacyConfig.parse(HostileInputs.CONFIG_REJECT);
     try (LogCapture logs = new LogCapture(); TestCluster cluster = new TestCluster(1, 2)) {
-      var job = cluster.submit(env -> PerturbJob.build(env, new PerturbJob.Settings(config,
-          KafkaSettings.of(kafka.bootstrapServers()), "hostile-raw", "hostile-out", "hostile-dead", "hostile", "hostile",
-          KeySource.none(), true, true, Duration.ofMillis(500), 2)), null);
+      PerturbJob.Settings settings = PerturbJob.Settings.builder()
+          .config(config)
+          .kafka(KafkaSettings.of(kafka.bootstrapServers()))
+          .inputTopic("hostile-raw")
+          .outputTopic("hostile-out")
+          .deadLetterTopic("hostile-dead")
+          .groupId("hostile")
+          .transactionalIdPrefix("hostile")
+          .keySource(KeySource.none())
+          .bounded(true)
+          .checkpointInterval(Duration.ofMillis(500))
+          .parallelism(2)
+          .build();
+      var job = cluster.submit(env -> PerturbJob.build(env, settings), null);
       assertThat(cluster.await(job, Duration.ofMinutes(2)).isSuccess()).isTrue();
       List<ConsumerRecord<byte[], byte[]>> out = kafka.consumeAll("hostile-out", true, KafkaFixture.PATIENCE);
       List<ConsumerRecord<byte[], byte[]>> dead = kafka.consumeAll("hostile-dead", true, KafkaFixture.PATIENCE);

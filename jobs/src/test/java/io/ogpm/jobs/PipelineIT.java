@@ -105,8 +105,19 @@ class PipelineIT {
     metrics.setString("metrics.reporter.capture.factory.class", CapturingReporter.class.getName());
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(metrics);
     metricsMark = CapturingReporter.mark();
-    PerturbJob.build(env, new PerturbJob.Settings(CONFIG, KafkaSettings.of(kafka.bootstrapServers()), "raw", "perturbed",
-        "dead", "perturb-test", "perturb-test", KeySource.none(), true, true, Duration.ofSeconds(1), 2));
+    PerturbJob.build(env, PerturbJob.Settings.builder()
+        .config(CONFIG)
+        .kafka(KafkaSettings.of(kafka.bootstrapServers()))
+        .inputTopic("raw")
+        .outputTopic("perturbed")
+        .deadLetterTopic("dead")
+        .groupId("perturb-test")
+        .transactionalIdPrefix("perturb-test")
+        .keySource(KeySource.none())
+        .bounded(true)
+        .checkpointInterval(Duration.ofSeconds(1))
+        .parallelism(2)
+        .build());
     env.execute("perturb test");
 
     List<ConsumerRecord<byte[], byte[]>> out = kafka.consumeAll("perturbed", true, KafkaFixture.PATIENCE);

@@ -1,6 +1,15 @@
 package io.ogpm.flink;
 
-/** A dead letter on its way to the dead-letter topic: its JSON and reason code. A Flink POJO. */
+import io.ogpm.record.DeadLetter;
+import java.nio.charset.StandardCharsets;
+import org.apache.flink.annotation.PublicEvolving;
+
+/**
+ * A dead letter on its way to the dead-letter topic: its JSON ({@code reason}, {@code field},
+ * {@code message}, {@code source}; never an input value), its reason code and a timestamp (0: none,
+ * the sink's clock stamps it). A Flink POJO.
+ */
+@PublicEvolving
 public class DeadLetterRecord {
   private byte[] value;
   private String reason;
@@ -12,6 +21,11 @@ public class DeadLetterRecord {
     this.value = value;
     this.reason = reason;
     this.timestamp = timestamp;
+  }
+
+  /** The record of a dead letter, with this timestamp. */
+  static DeadLetterRecord of(DeadLetter d, long timestamp) {
+    return new DeadLetterRecord(d.toJson().toString().getBytes(StandardCharsets.UTF_8), d.reason().code(), timestamp);
   }
 
   public byte[] getValue() {

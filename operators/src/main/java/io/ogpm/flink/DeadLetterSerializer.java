@@ -1,11 +1,13 @@
 package io.ogpm.flink;
 
 import java.nio.charset.StandardCharsets;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /** Writes dead letters, with their reason code in the header {@value #REASON_HEADER}. */
+@PublicEvolving
 public final class DeadLetterSerializer implements KafkaRecordSerializationSchema<DeadLetterRecord> {
   private static final long serialVersionUID = 1L;
 

@@ -5,6 +5,7 @@ import io.ogpm.mechanism.random.SecretKeys;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Where a Flink task finds the keyed-mode secret: a file or an environment variable on the task
@@ -12,6 +13,7 @@ import java.util.Arrays;
  * the task manager, so it never appears in the job's configuration, its web UI or its
  * checkpoints.
  */
+@PublicEvolving
 public final class KeySource implements Serializable {
   private static final long serialVersionUID = 1L;
 
@@ -34,6 +36,11 @@ public final class KeySource implements Serializable {
 
   public static KeySource environment(String variable) {
     return new KeySource(null, variable);
+  }
+
+  /** Whether this source holds a key: keyed (replay-safe) randomness, which needs record ids. */
+  public boolean isKeyed() {
+    return file != null || environmentVariable != null;
   }
 
   /** The randomness this source implies, reading the secret now. */

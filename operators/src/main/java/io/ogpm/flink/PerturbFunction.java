@@ -7,28 +7,29 @@ import io.ogpm.record.Outcome;
 import io.ogpm.record.ReasonCode;
 import io.ogpm.record.RecordPerturber;
 import io.ogpm.record.Source;
-import java.nio.charset.StandardCharsets;
-import java.util.EnumMap;
-import java.util.Map;
+import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
- * Perturbs each raw record with the configured field mechanisms ({@link RecordPerturber}); rejected
- * records go to the {@link #DEAD_LETTERS} side output. Each subtask has its own random stream
- * (secure) or derives the bits from the key, the field, the record's id and user and the value
- * (keyed: see {@code KeyedPrf}).
+ * Perturbs each raw record with the configured field mechanisms ({@link RecordPerturber}, compiled
+ * once per subtask in {@code open}); rejected records go to the {@link #DEAD_LETTERS} side output.
+ * Each subtask has its own random stream (secure) or derives the bits from the key, the field, the
+ * record's id and user and the value (keyed: see {@code KeyedPrf}).
  *
  * <p>Metrics (operator scope): {@code recordsDeadLettered} under {@code reason=<code>}; and, when no
  * budget is configured (this operator's output is then what is released), {@code recordsPerturbed}
  * and the gauge {@code epsilonSpent} ({@link ReleasedRecords}). With a budget, the budget operator
  * counts those, since it may still refuse a record perturbed here.
+ *
+ * <p>Internal: use {@link LdpPerturbation}.
  */
+@Internal
 public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedRecord> {
   private static final long serialVersionUID = 1L;
 
@@ -43,7 +44,7 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
   private transient String fingerprint;
   /** The released-record metrics, or null when a budget operator releases the records. */
   private transient ReleasedRecords released;
-  private transient Map<ReasonCode, Counter> deadLettered;
+  private transient DeadLetterCounters deadLettered;
 
   public PerturbFunction(PrivacyConfig config, KeySource keySource) {
     this.config = config;
@@ -60,10 +61,7 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
     }
     fingerprint = ConfigFingerprint.of(config).value();
     MetricGroup metrics = getRuntimeContext().getMetricGroup();
-    deadLettered = new EnumMap<>(ReasonCode.class);
-    for (ReasonCode reason : ReasonCode.values()) {
-      deadLettered.put(reason, metrics.addGroup("reason", reason.code()).counter("recordsDeadLettered"));
-    }
+    deadLettered = new DeadLetterCounters(metrics, List.of(ReasonCode.values()));
     released = config.budget().isPresent() ? null : ReleasedRecords.register(metrics);
   }
 
@@ -80,13 +78,8 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
         released.add(p.epsilon());
       }
     } else if (outcome instanceof Outcome.Rejected r) {
-      ctx.output(DEAD_LETTERS, deadLetter(r, in.getTimestamp()));
-      deadLettered.get(r.deadLetter().reason()).inc();
+      ctx.output(DEAD_LETTERS, DeadLetterRecord.of(r.deadLetter(), in.getTimestamp()));
+      deadLettered.inc(r.deadLetter().reason());
     }
-  }
-
-  static DeadLetterRecord deadLetter(Outcome.Rejected r, long timestamp) {
-    return new DeadLetterRecord(
-        r.deadLetter().toJson().toString().getBytes(StandardCharsets.UTF_8), r.deadLetter().reason().code(), timestamp);
   }
 }

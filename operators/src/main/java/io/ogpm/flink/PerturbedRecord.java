@@ -1,5 +1,6 @@
 package io.ogpm.flink;
 
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.kafka.common.record.TimestampType;
 
 /**
@@ -9,6 +10,7 @@ import org.apache.kafka.common.record.TimestampType;
  * it: the budget trusts only the broker's LogAppendTime), and the fingerprint of the configuration
  * that perturbed it ({@link io.ogpm.config.ConfigFingerprint}: what its values mean). A Flink POJO.
  */
+@PublicEvolving
 public class PerturbedRecord {
   private byte[] key;
   private byte[] value;

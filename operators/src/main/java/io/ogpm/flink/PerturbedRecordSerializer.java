@@ -2,6 +2,7 @@ package io.ogpm.flink;
 
 import io.ogpm.config.ConfigFingerprint;
 import java.nio.charset.StandardCharsets;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -12,6 +13,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * fingerprint of the configuration that perturbed it in the header {@value
  * io.ogpm.config.ConfigFingerprint#HEADER}.
  */
+@PublicEvolving
 public final class PerturbedRecordSerializer implements KafkaRecordSerializationSchema<PerturbedRecord> {
   private static final long serialVersionUID = 1L;
 

@@ -1,13 +1,15 @@
 package io.ogpm.flink;
 
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.kafka.common.record.TimestampType;
 
 /**
- * An input message as it came from Kafka, not yet parsed: parsing happens in {@link
- * PerturbFunction}, so that malformed input becomes a dead letter with its coordinates instead of
+ * An input message as it came from Kafka, not yet parsed: parsing happens in the
+ * perturbation ({@link LdpPerturbation}), so that malformed input becomes a dead letter with its coordinates instead of
  * an exception in the source. The timestamp's type says who set it: the producer (CreateTime) or
  * the broker (LogAppendTime), which the budget needs. A Flink POJO.
  */
+@PublicEvolving
 public class RawRecord {
   private byte[] value;
   private String topic;

@@ -1,11 +1,13 @@
 package io.ogpm.flink;
 
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /** Wraps each Kafka message with its coordinates. Cannot fail: it does not parse. */
+@PublicEvolving
 public final class RawRecordDeserializer implements KafkaRecordDeserializationSchema<RawRecord> {
   private static final long serialVersionUID = 1L;
 

@@ -10,6 +10,11 @@ public record Source(String topic, int partition, long offset, long line) implem
     return new Source(topic, partition, offset, -1);
   }
 
+  /** No known origin: a record of a stream of the user's own objects. */
+  public static Source unknown() {
+    return new Source(null, -1, -1, -1);
+  }
+
   /** A 1-based line number of a file or stream. */
   public static Source line(long line) {
     return new Source(null, -1, -1, line);

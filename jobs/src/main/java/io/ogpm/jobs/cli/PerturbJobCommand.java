@@ -91,8 +91,32 @@ public final class PerturbJobCommand implements Callable<Integer> {
     } finally {
       mode.destroy();
     }
-    return new PerturbJob.Settings(cfg, kafka.settings(), inputTopic, outputTopic, deadLetterTopic,
-        kafka.groupIdOr("ogpm-perturb"), kafka.transactionalIdPrefixOr("ogpm-perturb"), keySource,
-        kafka.bounded, true, kafka.checkpointInterval, kafka.parallelism);
+    try {
+      return PerturbJob.Settings.builder()
+          .config(cfg)
+          .kafka(kafka.settings())
+          .inputTopic(inputTopic)
+          .outputTopic(outputTopic)
+          .deadLetterTopic(deadLetterTopic)
+          .groupId(kafka.groupIdOr("ogpm-perturb"))
+          .transactionalIdPrefix(kafka.transactionalIdPrefixOr("ogpm-perturb"))
+          .keySource(keySource)
+          .bounded(kafka.bounded)
+          .checkpointInterval(kafka.checkpointInterval)
+          .parallelism(kafka.parallelism)
+          .build();
+    } catch (IllegalArgumentException e) {
+      throw new UsageError(option(e.getMessage()));
+    }
+  }
+
+  /** The command line's name of the option a settings message starts with. */
+  static String option(String message) {
+    return message
+        .replaceFirst("^inputTopic:", "--input-topic:")
+        .replaceFirst("^outputTopic:", "--output-topic:")
+        .replaceFirst("^deadLetterTopic:", "--dead-letter-topic:")
+        .replaceFirst("^groupId:", "--group-id:")
+        .replaceFirst("^transactionalIdPrefix:", "--transactional-id-prefix:");
   }
 }

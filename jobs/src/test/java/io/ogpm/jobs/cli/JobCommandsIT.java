@@ -41,7 +41,7 @@ class JobCommandsIT {
     kafka.createTopic("present", 1, Map.of());
     CliProcess input = CliProcess.run(LONG, "perturb-job", "--config", config.toString(),
         "--bootstrap-servers", kafka.bootstrapServers(), "--input-topic", "absent", "--output-topic", "present",
-        "--dead-letter-topic", "present");
+        "--dead-letter-topic", "present-dead");
     assertThat(input.status()).isEqualTo(2);
     assertThat(input.err()).isEqualTo("ogpm: input topic (--input-topic) 'absent' does not exist on " + kafka.bootstrapServers() + "\n");
     CliProcess output = CliProcess.run(LONG, "aggregate-job", "--config", config.toString(),
@@ -55,8 +55,9 @@ class JobCommandsIT {
     Path config = Files.writeString(dir.resolve("c.yaml"), "user-field: u\n" + CONFIG + "budget:\n  epsilon: 10\n  period: P1D\n");
     kafka.createTopic("producer-stamped", 1, Map.of());
     kafka.createTopic("l-out", 1, Map.of());
+    kafka.createTopic("l-dead", 1, Map.of());
     CliProcess r = CliProcess.run(LONG, "perturb-job", "--config", config.toString(), "--bootstrap-servers", kafka.bootstrapServers(),
-        "--input-topic", "producer-stamped", "--output-topic", "l-out", "--dead-letter-topic", "l-out");
+        "--input-topic", "producer-stamped", "--output-topic", "l-out", "--dead-letter-topic", "l-dead");
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err()).isEqualTo("ogpm: topic 'producer-stamped' has message.timestamp.type=CreateTime but the budget's clock"
         + " log-append-time needs LogAppendTime (kafka-configs.sh --alter --entity-type topics --entity-name producer-stamped"

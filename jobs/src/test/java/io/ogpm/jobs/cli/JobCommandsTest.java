@@ -59,6 +59,14 @@ class JobCommandsTest {
         .contains("--checkpoint-interval must be positive");
     assertThat(CliRunner.run("perturb-job", "--config", config.toString(), "--kafka-properties", dir.resolve("none").toString()).err())
         .contains("--kafka-properties: cannot read the Kafka properties file");
+    // Dead letters in the perturbed topic would be read as perturbed records; the raw topic as output, a loop.
+    CliRunner same = CliRunner.run("perturb-job", "--config", config.toString(), "--output-topic", "t", "--dead-letter-topic", "t");
+    assertThat(same.status()).isEqualTo(2);
+    assertThat(same.err()).isEqualTo("ogpm: --dead-letter-topic: must differ from the output topic, got 't'\n");
+    assertThat(CliRunner.run("perturb-job", "--config", config.toString(), "--output-topic", "ogpm.raw").err())
+        .isEqualTo("ogpm: --output-topic: must differ from the input topic, got 'ogpm.raw'\n");
+    assertThat(CliRunner.run("perturb-job", "--config", config.toString(), "--group-id", " ").err())
+        .isEqualTo("ogpm: --group-id: must not be blank, got ' '\n");
   }
 
   @Test

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -17,6 +18,7 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
  * How the jobs reach Kafka: bootstrap servers, plus pass-through client properties (SASL, SSL,
  * timeouts) from a properties file, applied to every source and sink.
  */
+@PublicEvolving
 public final class KafkaSettings implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -1,0 +1,217 @@
+package io.ogpm.flink;
+
+import io.ogpm.config.BudgetClock;
+import io.ogpm.config.BudgetConfig;
+import io.ogpm.config.PrivacyConfig;
+import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.api.java.typeutils.TupleTypeInfo;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/**
+ * Local differential privacy for a DataStream: every record is perturbed with the configured field
+ * mechanisms as it enters, and only the perturbed fields and the passthrough fields leave (deny by
+ * default); records that cannot be perturbed (malformed, a field missing, not a number, out of
+ * range, over the user's budget) become dead letters that name the reason and never a value.
+ *
+ * <pre>{@code
+ * LdpPerturbation ldp = LdpPerturbation.builder()
+ *     .config(PrivacyConfig.load(Path.of("ogpm.yaml")))
+ *     .randomness(KeySource.file(Path.of("/run/secrets/ogpm-key")))   // optional: replay-safe
+ *     .uidPrefix("sensors")                                           // optional
+ *     .build();
+ * PerturbationResult<PerturbedRecord> json = ldp.apply(rawKafkaRecords);
+ * PerturbationResult<Reading> pojos = ldp.apply(readings, RecordAccess.pojo(Reading.class));
+ * }</pre>
+ *
+ * <p>Two inputs: {@link RawRecord}s (the JSON bytes of Kafka records, from {@code
+ * io.ogpm.flink.kafka.RawRecordSource}), giving {@link PerturbedRecord}s (output JSON, the record's
+ * privacy cost, the configuration's fingerprint), or the user's own POJOs or Rows through a {@link
+ * RecordAccess}, giving records of the same type. Both have the same rules, dead letters, metrics
+ * ({@code recordsPerturbed}, {@code epsilonSpent} of released records; {@code recordsDeadLettered}
+ * per {@code reason}) and per-user budget (keyed by the user field, after the perturbation, so raw
+ * values are never sent over the network).
+ *
+ * <p>{@code apply} adds operators to the caller's stream and nothing else: checkpointing,
+ * parallelism and restart strategy belong to the job. Operators have stable uids {@code
+ * <prefix>-perturb} and {@code <prefix>-budget-by-period} (the budget's state); without a prefix
+ * they are {@code perturb} and {@code budget-by-period}, the uids of the perturb job, whose
+ * savepoints therefore restore. Two perturbations in one job need two prefixes. Immutable.
+ */
+@PublicEvolving
+public final class LdpPerturbation {
+  /** The uid role of the perturb operator. */
+  static final String PERTURB = "perturb";
+  /** The uid role of the budget operator (its state: the spending per user and period). */
+  static final String BUDGET = "budget-by-period";
+
+  private final PrivacyConfig config;
+  private final KeySource randomness;
+  private final String uidPrefix;
+
+  private LdpPerturbation(Builder b) {
+    this.config = b.config;
+    this.randomness = b.randomness;
+    this.uidPrefix = b.uidPrefix;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public PrivacyConfig config() {
+    return config;
+  }
+
+  public KeySource randomness() {
+    return randomness;
+  }
+
+  /** The operators' uid of a role: {@code <prefix>-<role>}, or the role alone without a prefix. */
+  public String uid(String role) {
+    return uidPrefix == null ? role : uidPrefix + "-" + role;
+  }
+
+  /**
+   * Perturbs JSON records read from Kafka.
+   *
+   * @return the perturbed records (Flink POJOs: output JSON bytes, key, cost, fingerprint) and the
+   *     dead letters
+   */
+  public PerturbationResult<PerturbedRecord> apply(DataStream<RawRecord> records) {
+    Objects.requireNonNull(records, "records: required");
+    SingleOutputStreamOperator<PerturbedRecord> perturbed = records
+        .process(new PerturbFunction(config, randomness), TypeInformation.of(PerturbedRecord.class))
+        .uid(uid(PERTURB))
+        .name("perturb");
+    DataStream<DeadLetterRecord> deadLetters = perturbed.getSideOutput(PerturbFunction.DEAD_LETTERS);
+    if (config.budget().isEmpty()) {
+      return new PerturbationResult<>(perturbed, deadLetters);
+    }
+    SingleOutputStreamOperator<PerturbedRecord> withinBudget = perturbed
+        .keyBy(new RecordUser(), Types.STRING)
+        .process(new BudgetFunction(config.budget().get()), TypeInformation.of(PerturbedRecord.class))
+        .uid(uid(BUDGET))
+        .name("privacy budget");
+    return new PerturbationResult<>(withinBudget,
+        deadLetters.union(withinBudget.getSideOutput(PerturbFunction.DEAD_LETTERS)));
+  }
+
+  /**
+   * Perturbs the user's own records: POJOs ({@link RecordAccess#pojo}) or Rows ({@link
+   * RecordAccess#row}). The output stream has the input's type information.
+   *
+   * @throws IllegalArgumentException if the stream's type does not fit the configuration (a
+   *     configured name it lacks, a perturbed field that is not a double...), or if the budget's
+   *     clock is log-append-time, which only Kafka records carry
+   */
+  public <T> PerturbationResult<T> apply(DataStream<T> records, RecordAccess<T> access) {
+    Objects.requireNonNull(records, "records: required");
+    Objects.requireNonNull(access, "access: required (RecordAccess.pojo(type) or RecordAccess.row())");
+    TypeInformation<T> type = records.getType();
+    access.compile(type, config, null);
+    BudgetConfig budget = config.budget().orElse(null);
+    if (budget != null && budget.clock() == BudgetClock.LOG_APPEND_TIME) {
+      throw new IllegalArgumentException("budget: clock log-append-time reads the time the Kafka broker appended a"
+          + " record, which records of " + type.getTypeClass().getSimpleName() + " do not carry: use clock: ingestion-time, or perturb the Kafka"
+          + " records themselves with apply(DataStream<RawRecord>)");
+    }
+    if (budget == null) {
+      SingleOutputStreamOperator<T> perturbed = records
+          .process(ObjectPerturbFunction.released(config, randomness, access, type), type)
+          .uid(uid(PERTURB))
+          .name("perturb");
+      return new PerturbationResult<>(perturbed, perturbed.getSideOutput(PerturbFunction.DEAD_LETTERS));
+    }
+    SingleOutputStreamOperator<Tuple2<String, T>> perturbed = records
+        .process(ObjectPerturbFunction.forBudget(config, randomness, access, type), new TupleTypeInfo<>(Types.STRING, type))
+        .uid(uid(PERTURB))
+        .name("perturb");
+    SingleOutputStreamOperator<T> withinBudget = perturbed
+        .keyBy(new PairUser<>(), Types.STRING)
+        .process(new ObjectBudgetFunction<T>(budget, config.epsilonPerRecord()), type)
+        .uid(uid(BUDGET))
+        .name("privacy budget");
+    return new PerturbationResult<>(withinBudget, perturbed.getSideOutput(PerturbFunction.DEAD_LETTERS)
+        .union(withinBudget.getSideOutput(PerturbFunction.DEAD_LETTERS)));
+  }
+
+  @Override
+  public String toString() {
+    return "LdpPerturbation{" + config + ", " + randomness + ", uids " + uid("<role>") + "}";
+  }
+
+  /** A perturbed Kafka record's user: the budget's key. */
+  private static final class RecordUser implements KeySelector<PerturbedRecord, String> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String getKey(PerturbedRecord r) {
+      return r.getUser();
+    }
+  }
+
+  /** The user of a (user, record) pair: the budget's key. */
+  private static final class PairUser<T> implements KeySelector<Tuple2<String, T>, String> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String getKey(Tuple2<String, T> r) {
+      return r.f0;
+    }
+  }
+
+  /** Builds an {@link LdpPerturbation}; {@link #build} validates. */
+  @PublicEvolving
+  public static final class Builder {
+    private PrivacyConfig config;
+    private KeySource randomness = KeySource.none();
+    private String uidPrefix;
+
+    private Builder() {}
+
+    /** Required: the fields, mechanisms, passthrough fields, id, user and budget. */
+    public Builder config(PrivacyConfig config) {
+      this.config = config;
+      return this;
+    }
+
+    /**
+     * Where the randomness comes from: {@link KeySource#none()} (the default: secure random, a
+     * fresh stream per subtask) or a key ({@link KeySource#file}, {@link KeySource#environment})
+     * for replay-safe keyed randomness, which needs the configuration's id field.
+     */
+    public Builder randomness(KeySource randomness) {
+      this.randomness = randomness;
+      return this;
+    }
+
+    /** Prefix of the operators' uids ({@code <prefix>-perturb}...); default none: the perturb job's uids. */
+    public Builder uidPrefix(String uidPrefix) {
+      this.uidPrefix = uidPrefix;
+      return this;
+    }
+
+    /**
+     * @throws NullPointerException if the configuration or the randomness is missing
+     * @throws IllegalArgumentException for a blank uid prefix, or keyed randomness without an id field
+     */
+    public LdpPerturbation build() {
+      Objects.requireNonNull(config, "config: required (PrivacyConfig.load(path) or PrivacyConfig.parse(yaml))");
+      Objects.requireNonNull(randomness, "randomness: must not be null (KeySource.none() for secure randomness)");
+      if (uidPrefix != null && (uidPrefix.isBlank() || !uidPrefix.strip().equals(uidPrefix))) {
+        throw new IllegalArgumentException("uidPrefix: must not be blank nor start or end with a space, got '" + uidPrefix + "'");
+      }
+      if (randomness.isKeyed() && config.idField().isEmpty()) {
+        throw new IllegalArgumentException("randomness: keyed randomness (" + randomness
+            + ") needs an id-field in the configuration");
+      }
+      return new LdpPerturbation(this);
+    }
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Local differential privacy for Flink DataStream jobs.
+ *
+ * <p><b>Perturbation.</b> {@link io.ogpm.flink.LdpPerturbation} perturbs each record with the
+ * optimal piecewise mechanism (or another configured mechanism) field by field, as it enters the
+ * job: {@code LdpPerturbation.builder().config(privacyConfig).randomness(keySource).build()} then
+ * {@code apply(rawRecords)} for the JSON bytes of Kafka records ({@link io.ogpm.flink.RawRecord} in,
+ * {@link io.ogpm.flink.PerturbedRecord} out) or {@code apply(records, RecordAccess.pojo(T.class))}
+ * and {@code apply(rows, RecordAccess.row())} for the job's own POJOs and Rows ({@link
+ * io.ogpm.flink.RecordAccess}). Each returns a {@link io.ogpm.flink.PerturbationResult}: the
+ * perturbed stream and the stream of {@link io.ogpm.flink.DeadLetterRecord}s. Only the perturbed
+ * and the passthrough fields of the {@link io.ogpm.config.PrivacyConfig} leave the perturb operator
+ * (deny by default); dead letters name a reason and a field, never a value; a per-user budget, if
+ * configured, is kept after the perturbation. {@link io.ogpm.flink.KeySource} says where the
+ * randomness comes from: secure random by default, or a key on the task managers for replay-safe
+ * keyed randomness.
+ *
+ * <p><b>Kafka.</b> {@code io.ogpm.flink.kafka} builds the sources and exactly-once sinks the
+ * perturbation reads from and writes to: {@code RawRecordSource} and {@code PerturbationSinks}
+ * ({@link io.ogpm.flink.PerturbedRecordSerializer} writes a perturbed record's cost and
+ * configuration fingerprint as headers, {@link io.ogpm.flink.DeadLetterSerializer} a dead letter's
+ * reason).
+ *
+ * <p><b>Rules of the library.</b> {@code apply} only adds operators to the caller's stream: the job
+ * sets checkpointing, parallelism and restart strategy. Every operator has a stable uid derived from
+ * the builder's uid prefix. Every stream the library creates has Flink type information (POJOs,
+ * tuples, the input's own type), so nothing falls back to Kryo. Classes annotated {@link
+ * org.apache.flink.annotation.PublicEvolving} are the API; those annotated {@link
+ * org.apache.flink.annotation.Internal} are Flink functions the API wires and may change.
+ */
+package io.ogpm.flink;

@@ -1,0 +1,93 @@
+package io.ogpm.record;
+
+import io.ogpm.mechanism.random.Identifier;
+import java.util.Arrays;
+
+/**
+ * One record's readings as a reader found them, by field index of a {@link PerturbationPlan}: for
+ * each perturbed field a number, the JSON type of a value that is not a number, or nothing; the
+ * record's id and user. After {@link PerturbationPlan#perturb} has accepted the record, it holds the
+ * perturbed outputs.
+ *
+ * <p>Reused from record to record by one reader ({@link #clear}): nothing is allocated per record.
+ * Not thread-safe. Holds raw values while a record is processed: it never leaves the operator.
+ */
+public final class RecordValues {
+  private final double[] input;
+  private final boolean[] present;
+  private final String[] otherType;
+  private final double[] output;
+  private Identifier id;
+  private Identifier user;
+
+  RecordValues(int fields) {
+    input = new double[fields];
+    present = new boolean[fields];
+    otherType = new String[fields];
+    output = new double[fields];
+  }
+
+  /** Forgets the previous record: every field missing, no id, no user. */
+  public void clear() {
+    Arrays.fill(present, false);
+    Arrays.fill(otherType, null);
+    id = null;
+    user = null;
+  }
+
+  /** Field {@code field} holds a number (possibly not finite: the plan refuses those). */
+  public void number(int field, double value) {
+    input[field] = value;
+    present[field] = true;
+  }
+
+  /** Field {@code field} holds a value of another JSON type ({@code "string"}, {@code "object"}...). */
+  public void notANumber(int field, String jsonType) {
+    otherType[field] = jsonType;
+  }
+
+  /** The record's id; null when it is missing or of a type that is no id. */
+  public void id(Identifier value) {
+    id = value;
+  }
+
+  /** The record's user; null when it is missing or of a type that is no user. */
+  public void user(Identifier value) {
+    user = value;
+  }
+
+  /** The perturbed output of a field, once the plan has perturbed the record. */
+  public double output(int field) {
+    return output[field];
+  }
+
+  /** The record's id as read (null: missing or unusable). */
+  public Identifier id() {
+    return id;
+  }
+
+  /** The record's user as read; after the plan accepted the record, {@link Identifier#NONE} without a user field. */
+  public Identifier user() {
+    return user;
+  }
+
+  boolean present(int field) {
+    return present[field];
+  }
+
+  String otherType(int field) {
+    return otherType[field];
+  }
+
+  double input(int field) {
+    return input[field];
+  }
+
+  void input(int field, double value) {
+    input[field] = value;
+  }
+
+  void output(int field, double value) {
+    output[field] = value;
+  }
+}
