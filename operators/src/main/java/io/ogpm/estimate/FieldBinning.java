@@ -73,9 +73,7 @@ public final class FieldBinning implements java.io.Serializable {
     double w = d.width();
     int fine = bins * resolution;
     double h = w / fine;
-    // Outputs of a mechanism on a circle may lie beyond [lo, hi) too (they are wrapped into it).
-    double reach = magnitude(Double.isFinite(mechanism.outputLo()) ? mechanism.outputLo() : d.lo() - UNBOUNDED_REACH * w,
-        Double.isFinite(mechanism.outputHi()) ? mechanism.outputHi() : d.hi() + UNBOUNDED_REACH * w);
+    double reach = reachOf(mechanism);
     if (d.isCircular()) {
       return new FieldBinning(bins, d.lo(), w, true, 0, fine, resolution, reach);
     }
@@ -94,6 +92,18 @@ public final class FieldBinning implements java.io.Serializable {
    * less than a domain width, so a value 1024 widths out has probability below e^-1024 eps.
    */
   static final double UNBOUNDED_REACH = 1024;
+
+  /**
+   * The largest magnitude of a mechanism's outputs that its field's sums take: the larger end of
+   * its output domain (on a circle too: outputs beyond [lo, hi) are wrapped into it), or for
+   * unbounded outputs of the domain widened by {@value #UNBOUNDED_REACH} widths on each side.
+   */
+  public static double reachOf(Mechanism mechanism) {
+    Domain d = mechanism.domain();
+    double w = d.width();
+    return magnitude(Double.isFinite(mechanism.outputLo()) ? mechanism.outputLo() : d.lo() - UNBOUNDED_REACH * w,
+        Double.isFinite(mechanism.outputHi()) ? mechanism.outputHi() : d.hi() + UNBOUNDED_REACH * w);
+  }
 
   private static double magnitude(double a, double b) {
     double m = Math.max(Math.abs(a), Math.abs(b));
