@@ -255,6 +255,43 @@ class PerturbedValuesDeserializerTest {
     assertThat(new PerturbedValuesDeserializer(CONFIG, "meta.room.name", "meta.ts")).isNotNull();
   }
 
+  /**
+   * The perturbation's hostile-input generator, as perturbed records of its configuration: nothing
+   * throws, and every record is either read or counted.
+   */
+  @Test
+  void hostileInputNeverThrowsAndEveryRecordIsReadOrCounted() {
+    PrivacyConfig config = PrivacyConfig.parse(io.ogpm.record.HostileInputs.CONFIG_REJECT);
+    String fingerprint = ConfigFingerprint.of(config).value();
+    PerturbedValuesDeserializer d = new PerturbedValuesDeserializer(config, null, null);
+    int fields = config.fields().size();
+    List<byte[]> inputs = io.ogpm.record.HostileInputs.generate(12, 3_000);
+    inputs.add(null);
+    CapturedMetrics.Group metrics = new CapturedMetrics.Group();
+    d.open(new DeserializationSchema.InitializationContext() {
+      @Override
+      public MetricGroup getMetricGroup() {
+        return metrics;
+      }
+
+      @Override
+      public UserCodeClassLoader getUserCodeClassLoader() {
+        return null;
+      }
+    });
+    int read = 0;
+    long skippedBefore = 0;
+    for (byte[] in : inputs) {
+      int got = KafkaRecordFormatsTest.<PerturbedValues>collect(c -> d.deserialize(message(fingerprint, in), c)).size();
+      long skipped = count(metrics, null, "valuesSkipped") - skippedBefore;
+      skippedBefore += skipped;
+      assertThat(got + skipped).as("read, or counted").isPositive();
+      assertThat(skipped).isLessThanOrEqualTo(fields);
+      read += got;
+    }
+    assertThat(read).isPositive().isLessThan(inputs.size());
+  }
+
   @Test
   void theProducedTypeIsAFlinkPojo() {
     assertThat(new PerturbedValuesDeserializer(CONFIG, null, "ts").getProducedType()).isInstanceOf(PojoTypeInfo.class)
