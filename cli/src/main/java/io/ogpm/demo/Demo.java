@@ -172,9 +172,23 @@ public final class Demo {
    * five minutes (a live deployment would use seconds).
    */
   private static AggregateJob.Settings aggregateSettings(Options o, PrivacyConfig config, KafkaSettings kafka, boolean bounded) {
-    return new AggregateJob.Settings(config, kafka, PERTURBED, STATS, "ogpm-demo-aggregate", "ogpm-demo-aggregate",
-        GROUP_FIELD, TIME_FIELD, o.window(), null, Duration.ZERO, Duration.ofMinutes(5), Duration.ofSeconds(5), o.bins(),
-        true, bounded, Duration.ofSeconds(2), o.parallelism());
+    return AggregateJob.Settings.builder()
+        .config(config)
+        .kafka(kafka)
+        .inputTopic(PERTURBED)
+        .outputTopic(STATS)
+        .groupId("ogpm-demo-aggregate")
+        .transactionalIdPrefix("ogpm-demo-aggregate")
+        .groupField(GROUP_FIELD)
+        .timeField(TIME_FIELD)
+        .window(o.window())
+        .outOfOrderness(Duration.ofMinutes(5))
+        .idleTimeout(Duration.ofSeconds(5))
+        .bins(o.bins())
+        .bounded(bounded)
+        .checkpointInterval(Duration.ofSeconds(2))
+        .parallelism(o.parallelism())
+        .build();
   }
 
   /** Where each dead letter's input was read: {@code partition/offset} in the raw topic. */
@@ -279,11 +293,9 @@ public final class Demo {
       KafkaSettings settings, Configuration flink) throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
     PerturbJob.build(env, perturbSettings(o, config, settings, false));
-    AggregateJob.Settings live = aggregateSettings(o, config, settings, false);
-    AggregateJob.build(env, new AggregateJob.Settings(live.config(), live.kafka(), live.inputTopic(), live.outputTopic(),
-        live.groupId(), live.transactionalIdPrefix(), live.groupField(), live.timeField(), live.window(), live.slide(),
-        live.allowedLateness(), Duration.ofSeconds(2), live.idleTimeout(), live.bins(), live.reconstruct(), false,
-        live.checkpointInterval(), live.parallelism()));
+    AggregateJob.build(env, aggregateSettings(o, config, settings, false).toBuilder()
+        .outOfOrderness(Duration.ofSeconds(2))
+        .build());
     JobClient job = env.executeAsync("ogpm perturb + aggregate (demo, follow)");
     LiveReplay replay = LiveReplay.start(kafka.bootstrapServers(), RAW, records, TIME_FIELD, o.window().multipliedBy(30));
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

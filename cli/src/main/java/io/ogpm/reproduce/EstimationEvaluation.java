@@ -193,7 +193,7 @@ public final class EstimationEvaluation {
         out[6] += ReconstructionCeiling.bestError(acc.getHistogram(), estimator.transition(), truth, reconstructed);
       }
       if (circular) {
-        double raw = Math.atan2(acc.getSumSin(), acc.getSumCos());
+        double raw = Math.atan2(acc.sumSin(), acc.sumCos());
         out[2] += angle(raw, trueMean);
         if (reconstructed != null) {
           out[4] += angle(estimator.circularMeanAngleOf(reconstructed), trueMean);

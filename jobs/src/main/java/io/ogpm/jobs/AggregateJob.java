@@ -1,114 +1,355 @@
 package io.ogpm.jobs;
 
-import io.ogpm.flink.LateRecordCounter;
-import io.ogpm.flink.kafka.KafkaSettings;
 import io.ogpm.config.PrivacyConfig;
-import io.ogpm.flink.FieldAggregate;
-import io.ogpm.flink.FieldValue;
-import io.ogpm.flink.FieldValueExtractor;
-import io.ogpm.flink.TimedValue;
-import io.ogpm.flink.TimedValueDeserializer;
-import io.ogpm.flink.WindowStatsFunction;
-import io.ogpm.flink.kafka.StableEndOffsets;
+import io.ogpm.flink.EstimationMethod;
+import io.ogpm.flink.LdpAggregation;
+import io.ogpm.flink.PerturbedValues;
+import io.ogpm.flink.kafka.AggregationKafka;
+import io.ogpm.flink.kafka.KafkaSettings;
 import java.time.Duration;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.serialization.SimpleStringSchema;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
-import org.apache.flink.connector.kafka.source.KafkaSource;
-import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import java.util.Objects;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
-import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
-import org.apache.flink.streaming.api.datastream.WindowedStream;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
-import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows;
-import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
-import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
-import org.apache.flink.util.OutputTag;
 
 /**
  * The perturbed topic to the stats topic: per event-time window, per field and optional group, the
- * count, histograms (raw and reconstructed) and means with 95 % intervals, one JSON object each.
- * Reads with {@code isolation.level=read_committed}, so it only sees what the perturb job
- * committed; watermarks allow bounded out-of-orderness per Kafka partition and advance past idle
- * partitions; late records within the allowed lateness update their window, later ones are counted
- * ({@code lateRecords}) and dropped.
+ * count, histograms (raw and reconstructed) and means with 95 % intervals, one JSON object each
+ * ({@link LdpAggregation}, two-phase). Reads with {@code isolation.level=read_committed}, so it only
+ * sees what the perturb job committed; watermarks allow bounded out-of-orderness per Kafka
+ * partition and advance past idle partitions. A thin user of the library: this class sets what
+ * belongs to the job (checkpointing, parallelism, no Kryo) and wires the Kafka ends.
  */
 public final class AggregateJob {
   private AggregateJob() {}
 
-  /** What the job needs. */
-  public record Settings(
-      PrivacyConfig config,
-      KafkaSettings kafka,
-      String inputTopic,
-      String outputTopic,
-      String groupId,
-      String transactionalIdPrefix,
-      String groupField,
-      String timeField,
-      Duration window,
-      Duration slide,
-      Duration allowedLateness,
-      Duration outOfOrderness,
-      Duration idleTimeout,
-      int bins,
-      boolean reconstruct,
-      boolean bounded,
-      Duration checkpointInterval,
-      int parallelism) {}
-
-  static final OutputTag<FieldValue> LATE = new OutputTag<>("late", TypeInformation.of(FieldValue.class));
-
+  /** Builds the job on an environment. */
   public static void build(StreamExecutionEnvironment env, Settings s) {
     env.enableCheckpointing(s.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
     if (s.parallelism() > 0) {
       env.setParallelism(s.parallelism());
     }
-    var source = KafkaSource.<TimedValue>builder()
-        .setBootstrapServers(s.kafka().bootstrapServers())
-        .setProperties(s.kafka().properties())
-        .setProperty("isolation.level", "read_committed")
-        .setTopics(s.inputTopic())
-        .setGroupId(s.groupId())
-        .setStartingOffsets(OffsetsInitializer.committedOffsets(org.apache.kafka.clients.consumer.OffsetResetStrategy.EARLIEST))
-        .setDeserializer(new TimedValueDeserializer(s.timeField()));
-    if (s.bounded()) {
-      source.setBounded(new StableEndOffsets(s.kafka(), StableEndOffsets.DEFAULT_TIMEOUT));
-    }
-    WatermarkStrategy<TimedValue> watermarks = WatermarkStrategy
-        .<TimedValue>forBoundedOutOfOrderness(s.outOfOrderness())
-        .withTimestampAssigner((v, kafkaTime) -> v.getEventTime())
-        .withIdleness(s.idleTimeout());
-    WindowedStream<FieldValue, String, TimeWindow> windows = env
-        .fromSource(source.build(), watermarks, "perturbed records")
-        .uid("perturbed-source")
-        .flatMap(new FieldValueExtractor(s.config(), s.groupField()))
-        .uid("fields")
-        .name("split fields")
-        .keyBy(FieldValue::key)
-        .window(s.slide() == null || s.slide().equals(s.window())
-            ? TumblingEventTimeWindows.of(s.window())
-            : SlidingEventTimeWindows.of(s.window(), s.slide()))
-        .allowedLateness(s.allowedLateness())
-        .sideOutputLateData(LATE);
-    SingleOutputStreamOperator<String> stats = windows
-        .aggregate(new FieldAggregate(s.config(), s.bins()), new WindowStatsFunction(s.config(), s.bins(), s.reconstruct()))
-        .uid("window-stats")
-        .name("window stats");
-    stats.getSideOutput(LATE)
-        .map(new LateRecordCounter())
-        .uid("late-records")
-        .name("late records")
-        .sinkTo(new DiscardingSink<>())
-        .uid("late-records-discard");
-    stats.sinkTo(s.kafka().exactlyOnceSink(KafkaRecordSerializationSchema.<String>builder()
-                .setTopic(s.outputTopic())
-                .setValueSerializationSchema(new SimpleStringSchema())
-                .build(), s.transactionalIdPrefix() + "-stats"))
+    Configuration noKryo = new Configuration();
+    noKryo.set(PipelineOptions.GENERIC_TYPES, false);
+    env.configure(noKryo);
+    LdpAggregation aggregation = s.aggregation();
+    DataStream<PerturbedValues> perturbed = env
+        .fromSource(AggregationKafka.perturbedValuesSource(s.kafka(), s.inputTopic(), s.groupId(),
+                aggregation.deserializer(s.timeField()), s.bounded()),
+            PerturbedValues.watermarks(s.outOfOrderness()).withIdleness(s.idleTimeout()), "perturbed records")
+        .uid("perturbed-source");
+    aggregation.apply(perturbed)
+        .sinkTo(AggregationKafka.estimateSink(s.kafka(), s.outputTopic(), s.transactionalIdPrefix() + "-stats"))
         .uid("stats-sink")
         .name("stats topic");
+  }
+
+  /** What the job needs; built and validated by {@link #builder()}. Immutable. */
+  public static final class Settings {
+    private final LdpAggregation aggregation;
+    private final KafkaSettings kafka;
+    private final String inputTopic;
+    private final String outputTopic;
+    private final String groupId;
+    private final String transactionalIdPrefix;
+    private final String timeField;
+    private final Duration outOfOrderness;
+    private final Duration idleTimeout;
+    private final boolean bounded;
+    private final Duration checkpointInterval;
+    private final int parallelism;
+    private final Builder from;
+
+    private Settings(Builder b, LdpAggregation aggregation) {
+      this.aggregation = aggregation;
+      this.kafka = b.kafka;
+      this.inputTopic = b.inputTopic;
+      this.outputTopic = b.outputTopic;
+      this.groupId = b.groupId;
+      this.transactionalIdPrefix = b.transactionalIdPrefix;
+      this.timeField = b.timeField;
+      this.outOfOrderness = b.outOfOrderness;
+      this.idleTimeout = b.idleTimeout;
+      this.bounded = b.bounded;
+      this.checkpointInterval = b.checkpointInterval;
+      this.parallelism = b.parallelism;
+      this.from = b.copy();
+    }
+
+    public static Builder builder() {
+      return new Builder();
+    }
+
+    /** A builder holding these settings, to change some of them. */
+    public Builder toBuilder() {
+      return from.copy();
+    }
+
+    /** The aggregation (configuration, windows, grouping, bins, method). */
+    public LdpAggregation aggregation() {
+      return aggregation;
+    }
+
+    public PrivacyConfig config() {
+      return aggregation.config();
+    }
+
+    public KafkaSettings kafka() {
+      return kafka;
+    }
+
+    public String inputTopic() {
+      return inputTopic;
+    }
+
+    public String outputTopic() {
+      return outputTopic;
+    }
+
+    public String groupId() {
+      return groupId;
+    }
+
+    public String transactionalIdPrefix() {
+      return transactionalIdPrefix;
+    }
+
+    /** The dotted time field, or null for the Kafka timestamp. */
+    public String timeField() {
+      return timeField;
+    }
+
+    public Duration outOfOrderness() {
+      return outOfOrderness;
+    }
+
+    public Duration idleTimeout() {
+      return idleTimeout;
+    }
+
+    public boolean bounded() {
+      return bounded;
+    }
+
+    public Duration checkpointInterval() {
+      return checkpointInterval;
+    }
+
+    /** 0: the cluster's default. */
+    public int parallelism() {
+      return parallelism;
+    }
+
+    /**
+     * Options of the job; {@link #build()} validates them, naming the bad option and value (the
+     * aggregation's own options as {@link LdpAggregation.Builder} does).
+     */
+    public static final class Builder {
+      private PrivacyConfig config;
+      private KafkaSettings kafka;
+      private String inputTopic = "ogpm.perturbed";
+      private String outputTopic = "ogpm.stats";
+      private String groupId = "ogpm-aggregate";
+      private String transactionalIdPrefix = "ogpm-aggregate";
+      private String groupField;
+      private String timeField;
+      private Duration window = Duration.ofMinutes(1);
+      private Duration slide;
+      private Duration allowedLateness = Duration.ZERO;
+      private Duration lateUpdateInterval = LdpAggregation.DEFAULT_LATE_UPDATE_INTERVAL;
+      private Duration outOfOrderness = Duration.ofSeconds(5);
+      private Duration idleTimeout = Duration.ofSeconds(30);
+      private int bins = LdpAggregation.DEFAULT_BINS;
+      private EstimationMethod method = EstimationMethod.EM;
+      private boolean bounded;
+      private Duration checkpointInterval = Duration.ofSeconds(10);
+      private int parallelism;
+
+      private Builder() {}
+
+      private Builder copy() {
+        Builder b = new Builder();
+        b.config = config;
+        b.kafka = kafka;
+        b.inputTopic = inputTopic;
+        b.outputTopic = outputTopic;
+        b.groupId = groupId;
+        b.transactionalIdPrefix = transactionalIdPrefix;
+        b.groupField = groupField;
+        b.timeField = timeField;
+        b.window = window;
+        b.slide = slide;
+        b.allowedLateness = allowedLateness;
+        b.lateUpdateInterval = lateUpdateInterval;
+        b.outOfOrderness = outOfOrderness;
+        b.idleTimeout = idleTimeout;
+        b.bins = bins;
+        b.method = method;
+        b.bounded = bounded;
+        b.checkpointInterval = checkpointInterval;
+        b.parallelism = parallelism;
+        return b;
+      }
+
+      /** Required. */
+      public Builder config(PrivacyConfig config) {
+        this.config = config;
+        return this;
+      }
+
+      /** Required. */
+      public Builder kafka(KafkaSettings kafka) {
+        this.kafka = kafka;
+        return this;
+      }
+
+      /** Default {@code ogpm.perturbed}. */
+      public Builder inputTopic(String topic) {
+        this.inputTopic = topic;
+        return this;
+      }
+
+      /** Default {@code ogpm.stats}. */
+      public Builder outputTopic(String topic) {
+        this.outputTopic = topic;
+        return this;
+      }
+
+      /** Default {@code ogpm-aggregate}. */
+      public Builder groupId(String groupId) {
+        this.groupId = groupId;
+        return this;
+      }
+
+      /** Default {@code ogpm-aggregate}. */
+      public Builder transactionalIdPrefix(String prefix) {
+        this.transactionalIdPrefix = prefix;
+        return this;
+      }
+
+      /** A passthrough field to group by; default one global group. */
+      public Builder groupField(String field) {
+        this.groupField = field;
+        return this;
+      }
+
+      /** A passthrough field with the event time; default the Kafka timestamp. */
+      public Builder timeField(String field) {
+        this.timeField = field;
+        return this;
+      }
+
+      /** Default 1 minute. */
+      public Builder window(Duration window) {
+        this.window = window;
+        return this;
+      }
+
+      /** Default: tumbling windows. */
+      public Builder slide(Duration slide) {
+        this.slide = slide;
+        return this;
+      }
+
+      /** Default 0. */
+      public Builder allowedLateness(Duration lateness) {
+        this.allowedLateness = lateness;
+        return this;
+      }
+
+      /** Default 10 s. */
+      public Builder lateUpdateInterval(Duration interval) {
+        this.lateUpdateInterval = interval;
+        return this;
+      }
+
+      /** Default 5 s. */
+      public Builder outOfOrderness(Duration outOfOrderness) {
+        this.outOfOrderness = outOfOrderness;
+        return this;
+      }
+
+      /** Default 30 s. */
+      public Builder idleTimeout(Duration idleTimeout) {
+        this.idleTimeout = idleTimeout;
+        return this;
+      }
+
+      /** Default 50. */
+      public Builder bins(int bins) {
+        this.bins = bins;
+        return this;
+      }
+
+      /** Default EM. */
+      public Builder method(EstimationMethod method) {
+        this.method = method;
+        return this;
+      }
+
+      /** Stop at the input's end as of the start (default: run forever). */
+      public Builder bounded(boolean bounded) {
+        this.bounded = bounded;
+        return this;
+      }
+
+      /** Default 10 s. */
+      public Builder checkpointInterval(Duration interval) {
+        this.checkpointInterval = interval;
+        return this;
+      }
+
+      /** 0 (default): the cluster's default. */
+      public Builder parallelism(int parallelism) {
+        this.parallelism = parallelism;
+        return this;
+      }
+
+      /**
+       * The settings.
+       *
+       * @throws NullPointerException naming a required option that is missing
+       * @throws IllegalArgumentException naming the option and its bad value
+       */
+      public Settings build() {
+        Objects.requireNonNull(kafka, "kafka: Kafka settings are required");
+        for (String[] topic : new String[][] {{"inputTopic", inputTopic}, {"outputTopic", outputTopic},
+            {"groupId", groupId}, {"transactionalIdPrefix", transactionalIdPrefix}}) {
+          if (topic[1] == null || topic[1].isBlank()) {
+            throw new IllegalArgumentException(topic[0] + ": must not be blank, got "
+                + (topic[1] == null ? "null" : "'" + topic[1] + "'"));
+          }
+        }
+        if (outOfOrderness == null || outOfOrderness.isNegative()) {
+          throw new IllegalArgumentException("outOfOrderness: must be at least 0, got " + outOfOrderness);
+        }
+        if (idleTimeout == null || idleTimeout.isZero() || idleTimeout.isNegative()) {
+          throw new IllegalArgumentException("idleTimeout: must be positive, got " + idleTimeout);
+        }
+        if (checkpointInterval == null || checkpointInterval.toMillis() < 10) {
+          throw new IllegalArgumentException("checkpointInterval: must be at least 10 ms, got " + checkpointInterval);
+        }
+        if (parallelism < 0) {
+          throw new IllegalArgumentException("parallelism: must be at least 0 (0: the cluster's default), got "
+              + parallelism);
+        }
+        LdpAggregation aggregation = LdpAggregation.builder()
+            .config(config)
+            .window(window)
+            .slide(slide)
+            .allowedLateness(allowedLateness)
+            .lateUpdateInterval(lateUpdateInterval)
+            .groupBy(groupField)
+            .bins(bins)
+            .method(method)
+            .build();
+        // The time field is validated as the deserializer's.
+        aggregation.deserializer(timeField);
+        return new Settings(this, aggregation);
+      }
+    }
   }
 
 }

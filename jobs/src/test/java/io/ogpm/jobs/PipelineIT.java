@@ -185,9 +185,11 @@ class PipelineIT {
     // so event times there are out of order by up to the whole test's span (40 s): the watermark
     // allows a minute, so no record is late.
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    AggregateJob.build(env, new AggregateJob.Settings(CONFIG, KafkaSettings.of(kafka.bootstrapServers()), "perturbed",
-        "stats", "aggregate-test", "aggregate-test", "activity", "ts", Duration.ofMillis(WINDOW_MS), null,
-        Duration.ZERO, Duration.ofMinutes(1), Duration.ofSeconds(5), 20, true, true, Duration.ofSeconds(1), 2));
+    AggregateJob.build(env, AggregateJob.Settings.builder().config(CONFIG).kafka(KafkaSettings.of(kafka.bootstrapServers()))
+        .inputTopic("perturbed").outputTopic("stats").groupId("aggregate-test").transactionalIdPrefix("aggregate-test")
+        .groupField("activity").timeField("ts").window(Duration.ofMillis(WINDOW_MS)).outOfOrderness(Duration.ofMinutes(1))
+        .idleTimeout(Duration.ofSeconds(5)).bins(20).bounded(true).checkpointInterval(Duration.ofSeconds(1)).parallelism(2)
+        .build());
     env.execute("aggregate test");
 
     List<ConsumerRecord<byte[], byte[]>> stats = kafka.consumeAll("stats", true, KafkaFixture.PATIENCE);

@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.testkit.KafkaClients;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import io.ogpm.testkit.KafkaFixture;
 import io.ogpm.testkit.KafkaFixtureExtension;
 import java.nio.charset.StandardCharsets;
@@ -22,16 +26,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Sliding windows and allowed lateness in the aggregate job, on a real broker and a MiniCluster.
- * Watermarks are periodic, so the test feeds the topic in phases and waits for each phase's
- * committed output before the next: a record is late only relative to a watermark the job has
- * already acted on.
+ * Sliding windows, allowed lateness and the emission policy of the aggregate job, on a real broker
+ * and a MiniCluster. Watermarks are periodic, so the test feeds the topic in phases and waits for
+ * each phase's committed output before the next: a record is late only relative to a watermark the
+ * job has already acted on.
  *
  * <p>Windows of 10 s sliding by 5 s, 5 s allowed lateness, no out-of-orderness. Flink's rules: a
- * window fires when the watermark passes its end, and again, with all its records, for each record
- * that arrives within the lateness; a record too late for one of its windows but not for the other
- * is dropped from the first silently; a record too late for all its windows goes to the late side
- * output, which the job counts as {@code lateRecords}.
+ * window is emitted when the watermark passes its end; a record too late for one of its windows but
+ * not for the other is dropped from the first silently; a record too late for all its windows is
+ * dropped and counted as {@code lateRecords}. The emission policy: records within the lateness
+ * update their window at most once per late-update interval (not once per record, as Flink's
+ * trigger would), and once more at the end of the lateness if they changed it since; each emission
+ * holds all the window's records.
  */
 @ExtendWith(KafkaFixtureExtension.class)
 class WindowSemanticsIT {
@@ -46,49 +52,101 @@ class WindowSemanticsIT {
   static final ObjectMapper JSON = new ObjectMapper();
   static final long T0 = 1_700_000_000_000L - 1_700_000_000_000L % 10_000;
 
+  static AggregateJob.Settings settings(KafkaFixture kafka, String in, String out, Duration lateUpdateInterval) {
+    return AggregateJob.Settings.builder().config(CONFIG).kafka(KafkaSettings.of(kafka.bootstrapServers()))
+        .inputTopic(in).outputTopic(out).groupId(in).transactionalIdPrefix(in).timeField("ts")
+        .window(Duration.ofSeconds(10)).slide(Duration.ofSeconds(5)).allowedLateness(Duration.ofSeconds(5))
+        .lateUpdateInterval(lateUpdateInterval).outOfOrderness(Duration.ZERO).idleTimeout(Duration.ofMinutes(5))
+        .bins(10).method(io.ogpm.flink.EstimationMethod.RAW).checkpointInterval(Duration.ofMillis(300)).parallelism(1)
+        .build();
+  }
+
   @Test
-  void slidingWindowsRefireForLateRecordsWithinTheLatenessAndCountTheRest(KafkaFixture kafka) throws Exception {
+  void lateRecordsWithinTheLatenessUpdateTheirWindowOnceAndTheRestAreCounted(KafkaFixture kafka) throws Exception {
     kafka.createTopic("win-in", 1, Map.of());
     kafka.createTopic("win-stats", 1, Map.of());
     try (TestCluster cluster = new TestCluster(1, 1)) {
       int metricsMark = CapturingReporter.mark();
-      JobID job = cluster.submit(env -> AggregateJob.build(env, new AggregateJob.Settings(CONFIG,
-          KafkaSettings.of(kafka.bootstrapServers()), "win-in", "win-stats", "win-test", "win-test", null, "ts",
-          Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ZERO, Duration.ofMinutes(5),
-          10, false, false, Duration.ofMillis(300), 1)), null);
+      JobID job = cluster.submit(env -> AggregateJob.build(env, settings(kafka, "win-in", "win-stats",
+          Duration.ofSeconds(2))), null);
       cluster.awaitRunning(job, KafkaFixture.PATIENCE);
 
       // 20 records at 1 s and 20 at 7 s; one at 12 s moves the watermark to 12 s: the windows
-      // ending at 5 s and 10 s fire.
-      kafka.produce("win-in", records(1_000, 20));
-      kafka.produce("win-in", records(7_000, 20));
-      kafka.produce("win-in", records(12_000, 1));
-      awaitStats(kafka, s -> s.contains(window(0, 10_000, 40)) && s.contains(window(-5_000, 5_000, 20)));
+      // ending at 5 s and 10 s are emitted.
+      produce(kafka, "win-in", records(1_000, 20));
+      produce(kafka, "win-in", records(7_000, 20));
+      produce(kafka, "win-in", records(12_000, 1));
+      awaitStats(kafka, "win-stats", s -> s.contains(window(0, 10_000, 40)) && s.contains(window(-5_000, 5_000, 20)));
 
       // 5 records at 3 s: too late for [-5 s, 5 s) (its lateness ended at 10 s), within the lateness
-      // of [0 s, 10 s), which fires again for each of them.
-      kafka.produce("win-in", records(3_000, 5));
-      awaitStats(kafka, s -> s.contains(window(0, 10_000, 45)));
+      // of [0 s, 10 s), which is emitted again once, 2 s (of processing time) after the first of
+      // them reached it, with all 45 records.
+      produce(kafka, "win-in", records(3_000, 5));
+      awaitStats(kafka, "win-stats", s -> s.contains(window(0, 10_000, 45)));
 
-      // One record at 30 s: the windows up to 20 s fire; then 4 records at 3 s are too late for
-      // both their windows and are counted.
-      kafka.produce("win-in", records(30_000, 1));
-      awaitStats(kafka, s -> s.contains(window(5_000, 15_000, 21)) && s.contains(window(10_000, 20_000, 1)));
-      kafka.produce("win-in", records(3_000, 4));
+      // One record at 30 s: the windows up to 20 s are emitted, and every lateness up to 25 s
+      // ends (no window changed since its last emission: nothing more); then 4 records at 3 s are
+      // too late for both their windows and are counted.
+      produce(kafka, "win-in", records(30_000, 1));
+      awaitStats(kafka, "win-stats", s -> s.contains(window(5_000, 15_000, 21)) && s.contains(window(10_000, 20_000, 1)));
+      produce(kafka, "win-in", records(3_000, 4));
       long deadline = System.nanoTime() + KafkaFixture.PATIENCE.toNanos();
       while (lateRecords(metricsMark) < 4 && System.nanoTime() < deadline) {
         Thread.sleep(100);
       }
       assertThat(lateRecords(metricsMark)).isEqualTo(4);
 
-      List<String> stats = stats(kafka);
+      List<String> stats = stats(kafka, "win-stats");
       assertThat(stats).containsExactlyInAnyOrder(
-          window(-5_000, 5_000, 20),
-          window(0, 10_000, 40), window(0, 10_000, 41), window(0, 10_000, 42), window(0, 10_000, 43),
-          window(0, 10_000, 44), window(0, 10_000, 45),
+          window(-5_000, 5_000, 20), window(0, 10_000, 40), window(0, 10_000, 45),
           window(5_000, 15_000, 21), window(10_000, 20_000, 1));
       cluster.cluster.cancelJob(job).get();
     }
+  }
+
+  /**
+   * With a late-update interval longer than the test, late records reach the stats topic only at
+   * the end of their window's lateness: once, with all of them. Tumbling windows of 5 s, 7 s of
+   * lateness.
+   */
+  @Test
+  void aWindowChangedByLateRecordsIsEmittedOnceMoreAtTheEndOfItsLateness(KafkaFixture kafka) throws Exception {
+    kafka.createTopic("end-in", 1, Map.of());
+    kafka.createTopic("end-stats", 1, Map.of());
+    AggregateJob.Settings settings = settings(kafka, "end-in", "end-stats", Duration.ofHours(1)).toBuilder()
+        .window(Duration.ofSeconds(5)).slide(null).allowedLateness(Duration.ofSeconds(7)).build();
+    try (TestCluster cluster = new TestCluster(1, 1)) {
+      JobID job = cluster.submit(env -> AggregateJob.build(env, settings), null);
+      cluster.awaitRunning(job, KafkaFixture.PATIENCE);
+      produce(kafka, "end-in", records(1_000, 10));
+      produce(kafka, "end-in", records(6_000, 1));
+      awaitStats(kafka, "end-stats", s -> s.contains(window(0, 5_000, 10)));
+      // Three late records for [0 s, 5 s) one by one, then the watermark to 11 s: [5 s, 10 s) is
+      // emitted, and [0 s, 5 s) is still within its lateness (it ends at 12 s): not emitted.
+      for (int i = 0; i < 3; i++) {
+        produce(kafka, "end-in", records(2_000, 1));
+      }
+      produce(kafka, "end-in", records(11_000, 1));
+      awaitStats(kafka, "end-stats", s -> s.contains(window(5_000, 10_000, 1)));
+      assertThat(stats(kafka, "end-stats")).containsExactlyInAnyOrder(window(0, 5_000, 10), window(5_000, 10_000, 1));
+      // The watermark reaches 12 s: the window's lateness is over, and it is emitted with all 13.
+      produce(kafka, "end-in", records(12_000, 1));
+      awaitStats(kafka, "end-stats", s -> s.contains(window(0, 5_000, 13)));
+      assertThat(stats(kafka, "end-stats")).containsExactlyInAnyOrder(window(0, 5_000, 10), window(5_000, 10_000, 1),
+          window(0, 5_000, 13));
+      cluster.cluster.cancelJob(job).get();
+    }
+  }
+
+  /** Produces perturbed records of {@link #CONFIG}: with its fingerprint, as the perturb job writes them. */
+  static void produce(KafkaFixture kafka, String topic, List<byte[]> values) {
+    List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>();
+    for (byte[] v : values) {
+      RecordHeaders headers = new RecordHeaders();
+      headers.add(ConfigFingerprint.HEADER, ConfigFingerprint.of(CONFIG).bytes());
+      out.add(new ProducerRecord<>(topic, null, null, null, v, headers));
+    }
+    KafkaClients.produceRecords(kafka.bootstrapServers(), out);
   }
 
   private static List<byte[]> records(long offsetMillis, int count) {
@@ -104,24 +162,24 @@ class WindowSemanticsIT {
     return Instant.ofEpochMilli(T0 + start) + " " + Instant.ofEpochMilli(T0 + end) + " " + count;
   }
 
-  private static List<String> stats(KafkaFixture kafka) throws Exception {
+  private static List<String> stats(KafkaFixture kafka, String topic) throws Exception {
     List<String> out = new ArrayList<>();
-    for (ConsumerRecord<byte[], byte[]> r : kafka.consumeAll("win-stats", true, KafkaFixture.PATIENCE)) {
+    for (ConsumerRecord<byte[], byte[]> r : kafka.consumeAll(topic, true, KafkaFixture.PATIENCE)) {
       JsonNode s = JSON.readTree(r.value());
       out.add(s.get("windowStart").asText() + " " + s.get("windowEnd").asText() + " " + s.get("count").asLong());
     }
     return out;
   }
 
-  private static void awaitStats(KafkaFixture kafka, Predicate<List<String>> condition) throws Exception {
+  private static void awaitStats(KafkaFixture kafka, String topic, Predicate<List<String>> condition) throws Exception {
     long deadline = System.nanoTime() + KafkaFixture.PATIENCE.toNanos();
-    List<String> seen = stats(kafka);
+    List<String> seen = stats(kafka, topic);
     while (!condition.test(seen)) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("window statistics not seen in a minute; got " + seen);
       }
       Thread.sleep(200);
-      seen = stats(kafka);
+      seen = stats(kafka, topic);
     }
   }
 

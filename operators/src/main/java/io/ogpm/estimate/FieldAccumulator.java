@@ -1,87 +1,282 @@
 package io.ogpm.estimate;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+import java.util.Objects;
+
 /**
- * What a window keeps of one field's perturbed values: a histogram over the output bins, the count,
- * a compensated sum of y (linear means), and sums of cos and sin of the angle (circular means).
- * Mergeable: merging is adding, so it is associative and commutative; its size does not grow with
- * the data.
+ * What a window keeps of one field's perturbed values: the count, a histogram over the output
+ * bins, the sum of the values (linear means) and the sums of the cosine and sine of their angles
+ * (circular means). Its size does not grow with the data.
+ *
+ * <p>Exact: every count and sum is an integer, so adding values and merging accumulators are
+ * associative and commutative to the last bit, and any split of a window's values over partial
+ * accumulators merges into exactly the accumulator of all of them, in any order. The histogram
+ * counts are longs. A value y enters the sum as {@code rint(y / q)} quanta of its field's {@code q
+ * = 2^e} ({@link FieldBinning#sumExponent()}: at most {@code R 2^-61} for a field whose values
+ * stay within R in magnitude, {@link FieldBinning#reach()}), its angle's cosine and sine (computed
+ * by {@link StrictMath}, the same on every JVM) as {@code rint(cos * 2^60)} and {@code rint(sin *
+ * 2^60)}; the sums are 128-bit two's-complement integers (high and low words), which cannot
+ * overflow below 2^63 values. So the quantised {@link #mean()} is within {@code q / 2} of the exact
+ * mean of the values added, plus its own rounding to a double (half an ulp, and 1e-33 relative for
+ * the division); the mean cosine and sine within {@code 2^-61} (plus their rounding).
+ *
+ * <p>An accumulator belongs to one field and one binning ({@link FieldBinning#id()}), fixed when it
+ * is created ({@link #forField}) or, for one created empty (as Flink creates accumulators), by its
+ * first value or merge: {@link #merge} refuses an accumulator of another field or binning, and
+ * {@link #add} a value of another binning.
  *
  * <p>Mutable, as accumulators are; a public no-argument constructor and getters and setters make it
- * a Flink POJO (serialised field by field, no Kryo). The sum uses Neumaier's compensated summation
- * so that millions of additions lose no more than a few ulps.
+ * a Flink POJO (serialised field by field, no Kryo).
  */
 public final class FieldAccumulator {
+  /** Quanta per unit of a cosine or sine: they lie in [-1, 1], so each is at most 2^60 quanta. */
+  static final int TRIG_EXPONENT = -60;
+  private static final double TRIG_SCALE = 0x1p60;
+  private static final BigInteger LOW_WORD = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+
+  private String field;
+  private String binning;
+  private int sumExponent;
   private long count;
   private long[] histogram = new long[0];
-  private double sum;
-  private double sumCompensation;
-  private double sumCos;
-  private double sumSin;
+  private long sumHigh;
+  private long sumLow;
+  private long cosHigh;
+  private long cosLow;
+  private long sinHigh;
+  private long sinLow;
 
-  /** An empty accumulator (for Flink; use {@link #forBinning}). */
+  /** An empty accumulator of no field yet (for Flink; use {@link #forField}). */
   public FieldAccumulator() {}
 
-  /** An empty accumulator with one counter per output bin. */
+  /** An empty accumulator of an unnamed field with this binning. */
   public static FieldAccumulator forBinning(FieldBinning binning) {
+    return forField(null, binning);
+  }
+
+  /** An empty accumulator of the named field (null: unnamed) with this binning. */
+  public static FieldAccumulator forField(String field, FieldBinning binning) {
     FieldAccumulator a = new FieldAccumulator();
-    a.histogram = new long[binning.outputBins()];
+    a.field = field;
+    a.bind(binning);
     return a;
   }
 
-  /** Adds one perturbed value (sizing the histogram on first use, as Flink creates it empty). */
-  public FieldAccumulator add(double y, FieldBinning binning) {
-    if (histogram.length == 0) {
-      histogram = new long[binning.outputBins()];
+  /**
+   * Adds one perturbed value (sizing the accumulator on first use, as Flink creates it empty).
+   *
+   * @throws IllegalArgumentException if the value is not finite or beyond the binning's {@link
+   *     FieldBinning#reach()} (the message carries no value), or the binning is not this
+   *     accumulator's
+   */
+  public FieldAccumulator add(double y, FieldBinning b) {
+    bind(b);
+    if (!b.accepts(y)) {
+      throw new IllegalArgumentException("a value of " + name() + " is not finite or beyond its reach of "
+          + b.reach() + " in magnitude");
     }
     count++;
-    histogram[binning.outputBin(y)]++;
-    addToSum(y);
-    if (binning.circular()) {
-      double angle = 2 * Math.PI * (y - binning.lo()) / binning.width();
-      sumCos += Math.cos(angle);
-      sumSin += Math.sin(angle);
+    histogram[b.outputBin(y)]++;
+    long quanta = (long) Math.rint(y * b.sumScale());
+    long low = sumLow + quanta;
+    sumHigh += (quanta >> 63) + carry(sumLow, low);
+    sumLow = low;
+    if (b.circular()) {
+      double angle = 2 * Math.PI * (y - b.lo()) / b.width();
+      long c = (long) Math.rint(StrictMath.cos(angle) * TRIG_SCALE);
+      low = cosLow + c;
+      cosHigh += (c >> 63) + carry(cosLow, low);
+      cosLow = low;
+      long s = (long) Math.rint(StrictMath.sin(angle) * TRIG_SCALE);
+      low = sinLow + s;
+      sinHigh += (s >> 63) + carry(sinLow, low);
+      sinLow = low;
     }
     return this;
   }
 
-  /** Neumaier's step: the rounding error of {@code sum + v} goes into the compensation. */
-  private void addToSum(double v) {
-    double t = sum + v;
-    sumCompensation += Math.abs(sum) >= Math.abs(v) ? (sum - t) + v : (v - t) + sum;
-    sum = t;
-  }
-
-  /** Adds another accumulator's contents into this one and returns this. */
+  /**
+   * Adds another accumulator's contents into this one and returns this. An accumulator of no field
+   * and no binning yet (empty) merges as nothing, and takes the field and binning of what is merged
+   * into it.
+   *
+   * @throws IllegalArgumentException naming both if the other belongs to another field or binning
+   */
   public FieldAccumulator merge(FieldAccumulator other) {
-    if (histogram.length == 0) {
-      histogram = new long[other.histogram.length];
+    if (other.binning == null) {
+      if (other.count != 0) {
+        throw new IllegalArgumentException("cannot merge an accumulator of " + other.count + " values and no binning");
+      }
+      return this;
     }
-    if (other.histogram.length != 0 && other.histogram.length != histogram.length) {
-      throw new IllegalArgumentException(
-          "cannot merge histograms of " + histogram.length + " and " + other.histogram.length + " bins");
+    if (field != null && other.field != null && !field.equals(other.field)) {
+      throw new IllegalArgumentException("cannot merge an accumulator of field '" + other.field
+          + "' into one of field '" + field + "'");
+    }
+    if (binning == null) {
+      if (count != 0) {
+        throw new IllegalArgumentException("cannot merge into an accumulator of " + count + " values and no binning");
+      }
+      binning = other.binning;
+      sumExponent = other.sumExponent;
+      histogram = new long[other.histogram.length];
+    } else if (!binning.equals(other.binning)) {
+      throw new IllegalArgumentException("cannot merge accumulators of " + name() + " with different binnings: "
+          + binning + " and " + other.binning);
+    }
+    if (field == null) {
+      field = other.field;
     }
     count += other.count;
-    for (int i = 0; i < other.histogram.length; i++) {
+    for (int i = 0; i < histogram.length; i++) {
       histogram[i] += other.histogram[i];
     }
-    addToSum(other.sum);
-    sumCompensation += other.sumCompensation;
-    sumCos += other.sumCos;
-    sumSin += other.sumSin;
+    long low = sumLow + other.sumLow;
+    sumHigh += other.sumHigh + carry(sumLow, low);
+    sumLow = low;
+    low = cosLow + other.cosLow;
+    cosHigh += other.cosHigh + carry(cosLow, low);
+    cosLow = low;
+    low = sinLow + other.sinLow;
+    sinHigh += other.sinHigh + carry(sinLow, low);
+    sinLow = low;
     return this;
   }
 
   /** A deep copy. */
   public FieldAccumulator copy() {
-    return new FieldAccumulator().merge(this);
+    FieldAccumulator c = new FieldAccumulator();
+    c.field = field;
+    return c.merge(this);
   }
 
-  /** The mean of the values added. */
+  /** Whether this accumulator holds values of this binning, or of none yet. */
+  public boolean hasBinning(FieldBinning b) {
+    return binning == null || binning.equals(b.id());
+  }
+
+  /** The mean of the values added (as quantised; see the class comment), NaN when there are none. */
   public double mean() {
-    return count == 0 ? Double.NaN : (sum + sumCompensation) / count;
+    return meanOf(sumHigh, sumLow, sumExponent);
+  }
+
+  /** The mean cosine of the values' angles on a circular field (0 on an interval), NaN when empty. */
+  public double meanCos() {
+    return meanOf(cosHigh, cosLow, TRIG_EXPONENT);
+  }
+
+  /** The mean sine of the values' angles on a circular field (0 on an interval), NaN when empty. */
+  public double meanSin() {
+    return meanOf(sinHigh, sinLow, TRIG_EXPONENT);
+  }
+
+  /** The sum of the values, as quantised, rounded to a double. */
+  public double sum() {
+    return Math.scalb(toBigInteger(sumHigh, sumLow).doubleValue(), sumExponent);
+  }
+
+  /** The sum of the cosines of the values' angles, as quantised, rounded to a double. */
+  public double sumCos() {
+    return Math.scalb(toBigInteger(cosHigh, cosLow).doubleValue(), TRIG_EXPONENT);
+  }
+
+  /** The sum of the sines of the values' angles, as quantised, rounded to a double. */
+  public double sumSin() {
+    return Math.scalb(toBigInteger(sinHigh, sinLow).doubleValue(), TRIG_EXPONENT);
+  }
+
+  /**
+   * Sets the count and the sums to those of n values whose sums are these (each rounded to whole
+   * quanta), for tests of estimators that need given moments without the values.
+   */
+  FieldAccumulator withMoments(long n, double sum, double sumCos, double sumSin) {
+    count = n;
+    long[] words = words(sum, sumExponent);
+    sumHigh = words[0];
+    sumLow = words[1];
+    words = words(sumCos, TRIG_EXPONENT);
+    cosHigh = words[0];
+    cosLow = words[1];
+    words = words(sumSin, TRIG_EXPONENT);
+    sinHigh = words[0];
+    sinLow = words[1];
+    return this;
+  }
+
+  private void bind(FieldBinning b) {
+    String id = b.id();
+    if (binning == id) {
+      return;
+    }
+    if (binning == null) {
+      if (count != 0) {
+        throw new IllegalArgumentException("an accumulator of " + count + " values has no binning");
+      }
+      binning = id;
+      sumExponent = b.sumExponent();
+      histogram = new long[b.outputBins()];
+    } else if (!binning.equals(id)) {
+      throw new IllegalArgumentException("a value of the binning " + id + " cannot be added to an accumulator of "
+          + name() + " with the binning " + binning);
+    }
+  }
+
+  private String name() {
+    return field == null ? "an unnamed field" : "field '" + field + "'";
+  }
+
+  private double meanOf(long high, long low, int exponent) {
+    if (count == 0) {
+      return Double.NaN;
+    }
+    BigDecimal quotient = new BigDecimal(toBigInteger(high, low)).divide(BigDecimal.valueOf(count), MathContext.DECIMAL128);
+    return Math.scalb(quotient.doubleValue(), exponent);
+  }
+
+  /** 1 if adding to the low word {@code before} gave {@code after} with a carry out (unsigned overflow). */
+  private static long carry(long before, long after) {
+    return Long.compareUnsigned(after, before) < 0 ? 1 : 0;
+  }
+
+  static BigInteger toBigInteger(long high, long low) {
+    return BigInteger.valueOf(high).shiftLeft(64).add(BigInteger.valueOf(low).and(LOW_WORD));
+  }
+
+  /** {high, low} of rint(value 2^-exponent). */
+  static long[] words(double value, int exponent) {
+    BigInteger v = new BigDecimal(Math.rint(Math.scalb(value, -exponent))).toBigIntegerExact();
+    return new long[] {v.shiftRight(64).longValueExact(), v.longValue()};
   }
 
   // Getters and setters: the Flink POJO contract.
+
+  /** The field's name, or null for an unnamed field. */
+  public String getField() {
+    return field;
+  }
+
+  public void setField(String field) {
+    this.field = field;
+  }
+
+  /** The {@link FieldBinning#id()} of the binning, or null before the first value or merge. */
+  public String getBinning() {
+    return binning;
+  }
+
+  public void setBinning(String binning) {
+    this.binning = binning;
+  }
+
+  public int getSumExponent() {
+    return sumExponent;
+  }
+
+  public void setSumExponent(int sumExponent) {
+    this.sumExponent = sumExponent;
+  }
 
   public long getCount() {
     return count;
@@ -99,35 +294,71 @@ public final class FieldAccumulator {
     this.histogram = histogram;
   }
 
-  public double getSum() {
-    return sum;
+  public long getSumHigh() {
+    return sumHigh;
   }
 
-  public void setSum(double sum) {
-    this.sum = sum;
+  public void setSumHigh(long sumHigh) {
+    this.sumHigh = sumHigh;
   }
 
-  public double getSumCompensation() {
-    return sumCompensation;
+  public long getSumLow() {
+    return sumLow;
   }
 
-  public void setSumCompensation(double sumCompensation) {
-    this.sumCompensation = sumCompensation;
+  public void setSumLow(long sumLow) {
+    this.sumLow = sumLow;
   }
 
-  public double getSumCos() {
-    return sumCos;
+  public long getCosHigh() {
+    return cosHigh;
   }
 
-  public void setSumCos(double sumCos) {
-    this.sumCos = sumCos;
+  public void setCosHigh(long cosHigh) {
+    this.cosHigh = cosHigh;
   }
 
-  public double getSumSin() {
-    return sumSin;
+  public long getCosLow() {
+    return cosLow;
   }
 
-  public void setSumSin(double sumSin) {
-    this.sumSin = sumSin;
+  public void setCosLow(long cosLow) {
+    this.cosLow = cosLow;
+  }
+
+  public long getSinHigh() {
+    return sinHigh;
+  }
+
+  public void setSinHigh(long sinHigh) {
+    this.sinHigh = sinHigh;
+  }
+
+  public long getSinLow() {
+    return sinLow;
+  }
+
+  public void setSinLow(long sinLow) {
+    this.sinLow = sinLow;
+  }
+
+  /** Equal state: field, binning, count, histogram and sums. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof FieldAccumulator a && Objects.equals(a.field, field) && Objects.equals(a.binning, binning)
+        && a.sumExponent == sumExponent && a.count == count && java.util.Arrays.equals(a.histogram, histogram)
+        && a.sumHigh == sumHigh && a.sumLow == sumLow && a.cosHigh == cosHigh && a.cosLow == cosLow
+        && a.sinHigh == sinHigh && a.sinLow == sinLow;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(field, binning, count, java.util.Arrays.hashCode(histogram), sumHigh, sumLow, cosHigh, cosLow,
+        sinHigh, sinLow);
+  }
+
+  @Override
+  public String toString() {
+    return "FieldAccumulator{" + name() + ", " + count + " values, binning " + binning + "}";
   }
 }

@@ -12,6 +12,14 @@ import io.ogpm.mechanism.Mechanism;
  * (j + offset + 1) h)} with {@code h = w / (k resolution)}. Finer output bins keep what the sharp
  * edges of a piecewise mechanism's output say about the input, which the reconstruction uses.
  *
+ * <p>It also fixes how a {@link FieldAccumulator} sums the field's values exactly: in integer units
+ * of the quantum {@code q = 2^}{@link #sumExponent()}, chosen from the field's {@link #reach()} R,
+ * the largest magnitude a value may have (the larger end of the output domain; for unbounded
+ * outputs, the domain widened by 1024 widths on each side): {@code q = 2^(floor(log2 R) - 60)}, so a
+ * value is at most {@code 2^61} units and a sum of up to {@code 2^63} values fits in 128 bits.
+ * Rounding a value to a whole number of units moves it by at most {@code q / 2 <= R 2^-61}, less
+ * than a hundredth of an ulp of R.
+ *
  * <p>Immutable and serializable.
  */
 public final class FieldBinning implements java.io.Serializable {
@@ -24,9 +32,13 @@ public final class FieldBinning implements java.io.Serializable {
   private final int offset;
   private final int outputBins;
   private final int resolution;
+  private final double reach;
+  private final int sumExponent;
+  private final double sumScale;
+  private final String id;
 
-  private FieldBinning(
-      int bins, double lo, double width, boolean circular, int offset, int outputBins, int resolution) {
+  private FieldBinning(int bins, double lo, double width, boolean circular, int offset, int outputBins,
+      int resolution, double reach) {
     this.bins = bins;
     this.lo = lo;
     this.width = width;
@@ -34,6 +46,14 @@ public final class FieldBinning implements java.io.Serializable {
     this.offset = offset;
     this.outputBins = outputBins;
     this.resolution = resolution;
+    this.reach = reach;
+    // (Clamped where 2^-e would overflow: only for a reach below 2^-962, where the quantum is then
+    // coarser than stated.)
+    this.sumExponent = Math.max(Math.getExponent(reach) - 60, Double.MIN_EXPONENT);
+    this.sumScale = Math.scalb(1.0, -sumExponent);
+    this.id = bins + " bins on [" + lo + ", " + (lo + width) + ") " + (circular ? "circular" : "classical")
+        + ", " + outputBins + " output bins from " + offset + ", values within " + reach + " in units of 2^"
+        + sumExponent;
   }
 
   /** k bins over the mechanism's domain, and output bins of the same width. */
@@ -53,8 +73,9 @@ public final class FieldBinning implements java.io.Serializable {
     double w = d.width();
     int fine = bins * resolution;
     double h = w / fine;
+    double reach = reachOf(mechanism);
     if (d.isCircular()) {
-      return new FieldBinning(bins, d.lo(), w, true, 0, fine, resolution);
+      return new FieldBinning(bins, d.lo(), w, true, 0, fine, resolution, reach);
     }
     double outLo = Double.isFinite(mechanism.outputLo()) ? mechanism.outputLo() : d.lo() - 2 * w;
     double outHi = Double.isFinite(mechanism.outputHi()) ? mechanism.outputHi() : d.hi() + 2 * w;
@@ -62,13 +83,73 @@ public final class FieldBinning implements java.io.Serializable {
     int last = (int) Math.ceil((outHi - d.lo()) / h - 1e-9);
     first = Math.min(first, 0);
     last = Math.max(last, fine);
-    return new FieldBinning(bins, d.lo(), w, false, first, last - first, resolution);
+    return new FieldBinning(bins, d.lo(), w, false, first, last - first, resolution, reach);
+  }
+
+  /**
+   * How many domain widths beyond each end unbounded outputs (staircase) are summed: farther values
+   * are not accepted. Staircase's tails decay geometrically, by e^-eps per step of its width, far
+   * less than a domain width, so a value 1024 widths out has probability below e^-1024 eps.
+   */
+  static final double UNBOUNDED_REACH = 1024;
+
+  /**
+   * The largest magnitude of a mechanism's outputs that its field's sums take: the larger end of
+   * its output domain (on a circle too: outputs beyond [lo, hi) are wrapped into it), or for
+   * unbounded outputs of the domain widened by {@value #UNBOUNDED_REACH} widths on each side.
+   */
+  public static double reachOf(Mechanism mechanism) {
+    Domain d = mechanism.domain();
+    double w = d.width();
+    return magnitude(Double.isFinite(mechanism.outputLo()) ? mechanism.outputLo() : d.lo() - UNBOUNDED_REACH * w,
+        Double.isFinite(mechanism.outputHi()) ? mechanism.outputHi() : d.hi() + UNBOUNDED_REACH * w);
+  }
+
+  private static double magnitude(double a, double b) {
+    double m = Math.max(Math.abs(a), Math.abs(b));
+    // A domain [0, 0] is no domain; the smallest normal keeps the exponent defined.
+    return Math.max(m, Double.MIN_NORMAL);
   }
 
   /** A binning of a domain alone (raw histograms of true values, for evaluation). */
   public static FieldBinning ofDomain(Domain domain, int bins) {
     Checks.notNull("domain", domain);
-    return new FieldBinning(bins, domain.lo(), domain.width(), domain.isCircular(), 0, bins, 1);
+    return new FieldBinning(bins, domain.lo(), domain.width(), domain.isCircular(), 0, bins, 1,
+        magnitude(domain.lo(), domain.hi()));
+  }
+
+  /** The largest magnitude of a value the field's sums take ({@link #accepts}). */
+  public double reach() {
+    return reach;
+  }
+
+  /** Whether a value can be summed: finite and within the {@link #reach()}. */
+  public boolean accepts(double y) {
+    return Math.abs(y) <= reach;
+  }
+
+  /** The exponent e of the quantum {@code 2^e} in which the field's values are summed. */
+  public int sumExponent() {
+    return sumExponent;
+  }
+
+  /** {@code 2^-e}: a value times this, rounded to an integer, is its number of quanta. */
+  double sumScale() {
+    return sumScale;
+  }
+
+  /**
+   * A canonical description of everything that fixes what an accumulator's counts and sums mean:
+   * equal for equal binnings, different otherwise; for messages and for checking that accumulators
+   * belong together.
+   */
+  public String id() {
+    return id;
+  }
+
+  @Override
+  public String toString() {
+    return id;
   }
 
   /** Number of input bins k. */
@@ -167,11 +248,11 @@ public final class FieldBinning implements java.io.Serializable {
   public boolean equals(Object o) {
     return o instanceof FieldBinning b && b.bins == bins && b.lo == lo && b.width == width
         && b.circular == circular && b.offset == offset && b.outputBins == outputBins
-        && b.resolution == resolution;
+        && b.resolution == resolution && b.reach == reach;
   }
 
   @Override
   public int hashCode() {
-    return java.util.Objects.hash(bins, lo, width, circular, offset, outputBins, resolution);
+    return java.util.Objects.hash(bins, lo, width, circular, offset, outputBins, resolution, reach);
   }
 }

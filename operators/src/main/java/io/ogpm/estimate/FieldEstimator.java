@@ -158,6 +158,11 @@ public final class FieldEstimator {
     return FieldAccumulator.forBinning(binning);
   }
 
+  /** A fresh accumulator for the field of this name. */
+  public FieldAccumulator newAccumulator(String field) {
+    return FieldAccumulator.forField(field, binning);
+  }
+
   /** Whether the mechanism supports reconstruction (piecewise output distribution). */
   public boolean canReconstruct() {
     return transition != null;
@@ -186,8 +191,16 @@ public final class FieldEstimator {
     return circularMeanAngle(frequencies);
   }
 
-  /** Estimates from an accumulator; reconstructs when asked and possible. */
+  /**
+   * Estimates from an accumulator; reconstructs when asked and possible.
+   *
+   * @throws IllegalArgumentException if the accumulator holds values of another binning
+   */
   public FieldEstimate estimate(FieldAccumulator acc, boolean reconstruct) {
+    if (!acc.hasBinning(binning)) {
+      throw new IllegalArgumentException("cannot estimate an accumulator of the binning " + acc.getBinning()
+          + " with an estimator of the binning " + binning.id());
+    }
     long n = acc.getCount();
     double[] raw = binning.rawHistogram(acc.getHistogram());
     double[] reconstructed = null;
@@ -228,8 +241,8 @@ public final class FieldEstimator {
 
   private CircularMeans circularMeans(FieldAccumulator acc, double[] reconstructed) {
     long n = acc.getCount();
-    double c = acc.getSumCos() / n;
-    double s = acc.getSumSin() / n;
+    double c = acc.meanCos();
+    double s = acc.meanSin();
     double rec = reconstructed == null ? Double.NaN : circularMeanAngle(reconstructed);
     if (Double.isNaN(rho1)) {
       // No valid interval: the noise is not the same at every input.
@@ -243,7 +256,8 @@ public final class FieldEstimator {
     double spread = n >= normalFrom
         ? ResultantDisk.CHI95_2 * componentSd / Math.sqrt(n)
         : Math.sqrt(2) * NormalApproximation.bernsteinHalfWidth(n, componentSd * componentSd, 1 + rho1 + 2 * angleSlack, 0.025);
-    // The sums' rounding: at most n ulps of the mean's components.
+    // The sums' rounding (kept from when they were sums of doubles: at most n ulps of the mean's
+    // components; the exact sums' quantisation, 2^-61 per value, is far below it).
     double radius = (spread + angleSlack + n * 0x1p-52) / rho1;
     ResultantDisk disk = new ResultantDisk(c / rho1, s / rho1, radius);
     double angle = disk.direction();

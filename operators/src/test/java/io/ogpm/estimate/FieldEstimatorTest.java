@@ -27,10 +27,7 @@ class FieldEstimatorTest {
 
   /** An accumulator that has seen n values of mean {@code mean} (sums only, empty histogram). */
   private static FieldAccumulator withMean(FieldEstimator estimator, long n, double mean) {
-    FieldAccumulator acc = estimator.newAccumulator();
-    acc.setCount(n);
-    acc.setSum(n * mean);
-    return acc;
+    return estimator.newAccumulator().withMoments(n, n * mean, 0, 0);
   }
 
   @Test
@@ -232,11 +229,7 @@ class FieldEstimatorTest {
   private static FieldAccumulator withResultant(FieldEstimator estimator, long n, double length, double direction) {
     FieldBinning b = estimator.binning();
     double angle = 2 * Math.PI * (direction - b.lo()) / b.width();
-    FieldAccumulator acc = estimator.newAccumulator();
-    acc.setCount(n);
-    acc.setSumCos(n * length * Math.cos(angle));
-    acc.setSumSin(n * length * Math.sin(angle));
-    return acc;
+    return estimator.newAccumulator().withMoments(n, 0, n * length * Math.cos(angle), n * length * Math.sin(angle));
   }
 
   @Test
@@ -305,10 +298,7 @@ class FieldEstimatorTest {
     FieldEstimator estimator = FieldEstimator.of(m, 12);
     double angle = (Math.nextDown(1000.0) - 1000) * 2 * Math.PI / 360;
     assertThat(1000 + 360 * angle / (2 * Math.PI)).isEqualTo(Math.nextDown(1000.0));
-    FieldAccumulator acc = estimator.newAccumulator();
-    acc.setCount(100);
-    acc.setSumCos(50 * Math.cos(angle));
-    acc.setSumSin(50 * Math.sin(angle));
+    FieldAccumulator acc = estimator.newAccumulator().withMoments(100, 0, 50 * Math.cos(angle), 50 * Math.sin(angle));
     CircularMeans means = estimator.estimate(acc, false).circular();
     assertThat(means.direction().estimate()).isEqualTo(1000);
     // The same through the arc's ends: a direction at 1180 (angle pi) with the arc within [1000, 1360).
@@ -324,8 +314,8 @@ class FieldEstimatorTest {
         .domain(Domain.circular(10, 370)).build());
     FieldEstimator estimator = FieldEstimator.of(m, 36);
     FieldAccumulator acc = withValues(estimator, new double[] {40, 100, 400}, new int[] {10, 20, 5});
-    double c = acc.getSumCos() / 35;
-    double s = acc.getSumSin() / 35;
+    double c = acc.sumCos() / 35;
+    double s = acc.sumSin() / 35;
     CircularMeans means = estimator.estimate(acc, true).circular();
     double direction = 10 + 360 * Math.atan2(s, c) / (2 * Math.PI);
     assertThat(means.direction().estimate()).isCloseTo(direction, within(1e-9));

@@ -166,11 +166,9 @@ class IntervalDerivationTest {
     double rho1 = m.noiseCosineMoment(0, 1);
     double rho2 = m.noiseCosineMoment(0, 2);
     double sd = Math.sqrt(Math.max((1 - rho2) / 2, (1 + rho2) / 2 - rho1 * rho1));
-    FieldAccumulator acc = estimator.newAccumulator();
     int n = 2_000;
-    acc.setCount(n);
-    acc.setSumCos(n * 0.2 * Math.cos(Math.toRadians(30)));
-    acc.setSumSin(n * 0.2 * Math.sin(Math.toRadians(30)));
+    FieldAccumulator acc = estimator.newAccumulator()
+        .withMoments(n, 0, n * 0.2 * Math.cos(Math.toRadians(30)), n * 0.2 * Math.sin(Math.toRadians(30)));
     CircularMeans means = estimator.estimate(acc, false).circular();
     double radius = ResultantDisk.CHI95_2 * sd / Math.sqrt(n) / rho1;
     double length = 0.2 / rho1;
@@ -183,8 +181,7 @@ class IntervalDerivationTest {
     assertThat(means.resultantLength().lower()).isCloseTo(length - radius, within(1e-6));
     assertThat(means.resultantLength().upper()).isCloseTo(length + radius, within(1e-6));
     // A shorter mean vector: the disk holds the origin, the direction is the whole circle.
-    acc.setSumCos(n * 0.01);
-    acc.setSumSin(0);
+    acc.withMoments(n, 0, n * 0.01, 0);
     CircularMeans flat = estimator.estimate(acc, false).circular();
     assertThat(flat.direction().lower()).isEqualTo(0);
     assertThat(flat.direction().upper()).isEqualTo(360);

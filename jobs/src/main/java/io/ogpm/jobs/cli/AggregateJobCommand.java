@@ -1,6 +1,7 @@
 package io.ogpm.jobs.cli;
 
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.flink.EstimationMethod;
 import io.ogpm.jobs.AggregateJob;
 import io.ogpm.jobs.JobRunner;
 import java.time.Duration;
@@ -42,8 +43,13 @@ public final class AggregateJobCommand implements Callable<Integer> {
   Duration slide;
 
   @Option(names = "--allowed-lateness", defaultValue = "0s", converter = DurationConverter.class,
-      description = "Late records within this delay update their window. Default: ${DEFAULT-VALUE}.")
+      description = "Late records within this delay update their window (see --late-update-interval). Default: ${DEFAULT-VALUE}.")
   Duration allowedLateness;
+
+  @Option(names = "--late-update-interval", defaultValue = "10s", converter = DurationConverter.class,
+      description = "Late records update their window's statistics at most this often (processing time), and once"
+          + " more at the end of the allowed lateness. Default: ${DEFAULT-VALUE}.")
+  Duration lateUpdateInterval;
 
   @Option(names = "--out-of-orderness", defaultValue = "5s", converter = DurationConverter.class,
       description = "Bounded out-of-orderness of the watermarks. Default: ${DEFAULT-VALUE}.")
@@ -89,9 +95,52 @@ public final class AggregateJobCommand implements Callable<Integer> {
     if (slide != null && (slide.isZero() || slide.isNegative() || slide.compareTo(window) > 0)) {
       throw new UsageError("--slide must be positive and at most --window, got " + slide);
     }
+    if (allowedLateness.isNegative()) {
+      throw new UsageError("--allowed-lateness must be at least 0, got " + allowedLateness);
+    }
+    if (lateUpdateInterval.isNegative()) {
+      throw new UsageError("--late-update-interval must be at least 0, got " + lateUpdateInterval);
+    }
     PrivacyConfig cfg = config.load();
-    return new AggregateJob.Settings(cfg, kafka.settings(), inputTopic, outputTopic, kafka.groupIdOr("ogpm-aggregate"),
-        kafka.transactionalIdPrefixOr("ogpm-aggregate"), groupBy, timeField, window, slide, allowedLateness,
-        outOfOrderness, idleTimeout, bins, method.equals("em"), kafka.bounded, kafka.checkpointInterval, kafka.parallelism);
+    try {
+      return AggregateJob.Settings.builder()
+          .config(cfg)
+          .kafka(kafka.settings())
+          .inputTopic(inputTopic)
+          .outputTopic(outputTopic)
+          .groupId(kafka.groupIdOr("ogpm-aggregate"))
+          .transactionalIdPrefix(kafka.transactionalIdPrefixOr("ogpm-aggregate"))
+          .groupField(groupBy)
+          .timeField(timeField)
+          .window(window)
+          .slide(slide)
+          .allowedLateness(allowedLateness)
+          .lateUpdateInterval(lateUpdateInterval)
+          .outOfOrderness(outOfOrderness)
+          .idleTimeout(idleTimeout)
+          .bins(bins)
+          .method(method.equals("em") ? EstimationMethod.EM : EstimationMethod.RAW)
+          .bounded(kafka.bounded)
+          .checkpointInterval(kafka.checkpointInterval)
+          .parallelism(kafka.parallelism)
+          .build();
+    } catch (IllegalArgumentException e) {
+      throw new UsageError(optionNames(e.getMessage()));
+    }
+  }
+
+  /** A settings message with the builder's option name replaced by the command line's. */
+  static String optionNames(String message) {
+    String[][] names = {{"groupBy", "--group-by"}, {"timeField", "--time-field"}, {"window", "--window"},
+        {"slide", "--slide"}, {"allowedLateness", "--allowed-lateness"}, {"lateUpdateInterval", "--late-update-interval"},
+        {"outOfOrderness", "--out-of-orderness"}, {"idleTimeout", "--idle-timeout"}, {"bins", "--bins"},
+        {"inputTopic", "--input-topic"}, {"outputTopic", "--output-topic"}, {"groupId", "--group-id"},
+        {"transactionalIdPrefix", "--transactional-id-prefix"}};
+    for (String[] n : names) {
+      if (message.startsWith(n[0] + ":")) {
+        return n[1] + message.substring(n[0].length());
+      }
+    }
+    return message;
   }
 }

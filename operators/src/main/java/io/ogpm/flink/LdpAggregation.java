@@ -1,0 +1,276 @@
+package io.ogpm.flink;
+
+import io.ogpm.config.PrivacyConfig;
+import java.time.Duration;
+import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.functions.FlatMapFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/**
+ * Windowed estimates from perturbed records: per event-time window, field and group, the count,
+ * the raw and reconstructed histograms and the means with 95 % intervals ({@link WindowEstimate}).
+ *
+ * <pre>{@code
+ * DataStream<WindowEstimate> estimates = LdpAggregation.builder()
+ *     .config(config)
+ *     .window(Duration.ofMinutes(1)).slide(Duration.ofSeconds(10))
+ *     .allowedLateness(Duration.ofSeconds(30))
+ *     .groupBy("activity")
+ *     .build()
+ *     .apply(perturbedValues);   // timestamps and watermarks already assigned
+ * }</pre>
+ *
+ * <p>Two phases, so that it scales out whatever the number of fields and groups: every subtask
+ * adds its records into exact partial accumulators per pane, field and group, where they are
+ * (chained to the input: spread the input over the subtasks, as a Kafka source with enough
+ * partitions or {@code rebalance()} does), and the partials are merged per window, field and group
+ * (keyed). The accumulators are integers, so the result equals that of one accumulator of all the
+ * records, bit for bit, however they were split.
+ *
+ * <p>Windows follow Flink's event-time rules (tumbling, or sliding with {@link Builder#slide};
+ * allowed lateness; records too late for all their windows dropped and counted as {@code
+ * lateRecords}). Estimation runs at emissions only: each window is estimated when the watermark
+ * passes its end, then, if late records change it, at most once per {@link
+ * Builder#lateUpdateInterval} of processing time and a last time at the end of its allowed
+ * lateness, each time from all its records; its state is dropped then. Consumers keep the last
+ * estimate per window, field and group.
+ *
+ * <p>{@link #apply} adds two operators with stable uids, {@code <uidPrefix>-pre-aggregate} and
+ * {@code <uidPrefix>-window-estimates}, and never touches the environment (checkpointing,
+ * parallelism and restarts belong to the job). Immutable.
+ */
+@PublicEvolving
+public final class LdpAggregation {
+  /** Default {@link Builder#lateUpdateInterval}. */
+  public static final Duration DEFAULT_LATE_UPDATE_INTERVAL = Duration.ofSeconds(10);
+  /** Default {@link Builder#bins}. */
+  public static final int DEFAULT_BINS = 50;
+  /** Most {@link Builder#bins}. */
+  public static final int MAX_BINS = 10_000;
+  /** Default {@link Builder#uidPrefix}. */
+  public static final String DEFAULT_UID_PREFIX = "ogpm-aggregate";
+  /** Longest duration of any option: with times within ±2^62 ms, window arithmetic cannot overflow. */
+  static final long MAX_MILLIS = 1L << 60;
+
+  private final AggregationFields fields;
+  private final Windowing windowing;
+  private final int bins;
+  private final EstimationMethod method;
+  private final String uidPrefix;
+
+  private LdpAggregation(AggregationFields fields, Windowing windowing, int bins, EstimationMethod method,
+      String uidPrefix) {
+    this.fields = fields;
+    this.windowing = windowing;
+    this.bins = bins;
+    this.method = method;
+    this.uidPrefix = uidPrefix;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Adds the aggregation to a stream of perturbed values whose timestamps and watermarks are
+   * assigned, and returns the window estimates.
+   */
+  public DataStream<WindowEstimate> apply(DataStream<PerturbedValues> perturbed) {
+    Objects.requireNonNull(perturbed, "perturbed: a stream is required");
+    SingleOutputStreamOperator<PartialAggregate> partials = perturbed
+        .transform("pre-aggregate (per subtask)", TypeInformation.of(PartialAggregate.class),
+            new PreAggregateOperator(fields.config(), bins, windowing))
+        .uid(uidPrefix + "-pre-aggregate");
+    return partials
+        .keyBy(new FieldAndGroup())
+        .transform("window estimates", TypeInformation.of(WindowEstimate.class),
+            new WindowEstimateOperator(fields.config(), bins, windowing, method == EstimationMethod.EM))
+        .uid(uidPrefix + "-window-estimates");
+  }
+
+  /** The key of the merge: field index and group. */
+  static final class FieldAndGroup implements KeySelector<PartialAggregate, String> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String getKey(PartialAggregate partial) {
+      return partial.key();
+    }
+  }
+
+  /**
+   * A Kafka deserializer of perturbed records for this aggregation (its configuration and group-by
+   * field).
+   *
+   * @param timeField dotted name of a passthrough field with the event time, or null for the Kafka
+   *     timestamp
+   * @throws IllegalArgumentException naming {@code timeField} if it is not passed through
+   */
+  public PerturbedValuesDeserializer deserializer(String timeField) {
+    return new PerturbedValuesDeserializer(AggregationFields.checked(fields.config(), fields.groupField(), timeField));
+  }
+
+  /**
+   * A function from perturbed records of this job to this aggregation's values ({@link
+   * PerturbedValues#parser}).
+   */
+  public FlatMapFunction<PerturbedRecord, PerturbedValues> parser(String timeField) {
+    return PerturbedValues.parser(fields.config(), fields.groupField(), timeField);
+  }
+
+  public PrivacyConfig config() {
+    return fields.config();
+  }
+
+  /** The group-by field, or null. */
+  public String groupBy() {
+    return fields.groupField();
+  }
+
+  public Duration window() {
+    return Duration.ofMillis(windowing.size);
+  }
+
+  public Duration slide() {
+    return Duration.ofMillis(windowing.slide);
+  }
+
+  public Duration allowedLateness() {
+    return Duration.ofMillis(windowing.lateness);
+  }
+
+  public Duration lateUpdateInterval() {
+    return Duration.ofMillis(windowing.lateUpdateInterval);
+  }
+
+  public int bins() {
+    return bins;
+  }
+
+  public EstimationMethod method() {
+    return method;
+  }
+
+  public String uidPrefix() {
+    return uidPrefix;
+  }
+
+  /** Options of an {@link LdpAggregation}; {@link #build()} validates them. */
+  @PublicEvolving
+  public static final class Builder {
+    private PrivacyConfig config;
+    private Duration window;
+    private Duration slide;
+    private Duration allowedLateness = Duration.ZERO;
+    private Duration lateUpdateInterval = DEFAULT_LATE_UPDATE_INTERVAL;
+    private String groupBy;
+    private int bins = DEFAULT_BINS;
+    private EstimationMethod method = EstimationMethod.EM;
+    private String uidPrefix = DEFAULT_UID_PREFIX;
+
+    private Builder() {}
+
+    /** The configuration the records were perturbed under (required). */
+    public Builder config(PrivacyConfig config) {
+      this.config = config;
+      return this;
+    }
+
+    /** The window size (required): tumbling windows unless a {@link #slide} is given. */
+    public Builder window(Duration size) {
+      this.window = size;
+      return this;
+    }
+
+    /** Sliding windows starting every {@code slide} (at most the window size). */
+    public Builder slide(Duration slide) {
+      this.slide = slide;
+      return this;
+    }
+
+    /** How long after its end a window still takes late records (default 0). */
+    public Builder allowedLateness(Duration lateness) {
+      this.allowedLateness = lateness;
+      return this;
+    }
+
+    /**
+     * The shortest processing time between two late updates of a window (default 10 s; 0: as soon
+     * as late records reach it).
+     */
+    public Builder lateUpdateInterval(Duration interval) {
+      this.lateUpdateInterval = interval;
+      return this;
+    }
+
+    /** A passthrough field (dotted name) to group by; default one global group. */
+    public Builder groupBy(String field) {
+      this.groupBy = field;
+      return this;
+    }
+
+    /** Histogram bins over each field's domain (default 50). */
+    public Builder bins(int bins) {
+      this.bins = bins;
+      return this;
+    }
+
+    /** The headline estimate (default {@link EstimationMethod#EM}). */
+    public Builder method(EstimationMethod method) {
+      this.method = method;
+      return this;
+    }
+
+    /** Prefix of the operators' uids (default {@value LdpAggregation#DEFAULT_UID_PREFIX}). */
+    public Builder uidPrefix(String prefix) {
+      this.uidPrefix = prefix;
+      return this;
+    }
+
+    /**
+     * The aggregation.
+     *
+     * @throws NullPointerException naming a required option that is missing
+     * @throws IllegalArgumentException naming the option and its bad value
+     */
+    public LdpAggregation build() {
+      long size = millis("window", Objects.requireNonNull(window, "window: a window size is required"), false);
+      long step = slide == null ? size : millis("slide", slide, false);
+      if (step > size) {
+        throw new IllegalArgumentException("slide: must be at most the window (" + window + "), got " + slide);
+      }
+      long lateness = millis("allowedLateness", Objects.requireNonNull(allowedLateness, "allowedLateness: required"),
+          true);
+      long interval = millis("lateUpdateInterval",
+          Objects.requireNonNull(lateUpdateInterval, "lateUpdateInterval: required"), true);
+      if (bins < 1 || bins > MAX_BINS) {
+        throw new IllegalArgumentException("bins: must be in [1, " + MAX_BINS + "], got " + bins);
+      }
+      Objects.requireNonNull(method, "method: an estimation method is required");
+      if (uidPrefix == null || uidPrefix.isBlank()) {
+        throw new IllegalArgumentException("uidPrefix: must not be blank, got " + (uidPrefix == null ? "null"
+            : "'" + uidPrefix + "'"));
+      }
+      AggregationFields fields = AggregationFields.checked(config, groupBy, null);
+      return new LdpAggregation(fields, new Windowing(size, step, lateness, interval), bins, method, uidPrefix);
+    }
+
+    private static long millis(String option, Duration d, boolean zeroAllowed) {
+      if (d.isNegative() || (!zeroAllowed && d.isZero())) {
+        throw new IllegalArgumentException(option + ": must be " + (zeroAllowed ? "at least 0" : "positive")
+            + ", got " + d);
+      }
+      if (d.getNano() % 1_000_000 != 0) {
+        throw new IllegalArgumentException(option + ": must be whole milliseconds, got " + d);
+      }
+      if (d.compareTo(Duration.ofMillis(MAX_MILLIS)) > 0) {
+        throw new IllegalArgumentException(option + ": must be at most 2^60 ms, got " + d);
+      }
+      return d.toMillis();
+    }
+  }
+}
