@@ -322,6 +322,9 @@ public final class AggregateJob {
                 + (topic[1] == null ? "null" : "'" + topic[1] + "'"));
           }
         }
+        if (outputTopic.equals(inputTopic)) {
+          throw new IllegalArgumentException("outputTopic: must differ from the input topic, got '" + inputTopic + "'");
+        }
         if (outOfOrderness == null || outOfOrderness.isNegative()) {
           throw new IllegalArgumentException("outOfOrderness: must be at least 0, got " + outOfOrderness);
         }

@@ -15,8 +15,20 @@
  * randomness comes from: secure random by default, or a key on the task managers for replay-safe
  * keyed randomness.
  *
+ * <p><b>Aggregation.</b> {@link io.ogpm.flink.LdpAggregation} turns perturbed records into windowed
+ * estimates: {@code LdpAggregation.builder().config(privacyConfig).window(..).build()} then {@code
+ * apply(perturbedValues)}, a stream of {@link io.ogpm.flink.PerturbedValues} with timestamps and
+ * watermarks (read once per record by {@link io.ogpm.flink.PerturbedValuesDeserializer} from Kafka,
+ * which checks each record's configuration fingerprint, or {@code parser(..)} from {@link
+ * io.ogpm.flink.PerturbedRecord}s), gives typed {@link io.ogpm.flink.WindowEstimate}s per window,
+ * field and group. It aggregates in two phases (exact partial accumulators on every subtask, merged
+ * per window, field and group), so one busy field is spread over the whole job, and it estimates at
+ * emissions only (at the watermark, then at most once per late-update interval, and at the end of
+ * the allowed lateness). {@link io.ogpm.flink.WindowEstimateSerializer} writes the JSON documented in
+ * README.md.
+ *
  * <p><b>Kafka.</b> {@code io.ogpm.flink.kafka} builds the sources and exactly-once sinks the
- * perturbation reads from and writes to: {@code RawRecordSource} and {@code PerturbationSinks}
+ * perturbation reads from and writes to: {@code RawRecordSource} and {@code PerturbationSinks}, and those of the aggregation, {@code AggregationKafka}
  * ({@link io.ogpm.flink.PerturbedRecordSerializer} writes a perturbed record's cost and
  * configuration fingerprint as headers, {@link io.ogpm.flink.DeadLetterSerializer} a dead letter's
  * reason).

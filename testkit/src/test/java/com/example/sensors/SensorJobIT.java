@@ -3,23 +3,20 @@ package com.example.sensors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ogpm.config.PrivacyConfig;
-import io.ogpm.flink.DeadLetterSerializer;
-import io.ogpm.flink.KeySource;
-import io.ogpm.flink.PerturbFunction;
+import io.ogpm.flink.LdpPerturbation;
+import io.ogpm.flink.PerturbationResult;
 import io.ogpm.flink.PerturbedRecord;
-import io.ogpm.flink.PerturbedRecordSerializer;
 import io.ogpm.flink.RawRecord;
-import io.ogpm.flink.RawRecordDeserializer;
 import io.ogpm.flink.kafka.KafkaSettings;
+import io.ogpm.flink.kafka.PerturbationSinks;
+import io.ogpm.flink.kafka.RawRecordSource;
 import io.ogpm.testkit.KafkaFixture;
 import io.ogpm.testkit.KafkaRecord;
 import io.ogpm.testkit.LdpTestEnvironment;
 import io.ogpm.testkit.PrivacyAssertions;
 import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.connector.kafka.source.KafkaSource;
-import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
-import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -39,19 +36,16 @@ class SensorJobIT {
   static void sensorJob(StreamExecutionEnvironment env, String bootstrapServers) {
     env.enableCheckpointing(1_000);
     KafkaSettings kafka = KafkaSettings.of(bootstrapServers);
-    KafkaSource<RawRecord> raw = KafkaSource.<RawRecord>builder()
-        .setBootstrapServers(bootstrapServers)
-        .setTopics("sensors-raw")
-        .setStartingOffsets(OffsetsInitializer.earliest())
-        .setBounded(OffsetsInitializer.latest())
-        .setDeserializer(new RawRecordDeserializer())
-        .build();
-    SingleOutputStreamOperator<PerturbedRecord> perturbed = env
-        .fromSource(raw, WatermarkStrategy.noWatermarks(), "raw readings")
-        .process(new PerturbFunction(CONFIG, KeySource.none())).uid("perturb");
-    perturbed.sinkTo(kafka.exactlyOnceSink(new PerturbedRecordSerializer("sensors-perturbed"), "sensors-perturbed"));
-    perturbed.getSideOutput(PerturbFunction.DEAD_LETTERS)
-        .sinkTo(kafka.exactlyOnceSink(new DeadLetterSerializer("sensors-dead"), "sensors-dead"));
+    DataStream<RawRecord> raw = env.fromSource(
+        RawRecordSource.builder().kafka(kafka).topics("sensors-raw").groupId("sensors").bounded(true).build(),
+        WatermarkStrategy.noWatermarks(), "raw readings");
+    PerturbationResult<PerturbedRecord> ldp = LdpPerturbation.builder()
+        .config(CONFIG)
+        .uidPrefix("sensors")
+        .build()
+        .apply(raw);
+    ldp.perturbed().sinkTo(PerturbationSinks.perturbed(kafka, "sensors-perturbed", "sensors"));
+    ldp.deadLetters().sinkTo(PerturbationSinks.deadLetters(kafka, "sensors-dead", "sensors"));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.ogpm.flink.kafka;
 
+import org.apache.flink.annotation.Internal;
 import io.ogpm.config.BudgetClock;
 import io.ogpm.flink.kafka.KafkaSettings;
 import java.io.IOException;
@@ -32,6 +33,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * <p>Reachability is tested with a plain TCP connection to each bootstrap server first: the Kafka
  * admin client would log a warning per reconnection attempt to a server that is down.
  */
+@Internal
 public final class KafkaPreflight {
   private final KafkaSettings kafka;
   private final Duration timeout;

@@ -1,5 +1,6 @@
 package io.ogpm.flink.kafka;
 
+import org.apache.flink.annotation.Internal;
 import io.ogpm.flink.kafka.KafkaSettings;
 import java.time.Duration;
 import java.util.Collection;
@@ -19,6 +20,7 @@ import org.apache.kafka.common.TopicPartition;
  * producer's transaction timeout, after which they are aborted). Here the enumerator waits with a
  * deadline and the job fails naming the partition whose transaction stays open.
  */
+@Internal
 public final class StableEndOffsets implements OffsetsInitializer {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.ogpm.flink.kafka;
 
+import org.apache.flink.annotation.Internal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -31,6 +32,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * everything below that end is final, and a {@code read_committed} reader can read exactly up to it.
  * New transactions opened after the snapshot do not delay the wait.
  */
+@Internal
 public final class StableOffsets {
   private static final long POLL_MILLIS = 100;
 
