@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.function.IntToLongFunction;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
@@ -196,17 +195,6 @@ class BudgetIT {
     return env.executeAsync(jobName);
   }
 
-  private static JobStatus status(JobClient job) {
-    try {
-      return job.getJobStatus().get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
   @Test
   void forgedTimestampsBuyNoBudgetAcrossAStopWithSavepointAndARestore(@TempDir Path dir) throws Exception {
     KafkaFixture kafka = ENV.kafka();
@@ -260,7 +248,7 @@ class BudgetIT {
     StreamExecutionEnvironment env = ENV.executionEnvironment();
     PerturbJob.build(env, settings(kafka, CONFIG, name, true), in -> Hooks.throttled(in, 5000));
     JobClient job = env.executeAsync("budget killed mid-stream");
-    Await.until("job running", () -> status(job), s -> s == JobStatus.RUNNING);
+    Await.jobStatus(job, JobStatus.RUNNING);
     // Mid-stream: once dead letters flow (the budgets are spent), kill a task manager.
     Await.until("30 dead letters before the failure (uncommitted included)",
         () -> kafka.readUncommitted(name + "-dead").size(), n -> n >= 30);

@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
@@ -124,7 +123,7 @@ class FaultToleranceIT {
     StreamExecutionEnvironment env = ENV.executionEnvironment();
     PerturbJob.build(env, settings, hook);
     JobClient job = env.executeAsync("fault tolerance " + name);
-    Await.until("job " + name + " running", () -> status(job), s -> s == JobStatus.RUNNING);
+    Await.jobStatus(job, JobStatus.RUNNING);
     fault.cause(job);
     assertThat(job.getJobExecutionResult()).as("the job's result").succeedsWithin(KafkaFixture.PATIENCE);
 
@@ -149,16 +148,5 @@ class FaultToleranceIT {
     long replayed = values.values().stream().filter(l -> l.size() > 1).count();
     assertThat(replayed).as("records written twice (first attempt aborted)").isPositive();
     assertThat(values.values()).allMatch(l -> l.stream().distinct().count() == 1);
-  }
-
-  private static JobStatus status(JobClient job) {
-    try {
-      return job.getJobStatus().get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

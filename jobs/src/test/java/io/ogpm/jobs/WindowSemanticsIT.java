@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Predicate;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
@@ -146,19 +145,8 @@ class WindowSemanticsIT {
     StreamExecutionEnvironment env = ENV.executionEnvironment();
     AggregateJob.build(env, settings);
     JobClient job = env.executeAsync(name);
-    Await.until("job '" + name + "' running", () -> status(job), s -> s == JobStatus.RUNNING);
+    Await.jobStatus(job, JobStatus.RUNNING);
     return job;
-  }
-
-  private static JobStatus status(JobClient job) {
-    try {
-      return job.getJobStatus().get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   /** Produces perturbed records of {@link #CONFIG}: with its fingerprint, as the perturb job writes them. */
