@@ -204,7 +204,12 @@ class BudgetIT {
     // Four records per user stamped alternately on two days (which used to reset the budget).
     List<KafkaRecord> inputs = new ArrayList<>(produce(kafka, name + "-raw", "a", 3, 4, i -> JAN_1 + (i % 2) * DAY));
     JobClient job = submit(ENV.executionEnvironment(), settings(kafka, CONFIG, name, false), "budget before the savepoint");
-    awaitAccounted(kafka, name, inputs.size());
+    try {
+      awaitAccounted(kafka, name, inputs.size());
+    } catch (AssertionError | RuntimeException e) {
+      job.cancel().get(); // it would hold the cluster's slots for the class's next tests
+      throw e;
+    }
     String savepoint = job.stopWithSavepoint(false, dir.resolve("savepoints").toUri().toString(),
         SavepointFormatType.CANONICAL).get();
     assertThat(committed(kafka, name + "-out")).as("4 records per user fit in any period").hasSize(inputs.size());
