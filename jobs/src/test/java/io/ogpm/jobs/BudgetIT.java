@@ -1,15 +1,19 @@
 package io.ogpm.jobs;
 
-import io.ogpm.flink.kafka.KafkaSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.KeySource;
-import io.ogpm.testkit.KafkaClients;
+import io.ogpm.flink.kafka.KafkaSettings;
+import io.ogpm.testkit.Await;
+import io.ogpm.testkit.CapturedMetrics;
 import io.ogpm.testkit.KafkaFixture;
-import io.ogpm.testkit.KafkaFixtureExtension;
+import io.ogpm.testkit.KafkaRecord;
+import io.ogpm.testkit.LdpTestEnvironment;
+import io.ogpm.testkit.PrivacyAssertions;
+import io.ogpm.testkit.TestRecord;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,15 +23,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntToLongFunction;
-import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Gauge;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -43,8 +49,23 @@ import org.junit.jupiter.api.io.TempDir;
  * a run that crosses midnight UTC (two budget periods) is judged right too. Every wait is for a
  * condition (every input accounted for), with a deadline of minutes.
  */
-@ExtendWith(KafkaFixtureExtension.class)
 class BudgetIT {
+  /**
+   * Two task managers with one slot each: at parallelism 2 each runs one subtask of every operator
+   * (slot sharing), so killing either is sure to hit the job; quick restarts.
+   */
+  @RegisterExtension
+  static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().taskManagers(2).slotsPerTaskManager(1)
+      .flinkConfiguration(restarts()).build();
+
+  static Configuration restarts() {
+    Configuration conf = new Configuration();
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 20);
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+    return conf;
+  }
+
   static final String FIELDS = """
       id-field: id
       user-field: user
@@ -64,53 +85,50 @@ class BudgetIT {
       PrivacyConfig.parse(FIELDS + "budget: {epsilon: 10, period: P1D, clock: ingestion-time}\n");
   static final int PER_PERIOD = 5;
   static final long DAY = Duration.ofDays(1).toMillis();
-  static final Map<String, String> LOG_APPEND_TIME = Map.of("message.timestamp.type", "LogAppendTime");
   static final ObjectMapper JSON = new ObjectMapper();
-  static final Duration DEADLINE = Duration.ofMinutes(5);
-  static final Duration READ = Duration.ofMinutes(2);
   /** Timestamps the producer forges. */
   static final long JAN_1 = Instant.parse("2026-01-01T12:00:00Z").toEpochMilli();
   static final long FUTURE = Instant.parse("2030-06-01T12:00:00Z").toEpochMilli();
 
-  private static void createTopics(KafkaFixture kafka, String name, Map<String, String> rawConfig) {
-    kafka.createTopic(name + "-raw", 2, rawConfig);
-    kafka.createTopic(name + "-out", 2, Map.of());
-    kafka.createTopic(name + "-dead", 1, Map.of());
+  /**
+   * The raw topic (stamped by the broker: LogAppendTime, unless {@code createTime}), the output and
+   * the dead-letter topic of a test.
+   */
+  private static void createTopics(KafkaFixture kafka, String name, boolean createTime) {
+    if (createTime) {
+      kafka.createTopic(name + "-raw", 2);
+    } else {
+      kafka.createRawTopic(name + "-raw", 2);
+    }
+    kafka.createTopic(name + "-out", 2);
+    kafka.createTopic(name + "-dead", 1);
   }
 
   /**
    * Writes {@code perUser} records for each of {@code users} users, keyed by user (so one user's
    * records share a partition); the i-th record of a user is stamped by the producer with {@code
-   * forged(i)}. Returns how many were written.
+   * forged(i)}. Returns where they landed.
    */
-  private static int produce(KafkaFixture kafka, String topic, String prefix, int users, int perUser,
+  private static List<KafkaRecord> produce(KafkaFixture kafka, String topic, String prefix, int users, int perUser,
       IntToLongFunction forged) {
-    List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+    List<TestRecord> records = new ArrayList<>();
     for (int i = 0; i < perUser; i++) {
       for (int u = 0; u < users; u++) {
         String json = "{\"id\":\"" + prefix + "-" + u + "-" + i + "\",\"user\":\"user-" + u + "\",\"x\":0.5,\"y\":0.25}";
-        records.add(new ProducerRecord<>(topic, null, forged.applyAsLong(i), ("user-" + u).getBytes(StandardCharsets.UTF_8),
-            json.getBytes(StandardCharsets.UTF_8)));
+        records.add(TestRecord.json(json).withKey("user-" + u).withTimestamp(forged.applyAsLong(i)));
       }
     }
-    KafkaClients.produceRecords(kafka.bootstrapServers(), records);
-    return records.size();
+    return kafka.produceRecords(topic, records);
   }
 
-  private static List<ConsumerRecord<byte[], byte[]>> committed(KafkaFixture kafka, String topic) {
-    return kafka.consumeAll(topic, true, READ);
+  private static List<KafkaRecord> committed(KafkaFixture kafka, String topic) {
+    return kafka.readCommitted(topic);
   }
 
   /** Waits until {@code inputs} records are in the committed output and dead-letter topics together. */
-  private static void awaitAccounted(KafkaFixture kafka, String name, int inputs) throws Exception {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    int seen;
-    while ((seen = committed(kafka, name + "-out").size() + committed(kafka, name + "-dead").size()) < inputs) {
-      assertThat(System.nanoTime() - deadline).as("%d of %d inputs accounted for within %s", seen, inputs, DEADLINE)
-          .isNegative();
-      Thread.sleep(500);
-    }
-    assertThat(seen).as("each input once").isEqualTo(inputs);
+  private static void awaitAccounted(KafkaFixture kafka, String name, int inputs) {
+    Map<String, List<KafkaRecord>> read = kafka.awaitCommitted(inputs, name + "-out", name + "-dead");
+    assertThat(read.get(name + "-out").size() + read.get(name + "-dead").size()).as("each input once").isEqualTo(inputs);
   }
 
   private static PerturbJob.Settings settings(KafkaFixture kafka, PrivacyConfig config, String name, boolean bounded) {
@@ -135,7 +153,8 @@ class BudgetIT {
    */
   private static Map<String, Integer> appendedPerUserAndPeriod(KafkaFixture kafka, String topic, long from, long to) {
     Map<String, Integer> counts = new HashMap<>();
-    for (ConsumerRecord<byte[], byte[]> r : committed(kafka, topic)) {
+    // Read as consumer records: a KafkaRecord has the timestamp but not its type.
+    for (ConsumerRecord<byte[], byte[]> r : kafka.consumeAll(topic, true, KafkaFixture.PATIENCE)) {
       assertThat(r.timestampType()).isEqualTo(TimestampType.LOG_APPEND_TIME);
       assertThat(r.timestamp()).isBetween(from, to);
       counts.merge(new String(r.key(), StandardCharsets.UTF_8) + "/" + Math.floorDiv(r.timestamp(), DAY), 1, Integer::sum);
@@ -151,132 +170,140 @@ class BudgetIT {
   }
 
   /** Released records per "user/period", the period read from the output's timestamp (the input's). */
-  private static Map<String, Integer> releasedPerUserAndPeriod(List<ConsumerRecord<byte[], byte[]>> out) throws Exception {
+  private static Map<String, Integer> releasedPerUserAndPeriod(List<KafkaRecord> out) throws Exception {
     Map<String, Integer> counts = new HashMap<>();
-    for (ConsumerRecord<byte[], byte[]> r : out) {
+    for (KafkaRecord r : out) {
       String[] id = JSON.readTree(r.value()).get("id").asText().split("-");
       counts.merge("user-" + id[1] + "/" + Math.floorDiv(r.timestamp(), DAY), 1, Integer::sum);
     }
     return counts;
   }
 
-  private static void assertDeadLetters(List<ConsumerRecord<byte[], byte[]>> dead, String rawTopic, String reason)
+  private static void assertDeadLetters(List<KafkaRecord> dead, String rawTopic, String reason)
       throws Exception {
-    for (ConsumerRecord<byte[], byte[]> d : dead) {
+    for (KafkaRecord d : dead) {
       JsonNode json = JSON.readTree(d.value());
       assertThat(json.get("reason").asText()).isEqualTo(reason);
       assertThat(json.get("source").get("topic").asText()).isEqualTo(rawTopic);
     }
   }
 
-  private static double sum(int mark, String metric) {
-    double sum = 0;
-    for (CapturingReporter.Registered m : CapturingReporter.since(mark)) {
-      if (m.name().equals(metric)) {
-        sum += m.metric() instanceof Counter c ? c.getCount() : ((Number) ((Gauge<?>) m.metric()).getValue()).doubleValue();
-      }
-    }
-    return sum;
+  /** Builds the perturb job on an environment of the kit's cluster and submits it. */
+  private static JobClient submit(StreamExecutionEnvironment env, PerturbJob.Settings settings, String jobName)
+      throws Exception {
+    PerturbJob.build(env, settings);
+    return env.executeAsync(jobName);
   }
 
   @Test
-  void forgedTimestampsBuyNoBudgetAcrossAStopWithSavepointAndARestore(KafkaFixture kafka, @TempDir Path dir)
-      throws Exception {
+  void forgedTimestampsBuyNoBudgetAcrossAStopWithSavepointAndARestore(@TempDir Path dir) throws Exception {
+    KafkaFixture kafka = ENV.kafka();
     String name = "savepoint";
-    createTopics(kafka, name, LOG_APPEND_TIME);
+    createTopics(kafka, name, false);
     long start = System.currentTimeMillis();
     // Four records per user stamped alternately on two days (which used to reset the budget).
-    int inputs = produce(kafka, name + "-raw", "a", 3, 4, i -> JAN_1 + (i % 2) * DAY);
-    String savepoint;
-    try (TestCluster cluster = new TestCluster(1, 4)) {
-      JobID job = cluster.submit(env -> PerturbJob.build(env, settings(kafka, CONFIG, name, false)), null);
-      awaitAccounted(kafka, name, inputs);
-      savepoint = cluster.cluster.stopWithSavepoint(job, dir.resolve("savepoints").toUri().toString(), false,
-          SavepointFormatType.CANONICAL).get();
+    List<KafkaRecord> inputs = new ArrayList<>(produce(kafka, name + "-raw", "a", 3, 4, i -> JAN_1 + (i % 2) * DAY));
+    JobClient job = submit(ENV.executionEnvironment(), settings(kafka, CONFIG, name, false), "budget before the savepoint");
+    try {
+      awaitAccounted(kafka, name, inputs.size());
+    } catch (AssertionError | RuntimeException e) {
+      job.cancel().get(); // it would hold the cluster's slots for the class's next tests
+      throw e;
     }
-    assertThat(committed(kafka, name + "-out")).as("4 records per user fit in any period").hasSize(inputs);
+    String savepoint = job.stopWithSavepoint(false, dir.resolve("savepoints").toUri().toString(),
+        SavepointFormatType.CANONICAL).get();
+    assertThat(committed(kafka, name + "-out")).as("4 records per user fit in any period").hasSize(inputs.size());
     // Four more per user stamped on four past days, and two of user-0 stamped in 2030.
-    inputs += produce(kafka, name + "-raw", "b", 3, 4, i -> JAN_1 - (i + 1) * DAY);
-    inputs += produce(kafka, name + "-raw", "c", 1, 2, i -> FUTURE + i * DAY);
-    int mark = CapturingReporter.mark();
-    try (TestCluster cluster = new TestCluster(1, 4)) {
-      JobID job = cluster.submit(env -> PerturbJob.build(env, settings(kafka, CONFIG, name, false)), savepoint);
-      awaitAccounted(kafka, name, inputs);
-      cluster.cluster.cancelJob(job).get();
+    inputs.addAll(produce(kafka, name + "-raw", "b", 3, 4, i -> JAN_1 - (i + 1) * DAY));
+    inputs.addAll(produce(kafka, name + "-raw", "c", 1, 2, i -> FUTURE + i * DAY));
+    Configuration restore = new Configuration();
+    restore.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+    String restored = "budget restored from the savepoint";
+    job = submit(StreamExecutionEnvironment.getExecutionEnvironment(restore), settings(kafka, CONFIG, name, false),
+        restored);
+    try {
+      awaitAccounted(kafka, name, inputs.size());
+    } finally {
+      job.cancel().get();
     }
     Map<String, Integer> expected = capped(appendedPerUserAndPeriod(kafka, name + "-raw", start - 60_000,
         System.currentTimeMillis() + 60_000));
-    List<ConsumerRecord<byte[], byte[]>> out = committed(kafka, name + "-out");
+    List<KafkaRecord> out = committed(kafka, name + "-out");
     assertThat(releasedPerUserAndPeriod(out)).isEqualTo(expected);
     int released = expected.values().stream().mapToInt(Integer::intValue).sum();
     assertThat(released).as("within one day: 5 per user").isBetween(15, 26);
-    List<ConsumerRecord<byte[], byte[]>> dead = committed(kafka, name + "-dead");
-    assertThat(dead).hasSize(inputs - released);
+    List<KafkaRecord> dead = committed(kafka, name + "-dead");
+    assertThat(dead).hasSize(inputs.size() - released);
     assertDeadLetters(dead, name + "-raw", "budget-exhausted");
+    PrivacyAssertions.assertPrivacyContract(CONFIG, inputs, out, dead);
     // The restored job's metrics count the records it released, not those it perturbed.
-    assertThat(sum(mark, "recordsPerturbed")).isEqualTo(released - 12);
-    assertThat(sum(mark, "epsilonSpent")).isEqualTo(2.0 * (released - 12));
+    CapturedMetrics metrics = ENV.metrics().ofJob(restored);
+    assertThat(metrics.counter("recordsPerturbed")).isEqualTo(released - 12);
+    assertThat(metrics.gauge("epsilonSpent")).isEqualTo(2.0 * (released - 12));
   }
 
   @Test
-  void forgedTimestampsBuyNoBudgetAcrossARestoreFromACheckpointAfterAFailure(KafkaFixture kafka) throws Exception {
+  void forgedTimestampsBuyNoBudgetAcrossARestoreFromACheckpointAfterAFailure() throws Exception {
+    KafkaFixture kafka = ENV.kafka();
     String name = "checkpoint";
-    createTopics(kafka, name, LOG_APPEND_TIME);
+    createTopics(kafka, name, false);
     long start = System.currentTimeMillis();
     // 200 records per user, each stamped by the producer on a different past day.
-    int inputs = produce(kafka, name + "-raw", "r", 3, 200, i -> JAN_1 - i * DAY);
-    try (TestCluster cluster = new TestCluster(2, 1)) {
-      JobID job = cluster.submit(env -> PerturbJob.build(env, settings(kafka, CONFIG, name, true),
-          in -> Hooks.throttled(in, 5000)), null);
-      // Mid-stream: once dead letters flow (the budgets are spent), kill a task manager.
-      long deadline = System.nanoTime() + DEADLINE.toNanos();
-      while (kafka.consumeAll(name + "-dead", false, READ).size() < 30) {
-        assertThat(System.nanoTime() - deadline).as("dead letters before the failure within %s", DEADLINE).isNegative();
-        Thread.sleep(200);
-      }
-      cluster.cluster.terminateTaskManager(0).get();
-      cluster.cluster.startTaskManager();
-      assertThat(cluster.await(job, DEADLINE).isSuccess()).isTrue();
-    }
-    awaitAccounted(kafka, name, inputs);
+    List<KafkaRecord> inputs = produce(kafka, name + "-raw", "r", 3, 200, i -> JAN_1 - i * DAY);
+    StreamExecutionEnvironment env = ENV.executionEnvironment();
+    PerturbJob.build(env, settings(kafka, CONFIG, name, true), in -> Hooks.throttled(in, 5000));
+    JobClient job = env.executeAsync("budget killed mid-stream");
+    Await.jobStatus(job, JobStatus.RUNNING);
+    // Mid-stream: once dead letters flow (the budgets are spent), kill a task manager.
+    Await.until("30 dead letters before the failure (uncommitted included)",
+        () -> kafka.readUncommitted(name + "-dead").size(), n -> n >= 30);
+    ENV.miniCluster().terminateTaskManager(0).get();
+    ENV.miniCluster().startTaskManager();
+    assertThat(job.getJobExecutionResult()).as("the job's result").succeedsWithin(KafkaFixture.PATIENCE);
+    awaitAccounted(kafka, name, inputs.size());
     Map<String, Integer> expected = capped(appendedPerUserAndPeriod(kafka, name + "-raw", start - 60_000,
         System.currentTimeMillis() + 60_000));
-    assertThat(releasedPerUserAndPeriod(committed(kafka, name + "-out"))).isEqualTo(expected);
+    List<KafkaRecord> out = committed(kafka, name + "-out");
+    assertThat(releasedPerUserAndPeriod(out)).isEqualTo(expected);
     int released = expected.values().stream().mapToInt(Integer::intValue).sum();
     assertThat(released).isBetween(15, 30);
-    List<ConsumerRecord<byte[], byte[]>> dead = committed(kafka, name + "-dead");
-    assertThat(dead).hasSize(inputs - released);
+    List<KafkaRecord> dead = committed(kafka, name + "-dead");
+    assertThat(dead).hasSize(inputs.size() - released);
     assertDeadLetters(dead, name + "-raw", "budget-exhausted");
+    PrivacyAssertions.assertPrivacyContract(CONFIG, inputs, out, dead);
   }
 
   @Test
-  void onACreateTimeTopicTheLogAppendClockRefusesEveryRecordAndIngestionTimeCapsTheForger(KafkaFixture kafka)
-      throws Exception {
-    createTopics(kafka, "createtime", Map.of());
-    createTopics(kafka, "ingestion", Map.of());
-    int refused = produce(kafka, "createtime-raw", "t", 3, 6, i -> JAN_1 - i * DAY);
+  void onACreateTimeTopicTheLogAppendClockRefusesEveryRecordAndIngestionTimeCapsTheForger() throws Exception {
+    KafkaFixture kafka = ENV.kafka();
+    createTopics(kafka, "createtime", true);
+    createTopics(kafka, "ingestion", true);
+    List<KafkaRecord> refused = produce(kafka, "createtime-raw", "t", 3, 6, i -> JAN_1 - i * DAY);
     // Eight records per user stamped on seven past days and the next half hour (a CreateTime topic
     // refuses stamps over an hour ahead: message.timestamp.after.max.ms).
     long soon = System.currentTimeMillis() + 30 * 60_000L;
-    int capped = produce(kafka, "ingestion-raw", "g", 3, 8, i -> i == 7 ? soon : JAN_1 - i * DAY);
+    List<KafkaRecord> capped = produce(kafka, "ingestion-raw", "g", 3, 8, i -> i == 7 ? soon : JAN_1 - i * DAY);
     long firstDay = Math.floorDiv(System.currentTimeMillis(), DAY);
-    try (TestCluster cluster = new TestCluster(1, 4)) {
-      JobID job = cluster.submit(env -> PerturbJob.build(env, settings(kafka, CONFIG, "createtime", true)), null);
-      assertThat(cluster.await(job, DEADLINE).isSuccess()).isTrue();
-      job = cluster.submit(env -> PerturbJob.build(env, settings(kafka, INGESTION_CONFIG, "ingestion", true)), null);
-      assertThat(cluster.await(job, DEADLINE).isSuccess()).isTrue();
-    }
-    awaitAccounted(kafka, "createtime", refused);
+    StreamExecutionEnvironment env = ENV.executionEnvironment();
+    PerturbJob.build(env, settings(kafka, CONFIG, "createtime", true));
+    env.execute("budget on a CreateTime topic");
+    env = ENV.executionEnvironment();
+    PerturbJob.build(env, settings(kafka, INGESTION_CONFIG, "ingestion", true));
+    env.execute("budget on ingestion time");
+
+    awaitAccounted(kafka, "createtime", refused.size());
     assertThat(committed(kafka, "createtime-out")).isEmpty();
-    List<ConsumerRecord<byte[], byte[]>> untrusted = committed(kafka, "createtime-dead");
+    List<KafkaRecord> untrusted = committed(kafka, "createtime-dead");
     assertDeadLetters(untrusted, "createtime-raw", "untrusted-time");
     assertThat(JSON.readTree(untrusted.get(0).value()).get("message").asText())
         .contains("CreateTime", "topic createtime-raw", "message.timestamp.type=LogAppendTime");
+    PrivacyAssertions.assertPrivacyContract(CONFIG, refused, List.of(), untrusted);
 
-    awaitAccounted(kafka, "ingestion", capped);
+    awaitAccounted(kafka, "ingestion", capped.size());
     long days = Math.floorDiv(System.currentTimeMillis(), DAY) - firstDay + 1;
     Map<String, Integer> perUser = new HashMap<>();
-    for (ConsumerRecord<byte[], byte[]> r : committed(kafka, "ingestion-out")) {
+    List<KafkaRecord> out = committed(kafka, "ingestion-out");
+    for (KafkaRecord r : out) {
       perUser.merge(JSON.readTree(r.value()).get("id").asText().split("-")[1], 1, Integer::sum);
     }
     assertThat(perUser).hasSize(3);
@@ -285,6 +312,8 @@ class BudgetIT {
     } else {
       assertThat(perUser.values()).allSatisfy(n -> assertThat(n).isBetween(PER_PERIOD, (int) days * PER_PERIOD));
     }
-    assertDeadLetters(committed(kafka, "ingestion-dead"), "ingestion-raw", "budget-exhausted");
+    List<KafkaRecord> dead = committed(kafka, "ingestion-dead");
+    assertDeadLetters(dead, "ingestion-raw", "budget-exhausted");
+    PrivacyAssertions.assertPrivacyContract(INGESTION_CONFIG, capped, out, dead);
   }
 }

@@ -1,14 +1,18 @@
 package io.ogpm.jobs;
 
-import io.ogpm.flink.kafka.KafkaSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.KeySource;
+import io.ogpm.flink.RawRecord;
+import io.ogpm.flink.kafka.KafkaSettings;
+import io.ogpm.testkit.Await;
 import io.ogpm.testkit.KafkaFixture;
-import io.ogpm.testkit.KafkaFixtureExtension;
+import io.ogpm.testkit.KafkaRecord;
+import io.ogpm.testkit.LdpTestEnvironment;
+import io.ogpm.testkit.PrivacyAssertions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,12 +22,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
-import org.apache.flink.api.common.JobID;
-import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,8 +39,23 @@ import org.junit.jupiter.api.io.TempDir;
  * failure (visible to a read_uncommitted consumer, in the aborted transactions) got the identical
  * perturbed value, so the retry leaked nothing.
  */
-@ExtendWith(KafkaFixtureExtension.class)
 class FaultToleranceIT {
+  /**
+   * Two task managers with one slot each: at parallelism 2 each runs one subtask of every operator
+   * (slot sharing), so killing either is sure to hit the job; quick restarts, enough for the faults.
+   */
+  @RegisterExtension
+  static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().taskManagers(2).slotsPerTaskManager(1)
+      .flinkConfiguration(restarts()).build();
+
+  static Configuration restarts() {
+    Configuration conf = new Configuration();
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 20);
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+    return conf;
+  }
+
   static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
       id-field: id
       passthrough: [id]
@@ -48,42 +69,40 @@ class FaultToleranceIT {
   static final int RECORDS = 3_000;
 
   @Test
-  void killingATaskManagerMidStreamLosesAndDuplicatesNothing(KafkaFixture kafka, @TempDir Path dir) throws Exception {
-    run(kafka, dir, "tm", (cluster, job) -> {
+  void killingATaskManagerMidStreamLosesAndDuplicatesNothing(@TempDir Path dir) throws Exception {
+    KafkaFixture kafka = ENV.kafka();
+    run(kafka, dir, "tm", job -> {
       // Mid-stream: once records are flowing into the output (uncommitted transactions included).
-      long deadline = System.nanoTime() + KafkaFixture.PATIENCE.toNanos();
-      while (kafka.consumeAll("tm-perturbed", false, KafkaFixture.PATIENCE).size() < 300) {
-        assertThat(System.nanoTime()).as("records flowing within a minute").isLessThan(deadline);
-        Thread.sleep(100);
-      }
-      cluster.cluster.terminateTaskManager(0).get();
-      cluster.cluster.startTaskManager();
+      Await.until("300 records written to tm-perturbed (uncommitted included)",
+          () -> kafka.readUncommitted("tm-perturbed").size(), n -> n >= 300);
+      ENV.miniCluster().terminateTaskManager(0).get();
+      ENV.miniCluster().startTaskManager();
     }, in -> Hooks.throttled(in, 2000));
   }
 
   @Test
-  void aFailureInTheOperatorLosesAndDuplicatesNothing(KafkaFixture kafka, @TempDir Path dir) throws Exception {
-    run(kafka, dir, "op", (cluster, job) -> {}, in -> Hooks.failingOnce(in, RECORDS / 3, 300));
+  void aFailureInTheOperatorLosesAndDuplicatesNothing(@TempDir Path dir) throws Exception {
+    run(ENV.kafka(), dir, "op", job -> {}, in -> Hooks.failingOnce(in, RECORDS / 3, 300));
   }
 
   interface Fault {
-    void cause(TestCluster cluster, JobID job) throws Exception;
+    void cause(JobClient job) throws Exception;
   }
 
-  private void run(KafkaFixture kafka, Path dir, String name, Fault fault, UnaryOperator<DataStream<io.ogpm.flink.RawRecord>> hook)
+  private void run(KafkaFixture kafka, Path dir, String name, Fault fault, UnaryOperator<DataStream<RawRecord>> hook)
       throws Exception {
     String raw = name + "-raw";
     String out = name + "-perturbed";
     String dead = name + "-dead";
-    kafka.createTopic(raw, 2, Map.of());
-    kafka.createTopic(out, 2, Map.of());
-    kafka.createTopic(dead, 1, Map.of());
-    List<byte[]> records = new ArrayList<>();
+    kafka.createTopic(raw, 2);
+    kafka.createTopic(out, 2);
+    kafka.createTopic(dead, 1);
+    List<String> records = new ArrayList<>();
     for (int i = 0; i < RECORDS; i++) {
       String value = i % 100 == 99 ? "\"bad\"" : Double.toString((i % 97) / 97.0);
-      records.add(("{\"id\":\"" + name + "-" + i + "\",\"x\":" + value + "}").getBytes(StandardCharsets.UTF_8));
+      records.add("{\"id\":\"" + name + "-" + i + "\",\"x\":" + value + "}");
     }
-    kafka.produce(raw, records);
+    List<KafkaRecord> inputs = kafka.produceJson(raw, records);
     Path key = Files.write(dir.resolve("key"), "fault-tolerance test key 0123456789".getBytes(StandardCharsets.US_ASCII));
     // Checkpoints every 5 s, longer than the faults take to strike (under a second of processing):
     // the records processed before a fault sit in open transactions, so they are aborted and
@@ -101,27 +120,28 @@ class FaultToleranceIT {
         .checkpointInterval(Duration.ofSeconds(5))
         .parallelism(2)
         .build();
-    try (TestCluster cluster = new TestCluster(2, 1)) {
-      JobID job = cluster.submit(env -> PerturbJob.build(env, settings, hook), null);
-      cluster.awaitRunning(job, KafkaFixture.PATIENCE);
-      fault.cause(cluster, job);
-      JobResult result = cluster.await(job, Duration.ofMinutes(3));
-      assertThat(result.isSuccess()).as("job result %s", result.getSerializedThrowable()).isTrue();
-    }
-    List<ConsumerRecord<byte[], byte[]>> committed = kafka.consumeAll(out, true, KafkaFixture.PATIENCE);
-    List<ConsumerRecord<byte[], byte[]>> deadLetters = kafka.consumeAll(dead, true, KafkaFixture.PATIENCE);
+    StreamExecutionEnvironment env = ENV.executionEnvironment();
+    PerturbJob.build(env, settings, hook);
+    JobClient job = env.executeAsync("fault tolerance " + name);
+    Await.jobStatus(job, JobStatus.RUNNING);
+    fault.cause(job);
+    assertThat(job.getJobExecutionResult()).as("the job's result").succeedsWithin(KafkaFixture.PATIENCE);
+
+    List<KafkaRecord> committed = kafka.readCommitted(out);
+    List<KafkaRecord> deadLetters = kafka.readCommitted(dead);
     Map<String, Integer> seen = new HashMap<>();
-    for (ConsumerRecord<byte[], byte[]> r : committed) {
+    for (KafkaRecord r : committed) {
       seen.merge(JSON.readTree(r.value()).get("id").asText(), 1, Integer::sum);
     }
     assertThat(seen.values()).allMatch(n -> n == 1);
     assertThat(seen).hasSize(RECORDS - RECORDS / 100);
     assertThat(deadLetters).hasSize(RECORDS / 100);
     assertThat(committed.size() + deadLetters.size()).isEqualTo(RECORDS);
+    PrivacyAssertions.assertPrivacyContract(CONFIG, inputs, committed, deadLetters);
 
     // The aborted attempts are visible to read_uncommitted: every replayed id has one value.
     Map<String, List<Double>> values = new HashMap<>();
-    for (ConsumerRecord<byte[], byte[]> r : kafka.consumeAll(out, false, KafkaFixture.PATIENCE)) {
+    for (KafkaRecord r : kafka.readUncommitted(out)) {
       JsonNode v = JSON.readTree(r.value());
       values.computeIfAbsent(v.get("id").asText(), k -> new ArrayList<>()).add(v.get("x").asDouble());
     }

@@ -15,8 +15,9 @@ import io.ogpm.flink.kafka.KafkaSettings;
 import io.ogpm.flink.kafka.PerturbationSinks;
 import io.ogpm.flink.kafka.RawRecordSource;
 import io.ogpm.testkit.KafkaFixture;
-import io.ogpm.testkit.KafkaFixtureExtension;
-import java.nio.charset.StandardCharsets;
+import io.ogpm.testkit.KafkaRecord;
+import io.ogpm.testkit.LdpTestEnvironment;
+import io.ogpm.testkit.PrivacyAssertions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,9 +30,8 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,8 +39,10 @@ import org.junit.jupiter.api.io.TempDir;
  * examples, JSON records from Kafka and the job's own POJOs, on a Flink MiniCluster (and a real
  * broker for the first). The example code below is the README's, with the test's topic names.
  */
-@ExtendWith(KafkaFixtureExtension.class)
 class LibraryExamplesIT {
+  @RegisterExtension
+  static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().parallelism(2).build();
+
   static final ObjectMapper JSON = new ObjectMapper();
 
   /** README: "JSON records from Kafka". */
@@ -65,51 +67,46 @@ class LibraryExamplesIT {
   }
 
   @Test
-  void jsonRecordsFromKafka(KafkaFixture kafka, @TempDir Path dir) throws Exception {
+  void jsonRecordsFromKafka(@TempDir Path dir) throws Exception {
+    KafkaFixture kafka = ENV.kafka();
     Path config = Files.writeString(dir.resolve("ogpm.yaml"), """
         id-field: id
         passthrough: [id, ts]
         fields:
           - {name: accel_x, min: -2, max: 2, epsilon: 1}
         """);
-    kafka.createTopic("ex-raw", 2, Map.of());
-    kafka.createTopic("ex-perturbed", 2, Map.of());
-    kafka.createTopic("ex-dead", 1, Map.of());
-    List<byte[]> records = new ArrayList<>();
+    kafka.createTopic("ex-raw", 2);
+    kafka.createTopic("ex-perturbed", 2);
+    kafka.createTopic("ex-dead", 1);
+    List<String> records = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
       String x = i % 50 == 49 ? "\"7.345612\"" : Double.toString((i % 40) / 10.0 - 2);
-      records.add(("{\"id\":\"r" + i + "\",\"ts\":" + i + ",\"accel_x\":" + x + ",\"name\":\"SECRET\"}")
-          .getBytes(StandardCharsets.UTF_8));
+      records.add("{\"id\":\"r" + i + "\",\"ts\":" + i + ",\"accel_x\":" + x + ",\"name\":\"SECRET\"}");
     }
-    kafka.produce("ex-raw", records);
+    List<KafkaRecord> inputs = kafka.produceJson("ex-raw", records);
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(2);
     jsonExample(env, kafka.bootstrapServers(), config, "ex-raw", "ex-perturbed", "ex-dead");
     JobClient job = env.executeAsync("README example: JSON records from Kafka");
     try {
-      long deadline = System.nanoTime() + KafkaFixture.PATIENCE.toNanos();
-      List<ConsumerRecord<byte[], byte[]>> out;
-      List<ConsumerRecord<byte[], byte[]>> dead;
-      do {
-        Thread.sleep(500);
-        out = kafka.consumeAll("ex-perturbed", true, KafkaFixture.PATIENCE);
-        dead = kafka.consumeAll("ex-dead", true, KafkaFixture.PATIENCE);
-        assertThat(System.nanoTime() - deadline).as("all inputs accounted for in time").isNegative();
-      } while (out.size() + dead.size() < records.size());
+      Map<String, List<KafkaRecord>> read = kafka.awaitCommitted(records.size(), "ex-perturbed", "ex-dead");
+      List<KafkaRecord> out = read.get("ex-perturbed");
+      List<KafkaRecord> dead = read.get("ex-dead");
       assertThat(out.size() + dead.size()).isEqualTo(records.size());
       assertThat(dead).hasSize(4);
       Set<String> ids = new HashSet<>();
-      for (ConsumerRecord<byte[], byte[]> r : out) {
+      for (KafkaRecord r : out) {
         JsonNode v = JSON.readTree(r.value());
         assertThat(ids.add(v.get("id").asText())).isTrue();
         assertThat(v.get("accel_x").asDouble()).isBetween(-2.0, 2.0);
-        assertThat(new String(r.value(), StandardCharsets.UTF_8)).doesNotContain("SECRET");
+        assertThat(r.valueAsString()).doesNotContain("SECRET");
       }
-      for (ConsumerRecord<byte[], byte[]> r : dead) {
+      for (KafkaRecord r : dead) {
         assertThat(JSON.readTree(r.value()).get("reason").asText()).isEqualTo("not-a-number");
-        assertThat(new String(r.value(), StandardCharsets.UTF_8)).doesNotContain("7.345612");
+        assertThat(r.valueAsString()).doesNotContain("7.345612");
       }
+      PrivacyAssertions.assertPrivacyContract(PrivacyConfig.load(config), inputs, out, dead);
     } finally {
       job.cancel().get();
     }

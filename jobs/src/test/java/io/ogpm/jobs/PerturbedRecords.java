@@ -12,8 +12,7 @@ import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 import io.ogpm.record.JsonFields;
 import java.util.List;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.internals.RecordHeaders;
+import io.ogpm.testkit.TestRecord;
 
 /**
  * Perturbed records as the perturb job writes them (each configured field perturbed by its
@@ -26,13 +25,13 @@ final class PerturbedRecords {
 
   final PrivacyConfig config;
   final Mechanism[] mechanisms;
-  final byte[] fingerprint;
+  final ConfigFingerprint fingerprint;
   final AesCtrSource bits;
 
   PerturbedRecords(PrivacyConfig config, long seed) {
     this.config = config;
     this.mechanisms = config.fields().stream().map(f -> MechanismCatalog.of(f.spec())).toArray(Mechanism[]::new);
-    this.fingerprint = ConfigFingerprint.of(config).bytes();
+    this.fingerprint = ConfigFingerprint.of(config);
     this.bits = AesCtrSource.seeded(seed);
   }
 
@@ -71,12 +70,11 @@ final class PerturbedRecords {
     at.set(path.get(path.size() - 1), value);
   }
 
-  /** A Kafka record of a perturbed record, with the fingerprint header; partition null: the producer's choice. */
-  ProducerRecord<byte[], byte[]> message(String topic, Integer partition, JsonNode perturbed) {
-    RecordHeaders headers = new RecordHeaders();
-    headers.add(ConfigFingerprint.HEADER, fingerprint);
+  /** A Kafka record of a perturbed record, with the fingerprint header, for one partition. */
+  TestRecord message(int partition, JsonNode perturbed) {
     try {
-      return new ProducerRecord<>(topic, partition, null, null, JSON.writeValueAsBytes(perturbed), headers);
+      return TestRecord.value(JSON.writeValueAsBytes(perturbed)).withPartition(partition)
+          .withHeader(ConfigFingerprint.HEADER, fingerprint.value());
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

@@ -1,6 +1,5 @@
 package io.ogpm.jobs;
 
-import io.ogpm.flink.kafka.KafkaSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,12 +7,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.KeySource;
 import io.ogpm.flink.PerturbedRecordSerializer;
-import io.ogpm.testkit.KafkaFixture;
-import io.ogpm.testkit.KafkaFixtureExtension;
+import io.ogpm.flink.kafka.KafkaSettings;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
-import java.nio.charset.StandardCharsets;
+import io.ogpm.testkit.CapturedMetrics;
+import io.ogpm.testkit.KafkaFixture;
+import io.ogpm.testkit.KafkaRecord;
+import io.ogpm.testkit.LdpTestEnvironment;
+import io.ogpm.testkit.PrivacyAssertions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,26 +24,23 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Gauge;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Raw JSON records through PerturbJob and AggregateJob on a Flink MiniCluster against a real Kafka
  * broker: every input accounted for, nothing undeclared or raw in any output topic, window
  * statistics within the mechanism's bounds of the truth, circular means right across the seam.
  */
-@ExtendWith(KafkaFixtureExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PipelineIT {
+  @RegisterExtension
+  static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().parallelism(2).build();
+
   static final String CONFIG_YAML = """
       id-field: id
       user-field: user
@@ -66,16 +65,15 @@ class PipelineIT {
   /** Inputs by id, for checking; filled by the first test. */
   static final Map<String, double[]> INPUTS = new HashMap<>();
   static int badRecords;
-  /** Where the perturb job's metrics start in the JVM-wide capture. */
-  static int metricsMark;
 
   @Test
   @Order(1)
-  void perturbJobAccountsForEveryInputAndLeaksNothing(KafkaFixture kafka) throws Exception {
-    kafka.createTopic("raw", 3, Map.of());
-    kafka.createTopic("perturbed", 3, Map.of());
-    kafka.createTopic("dead", 1, Map.of());
-    List<byte[]> records = new ArrayList<>();
+  void perturbJobAccountsForEveryInputAndLeaksNothing() throws Exception {
+    KafkaFixture kafka = ENV.kafka();
+    kafka.createTopic("raw", 3);
+    kafka.createTopic("perturbed", 3);
+    kafka.createTopic("dead", 1);
+    List<String> records = new ArrayList<>();
     AesCtrSource rnd = AesCtrSource.seeded(77);
     for (int i = 0; i < GOOD; i++) {
       String activity = i % 2 == 0 ? "walk" : "stairs";
@@ -86,25 +84,19 @@ class PipelineIT {
       String id = "rec-" + i;
       INPUTS.put(id, new double[] {accel, roll});
       long ts = START + (long) (i * (4.0 * WINDOW_MS / GOOD));
-      records.add(("{\"id\":\"" + id + "\",\"user\":\"user-" + (i % 7) + "\",\"ts\":" + ts + ",\"activity\":\"" + activity
-          + "\",\"accel_x\":" + accel + ",\"attitude\":{\"roll\":" + roll + ",\"pitch\":0.123456},\"name\":\"SECRET-NAME\"}")
-          .getBytes(StandardCharsets.UTF_8));
+      records.add("{\"id\":\"" + id + "\",\"user\":\"user-" + (i % 7) + "\",\"ts\":" + ts + ",\"activity\":\"" + activity
+          + "\",\"accel_x\":" + accel + ",\"attitude\":{\"roll\":" + roll + ",\"pitch\":0.123456},\"name\":\"SECRET-NAME\"}");
     }
     String[] bad = {
       "{not json", "[1,2,3]", "{\"id\":\"b1\",\"user\":\"u\",\"ts\":1,\"attitude\":{\"roll\":0.1}}",
       "{\"id\":\"b2\",\"user\":\"u\",\"accel_x\":\"7.654321\",\"attitude\":{\"roll\":0.1}}",
       "{\"id\":\"b3\",\"user\":\"u\",\"accel_x\":7.654321,\"attitude\":{\"roll\":0.1}}", ""
     };
-    for (String b : bad) {
-      records.add(b.getBytes(StandardCharsets.UTF_8));
-    }
+    records.addAll(List.of(bad));
     badRecords = bad.length;
-    kafka.produce("raw", records);
+    List<KafkaRecord> inputs = kafka.produceJson("raw", records);
 
-    Configuration metrics = new Configuration();
-    metrics.setString("metrics.reporter.capture.factory.class", CapturingReporter.class.getName());
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(metrics);
-    metricsMark = CapturingReporter.mark();
+    StreamExecutionEnvironment env = ENV.executionEnvironment();
     PerturbJob.build(env, PerturbJob.Settings.builder()
         .config(CONFIG)
         .kafka(KafkaSettings.of(kafka.bootstrapServers()))
@@ -120,14 +112,15 @@ class PipelineIT {
         .build());
     env.execute("perturb test");
 
-    List<ConsumerRecord<byte[], byte[]>> out = kafka.consumeAll("perturbed", true, KafkaFixture.PATIENCE);
-    List<ConsumerRecord<byte[], byte[]>> dead = kafka.consumeAll("dead", true, KafkaFixture.PATIENCE);
+    List<KafkaRecord> out = kafka.readCommitted("perturbed");
+    List<KafkaRecord> dead = kafka.readCommitted("dead");
     assertThat(out.size() + dead.size()).isEqualTo(records.size());
     assertThat(dead).hasSize(badRecords);
+    PrivacyAssertions.assertPrivacyContract(CONFIG, inputs, out, dead);
     Set<String> seen = new HashSet<>();
     Set<String> allowed = Set.of("id", "ts", "activity", "accel_x", "attitude");
-    for (ConsumerRecord<byte[], byte[]> r : out) {
-      String text = new String(r.value(), StandardCharsets.UTF_8);
+    for (KafkaRecord r : out) {
+      String text = r.valueAsString();
       JsonNode v = JSON.readTree(text);
       assertThat(names(v)).isSubsetOf(allowed);
       assertThat(names(v.get("attitude"))).containsExactly("roll");
@@ -137,14 +130,13 @@ class PipelineIT {
       double[] input = INPUTS.get(id);
       assertThat(v.get("accel_x").asDouble()).isNotEqualTo(input[0]);
       assertThat(text).doesNotContain(Double.toString(input[0]), Double.toString(input[1]));
-      assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo(id);
-      Header eps = r.headers().lastHeader(PerturbedRecordSerializer.EPSILON_HEADER);
-      assertThat(new String(eps.value(), StandardCharsets.UTF_8)).isEqualTo("4.0");
+      assertThat(r.keyAsString()).isEqualTo(id);
+      assertThat(r.header(PerturbedRecordSerializer.EPSILON_HEADER)).isEqualTo("4.0");
     }
     assertThat(seen).isEqualTo(INPUTS.keySet());
     Set<String> reasons = new HashSet<>();
-    for (ConsumerRecord<byte[], byte[]> r : dead) {
-      String text = new String(r.value(), StandardCharsets.UTF_8);
+    for (KafkaRecord r : dead) {
+      String text = r.valueAsString();
       JsonNode d = JSON.readTree(text);
       reasons.add(d.get("reason").asText());
       assertThat(d.get("source").get("topic").asText()).isEqualTo("raw");
@@ -154,37 +146,23 @@ class PipelineIT {
     assertThat(reasons).containsExactlyInAnyOrder("malformed-json", "not-an-object", "missing-field", "not-a-number", "out-of-range");
 
     // Metrics, summed over the subtasks.
-    assertThat(counterSum("recordsPerturbed", null)).isEqualTo(GOOD);
-    assertThat(counterSum("recordsDeadLettered", "malformed-json")).isEqualTo(2);
-    assertThat(counterSum("recordsDeadLettered", "out-of-range")).isEqualTo(1);
-    assertThat(counterSum("recordsDeadLettered", "budget-exhausted")).isZero();
-    double epsilon = 0;
-    for (CapturingReporter.Registered m : CapturingReporter.since(metricsMark)) {
-      if (m.name().equals("epsilonSpent")) {
-        epsilon += ((Number) ((Gauge<?>) m.metric()).getValue()).doubleValue();
-      }
-    }
-    assertThat(epsilon).isEqualTo(4.0 * GOOD);
-  }
-
-  private static long counterSum(String name, String reason) {
-    long sum = 0;
-    for (CapturingReporter.Registered m : CapturingReporter.since(metricsMark)) {
-      if (m.name().equals(name) && (reason == null || reason.equals(m.variables().get("<reason>")))) {
-        sum += ((Counter) m.metric()).getCount();
-      }
-    }
-    return sum;
+    CapturedMetrics metrics = ENV.metrics().ofJob("perturb test");
+    assertThat(metrics.counter("recordsPerturbed")).isEqualTo(GOOD);
+    assertThat(metrics.counter("recordsDeadLettered", "reason", "malformed-json")).isEqualTo(2);
+    assertThat(metrics.counter("recordsDeadLettered", "reason", "out-of-range")).isEqualTo(1);
+    assertThat(metrics.counter("recordsDeadLettered", "reason", "budget-exhausted")).isZero();
+    assertThat(metrics.gauge("epsilonSpent")).isEqualTo(4.0 * GOOD);
   }
 
   @Test
   @Order(2)
-  void aggregateJobEstimatesEachWindowWithinTheMechanismsBounds(KafkaFixture kafka) throws Exception {
-    kafka.createTopic("stats", 1, Map.of());
+  void aggregateJobEstimatesEachWindowWithinTheMechanismsBounds() throws Exception {
+    KafkaFixture kafka = ENV.kafka();
+    kafka.createTopic("stats", 1);
     // The perturb job's two subtasks interleave the raw partitions' records in the perturbed topic,
     // so event times there are out of order by up to the whole test's span (40 s): the watermark
     // allows a minute, so no record is late.
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    StreamExecutionEnvironment env = ENV.executionEnvironment();
     AggregateJob.build(env, AggregateJob.Settings.builder().config(CONFIG).kafka(KafkaSettings.of(kafka.bootstrapServers()))
         .inputTopic("perturbed").outputTopic("stats").groupId("aggregate-test").transactionalIdPrefix("aggregate-test")
         .groupField("activity").timeField("ts").window(Duration.ofMillis(WINDOW_MS)).outOfOrderness(Duration.ofMinutes(1))
@@ -192,11 +170,11 @@ class PipelineIT {
         .build());
     env.execute("aggregate test");
 
-    List<ConsumerRecord<byte[], byte[]>> stats = kafka.consumeAll("stats", true, KafkaFixture.PATIENCE);
+    List<KafkaRecord> stats = kafka.readCommitted("stats");
     // 4 windows x 2 activities x 2 fields.
     assertThat(stats).hasSize(16);
     long accelCount = 0;
-    for (ConsumerRecord<byte[], byte[]> r : stats) {
+    for (KafkaRecord r : stats) {
       JsonNode s = JSON.readTree(r.value());
       String field = s.get("field").asText();
       String activity = s.get("group").asText();

@@ -9,23 +9,20 @@ import io.ogpm.estimate.FieldEstimator;
 import io.ogpm.flink.WindowEstimate;
 import io.ogpm.flink.WindowEstimateSerializer;
 import io.ogpm.flink.kafka.KafkaSettings;
-import io.ogpm.testkit.KafkaClients;
 import io.ogpm.testkit.KafkaFixture;
-import io.ogpm.testkit.KafkaFixtureExtension;
+import io.ogpm.testkit.KafkaRecord;
+import io.ogpm.testkit.LdpTestEnvironment;
+import io.ogpm.testkit.TestRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.flink.api.common.JobID;
-import org.apache.flink.metrics.Counter;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The aggregation scales out: with one field and one group (which a job keyed by field and group
@@ -34,8 +31,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * window's estimate on the stats topic is byte for byte the estimate of one accumulator of all the
  * window's records (single phase), since the partial accumulators are exact.
  */
-@ExtendWith(KafkaFixtureExtension.class)
 class TwoPhaseAggregationIT {
+  /** Two task managers with one slot each: the job's two subtasks run on different task managers. */
+  @RegisterExtension
+  static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().taskManagers(2).slotsPerTaskManager(1).build();
+
   static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
       passthrough: [ts]
       fields:
@@ -43,52 +43,44 @@ class TwoPhaseAggregationIT {
       """);
   static final int RECORDS = 20_000;
   static final long T0 = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
+  static final String JOB = "two-phase aggregation";
 
   @Test
-  void oneFieldAndOneGroupArePreAggregatedOnEverySubtaskAndEstimatedExactlyAsInOnePhase(KafkaFixture kafka)
-      throws Exception {
-    kafka.createTopic("two-in", 2, Map.of());
-    kafka.createTopic("two-stats", 1, Map.of());
+  void oneFieldAndOneGroupArePreAggregatedOnEverySubtaskAndEstimatedExactlyAsInOnePhase() throws Exception {
+    KafkaFixture kafka = ENV.kafka();
+    kafka.createTopic("two-in", 2);
+    kafka.createTopic("two-stats", 1);
     PerturbedRecords perturbation = new PerturbedRecords(CONFIG, 5);
     FieldEstimator estimator = FieldEstimator.of(perturbation.mechanisms[0], 50);
     Map<Long, FieldAccumulator> onePhase = new TreeMap<>();
-    List<ProducerRecord<byte[], byte[]>> messages = new ArrayList<>();
+    List<TestRecord> messages = new ArrayList<>();
     for (int i = 0; i < RECORDS; i++) {
       // 30 s of records, in time order within each partition: three windows of 10 s.
       long ts = T0 + (long) i * 30_000 / RECORDS;
       double x = -1.5 + 3 * perturbation.bits.nextUniform() * perturbation.bits.nextUniform();
       ObjectNode raw = PerturbedRecords.JSON.createObjectNode().put("ts", ts).put("x", x);
       ObjectNode perturbed = perturbation.perturb(raw);
-      messages.add(perturbation.message("two-in", i % 2, perturbed));
+      messages.add(perturbation.message(i % 2, perturbed));
       onePhase.computeIfAbsent(ts - (ts - T0) % 10_000, w -> estimator.newAccumulator("x"))
           .add(perturbed.get("x").asDouble(), estimator.binning());
     }
-    KafkaClients.produceRecords(kafka.bootstrapServers(), messages);
+    kafka.produceRecords("two-in", messages);
 
-    AggregateJob.Settings settings = AggregateJob.Settings.builder().config(CONFIG)
+    StreamExecutionEnvironment env = ENV.executionEnvironment();
+    AggregateJob.build(env, AggregateJob.Settings.builder().config(CONFIG)
         .kafka(KafkaSettings.of(kafka.bootstrapServers())).inputTopic("two-in").outputTopic("two-stats")
         .groupId("two").transactionalIdPrefix("two").timeField("ts").window(Duration.ofSeconds(10))
         .outOfOrderness(Duration.ofSeconds(1)).bounded(true).checkpointInterval(Duration.ofSeconds(1)).parallelism(2)
-        .build();
-    int mark = CapturingReporter.mark();
-    try (TestCluster cluster = new TestCluster(2, 1)) {
-      JobID job = cluster.submit(env -> AggregateJob.build(env, settings), null);
-      assertThat(cluster.await(job, Duration.ofMinutes(5)).isSuccess()).isTrue();
-    }
+        .build());
+    env.execute(JOB);
 
-    Map<String, Long> perSubtask = new HashMap<>();
-    for (CapturingReporter.Registered m : CapturingReporter.since(mark)) {
-      if (m.name().equals("recordsPreAggregated")) {
-        perSubtask.merge(m.variables().get("<subtask_index>"), ((Counter) m.metric()).getCount(), Long::sum);
-      }
-    }
-    assertThat(perSubtask).as("records pre-aggregated per subtask").containsOnlyKeys("0", "1");
-    assertThat(perSubtask.values()).allSatisfy(n -> assertThat(n).isEqualTo(RECORDS / 2));
+    assertThat(ENV.metrics().ofJob(JOB).countersBy("recordsPreAggregated", "subtask_index"))
+        .as("records pre-aggregated per subtask")
+        .containsExactly(Map.entry("0", (long) RECORDS / 2), Map.entry("1", (long) RECORDS / 2));
 
-    List<ConsumerRecord<byte[], byte[]>> stats = kafka.consumeAll("two-stats", true, KafkaFixture.PATIENCE);
     List<String> got = new ArrayList<>();
-    for (ConsumerRecord<byte[], byte[]> r : stats) {
-      got.add(new String(r.value(), StandardCharsets.UTF_8));
+    for (KafkaRecord r : kafka.readCommitted("two-stats")) {
+      got.add(r.valueAsString());
     }
     List<String> expected = new ArrayList<>();
     onePhase.forEach((start, acc) -> expected.add(new String(WindowEstimateSerializer.toJson(WindowEstimate.of(start,

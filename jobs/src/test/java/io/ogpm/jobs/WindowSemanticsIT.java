@@ -1,29 +1,29 @@
 package io.ogpm.jobs;
 
-import io.ogpm.flink.kafka.KafkaSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.PrivacyConfig;
-import io.ogpm.testkit.KafkaClients;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.internals.RecordHeaders;
+import io.ogpm.flink.kafka.KafkaSettings;
+import io.ogpm.testkit.Await;
 import io.ogpm.testkit.KafkaFixture;
-import io.ogpm.testkit.KafkaFixtureExtension;
-import java.nio.charset.StandardCharsets;
+import io.ogpm.testkit.KafkaRecord;
+import io.ogpm.testkit.LdpTestEnvironment;
+import io.ogpm.testkit.TestRecord;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
-import org.apache.flink.api.common.JobID;
-import org.apache.flink.metrics.Counter;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Sliding windows, allowed lateness and the emission policy of the aggregate job, on a real broker
@@ -39,8 +39,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * trigger would), and once more at the end of the lateness if they changed it since; each emission
  * holds all the window's records.
  */
-@ExtendWith(KafkaFixtureExtension.class)
 class WindowSemanticsIT {
+  @RegisterExtension
+  static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().parallelism(1).build();
+
   static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
       passthrough: [ts]
       fields:
@@ -62,15 +64,13 @@ class WindowSemanticsIT {
   }
 
   @Test
-  void lateRecordsWithinTheLatenessUpdateTheirWindowOnceAndTheRestAreCounted(KafkaFixture kafka) throws Exception {
-    kafka.createTopic("win-in", 1, Map.of());
-    kafka.createTopic("win-stats", 1, Map.of());
-    try (TestCluster cluster = new TestCluster(1, 1)) {
-      int metricsMark = CapturingReporter.mark();
-      JobID job = cluster.submit(env -> AggregateJob.build(env, settings(kafka, "win-in", "win-stats",
-          Duration.ofSeconds(2))), null);
-      cluster.awaitRunning(job, KafkaFixture.PATIENCE);
-
+  void lateRecordsWithinTheLatenessUpdateTheirWindowOnceAndTheRestAreCounted() throws Exception {
+    KafkaFixture kafka = ENV.kafka();
+    kafka.createTopic("win-in", 1);
+    kafka.createTopic("win-stats", 1);
+    String name = "windows with late updates";
+    JobClient job = start(name, settings(kafka, "win-in", "win-stats", Duration.ofSeconds(2)));
+    try {
       // 20 records at 1 s and 20 at 7 s; one at 12 s moves the watermark to 12 s: the windows
       // ending at 5 s and 10 s are emitted.
       produce(kafka, "win-in", records(1_000, 20));
@@ -90,17 +90,15 @@ class WindowSemanticsIT {
       produce(kafka, "win-in", records(30_000, 1));
       awaitStats(kafka, "win-stats", s -> s.contains(window(5_000, 15_000, 21)) && s.contains(window(10_000, 20_000, 1)));
       produce(kafka, "win-in", records(3_000, 4));
-      long deadline = System.nanoTime() + KafkaFixture.PATIENCE.toNanos();
-      while (lateRecords(metricsMark) < 4 && System.nanoTime() < deadline) {
-        Thread.sleep(100);
-      }
-      assertThat(lateRecords(metricsMark)).isEqualTo(4);
+      Await.until("4 late records counted", () -> ENV.metrics().ofJob(name).counter("lateRecords"), n -> n >= 4);
+      assertThat(ENV.metrics().ofJob(name).counter("lateRecords")).isEqualTo(4);
 
       List<String> stats = stats(kafka, "win-stats");
       assertThat(stats).containsExactlyInAnyOrder(
           window(-5_000, 5_000, 20), window(0, 10_000, 40), window(0, 10_000, 45),
           window(5_000, 15_000, 21), window(10_000, 20_000, 1));
-      cluster.cluster.cancelJob(job).get();
+    } finally {
+      job.cancel().get();
     }
   }
 
@@ -110,14 +108,14 @@ class WindowSemanticsIT {
    * lateness.
    */
   @Test
-  void aWindowChangedByLateRecordsIsEmittedOnceMoreAtTheEndOfItsLateness(KafkaFixture kafka) throws Exception {
-    kafka.createTopic("end-in", 1, Map.of());
-    kafka.createTopic("end-stats", 1, Map.of());
+  void aWindowChangedByLateRecordsIsEmittedOnceMoreAtTheEndOfItsLateness() throws Exception {
+    KafkaFixture kafka = ENV.kafka();
+    kafka.createTopic("end-in", 1);
+    kafka.createTopic("end-stats", 1);
     AggregateJob.Settings settings = settings(kafka, "end-in", "end-stats", Duration.ofHours(1)).toBuilder()
         .window(Duration.ofSeconds(5)).slide(null).allowedLateness(Duration.ofSeconds(7)).build();
-    try (TestCluster cluster = new TestCluster(1, 1)) {
-      JobID job = cluster.submit(env -> AggregateJob.build(env, settings), null);
-      cluster.awaitRunning(job, KafkaFixture.PATIENCE);
+    JobClient job = start("windows emitted at the end of their lateness", settings);
+    try {
       produce(kafka, "end-in", records(1_000, 10));
       produce(kafka, "end-in", records(6_000, 1));
       awaitStats(kafka, "end-stats", s -> s.contains(window(0, 5_000, 10)));
@@ -134,25 +132,34 @@ class WindowSemanticsIT {
       awaitStats(kafka, "end-stats", s -> s.contains(window(0, 5_000, 13)));
       assertThat(stats(kafka, "end-stats")).containsExactlyInAnyOrder(window(0, 5_000, 10), window(5_000, 10_000, 1),
           window(0, 5_000, 13));
-      cluster.cluster.cancelJob(job).get();
+    } finally {
+      job.cancel().get();
     }
+  }
+
+  /**
+   * Starts the aggregate job on the environment's cluster and waits until it runs: the test's
+   * phases are produced while it does.
+   */
+  private static JobClient start(String name, AggregateJob.Settings settings) throws Exception {
+    StreamExecutionEnvironment env = ENV.executionEnvironment();
+    AggregateJob.build(env, settings);
+    JobClient job = env.executeAsync(name);
+    Await.jobStatus(job, JobStatus.RUNNING);
+    return job;
   }
 
   /** Produces perturbed records of {@link #CONFIG}: with its fingerprint, as the perturb job writes them. */
-  static void produce(KafkaFixture kafka, String topic, List<byte[]> values) {
-    List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>();
-    for (byte[] v : values) {
-      RecordHeaders headers = new RecordHeaders();
-      headers.add(ConfigFingerprint.HEADER, ConfigFingerprint.of(CONFIG).bytes());
-      out.add(new ProducerRecord<>(topic, null, null, null, v, headers));
-    }
-    KafkaClients.produceRecords(kafka.bootstrapServers(), out);
+  static void produce(KafkaFixture kafka, String topic, List<String> values) {
+    String fingerprint = ConfigFingerprint.of(CONFIG).value();
+    kafka.produceRecords(topic, values.stream().map(v -> TestRecord.json(v).withHeader(ConfigFingerprint.HEADER, fingerprint))
+        .toList());
   }
 
-  private static List<byte[]> records(long offsetMillis, int count) {
-    List<byte[]> out = new ArrayList<>();
+  private static List<String> records(long offsetMillis, int count) {
+    List<String> out = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      out.add(("{\"ts\":" + (T0 + offsetMillis) + ",\"x\":0.5}").getBytes(StandardCharsets.UTF_8));
+      out.add("{\"ts\":" + (T0 + offsetMillis) + ",\"x\":0.5}");
     }
     return out;
   }
@@ -162,35 +169,21 @@ class WindowSemanticsIT {
     return Instant.ofEpochMilli(T0 + start) + " " + Instant.ofEpochMilli(T0 + end) + " " + count;
   }
 
-  private static List<String> stats(KafkaFixture kafka, String topic) throws Exception {
+  private static List<String> stats(KafkaFixture kafka, String topic) {
     List<String> out = new ArrayList<>();
-    for (ConsumerRecord<byte[], byte[]> r : kafka.consumeAll(topic, true, KafkaFixture.PATIENCE)) {
-      JsonNode s = JSON.readTree(r.value());
+    for (KafkaRecord r : kafka.readCommitted(topic)) {
+      JsonNode s;
+      try {
+        s = JSON.readTree(r.value());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
       out.add(s.get("windowStart").asText() + " " + s.get("windowEnd").asText() + " " + s.get("count").asLong());
     }
     return out;
   }
 
-  private static void awaitStats(KafkaFixture kafka, String topic, Predicate<List<String>> condition) throws Exception {
-    long deadline = System.nanoTime() + KafkaFixture.PATIENCE.toNanos();
-    List<String> seen = stats(kafka, topic);
-    while (!condition.test(seen)) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("window statistics not seen in a minute; got " + seen);
-      }
-      Thread.sleep(200);
-      seen = stats(kafka, topic);
-    }
-  }
-
-  /** The job's lateRecords counter: registered after the mark, by this test's job alone. */
-  private static long lateRecords(int metricsMark) {
-    long sum = 0;
-    for (CapturingReporter.Registered m : CapturingReporter.since(metricsMark)) {
-      if (m.name().equals("lateRecords")) {
-        sum += ((Counter) m.metric()).getCount();
-      }
-    }
-    return sum;
+  private static void awaitStats(KafkaFixture kafka, String topic, Predicate<List<String>> condition) {
+    Await.until("window statistics in " + topic, () -> stats(kafka, topic), condition);
   }
 }

@@ -1,8 +1,11 @@
 package io.ogpm.testkit;
 
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.JobClient;
 
 /**
  * Waits for a condition, never for a fixed time: a test ends as soon as the condition holds, and
@@ -43,6 +46,32 @@ public final class Await {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while waiting for " + what, e);
       }
+    }
+  }
+
+  /**
+   * Waits until a job has {@code status} (for instance {@code RUNNING} after {@code
+   * executeAsync}, before producing its input; {@code CANCELED} after {@code cancel()}), within
+   * {@link KafkaFixture#PATIENCE}. A job that ends in another state fails the wait at once.
+   *
+   * @throws AssertionError naming the job, the status waited for and the one it has
+   */
+  public static void jobStatus(JobClient job, JobStatus status) {
+    String what = "job " + job.getJobID() + " " + status;
+    JobStatus seen = until(what, () -> statusOf(job), s -> s == status || s.isGloballyTerminalState());
+    if (seen != status) {
+      throw new AssertionError(what + ": the job ended " + seen);
+    }
+  }
+
+  private static JobStatus statusOf(JobClient job) {
+    try {
+      return job.getJobStatus().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while asking job " + job.getJobID() + " for its status", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("job " + job.getJobID() + " has no status: " + e.getCause(), e.getCause());
     }
   }
 

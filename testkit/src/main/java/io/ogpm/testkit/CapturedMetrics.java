@@ -3,6 +3,8 @@ package io.ogpm.testkit;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
@@ -69,6 +71,24 @@ public final class CapturedMetrics {
       }
     }
     return sum;
+  }
+
+  /**
+   * The sums of the counters with this name per value of a scope variable, ordered by the value
+   * as text: for instance {@code countersBy("recordsPreAggregated", "subtask_index")} gives {@code
+   * {0=10000, 1=10000}} for an operator whose two subtasks counted 10,000 records each. Counters
+   * without the variable are left out.
+   */
+  public SortedMap<String, Long> countersBy(String name, String variable) {
+    String key = variable.startsWith("<") ? variable : "<" + variable + ">";
+    SortedMap<String, Long> sums = new TreeMap<>();
+    for (Registered r : registered()) {
+      String value = r.variables().get(key);
+      if (r.name().equals(name) && r.metric() instanceof Counter c && value != null) {
+        sums.merge(value, c.getCount(), Long::sum);
+      }
+    }
+    return sums;
   }
 
   /** The sum of the numeric gauges with this name (e.g. {@code epsilonSpent}). */

@@ -91,7 +91,7 @@ class LdpTestEnvironmentIT {
     JobClient job = env.executeAsync("unbounded");
     Map<String, List<KafkaRecord>> out = kafka.awaitCommitted(inputs.size(), "u-out", "u-dead");
     job.cancel().get();
-    Await.until("job cancelled", () -> status(job), s -> s == JobStatus.CANCELED);
+    Await.jobStatus(job, JobStatus.CANCELED);
 
     // A budget of 3 per day, 1 per record: 3 records of each of 4 users (one day, unless midnight
     // passed between producing and perturbing, which the broker's stamps would show).
@@ -105,14 +105,6 @@ class LdpTestEnvironmentIT {
     assertThat(metrics.counter("recordsPerturbed")).isEqualTo(12 * days);
     assertThat(metrics.counter("recordsDeadLettered", "reason", "budget-exhausted")).isEqualTo(40 - 12 * days);
     assertThat(ENV.metrics().ofJob("another job").count("recordsPerturbed")).isZero();
-  }
-
-  private static JobStatus status(JobClient job) {
-    try {
-      return job.getJobStatus().get();
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   @Test
