@@ -11,10 +11,10 @@ import io.ogpm.flink.PerturbedValues;
 import io.ogpm.flink.WindowEstimate;
 import io.ogpm.flink.kafka.AggregationKafka;
 import io.ogpm.flink.kafka.KafkaSettings;
-import io.ogpm.testkit.KafkaClients;
 import io.ogpm.testkit.KafkaFixture;
 import io.ogpm.testkit.KafkaRecord;
 import io.ogpm.testkit.LdpTestEnvironment;
+import io.ogpm.testkit.TestRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,8 +23,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -73,7 +71,7 @@ class AggregationExampleIT {
     kafka.createTopic("agg-perturbed", 2);
     kafka.createTopic("agg-stats", 1);
     PerturbedRecords perturbation = new PerturbedRecords(CONFIG, 11);
-    List<ProducerRecord<byte[], byte[]>> messages = new ArrayList<>();
+    List<TestRecord> messages = new ArrayList<>();
     Map<String, Integer> expectedCounts = new HashMap<>();
     int records = 1_200;
     for (int i = 0; i < records; i++) {
@@ -81,20 +79,18 @@ class AggregationExampleIT {
       String activity = ACTIVITIES[i % 2];
       ObjectNode raw = PerturbedRecords.JSON.createObjectNode().put("ts", ts).put("activity", activity)
           .put("accel_x", Math.sin(i) * 1.5).put("heading", (i * 7) % 360);
-      messages.add(perturbation.message("agg-perturbed", i % 2, perturbation.perturb(raw)));
+      messages.add(perturbation.message(i % 2, perturbation.perturb(raw)));
       long lastStart = ts - ts % 10_000;
       for (long start = lastStart; start > ts - 60_000; start -= 10_000) {
         expectedCounts.merge(start + "/" + activity, 1, Integer::sum);
       }
     }
     // Perturbed under another configuration: skipped and counted, never estimated.
-    RecordHeaders foreign = new RecordHeaders();
-    foreign.add(ConfigFingerprint.HEADER, "v1:0123456789abcdef".getBytes());
     for (int i = 0; i < 5; i++) {
-      messages.add(new ProducerRecord<>("agg-perturbed", 0, null, null,
-          ("{\"ts\":" + (T0 + i) + ",\"activity\":\"walking\",\"accel_x\":0.5,\"heading\":10}").getBytes(), foreign));
+      messages.add(TestRecord.json("{\"ts\":" + (T0 + i) + ",\"activity\":\"walking\",\"accel_x\":0.5,\"heading\":10}")
+          .withPartition(0).withHeader(ConfigFingerprint.HEADER, "v1:0123456789abcdef"));
     }
-    KafkaClients.produceRecords(kafka.bootstrapServers(), messages);
+    kafka.produceRecords("agg-perturbed", messages);
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.enableCheckpointing(1_000);

@@ -2,12 +2,17 @@ package io.ogpm.testkit;
 
 import java.lang.reflect.Parameter;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.runtime.client.JobStatusMessage;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -202,7 +207,32 @@ public final class LdpTestEnvironment
   @Override
   public void afterEach(ExtensionContext context) throws Exception {
     if (startedIn != null) {
+      cancelLeftoverJobs();
       flink.afterEach(context);
+    }
+  }
+
+  /**
+   * Cancels the jobs a test left running (an unbounded job of a test that failed before cancelling
+   * it) and waits until they have ended, so that the next test of the class finds every slot free.
+   */
+  private void cancelLeftoverJobs() throws Exception {
+    MiniCluster cluster = miniCluster();
+    List<JobID> running = new ArrayList<>();
+    for (JobStatusMessage job : cluster.listJobs().get()) {
+      if (!job.getJobState().isGloballyTerminalState()) {
+        running.add(job.getJobId());
+      }
+    }
+    for (JobID job : running) {
+      try {
+        cluster.cancelJob(job).get();
+      } catch (ExecutionException e) {
+        // It ended meanwhile.
+      }
+    }
+    for (JobID job : running) {
+      cluster.requestJobResult(job).get();
     }
   }
 
