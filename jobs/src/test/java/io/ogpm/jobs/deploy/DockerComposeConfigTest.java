@@ -1,66 +1,75 @@
 package io.ogpm.jobs.deploy;
 
+import static io.ogpm.jobs.deploy.DeployFiles.fieldNames;
+import static io.ogpm.jobs.deploy.DeployFiles.parse;
+import static io.ogpm.jobs.deploy.DeployFiles.pomProperty;
+import static io.ogpm.jobs.deploy.DeployFiles.text;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.fail;
 
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
-import io.ogpm.jobs.cli.OgpmJobs;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
 /**
- * docker/docker-compose.yml: validated by docker-compose itself where it is installed (CI installs
- * Debian's), and checked statically everywhere: services, image versions against pom.xml, Kafka's
- * transaction settings, the topics, the Flink properties, the shell scripts' syntax, and the jobs'
- * arguments against the real command line.
+ * docker/docker-compose.yml and its keyed-mode override docker/docker-compose.keyed.yml: validated
+ * by docker-compose itself where it is installed (CI installs Debian's), and checked statically
+ * everywhere: services, image versions against pom.xml, Kafka's transaction settings, the topics,
+ * the Flink properties and the Prometheus reporter, the key as a Docker secret, the shell scripts'
+ * syntax, and the jobs' arguments against the real command line.
  */
 class DockerComposeConfigTest {
+  static final String PROMETHEUS_FACTORY = "org.apache.flink.metrics.prometheus.PrometheusReporterFactory";
+
   static Path repo;
   static Path composeFile;
   static JsonNode compose;
+  static ComposeDeployment deployment;
 
   @BeforeAll
   static void load() throws IOException {
-    repo = repoRoot();
-    composeFile = repo.resolve("docker/docker-compose.yml");
+    repo = DeployFiles.repoRoot();
+    composeFile = repo.resolve(ComposeDeployment.FILE);
     assertThat(composeFile).isRegularFile();
-    compose = readResolvingAliases(composeFile);
+    deployment = ComposeDeployment.load(repo);
+    compose = deployment.base;
   }
 
   // --- docker-compose's own validation ------------------------------------------------------------
 
   @Test
   void dockerComposeAcceptsTheFile() throws Exception {
+    assertComposeAccepts(List.of(composeFile));
+  }
+
+  /** The keyed override merges into the main file (Compose checks references, e.g. to the secret). */
+  @Test
+  void dockerComposeAcceptsTheKeyedOverride() throws Exception {
+    assertComposeAccepts(List.of(composeFile, repo.resolve(ComposeDeployment.KEYED_FILE)));
+  }
+
+  private static void assertComposeAccepts(List<Path> files) throws Exception {
     Optional<List<String>> composeCommand = composeCommand();
     Assumptions.assumeTrue(composeCommand.isPresent(), "no docker-compose (nor `docker compose`) on the PATH");
     List<String> command = new ArrayList<>(composeCommand.get());
-    command.addAll(List.of("-f", composeFile.toString(), "config", "-q"));
+    for (Path file : files) {
+      command.addAll(List.of("-f", file.toString()));
+    }
+    command.addAll(List.of("config", "-q"));
     Result r = exec(command, 120);
     if (r.status != 0) {
       System.err.println(String.join(" ", command) + " exited with " + r.status + ":\n" + r.err);
@@ -159,21 +168,87 @@ class DockerComposeConfigTest {
   /** The options the submit service passes exist, with values the command line accepts. */
   @Test
   void submittedArgumentsParseWithTheJobsCommandLine() {
-    String script = text(compose.path("services").path("submit").path("command")).replace("$$", "$");
-    List<String> perturb = jobArguments(script, "perturb-job", "$PERTURB_EXTRA_ARGS");
-    List<String> aggregate = jobArguments(script, "aggregate-job", "$AGGREGATE_EXTRA_ARGS");
+    ParseResult p = parse(deployment.jobArguments("perturb-job", false));
+    assertThat(DeployFiles.given(p, "--bootstrap-servers")).isEqualTo("kafka:9092");
+    assertThat(DeployFiles.given(p, "--config")).isEqualTo("/opt/ogpm/ogpm.yaml");
+    assertThat(DeployFiles.given(p, "--key-file")).as("keyed mode is the override's").isNull();
 
-    ParseResult p = parse(perturb);
-    assertThat(p.subcommand().matchedOptionValue("--bootstrap-servers", "")).isEqualTo("kafka:9092");
-    assertThat(p.subcommand().matchedOptionValue("--config", (Object) null)).hasToString("/opt/ogpm/ogpm.yaml");
-    List<String> keyed = new ArrayList<>(perturb);
-    keyed.addAll(List.of("--key-file", "/run/secrets/ogpm-key"));
-    parse(keyed);
+    ParseResult a = parse(deployment.jobArguments("aggregate-job", false));
+    assertThat(DeployFiles.given(a, "--group-by")).isEqualTo("activity");
+    assertThat(DeployFiles.given(a, "--time-field")).isEqualTo("ts");
+    assertThat(DeployFiles.given(a, "--input-topic")).isEqualTo("ogpm.perturbed");
+  }
 
-    ParseResult a = parse(aggregate);
-    assertThat(a.subcommand().matchedOptionValue("--group-by", "")).isEqualTo("activity");
-    assertThat(a.subcommand().matchedOptionValue("--time-field", "")).isEqualTo("ts");
-    assertThat(a.subcommand().matchedOptionValue("--input-topic", "")).isEqualTo("ogpm.perturbed");
+  // --- metrics ------------------------------------------------------------------------------------
+
+  /** Every Flink process serves Prometheus metrics on one port, which the prometheus service scrapes. */
+  @Test
+  void prometheusScrapesTheReporterOfEveryFlinkProcess() throws IOException {
+    String port = null;
+    for (String flink : List.of("jobmanager", "taskmanager")) {
+      Map<String, String> props = deployment.flinkProperties(flink);
+      assertThat(props).as(flink).containsEntry("metrics.reporter.prom.factory.class", PROMETHEUS_FACTORY);
+      port = props.get("metrics.reporter.prom.port");
+      assertThat(port).as(flink + ": one port, not a range (one process per container)").matches("\\d+");
+      assertThat(text(compose.path("services").path(flink).path("expose"))).as(flink).contains(port);
+    }
+
+    JsonNode prometheus = compose.path("services").path("prometheus");
+    // Pinned like the other images: a release tag, never `latest`.
+    assertThat(prometheus.path("image").asText()).matches("prom/prometheus:v\\d+\\.\\d+\\.\\d+");
+    assertThat(text(prometheus.path("ports"))).as("loopback only").startsWith("127.0.0.1:").endsWith(":9090");
+    JsonNode mount = bindMount(prometheus, "/etc/prometheus/prometheus.yml");
+    Path config = composeFile.getParent().resolve(mount.path("source").asText()).normalize();
+    assertThat(config).isRegularFile();
+
+    JsonNode flinkJob = null;
+    for (JsonNode job : DeployFiles.readResolvingAliases(config).path("scrape_configs")) {
+      if (text(job).contains("jobmanager")) {
+        flinkJob = job;
+      }
+    }
+    assertThat(flinkJob).as("a scrape job for the Flink services in " + config).isNotNull();
+    JsonNode dns = flinkJob.path("dns_sd_configs").path(0);
+    assertThat(text(dns.path("names")).split("\n")).containsExactlyInAnyOrder("jobmanager", "taskmanager");
+    assertThat(dns.path("port").asText()).isEqualTo(port);
+  }
+
+  // --- keyed mode ---------------------------------------------------------------------------------
+
+  /**
+   * Keyed mode (docker-compose.keyed.yml) reads the key from a Docker secret: a git-ignored file,
+   * mounted where the key is read (submit, which runs the job's main, and the task managers), and
+   * passed to the job as a path only; neither file holds key material or passes the key in the
+   * environment.
+   */
+  @Test
+  void keyedModeReadsTheKeyFromADockerSecretFile() throws IOException {
+    JsonNode keyed = deployment.keyed;
+    List<String> secrets = fieldNames(keyed.path("secrets"));
+    assertThat(secrets).hasSize(1);
+    String secret = secrets.get(0);
+    String file = keyed.path("secrets").path(secret).path("file").asText();
+    assertThat(file).as("the secret is a file (not an environment variable)").startsWith("./secrets/");
+    assertThat(Files.readString(repo.resolve("docker/.gitignore")).lines()).as("docker/.gitignore").contains("secrets/");
+    for (String service : List.of("submit", "taskmanager", "jobmanager")) {
+      assertThat(text(keyed.path("services").path(service).path("secrets"))).as(service).isEqualTo(secret);
+    }
+
+    ParseResult perturb = parse(deployment.jobArguments("perturb-job", true));
+    // Compose mounts a service's secrets read-only at /run/secrets/<name>.
+    assertThat(DeployFiles.given(perturb, "--key-file")).isEqualTo("/run/secrets/" + secret);
+    assertThat(DeployFiles.given(perturb, "--key-env")).isNull();
+    ParseResult aggregate = parse(deployment.jobArguments("aggregate-job", true));
+    assertThat(DeployFiles.given(aggregate, "--config")).isEqualTo("/opt/ogpm/ogpm.yaml");
+
+    // The main file works without a key (no secret to create first) and names none.
+    assertThat(compose.has("secrets")).isFalse();
+    for (String service : fieldNames(compose.path("services"))) {
+      assertThat(compose.path("services").path(service).has("secrets")).as(service).isFalse();
+    }
+    for (Path f : List.of(composeFile, repo.resolve(ComposeDeployment.KEYED_FILE))) {
+      assertThat(Files.readString(f)).as(f.toString()).doesNotContain("--key-env");
+    }
   }
 
   /** The bash scripts of the one-shot services are syntactically valid (`bash -n`). */
@@ -198,114 +273,15 @@ class DockerComposeConfigTest {
 
   // --- helpers ------------------------------------------------------------------------------------
 
-  /** The repository root: the jobs module's parent when Maven runs the tests from jobs/. */
-  static Path repoRoot() {
-    Path cwd = Path.of("").toAbsolutePath();
-    for (Path p = cwd; p != null; p = p.getParent()) {
-      if (Files.isRegularFile(p.resolve("docker/docker-compose.yml"))) {
-        return p;
+  /** The long-syntax bind mount of a service at {@code target}. */
+  static JsonNode bindMount(JsonNode service, String target) {
+    for (JsonNode volume : service.path("volumes")) {
+      if (volume.path("target").asText().equals(target)) {
+        assertThat(volume.path("type").asText()).as(target).isEqualTo("bind");
+        return volume;
       }
     }
-    return cwd.getParent();
-  }
-
-  static ParseResult parse(List<String> args) {
-    CommandLine cli = new CommandLine(new OgpmJobs());
-    ParseResult[] result = new ParseResult[1];
-    assertThatCode(() -> result[0] = cli.parseArgs(args.toArray(String[]::new))).as(String.join(" ", args))
-        .doesNotThrowAnyException();
-    assertThat(result[0].subcommand()).as(String.join(" ", args)).isNotNull();
-    return result[0];
-  }
-
-  /** The words from {@code subcommand} up to {@code end} in a shell script (line continuations joined). */
-  static List<String> jobArguments(String script, String subcommand, String end) {
-    int from = script.indexOf(" " + subcommand);
-    assertThat(from).as(subcommand + " in the submit script").isNotNegative();
-    int to = script.indexOf(end, from);
-    assertThat(to).as(end + " after " + subcommand).isGreaterThan(from);
-    String words = script.substring(from, to).replace("\\\n", " ");
-    assertThat(words).as(subcommand + " arguments").doesNotContain("\n").doesNotContain("$").doesNotContain("\"")
-        .doesNotContain("'");
-    return Arrays.stream(words.trim().split("\\s+")).collect(Collectors.toList());
-  }
-
-  static String pomProperty(String pom, String name) {
-    Matcher m = Pattern.compile("<" + Pattern.quote(name) + ">([^<]+)</" + Pattern.quote(name) + ">").matcher(pom);
-    assertThat(m.find()).as(name + " in pom.xml").isTrue();
-    return m.group(1).trim();
-  }
-
-  static List<String> fieldNames(JsonNode node) {
-    List<String> names = new ArrayList<>();
-    node.fieldNames().forEachRemaining(names::add);
-    return names;
-  }
-
-  /** A node's text: a scalar's value, or the values of a list or map joined by newlines. */
-  static String text(JsonNode node) {
-    if (node.isValueNode()) {
-      return node.asText();
-    }
-    List<String> parts = new ArrayList<>();
-    node.forEach(child -> parts.add(text(child)));
-    if (node.isObject()) {
-      node.fields().forEachRemaining(e -> parts.add(e.getKey()));
-    }
-    return String.join("\n", parts);
-  }
-
-  /**
-   * Reads YAML into a tree, resolving anchors and aliases ({@code &name} / {@code *name}), which
-   * Jackson's tree model would otherwise leave as the alias's name.
-   */
-  static JsonNode readResolvingAliases(Path file) throws IOException {
-    YAMLMapper mapper = new YAMLMapper();
-    try (YAMLParser parser = (YAMLParser) mapper.getFactory().createParser(file.toFile())) {
-      parser.nextToken();
-      return readNode(parser, new HashMap<>());
-    }
-  }
-
-  private static JsonNode readNode(YAMLParser p, Map<String, JsonNode> anchors) throws IOException {
-    if (p.isCurrentAlias()) {
-      JsonNode target = anchors.get(p.getText());
-      if (target == null) {
-        fail("undefined YAML alias *" + p.getText());
-      }
-      return target;
-    }
-    String anchor = p.getObjectId();
-    JsonNodeFactory f = JsonNodeFactory.instance;
-    JsonNode node;
-    JsonToken t = p.currentToken();
-    if (t == JsonToken.START_OBJECT) {
-      ObjectNode o = f.objectNode();
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String name = p.currentName();
-        p.nextToken();
-        o.set(name, readNode(p, anchors));
-      }
-      node = o;
-    } else if (t == JsonToken.START_ARRAY) {
-      ArrayNode a = f.arrayNode();
-      while (p.nextToken() != JsonToken.END_ARRAY) {
-        a.add(readNode(p, anchors));
-      }
-      node = a;
-    } else if (t == JsonToken.VALUE_NULL) {
-      node = f.nullNode();
-    } else if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT || t == JsonToken.VALUE_TRUE
-        || t == JsonToken.VALUE_FALSE || t == JsonToken.VALUE_STRING) {
-      // Scalars as text: compose reads most of them as strings anyway (asInt/asLong still work).
-      node = f.textNode(p.getText());
-    } else {
-      throw new IOException("unexpected YAML token " + t + " at " + p.currentLocation());
-    }
-    if (anchor != null) {
-      anchors.put(anchor, node);
-    }
-    return node;
+    return fail("no bind mount at " + target + " in " + service);
   }
 
   /** `docker-compose`, else `docker compose` if that plugin answers; empty if neither. */
