@@ -55,6 +55,8 @@ public final class Reconstruction {
    * and 0.04 (ReconstructionCapTest).
    */
   static final int MAX_ITERATIONS = 10_000;
+  /** Halvings of the step length that find where an accelerated jump crosses the target. */
+  static final int CROSSING_BISECTIONS = 8;
   /**
    * Plain EMS steps before the acceleration starts: a window that stops before (up to about 1e4
    * records at eps 1, more at higher eps) gets exactly plain EMS's result.
@@ -110,7 +112,7 @@ public final class Reconstruction {
     while (!fit.done && fit.iterations < Math.min(maxIterations, accelerateAfter)) {
       fit.accept(fit.next(fit.theta));
     }
-    while (!fit.done && fit.iterations + 4 <= maxIterations) {
+    while (!fit.done && fit.iterations + 4 + CROSSING_BISECTIONS <= maxIterations) {
       fit.squaremCycle();
     }
     while (!fit.done && fit.iterations < maxIterations) {
@@ -185,7 +187,8 @@ public final class Reconstruction {
      * extrapolation {@code theta0 - 2 alpha r + alpha^2 v}, pulled back towards alpha = -1 (which is
      * theta2) until no frequency is negative, and one stabilising EMS step from it. The result is
      * kept only if its deviance is at most theta2's; else a plain step from theta2 is taken. Every
-     * iterate is checked against the same stop as plain EMS.
+     * iterate is checked against the same stop as plain EMS; a jump past the target is pulled back
+     * to the crossing ({@link #crossing}).
      */
     void squaremCycle() {
       double[] theta0 = theta;
@@ -231,11 +234,52 @@ public final class Reconstruction {
         return;
       }
       double[] accelerated = next(jump);
-      if (deviance(counts, n, t.apply(accelerated)) <= deviance) {
+      if (deviance(counts, n, t.apply(accelerated)) > deviance) {
+        accept(next(theta2));
+      } else if (!reachesTarget(accelerated)) {
         accept(accelerated);
       } else {
-        accept(next(theta2));
+        accept(crossing(theta0, theta1, theta2, alpha, accelerated));
       }
+    }
+
+    /** Whether {@code theta}'s deviance is at most the target, which stops the iteration. */
+    boolean reachesTarget(double[] theta) {
+      double[] p = t.apply(theta);
+      return deviance(counts, n, p) <= target(expectedDeviance(t, theta, p));
+    }
+
+    /**
+     * The jump reached the target: plain EMS would have stopped at the first iterate past it, not
+     * wherever the jump lands beyond. So the step length is bisected between -1 (a plain step from
+     * theta2) and {@code alpha} to the stabilised point closest to the crossing ({@value
+     * #CROSSING_BISECTIONS} halvings, each one EMS step).
+     */
+    double[] crossing(double[] theta0, double[] theta1, double[] theta2, double alpha, double[] past) {
+      double[] plain = next(theta2);
+      if (reachesTarget(plain)) {
+        return plain;
+      }
+      double before = -1;
+      double after = alpha;
+      double[] best = past;
+      for (int b = 0; b < CROSSING_BISECTIONS; b++) {
+        double mid = (before + after) / 2;
+        double[] at = new double[theta0.length];
+        for (int i = 0; i < at.length; i++) {
+          double r = theta1[i] - theta0[i];
+          double v = theta2[i] - 2 * theta1[i] + theta0[i];
+          at[i] = Math.max(0, theta0[i] - 2 * mid * r + mid * mid * v);
+        }
+        double[] stabilised = next(at);
+        if (reachesTarget(stabilised)) {
+          after = mid;
+          best = stabilised;
+        } else {
+          before = mid;
+        }
+      }
+      return best;
     }
   }
 

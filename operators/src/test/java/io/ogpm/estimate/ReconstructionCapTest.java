@@ -7,6 +7,7 @@ import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,7 +24,11 @@ import org.junit.jupiter.api.Test;
  *   <li>where the cap binds (1e6 records at eps 0.5: plain EMS takes 422,000 steps), the result is
  *       within 5e-3 of plain EMS's, against an estimation error of 0.16 there.
  * </ul>
+ *
+ * <p>Tagged slow (a million perturbations and plain EMS to its stop, seconds each): mutation testing
+ * leaves it out; {@code ReconstructionTest} exercises the acceleration on small histograms.
  */
+@Tag("slow")
 class ReconstructionCapTest {
   static final int BINS = 50;
 

@@ -227,4 +227,64 @@ class ReconstructionTest {
     assertThat(f[2]).isCloseTo(f[k - 2], within(1e-9));
     assertThat(f[0]).isGreaterThan(f[1]);
   }
+
+  /** Sampled-looking counts of a two-humped truth on 20 bins: n T theta, rounded, plus a fixed wiggle. */
+  private static long[] twoHumps(TransitionMatrix t, long n) {
+    int k = t.columns();
+    double[] truth = new double[k];
+    for (int i = 0; i < k; i++) {
+      truth[i] = Math.exp(-Math.pow((i - 5) / 1.5, 2)) + 2 * Math.exp(-Math.pow((i - 14) / 1.5, 2));
+    }
+    double sum = Arrays.stream(truth).sum();
+    for (int i = 0; i < k; i++) {
+      truth[i] /= sum;
+    }
+    long[] counts = expectedCounts(t, truth, n);
+    for (int j = 0; j < counts.length; j++) {
+      counts[j] += (long) (Math.sqrt(counts[j]) * Math.sin(7.0 * j));
+    }
+    return counts;
+  }
+
+  /**
+   * SQUAREM from the first step, on 1e6 records of a two-humped truth (20 bins, eps 1): a fraction
+   * of plain EMS's steps, to nearly the same place, a valid distribution.
+   */
+  @Test
+  void squaremReachesPlainEmsResultInFewerSteps() {
+    Mechanism ogpm = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).build());
+    TransitionMatrix t = TransitionMatrix.of(ogpm, FieldBinning.of(ogpm, 20));
+    long[] counts = twoHumps(t, 1_000_000);
+    Reconstruction.Result plain = Reconstruction.em(counts, t, Integer.MAX_VALUE, Integer.MAX_VALUE);
+    Reconstruction.Result accelerated = Reconstruction.em(counts, t, Integer.MAX_VALUE, 0);
+    double tv = 0;
+    for (int i = 0; i < 20; i++) {
+      tv += Math.abs(plain.frequencies()[i] - accelerated.frequencies()[i]) / 2;
+    }
+    assertThat(accelerated.iterations()).isLessThan(plain.iterations() / 3);
+    // Plain EMS stops here at its first iterate past the target (34,147 steps), SQUAREM (1,285)
+    // at the crossing its bisection finds on another path to it: 1.5e-3 apart in total variation.
+    assertThat(accelerated.deviance()).isLessThanOrEqualTo(accelerated.targetDeviance());
+    assertThat(tv).isLessThan(2e-3);
+    assertThat(Arrays.stream(accelerated.frequencies()).min().getAsDouble()).isGreaterThanOrEqualTo(0.0);
+    assertThat(Arrays.stream(accelerated.frequencies()).sum()).isCloseTo(1, within(1e-9));
+  }
+
+  @Test
+  void theStepLimitHoldsWithAndWithoutAcceleration() {
+    Mechanism ogpm = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).build());
+    TransitionMatrix t = TransitionMatrix.of(ogpm, FieldBinning.of(ogpm, 20));
+    long[] counts = twoHumps(t, 1_000_000);
+    for (int limit : new int[] {1, 2, 3, 4, 5, 7, 10, 11}) {
+      assertThat(Reconstruction.em(counts, t, limit, 0).iterations()).as("accelerated, limit %d", limit).isEqualTo(limit);
+      assertThat(Reconstruction.em(counts, t, limit, Integer.MAX_VALUE).iterations()).isEqualTo(limit);
+      assertThat(Reconstruction.em(counts, t, limit, 3).iterations()).isEqualTo(limit);
+    }
+    // The default: at most MAX_ITERATIONS, plain for the first ACCELERATE_AFTER.
+    assertThat(Reconstruction.em(counts, t).frequencies()).containsExactly(
+        Reconstruction.em(counts, t, Reconstruction.MAX_ITERATIONS, Reconstruction.ACCELERATE_AFTER).frequencies());
+    // Before the acceleration starts, the iterates are plain EMS's.
+    assertThat(Reconstruction.em(counts, t, 50, 50).frequencies()).containsExactly(
+        Reconstruction.em(counts, t, 50, Integer.MAX_VALUE).frequencies());
+  }
 }
