@@ -55,6 +55,8 @@ public final class Reconstruction {
    * and 0.04 (ReconstructionCapTest).
    */
   static final int MAX_ITERATIONS = 10_000;
+  /** Most halvings of an extrapolation's distance to a plain step, to keep every frequency >= 0. */
+  static final int MAX_HALVINGS = 30;
   /** Halvings of the step length that find where an accelerated jump crosses the target. */
   static final int CROSSING_BISECTIONS = 8;
   /**
@@ -216,7 +218,8 @@ public final class Reconstruction {
       }
       double alpha = Math.min(-Math.sqrt(rr / vv), -1);
       double[] jump = new double[k];
-      while (true) {
+      // Each halving moves alpha halfway to -1 (theta2); the last falls back to -1.
+      for (int halvings = 0; halvings < MAX_HALVINGS; halvings++) {
         boolean negative = false;
         for (int i = 0; i < k; i++) {
           double r = theta1[i] - theta0[i];
@@ -224,10 +227,10 @@ public final class Reconstruction {
           jump[i] = theta0[i] - 2 * alpha * r + alpha * alpha * v;
           negative |= jump[i] < 0;
         }
-        if (!negative || alpha == -1) {
+        if (!negative) {
           break;
         }
-        alpha = Math.min((alpha - 1) / 2, -1);
+        alpha = halvings + 1 < MAX_HALVINGS ? Math.min((alpha - 1) / 2, -1) : -1;
       }
       if (alpha == -1) {
         accept(next(theta2));
