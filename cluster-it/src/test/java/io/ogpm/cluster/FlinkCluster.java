@@ -81,7 +81,8 @@ final class FlinkCluster {
     s.put("taskmanager.memory.process.size", "1536m");
     // The jobs keep their state on the heap (hashmap backend): little managed memory is needed.
     s.put("taskmanager.memory.managed.fraction", "0.1");
-    s.put("taskmanager.numberOfTaskSlots", "4");
+    // Two jobs at parallelism 2, and room for a SQL query through the gateway.
+    s.put("taskmanager.numberOfTaskSlots", "6");
     s.put("parallelism.default", "2");
     s.put("execution.checkpointing.storage", "filesystem");
     s.put("execution.checkpointing.dir", dir.resolve("checkpoints").toUri().toString());
@@ -129,6 +130,16 @@ final class FlinkCluster {
     return cluster;
   }
 
+  /** The configuration directory ({@code FLINK_CONF_DIR}). */
+  Path conf() {
+    return conf;
+  }
+
+  /** Where the processes' logs go. */
+  Path logs() {
+    return logs;
+  }
+
   URI rest() {
     return URI.create("http://localhost:" + restPort);
   }
@@ -140,7 +151,7 @@ final class FlinkCluster {
     command.add(JOB_MANAGER);
     command.addAll(List.of("--configDir", conf.toString()));
     command.addAll(resources.dynamicSettings());
-    jobManager = processes.start("jobmanager", command, Map.of(), logs.resolve("jobmanager.out"));
+    jobManager = processes.start("jobmanager", command, Map.of(), logs.resolve("jobmanager.out"), logs.resolve("jobmanager.log"));
     Await.until("the JobManager's REST API answers at " + rest(), () -> {
       requireAlive(jobManager);
       return status(rest().resolve("/overview"));
@@ -158,7 +169,7 @@ final class FlinkCluster {
     command.addAll(List.of("--configDir", conf.toString()));
     command.addAll(resources.dynamicSettings());
     command.addAll(List.of("-D", "metrics.reporter.prom.port=" + metricsPort));
-    ManagedProcesses.ManagedProcess tm = processes.start(name, command, Map.of(), logs.resolve(name + ".out"));
+    ManagedProcesses.ManagedProcess tm = processes.start(name, command, Map.of(), logs.resolve(name + ".out"), logs.resolve(name + ".log"));
     Await.until(expectedTaskManagers + " TaskManager(s) registered", () -> {
       requireAlive(tm);
       return taskManagers();
@@ -292,18 +303,26 @@ final class FlinkCluster {
         Arrays.asList(results.get(results.size() - 1).split("\\s+")));
   }
 
-  private List<String> java(List<String> jvmOptions, String name) {
+  /**
+   * {@code java} with these JVM options, Flink's opens, {@code lib/*} (and {@code extraClassPath})
+   * and the logging settings of Flink's scripts; the main class and its arguments follow.
+   */
+  List<String> java(List<String> jvmOptions, String name, Path... extraClassPath) {
     List<String> command = new ArrayList<>();
     command.add(JavaCommand.java());
     command.addAll(jvmOptions);
     command.addAll(opens);
-    command.addAll(List.of("-cp", lib + "/*",
+    StringBuilder classPath = new StringBuilder(lib + "/*");
+    for (Path p : extraClassPath) {
+      classPath.append(java.io.File.pathSeparator).append(p);
+    }
+    command.addAll(List.of("-cp", classPath.toString(),
         "-Dlog.file=" + logs.resolve(name + ".log"),
         "-Dlog4j.configurationFile=" + conf.resolve(name.equals("flink-client") ? "log4j-cli.properties" : "log4j.properties").toUri()));
     return command;
   }
 
-  private static void requireAlive(ManagedProcesses.ManagedProcess p) {
+  static void requireAlive(ManagedProcesses.ManagedProcess p) {
     if (!p.alive()) {
       throw new AssertionError(p.name() + " exited with " + p.process().exitValue() + "; its output ends with:\n" + p.tail(40));
     }

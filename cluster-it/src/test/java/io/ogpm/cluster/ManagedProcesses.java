@@ -1,6 +1,5 @@
 package io.ogpm.cluster;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -28,8 +27,8 @@ final class ManagedProcesses implements AfterAllCallback, TestWatcher {
   private final Thread shutdownHook = new Thread(this::destroyAll, "ogpm-cluster-cleanup");
   private boolean hooked;
 
-  /** A started process: its name, handle and log. */
-  record ManagedProcess(String name, Process process, Path log) {
+  /** A started process: its name, handle, and logs (its output first, then any file it logs to). */
+  record ManagedProcess(String name, Process process, List<Path> logs) {
     /** {@code kill -9}: SIGKILL to the process (no shutdown hooks, no goodbye to the cluster), then waits for it. */
     void kill() {
       process.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -45,22 +44,33 @@ final class ManagedProcesses implements AfterAllCallback, TestWatcher {
       return process.isAlive();
     }
 
-    /** The last lines of its log. */
+    /** The last lines of each of its logs. */
     String tail(int lines) {
-      try {
-        List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
-        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-      } catch (IOException | UncheckedIOException e) {
-        return "(cannot read " + log + ": " + e.getMessage() + ")";
+      StringBuilder out = new StringBuilder();
+      for (Path log : logs) {
+        out.append("-- ").append(log).append('\n');
+        if (!Files.exists(log)) {
+          out.append("(none)\n");
+          continue;
+        }
+        try {
+          List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+          out.append(String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()))).append('\n');
+        } catch (IOException | UncheckedIOException e) {
+          out.append("(cannot read it: ").append(e.getMessage()).append(")\n");
+        }
       }
+      return out.toString();
     }
   }
 
   /**
-   * Starts {@code command} with stdout and stderr appended to {@code log}; it is killed with the
-   * others when the test class ends.
+   * Starts {@code command} with stdout and stderr appended to {@code log} (and nothing on stdin);
+   * it is killed with the others when the test class ends. {@code moreLogs}: files the process
+   * logs to, shown with its output when a test fails.
    */
-  synchronized ManagedProcess start(String name, List<String> command, Map<String, String> environment, Path log) {
+  synchronized ManagedProcess start(String name, List<String> command, Map<String, String> environment, Path log,
+      Path... moreLogs) {
     if (!hooked) {
       Runtime.getRuntime().addShutdownHook(shutdownHook);
       hooked = true;
@@ -68,11 +78,14 @@ final class ManagedProcesses implements AfterAllCallback, TestWatcher {
     try {
       Files.createDirectories(log.getParent());
       ProcessBuilder builder = new ProcessBuilder(command)
-          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
       builder.environment().putAll(environment);
-      ManagedProcess p = new ManagedProcess(name, builder.start(), log);
+      Process process = builder.start();
+      process.getOutputStream().close();
+      List<Path> logs = new ArrayList<>(List.of(log));
+      logs.addAll(List.of(moreLogs));
+      ManagedProcess p = new ManagedProcess(name, process, List.copyOf(logs));
       processes.add(p);
       return p;
     } catch (IOException e) {
@@ -123,8 +136,7 @@ final class ManagedProcesses implements AfterAllCallback, TestWatcher {
       all = List.copyOf(processes);
     }
     for (ManagedProcess p : all) {
-      out.append("---- ").append(p.name()).append(p.alive() ? "" : " (ended)").append(": ").append(p.log()).append('\n')
-          .append(p.tail(TAIL_LINES)).append('\n');
+      out.append("---- ").append(p.name()).append(p.alive() ? "" : " (ended)").append('\n').append(p.tail(TAIL_LINES));
     }
     System.err.println(out);
   }

@@ -38,8 +38,12 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -59,21 +63,27 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *       sinks is open; a new one is started and the jobs restore from their last completed
  *       checkpoint; every input is then in the perturbed or the dead-letter topic once under {@code
  *       read_committed} (the killed attempt's records are there only as aborted);
- *   <li>the aggregate job's statistics of every window count exactly that window's records.
+ *   <li>the aggregate job's statistics of every window count exactly that window's records;
+ *   <li>Flink's SQL Gateway, on the same cluster, reads the perturbed topic back: as many records,
+ *       and distinct ids, as the jobs committed. The README's SQL example runs there too once it
+ *       exists ({@link #theReadmeSqlExampleRunsThroughTheSqlGateway}, skipped until then).
  * </ol>
  *
  * <p>Every process is killed when the class ends, and by a shutdown hook if the JVM stops first
  * ({@link ManagedProcesses}); logs are under {@code target/cluster/}, and a failure prints the
  * end of each. Waits are for conditions, with {@link KafkaFixture#PATIENCE}.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StandaloneClusterIT {
   @RegisterExtension
   static final ManagedProcesses PROCESSES = new ManagedProcesses();
 
   static final Path WORK = Path.of(System.getProperty("ogpm.cluster.work", "target/cluster")).toAbsolutePath();
-  static final Path FLINK_LIB = Path.of(System.getProperty("ogpm.flink.lib", "target/flink/lib")).toAbsolutePath();
+  static final Path FLINK_LIB = Path.of(System.getProperty("ogpm.flink.lib", "../cluster-lib/target/lib")).toAbsolutePath();
   static final Path JOB_JAR = Path.of(System.getProperty("ogpm.job.jar", "../jobs/target/ogpm-job.jar")).toAbsolutePath();
   static final Path CLI_JAR = Path.of(System.getProperty("ogpm.cli.jar", "../cli/target/ogpm.jar")).toAbsolutePath();
+  static final Path FLINK_OPT = Path.of(System.getProperty("ogpm.flink.opt", "../cluster-lib/target/opt")).toAbsolutePath();
+  static final Path README = Path.of(System.getProperty("ogpm.readme", "../README.md")).toAbsolutePath();
   static final Path SAMPLE_DIR = Path.of(System.getProperty("ogpm.sample.dir", "../sample-data")).toAbsolutePath();
   static final String OPENS = System.getProperty("ogpm.flink.jvm.opens", "");
 
@@ -93,6 +103,9 @@ class StandaloneClusterIT {
   static final Timings TIMINGS = new Timings();
   static KafkaBroker kafka;
   static FlinkCluster flink;
+  static int firstMetricsPort;
+  static ManagedProcesses.ManagedProcess firstTaskManager;
+  static SqlGateway sqlGateway;
 
   @BeforeAll
   static void startCluster() throws IOException {
@@ -107,6 +120,17 @@ class StandaloneClusterIT {
       flink.startJobManager();
       return null;
     });
+    firstMetricsPort = Ports.free();
+    firstTaskManager = TIMINGS.time("TaskManager started", () -> flink.startTaskManager("taskmanager-1", firstMetricsPort, 1));
+  }
+
+  /** The SQL Gateway on this cluster, started on first use. */
+  static synchronized SqlGateway sqlGateway() {
+    if (sqlGateway == null) {
+      sqlGateway = TIMINGS.time("SQL Gateway started", () -> SqlGateway.start(PROCESSES, flink,
+          FLINK_OPT.resolve("flink-sql-gateway-2.2.1.jar")));
+    }
+    return sqlGateway;
   }
 
   @AfterAll
@@ -115,11 +139,8 @@ class StandaloneClusterIT {
   }
 
   @Test
+  @Order(1)
   void theJobsRunOnAStandaloneClusterSurviveAKilledTaskManagerExactlyOnceAndReportToPrometheus() throws Exception {
-    int firstMetricsPort = Ports.free();
-    ManagedProcesses.ManagedProcess firstTaskManager = TIMINGS.time("TaskManager started",
-        () -> flink.startTaskManager("taskmanager-1", firstMetricsPort, 1));
-
     // 1. The topics, created and checked as an operator would.
     String bootstrap = kafka.bootstrapServers();
     List<String> topicOptions = List.of("--bootstrap-servers", bootstrap, "--replication-factor", "1",
@@ -226,9 +247,51 @@ class StandaloneClusterIT {
         () -> latestCounts(kafka.readCommitted(STATS)), s -> s.keySet().containsAll(expected.keySet())));
     assertThat(stats).as("each window's count, by window, group and field").isEqualTo(expected);
 
+    // 7. SQL through the SQL Gateway, on the same cluster: the perturbed topic read back, committed only.
+    long perturbedNow = all.get(PERTURBED).size() + 1;
+    List<JsonNode> counted = TIMINGS.time("a SQL query through the SQL Gateway", () -> {
+      SqlGateway gateway = sqlGateway();
+      String session = gateway.openSession();
+      gateway.execute(session, "ADD JAR '" + FLINK_OPT.resolve("flink-sql-connector-kafka-5.0.0-2.2.jar") + "'");
+      gateway.execute(session, "CREATE TABLE perturbed (id STRING, activity STRING) WITH ("
+          + "'connector' = 'kafka', 'topic' = '" + PERTURBED + "', 'properties.bootstrap.servers' = '" + bootstrap + "', "
+          + "'properties.isolation.level' = 'read_committed', 'scan.startup.mode' = 'earliest-offset', "
+          + "'scan.bounded.mode' = 'latest-offset', 'format' = 'json')");
+      gateway.execute(session, "SET 'execution.runtime-mode' = 'batch'");
+      gateway.execute(session, "SET 'parallelism.default' = '1'");
+      return gateway.execute(session, "SELECT COUNT(*) AS n, COUNT(DISTINCT id) AS ids FROM perturbed");
+    });
+    assertThat(counted).hasSize(1);
+    assertThat(counted.get(0).get(0).asLong()).as("perturbed records counted in SQL").isEqualTo(perturbedNow);
+    assertThat(counted.get(0).get(1).asLong()).as("distinct ids counted in SQL").isEqualTo(perturbedNow);
+
+    scraped.stream().filter(x -> x.name().endsWith("_recordsPerturbed")).forEach(x -> TIMINGS.note("scraped " + x.name()
+        + " " + x.labels().replaceAll(".*(operator_name=\"[^\"]*\").*(subtask_index=\"[^\"]*\").*", "$1,$2") + " " + x.value()));
     TIMINGS.note(String.format("killed with %d of %d inputs produced, %d perturbed-topic offsets committed and %d written",
         producedAtKill, stream.size(), committedAtKill[0], committedAtKill[1]));
     TIMINGS.note("restored checkpoints: perturb " + perturbCheckpoint + ", aggregate " + aggregateCheckpoint);
+  }
+
+  /**
+   * Issue 13's SQL example (README), run through the SQL Gateway against this cluster: skipped until
+   * README.md has one, a {@code ```sql} block that calls an {@code LDP_} function. Its statements run
+   * in one session, in order, after the Kafka SQL connector is added ({@code ADD JAR}: it must not be
+   * in the cluster's {@code lib/}, see cluster-lib's POM), with the README's bootstrap servers
+   * replaced by this broker's and its relative jar paths resolved against the project; none may
+   * fail. When the example lands: bound any streaming {@code SELECT} it has, and check its results
+   * against the DataStream jobs' (the topics hold the sample, perturbed, from the test above).
+   */
+  @Test
+  @Order(2)
+  void theReadmeSqlExampleRunsThroughTheSqlGateway() throws IOException {
+    List<String> statements = ReadmeSql.statements(README, README.getParent(), kafka.bootstrapServers());
+    Assumptions.assumeFalse(statements.isEmpty(), "README.md has no SQL example calling an LDP_ function yet (issue 13, section 1)");
+    SqlGateway gateway = sqlGateway();
+    String session = gateway.openSession();
+    gateway.execute(session, "ADD JAR '" + FLINK_OPT.resolve("flink-sql-connector-kafka-5.0.0-2.2.jar") + "'");
+    for (String statement : statements) {
+      TIMINGS.time("README SQL: " + statement.lines().findFirst().orElse(""), () -> gateway.execute(session, statement));
+    }
   }
 
   /** Runs {@code java -jar ogpm.jar COMMAND OPTIONS}, as a user runs the command line. */
