@@ -1,14 +1,11 @@
 package io.ogpm.cluster;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.ogpm.testkit.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +39,6 @@ final class FlinkCluster {
   static final String BASH_JAVA_UTILS = "org.apache.flink.runtime.util.bash.BashJavaUtils";
   static final String RESULT_PREFIX = "BASH_JAVA_UTILS_EXEC_RESULT:";
   static final ObjectMapper JSON = new ObjectMapper();
-  static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
 
   private final ManagedProcesses processes;
   private final Path lib;
@@ -140,8 +136,9 @@ final class FlinkCluster {
     return logs;
   }
 
-  URI rest() {
-    return URI.create("http://localhost:" + restPort);
+  /** The JobManager's REST API. */
+  FlinkRest rest() {
+    return new FlinkRest(URI.create("http://localhost:" + restPort));
   }
 
   /** Starts the JobManager and returns once its REST API answers. */
@@ -154,7 +151,7 @@ final class FlinkCluster {
     jobManager = processes.start("jobmanager", command, Map.of(), logs.resolve("jobmanager.out"), logs.resolve("jobmanager.log"));
     Await.until("the JobManager's REST API answers at " + rest(), () -> {
       requireAlive(jobManager);
-      return status(rest().resolve("/overview"));
+      return FlinkRest.status(rest().address().resolve("/overview"));
     }, s -> s == 200);
   }
 
@@ -179,7 +176,7 @@ final class FlinkCluster {
 
   /** The TaskManagers the JobManager counts. */
   int taskManagers() {
-    return getJson("/overview").path("taskmanagers").asInt(-1);
+    return rest().getJson("/overview").path("taskmanagers").asInt(-1);
   }
 
   /** The result of the {@code flink} command line. */
@@ -196,81 +193,6 @@ final class FlinkCluster {
       return new CliResult(status, Files.readString(log, StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  /** GET on the REST API, as JSON. */
-  JsonNode getJson(String path) {
-    try {
-      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(rest().resolve(path)).timeout(Duration.ofSeconds(30)).GET().build(),
-          HttpResponse.BodyHandlers.ofString());
-      if (r.statusCode() != 200) {
-        throw new IllegalStateException("GET " + path + ": HTTP " + r.statusCode() + ": " + r.body());
-      }
-      return JSON.readTree(r.body());
-    } catch (IOException e) {
-      throw new UncheckedIOException("GET " + path, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  /** Uploads a jar as the web UI's "Submit New Job" does ({@code POST /jars/upload}); returns its id. */
-  String uploadJar(Path jar) {
-    String boundary = "ogpm" + System.nanoTime();
-    try {
-      java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
-      body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"jarfile\"; filename=\"" + jar.getFileName()
-          + "\"\r\nContent-Type: application/x-java-archive\r\n\r\n").getBytes(StandardCharsets.UTF_8));
-      body.write(Files.readAllBytes(jar));
-      body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(rest().resolve("/jars/upload"))
-          .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-          .timeout(Duration.ofMinutes(2))
-          .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build(), HttpResponse.BodyHandlers.ofString());
-      if (r.statusCode() != 200) {
-        throw new AssertionError("POST /jars/upload: HTTP " + r.statusCode() + ": " + r.body());
-      }
-      String file = JSON.readTree(r.body()).get("filename").asText();
-      return file.substring(file.lastIndexOf('/') + 1);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  /** Runs an uploaded jar ({@code POST /jars/:id/run}) with these program arguments; returns the response. */
-  HttpResponse<String> runJar(String jarId, int parallelism, List<String> args) {
-    var request = JSON.createObjectNode();
-    request.put("parallelism", parallelism);
-    var list = request.putArray("programArgsList");
-    args.forEach(list::add);
-    try {
-      return HTTP.send(HttpRequest.newBuilder(rest().resolve("/jars/" + jarId + "/run"))
-          .header("Content-Type", "application/json")
-          .timeout(Duration.ofMinutes(5))
-          .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(request))).build(), HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  /** The HTTP status of a GET, or -1 if nothing answers. */
-  static int status(URI uri) {
-    try {
-      return HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build(),
-          HttpResponse.BodyHandlers.discarding()).statusCode();
-    } catch (IOException e) {
-      return -1;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
     }
   }
 

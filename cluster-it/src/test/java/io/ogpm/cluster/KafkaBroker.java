@@ -8,11 +8,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -136,6 +141,21 @@ final class KafkaBroker implements KafkaFixture {
       throw new IllegalStateException("interrupted while creating topic " + name, e);
     } catch (Exception e) {
       throw new IllegalStateException("cannot create topic " + name, e);
+    }
+  }
+
+  /** The sum of the topic's end offsets: the last stable offsets under read_committed, else the high watermarks. */
+  static long endOffsets(Admin admin, String topic, IsolationLevel isolation) {
+    try {
+      int partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
+      Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+      for (int p = 0; p < partitions; p++) {
+        latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
+      }
+      return admin.listOffsets(latest, new ListOffsetsOptions(isolation)).all().get(1, TimeUnit.MINUTES).values().stream()
+          .mapToLong(o -> o.offset()).sum();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read the end offsets of " + topic, e);
     }
   }
 

@@ -45,7 +45,7 @@ final class SqlGateway {
     SqlGateway gateway = new SqlGateway(URI.create("http://localhost:" + port));
     Await.until("the SQL Gateway answers on port " + port, () -> {
       FlinkCluster.requireAlive(process);
-      return FlinkCluster.status(gateway.endpoint.resolve("/v2/info"));
+      return FlinkRest.status(gateway.endpoint.resolve("/v2/info"));
     }, s -> s == 200);
     return gateway;
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.testkit.Await;
 import io.ogpm.testkit.KafkaFixture;
@@ -16,27 +17,19 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.IsolationLevel;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -162,19 +155,19 @@ class StandaloneClusterIT {
     String perturbJob = submitted.group(1);
 
     String aggregateJob = TIMINGS.time("aggregate-job submitted through the REST API", () -> {
-      String jarId = flink.uploadJar(JOB_JAR);
-      HttpResponse<String> response = flink.runJar(jarId, PARALLELISM, List.of("aggregate-job",
+      String jarId = flink.rest().uploadJar(JOB_JAR);
+      HttpResponse<String> response = flink.rest().runJar(jarId, PARALLELISM, List.of("aggregate-job",
           "--config-yaml", inlineYaml(config), "--bootstrap-servers", bootstrap, "--group-by", "activity", "--time-field", "ts",
           "--window", "10s", "--out-of-orderness", "5m", "--idle-timeout", "5s", "--checkpoint-interval", "1s"));
       assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
       return JSON.readTree(response.body()).get("jobid").asText();
     });
     TIMINGS.time("both jobs running", () -> {
-      awaitRunning(perturbJob);
-      awaitRunning(aggregateJob);
+      flink.rest().awaitRunning(perturbJob);
+      flink.rest().awaitRunning(aggregateJob);
       return null;
     });
-    assertThat(FlinkCluster.status(flink.rest().resolve("/"))).as("the web UI").isEqualTo(200);
+    assertThat(FlinkRest.status(flink.rest().address().resolve("/"))).as("the web UI").isEqualTo(200);
 
     // 3. A first part of the stream, and the Prometheus reporter.
     List<TestRecord> stream = SampleStream.records(SAMPLE_DIR.resolve("motionsense-dws1.jsonl"));
@@ -207,11 +200,11 @@ class StandaloneClusterIT {
     }, "sample-producer");
     long[] committedAtKill;
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-      long committedBefore = endOffsets(admin, PERTURBED, IsolationLevel.READ_COMMITTED);
+      long committedBefore = KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_COMMITTED);
       producer.start();
       committedAtKill = TIMINGS.time("the stream committing again with a transaction open", () -> Await.until(
           "a checkpoint commits records of the second part while the sinks have a transaction open",
-          () -> new long[] {endOffsets(admin, PERTURBED, IsolationLevel.READ_COMMITTED), endOffsets(admin, PERTURBED, IsolationLevel.READ_UNCOMMITTED)},
+          () -> new long[] {KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_COMMITTED), KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_UNCOMMITTED)},
           o -> o[0] > committedBefore && o[1] > o[0]));
       firstTaskManager.kill();
     } finally {
@@ -219,9 +212,9 @@ class StandaloneClusterIT {
     }
     int producedAtKill = produced.get();
     TIMINGS.time("the JobManager notices the killed TaskManager", () -> Await.until("the TaskManager gone and both jobs failed over",
-        () -> flink.taskManagers() == 0 && failedOver(perturbJob) && failedOver(aggregateJob), done -> done));
-    long perturbCheckpoint = latestCompletedCheckpoint(perturbJob);
-    long aggregateCheckpoint = latestCompletedCheckpoint(aggregateJob);
+        () -> flink.taskManagers() == 0 && flink.rest().failedOver(perturbJob) && flink.rest().failedOver(aggregateJob), done -> done));
+    long perturbCheckpoint = flink.rest().latestCompletedCheckpoint(perturbJob);
+    long aggregateCheckpoint = flink.rest().latestCompletedCheckpoint(aggregateJob);
     int secondMetricsPort = Ports.free();
     TIMINGS.time("a new TaskManager started", () -> flink.startTaskManager("taskmanager-2", secondMetricsPort, 1));
     producer.join(KafkaFixture.PATIENCE.toMillis());
@@ -236,15 +229,15 @@ class StandaloneClusterIT {
     assertThat(kafka.readUncommitted(PERTURBED).size())
         .as("the killed attempt's open transaction is in the topic, aborted: those records were perturbed again")
         .isGreaterThan(all.get(PERTURBED).size());
-    assertThat(restoredCheckpoint(perturbJob)).as("the perturb job restored its last completed checkpoint").isEqualTo(perturbCheckpoint);
-    assertThat(restoredCheckpoint(aggregateJob)).as("the aggregate job restored its last completed checkpoint").isEqualTo(aggregateCheckpoint);
+    assertThat(flink.rest().restoredCheckpoint(perturbJob)).as("the perturb job restored its last completed checkpoint").isEqualTo(perturbCheckpoint);
+    assertThat(flink.rest().restoredCheckpoint(aggregateJob)).as("the aggregate job restored its last completed checkpoint").isEqualTo(aggregateCheckpoint);
 
     // 6. Every window's statistics over exactly its records, across the kill.
     kafka.produceRecords(RAW, List.of(SampleStream.watermarkMover()));
-    Map<String, Long> expected = windowCounts(all.get(PERTURBED));
+    Map<String, Long> expected = WindowCounts.ofPerturbed(all.get(PERTURBED), WINDOW_MS, PrivacyConfig.load(config).fields().stream().map(FieldConfig::name).toList());
     Map<String, Long> stats = TIMINGS.time("window statistics written", () -> Await.until(
         "statistics for the " + expected.size() + " windows, groups and fields of the sample",
-        () -> latestCounts(kafka.readCommitted(STATS)), s -> s.keySet().containsAll(expected.keySet())));
+        () -> WindowCounts.ofStats(kafka.readCommitted(STATS)), s -> s.keySet().containsAll(expected.keySet())));
     assertThat(stats).as("each window's count, by window, group and field").isEqualTo(expected);
 
     // 7. SQL through the SQL Gateway, on the same cluster: the perturbed topic read back, committed only.
@@ -325,82 +318,6 @@ class StandaloneClusterIT {
     }
   }
 
-  /** The sum of the topic's end offsets: the last stable offsets under read_committed, else the high watermarks. */
-  static long endOffsets(Admin admin, String topic, IsolationLevel isolation) {
-    try {
-      int partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
-      Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-      for (int p = 0; p < partitions; p++) {
-        latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
-      }
-      return admin.listOffsets(latest, new ListOffsetsOptions(isolation)).all().get(1, TimeUnit.MINUTES).values().stream()
-          .mapToLong(o -> o.offset()).sum();
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot read the end offsets of " + topic, e);
-    }
-  }
-
-  static void awaitRunning(String jobId) {
-    Await.until("every task of job " + jobId + " running", () -> {
-      for (JsonNode job : flink.getJson("/jobs/overview").path("jobs")) {
-        if (job.path("jid").asText().equals(jobId)) {
-          if (job.path("state").asText().equals("FAILED")) {
-            throw new AssertionError("job " + jobId + " failed: " + flink.getJson("/jobs/" + jobId + "/exceptions"));
-          }
-          JsonNode tasks = job.path("tasks");
-          return tasks.path("running").asInt() == tasks.path("total").asInt() && job.path("state").asText().equals("RUNNING");
-        }
-      }
-      return false;
-    }, running -> running);
-  }
-
-  /** Whether the job has recorded a failure (a restart followed, or will). */
-  static boolean failedOver(String jobId) {
-    return flink.getJson("/jobs/" + jobId + "/exceptions").path("exceptionHistory").path("entries").size() > 0;
-  }
-
-  static long latestCompletedCheckpoint(String jobId) {
-    JsonNode completed = flink.getJson("/jobs/" + jobId + "/checkpoints").path("latest").path("completed");
-    assertThat(completed.isObject()).as("job " + jobId + " completed a checkpoint before the kill").isTrue();
-    return completed.path("id").asLong();
-  }
-
-  static long restoredCheckpoint(String jobId) {
-    JsonNode restored = Await.until("job " + jobId + " reports its restore", () -> flink.getJson("/jobs/" + jobId + "/checkpoints")
-        .path("latest").path("restored"), JsonNode::isObject);
-    assertThat(restored.path("is_savepoint").asBoolean()).isFalse();
-    return restored.path("id").asLong();
-  }
-
-  /** Perturbed records per 10-second window of their {@code ts}, group and field: what the stats must count. */
-  static Map<String, Long> windowCounts(List<KafkaRecord> perturbed) throws IOException {
-    Map<String, Long> out = new HashMap<>();
-    for (KafkaRecord r : perturbed) {
-      JsonNode record = JSON.readTree(r.value());
-      long start = Math.floorDiv(record.get("ts").asLong(), WINDOW_MS) * WINDOW_MS;
-      for (String field : List.of("userAcceleration.x", "userAcceleration.y", "userAcceleration.z", "attitude.roll",
-          "attitude.pitch", "attitude.yaw")) {
-        out.merge(Instant.ofEpochMilli(start) + " " + record.get("activity").asText() + " " + field, 1L, Long::sum);
-      }
-    }
-    return out;
-  }
-
-  /** The count of the last statistics record of each window, group and field. */
-  static Map<String, Long> latestCounts(List<KafkaRecord> stats) {
-    Map<String, Long> out = new LinkedHashMap<>();
-    for (KafkaRecord r : stats) {
-      try {
-        JsonNode s = JSON.readTree(r.value());
-        out.put(s.get("windowStart").asText() + " " + s.get("group").asText() + " " + s.get("field").asText(), s.get("count").asLong());
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    }
-    return out;
-  }
-
   static <T> List<T> concat(List<T> a, List<T> b) {
     return Stream.concat(a.stream(), b.stream()).toList();
   }
@@ -413,39 +330,5 @@ class StandaloneClusterIT {
         }
       }
     }
-  }
-
-  /** How long each step took, printed when the class ends (the report's timings). */
-  static final class Timings {
-    private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
-    private final long start = System.nanoTime();
-
-    <T> T time(String step, ThrowingSupplier<T> work) {
-      long t0 = System.nanoTime();
-      try {
-        return work.get();
-      } catch (RuntimeException | Error e) {
-        throw e;
-      } catch (Exception e) {
-        throw new IllegalStateException(step + ": " + e, e);
-      } finally {
-        lines.add(String.format("%6.1f s  %s", (System.nanoTime() - t0) / 1e9, step));
-      }
-    }
-
-    void note(String line) {
-      lines.add("          " + line);
-    }
-
-    @Override
-    public String toString() {
-      return "StandaloneClusterIT timings:\n" + String.join("\n", lines)
-          + String.format("%n%6.1f s  in all (from the class's start)", (System.nanoTime() - start) / 1e9);
-    }
-  }
-
-  @FunctionalInterface
-  interface ThrowingSupplier<T> {
-    T get() throws Exception;
   }
 }
