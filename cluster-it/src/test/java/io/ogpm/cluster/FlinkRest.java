@@ -114,6 +114,17 @@ final class FlinkRest {
     }, running -> running);
   }
 
+  /** Waits until a bounded job has finished; a job that fails or is cancelled fails the wait. */
+  void awaitFinished(String jobId) {
+    Await.until("job " + jobId + " finished", () -> {
+      String state = getJson("/jobs/" + jobId).path("state").asText();
+      if (state.equals("FAILED") || state.equals("CANCELED")) {
+        throw new AssertionError("job " + jobId + " is " + state + ": " + getJson("/jobs/" + jobId + "/exceptions"));
+      }
+      return state;
+    }, "FINISHED"::equals);
+  }
+
   /** Whether the job has recorded a failure (a restart followed, or will). */
   boolean failedOver(String jobId) {
     return getJson("/jobs/" + jobId + "/exceptions").path("exceptionHistory").path("entries").size() > 0;

@@ -59,7 +59,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *   <li>the aggregate job's statistics of every window count exactly that window's records;
  *   <li>Flink's SQL Gateway, on the same cluster, reads the perturbed topic back: as many records,
  *       and distinct ids, as the jobs committed. The README's SQL example runs there too once it
- *       exists ({@link #theReadmeSqlExampleRunsThroughTheSqlGateway}, skipped until then).
+ *       exists ({@link #theReadmeSqlExampleRunsThroughTheSqlGateway}, skipped until then);
+ *   <li>the other way round, bounded, into topics of their own: the perturb job through the REST
+ *       API, the aggregate job with {@code flink run} waiting for its end; the same checks.
  * </ol>
  *
  * <p>Every process is killed when the class ends, and by a shutdown hook if the JVM stops first
@@ -154,8 +156,8 @@ class StandaloneClusterIT {
     assertThat(submitted.find()).as(run.output()).isTrue();
     String perturbJob = submitted.group(1);
 
+    String jarId = flink.rest().uploadJar(JOB_JAR);
     String aggregateJob = TIMINGS.time("aggregate-job submitted through the REST API", () -> {
-      String jarId = flink.rest().uploadJar(JOB_JAR);
       HttpResponse<String> response = flink.rest().runJar(jarId, PARALLELISM, List.of("aggregate-job",
           "--config-yaml", inlineYaml(config), "--bootstrap-servers", bootstrap, "--group-by", "activity", "--time-field", "ts",
           "--window", "10s", "--out-of-orderness", "5m", "--idle-timeout", "5s", "--checkpoint-interval", "1s"));
@@ -233,8 +235,9 @@ class StandaloneClusterIT {
     assertThat(flink.rest().restoredCheckpoint(aggregateJob)).as("the aggregate job restored its last completed checkpoint").isEqualTo(aggregateCheckpoint);
 
     // 6. Every window's statistics over exactly its records, across the kill.
-    kafka.produceRecords(RAW, List.of(SampleStream.watermarkMover()));
-    Map<String, Long> expected = WindowCounts.ofPerturbed(all.get(PERTURBED), WINDOW_MS, PrivacyConfig.load(config).fields().stream().map(FieldConfig::name).toList());
+    inputs.addAll(kafka.produceRecords(RAW, List.of(SampleStream.watermarkMover())));
+    List<String> fields = PrivacyConfig.load(config).fields().stream().map(FieldConfig::name).toList();
+    Map<String, Long> expected = WindowCounts.ofPerturbed(all.get(PERTURBED), WINDOW_MS, fields);
     Map<String, Long> stats = TIMINGS.time("window statistics written", () -> Await.until(
         "statistics for the " + expected.size() + " windows, groups and fields of the sample",
         () -> WindowCounts.ofStats(kafka.readCommitted(STATS)), s -> s.keySet().containsAll(expected.keySet())));
@@ -257,6 +260,34 @@ class StandaloneClusterIT {
     assertThat(counted).hasSize(1);
     assertThat(counted.get(0).get(0).asLong()).as("perturbed records counted in SQL").isEqualTo(perturbedNow);
     assertThat(counted.get(0).get(1).asLong()).as("distinct ids counted in SQL").isEqualTo(perturbedNow);
+
+    // 8. The other way round, bounded: the perturb job through the REST API, the aggregate job with
+    //    `flink run` waiting for its end, into topics of their own.
+    List<String> secondTopics = List.of("--perturbed-topic", PERTURBED + "-2", "--dead-letter-topic", DEAD + "-2",
+        "--stats-topic", STATS + "-2");
+    FlinkCluster.CliResult more = ogpm("topics", concat(topicOptions, secondTopics));
+    assertThat(more.status()).as(more.output()).isZero();
+    TIMINGS.time("a bounded perturb-job through the REST API", () -> {
+      HttpResponse<String> response = flink.rest().runJar(jarId, PARALLELISM, List.of("perturb-job", "--bounded",
+          "--config-yaml", inlineYaml(config), "--bootstrap-servers", bootstrap, "--output-topic", PERTURBED + "-2",
+          "--dead-letter-topic", DEAD + "-2", "--group-id", "ogpm-perturb-2", "--transactional-id-prefix", "ogpm-perturb-2",
+          "--checkpoint-interval", "1s"));
+      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+      String id = JSON.readTree(response.body()).get("jobid").asText();
+      flink.rest().awaitFinished(id);
+      return id;
+    });
+    List<KafkaRecord> perturbed2 = kafka.readCommitted(PERTURBED + "-2");
+    PrivacyAssertions.assertPrivacyContract(PrivacyConfig.load(config), inputs, perturbed2, kafka.readCommitted(DEAD + "-2"));
+    FlinkCluster.CliResult boundedAggregate = TIMINGS.time("a bounded aggregate-job with flink run, attached", () -> flink.flink(
+        KafkaFixture.PATIENCE, "run", "-p", Integer.toString(PARALLELISM), JOB_JAR.toString(), "aggregate-job", "--bounded",
+        "--config", config.toString(), "--bootstrap-servers", bootstrap, "--input-topic", PERTURBED + "-2",
+        "--output-topic", STATS + "-2", "--group-id", "ogpm-aggregate-2", "--transactional-id-prefix", "ogpm-aggregate-2",
+        "--group-by", "activity", "--time-field", "ts", "--window", "10s", "--out-of-orderness", "5m", "--checkpoint-interval", "1s"));
+    assertThat(boundedAggregate.status()).as(boundedAggregate.output()).isZero();
+    assertThat(WindowCounts.ofStats(kafka.readCommitted(STATS + "-2")))
+        .as("the bounded aggregate job's counts: every window, the last one included")
+        .isEqualTo(WindowCounts.ofPerturbed(perturbed2, WINDOW_MS, fields));
 
     scraped.stream().filter(x -> x.name().endsWith("_recordsPerturbed")).forEach(x -> TIMINGS.note("scraped " + x.name()
         + " " + x.labels().replaceAll(".*(operator_name=\"[^\"]*\").*(subtask_index=\"[^\"]*\").*", "$1,$2") + " " + x.value()));
