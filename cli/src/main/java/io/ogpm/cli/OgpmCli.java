@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       PerturbJobCommand.class,
       AggregateJobCommand.class,
       DemoCommand.class,
+      TopicsCommand.class,
       EstimateCommand.class,
       AuditCommand.class,
       ReproduceCommand.class,

@@ -1,0 +1,365 @@
+package io.ogpm.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.ogpm.config.FieldConfig;
+import io.ogpm.config.PrivacyConfig;
+import io.ogpm.testkit.Await;
+import io.ogpm.testkit.KafkaFixture;
+import io.ogpm.testkit.KafkaRecord;
+import io.ogpm.testkit.PrivacyAssertions;
+import io.ogpm.testkit.TestRecord;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.IsolationLevel;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The project as a user deploys it: a Flink 2.2.1 standalone cluster (a JobManager and a
+ * TaskManager, each its own JVM, built from Flink's artifacts on Maven Central) and a Kafka broker
+ * in its own JVM, all started by this test ({@link FlinkCluster}, {@link KafkaBroker}). Then, as a
+ * user would:
+ *
+ * <ol>
+ *   <li>{@code ogpm topics} creates the topics, {@code ogpm topics --check} finds nothing to report;
+ *   <li>the perturb job is submitted with the {@code flink} command line, the aggregate job through
+ *       the REST API ({@code /jars/upload}, {@code /jars/:id/run}), as the web UI does; the web UI
+ *       answers;
+ *   <li>a first part of the MotionSense sample (with bad records mixed in) is perturbed, and the
+ *       Prometheus reporter's {@code recordsPerturbed} equals the perturbed records read;
+ *   <li>the TaskManager is killed with SIGKILL while the sample streams in and a transaction of the
+ *       sinks is open; a new one is started and the jobs restore from their last completed
+ *       checkpoint; every input is then in the perturbed or the dead-letter topic once under {@code
+ *       read_committed} (the killed attempt's records are there only as aborted);
+ *   <li>the aggregate job's statistics of every window count exactly that window's records;
+ *   <li>Flink's SQL Gateway, on the same cluster, reads the perturbed topic back: as many records,
+ *       and distinct ids, as the jobs committed. The README's SQL example runs there too once it
+ *       exists ({@link #theReadmeSqlExampleRunsThroughTheSqlGateway}, skipped until then);
+ *   <li>the other way round, bounded, into topics of their own: the perturb job through the REST
+ *       API, the aggregate job with {@code flink run} waiting for its end; the same checks.
+ * </ol>
+ *
+ * <p>Every process is killed when the class ends, and by a shutdown hook if the JVM stops first
+ * ({@link ManagedProcesses}); logs are under {@code target/cluster/}, and a failure prints the
+ * end of each. Waits are for conditions, with {@link KafkaFixture#PATIENCE}.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class StandaloneClusterIT {
+  @RegisterExtension
+  static final ManagedProcesses PROCESSES = new ManagedProcesses();
+
+  static final Path WORK = Path.of(System.getProperty("ogpm.cluster.work", "target/cluster")).toAbsolutePath();
+  static final Path FLINK_LIB = Path.of(System.getProperty("ogpm.flink.lib", "../cluster-lib/target/lib")).toAbsolutePath();
+  static final Path JOB_JAR = Path.of(System.getProperty("ogpm.job.jar", "../jobs/target/ogpm-job.jar")).toAbsolutePath();
+  static final Path CLI_JAR = Path.of(System.getProperty("ogpm.cli.jar", "../cli/target/ogpm.jar")).toAbsolutePath();
+  static final Path FLINK_OPT = Path.of(System.getProperty("ogpm.flink.opt", "../cluster-lib/target/opt")).toAbsolutePath();
+  static final Path README = Path.of(System.getProperty("ogpm.readme", "../README.md")).toAbsolutePath();
+  static final Path SAMPLE_DIR = Path.of(System.getProperty("ogpm.sample.dir", "../sample-data")).toAbsolutePath();
+  static final String OPENS = System.getProperty("ogpm.flink.jvm.opens", "");
+
+  static final String RAW = "ogpm.raw";
+  static final String PERTURBED = "ogpm.perturbed";
+  static final String DEAD = "ogpm.dead-letters";
+  static final String STATS = "ogpm.stats";
+  static final int PARALLELISM = 2;
+  /** Inputs produced before the kill phase: perturbed with the first TaskManager alone. */
+  static final int FIRST_PART = 3000;
+  /** Inputs produced, paced, while the kill is prepared; the rest follows the kill. */
+  static final int BEFORE_KILL = 6500;
+  static final long WINDOW_MS = 10_000;
+  static final Pattern JOB_ID = Pattern.compile("Job has been submitted with JobID ([0-9a-f]{32})");
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  static final Timings TIMINGS = new Timings();
+  static KafkaBroker kafka;
+  static FlinkCluster flink;
+  static int firstMetricsPort;
+  static ManagedProcesses.ManagedProcess firstTaskManager;
+  static SqlGateway sqlGateway;
+
+  @BeforeAll
+  static void startCluster() throws IOException {
+    assertThat(FLINK_LIB.resolve("flink-runtime-2.2.1.jar")).as("Flink's lib/ (copied by the POM before this test)").exists();
+    assertThat(JOB_JAR).as("the job jar (the jobs module builds it)").exists();
+    assertThat(CLI_JAR).as("the ogpm command line (the cli module builds it)").exists();
+    deleteRecursively(WORK);
+    Files.createDirectories(WORK);
+    kafka = TIMINGS.time("Kafka broker started (format + start)", () -> KafkaBroker.start(PROCESSES, WORK.resolve("kafka")));
+    flink = FlinkCluster.configure(PROCESSES, FLINK_LIB, WORK.resolve("flink"), OPENS);
+    TIMINGS.time("JobManager started", () -> {
+      flink.startJobManager();
+      return null;
+    });
+    firstMetricsPort = Ports.free();
+    firstTaskManager = TIMINGS.time("TaskManager started", () -> flink.startTaskManager("taskmanager-1", firstMetricsPort, 1));
+  }
+
+  /** The SQL Gateway on this cluster, started on first use. */
+  static synchronized SqlGateway sqlGateway() {
+    if (sqlGateway == null) {
+      sqlGateway = TIMINGS.time("SQL Gateway started", () -> SqlGateway.start(PROCESSES, flink,
+          FLINK_OPT.resolve("flink-sql-gateway-2.2.1.jar")));
+    }
+    return sqlGateway;
+  }
+
+  @AfterAll
+  static void printTimings() {
+    System.out.println(TIMINGS);
+  }
+
+  @Test
+  @Order(1)
+  void theJobsRunOnAStandaloneClusterSurviveAKilledTaskManagerExactlyOnceAndReportToPrometheus() throws Exception {
+    // 1. The topics, created and checked as an operator would.
+    String bootstrap = kafka.bootstrapServers();
+    List<String> topicOptions = List.of("--bootstrap-servers", bootstrap, "--replication-factor", "1",
+        "--perturb-parallelism", Integer.toString(PARALLELISM));
+    FlinkCluster.CliResult created = TIMINGS.time("ogpm topics", () -> ogpm("topics", topicOptions));
+    assertThat(created.status()).as(created.output()).isZero();
+    FlinkCluster.CliResult checked = TIMINGS.time("ogpm topics --check", () -> ogpm("topics", concat(List.of("--check"), topicOptions)));
+    assertThat(checked.status()).as(checked.output()).isZero();
+    assertThat(checked.output()).contains("ok: ogpm.raw, ogpm.perturbed, ogpm.dead-letters, ogpm.stats");
+
+    // 2. The perturb job with `flink run`, the aggregate job through the REST API.
+    Path config = SAMPLE_DIR.resolve("ogpm.yaml");
+    FlinkCluster.CliResult run = TIMINGS.time("perturb-job submitted with flink run", () -> flink.flink(KafkaFixture.PATIENCE,
+        "run", "-d", "-p", Integer.toString(PARALLELISM), JOB_JAR.toString(), "perturb-job", "--config", config.toString(),
+        "--bootstrap-servers", bootstrap, "--checkpoint-interval", "1s"));
+    assertThat(run.status()).as(run.output()).isZero();
+    Matcher submitted = JOB_ID.matcher(run.output());
+    assertThat(submitted.find()).as(run.output()).isTrue();
+    String perturbJob = submitted.group(1);
+
+    String jarId = flink.rest().uploadJar(JOB_JAR);
+    String aggregateJob = TIMINGS.time("aggregate-job submitted through the REST API", () -> {
+      HttpResponse<String> response = flink.rest().runJar(jarId, PARALLELISM, List.of("aggregate-job",
+          "--config-yaml", inlineYaml(config), "--bootstrap-servers", bootstrap, "--group-by", "activity", "--time-field", "ts",
+          "--window", "10s", "--out-of-orderness", "5m", "--idle-timeout", "5s", "--checkpoint-interval", "1s"));
+      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+      return JSON.readTree(response.body()).get("jobid").asText();
+    });
+    TIMINGS.time("both jobs running", () -> {
+      flink.rest().awaitRunning(perturbJob);
+      flink.rest().awaitRunning(aggregateJob);
+      return null;
+    });
+    assertThat(FlinkRest.status(flink.rest().address().resolve("/"))).as("the web UI").isEqualTo(200);
+
+    // 3. A first part of the stream, and the Prometheus reporter.
+    List<TestRecord> stream = SampleStream.records(SAMPLE_DIR.resolve("motionsense-dws1.jsonl"));
+    List<KafkaRecord> inputs = Collections.synchronizedList(new ArrayList<>());
+    inputs.addAll(kafka.produceRecords(RAW, stream.subList(0, FIRST_PART)));
+    Map<String, List<KafkaRecord>> first = TIMINGS.time("first part perturbed",
+        () -> kafka.awaitCommitted(FIRST_PART, PERTURBED, DEAD));
+    long perturbedRead = first.get(PERTURBED).size();
+    long deadRead = first.get(DEAD).size();
+    assertThat(perturbedRead + deadRead).isEqualTo(FIRST_PART);
+    assertThat(deadRead).as("the bad records of the first part").isEqualTo(FIRST_PART / (SampleStream.BAD_EVERY + 1));
+    List<Prometheus.Sample> scraped = Await.until("recordsPerturbed reaches " + perturbedRead + " on the TaskManager's Prometheus endpoint",
+        () -> Prometheus.scrape(firstMetricsPort), s -> Prometheus.sum(s, "recordsPerturbed") >= perturbedRead);
+    assertThat(Prometheus.count(scraped, "recordsPerturbed")).as("one sample per subtask").isEqualTo(PARALLELISM);
+    assertThat(Prometheus.sum(scraped, "recordsPerturbed")).as("recordsPerturbed against the records read").isEqualTo(perturbedRead);
+    assertThat(Prometheus.sum(scraped, "recordsDeadLettered")).as("recordsDeadLettered against the dead letters read").isEqualTo(deadRead);
+
+    // 4. SIGKILL to the TaskManager mid-stream, with a transaction open; a new TaskManager.
+    CountDownLatch killed = new CountDownLatch(1);
+    AtomicReference<Throwable> producerFailure = new AtomicReference<>();
+    AtomicInteger produced = new AtomicInteger(FIRST_PART);
+    Thread producer = new Thread(() -> {
+      try {
+        produceInChunks(stream.subList(FIRST_PART, BEFORE_KILL), inputs, produced);
+        killed.await();
+        produceInChunks(stream.subList(BEFORE_KILL, stream.size()), inputs, produced);
+      } catch (Throwable t) {
+        producerFailure.set(t);
+      }
+    }, "sample-producer");
+    long[] committedAtKill;
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+      long committedBefore = KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_COMMITTED);
+      producer.start();
+      committedAtKill = TIMINGS.time("the stream committing again with a transaction open", () -> Await.until(
+          "a checkpoint commits records of the second part while the sinks have a transaction open",
+          () -> new long[] {KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_COMMITTED), KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_UNCOMMITTED)},
+          o -> o[0] > committedBefore && o[1] > o[0]));
+      firstTaskManager.kill();
+    } finally {
+      killed.countDown();
+    }
+    int producedAtKill = produced.get();
+    TIMINGS.time("the JobManager notices the killed TaskManager", () -> Await.until("the TaskManager gone and both jobs failed over",
+        () -> flink.taskManagers() == 0 && flink.rest().failedOver(perturbJob) && flink.rest().failedOver(aggregateJob), done -> done));
+    long perturbCheckpoint = flink.rest().latestCompletedCheckpoint(perturbJob);
+    long aggregateCheckpoint = flink.rest().latestCompletedCheckpoint(aggregateJob);
+    int secondMetricsPort = Ports.free();
+    TIMINGS.time("a new TaskManager started", () -> flink.startTaskManager("taskmanager-2", secondMetricsPort, 1));
+    producer.join(KafkaFixture.PATIENCE.toMillis());
+    assertThat(producerFailure.get()).as("the producer of the sample").isNull();
+    assertThat(inputs).hasSize(stream.size());
+
+    // 5. Exactly once, and recovery from the last completed checkpoint.
+    Map<String, List<KafkaRecord>> all = TIMINGS.time("every input committed after the recovery",
+        () -> kafka.awaitCommitted(stream.size(), PERTURBED, DEAD));
+    PrivacyAssertions.assertPrivacyContract(PrivacyConfig.load(config), inputs, all.get(PERTURBED), all.get(DEAD));
+    assertThat(all.get(DEAD)).hasSize(stream.size() / (SampleStream.BAD_EVERY + 1));
+    assertThat(kafka.readUncommitted(PERTURBED).size())
+        .as("the killed attempt's open transaction is in the topic, aborted: those records were perturbed again")
+        .isGreaterThan(all.get(PERTURBED).size());
+    assertThat(flink.rest().restoredCheckpoint(perturbJob)).as("the perturb job restored its last completed checkpoint").isEqualTo(perturbCheckpoint);
+    assertThat(flink.rest().restoredCheckpoint(aggregateJob)).as("the aggregate job restored its last completed checkpoint").isEqualTo(aggregateCheckpoint);
+
+    // 6. Every window's statistics over exactly its records, across the kill.
+    inputs.addAll(kafka.produceRecords(RAW, List.of(SampleStream.watermarkMover())));
+    List<String> fields = PrivacyConfig.load(config).fields().stream().map(FieldConfig::name).toList();
+    Map<String, Long> expected = WindowCounts.ofPerturbed(all.get(PERTURBED), WINDOW_MS, fields);
+    Map<String, Long> stats = TIMINGS.time("window statistics written", () -> Await.until(
+        "statistics for the " + expected.size() + " windows, groups and fields of the sample",
+        () -> WindowCounts.ofStats(kafka.readCommitted(STATS)), s -> s.keySet().containsAll(expected.keySet())));
+    assertThat(stats).as("each window's count, by window, group and field").isEqualTo(expected);
+
+    // 7. SQL through the SQL Gateway, on the same cluster: the perturbed topic read back, committed only.
+    long perturbedNow = all.get(PERTURBED).size() + 1;
+    List<JsonNode> counted = TIMINGS.time("a SQL query through the SQL Gateway", () -> {
+      SqlGateway gateway = sqlGateway();
+      String session = gateway.openSession();
+      gateway.execute(session, "ADD JAR '" + FLINK_OPT.resolve("flink-sql-connector-kafka-5.0.0-2.2.jar") + "'");
+      gateway.execute(session, "CREATE TABLE perturbed (id STRING, activity STRING) WITH ("
+          + "'connector' = 'kafka', 'topic' = '" + PERTURBED + "', 'properties.bootstrap.servers' = '" + bootstrap + "', "
+          + "'properties.isolation.level' = 'read_committed', 'scan.startup.mode' = 'earliest-offset', "
+          + "'scan.bounded.mode' = 'latest-offset', 'format' = 'json')");
+      gateway.execute(session, "SET 'execution.runtime-mode' = 'batch'");
+      gateway.execute(session, "SET 'parallelism.default' = '1'");
+      return gateway.execute(session, "SELECT COUNT(*) AS n, COUNT(DISTINCT id) AS ids FROM perturbed");
+    });
+    assertThat(counted).hasSize(1);
+    assertThat(counted.get(0).get(0).asLong()).as("perturbed records counted in SQL").isEqualTo(perturbedNow);
+    assertThat(counted.get(0).get(1).asLong()).as("distinct ids counted in SQL").isEqualTo(perturbedNow);
+
+    // 8. The other way round, bounded: the perturb job through the REST API, the aggregate job with
+    //    `flink run` waiting for its end, into topics of their own.
+    List<String> secondTopics = List.of("--perturbed-topic", PERTURBED + "-2", "--dead-letter-topic", DEAD + "-2",
+        "--stats-topic", STATS + "-2");
+    FlinkCluster.CliResult more = ogpm("topics", concat(topicOptions, secondTopics));
+    assertThat(more.status()).as(more.output()).isZero();
+    TIMINGS.time("a bounded perturb-job through the REST API", () -> {
+      HttpResponse<String> response = flink.rest().runJar(jarId, PARALLELISM, List.of("perturb-job", "--bounded",
+          "--config-yaml", inlineYaml(config), "--bootstrap-servers", bootstrap, "--output-topic", PERTURBED + "-2",
+          "--dead-letter-topic", DEAD + "-2", "--group-id", "ogpm-perturb-2", "--transactional-id-prefix", "ogpm-perturb-2",
+          "--checkpoint-interval", "1s"));
+      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+      String id = JSON.readTree(response.body()).get("jobid").asText();
+      flink.rest().awaitFinished(id);
+      return id;
+    });
+    List<KafkaRecord> perturbed2 = kafka.readCommitted(PERTURBED + "-2");
+    PrivacyAssertions.assertPrivacyContract(PrivacyConfig.load(config), inputs, perturbed2, kafka.readCommitted(DEAD + "-2"));
+    FlinkCluster.CliResult boundedAggregate = TIMINGS.time("a bounded aggregate-job with flink run, attached", () -> flink.flink(
+        KafkaFixture.PATIENCE, "run", "-p", Integer.toString(PARALLELISM), JOB_JAR.toString(), "aggregate-job", "--bounded",
+        "--config", config.toString(), "--bootstrap-servers", bootstrap, "--input-topic", PERTURBED + "-2",
+        "--output-topic", STATS + "-2", "--group-id", "ogpm-aggregate-2", "--transactional-id-prefix", "ogpm-aggregate-2",
+        "--group-by", "activity", "--time-field", "ts", "--window", "10s", "--out-of-orderness", "5m", "--checkpoint-interval", "1s"));
+    assertThat(boundedAggregate.status()).as(boundedAggregate.output()).isZero();
+    assertThat(WindowCounts.ofStats(kafka.readCommitted(STATS + "-2")))
+        .as("the bounded aggregate job's counts: every window, the last one included")
+        .isEqualTo(WindowCounts.ofPerturbed(perturbed2, WINDOW_MS, fields));
+
+    scraped.stream().filter(x -> x.name().endsWith("_recordsPerturbed")).forEach(x -> TIMINGS.note("scraped " + x.name()
+        + " " + x.labels().replaceAll(".*(operator_name=\"[^\"]*\").*(subtask_index=\"[^\"]*\").*", "$1,$2") + " " + x.value()));
+    TIMINGS.note(String.format("killed with %d of %d inputs produced, %d perturbed-topic offsets committed and %d written",
+        producedAtKill, stream.size(), committedAtKill[0], committedAtKill[1]));
+    TIMINGS.note("restored checkpoints: perturb " + perturbCheckpoint + ", aggregate " + aggregateCheckpoint);
+  }
+
+  /**
+   * Issue 13's SQL example (README), run through the SQL Gateway against this cluster: skipped until
+   * README.md has one, a {@code ```sql} block that calls an {@code LDP_} function. Its statements run
+   * in one session, in order, after the Kafka SQL connector is added ({@code ADD JAR}: it must not be
+   * in the cluster's {@code lib/}, see cluster-lib's POM), with the README's bootstrap servers
+   * replaced by this broker's and its relative jar paths resolved against the project; none may
+   * fail. When the example lands: bound any streaming {@code SELECT} it has, and check its results
+   * against the DataStream jobs' (the topics hold the sample, perturbed, from the test above).
+   */
+  @Test
+  @Order(2)
+  void theReadmeSqlExampleRunsThroughTheSqlGateway() throws IOException {
+    List<String> statements = ReadmeSql.statements(README, README.getParent(), kafka.bootstrapServers());
+    Assumptions.assumeFalse(statements.isEmpty(), "README.md has no SQL example calling an LDP_ function yet (issue 13, section 1)");
+    SqlGateway gateway = sqlGateway();
+    String session = gateway.openSession();
+    gateway.execute(session, "ADD JAR '" + FLINK_OPT.resolve("flink-sql-connector-kafka-5.0.0-2.2.jar") + "'");
+    for (String statement : statements) {
+      TIMINGS.time("README SQL: " + statement.lines().findFirst().orElse(""), () -> gateway.execute(session, statement));
+    }
+  }
+
+  /** Runs {@code java -jar ogpm.jar COMMAND OPTIONS}, as a user runs the command line. */
+  static FlinkCluster.CliResult ogpm(String command, List<String> options) {
+    List<String> java = new ArrayList<>(List.of(JavaCommand.java(), "-Xmx256m", "-jar", CLI_JAR.toString(), command));
+    java.addAll(options);
+    Path log = WORK.resolve("ogpm-" + command + "-" + System.nanoTime() + ".out");
+    int status = PROCESSES.run("ogpm " + command, java, Map.of(), log, KafkaFixture.PATIENCE);
+    try {
+      return new FlinkCluster.CliResult(status, Files.readString(log, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The configuration as one line for {@code --config-yaml}: JSON, which YAML reads as flow style.
+   * Through the REST API, {@code main} runs in the JobManager, where the submitter's files are not.
+   */
+  static String inlineYaml(Path config) throws IOException {
+    return JSON.writeValueAsString(new YAMLMapper().readTree(config.toFile()));
+  }
+
+  /** Produces in chunks of 100, a tenth of a second apart: a stream, not one burst. */
+  static void produceInChunks(List<TestRecord> records, List<KafkaRecord> landed, AtomicInteger produced) throws InterruptedException {
+    for (int i = 0; i < records.size(); i += 100) {
+      List<TestRecord> chunk = records.subList(i, Math.min(records.size(), i + 100));
+      landed.addAll(kafka.produceRecords(RAW, chunk));
+      produced.addAndGet(chunk.size());
+      Thread.sleep(100);
+    }
+  }
+
+  static <T> List<T> concat(List<T> a, List<T> b) {
+    return Stream.concat(a.stream(), b.stream()).toList();
+  }
+
+  static void deleteRecursively(Path dir) throws IOException {
+    if (Files.exists(dir)) {
+      try (Stream<Path> paths = Files.walk(dir)) {
+        for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(p);
+        }
+      }
+    }
+  }
+}
