@@ -8,9 +8,6 @@ import io.ogpm.flink.kafka.AggregationKafka;
 import io.ogpm.flink.kafka.KafkaSettings;
 import java.time.Duration;
 import java.util.Objects;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.PipelineOptions;
-import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -27,13 +24,7 @@ public final class AggregateJob {
 
   /** Builds the job on an environment. */
   public static void build(StreamExecutionEnvironment env, Settings s) {
-    env.enableCheckpointing(s.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
-    if (s.parallelism() > 0) {
-      env.setParallelism(s.parallelism());
-    }
-    Configuration noKryo = new Configuration();
-    noKryo.set(PipelineOptions.GENERIC_TYPES, false);
-    env.configure(noKryo);
+    JobEnvironment.configure(env, s.checkpointInterval(), s.parallelism());
     LdpAggregation aggregation = s.aggregation();
     DataStream<PerturbedValues> perturbed = env
         .fromSource(AggregationKafka.perturbedValuesSource(s.kafka(), s.inputTopic(), s.groupId(),

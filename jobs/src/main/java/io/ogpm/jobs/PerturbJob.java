@@ -13,9 +13,6 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.PipelineOptions;
-import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -250,13 +247,7 @@ public final class PerturbJob {
    * perturbation (tests).
    */
   public static void build(StreamExecutionEnvironment env, Settings s, UnaryOperator<DataStream<RawRecord>> beforePerturb) {
-    env.enableCheckpointing(s.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
-    if (s.parallelism() > 0) {
-      env.setParallelism(s.parallelism());
-    }
-    Configuration noKryo = new Configuration();
-    noKryo.set(PipelineOptions.GENERIC_TYPES, false);
-    env.configure(noKryo);
+    JobEnvironment.configure(env, s.checkpointInterval(), s.parallelism());
     DataStream<RawRecord> raw = env
         .fromSource(RawRecordSource.builder().kafka(s.kafka()).topics(s.inputTopic()).groupId(s.groupId())
             .fromEarliest(s.fromEarliest()).bounded(s.bounded()).build(), WatermarkStrategy.noWatermarks(), "raw records")
