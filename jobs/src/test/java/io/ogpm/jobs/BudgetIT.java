@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.function.IntToLongFunction;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
@@ -52,19 +51,11 @@ import org.junit.jupiter.api.io.TempDir;
 class BudgetIT {
   /**
    * Two task managers with one slot each: at parallelism 2 each runs one subtask of every operator
-   * (slot sharing), so killing either is sure to hit the job; quick restarts.
+   * (slot sharing), so killing either is sure to hit the job; the fault tests' quick restarts.
    */
   @RegisterExtension
   static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().taskManagers(2).slotsPerTaskManager(1)
-      .flinkConfiguration(restarts()).build();
-
-  static Configuration restarts() {
-    Configuration conf = new Configuration();
-    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 20);
-    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-    return conf;
-  }
+      .flinkConfiguration(FaultToleranceIT.restarts()).build();
 
   static final String FIELDS = """
       id-field: id

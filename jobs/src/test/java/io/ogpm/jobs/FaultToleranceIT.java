@@ -48,6 +48,7 @@ class FaultToleranceIT {
   static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().taskManagers(2).slotsPerTaskManager(1)
       .flinkConfiguration(restarts()).build();
 
+  /** Fixed-delay restarts, 20 attempts 200 ms apart (BudgetIT's cluster too). */
   static Configuration restarts() {
     Configuration conf = new Configuration();
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
