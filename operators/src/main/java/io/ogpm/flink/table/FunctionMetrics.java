@@ -1,6 +1,5 @@
 package io.ogpm.flink.table;
 
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -20,7 +19,7 @@ final class FunctionMetrics {
 
   private final MetricGroup group;
   private final Map<String, Counter> counters = new HashMap<>();
-  private final Map<String, Map<Reason, Counter>> byReason = new HashMap<>();
+  private final Map<String, Counter> byReason = new HashMap<>();
 
   private FunctionMetrics(MetricGroup group) {
     this.group = group;
@@ -42,9 +41,13 @@ final class FunctionMetrics {
 
   /** The counter {@code name} in the operator's subgroup {@code reason=<code>}. */
   Counter counter(String name, Reason reason) {
+    return counter(name, reason.code());
+  }
+
+  /** The counter {@code name} in the operator's subgroup {@code reason=<code>}. */
+  Counter counter(String name, String reason) {
     synchronized (this) {
-      return byReason.computeIfAbsent(name, n -> new EnumMap<>(Reason.class))
-          .computeIfAbsent(reason, r -> group.addGroup("reason", r.code()).counter(name));
+      return byReason.computeIfAbsent(reason + "/" + name, k -> group.addGroup("reason", reason).counter(name));
     }
   }
 }

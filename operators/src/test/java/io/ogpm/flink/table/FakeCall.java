@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.catalog.DataTypeFactory;
+import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.functions.FunctionDefinition;
+import org.apache.flink.table.functions.TableSemantics;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.inference.CallContext;
 
@@ -24,6 +26,7 @@ final class FakeCall implements CallContext {
   private final List<DataType> types = new ArrayList<>();
   private final List<Object> values = new ArrayList<>();
   private final boolean literalsKnown;
+  private TableSemantics table;
 
   private FakeCall(boolean literalsKnown, Object... arguments) {
     this.literalsKnown = literalsKnown;
@@ -44,6 +47,42 @@ final class FakeCall implements CallContext {
   /** A call whose planner cannot tell literals (an aggregate's types derived after validation). */
   static FakeCall withoutLiteralInformation(Object... arguments) {
     return new FakeCall(false, arguments);
+  }
+
+  /** The call with a table of this row type as its first argument. */
+  FakeCall withTable(DataType row) {
+    table = new TableSemantics() {
+      @Override
+      public DataType dataType() {
+        return row;
+      }
+
+      @Override
+      public int[] partitionByColumns() {
+        return new int[] {0};
+      }
+
+      @Override
+      public int[] orderByColumns() {
+        return new int[0];
+      }
+
+      @Override
+      public int timeColumn() {
+        return -1;
+      }
+
+      @Override
+      public Optional<ChangelogMode> changelogMode() {
+        return Optional.empty();
+      }
+    };
+    return this;
+  }
+
+  @Override
+  public Optional<TableSemantics> getTableSemantics(int pos) {
+    return pos == 0 ? Optional.ofNullable(table) : Optional.empty();
   }
 
   @Override

@@ -11,6 +11,7 @@ import io.ogpm.mechanism.random.AesCtrSource;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -69,6 +70,7 @@ class SqlFunctionsTest {
     t.createTemporarySystemFunction("LDP_MEAN", LdpMean.class);
     t.createTemporarySystemFunction("LDP_CIRCULAR_MEAN", LdpCircularMean.class);
     t.createTemporarySystemFunction("LDP_HISTOGRAM", LdpHistogram.class);
+    t.createTemporarySystemFunction("LDP_BUDGET", LdpBudget.class);
   }
 
   private static List<Row> rows(TableEnvironment t, String query) throws Exception {
@@ -339,5 +341,45 @@ class SqlFunctionsTest {
     assertThatThrownBy(() -> rows(noKey, query))
         .satisfies(e -> assertThat(ExceptionUtils.findThrowableWithMessage(e,
             "LDP_PERTURB_KEYED needs a key on the task managers")).isPresent());
+  }
+
+  @Test
+  void theBudgetReleasesEachUsersRowsWithinItsBudgetOnlyOnTheBrokersClock() throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(2);
+    StreamTableEnvironment t = StreamTableEnvironment.create(env);
+    register(t);
+    Instant now = Instant.now();
+    List<Row> raw = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      // Every fifth row of a user was stamped by its producer: never trusted, never charged.
+      raw.add(Row.of("user-" + (i % 4), 0.5, now, i % 20 < 4 ? "CreateTime" : "LogAppendTime"));
+    }
+    raw.add(Row.of(null, 0.5, now, "LogAppendTime"));
+    t.createTemporaryView("raw_readings", t.fromDataStream(env.fromData(raw, Types.ROW_NAMED(
+        new String[] {"user_id", "x", "kafka_timestamp", "kafka_timestamp_type"},
+        Types.STRING, Types.DOUBLE, Types.INSTANT, Types.STRING))));
+    List<Row> out = rows(t, """
+        SELECT user_id, LDP_PERTURB(x, 0, 1, 1.5) AS x, ldp_budget_spent
+        FROM LDP_BUDGET(input => TABLE raw_readings PARTITION BY user_id,
+                        cost => '1.5', budget => '6', budget_period => '1d')
+        """);
+    Map<String, List<Double>> spentByUser = new TreeMap<>();
+    for (Row r : out) {
+      assertThat(r.getField(1)).isNotNull();
+      spentByUser.computeIfAbsent((String) r.getField(0), k -> new ArrayList<>()).add((Double) r.getField(2));
+    }
+    assertThat(spentByUser).containsOnlyKeys("user-0", "user-1", "user-2", "user-3");
+    spentByUser.values().forEach(spent -> assertThat(spent).containsExactlyInAnyOrder(1.5, 3.0, 4.5, 6.0));
+    assertThat(t.explainSql("SELECT * FROM LDP_BUDGET(input => TABLE raw_readings PARTITION BY user_id, "
+        + "cost => '1', budget => '6', budget_period => '1d')")).contains("ProcessTableFunction");
+    assertThatThrownBy(() -> t.executeSql("SELECT * FROM LDP_BUDGET(input => TABLE raw_readings PARTITION BY user_id,"
+        + " cost => '7', budget => '6', budget_period => '1d')"))
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowableWithMessage(e,
+            "LDP_BUDGET: cost must be > 0 and at most the budget 6.0")).isPresent());
+    assertThatThrownBy(() -> t.executeSql("SELECT * FROM LDP_BUDGET(input => TABLE raw_readings PARTITION BY user_id,"
+        + " cost => '1', budget => '6', budget_period => '1d', time_column => 'x')"))
+        .satisfies(e -> assertThat(ExceptionUtils.findThrowableWithMessage(e,
+            "LDP_BUDGET: the clock log-append-time reads column 'x' (time_column)")).isPresent());
   }
 }
