@@ -10,20 +10,21 @@ import org.apache.flink.types.Row;
 /**
  * {@code LDP_HISTOGRAM(perturbed, lo, hi, eps [, domain [, mechanism [, bins [, objective]]]])}:
  * the distribution of the inputs of values perturbed on {@code [lo, hi)} over {@code bins} equal
- * bins (default 50, at most 10,000): {@code ROW<n BIGINT, method STRING, histogram ARRAY<DOUBLE>,
- * raw_histogram ARRAY<DOUBLE>, reconstructed_histogram ARRAY<DOUBLE>, em_iterations INT>}.
+ * bins (default 50, at most 10,000): {@code ROW<n BIGINT, estimate_method STRING, histogram
+ * ARRAY<DOUBLE>, raw_histogram ARRAY<DOUBLE>, reconstructed_histogram ARRAY<DOUBLE>, em_iterations
+ * INT>}.
  *
  * <p>The DataStream aggregation's estimate with method {@code em} ({@link
  * io.ogpm.estimate.FieldEstimator}): {@code histogram} is the EM reconstruction of the input
- * distribution ({@code method = 'em'}) for mechanisms with a piecewise output distribution, else the
- * perturbed values' own histogram ({@code method = 'raw'}); frequencies summing to 1. {@code
- * raw_histogram} is always the perturbed values' histogram (outputs beyond the domain in the end
- * bins), {@code reconstructed_histogram} the reconstruction or NULL. A histogram has no confidence
- * interval here (nor in the DataStream aggregation). NULL for a group without values. See {@link
- * EstimateFunction} for what is left out.
+ * distribution ({@code estimate_method = 'em'}) for mechanisms with a piecewise output
+ * distribution, else the perturbed values' own histogram ({@code estimate_method = 'raw'});
+ * frequencies summing to 1. {@code raw_histogram} is always the perturbed values' histogram
+ * (outputs beyond the domain in the end bins), {@code reconstructed_histogram} the reconstruction
+ * or NULL. A histogram has no confidence interval here (nor in the DataStream aggregation). NULL
+ * for a group without values. See {@link EstimateFunction} for what is left out.
  */
 @PublicEvolving
-@FunctionHint(output = @DataTypeHint("ROW<n BIGINT, method STRING, histogram ARRAY<DOUBLE>, "
+@FunctionHint(output = @DataTypeHint("ROW<n BIGINT, estimate_method STRING, histogram ARRAY<DOUBLE>, "
     + "raw_histogram ARRAY<DOUBLE>, reconstructed_histogram ARRAY<DOUBLE>, em_iterations INT>"))
 public class LdpHistogram extends EstimateFunction {
   private static final long serialVersionUID = 1L;
