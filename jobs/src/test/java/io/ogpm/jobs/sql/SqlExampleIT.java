@@ -51,6 +51,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SqlExampleIT {
   static final String MARKER = "<!-- sql example: run by jobs/src/test/java/io/ogpm/jobs/sql/SqlExampleIT.java -->\n";
+  static final String BUDGET_MARKER =
+      "<!-- sql budget example: run by jobs/src/test/java/io/ogpm/jobs/sql/SqlExampleIT.java -->\n";
   static final String README_BROKER = "kafka:9092";
   static final String README_JAR = "file:///opt/ogpm/ogpm-job.jar";
   static final Path REPO = Path.of("").toAbsolutePath().getParent();
@@ -77,10 +79,15 @@ class SqlExampleIT {
 
   /** The README's example, statement by statement (comments dropped). */
   static List<String> readmeStatements() throws Exception {
+    return readmeStatements(MARKER);
+  }
+
+  /** The README's SQL block after a marker, statement by statement (comments dropped). */
+  static List<String> readmeStatements(String marker) throws Exception {
     String readme = Files.readString(REPO.resolve("README.md"), StandardCharsets.UTF_8);
-    int start = readme.indexOf(MARKER + "```sql\n");
-    assertThat(start).as("README.md has the marker %s", MARKER.strip()).isNotNegative();
-    int from = start + MARKER.length() + "```sql\n".length();
+    int start = readme.indexOf(marker + "```sql\n");
+    assertThat(start).as("README.md has the marker %s", marker.strip()).isNotNegative();
+    int from = start + marker.length() + "```sql\n".length();
     String block = readme.substring(from, readme.indexOf("```\n", from));
     StringBuilder sql = new StringBuilder();
     for (String line : block.split("\n")) {
@@ -105,9 +112,13 @@ class SqlExampleIT {
 
   /** Runs the README's statements; returns the jobs its INSERTs started. */
   private static List<JobClient> runReadme(StreamTableEnvironment t) throws Exception {
+    return runReadme(t, readmeStatements());
+  }
+
+  private static List<JobClient> runReadme(StreamTableEnvironment t, List<String> statements) {
     String jar = "file://" + Path.of(System.getProperty("ogpm.job.jar", "target/ogpm-job.jar")).toAbsolutePath();
     List<JobClient> jobs = new ArrayList<>();
-    for (String statement : readmeStatements()) {
+    for (String statement : statements) {
       String s = statement.replace(README_BROKER, ENV.bootstrapServers()).replace(README_JAR, jar);
       Matcher set = SET.matcher(s);
       if (set.matches()) {
@@ -316,5 +327,41 @@ class SqlExampleIT {
         + "LDP_PERTURB(TRY_CAST(x AS DOUBLE), 1, 0, 1) FROM arguments"))
         .satisfies(e -> assertThat(ExceptionUtils.findThrowableWithMessage(e,
             "LDP_PERTURB: lo must be < hi, got lo=1.0 and hi=0.0")).isPresent());
+  }
+
+  @Test
+  void theReadmeBudgetExampleReleasesThreeReadingsPerUserOnTheBrokersClock() throws Exception {
+    String raw = "ogpm.sql.budget.raw";
+    ENV.kafka().createRawTopic(raw, 1);
+    ENV.kafka().createTopic("ogpm.sql.budget.perturbed", 1);
+    List<String> readings = new ArrayList<>();
+    for (int i = 0; i < 15; i++) {
+      readings.add("{\"id\":\"r" + i + "\",\"user\":\"u" + (i % 3) + "\",\"ts\":" + (1_767_225_600_000L + i)
+          + ",\"userAcceleration\":{\"x\":0.25}}");
+    }
+    ENV.kafka().produceJson(raw, readings);
+    long refusedBefore = ENV.metrics().counter("recordsRefused", "reason", "budget-exhausted");
+    List<JobClient> jobs = runReadme(tableEnvironment(), readmeStatements(BUDGET_MARKER));
+    assertThat(jobs).hasSize(1);
+    try {
+      List<KafkaRecord> released = ENV.kafka().awaitCommitted("ogpm.sql.budget.perturbed", 9);
+      Map<String, List<Double>> spentByUser = new HashMap<>();
+      for (KafkaRecord r : released) {
+        JsonNode n = JSON.readTree(r.value());
+        int i = Integer.parseInt(n.get("id").asText().substring(1));
+        spentByUser.computeIfAbsent("u" + (i % 3), k -> new ArrayList<>()).add(n.get("ldp_budget_spent").asDouble());
+        assertThat(n.get("accel_x").isNumber()).isTrue();
+        assertThat(n.has("user")).as("the user is not selected: it does not leave").isFalse();
+      }
+      assertThat(spentByUser).containsOnlyKeys("u0", "u1", "u2");
+      spentByUser.values().forEach(spent -> assertThat(spent).containsExactlyInAnyOrder(1.0, 2.0, 3.0));
+      io.ogpm.testkit.Await.until("six readings refused as budget-exhausted",
+          () -> ENV.metrics().counter("recordsRefused", "reason", "budget-exhausted") - refusedBefore, n -> n == 6);
+      assertThat(ENV.kafka().readCommitted("ogpm.sql.budget.perturbed")).hasSize(9);
+    } finally {
+      for (JobClient job : jobs) {
+        job.cancel().get();
+      }
+    }
   }
 }
