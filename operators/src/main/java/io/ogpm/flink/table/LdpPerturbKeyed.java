@@ -42,7 +42,7 @@ public class LdpPerturbKeyed extends ScalarFunction {
   public static final String KEY_ENV_PARAMETER = "ogpm.key-env";
 
   private final KeySource keySource;
-  private transient ValuePerturber perturber;
+  transient ValuePerturber perturber;
 
   /** The key named by the job parameters (the function {@code CREATE FUNCTION} instantiates). */
   public LdpPerturbKeyed() {

@@ -166,5 +166,11 @@ class ConstantArgumentsTest {
     assertThat(wrapped.getInputTypeStrategy().inferInputTypes(FakeCall.of(X, 0, 1, 1), false)).isPresent();
     assertThat(wrapped.getInputTypeStrategy().inferInputTypes(FakeCall.of(X, 0, 1, 1, "classical"), false)).isEmpty();
     assertThat(wrapped.getInputTypeStrategy().inferInputTypes(FakeCall.of(X, 0, 1, 0), false)).isEmpty();
+    // Static arguments (named, optional) survive the wrapping.
+    TypeInference named = ConstantArguments.wrap(TypeInference.newBuilder()
+        .staticArguments(org.apache.flink.table.types.inference.StaticArgument.scalar("value", DataTypes.DOUBLE(), false))
+        .outputTypeStrategy(TypeStrategies.explicit(DataTypes.DOUBLE()))
+        .build(), CallLayout.LDP_PERTURB);
+    assertThat(named.getStaticArguments()).hasValueSatisfying(a -> assertThat(a).hasSize(1));
   }
 }

@@ -217,11 +217,91 @@ class EstimateFunctionsTest {
     for (int i = 699; i >= 0; i--) {
       f.retract(churned, values[i], -Math.PI, Math.PI, 2.0);
     }
-    assertThat(f.getValue(churned)).isEqualTo(f.getValue(left));
+    assertThat(f.getValue(churned)).isNotNull().isEqualTo(f.getValue(left));
+    assertThat(f.getValue(churned).getField(0)).isEqualTo(1_300L);
+    LdpAccumulator merged = f.createAccumulator();
+    f.merge(merged, List.of(left));
+    assertThat(f.getValue(merged)).isEqualTo(f.getValue(left));
     for (int i = 700; i < values.length; i++) {
       f.retract(churned, values[i], -Math.PI, Math.PI, 2.0, "ogpm", "l1");
     }
     assertThat(f.getValue(churned)).isNull();
+  }
+
+  @Test
+  void everyHistogramOverloadRetractsWhatItsTwinAdded() {
+    double[] values = perturbed(LINE, 300, 13);
+    LdpHistogram f = opened(new LdpHistogram(), new TestMetrics());
+    LdpAccumulator acc = f.createAccumulator();
+    LdpAccumulator kept = f.createAccumulator();
+    for (int i = 0; i < values.length; i++) {
+      double y = values[i];
+      f.accumulate(kept, y, -2.0, 2.0, 1.0);
+      switch (i % 5) {
+        case 0 -> f.accumulate(acc, y, -2.0, 2.0, 1.0);
+        case 1 -> f.accumulate(acc, y, -2.0, 2.0, 1.0, "classical");
+        case 2 -> f.accumulate(acc, y, -2.0, 2.0, 1.0, "classical", "ogpm");
+        case 3 -> f.accumulate(acc, y, -2.0, 2.0, 1.0, "classical", "ogpm", 50);
+        default -> f.accumulate(acc, y, -2.0, 2.0, 1.0, "classical", "ogpm", 50, "l1");
+      }
+      // A value added twice, then retracted by the overload of the same arity.
+      switch (i % 5) {
+        case 0 -> { f.accumulate(acc, y, -2.0, 2.0, 1.0); f.retract(acc, y, -2.0, 2.0, 1.0); }
+        case 1 -> { f.accumulate(acc, y, -2.0, 2.0, 1.0); f.retract(acc, y, -2.0, 2.0, 1.0, "classical"); }
+        case 2 -> { f.accumulate(acc, y, -2.0, 2.0, 1.0); f.retract(acc, y, -2.0, 2.0, 1.0, "classical", "ogpm"); }
+        case 3 -> { f.accumulate(acc, y, -2.0, 2.0, 1.0); f.retract(acc, y, -2.0, 2.0, 1.0, "classical", "ogpm", 50); }
+        default -> {
+          f.accumulate(acc, y, -2.0, 2.0, 1.0);
+          f.retract(acc, y, -2.0, 2.0, 1.0, "classical", "ogpm", 50, "l1");
+        }
+      }
+    }
+    assertThat(f.getValue(acc)).isEqualTo(f.getValue(kept));
+    LdpMean g = opened(new LdpMean(), new TestMetrics());
+    LdpAccumulator a = g.createAccumulator();
+    g.accumulate(a, 0.5, -2.0, 2.0, 1.0, "ogpm");
+    g.accumulate(a, 0.75, -2.0, 2.0, 1.0, "ogpm");
+    g.retract(a, 0.75, -2.0, 2.0, 1.0, "ogpm");
+    assertThat(g.getValue(a).getField(0)).isEqualTo(1L);
+    assertThat(g.getValue(a).getField(4)).isEqualTo(0.5);
+  }
+
+  @Test
+  void theBinsArePartOfTheArgumentsAndBounded() {
+    TestMetrics metrics = new TestMetrics();
+    LdpHistogram f = opened(new LdpHistogram(), metrics);
+    LdpAccumulator ten = f.createAccumulator();
+    LdpAccumulator twenty = f.createAccumulator();
+    for (double y : perturbed(LINE, 100, 14)) {
+      f.accumulate(ten, y, -2.0, 2.0, 1.0, "classical", "ogpm", 10);
+      f.accumulate(twenty, y, -2.0, 2.0, 1.0, "classical", "ogpm", 20);
+    }
+    assertThat(ten.bins).isEqualTo(10);
+    assertThat(twenty.bins).isEqualTo(20);
+    assertThat((Double[]) f.getValue(ten).getField(3)).hasSize(10);
+    assertThat((Double[]) f.getValue(twenty).getField(3)).hasSize(20);
+    f.accumulate(ten, 0.5, -2.0, 2.0, 1.0, "classical", "ogpm", 20);
+    assertThat(metrics.count("valuesSkipped", "other-mechanism")).isEqualTo(1);
+    for (int bins : new int[] {0, -1, 10_001}) {
+      f.accumulate(f.createAccumulator(), 0.5, -2.0, 2.0, 1.0, "classical", "ogpm", bins);
+    }
+    f.accumulate(f.createAccumulator(), 0.5, -2.0, 2.0, 1.0, "classical", "ogpm", null);
+    assertThat(metrics.count("valuesSkipped", "invalid-argument")).isEqualTo(4);
+    LdpAccumulator one = f.createAccumulator();
+    f.accumulate(one, 0.5, -2.0, 2.0, 1.0, "classical", "ogpm", 1);
+    assertThat((Double[]) f.getValue(one).getField(3)).hasSize(1);
+  }
+
+  @Test
+  void theEndsOfTheOutputDomainAreItsLowerEndOnly() {
+    TestMetrics metrics = new TestMetrics();
+    LdpMean f = opened(new LdpMean(), metrics);
+    LdpAccumulator acc = f.createAccumulator();
+    f.accumulate(acc, LINE.outputLo(), -2.0, 2.0, 1.0);
+    f.accumulate(acc, LINE.outputHi(), -2.0, 2.0, 1.0);
+    f.accumulate(acc, Math.nextDown(LINE.outputHi()), -2.0, 2.0, 1.0);
+    assertThat(metrics.count("valuesAggregated")).isEqualTo(2);
+    assertThat(metrics.count("valuesSkipped", "not-a-perturbed-value")).isEqualTo(1);
   }
 
   @Test

@@ -60,6 +60,21 @@ class LdpBudgetTest {
   }
 
   @Test
+  void theTimeColumnsMayBeAnywhereInTheRow() throws Exception {
+    LdpBudget f = new LdpBudget();
+    f.open(new TestMetrics());
+    f.bind(BudgetConfig.of(2, Duration.ofDays(1)), 1.0, 0, 1, new int[] {2});
+    MapView<Long, Double> carol = new MapView<>();
+    assertThat(f.decide(carol, Row.of(Instant.now(), "LogAppendTime", "carol"))).isEqualTo(Row.of(1.0));
+    assertThat(f.decide(carol, Row.of(Instant.now(), "CreateTime", "carol"))).isNull();
+    DataType timeFirst = DataTypes.ROW(
+        DataTypes.FIELD("kafka_timestamp", DataTypes.TIMESTAMP_LTZ(3)),
+        DataTypes.FIELD("kafka_timestamp_type", DataTypes.STRING()),
+        DataTypes.FIELD("user_id", DataTypes.STRING()));
+    accepted(FakeCall.of(COLUMN, "1", "3", "1d").withTable(timeFirst));
+  }
+
+  @Test
   void ingestionTimeReadsNoTimeColumns() throws Exception {
     LdpBudget f = new LdpBudget();
     f.open(new TestMetrics());

@@ -87,6 +87,8 @@ class LdpPerturbKeyedTest {
       sameAsFirst += first.equals(f.eval(7L, "x" + id, 0.5, 0.0, 1.0, 8.0)) ? 1 : 0;
       sameAsFirst += first.equals(f.eval(7L, "x", 0.5 + id * 1e-9, 0.0, 1.0, 8.0)) ? 1 : 0;
     }
+    // One compiled mechanism per field and arguments: "x" (kept, used every other call), 400 others.
+    assertThat(f.perturber.compilations()).isEqualTo(1 + n);
     // OGPM's density on [0, 1) is at most e^(eps/2) = e^4 and a grid cell 2^-32 wide: a cell has
     // probability below 1.3e-8, so 1,200 independent draws meet the first with probability < 2e-5.
     assertThat(sameAsFirst).isZero();

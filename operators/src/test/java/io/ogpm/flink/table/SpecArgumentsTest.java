@@ -41,6 +41,12 @@ class SpecArgumentsTest {
         .hasMessage("lo must be < hi, got lo=0.0 and hi=-1.0");
     assertThatThrownBy(() -> new SpecArguments(-1e308, 1e308, 1.0, "classical", "ogpm", "l1").spec())
         .hasMessageContaining("overflows a double");
+    // Checked in this order: lo and hi before eps.
+    assertThatThrownBy(() -> new SpecArguments(1.0, 0.0, 0.0, "classical", "ogpm", "l1").spec())
+        .hasMessage("lo must be < hi, got lo=1.0 and hi=0.0");
+    assertThat(new SpecArguments(0.0, 1.0, 700.0, "classical", "ogpm", "l1").spec().epsilon()).isEqualTo(700);
+    assertThatThrownBy(() -> new SpecArguments(0.0, 1.0, Math.nextUp(700.0), "classical", "ogpm", "l1").spec())
+        .hasMessageStartingWith("eps must be <= 700.0");
     assertThat(SpecArguments.DEFAULT_DOMAIN).isEqualTo("classical");
     assertThat(SpecArguments.DEFAULT_MECHANISM).isEqualTo("ogpm");
     assertThat(SpecArguments.DEFAULT_OBJECTIVE).isEqualTo("l1");
