@@ -72,24 +72,54 @@ public final class FieldAccumulator {
    *     accumulator's
    */
   public FieldAccumulator add(double y, FieldBinning b) {
+    return change(y, b, 1);
+  }
+
+  /**
+   * Removes one value added before (a retraction in SQL): the exact inverse of {@link #add}, since
+   * every count and sum is an integer, so adding a value and removing it leaves the accumulator as
+   * it was, bit for bit.
+   *
+   * @throws IllegalArgumentException as {@link #add} does, or if the accumulator holds no value in
+   *     the value's output bin (so it cannot have been added)
+   */
+  public FieldAccumulator subtract(double y, FieldBinning b) {
+    return change(y, b, -1);
+  }
+
+  /**
+   * Whether a value like y can have been added here: the accumulator has this binning and holds a
+   * value in y's output bin (so {@link #subtract} will take it).
+   */
+  public boolean holdsValueLike(double y, FieldBinning b) {
+    return binning != null && binning.equals(b.id()) && b.accepts(y) && histogram[b.outputBin(y)] > 0;
+  }
+
+  /** Adds (sign 1) or removes (sign -1) one value. */
+  private FieldAccumulator change(double y, FieldBinning b, int sign) {
     bind(b);
     if (!b.accepts(y)) {
       throw new IllegalArgumentException("a value of " + name() + " is not finite or beyond its reach of "
           + b.reach() + " in magnitude");
     }
-    count++;
-    histogram[b.outputBin(y)]++;
-    long quanta = (long) Math.rint(y * b.sumScale());
+    int bin = b.outputBin(y);
+    if (sign < 0 && histogram[bin] == 0) {
+      throw new IllegalArgumentException("cannot remove a value from " + name() + ": none was added in its bin");
+    }
+    count += sign;
+    histogram[bin] += sign;
+    // Quanta are at most 2^61 in magnitude: their negation cannot overflow.
+    long quanta = sign * (long) Math.rint(y * b.sumScale());
     long low = sumLow + quanta;
     sumHigh += (quanta >> 63) + carry(sumLow, low);
     sumLow = low;
     if (b.circular()) {
       double angle = 2 * Math.PI * (y - b.lo()) / b.width();
-      long c = (long) Math.rint(StrictMath.cos(angle) * TRIG_SCALE);
+      long c = sign * (long) Math.rint(StrictMath.cos(angle) * TRIG_SCALE);
       low = cosLow + c;
       cosHigh += (c >> 63) + carry(cosLow, low);
       cosLow = low;
-      long s = (long) Math.rint(StrictMath.sin(angle) * TRIG_SCALE);
+      long s = sign * (long) Math.rint(StrictMath.sin(angle) * TRIG_SCALE);
       low = sinLow + s;
       sinHigh += (s >> 63) + carry(sinLow, low);
       sinLow = low;

@@ -1,6 +1,7 @@
 package io.ogpm.flink;
 
 import io.ogpm.config.BudgetConfig;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The calendar of budget periods, in epoch milliseconds: period {@code p} covers {@code [p len,
@@ -19,34 +20,37 @@ import io.ogpm.config.BudgetConfig;
  *
  * A user's state therefore holds at most {@code ceil(maxLag / len) + 3} periods: those not yet
  * forgotten, from the one before the oldest open period to the one after the current one.
+ *
+ * <p>Public for the SQL budget ({@code io.ogpm.flink.table.LdpBudget}), which keeps the same calendar.
  */
-final class BudgetPeriods {
+@Internal
+public final class BudgetPeriods {
   private final long length;
   private final long maxLag;
 
-  BudgetPeriods(BudgetConfig budget) {
+  public BudgetPeriods(BudgetConfig budget) {
     // BudgetConfig bounds both to 36,500 days: no sum below overflows for times of this era.
     this.length = budget.period().toMillis();
     this.maxLag = budget.maxLag().toMillis();
   }
 
   /** The period of a time. */
-  long of(long time) {
+  public long of(long time) {
     return Math.floorDiv(time, length);
   }
 
   /** Whether a record of {@code period} is refused at {@code now} because the period closed. */
-  boolean closed(long period, long now) {
+  public boolean closed(long period, long now) {
     return now >= end(period) + maxLag;
   }
 
   /** Whether {@code period} starts after the period following the one of {@code now}. */
-  boolean ahead(long period, long now) {
+  public boolean ahead(long period, long now) {
     return period > of(now) + 1;
   }
 
   /** When the spending of {@code period} may be dropped: one period after it closed. */
-  long forgetAt(long period) {
+  public long forgetAt(long period) {
     return end(period) + maxLag + length;
   }
 

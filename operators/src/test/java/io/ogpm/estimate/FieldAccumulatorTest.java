@@ -273,4 +273,79 @@ class FieldAccumulatorTest {
     assertThat(a.mean()).isEqualTo(4);
     assertThat(a.getSumHigh()).isEqualTo(1L << 36);
   }
+
+  @Test
+  void subtractingAValueIsTheExactInverseOfAddingItInAnyOrder() {
+    for (Mechanism m : new Mechanism[] {CIRCLE, LINE}) {
+      FieldBinning binning = FieldBinning.of(m, 50);
+      AesCtrSource bits = AesCtrSource.seeded(12);
+      FieldAccumulator kept = FieldAccumulator.forBinning(binning);
+      FieldAccumulator churned = FieldAccumulator.forBinning(binning);
+      double[] removed = new double[2_000];
+      double lo = m.domain().lo();
+      for (int i = 0; i < 10_000; i++) {
+        double y = m.perturb(lo + m.domain().width() * bits.nextUniform(), bits);
+        churned.add(y, binning);
+        if (i < removed.length) {
+          removed[i] = y;
+        } else {
+          kept.add(y, binning);
+        }
+      }
+      // Removing in another order than the values came (retractions arrive in any order).
+      for (int i = removed.length - 1; i >= 0; i--) {
+        churned.subtract(removed[i], binning);
+      }
+      assertThat(churned).isEqualTo(kept);
+      assertThat(churned.mean()).isEqualTo(kept.mean());
+      assertThat(churned.meanCos()).isEqualTo(kept.meanCos());
+      assertThat(churned.meanSin()).isEqualTo(kept.meanSin());
+    }
+  }
+
+  @Test
+  void subtractingBorrowsAcrossTheLowWordAndEmptiesToZero() {
+    FieldBinning binning = FieldBinning.ofDomain(Domain.classical(-1, 1), 4);
+    FieldAccumulator a = FieldAccumulator.forBinning(binning);
+    for (int i = 0; i < 100; i++) {
+      a.add(1, binning).add(-1, binning);
+    }
+    for (int i = 0; i < 70; i++) {
+      a.subtract(1, binning);
+    }
+    assertThat(a.sum()).isEqualTo(-70);
+    assertThat(a.getCount()).isEqualTo(130);
+    assertThat(FieldAccumulator.toBigInteger(a.getSumHigh(), a.getSumLow()))
+        .isEqualTo(java.math.BigInteger.valueOf(-70).shiftLeft(60));
+    for (int i = 0; i < 30; i++) {
+      a.subtract(1, binning);
+    }
+    for (int i = 0; i < 100; i++) {
+      a.subtract(-1, binning);
+    }
+    assertThat(a).isEqualTo(FieldAccumulator.forBinning(binning));
+    assertThat(a.getHistogram()).containsOnly(0L);
+  }
+
+  @Test
+  void onlyAValueLikeOneAddedCanBeSubtracted() {
+    FieldBinning binning = FieldBinning.of(LINE, 10);
+    FieldBinning other = FieldBinning.of(LINE, 20);
+    FieldAccumulator a = FieldAccumulator.forBinning(binning).add(0.5, binning);
+    assertThat(a.holdsValueLike(0.5, binning)).isTrue();
+    // Another value of the same output bin is taken: the histogram cannot tell them apart.
+    assertThat(a.holdsValueLike(0.51, binning)).isTrue();
+    assertThat(a.holdsValueLike(-2.5, binning)).isFalse();
+    assertThat(a.holdsValueLike(0.5, other)).isFalse();
+    assertThat(a.holdsValueLike(Double.NaN, binning)).isFalse();
+    assertThat(new FieldAccumulator().holdsValueLike(0.5, binning)).isFalse();
+    assertThatThrownBy(() -> a.subtract(-2.5, binning))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("cannot remove a value from an unnamed field: none was added in its bin");
+    assertThatThrownBy(() -> a.subtract(Double.POSITIVE_INFINITY, binning))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not finite or beyond its reach");
+    assertThat(a.getCount()).isEqualTo(1);
+    assertThat(a.subtract(0.5, binning).getCount()).isZero();
+  }
 }

@@ -1,0 +1,105 @@
+package io.ogpm.flink.table;
+
+import io.ogpm.estimate.FieldEstimate;
+import io.ogpm.flink.LdpAggregation;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.table.annotation.DataTypeHint;
+import org.apache.flink.table.annotation.FunctionHint;
+import org.apache.flink.types.Row;
+
+/**
+ * {@code LDP_HISTOGRAM(perturbed, lo, hi, eps [, domain [, mechanism [, bins [, objective]]]])}:
+ * the distribution of the inputs of values perturbed on {@code [lo, hi)} over {@code bins} equal
+ * bins (default 50, at most 10,000): {@code ROW<n BIGINT, estimate_method STRING, histogram
+ * ARRAY<DOUBLE>, raw_histogram ARRAY<DOUBLE>, reconstructed_histogram ARRAY<DOUBLE>, em_iterations
+ * INT>}.
+ *
+ * <p>The DataStream aggregation's estimate with method {@code em} ({@link
+ * io.ogpm.estimate.FieldEstimator}): {@code histogram} is the EM reconstruction of the input
+ * distribution ({@code estimate_method = 'em'}) for mechanisms with a piecewise output
+ * distribution, else the perturbed values' own histogram ({@code estimate_method = 'raw'});
+ * frequencies summing to 1. {@code raw_histogram} is always the perturbed values' histogram
+ * (outputs beyond the domain in the end bins), {@code reconstructed_histogram} the reconstruction
+ * or NULL. A histogram has no confidence interval here (nor in the DataStream aggregation). NULL
+ * for a group without values. See {@link EstimateFunction} for what is left out.
+ */
+@PublicEvolving
+@FunctionHint(output = @DataTypeHint("ROW<n BIGINT, estimate_method STRING, histogram ARRAY<DOUBLE>, "
+    + "raw_histogram ARRAY<DOUBLE>, reconstructed_histogram ARRAY<DOUBLE>, em_iterations INT>"))
+public class LdpHistogram extends EstimateFunction {
+  private static final long serialVersionUID = 1L;
+  /** The bins of a call that does not give them: the DataStream aggregation's default. */
+  static final Integer DEFAULT_BINS = LdpAggregation.DEFAULT_BINS;
+
+  @Override
+  CallLayout layout() {
+    return CallLayout.LDP_HISTOGRAM;
+  }
+
+  @Override
+  boolean reconstructs() {
+    return true;
+  }
+
+  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps) {
+    accumulate(acc, perturbed, lo, hi, eps, SpecArguments.DEFAULT_DOMAIN);
+  }
+
+  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain) {
+    accumulate(acc, perturbed, lo, hi, eps, domain, SpecArguments.DEFAULT_MECHANISM);
+  }
+
+  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain,
+      String mechanism) {
+    accumulate(acc, perturbed, lo, hi, eps, domain, mechanism, DEFAULT_BINS);
+  }
+
+  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain,
+      String mechanism, Integer bins) {
+    accumulate(acc, perturbed, lo, hi, eps, domain, mechanism, bins, SpecArguments.DEFAULT_OBJECTIVE);
+  }
+
+  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain,
+      String mechanism, Integer bins, String objective) {
+    change(acc, perturbed, lo, hi, eps, domain, mechanism, bins, objective, false);
+  }
+
+  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps) {
+    retract(acc, perturbed, lo, hi, eps, SpecArguments.DEFAULT_DOMAIN);
+  }
+
+  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain) {
+    retract(acc, perturbed, lo, hi, eps, domain, SpecArguments.DEFAULT_MECHANISM);
+  }
+
+  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain,
+      String mechanism) {
+    retract(acc, perturbed, lo, hi, eps, domain, mechanism, DEFAULT_BINS);
+  }
+
+  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain,
+      String mechanism, Integer bins) {
+    retract(acc, perturbed, lo, hi, eps, domain, mechanism, bins, SpecArguments.DEFAULT_OBJECTIVE);
+  }
+
+  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain,
+      String mechanism, Integer bins, String objective) {
+    change(acc, perturbed, lo, hi, eps, domain, mechanism, bins, objective, true);
+  }
+
+  public void merge(LdpAccumulator acc, Iterable<LdpAccumulator> others) {
+    mergeAll(acc, others);
+  }
+
+  @Override
+  public Row getValue(LdpAccumulator acc) {
+    return value(acc);
+  }
+
+  @Override
+  Row result(FieldEstimate e) {
+    boolean em = e.reconstructedHistogram() != null;
+    return Row.of(e.count(), em ? "em" : "raw", array(em ? e.reconstructedHistogram() : e.rawHistogram()),
+        array(e.rawHistogram()), array(e.reconstructedHistogram()), e.iterations());
+  }
+}
