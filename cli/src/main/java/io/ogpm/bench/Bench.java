@@ -21,8 +21,9 @@ public final class Bench {
     return withMachine(RecordBench.run(warmUp, measure, fieldCounts));
   }
 
-  public static Result pipeline(int records, int repetitions, int parallelism, int recordsPerWindow, PrintWriter log) {
-    return withMachine(new PipelineBench(records, repetitions, parallelism, recordsPerWindow, log).run());
+  public static Result pipeline(int records, int repetitions, int parallelism, int recordsPerWindow, int warmUpPairs,
+      PrintWriter log) {
+    return withMachine(new PipelineBench(records, repetitions, parallelism, recordsPerWindow, warmUpPairs, log).run());
   }
 
   /** When, on how many processors, and under what load (the load average over the last minute, at the end). */

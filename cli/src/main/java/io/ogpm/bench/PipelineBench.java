@@ -81,12 +81,14 @@ final class PipelineBench {
   private final int repetitions;
   private final int parallelism;
   private final int recordsPerWindow;
+  private final int warmUpPairs;
   private final PrintWriter log;
   private KafkaFixture kafka;
   private KafkaSettings settings;
   private int runs;
 
-  PipelineBench(int records, int repetitions, int parallelism, int recordsPerWindow, PrintWriter log) {
+  PipelineBench(int records, int repetitions, int parallelism, int recordsPerWindow, int warmUpPairs, PrintWriter log) {
+    this.warmUpPairs = warmUpPairs;
     this.records = records;
     this.repetitions = repetitions;
     this.parallelism = parallelism;
@@ -99,6 +101,7 @@ final class PipelineBench {
     out.put("records", records);
     out.put("repetitions", repetitions);
     out.put("parallelism", parallelism);
+    out.put("warmUpPairs", warmUpPairs);
     out.put("availableProcessors", Runtime.getRuntime().availableProcessors());
     try (EmbeddedKafka broker = EmbeddedKafka.start()) {
       kafka = broker;
@@ -111,6 +114,12 @@ final class PipelineBench {
       produce(RAW_ONE_FIELD);
       log("produced %d records into %s and %s", records, RAW, RAW_ONE_FIELD);
 
+      // Untimed pairs first: the first jobs of a JVM also pay for loading and compiling its code.
+      for (int w = 0; w < warmUpPairs; w++) {
+        perturbJob(six, RAW, "bench.warm-up.perturbed." + w);
+        identityJob(RAW, "bench.warm-up.identity." + w);
+        log("warm-up pair %d done", w);
+      }
       List<Double> perturbed = new ArrayList<>();
       List<Double> identity = new ArrayList<>();
       List<Double> perturbedNet = new ArrayList<>();
@@ -132,7 +141,7 @@ final class PipelineBench {
       ObjectNode p = out.putObject("perturbation");
       pairs(p, "recordsPerSecond", perturbed, "identityRecordsPerSecond", identity);
       p.put("measure", "records over the span of the output's broker append times");
-      p.put("netRunTimeRecordsPerSecond", median(perturbedNet));
+      p.put("netRunTimeRecordsPerSecond", Math.round(median(perturbedNet)));
 
       String oneTopic = "bench.perturbed-1";
       Timing oneField = perturbJob(one, RAW_ONE_FIELD, oneTopic);
@@ -144,6 +153,10 @@ final class PipelineBench {
   }
 
   private ObjectNode aggregation(PrivacyConfig config, String input, String group, double perturbNetRate) {
+    for (int w = 0; w < warmUpPairs; w++) {
+      aggregateJob(config, input, group);
+      countJob(config, input, group);
+    }
     List<Double> estimates = new ArrayList<>();
     List<Double> counts = new ArrayList<>();
     for (int rep = 0; rep < repetitions; rep++) {

@@ -49,6 +49,9 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--records-per-window", defaultValue = "100000", description = "pipeline: records per event-time window of the aggregations. Default: ${DEFAULT-VALUE}.")
   int recordsPerWindow;
 
+  @Option(names = "--warmup-pairs", defaultValue = "1", description = "pipeline: untimed pairs of runs first. Default: ${DEFAULT-VALUE}.")
+  int warmupPairs;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -69,7 +72,7 @@ final class BenchCommand implements Callable<Integer> {
     Bench.Result result = switch (what) {
       case "samplers" -> Bench.samplers(warm, measure);
       case "records" -> Bench.records(warm, measure, fields);
-      case "pipeline" -> Bench.pipeline(records, repetitions, parallelism, recordsPerWindow, spec.commandLine().getErr());
+      case "pipeline" -> Bench.pipeline(records, repetitions, parallelism, recordsPerWindow, Math.max(0, warmupPairs), spec.commandLine().getErr());
       default -> throw new UsageError("bench: WHAT must be samplers, records or pipeline, got '" + what + "'");
     };
     spec.commandLine().getOut().println(result.json());
