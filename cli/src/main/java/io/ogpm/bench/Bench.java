@@ -17,8 +17,8 @@ public final class Bench {
     return withMachine(SamplerBench.run(warmUp, measure));
   }
 
-  public static Result records(Duration warmUp, Duration measure, int[] fieldCounts) {
-    return withMachine(RecordBench.run(warmUp, measure, fieldCounts));
+  public static Result records(Duration warmUp, Duration measure, int[] fieldCounts, int[] windowSizes) {
+    return withMachine(RecordBench.run(warmUp, measure, fieldCounts, windowSizes));
   }
 
   public static Result pipeline(int records, int repetitions, int parallelism, int recordsPerWindow, int warmUpPairs,

@@ -26,7 +26,7 @@ import java.util.Locale;
 final class RecordBench {
   private RecordBench() {}
 
-  static ObjectNode run(Duration warmUp, Duration measure, int[] fieldCounts) {
+  static ObjectNode run(Duration warmUp, Duration measure, int[] fieldCounts, int[] windowSizes) {
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     PrivacyConfig sample = PrivacyConfig.parse(SampleData.config(null));
     List<byte[]> records = new ArrayList<>();
@@ -43,6 +43,9 @@ final class RecordBench {
     for (int k : fieldCounts) {
       Stopwatch.Run r = measure(PrivacyConfig.parse(flatConfig(k)), flatRecords(k, 4096), warmUp, measure);
       byFields.put(Integer.toString(k), Math.round(r.perSecond()));
+    }
+    if (windowSizes.length > 0) {
+      out.set("aggregationRecordsPerSecondByRecordsPerWindow", WindowSweep.run(sample, windowSizes));
     }
     return out;
   }

@@ -2,6 +2,8 @@ package io.ogpm.cli;
 
 import io.ogpm.bench.Bench;
 import io.ogpm.jobs.cli.UsageError;
+import io.ogpm.bench.BenchCharts;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -37,6 +39,12 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--fields", split = ",", defaultValue = "1,2,4,6,12,24", description = "records: numbers of fields of the sweep. Default: ${DEFAULT-VALUE}.")
   int[] fields;
 
+  @Option(names = "--windows", split = ",", defaultValue = "1000,10000,100000,1000000", description = "records: records per window of the aggregation sweep (empty: none). Default: ${DEFAULT-VALUE}.")
+  int[] windows;
+
+  @Option(names = "--chart", paramLabel = "DIR", description = "records: also draw the sweeps as DIR/throughput-by-fields.png and DIR/throughput-by-window.png.")
+  Path chart;
+
   @Option(names = "--records", defaultValue = "200000", description = "pipeline: records per run. Default: ${DEFAULT-VALUE}.")
   int records;
 
@@ -62,6 +70,11 @@ final class BenchCommand implements Callable<Integer> {
     if (records < 1 || repetitions < 1 || parallelism < 1 || recordsPerWindow < 1) {
       throw new UsageError("--records, --repetitions, --parallelism and --records-per-window must be >= 1");
     }
+    for (int n : windows) {
+      if (n < 1) {
+        throw new UsageError("--windows must be >= 1, got " + n);
+      }
+    }
     for (int k : fields) {
       if (k < 1) {
         throw new UsageError("--fields must be >= 1, got " + k);
@@ -71,10 +84,13 @@ final class BenchCommand implements Callable<Integer> {
     Duration warm = Duration.ofMillis(Math.round(warmup * 1000));
     Bench.Result result = switch (what) {
       case "samplers" -> Bench.samplers(warm, measure);
-      case "records" -> Bench.records(warm, measure, fields);
+      case "records" -> Bench.records(warm, measure, fields, windows);
       case "pipeline" -> Bench.pipeline(records, repetitions, parallelism, recordsPerWindow, Math.max(0, warmupPairs), spec.commandLine().getErr());
       default -> throw new UsageError("bench: WHAT must be samplers, records or pipeline, got '" + what + "'");
     };
+    if (chart != null && what.equals("records")) {
+      BenchCharts.write(result.json(), chart);
+    }
     spec.commandLine().getOut().println(result.json());
     spec.commandLine().getOut().flush();
     return 0;

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code ogpm bench samplers} and {@code bench records} with tiny measuring times: one JSON object
@@ -37,8 +39,9 @@ class BenchCommandTest {
   }
 
   @Test
-  void recordsGivesRecordsPerSecondAndAllocationPerRecord() throws Exception {
-    JsonNode j = json(CliRunner.run("bench", "records", "--json", "--seconds", "0.02", "--warmup", "0", "--fields", "1,3"));
+  void recordsGivesRecordsPerSecondAndAllocationPerRecord(@TempDir Path charts) throws Exception {
+    JsonNode j = json(CliRunner.run("bench", "records", "--json", "--seconds", "0.02", "--warmup", "0", "--fields", "1,3",
+        "--windows", "100,1000", "--chart", charts.toString()));
     assertThat(j.get("recordsPerSecond").asLong()).isPositive();
     // Allocation is measured (a perturbed record is at least its output bytes), not asserted small.
     assertThat(j.get("bytesAllocatedPerRecord").asLong()).isPositive();
@@ -46,6 +49,11 @@ class BenchCommandTest {
     List<String> fields = new ArrayList<>();
     j.get("recordsPerSecondByFields").fieldNames().forEachRemaining(fields::add);
     assertThat(fields).containsExactly("1", "3");
+    List<String> windows = new ArrayList<>();
+    j.get("aggregationRecordsPerSecondByRecordsPerWindow").fieldNames().forEachRemaining(windows::add);
+    assertThat(windows).containsExactly("100", "1000");
+    assertThat(charts.resolve("throughput-by-fields.png")).isNotEmptyFile();
+    assertThat(charts.resolve("throughput-by-window.png")).isNotEmptyFile();
   }
 
   @Test
