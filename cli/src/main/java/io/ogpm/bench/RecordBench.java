@@ -37,12 +37,15 @@ final class RecordBench {
     out.put("shape", "MotionSense sample: 6 fields perturbed, 3 passed through, 12 values dropped");
     out.put("randomness", "secure");
     out.put("recordsPerSecond", Math.round(run.perSecond()));
+    out.put("recordsPerCpuSecond", Math.round(run.perCpuSecond()));
     out.put("bytesAllocatedPerRecord", Math.round(run.allocatedPerOperation()));
     out.put("records", run.operations());
     ObjectNode byFields = out.putObject("recordsPerSecondByFields");
+    ObjectNode byFieldsCpu = out.putObject("recordsPerCpuSecondByFields");
     for (int k : fieldCounts) {
       Stopwatch.Run r = measure(PrivacyConfig.parse(flatConfig(k)), flatRecords(k, 4096), warmUp, measure);
       byFields.put(Integer.toString(k), Math.round(r.perSecond()));
+      byFieldsCpu.put(Integer.toString(k), Math.round(r.perCpuSecond()));
     }
     if (windowSizes.length > 0) {
       out.set("aggregationRecordsPerSecondByRecordsPerWindow", WindowSweep.run(sample, windowSizes));

@@ -11,10 +11,21 @@ import java.util.function.LongSupplier;
 final class Stopwatch {
   private Stopwatch() {}
 
-  /** What was measured: operations, nanoseconds, and bytes the thread allocated meanwhile (-1: unknown). */
-  record Run(long operations, long nanos, long allocatedBytes) {
+  /**
+   * What was measured: operations, elapsed nanoseconds, the thread's CPU nanoseconds (-1: unknown)
+   * and the bytes it allocated meanwhile (-1: unknown).
+   */
+  record Run(long operations, long nanos, long cpuNanos, long allocatedBytes) {
     double perSecond() {
       return operations * 1e9 / nanos;
+    }
+
+    /**
+     * Operations per second of the thread's own CPU time: what one core of its own would do. On a
+     * shared machine the elapsed time also counts the time other processes held the core.
+     */
+    double perCpuSecond() {
+      return cpuNanos <= 0 ? -1 : operations * 1e9 / cpuNanos;
     }
 
     double allocatedPerOperation() {
@@ -28,6 +39,7 @@ final class Stopwatch {
       batch.getAsLong();
     }
     long allocatedBefore = ThreadAllocation.bytes();
+    long cpuBefore = ThreadAllocation.cpuNanos();
     long start = System.nanoTime();
     end = start + measure.toNanos();
     long ops = 0;
@@ -36,7 +48,9 @@ final class Stopwatch {
       ops += batch.getAsLong();
       now = System.nanoTime();
     } while (now - end < 0);
+    long cpuAfter = ThreadAllocation.cpuNanos();
     long allocatedAfter = ThreadAllocation.bytes();
-    return new Run(ops, now - start, allocatedBefore < 0 ? -1 : allocatedAfter - allocatedBefore);
+    return new Run(ops, now - start, cpuBefore < 0 ? -1 : cpuAfter - cpuBefore,
+        allocatedBefore < 0 ? -1 : allocatedAfter - allocatedBefore);
   }
 }

@@ -227,6 +227,41 @@ class StreamingEquivalenceTest {
   }
 
   /**
+   * An object with more configured keys than JsonShape compares one by one (it then looks them up
+   * in a map), records with those keys in any order, some missing, some unknown, some duplicated.
+   */
+  @Test
+  void manyConfiguredKeysEndAsBefore() {
+    StringBuilder yaml = new StringBuilder("id-field: id\npassthrough: [id, p0, p1, p2]\nfields:\n");
+    for (int i = 0; i < 20; i++) {
+      yaml.append("  - {name: f").append(i).append(", min: -1, max: 1, epsilon: 1, out-of-range: clamp}\n");
+    }
+    AesCtrSource r = AesCtrSource.seeded(21);
+    List<byte[]> inputs = new ArrayList<>();
+    for (int n = 0; n < 2_000; n++) {
+      List<String> members = new ArrayList<>();
+      members.add("\"id\":" + n);
+      for (int i = 0; i < 20; i++) {
+        if (r.nextUniform() < 0.99) {
+          members.add("\"f" + i + "\":" + (2 * r.nextUniform() - 1));
+        }
+      }
+      for (int k = 0; k < 4; k++) {
+        members.add("\"" + (r.nextUniform() < 0.5 ? "p" : "q") + r.nextBounded(5) + "\":" + r.nextBounded(100));
+      }
+      for (int k = members.size() - 1; k > 0; k--) {
+        int j = (int) r.nextBounded(k + 1);
+        String t = members.get(k);
+        members.set(k, members.get(j));
+        members.set(j, t);
+      }
+      inputs.add(("{" + String.join(",", members) + "}").getBytes(StandardCharsets.UTF_8));
+    }
+    int perturbed = assertSameOutcomes(yaml.toString(), () -> RandomnessMode.seeded(8), inputs, 4096);
+    assertThat(perturbed).isBetween(100, inputs.size() - 100);
+  }
+
+  /**
    * The streaming reader parses numbers with Jackson's fast parser, the tree reader with the
    * JDK's: both round correctly, so every decimal must give the same double. Keyed outputs depend
    * on every bit of the value read, so a value parsed one ulp apart would change the output.
