@@ -53,14 +53,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <ul>
  *   <li>Kafka -> perturbation -> Kafka ({@link PerturbJob} on the sample's configuration, budget
- *       included) against Kafka -> identity map -> Kafka (the same source and sink, each raw value
- *       written unchanged): how much of a pipeline the perturbation costs;
+ *       included, and without the budget) against Kafka -> identity map -> Kafka (the same source
+ *       and sink, each raw value written unchanged): how much of a pipeline the perturbation costs,
+ *       and how much of that is the per-user budget's shuffle and state;
  *   <li>Kafka -> windowed estimates -> Kafka ({@link AggregateJob}) against Kafka -> count per window
  *       -> Kafka (the same source, deserializer, watermarks and windows): how much of a pipeline the
  *       estimation costs, with 6 fields and 100 groups, and with one field and no group.
  * </ul>
  *
- * <p>The two of a pair run one after the other, in alternating order from repetition to
+ * <p>The pipelines compared run one after the other, in an order rotated from repetition to
  * repetition, on the same input, so that a machine whose load changes affects both alike; each
  * pair gives one ratio, and the spread of the ratios says how far to trust them.
  *
@@ -120,28 +121,39 @@ final class PipelineBench {
         identityJob(RAW, "bench.warm-up.identity." + w);
         log("warm-up pair %d done", w);
       }
+      // Three pipelines per repetition, in an order rotated from one repetition to the next:
+      // the perturbation with the sample's per-user budget (a shuffle by user and keyed state),
+      // the perturbation alone (the sample's configuration without its budget), the identity map.
+      PrivacyConfig noBudget = PrivacyConfig.parse(withoutBudget(SampleData.config(null)));
       List<Double> perturbed = new ArrayList<>();
+      List<Double> perturbedAlone = new ArrayList<>();
       List<Double> identity = new ArrayList<>();
       List<Double> perturbedNet = new ArrayList<>();
       String perturbedTopic = null;
+      String[] kinds = {"perturbation", "perturbation without budget", "identity"};
       for (int rep = 0; rep < repetitions; rep++) {
-        for (int k = 0; k < 2; k++) {
-          boolean perturb = (k == 0) == (rep % 2 == 0);
-          String topic = "bench." + (perturb ? "perturbed" : "identity") + "." + rep;
-          Timing t = perturb ? perturbJob(six, RAW, topic) : identityJob(RAW, topic);
-          (perturb ? perturbed : identity).add(t.appendRate);
-          if (perturb) {
+        for (int k = 0; k < 3; k++) {
+          int kind = (k + rep) % 3;
+          String topic = "bench." + kind + "." + rep;
+          Timing t = switch (kind) {
+            case 0 -> perturbJob(six, RAW, topic);
+            case 1 -> perturbJob(noBudget, RAW, topic);
+            default -> identityJob(RAW, topic);
+          };
+          (kind == 0 ? perturbed : kind == 1 ? perturbedAlone : identity).add(t.appendRate);
+          if (kind == 0) {
             perturbedNet.add(t.netRate);
             perturbedTopic = perturbedTopic == null ? topic : perturbedTopic;
           }
-          log("%s %d: %.0f records/s (append span), %.0f records/s (net run time)", perturb ? "perturbation" : "identity",
-              rep, t.appendRate, t.netRate);
+          log("%s %d: %.0f records/s (append span), %.0f records/s (net run time)", kinds[kind], rep, t.appendRate, t.netRate);
         }
       }
       ObjectNode p = out.putObject("perturbation");
       pairs(p, "recordsPerSecond", perturbed, "identityRecordsPerSecond", identity);
       p.put("measure", "records over the span of the output's broker append times");
       p.put("netRunTimeRecordsPerSecond", Math.round(median(perturbedNet)));
+      ObjectNode alone = out.putObject("perturbationWithoutBudget");
+      pairs(alone, "recordsPerSecond", perturbedAlone, "identityRecordsPerSecond", identity);
 
       String oneTopic = "bench.perturbed-1";
       Timing oneField = perturbJob(one, RAW_ONE_FIELD, oneTopic);
@@ -337,6 +349,12 @@ final class PipelineBench {
     int tail = line.indexOf(",\"attitude\"");
     return "{\"id\":\"b" + i + "\",\"user\":\"u" + (i % USERS) + "\",\"ts\":" + (1767225600000L + i)
         + ",\"activity\":\"g" + (i % GROUPS) + "\"" + line.substring(tail);
+  }
+
+  /** A configuration's YAML without its budget section (the sample's is its last key). */
+  static String withoutBudget(String yaml) {
+    int budget = yaml.indexOf("\nbudget:");
+    return budget < 0 ? yaml : yaml.substring(0, budget + 1);
   }
 
   /** The sample's configuration with its first field only (same ids, users, passthrough and budget). */

@@ -25,6 +25,7 @@ class BenchPipelineIT {
       assertThat(p.get(key).asDouble()).as(key).isPositive();
     }
     assertThat(p.get("ratios")).hasSize(1);
+    assertThat(j.get("perturbationWithoutBudget").get("ratio").asDouble()).isPositive();
     for (String name : new String[] {"aggregation", "aggregationOneFieldNoGroup"}) {
       JsonNode a = j.get(name);
       for (String key : new String[] {"recordsPerSecond", "countRecordsPerSecond", "ratio", "perturbationRecordsPerSecond",
