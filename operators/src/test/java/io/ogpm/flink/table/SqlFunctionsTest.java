@@ -253,6 +253,63 @@ class SqlFunctionsTest {
         }));
   }
 
+  /**
+   * Session windows merge the accumulators of sessions that come to overlap ({@code merge}): in
+   * each cycle, a group's readings form two sessions (a 2-second gap) until a later-arriving
+   * reading, still ahead of the watermark, bridges them; each merged session gets the direct
+   * estimate of its values.
+   */
+  @Test
+  void sessionWindowsMergeToTheDirectEstimateOfEachSession() throws Exception {
+    AesCtrSource bits = AesCtrSource.seeded(37);
+    List<Row> readings = new ArrayList<>();
+    for (int cycle = 0; cycle < 6; cycle++) {
+      long start = T0 + 20_000L * cycle;
+      List<Row> inOrder = new ArrayList<>();
+      for (String g : List.of("a", "b")) {
+        for (int i = 0; i < 30; i++) {
+          // [0, 0.5 s) and [2.6 s, 2.9 s): more than the gap apart; the watermark (1 s behind) stays below 1.9 s.
+          long t = start + (i % 2 == 0 ? (long) (500 * bits.nextUniform()) : 2_600 + (long) (300 * bits.nextUniform()));
+          inOrder.add(Row.of(t, LINE.perturb(-2 + 2 * bits.nextUniform(), bits), g));
+        }
+      }
+      inOrder.sort(java.util.Comparator.comparing(r -> (Long) r.getField(0)));
+      readings.addAll(inOrder);
+      for (String g : List.of("a", "b")) {
+        readings.add(Row.of(start + 1_950, LINE.perturb(-2 + 2 * bits.nextUniform(), bits), g));
+      }
+    }
+    long gap = 2_000;
+    Map<String, List<Long>> timesByGroup = new HashMap<>();
+    readings.forEach(r -> timesByGroup.computeIfAbsent((String) r.getField(2), g -> new ArrayList<>()).add((Long) r.getField(0)));
+    timesByGroup.values().forEach(java.util.Collections::sort);
+    Map<String, long[]> sessionOf = new HashMap<>();
+    timesByGroup.forEach((g, times) -> {
+      int first = 0;
+      for (int i = 1; i <= times.size(); i++) {
+        if (i == times.size() || times.get(i) - times.get(i - 1) >= gap) {
+          long[] session = {times.get(first), times.get(i - 1) + gap};
+          for (int j = first; j < i; j++) {
+            sessionOf.put(g + "@" + times.get(j), session);
+          }
+          first = i;
+        }
+      }
+    });
+    Map<String, Row> expected = new TreeMap<>();
+    Map<String, List<Double>> values = new HashMap<>();
+    for (Row r : readings) {
+      long[] w = sessionOf.get(r.getField(2) + "@" + r.getField(0));
+      values.computeIfAbsent(w[0] + "/" + w[1] + "/" + r.getField(2), k -> new ArrayList<>()).add((Double) r.getField(1));
+    }
+    values.forEach((k, v) -> expected.put(k, expected(v)));
+    assertThat(expected).hasSize(12);
+
+    StreamTableEnvironment t = streaming(readings, 1);
+    assertThat(actualWindows(rows(t, windowQuery("SESSION(TABLE readings PARTITION BY g, DESCRIPTOR(ts), INTERVAL '2' SECOND)"))))
+        .isEqualTo(expected);
+  }
+
   @Test
   void twoPhaseAggregationMergesToTheSameWindows() throws Exception {
     List<Row> readings = perturbedReadings(2_000);
