@@ -4,6 +4,7 @@ import io.ogpm.demo.Accounting;
 import io.ogpm.jobs.cli.AggregateJobCommand;
 import io.ogpm.jobs.cli.CommandLineRunner;
 import io.ogpm.jobs.cli.PerturbJobCommand;
+import io.ogpm.jobs.cli.Version;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
