@@ -42,6 +42,7 @@ public final class OgpmCli implements Runnable {
   }
 
   public static void main(String[] args) {
+    ClosingCheckpointFilter.install();
     runner().main(args);
   }
 

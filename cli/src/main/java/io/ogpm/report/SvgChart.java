@@ -318,13 +318,17 @@ public final class SvgChart {
     for (int h = 0; h < histograms.length; h++) {
       int k = histograms[h].length;
       StringBuilder pts = new StringBuilder();
+      StringBuilder markers = new StringBuilder();
       for (int i = 0; i < k; i++) {
         double angle = Math.PI + 2 * Math.PI * (i + 0.5) / k;
         double r = unit * (1 + scale * histograms[h][i]);
-        pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", cx + r * Math.cos(angle), cy - r * Math.sin(angle)));
+        double px = cx + r * Math.cos(angle);
+        double py = cy - r * Math.sin(angle);
+        pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
+        marker(markers, kinds[h].marker, px, py, 2.0);
       }
       s.append(open(kinds[h])).append("<polygon fill=\"none\" points=\"").append(pts.toString().trim())
-          .append("\"/></g>");
+          .append("\"/>").append(markers).append("</g>");
     }
     SvgChart legendOnly = new SvgChart(title, null, null);
     for (Kind k : kinds) {
