@@ -90,6 +90,16 @@ class SilenceAwareWatermarksTest {
   }
 
   @Test
+  void theStrategyReadsTheEventTimeAndChecksItsDurations() {
+    var strategy = PerturbedValues.watermarks(OUT_OF_ORDERNESS, IDLE);
+    PerturbedValues v = new PerturbedValues(new double[] {0.5}, null, 123_456L);
+    assertThat(strategy.createTimestampAssigner(null).extractTimestamp(v, -1L)).isEqualTo(123_456L);
+    assertThat(strategy.createWatermarkGenerator(null)).isInstanceOf(SilenceAwareWatermarks.class);
+    assertThatThrownBy(() -> PerturbedValues.watermarks(OUT_OF_ORDERNESS, Duration.ZERO))
+        .hasMessage("idleTimeout: must be positive, got PT0S");
+  }
+
+  @Test
   void badDurationsAreNamed() {
     assertThatThrownBy(() -> new SilenceAwareWatermarks<String>(Duration.ofSeconds(-1), IDLE, clock))
         .hasMessage("outOfOrderness: must be at least 0, got PT-1S");
