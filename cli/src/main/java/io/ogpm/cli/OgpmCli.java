@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       MechanismCommand.class,
       ErrorCommand.class,
       SampleCommand.class,
+      SolveCommand.class,
       PerturbCommand.class,
       PerturbJobCommand.class,
       AggregateJobCommand.class,
