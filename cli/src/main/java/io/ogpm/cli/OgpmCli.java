@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
       ErrorCommand.class,
       SampleCommand.class,
       SolveCommand.class,
+      PolarSplitCommand.class,
       PerturbCommand.class,
       PerturbJobCommand.class,
       AggregateJobCommand.class,
