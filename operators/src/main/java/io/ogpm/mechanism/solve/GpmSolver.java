@@ -4,6 +4,7 @@ import io.ogpm.mechanism.LossIntegrals;
 import io.ogpm.mechanism.PiecewiseDistribution;
 import java.util.ArrayList;
 import java.util.List;
+import org.hipparchus.exception.MathIllegalStateException;
 import org.hipparchus.optim.InitialGuess;
 import org.hipparchus.optim.MaxEval;
 import org.hipparchus.optim.PointValuePair;
@@ -94,17 +95,50 @@ public final class GpmSolver {
     for (int s = 0; s < starts; s++) {
       double[] start = sobol.nextVector();
       BOBYQAOptimizer bobyqa = new BOBYQAOptimizer(2 * n + 1, INITIAL_RADIUS, STOPPING_RADIUS);
-      PointValuePair found = bobyqa.optimize(
-          new MaxEval(MAX_EVALUATIONS),
-          new ObjectiveFunction(objective::error),
-          GoalType.MINIMIZE,
-          new InitialGuess(start),
-          new SimpleBounds(lower, upper));
+      BestSeen seen = new BestSeen(objective);
+      PointValuePair found;
+      try {
+        found = bobyqa.optimize(
+            new MaxEval(MAX_EVALUATIONS),
+            new ObjectiveFunction(seen::error),
+            GoalType.MINIMIZE,
+            new InitialGuess(start),
+            new SimpleBounds(lower, upper));
+      } catch (MathIllegalStateException stalled) {
+        // BOBYQA gives up when a trust region step fails to reduce its model ("trust region step
+        // has failed to reduce Q"), typically once it is at the optimum to rounding: the best
+        // point it evaluated is still a valid m-GPM and a candidate like any other.
+        found = seen.best();
+      }
       if (best == null || found.getValue() < best.getValue()) {
         best = found;
       }
     }
     return best;
+  }
+
+  /** Remembers the best point a run evaluated. */
+  private static final class BestSeen {
+    private final Objective objective;
+    private double[] point;
+    private double value = Double.POSITIVE_INFINITY;
+
+    BestSeen(Objective objective) {
+      this.objective = objective;
+    }
+
+    double error(double[] x) {
+      double e = objective.error(x);
+      if (e < value) {
+        value = e;
+        point = x.clone();
+      }
+      return e;
+    }
+
+    PointValuePair best() {
+      return new PointValuePair(point, value);
+    }
   }
 
   /** The exact error at z of the m-GPM a point of the search box describes. */

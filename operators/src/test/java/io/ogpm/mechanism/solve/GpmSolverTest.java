@@ -98,6 +98,19 @@ class GpmSolverTest {
     }
   }
 
+  /**
+   * Pairs of the check's sequence at which BOBYQA gave up on a start ("trust region step has failed
+   * to reduce Q") and the solver stopped; it now keeps that start's best point.
+   */
+  @Test
+  void aStartThatBobyqaAbandonsDoesNotStopTheSolver() {
+    CollapseCheck check = CollapseCheck.with(SOLVER);
+    double[] l2Pair = CollapseCheck.pairs(91).get(90);
+    assertThat(check.check(l2Pair[0], l2Pair[1], 4, ErrorMetric.L2).collapsed()).isTrue();
+    double[] l1Pair = CollapseCheck.pairs(207).get(206);
+    assertThat(check.check(l1Pair[0], l1Pair[1], 5, ErrorMetric.L1).collapsed()).isTrue();
+  }
+
   /** What Mechanism requires of every shipped mechanism: a certified sampler and the exact ratio. */
   @ParameterizedTest(name = "eps={0} x0={1}")
   @CsvSource({"0.5, 0.3", "1, 0.2", "6.25, 0.9", "12, 0.5"})
