@@ -69,7 +69,8 @@ public final class CollapseCheck {
     OgpmShape reference = OgpmShape.optimalAt(epsilon, x, metric);
     ClassicalOgpm referenceMechanism = ClassicalOgpm.withShape(reference);
     double referenceError = referenceMechanism.expectedError(x, metric, Distance.LINEAR);
-    List<Piece> expected = referenceMechanism.distribution(x).pieces();
+    List<Piece> expected = SolvedGpm.mergeEqualDensities(
+        referenceMechanism.distribution(x).pieces(), SolvedGpm.LOG_DENSITY_TOLERANCE * Math.max(1, epsilon));
     SolvedGpm solved;
     try {
       solved = solver.solve(GpmProblem.at(0, 1, epsilon, pieces, metric, x));

@@ -3,7 +3,6 @@ package io.ogpm.mechanism.solve;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.ErrorMetric;
-import io.ogpm.mechanism.OgpmShape;
 import java.util.OptionalDouble;
 
 /**
@@ -19,6 +18,13 @@ public final class GpmProblem {
   public static final int MIN_PIECES = 3;
   /** Up to twelve pieces (24 variables): enough to see the collapse, small enough to solve. */
   public static final int MAX_PIECES = 12;
+
+  /**
+   * The largest eps the solver takes. Beyond it the low density (about {@code e^(-eps/2)}) weighs
+   * so little in the error that the search no longer resolves it (at eps = 40 it left low pieces a
+   * factor 10 apart); the paper's range is eps < 10.
+   */
+  public static final double MAX_EPSILON = 20;
 
   private final Domain domain;
   private final double epsilon;
@@ -48,8 +54,8 @@ public final class GpmProblem {
   private static GpmProblem of(double lo, double hi, double epsilon, int pieces, ErrorMetric metric, double x0) {
     Domain domain = Domain.classical(lo, hi);
     Checks.positive("epsilon", epsilon);
-    if (epsilon > OgpmShape.MAX_EPSILON) {
-      throw new IllegalArgumentException("epsilon must be <= " + OgpmShape.MAX_EPSILON + ", got " + epsilon);
+    if (epsilon > MAX_EPSILON) {
+      throw new IllegalArgumentException("epsilon must be <= " + MAX_EPSILON + " for the solver, got " + epsilon);
     }
     if (pieces < MIN_PIECES || pieces > MAX_PIECES) {
       throw new IllegalArgumentException(

@@ -25,8 +25,15 @@ import java.util.List;
  * report a better error than a valid mechanism reaches.
  */
 public final class SolvedGpm {
-  /** Pieces shorter than this (on the unit domain) are search slivers, absorbed by a neighbour. */
-  static final double SLIVER = 1e-7;
+  /**
+   * A piece shorter than this (on the unit domain) is a sliver the search left behind (seen: 2.3e-7
+   * long, at a density between the two levels), absorbed by a neighbour. A real piece is longer: the
+   * high piece is at least about {@code e^(-eps/2)} long, 4.5e-5 at the solver's largest eps
+   * ({@link GpmProblem#MAX_EPSILON}); a low piece can be shorter only when x0 is within a sliver of
+   * where the high piece starts to clamp, and the rebuilt mechanism's pieces are simplified the same
+   * way before they are compared.
+   */
+  static final double SLIVER = 1e-6;
   /** Densities whose logarithms differ by less than this times max(1, eps) are equal (Lemma 2). */
   static final double LOG_DENSITY_TOLERANCE = 1e-4;
   /**
@@ -90,7 +97,7 @@ public final class SolvedGpm {
     double logHigh = Math.min(Math.max(Math.log(high), 0), eps);
     OgpmShape shape = OgpmShape.withHighDensity(eps, Math.exp(logHigh));
     PiecewiseDistribution rebuilt = ClassicalOgpm.withShape(shape).distribution(problem.unitInput());
-    List<Piece> kept = rebuilt.pieces();
+    List<Piece> kept = mergeEqualDensities(rebuilt.pieces(), logTolerance);
     if (kept.size() != merged.size()) {
       throw notThreePiece(problem, merged, "pieces unlike the three-piece shape's " + kept);
     }
@@ -110,7 +117,7 @@ public final class SolvedGpm {
   }
 
   /**
-   * Lemma 2's simplification of a solved m-GPM: pieces shorter than {@link #SLIVER} are given to
+   * Lemma 2's simplification of a solved m-GPM: slivers ({@link #SLIVER}) are given to
    * the piece before them (the first to the piece after it), then adjacent pieces whose densities'
    * logarithms differ by at most {@code logTolerance} become one piece of their total mass.
    */
