@@ -33,7 +33,11 @@ final class ConfigReader {
     List<FieldConfig> fields = new ArrayList<>();
     List<JsonNode> items = top.list("fields");
     for (int i = 0; i < items.size(); i++) {
-      fields.add(field(i + 1, items.get(i), gridBits));
+      if (PolarFields.isPolar(items.get(i))) {
+        fields.addAll(PolarFields.read(i + 1, items.get(i), gridBits));
+      } else {
+        fields.add(field(i + 1, items.get(i), gridBits));
+      }
     }
     JsonNode budgetNode = top.get("budget");
     BudgetConfig budget = budgetNode == null ? null : budget(budgetNode);
