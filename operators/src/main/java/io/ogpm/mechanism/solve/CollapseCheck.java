@@ -14,7 +14,7 @@ import org.hipparchus.random.SobolSequenceGenerator;
  * The paper's Monte Carlo validation of the optimal piece number (Solution 2, Lemma 2): for pairs
  * (eps, x) the optimal m-GPM at x, merged, is the optimal three-piece mechanism. The reference is
  * computed independently of the solver: the three-piece optimum at x is a one-dimensional problem in
- * the high density ({@link OgpmShape#optimalAt}, a scan and golden-section search), whose central
+ * the high density ({@link OgpmShape#optimalAt}, a scan and Brent's method), whose central
  * piece is centred on x and clamped. The pairs are the points of a two-dimensional Sobol sequence
  * (eps in [{@value #EPS_LO}, {@value #EPS_HI}), the paper's "generally meaningful" range, and x in
  * [0, 1)): deterministic, and spread more evenly than independent draws.
