@@ -57,10 +57,7 @@ final class PolarFields {
       throw ConfigException.at(context, e);
     }
     double epsRadius = split.epsRadius();
-    double epsAngle = epsilon - epsRadius;
-    while (epsRadius + epsAngle > epsilon) {
-      epsAngle = Math.nextDown(epsAngle);
-    }
+    double epsAngle = remainder(epsilon, epsRadius);
     if (!(epsRadius > 0 && epsAngle > 0)) {
       throw new ConfigException(context + ": the least total error at epsilon " + epsilon
           + " gives the " + (epsRadius > 0 ? "angle" : "radius")
@@ -69,6 +66,18 @@ final class PolarFields {
     return List.of(
         field(radius, Domain.classical(radius.min, radius.max), epsRadius, objective, outOfRange, gridBits),
         field(angle, Domain.circular(angle.min, angle.max), epsAngle, objective, outOfRange, gridBits));
+  }
+
+  /**
+   * The largest double r with {@code used + r <= total} in double arithmetic: {@code total - used},
+   * rounded down where the sum would round up (2.057 + (7.874 - 2.057) is 7.8740000000000006).
+   */
+  static double remainder(double total, double used) {
+    double r = total - used;
+    while (used + r > total) {
+      r = Math.nextDown(r);
+    }
+    return r;
   }
 
   private record Part(String name, double min, double max) {}

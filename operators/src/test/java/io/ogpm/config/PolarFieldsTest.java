@@ -66,6 +66,14 @@ class PolarFieldsTest {
   }
 
   @Test
+  void theRemainderIsRoundedDownWhereTheSumWouldRoundUp() {
+    assertThat(2.057 + (7.874 - 2.057)).isGreaterThan(7.874);
+    assertThat(PolarFields.remainder(7.874, 2.057)).isEqualTo(Math.nextDown(7.874 - 2.057));
+    assertThat(2.057 + PolarFields.remainder(7.874, 2.057)).isLessThanOrEqualTo(7.874);
+    assertThat(PolarFields.remainder(1.0, 0.25)).isEqualTo(0.75);
+  }
+
+  @Test
   void aRadiusDomainMayStartAboveZeroAndOnlyItsWidthMatters() {
     PrivacyConfig shifted = PrivacyConfig.parse(
         "fields: [{domain: polar, radius: {name: r, min: 5, max: 8}, angle: {name: a, min: 0, max: 6.28}, epsilon: 4}]");
