@@ -18,11 +18,12 @@ import picocli.CommandLine.Spec;
     name = "polar-split",
     mixinStandardHelpOptions = true,
     description = {
-      "Splits eps between the radius ([0, R), classical OGPM) and the angle ([0, 2 pi), circular OGPM)",
-      "of a polar coordinate so that the total worst-case error is least (paper \"An Extension: 2D",
-      "Polar Coordinates\"), and prints one JSON object:",
+      "Splits eps between the radius ([0, R), classical OGPM) and the angle",
+      "([0, 2 pi), circular OGPM) of a polar coordinate so that the total",
+      "worst-case error is least (paper \"An Extension: 2D Polar Coordinates\").",
+      "Prints one JSON object:",
       "{\"epsRadius\":e1,\"epsAngle\":e2,\"error\":total,\"errorRadius\":..,\"errorAngle\":..}",
-      "with --curve N also the total at N + 1 splits from epsRadius 0 to eps."
+      "and with --curve N the total at N + 1 splits from epsRadius 0 to eps."
     })
 final class PolarSplitCommand implements Callable<Integer> {
   @Option(names = "--epsilon", paramLabel = "E", required = true, description = "Total privacy parameter of the pair, > 0.")

@@ -25,13 +25,15 @@ import picocli.CommandLine.Spec;
     name = "solve",
     mixinStandardHelpOptions = true,
     description = {
-      "Solves for the optimal m-piece GPM (multi-start BOBYQA; paper section \"Framework for Deriving",
-      "the Optimal GPM\"), in the worst case or at one input, and prints one JSON object: the pieces at",
-      "the optimised input (lo for --worst), adjacent pieces of equal density merged (Lemma 2), and the",
-      "exact error of the mechanism kept, which passes the exact LDP check:",
+      "Solves for the optimal m-piece GPM numerically (multi-start BOBYQA; paper",
+      "section \"Framework for Deriving the Optimal GPM\"), in the worst case or at",
+      "one input. Prints one JSON object: the pieces at the optimised input (lo for",
+      "--worst), adjacent pieces of equal density merged (Lemma 2), and the exact",
+      "error of the mechanism kept, which passes the exact LDP check:",
       "{\"pieces\":[{\"from\":a,\"to\":b,\"density\":d},...],\"error\":e,...}",
-      "--check-collapse N instead compares the 4- and 5-piece optima with the 3-piece optimum at N",
-      "(eps, x) pairs on [0, 1) (the paper's Monte Carlo check) and prints one JSON line per pair."
+      "--check-collapse N instead compares the 4- and 5-piece optima with the",
+      "3-piece optimum at N pairs (eps, x) on [0, 1) (the paper's Monte Carlo",
+      "check): one JSON line per comparison, then a summary."
     })
 final class SolveCommand implements Callable<Integer> {
   @Option(names = "--pieces", paramLabel = "M", defaultValue = "3", description = "Number of pieces m, 3 to 12. Default: ${DEFAULT-VALUE}.")
