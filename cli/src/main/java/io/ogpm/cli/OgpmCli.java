@@ -23,6 +23,8 @@ import picocli.CommandLine.Command;
       MechanismCommand.class,
       ErrorCommand.class,
       SampleCommand.class,
+      SolveCommand.class,
+      PolarSplitCommand.class,
       PerturbCommand.class,
       PerturbJobCommand.class,
       AggregateJobCommand.class,
