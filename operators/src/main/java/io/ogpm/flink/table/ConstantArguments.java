@@ -128,8 +128,11 @@ final class ConstantArguments implements InputTypeStrategy {
     Double eps = number(call, layout.eps, "eps");
     String objective = text(call, layout.objective, "objective", SpecArguments.DEFAULT_OBJECTIVE);
     boolean circle = CallLayout.holds(layout.angleMin, call.getArgumentDataTypes().size());
-    Double angleMin = circle ? number(call, layout.angleMin, "angle_min") : PolarArguments.DEFAULT_ANGLE_MIN;
-    Double angleMax = circle ? number(call, layout.angleMax, "angle_max") : PolarArguments.DEFAULT_ANGLE_MAX;
+    // Boxed defaults: a ternary of Double and double would unbox a column's null.
+    Double angleMin = circle ? number(call, layout.angleMin, "angle_min") :
+        Double.valueOf(PolarArguments.DEFAULT_ANGLE_MIN);
+    Double angleMax = circle ? number(call, layout.angleMax, "angle_max") :
+        Double.valueOf(PolarArguments.DEFAULT_ANGLE_MAX);
     if (objective != null) {
       Objective.parse(objective);
     }
