@@ -75,7 +75,8 @@ final class ValuePerturber {
 
   /** How many argument tuples were compiled (for tests). */
   int compilations() {
-    return mechanisms.compilations() + polarMechanisms.compilations() + (keyedMechanisms == null ? 0 : keyedMechanisms.compilations());
+    return mechanisms.compilations() + polarMechanisms.compilations()
+        + (keyedMechanisms == null ? 0 : keyedMechanisms.compilations());
   }
 
   /** The perturbed value, or null (counted). */
