@@ -5,6 +5,7 @@ import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Objective;
 import io.ogpm.mechanism.polar.PolarShares;
 import io.ogpm.mechanism.polar.PolarSplit;
+import java.util.Objects;
 
 /**
  * The arguments of a polar SQL call that define its two mechanisms: {@code radius_max}, {@code eps},
@@ -26,6 +27,13 @@ record PolarArguments(Double radiusMax, Double eps, String objective, Double ang
 
   /** The two mechanisms' arguments. */
   record Split(SpecArguments radius, SpecArguments angle) {}
+
+  /** Whether a call with these arguments has the same arguments as this one (doubles by their bits). */
+  boolean matches(Double radiusMax, Double eps, String objective, Double angleMin, Double angleMax) {
+    return Objects.equals(this.radiusMax, radiusMax) && Objects.equals(this.eps, eps)
+        && Objects.equals(this.objective, objective) && Objects.equals(this.angleMin, angleMin)
+        && Objects.equals(this.angleMax, angleMax);
+  }
 
   /**
    * The radius's and the angle's arguments, with eps split as the configuration splits it.

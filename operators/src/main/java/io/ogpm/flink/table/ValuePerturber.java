@@ -110,10 +110,8 @@ final class ValuePerturber {
       throw new IllegalStateException("this perturber has no stream");
     }
     PolarMechanisms p;
-    if (lastPolarArguments != null && Objects.equals(lastPolarArguments.radiusMax(), radiusMax)
-        && Objects.equals(lastPolarArguments.eps(), eps) && Objects.equals(lastPolarArguments.objective(), objective)
-        && Objects.equals(lastPolarArguments.angleMin(), angleMin)
-        && Objects.equals(lastPolarArguments.angleMax(), angleMax)) {
+    if (lastPolarArguments != null
+        && lastPolarArguments.matches(radiusMax, eps, objective, angleMin, angleMax)) {
       p = lastPolar;
     } else {
       lastPolarArguments = new PolarArguments(radiusMax, eps, objective, angleMin, angleMax);

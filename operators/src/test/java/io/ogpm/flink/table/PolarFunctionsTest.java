@@ -201,6 +201,48 @@ class PolarFunctionsTest {
     assertThat(new LdpPerturbPolar().isDeterministic()).isFalse();
   }
 
+  /** Whether y is a cell value of the mechanism's output grid. */
+  private static boolean onGrid(io.ogpm.mechanism.Mechanism m, double y) {
+    long k = Math.round((y - m.domain().lo()) / m.cellWidth() - 0.5);
+    return y == m.valueOfCell(k) && y >= m.outputLo() && y < m.outputHi();
+  }
+
+  @Test
+  void eachArgumentSelectsItsOwnMechanismsBetweenAlternatingRows() {
+    Object[] base = {5.0, 9.99, "l1", 0.0, 360.0};
+    Object[][] variants = {{1.0, 9.99, "l1", 0.0, 360.0}, {5.0, 12.0, "l1", 0.0, 360.0},
+        {5.0, 9.99, "l2", 0.0, 360.0}, {5.0, 9.99, "l1", -1.0, 360.0}, {5.0, 9.99, "l1", 0.0, 1.0}};
+    LdpPerturbPolar f = opened(6, new TestMetrics());
+    for (Object[] v : variants) {
+      for (Object[] a : new Object[][] {base, v, base, v}) {
+        PolarArguments args = new PolarArguments((Double) a[0], (Double) a[1], (String) a[2], (Double) a[3],
+            (Double) a[4]);
+        PolarArguments.Split split = args.split();
+        for (int i = 0; i < 20; i++) {
+          double[] y = pair(f.eval(0.5, 0.5, args.radiusMax(), args.eps(), args.objective(), args.angleMin(),
+              args.angleMax()));
+          assertThat(onGrid(io.ogpm.mechanism.catalog.MechanismCatalog.of(split.radius().spec()), y[0]))
+              .as("radius of %s", Arrays.toString(a)).isTrue();
+          assertThat(onGrid(io.ogpm.mechanism.catalog.MechanismCatalog.of(split.angle().spec()), y[1]))
+              .as("angle of %s", Arrays.toString(a)).isTrue();
+        }
+      }
+    }
+  }
+
+  @Test
+  void argumentsMatchOnlyWhenEveryOneIsTheSame() {
+    PolarArguments a = new PolarArguments(5.0, 9.99, "l1", 0.0, 360.0);
+    assertThat(a.matches(5.0, 9.99, "l1", 0.0, 360.0)).isTrue();
+    assertThat(a.matches(4.0, 9.99, "l1", 0.0, 360.0)).isFalse();
+    assertThat(a.matches(5.0, 9.0, "l1", 0.0, 360.0)).isFalse();
+    assertThat(a.matches(5.0, 9.99, "l2", 0.0, 360.0)).isFalse();
+    assertThat(a.matches(5.0, 9.99, "l1", -0.0, 360.0)).isFalse();
+    assertThat(a.matches(5.0, 9.99, "l1", 0.0, 361.0)).isFalse();
+    assertThat(a.matches(null, 9.99, "l1", 0.0, 360.0)).isFalse();
+    assertThat(new PolarArguments(null, null, null, null, null).matches(null, null, null, null, null)).isTrue();
+  }
+
   // ---- LDP_POLAR_MEAN
 
   /** n pairs perturbed by LDP_PERTURB_POLAR with ITEM's arguments. */
