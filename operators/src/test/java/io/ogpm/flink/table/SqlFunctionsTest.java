@@ -116,6 +116,29 @@ class SqlFunctionsTest {
         "LDP_POLAR_MEAN: angle_min must be < angle_max, got angle_min=360.0 and angle_max=0.0");
   }
 
+  @Test
+  void theReadmesPolarExampleRuns() throws Exception {
+    // README, "Polar coordinates": its statements after CREATE FUNCTION.
+    TableEnvironment t = batchless();
+    t.executeSql("""
+        CREATE TEMPORARY VIEW targets AS
+        SELECT sensor, LDP_PERTURB_POLAR(distance, bearing, 50.0, 9.99, 'l1', 0.0, 360.0) AS target
+        FROM (VALUES ('a', 12.5, 30.0), ('a', 14.0, 35.0), ('a', 13.0, 20.0), ('b', 40.0, 350.0))
+          AS readings(sensor, distance, bearing)
+        """);
+    Map<String, Row> last = new TreeMap<>();
+    for (Row r : rows(t, """
+        SELECT sensor, LDP_POLAR_MEAN(target.radius, target.angle, 50.0, 9.99, 'l1', 0.0, 360.0) AS target_mean
+        FROM targets GROUP BY sensor
+        """)) {
+      last.put((String) r.getField(0), (Row) r.getField(1));
+    }
+    assertThat(last).containsOnlyKeys("a", "b");
+    assertThat(last.get("a").getField(0)).isEqualTo(3L);
+    assertThat(last.get("a").getField(4)).isEqualTo(3L);
+    assertThat(last.get("b").getField(0)).isEqualTo(1L);
+  }
+
   /** Pairs perturbed with LDP_PERTURB_POLAR's arguments (50, 9.99, 'l1', 0, 360), in two groups. */
   private static List<Row> perturbedPairs(int n) {
     LdpPerturbPolar f = new LdpPerturbPolar(41L);
