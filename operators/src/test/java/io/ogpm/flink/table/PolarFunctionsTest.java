@@ -243,6 +243,17 @@ class PolarFunctionsTest {
     assertThat(new PolarArguments(null, null, null, null, null).matches(null, null, null, null, null)).isTrue();
   }
 
+  @Test
+  void aKeyedPerturberRefusesPolarCalls() {
+    ValuePerturber p = ValuePerturber.keyed(
+        io.ogpm.mechanism.random.KeyedPrf.fromSecret("a key for a polar test, 32 bytes".getBytes(
+            java.nio.charset.StandardCharsets.US_ASCII)),
+        FunctionMetrics.of(new TestMetrics()));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.perturbPolar(1.0, 1.0, 5.0, 9.99, "l1", 0.0, 360.0))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("this perturber has no stream");
+  }
+
   // ---- LDP_POLAR_MEAN
 
   /** n pairs perturbed by LDP_PERTURB_POLAR with ITEM's arguments. */
