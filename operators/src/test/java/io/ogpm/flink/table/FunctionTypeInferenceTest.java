@@ -80,8 +80,10 @@ class FunctionTypeInferenceTest {
       refusesItsBadLiteral(f, name + "objective must be l1 or l2, got 'l7'", COLUMN, COLUMN, 1, 3, "l7");
       refusesItsBadLiteral(f, name + "angle_min must be < angle_max, got angle_min=360.0 and angle_max=0.0",
           COLUMN, COLUMN, 1, COLUMN, "l1", 360, 0);
+      // Each literal on its own, whatever the others are.
       refusesItsBadLiteral(f, name + "angle_max must be a finite number, got Infinity", COLUMN, COLUMN, COLUMN,
-          COLUMN, "l1", 0, Double.POSITIVE_INFINITY);
+          COLUMN, "l1", COLUMN, Double.POSITIVE_INFINITY);
+      refusesItsBadLiteral(f, name + "objective must be l1 or l2, got 'l7'", COLUMN, COLUMN, COLUMN, COLUMN, "l7");
       // Every argument a literal: the split as the task will compute it.
       refusesItsBadLiteral(f, name + "the least total error at epsilon 2.0 gives the radius no share of it"
           + " (see ogpm polar-split)", COLUMN, COLUMN, 1, 2, "l2");
