@@ -5,6 +5,7 @@ import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.Objective;
+import io.ogpm.mechanism.polar.PolarShares;
 import io.ogpm.mechanism.polar.PolarSplit;
 import java.util.List;
 
@@ -48,36 +49,25 @@ final class PolarFields {
     double epsilon = m.number("epsilon");
     Objective objective = m.parsed("objective", Objective::parse, Objective.L1);
     OutOfRange outOfRange = m.parsed("out-of-range", OutOfRange::parse, OutOfRange.REJECT);
-    PolarSplit.Point split;
+    PolarSplit problem;
     try {
       Checks.ordered("radius: min", radius.min, "radius: max", radius.max);
       Checks.ordered("angle: min", angle.min, "angle: max", angle.max);
-      split = PolarSplit.of(epsilon, radius.max - radius.min, objective.metric(), objective).optimum();
+      problem = PolarSplit.of(epsilon, radius.max - radius.min, objective.metric(), objective);
     } catch (IllegalArgumentException e) {
       throw ConfigException.at(context, e);
     }
-    double epsRadius = split.epsRadius();
-    double epsAngle = remainder(epsilon, epsRadius);
-    if (!(epsRadius > 0 && epsAngle > 0)) {
-      throw new ConfigException(context + ": the least total error at epsilon " + epsilon
-          + " gives the " + (epsRadius > 0 ? "angle" : "radius")
-          + " no share of it (see ogpm polar-split); raise epsilon or configure two fields");
+    PolarShares shares;
+    try {
+      shares = PolarShares.of(problem);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(context + ": " + e.getMessage() + "; raise epsilon or configure two fields");
     }
+    double epsRadius = shares.epsRadius();
+    double epsAngle = shares.epsAngle();
     return List.of(
         field(radius, Domain.classical(radius.min, radius.max), epsRadius, objective, outOfRange, gridBits),
         field(angle, Domain.circular(angle.min, angle.max), epsAngle, objective, outOfRange, gridBits));
-  }
-
-  /**
-   * The largest double r with {@code used + r <= total} in double arithmetic: {@code total - used},
-   * rounded down where the sum would round up (2.057 + (7.874 - 2.057) is 7.8740000000000006).
-   */
-  static double remainder(double total, double used) {
-    double r = total - used;
-    while (used + r > total) {
-      r = Math.nextDown(r);
-    }
-    return r;
   }
 
   private record Part(String name, double min, double max) {}

@@ -7,6 +7,7 @@ import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.ErrorMetric;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.Objective;
+import io.ogpm.mechanism.polar.PolarShares;
 import io.ogpm.mechanism.polar.PolarSplit;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -68,9 +69,9 @@ class PolarFieldsTest {
   @Test
   void theRemainderIsRoundedDownWhereTheSumWouldRoundUp() {
     assertThat(2.057 + (7.874 - 2.057)).isGreaterThan(7.874);
-    assertThat(PolarFields.remainder(7.874, 2.057)).isEqualTo(Math.nextDown(7.874 - 2.057));
-    assertThat(2.057 + PolarFields.remainder(7.874, 2.057)).isLessThanOrEqualTo(7.874);
-    assertThat(PolarFields.remainder(1.0, 0.25)).isEqualTo(0.75);
+    assertThat(PolarShares.remainder(7.874, 2.057)).isEqualTo(Math.nextDown(7.874 - 2.057));
+    assertThat(2.057 + PolarShares.remainder(7.874, 2.057)).isLessThanOrEqualTo(7.874);
+    assertThat(PolarShares.remainder(1.0, 0.25)).isEqualTo(0.75);
   }
 
   @Test
