@@ -56,6 +56,13 @@ public final class MechanismOptions {
   Objective objective;
 
   @Option(
+      names = "--optimize-at",
+      paramLabel = "X0",
+      description = "ogpm on a classical domain: minimise the objective's error at input X0 instead of"
+          + " the worst case (see `solve --x0`).")
+  Double optimizeAt;
+
+  @Option(
       names = "--grid-bits",
       paramLabel = "B",
       defaultValue = "" + OutputGrid.DEFAULT_BITS,
@@ -88,6 +95,7 @@ public final class MechanismOptions {
           .domain(d)
           .epsilon(epsilon)
           .objective(objective)
+          .optimizeAt(optimizeAt != null ? optimizeAt : Double.NaN)
           .gridBits(gridBits)
           .build();
     } catch (IllegalArgumentException e) {

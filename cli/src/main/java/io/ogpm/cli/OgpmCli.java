@@ -4,6 +4,7 @@ import io.ogpm.demo.Accounting;
 import io.ogpm.jobs.cli.AggregateJobCommand;
 import io.ogpm.jobs.cli.CommandLineRunner;
 import io.ogpm.jobs.cli.PerturbJobCommand;
+import io.ogpm.jobs.cli.Version;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -22,6 +23,8 @@ import picocli.CommandLine.Command;
       MechanismCommand.class,
       ErrorCommand.class,
       SampleCommand.class,
+      SolveCommand.class,
+      PolarSplitCommand.class,
       PerturbCommand.class,
       PerturbJobCommand.class,
       AggregateJobCommand.class,
@@ -42,6 +45,7 @@ public final class OgpmCli implements Runnable {
   }
 
   public static void main(String[] args) {
+    ClosingCheckpointFilter.install();
     runner().main(args);
   }
 

@@ -99,7 +99,20 @@ public final class Demo {
       List<ConsumerRecord<byte[], byte[]>> perturbed = KafkaClients.consumeAll(kafka.bootstrapServers(), PERTURBED, true, READ_TIMEOUT);
       List<ConsumerRecord<byte[], byte[]>> dead = KafkaClients.consumeAll(kafka.bootstrapServers(), DEAD, true, READ_TIMEOUT);
       Set<String> deadSources = deadLetterSources(dead);
-      Accounting.checkRecords(records.size(), perturbed.size(), dead.size(), deadSources);
+      Map<String, Long> deadByReason = deadLetterReasons(dead);
+      try {
+        Accounting.checkRecords(records.size(), perturbed.size(), dead.size(), deadSources);
+      } catch (Accounting.MismatchException e) {
+        if (o.report() != null) {
+          Path file = DemoReport.write(o.report(), new DemoReport.Content(e.getMessage(), config, o.window(),
+              ReportAccounting.of(records.size(), (long) perturbed.size(), deadByReason, Map.of(), Map.of()),
+              GroundTruth.of(List.of(), config, TIME_FIELD, GROUP_FIELD, o.window().toMillis(), o.bins()), List.of(),
+              null, null, false));
+          out.println("report (the mismatch in red): " + file.toAbsolutePath());
+          out.flush();
+        }
+        throw e;
+      }
       out.printf("PerturbJob: %d records perturbed into %s, %d dead-lettered into %s%n", perturbed.size(), PERTURBED, dead.size(), DEAD);
       StreamExecutionEnvironment aggregateEnv = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
       AggregateJob.build(aggregateEnv, aggregateSettings(o, config, settings, true));
@@ -116,18 +129,31 @@ public final class Demo {
           o.window().toMillis(), o.bins());
       Map<String, Long> counts = new HashMap<>();
       latest.forEach((k, s) -> counts.put(k, s.count()));
-      Accounting.checkWindows(truth.counts(), counts);
-      out.printf("AggregateJob: %d window statistics (windows x groups x fields) into %s, each over all its records%n",
-          stats.size(), STATS);
-      print(out, config, stats, truth);
+      Path report = null;
       if (o.report() != null) {
         Map<String, FieldEstimator> estimators = new HashMap<>();
         Map<String, FieldEstimate> overall = overall(config, perturbed, o.bins(), estimators);
-        Path file = DemoReport.write(o.report(), config, truth, stats, overall, estimators, String.format(Locale.ROOT,
+        report = DemoReport.write(o.report(), new DemoReport.Content(String.format(Locale.ROOT,
             "%d records replayed; %d perturbed, %d dead-lettered; %d window statistics; epsilon %s per record.",
             records.size(), perturbed.size(), dead.size(), stats.size(),
-            Double.toString(config.fields().stream().mapToDouble(FieldConfig::epsilon).sum())));
-        out.println("report: " + file.toAbsolutePath());
+            Double.toString(config.fields().stream().mapToDouble(FieldConfig::epsilon).sum())), config, o.window(),
+            ReportAccounting.of(records.size(), (long) perturbed.size(), deadByReason, truth.counts(), counts), truth,
+            stats, overall, estimators, false));
+      }
+      try {
+        Accounting.checkWindows(truth.counts(), counts);
+      } catch (Accounting.MismatchException e) {
+        if (report != null) {
+          out.println("report (the mismatch in red): " + report.toAbsolutePath());
+          out.flush();
+        }
+        throw e;
+      }
+      out.printf("AggregateJob: %d window statistics (windows x groups x fields) into %s, each over all its records%n",
+          stats.size(), STATS);
+      print(out, config, stats, truth);
+      if (report != null) {
+        out.println("report: " + report.toAbsolutePath());
       }
       out.flush();
       return 0;
@@ -198,6 +224,16 @@ public final class Demo {
     for (ConsumerRecord<byte[], byte[]> d : dead) {
       JsonNode source = json.readTree(d.value()).get("source");
       out.add(source.get("partition").asInt() + "/" + source.get("offset").asLong());
+    }
+    return out;
+  }
+
+  /** Dead letters per reason code. */
+  static Map<String, Long> deadLetterReasons(List<ConsumerRecord<byte[], byte[]>> dead) throws java.io.IOException {
+    ObjectMapper json = new ObjectMapper();
+    Map<String, Long> out = new java.util.TreeMap<>();
+    for (ConsumerRecord<byte[], byte[]> d : dead) {
+      out.merge(json.readTree(d.value()).path("reason").asText("(none)"), 1L, Long::sum);
     }
     return out;
   }
@@ -308,6 +344,15 @@ public final class Demo {
     out.flush();
     ObjectMapper json = new ObjectMapper();
     Set<String> printed = new HashSet<>();
+    // The report's windows: the last statistics per window, group and field, within the replay's
+    // horizon (whose truth the demo keeps), rewritten each time a window closes.
+    Map<String, WindowStat> closed = new HashMap<>();
+    long horizonMs = o.window().multipliedBy(25).toMillis();
+    if (o.report() != null) {
+      Path file = writeLiveReport(o, config, replay, closed);
+      out.println("report (reloads itself every " + DemoReport.REFRESH_SECONDS + " s): " + file.toAbsolutePath());
+      out.flush();
+    }
     while (!Thread.currentThread().isInterrupted()) {
       Thread.sleep(2000);
       List<WindowStat> stats = new ArrayList<>();
@@ -321,8 +366,33 @@ public final class Demo {
         GroundTruth truth = GroundTruth.of(replay.recent(), config, TIME_FIELD, GROUP_FIELD, o.window().toMillis(), o.bins());
         print(out, config, stats, truth);
         out.flush();
+        if (o.report() != null) {
+          long oldest = System.currentTimeMillis() - horizonMs;
+          stats.forEach(st -> closed.put(GroundTruth.key(st.windowStart(), st.group() == null ? "" : st.group(), st.field()), st));
+          closed.values().removeIf(st -> st.windowStart() < oldest);
+          writeLiveReport(o, config, replay, closed);
+        }
       }
     }
     return 0;
+  }
+
+  /** The live report: the closed windows against the truth of what was sent. */
+  private static Path writeLiveReport(Options o, PrivacyConfig config, LiveReplay replay, Map<String, WindowStat> closed) {
+    GroundTruth truth = GroundTruth.of(replay.recent(), config, TIME_FIELD, GROUP_FIELD, o.window().toMillis(), o.bins());
+    Map<String, Long> expected = new HashMap<>();
+    Map<String, Long> counted = new HashMap<>();
+    closed.forEach((key, st) -> {
+      counted.put(key, st.count());
+      Map<String, Long> all = truth.counts();
+      expected.put(key, all.getOrDefault(key, 0L));
+    });
+    return DemoReport.write(o.report(), new DemoReport.Content(String.format(Locale.ROOT,
+        "Live: %d records sent so far, replayed in a loop at 50 Hz per subject and timestamped now; %d windows closed"
+            + " in the last %d s. This page reloads itself every %d s.", replay.sent(),
+        closed.values().stream().mapToLong(WindowStat::windowStart).distinct().count(),
+        o.window().multipliedBy(25).toSeconds(), DemoReport.REFRESH_SECONDS), config, o.window(),
+        ReportAccounting.of(replay.sent(), null, Map.of(), expected, counted), truth, new ArrayList<>(closed.values()),
+        null, null, true));
   }
 }

@@ -3,121 +3,225 @@ package io.ogpm.demo;
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.estimate.FieldEstimate;
-import io.ogpm.estimate.Histograms;
 import io.ogpm.estimate.FieldEstimator;
-import io.ogpm.report.LineChart;
-import io.ogpm.report.Series;
+import io.ogpm.estimate.Histograms;
+import io.ogpm.report.Html;
+import io.ogpm.report.SvgChart;
+import io.ogpm.report.SvgChart.Axis;
+import io.ogpm.report.SvgChart.Kind;
+import io.ogpm.report.Ticks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * The demo's HTML report: per field, the true, perturbed and reconstructed histograms of the whole
- * replay; the windowed means over time with their 95 % intervals next to the truth; circular
- * fields drawn on a circle. Charts are embedded as PNG, so the file stands alone.
+ * The demo's HTML report, one static file with inline SVG: first the accounting (records in,
+ * perturbed, dead-lettered by reason, values late or lost per field; a mismatch in red), then per
+ * field the true, perturbed and reconstructed histograms, a circular field's histograms around the
+ * circle, and the windowed means with their 95 % intervals next to the truth. Every chart is
+ * titled with its field, unit and epsilon; each kind of series looks the same in every chart
+ * ({@link SvgChart.Kind}). A live report (demo --follow) reloads itself every few seconds. The file
+ * is well-formed XML (XHTML syntax), so tests parse it.
  */
 final class DemoReport {
+  static final int REFRESH_SECONDS = 5;
+
   private DemoReport() {}
 
-  static Path write(Path dir, PrivacyConfig config, GroundTruth truth, List<WindowStat> stats,
-      Map<String, FieldEstimate> overall, Map<String, FieldEstimator> estimators, String summary) {
+  /** What a report shows. {@code overall} and {@code estimators} may be null (a live report). */
+  record Content(String heading, PrivacyConfig config, Duration window, ReportAccounting accounting, GroundTruth truth,
+      List<WindowStat> stats, Map<String, FieldEstimate> overall, Map<String, FieldEstimator> estimators, boolean live) {}
+
+  static Path write(Path dir, Content c) {
     StringBuilder html = new StringBuilder();
-    html.append("<!doctype html><html><head><meta charset=\"utf-8\"><title>ogpm demo report</title><style>")
+    html.append("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head><meta charset=\"utf-8\"/>");
+    if (c.live()) {
+      html.append("<meta http-equiv=\"refresh\" content=\"").append(REFRESH_SECONDS).append("\"/>");
+    }
+    html.append("<title>ogpm demo report</title><style>")
         .append("body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}")
-        .append("table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}")
-        .append("th{background:#f3f3f3}img{max-width:100%}h2{margin-top:2em;border-bottom:1px solid #ddd}")
-        .append("</style></head><body><h1>ogpm-flink demo</h1><p>").append(escape(summary)).append("</p>");
-    long first = stats.stream().mapToLong(WindowStat::windowStart).min().orElse(0);
-    for (FieldConfig f : config.fields()) {
-      FieldEstimate all = overall.get(f.name());
-      FieldEstimator estimator = estimators.get(f.name());
-      GroundTruth.Cell t = truth.overall(f.name());
-      html.append("<h2>").append(escape(f.name())).append("</h2><p>")
-          .append(escape(f.domain().toString())).append(", epsilon ").append(f.epsilon()).append(", mechanism ")
+        .append("table{border-collapse:collapse;font-size:13px;margin:0.5em 0}")
+        .append("td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}")
+        .append("td.name,th.name{text-align:left}tr.mismatch td{color:#b00000;font-weight:bold;background:#fde8e8}")
+        .append("h2{margin-top:2em;border-bottom:1px solid #ddd}svg.chart{display:block;margin:1em 0}")
+        .append("</style></head><body><h1>ogpm-flink demo</h1>");
+    html.append("<p class=\"heading\">").append(Html.escape(c.heading())).append("</p>");
+    accounting(html, c);
+    long first = c.stats().stream().mapToLong(WindowStat::windowStart).min().orElse(0);
+    for (FieldConfig f : c.config().fields()) {
+      html.append("<section class=\"field\" id=\"").append(Html.escape(f.name())).append("\"><h2>")
+          .append(Html.escape(f.name())).append("</h2><p>").append(Html.escape(domain(f)))
+          .append(", unit ").append(Html.escape(unit(f))).append(", epsilon ").append(f.epsilon()).append(", mechanism ")
           .append(f.mechanism().id()).append("</p>");
+      List<WindowStat> mine = c.stats().stream().filter(s -> s.field().equals(f.name()))
+          .sorted((a, b) -> Long.compare(a.windowStart(), b.windowStart())).toList();
+      GroundTruth.Cell t = c.truth().overall(f.name());
+      FieldEstimate all = c.overall() == null ? null : c.overall().get(f.name());
       if (all != null && t != null) {
-        html.append(img(histogramChart(f, estimator, t.frequencies(), all)));
-        if (f.domain().isCircular() && all.reconstructedHistogram() != null) {
-          html.append(img(circleChart(f, t.frequencies(), all.reconstructedHistogram())));
+        double[] em = all.reconstructedHistogram();
+        html.append(histogramChart(f, t.frequencies(), all.rawHistogram(), em, "the whole replay").toSvg());
+        if (f.domain().isCircular()) {
+          html.append(circleChart(f, t.frequencies(), all.rawHistogram(), em, "the whole replay"));
+        }
+      } else if (!mine.isEmpty()) {
+        // Live: the last closed window's histograms.
+        WindowStat last = mine.get(mine.size() - 1);
+        GroundTruth.Cell lt = c.truth().cell(last.windowStart(), last.group(), f.name());
+        if (lt != null) {
+          String which = "the window from " + Instant.ofEpochMilli(last.windowStart());
+          html.append(histogramChart(f, lt.frequencies(), last.rawHistogram(), last.histogram(), which).toSvg());
+          if (f.domain().isCircular()) {
+            html.append(circleChart(f, lt.frequencies(), last.rawHistogram(), last.histogram(), which));
+          }
         }
       }
-      List<WindowStat> mine = stats.stream().filter(s -> s.field().equals(f.name())).toList();
       if (!mine.isEmpty()) {
-        html.append(img(meansChart(f, mine, truth, first)));
-        html.append(table(f, mine, truth));
+        html.append(meansChart(f, mine, c.truth(), first, c.window()).toSvg());
+        html.append(table(f, mine, c.truth()));
       }
+      html.append("</section>");
     }
-    html.append("<p>Data: MotionSense (Malekzadeh, Clegg, Cavallaro, Haddadi, IoTDI 2019), MIT-licensed.</p></body></html>");
+    html.append("<p>Data: MotionSense (Malekzadeh, Clegg, Cavallaro, Haddadi, IoTDI 2019), MIT-licensed.</p></body></html>\n");
     try {
       Files.createDirectories(dir);
       Path file = dir.resolve("index.html");
-      Files.writeString(file, html, StandardCharsets.UTF_8);
+      // Written next to it and moved over it, so a browser reloading a live report never reads half a file.
+      Path tmp = dir.resolve(".index.html.tmp");
+      Files.writeString(tmp, html, StandardCharsets.UTF_8);
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       return file;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the report to " + dir, e);
     }
   }
 
-  private static LineChart histogramChart(FieldConfig f, FieldEstimator e, double[] truth, FieldEstimate all) {
-    double[] x = new double[truth.length];
-    for (int i = 0; i < x.length; i++) {
-      x[i] = e.binning().inputBinCentre(i);
+  private static void accounting(StringBuilder html, Content c) {
+    ReportAccounting a = c.accounting();
+    html.append("<section class=\"accounting\"><h2>Accounting</h2><table class=\"accounting\">")
+        .append("<tr><th class=\"name\">records</th><th>count</th><th class=\"name\">check</th></tr>");
+    row(html, "in (replayed into " + Demo.RAW + ")", Long.toString(a.recordsIn()), "", false);
+    if (a.perturbed() != null) {
+      row(html, "perturbed (in " + Demo.PERTURBED + ")", Long.toString(a.perturbed()), "", false);
+      row(html, "dead-lettered (in " + Demo.DEAD + ")", Long.toString(a.deadLettered()), "", false);
+      a.deadByReason().forEach((reason, n) -> row(html, "\u2003reason " + reason, Long.toString(n), "", false));
+      long u = a.unaccounted();
+      row(html, "perturbed + dead-lettered", Long.toString(a.perturbed() + a.deadLettered()),
+          u == 0 ? "= records in" : u > 0 ? "mismatch: " + u + " records unaccounted for"
+              : "mismatch: " + (-u) + " records too many (duplicates)", u != 0);
+    } else {
+      row(html, "perturbed, dead-lettered", "\u2014", "not re-read while live", false);
     }
-    List<Series> series = new ArrayList<>();
-    series.add(Series.of("true", x, truth, Series.Style.SOLID_LINE));
-    series.add(Series.of("perturbed (raw)", x, all.rawHistogram(), Series.Style.DASHED_LINE));
-    if (all.reconstructedHistogram() != null) {
-      series.add(Series.of("reconstructed (EMS)", x, all.reconstructedHistogram()));
+    for (FieldConfig f : c.config().fields()) {
+      long expected = a.expectedPerField().getOrDefault(f.name(), 0L);
+      long counted = a.countedPerField().getOrDefault(f.name(), 0L);
+      long missing = a.missing(f.name());
+      row(html, "values of " + f.name() + " in window statistics", Long.toString(counted),
+          missing == 0 ? "= " + expected + " expected, 0 late" : "mismatch: " + counted + " of " + expected
+              + (missing > 0 ? " (" + missing + " late or lost)" : " (" + (-missing) + " too many)"), missing != 0);
     }
-    return LineChart.builder().title(f.name() + ": distribution of the whole replay").xLabel(f.name())
-        .yLabel("frequency").series(series).build();
+    html.append("</table></section>");
   }
 
-  /** Histograms as closed curves around a circle: radius 1 + 10 x frequency per bin. */
-  private static LineChart circleChart(FieldConfig f, double[] truth, double[] reconstructed) {
+  private static void row(StringBuilder html, String name, String count, String check, boolean mismatch) {
+    html.append(mismatch ? "<tr class=\"mismatch\">" : "<tr>").append("<td class=\"name\">").append(Html.escape(name))
+        .append("</td><td>").append(Html.escape(count)).append("</td><td class=\"name\">").append(Html.escape(check))
+        .append("</td></tr>");
+  }
+
+  /**
+   * The unit a chart states. The configuration has none: the sample's (acceleration in g) by name,
+   * radians for a domain whose ends are multiples of pi/2, else "field units".
+   */
+  static String unit(FieldConfig f) {
+    if (f.name().startsWith("userAcceleration.")) {
+      return "g";
+    }
+    return Ticks.isAngleRange(f.domain().lo(), f.domain().hi()) ? "rad" : "field units";
+  }
+
+  /** "interval [-3, 3]" or "circle [-π, π)", without float noise. */
+  private static String domain(FieldConfig f) {
+    double lo = f.domain().lo();
+    double hi = f.domain().hi();
+    String l = angle(f) ? Ticks.piLabel(Math.round(lo / (Math.PI / 4))) : trim(lo);
+    String h = angle(f) ? Ticks.piLabel(Math.round(hi / (Math.PI / 4))) : trim(hi);
+    return f.domain().isCircular() ? "circle [" + l + ", " + h + ")" : "interval [" + l + ", " + h + "]";
+  }
+
+  private static boolean angle(FieldConfig f) {
+    return Ticks.isAngleRange(f.domain().lo(), f.domain().hi());
+  }
+
+  private static String eps(FieldConfig f) {
+    return "\u03b5 = " + trim(f.epsilon());
+  }
+
+  private static String trim(double v) {
+    return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+  }
+
+  private static SvgChart histogramChart(FieldConfig f, double[] truth, double[] raw, double[] em, String of) {
+    double lo = f.domain().lo();
+    double hi = f.domain().hi();
     int k = truth.length;
-    double[] cx = new double[361];
-    double[] cy = new double[361];
-    for (int i = 0; i <= 360; i++) {
-      cx[i] = Math.cos(Math.toRadians(i));
-      cy[i] = Math.sin(Math.toRadians(i));
+    double[] x = new double[k];
+    for (int i = 0; i < k; i++) {
+      x[i] = lo + (hi - lo) * (i + 0.5) / k;
     }
-    double max = 1;
-    List<Series> series = new ArrayList<>();
-    series.add(Series.of("circle", cx, cy, Series.Style.SOLID_LINE));
-    for (Object[] h : new Object[][] {{"true", truth}, {"reconstructed (EMS)", reconstructed}}) {
-      double[] freq = (double[]) h[1];
-      double[] x = new double[k + 1];
-      double[] y = new double[k + 1];
-      for (int i = 0; i <= k; i++) {
-        double angle = 2 * Math.PI * ((i % k) + 0.5) / k + Math.PI;
-        double r = 1 + 10 * freq[i % k];
-        x[i] = r * Math.cos(angle);
-        y[i] = r * Math.sin(angle);
-        max = Math.max(max, r);
-      }
-      series.add(Series.of((String) h[0], x, y));
+    double top = max(truth, raw, em);
+    String xName = f.name() + " (" + unit(f) + ")";
+    Axis xAxis = angle(f) ? Axis.angle(xName, lo, hi) : Axis.fixed(xName, lo, hi);
+    SvgChart chart = new SvgChart(f.name() + " (" + unit(f) + "), " + eps(f) + ": distribution of " + of + ", " + k
+        + " bins", xAxis, Axis.round("share of records per bin", 0, top))
+        .line(Kind.TRUE, x, truth)
+        .line(Kind.PERTURBED, x, raw);
+    if (em != null) {
+      chart.line(Kind.RECONSTRUCTED, x, em);
     }
-    double m = Math.ceil(max * 1.1 * 10) / 10;
-    return LineChart.builder().title(f.name() + " on the circle (radius 1 + 10 x frequency)")
-        .xLabel("cos").yLabel("sin").series(series).xRange(-m, m).yRange(-m, m).size(640, 640).build();
+    return chart;
   }
 
-  private static LineChart meansChart(FieldConfig f, List<WindowStat> stats, GroundTruth truth, long first) {
-    List<WindowStat> sorted = stats.stream().sorted((a, b) -> Long.compare(a.windowStart(), b.windowStart())).toList();
+  private static String circleChart(FieldConfig f, double[] truth, double[] raw, double[] em, String of) {
+    List<Kind> kinds = new ArrayList<>(List.of(Kind.TRUE, Kind.PERTURBED));
+    List<double[]> hs = new ArrayList<>(List.of(truth, raw));
+    if (em != null) {
+      kinds.add(Kind.RECONSTRUCTED);
+      hs.add(em);
+    }
+    return SvgChart.polar(f.name() + " (" + unit(f) + "), " + eps(f) + ": " + of + " on the circle (radius 1 + 10 x share)",
+        f.domain().lo(), f.domain().width(), angle(f), 10, kinds.toArray(Kind[]::new), hs.toArray(double[][]::new));
+  }
+
+  private static double max(double[]... arrays) {
+    double m = 0;
+    for (double[] a : arrays) {
+      if (a != null) {
+        m = Math.max(m, Arrays.stream(a).filter(Double::isFinite).max().orElse(0));
+      }
+    }
+    return m > 0 ? m : 1;
+  }
+
+  private static SvgChart meansChart(FieldConfig f, List<WindowStat> sorted, GroundTruth truth, long first,
+      Duration window) {
     int n = sorted.size();
     double[] x = new double[n];
     double[] est = new double[n];
     double[] lo = new double[n];
     double[] hi = new double[n];
     double[] tr = new double[n];
+    double yMin = Double.POSITIVE_INFINITY;
+    double yMax = Double.NEGATIVE_INFINITY;
     for (int i = 0; i < n; i++) {
       WindowStat s = sorted.get(i);
       x[i] = (s.windowStart() - first) / 1000.0;
@@ -126,14 +230,31 @@ final class DemoReport {
       hi[i] = s.upper();
       GroundTruth.Cell c = truth.cell(s.windowStart(), s.group(), f.name());
       tr[i] = c == null ? Double.NaN : trueMean(f, c);
+      for (double v : new double[] {est[i], lo[i], hi[i], tr[i]}) {
+        if (Double.isFinite(v)) {
+          yMin = Math.min(yMin, v);
+          yMax = Math.max(yMax, v);
+        }
+      }
     }
-    return LineChart.builder().title(f.name() + ": windowed mean with 95 % interval").xLabel("window start (s)")
-        .yLabel(f.domain().isCircular() ? "circular mean" : "mean")
-        .series(Series.of("true mean", x, tr, Series.Style.SOLID_LINE))
-        .series(Series.of("estimate", x, est, Series.Style.MARKERS_ONLY))
-        .series(Series.of("95 % lower", x, lo, Series.Style.DASHED_LINE))
-        .series(Series.of("95 % upper", x, hi, Series.Style.DASHED_LINE))
-        .build();
+    boolean circular = f.domain().isCircular();
+    String what = circular ? "circular mean" : "mean";
+    String yName = what + " (" + unit(f) + ")";
+    Axis yAxis;
+    if (angle(f)) {
+      yAxis = Axis.angle(yName, f.domain().lo(), f.domain().hi());
+    } else if (circular) {
+      yAxis = Axis.fixed(yName, f.domain().lo(), f.domain().hi());
+    } else {
+      yAxis = Axis.round(yName, Double.isFinite(yMin) ? yMin : f.domain().lo(), Double.isFinite(yMax) ? yMax : f.domain().hi());
+    }
+    double step = window.toMillis() / 1000.0;
+    Axis xAxis = Axis.fixed("window start (s after " + Instant.ofEpochMilli(first) + ")", -step / 2, x[n - 1] + step / 2);
+    return new SvgChart(f.name() + " (" + unit(f) + "), " + eps(f) + ": " + what + " per " + trim(step)
+        + " s window with 95 % interval", xAxis, yAxis)
+        .intervals(Kind.INTERVAL, x, lo, hi, circular)
+        .line(Kind.TRUE, x, tr)
+        .line(Kind.ESTIMATE, x, est);
   }
 
   /** The truth in the field's units. */
@@ -148,14 +269,16 @@ final class DemoReport {
   }
 
   private static String table(FieldConfig f, List<WindowStat> stats, GroundTruth truth) {
-    StringBuilder t = new StringBuilder("<table><tr><th>window start</th><th>group</th><th>n</th><th>true mean</th>"
-        + "<th>estimate</th><th>95 % interval</th><th>histogram error (EM)</th><th>histogram error (raw)</th></tr>");
-    for (WindowStat s : stats.stream().sorted((a, b) -> Long.compare(a.windowStart(), b.windowStart())).toList()) {
+    StringBuilder t = new StringBuilder("<table class=\"windows\"><tr><th>window start</th><th>group</th><th>n</th>"
+        + "<th>true mean</th><th>estimate</th><th>95 % interval</th><th>histogram error (EM)</th>"
+        + "<th>histogram error (raw)</th></tr>");
+    for (WindowStat s : stats) {
       GroundTruth.Cell c = truth.cell(s.windowStart(), s.group(), f.name());
-      t.append("<tr><td>").append(java.time.Instant.ofEpochMilli(s.windowStart())).append("</td><td>")
-          .append(escape(String.valueOf(s.group()))).append("</td><td>").append(s.count()).append("</td><td>")
+      t.append("<tr><td>").append(Instant.ofEpochMilli(s.windowStart())).append("</td><td>")
+          .append(Html.escape(String.valueOf(s.group()))).append("</td><td>").append(s.count()).append("</td><td>")
           .append(c == null ? "" : fmt(trueMean(f, c))).append("</td><td>").append(fmt(s.mean())).append("</td><td>[")
-          .append(fmt(s.lower())).append(", ").append(fmt(s.upper())).append("]</td><td>")
+          .append(fmt(s.lower())).append(", ").append(fmt(s.upper())).append("]")
+          .append(f.domain().isCircular() && s.lower() > s.upper() ? " across the seam" : "").append("</td><td>")
           .append(c == null ? "" : fmt(Histograms.l1(s.histogram(), c.frequencies()))).append("</td><td>")
           .append(c == null ? "" : fmt(Histograms.l1(s.rawHistogram(), c.frequencies()))).append("</td></tr>");
     }
@@ -164,14 +287,5 @@ final class DemoReport {
 
   static String fmt(double v) {
     return String.format(Locale.ROOT, "%.4f", v);
-  }
-
-  private static String img(LineChart chart) {
-    return "<p><img alt=\"" + escape(chart.title()) + "\" src=\"data:image/png;base64,"
-        + Base64.getEncoder().encodeToString(chart.toPngBytes()) + "\"></p>";
-  }
-
-  private static String escape(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
   }
 }

@@ -17,11 +17,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Replays sample records in a loop on a background thread at their real pace (20 ms between
- * rows of a subject; four subjects side by side), with the time field set to the wall clock, and
+ * rows; the sample is in event-time order, the records of one time stamp are sent together), with the time field set to the wall clock, and
  * keeps what it sent over a recent horizon so the demo can print the truth next to the estimates.
  */
 final class LiveReplay implements AutoCloseable {
-  private static final int SUBJECTS_SIDE_BY_SIDE = 4;
   private static final long ROW_MS = 20;
 
   private final Thread thread;
@@ -30,6 +29,7 @@ final class LiveReplay implements AutoCloseable {
   private final Deque<Sent> sent = new ArrayDeque<>();
   private final long horizonMs;
   private volatile boolean running = true;
+  private final java.util.concurrent.atomic.AtomicLong sentCount = new java.util.concurrent.atomic.AtomicLong();
 
   private LiveReplay(String bootstrap, String topic, List<String> records, String timeField, Duration horizon) {
     this.horizonMs = horizon.toMillis();
@@ -52,14 +52,21 @@ final class LiveReplay implements AutoCloseable {
         ProducerConfig.LINGER_MS_CONFIG, 20);
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
       while (running) {
-        for (int i = 0; i < records.size() && running; i += SUBJECTS_SIDE_BY_SIDE) {
+        // The sample is in event-time order: the lines of one time stamp (one row of each subject)
+        // go out together, then the 20 ms to the next row pass.
+        int i = 0;
+        while (i < records.size() && running) {
           long now = System.currentTimeMillis();
-          for (int j = i; j < Math.min(i + SUBJECTS_SIDE_BY_SIDE, records.size()); j++) {
-            String line = records.get(j);
+          Long rowTime = null;
+          do {
+            String line = records.get(i);
+            Long sampleTime = null;
             byte[] key = null;
             try {
               JsonNode root = json.readTree(line);
               if (root instanceof ObjectNode o) {
+                JsonNode t = o.get(timeField);
+                sampleTime = t != null && t.canConvertToLong() ? t.asLong() : null;
                 o.put(timeField, now);
                 line = json.writeValueAsString(o);
                 key = o.has("user") ? o.get("user").asText().getBytes(StandardCharsets.UTF_8) : null;
@@ -67,9 +74,15 @@ final class LiveReplay implements AutoCloseable {
             } catch (java.io.IOException e) {
               // Replayed unchanged: it will be dead-lettered.
             }
+            if (rowTime != null && sampleTime != null && !sampleTime.equals(rowTime)) {
+              break; // the next row: sent after the pause
+            }
+            rowTime = rowTime == null ? sampleTime : rowTime;
             producer.send(new ProducerRecord<>(topic, null, now, key, line.getBytes(StandardCharsets.UTF_8)));
             remember(line, now);
-          }
+            sentCount.incrementAndGet();
+            i++;
+          } while (i < records.size() && running);
           Thread.sleep(ROW_MS);
         }
       }
@@ -92,6 +105,11 @@ final class LiveReplay implements AutoCloseable {
       out.add(s.line());
     }
     return out;
+  }
+
+  /** Records sent since the start. */
+  long sent() {
+    return sentCount.get();
   }
 
   void stop() {

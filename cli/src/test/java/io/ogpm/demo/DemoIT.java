@@ -29,6 +29,7 @@ class DemoIT {
     assertThat(out.lines().filter(l -> l.startsWith("2026-01-01T00:00:00Z")).count()).isEqualTo(6);
     assertThat(out).contains("userAcceleration.x", "attitude.roll");
     String html = Files.readString(dir.resolve("report").resolve("index.html"));
-    assertThat(html).contains("<img", "attitude.roll on the circle", "windowed mean with 95 % interval");
+    assertThat(html).contains("<h2>Accounting</h2>", "<svg", "attitude.roll (rad), ε = 1: the whole replay on the circle",
+        "mean per 10 s window with 95 % interval").doesNotContain("class=\"mismatch\"");
   }
 }

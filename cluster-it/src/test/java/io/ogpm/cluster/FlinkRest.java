@@ -125,6 +125,36 @@ final class FlinkRest {
     }, "FINISHED"::equals);
   }
 
+  /** The ids of the jobs that are running (or about to). */
+  List<String> runningJobs() {
+    List<String> ids = new java.util.ArrayList<>();
+    for (JsonNode job : getJson("/jobs/overview").path("jobs")) {
+      String state = job.path("state").asText();
+      if (!state.equals("FINISHED") && !state.equals("CANCELED") && !state.equals("FAILED")) {
+        ids.add(job.path("jid").asText());
+      }
+    }
+    return ids;
+  }
+
+  /** Cancels a job ({@code PATCH /jobs/:id?mode=cancel}) and waits until it is cancelled. */
+  void cancel(String jobId) {
+    try {
+      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(address.resolve("/jobs/" + jobId + "?mode=cancel"))
+          .timeout(Duration.ofSeconds(30)).method("PATCH", HttpRequest.BodyPublishers.noBody()).build(),
+          HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() != 202) {
+        throw new IllegalStateException("PATCH /jobs/" + jobId + "?mode=cancel: HTTP " + r.statusCode() + ": " + r.body());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cancel " + jobId, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+    Await.until("job " + jobId + " cancelled", () -> getJson("/jobs/" + jobId).path("state").asText(), "CANCELED"::equals);
+  }
+
   /** Whether the job has recorded a failure (a restart followed, or will). */
   boolean failedOver(String jobId) {
     return getJson("/jobs/" + jobId + "/exceptions").path("exceptionHistory").path("entries").size() > 0;

@@ -31,7 +31,6 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.IsolationLevel;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -58,8 +57,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *       read_committed} (the killed attempt's records are there only as aborted);
  *   <li>the aggregate job's statistics of every window count exactly that window's records;
  *   <li>Flink's SQL Gateway, on the same cluster, reads the perturbed topic back: as many records,
- *       and distinct ids, as the jobs committed. The README's SQL example runs there too once it
- *       exists ({@link #theReadmeSqlExampleRunsThroughTheSqlGateway}, skipped until then);
+ *       and distinct ids, as the jobs committed. README's SQL example runs there too, and its
+ *       windows' estimates are checked ({@link #theReadmeSqlExampleRunsThroughTheSqlGateway});
  *   <li>the other way round, bounded, into topics of their own: the perturb job through the REST
  *       API, the aggregate job with {@code flink run} waiting for its end; the same checks.
  * </ol>
@@ -297,24 +296,127 @@ class StandaloneClusterIT {
   }
 
   /**
-   * Issue 13's SQL example (README), run through the SQL Gateway against this cluster: skipped until
-   * README.md has one, a {@code ```sql} block that calls an {@code LDP_} function. Its statements run
-   * in one session, in order, after the Kafka SQL connector is added ({@code ADD JAR}: it must not be
-   * in the cluster's {@code lib/}, see cluster-lib's POM), with the README's bootstrap servers
-   * replaced by this broker's and its relative jar paths resolved against the project; none may
-   * fail. When the example lands: bound any streaming {@code SELECT} it has, and check its results
-   * against the DataStream jobs' (the topics hold the sample, perturbed, from the test above).
+   * README's Flink SQL example, run through the SQL Gateway against this cluster as a user pastes
+   * it into a session: its statements in order, with only the broker's address and the job jar's
+   * path replaced (the jar brings the functions and the Kafka connector; nothing is added to the
+   * session). The sample's readings, in time order, go through its perturbing {@code INSERT INTO};
+   * every perturbed value is on its mechanism's grid and nothing undeclared is written; its
+   * windowed {@code INSERT INTO} writes, for every window and activity of the sample, bit for bit
+   * the estimates of the estimators the DataStream aggregation uses, over the same perturbed
+   * records ({@link SqlExampleEstimates}). Both streaming jobs are cancelled at the end.
    */
   @Test
   @Order(2)
-  void theReadmeSqlExampleRunsThroughTheSqlGateway() throws IOException {
-    List<String> statements = ReadmeSql.statements(README, README.getParent(), kafka.bootstrapServers());
-    Assumptions.assumeFalse(statements.isEmpty(), "README.md has no SQL example calling an LDP_ function yet (issue 13, section 1)");
+  void theReadmeSqlExampleRunsThroughTheSqlGateway() throws Exception {
+    List<String> statements = ReadmeSql.statements(README, JOB_JAR, kafka.bootstrapServers());
+    String raw = "ogpm.sql.raw";
+    String perturbedTopic = "ogpm.sql.perturbed";
+    String statsTopic = "ogpm.sql.stats";
+    for (String topic : List.of(raw, perturbedTopic, statsTopic)) {
+      kafka.createTopic(topic, 1, Map.of());
+    }
+    List<String> sample = new ArrayList<>(Files.readAllLines(SAMPLE_DIR.resolve("motionsense-dws1.jsonl"), StandardCharsets.UTF_8));
+    sample.sort(Comparator.comparingLong(StandaloneClusterIT::timeOf));
+    kafka.produceJson(raw, sample);
+
+    // The streaming jobs of the test before hold four of the TaskManager's six slots; the example's
+    // two jobs need two each at the cluster's default parallelism.
+    flink.rest().runningJobs().forEach(flink.rest()::cancel);
     SqlGateway gateway = sqlGateway();
     String session = gateway.openSession();
-    gateway.execute(session, "ADD JAR '" + FLINK_OPT.resolve("flink-sql-connector-kafka-5.0.0-2.2.jar") + "'");
+    List<String> jobs = new ArrayList<>();
     for (String statement : statements) {
-      TIMINGS.time("README SQL: " + statement.lines().findFirst().orElse(""), () -> gateway.execute(session, statement));
+      List<JsonNode> result = TIMINGS.time("README SQL: " + statement.lines().findFirst().orElse(""),
+          () -> gateway.execute(session, statement));
+      if (statement.startsWith("INSERT INTO")) {
+        assertThat(result).as("the job id of %s", statement).hasSize(1);
+        jobs.add(result.get(0).get(0).asText());
+      }
+    }
+    assertThat(jobs).hasSize(2);
+    try {
+      List<KafkaRecord> perturbed = TIMINGS.time("README SQL: the sample perturbed",
+          () -> kafka.awaitCommitted(perturbedTopic, sample.size()));
+      PrivacyAssertions.assertNoUndeclaredField(SQL_EXAMPLE_CONFIG, perturbed);
+      PrivacyAssertions.assertPerturbedValuesOnGrid(SQL_EXAMPLE_CONFIG, perturbed);
+      // One reading a minute later moves event time past every window of the sample.
+      long last = timeOf(sample.get(sample.size() - 1));
+      kafka.produceJson(raw, "{\"id\":\"closer\",\"ts\":" + (last + 60_000) + ",\"activity\":\"downstairs\","
+          + "\"userAcceleration\":{\"x\":0.0},\"attitude\":{\"roll\":0.0}}");
+
+      List<JsonNode> perturbedRows = new ArrayList<>();
+      for (KafkaRecord r : perturbed) {
+        perturbedRows.add(JSON.readTree(r.value()));
+      }
+      Map<String, SqlExampleEstimates.Window> expected = SqlExampleEstimates.of(perturbedRows);
+      List<KafkaRecord> windows = TIMINGS.time("README SQL: every window's estimates",
+          () -> kafka.awaitCommitted(statsTopic, expected.size()));
+      Map<String, JsonNode> rows = new java.util.HashMap<>();
+      for (KafkaRecord w : windows) {
+        JsonNode row = JSON.readTree(w.value());
+        long start = java.time.LocalDateTime.parse(row.get("window_start").asText().replace(' ', 'T'))
+            .toInstant(java.time.ZoneOffset.UTC).toEpochMilli();
+        assertThat(rows.put(start + "/" + row.get("activity").asText(), row)).as("one row per window and activity").isNull();
+      }
+      assertThat(rows.keySet()).as("the windows and activities of the sample").isEqualTo(expected.keySet());
+      expected.forEach((window, estimates) -> assertSameEstimates(window, rows.get(window), estimates));
+    } finally {
+      jobs.forEach(flink.rest()::cancel);
+    }
+  }
+
+  /** README's SQL example's perturbed table, as a configuration (for the privacy assertions). */
+  static final PrivacyConfig SQL_EXAMPLE_CONFIG = PrivacyConfig.parse("""
+      passthrough: [id, ts, activity]
+      fields:
+        - {name: accel_x, min: -3.0, max: 3.0, epsilon: 1.0}
+        - {name: roll, domain: circular, min: -3.141592653589793, max: 3.141592653589793, epsilon: 1.0}
+      """);
+
+  private static void assertSameEstimates(String window, JsonNode row, SqlExampleEstimates.Window expected) {
+    var mean = expected.mean();
+    JsonNode m = row.get("accel_x");
+    assertThat(m.get("n").asLong()).as("%s: n", window).isEqualTo(mean.count());
+    assertThat(m.get("mean").asDouble()).as("%s: mean", window).isEqualTo(mean.linear().mean().estimate());
+    assertThat(number(m, "mean_lower")).as("%s: mean_lower", window).isEqualTo(mean.linear().mean().lower());
+    assertThat(number(m, "mean_upper")).as("%s: mean_upper", window).isEqualTo(mean.linear().mean().upper());
+    var histogram = expected.histogram();
+    JsonNode h = row.get("accel_x_histogram");
+    assertThat(h.get("n").asLong()).as("%s: histogram n", window).isEqualTo(histogram.count());
+    assertThat(doubles(h.get("raw_histogram"))).as("%s: raw histogram", window).containsExactly(histogram.rawHistogram());
+    if (histogram.reconstructedHistogram() != null) {
+      assertThat(doubles(h.get("reconstructed_histogram"))).as("%s: EM histogram", window)
+          .containsExactly(histogram.reconstructedHistogram());
+    }
+    assertThat(h.get("em_iterations").asInt()).as("%s: EM iterations", window).isEqualTo(histogram.iterations());
+    var roll = expected.roll();
+    JsonNode c = row.get("roll");
+    assertThat(c.get("n").asLong()).as("%s: roll n", window).isEqualTo(roll.count());
+    assertThat(c.get("circular_mean").asDouble()).as("%s: circular mean", window).isEqualTo(roll.circular().direction().estimate());
+    assertThat(number(c, "circular_mean_lower")).isEqualTo(roll.circular().direction().lower());
+    assertThat(number(c, "circular_mean_upper")).isEqualTo(roll.circular().direction().upper());
+    assertThat(c.get("resultant_length").asDouble()).isEqualTo(roll.circular().resultantLength().estimate());
+  }
+
+  /** A JSON number, or NaN for null (SQL's NULL for the estimator's NaN). */
+  private static double number(JsonNode node, String field) {
+    JsonNode v = node.get(field);
+    return v == null || v.isNull() ? Double.NaN : v.asDouble();
+  }
+
+  private static double[] doubles(JsonNode array) {
+    double[] d = new double[array.size()];
+    for (int i = 0; i < d.length; i++) {
+      d[i] = array.get(i).asDouble();
+    }
+    return d;
+  }
+
+  private static long timeOf(String json) {
+    try {
+      return JSON.readTree(json).get("ts").asLong();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 

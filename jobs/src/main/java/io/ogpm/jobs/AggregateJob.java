@@ -16,8 +16,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * count, histograms (raw and reconstructed) and means with 95 % intervals, one JSON object each
  * ({@link LdpAggregation}, two-phase). Reads with {@code isolation.level=read_committed}, so it only
  * sees what the perturb job committed; watermarks allow bounded out-of-orderness per Kafka
- * partition and advance past idle partitions. A thin user of the library: this class sets what
- * belongs to the job (checkpointing, parallelism, no Kryo) and wires the Kafka ends.
+ * partition, and a partition silent for the idle timeout moves on with the wall clock, so the last
+ * window of a replay closes ({@link PerturbedValues#watermarks(Duration, Duration)}). A thin user
+ * of the library: this class sets what belongs to the job (checkpointing, parallelism, no Kryo) and
+ * wires the Kafka ends.
  */
 public final class AggregateJob {
   private AggregateJob() {}
@@ -29,7 +31,7 @@ public final class AggregateJob {
     DataStream<PerturbedValues> perturbed = env
         .fromSource(AggregationKafka.perturbedValuesSource(s.kafka(), s.inputTopic(), s.groupId(),
                 aggregation.deserializer(s.timeField()), s.bounded()),
-            PerturbedValues.watermarks(s.outOfOrderness()).withIdleness(s.idleTimeout()), "perturbed records")
+            PerturbedValues.watermarks(s.outOfOrderness(), s.idleTimeout()), "perturbed records")
         .uid("perturbed-source");
     aggregation.apply(perturbed)
         .sinkTo(AggregationKafka.estimateSink(s.kafka(), s.outputTopic(), s.transactionalIdPrefix() + "-stats"))

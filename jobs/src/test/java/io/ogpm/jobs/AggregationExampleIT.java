@@ -58,7 +58,7 @@ class AggregationExampleIT {
 
     DataStream<PerturbedValues> values = env.fromSource(
         AggregationKafka.perturbedValuesSource(kafka, perturbedTopic, "my-stats", aggregation.deserializer("ts"), bounded),
-        PerturbedValues.watermarks(Duration.ofSeconds(5)).withIdleness(Duration.ofSeconds(30)), "perturbed records")
+        PerturbedValues.watermarks(Duration.ofSeconds(5), Duration.ofSeconds(30)), "perturbed records")
         .uid("perturbed-source");
 
     DataStream<WindowEstimate> estimates = aggregation.apply(values);

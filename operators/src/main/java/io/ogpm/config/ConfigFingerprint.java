@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * What a perturbed record's values mean: a digest of every field's name and mechanism (type,
- * domain, epsilon, objective, output grid), the part of a configuration that an estimator relies on.
+ * domain, epsilon, objective, optimize-at, output grid), the part of a configuration that an estimator relies on.
  * The perturbation writes it on every record (Kafka header {@value #HEADER}); the aggregation
  * refuses records whose fingerprint differs from its own configuration's, which would otherwise be
  * estimated with the wrong transition matrix or domain. Passthrough fields, ids, users, the budget
@@ -50,8 +50,10 @@ public final class ConfigFingerprint implements Serializable {
           .append(' ').append(Double.toHexString(s.domain().hi()))
           .append(' ').append(Double.toHexString(s.epsilon()))
           .append(' ').append(s.objective().id())
-          .append(' ').append(s.gridBits())
-          .append('\n');
+          .append(' ').append(s.gridBits());
+      // Only when set, so that the fingerprints of configurations without it stay as they were.
+      s.optimizeAt().ifPresent(x0 -> canonical.append(" at ").append(Double.toHexString(x0)));
+      canonical.append('\n');
     });
     return new ConfigFingerprint("v1:" + HexFormat.of().formatHex(sha256(canonical.toString()), 0, 8));
   }

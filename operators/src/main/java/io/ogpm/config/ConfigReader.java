@@ -18,7 +18,7 @@ final class ConfigReader {
   static final List<String> TOP_KEYS =
       List.of("id-field", "user-field", "passthrough", "fields", "grid-bits", "budget");
   static final List<String> FIELD_KEYS = List.of(
-      "name", "domain", "min", "max", "epsilon", "mechanism", "objective", "out-of-range");
+      "name", "domain", "min", "max", "epsilon", "mechanism", "objective", "optimize-at", "out-of-range");
   static final List<String> BUDGET_KEYS = List.of("epsilon", "period", "clock", "max-lag");
 
   private ConfigReader() {}
@@ -33,7 +33,11 @@ final class ConfigReader {
     List<FieldConfig> fields = new ArrayList<>();
     List<JsonNode> items = top.list("fields");
     for (int i = 0; i < items.size(); i++) {
-      fields.add(field(i + 1, items.get(i), gridBits));
+      if (PolarFields.isPolar(items.get(i))) {
+        fields.addAll(PolarFields.read(i + 1, items.get(i), gridBits));
+      } else {
+        fields.add(field(i + 1, items.get(i), gridBits));
+      }
     }
     JsonNode budgetNode = top.get("budget");
     BudgetConfig budget = budgetNode == null ? null : budget(budgetNode);
@@ -51,6 +55,7 @@ final class ConfigReader {
     double epsilon = m.number("epsilon");
     MechanismType type = m.parsed("mechanism", MechanismType::parse, MechanismType.OGPM);
     Objective objective = m.parsed("objective", Objective::parse, Objective.L1);
+    double optimizeAt = m.get("optimize-at") == null ? Double.NaN : m.number("optimize-at");
     OutOfRange outOfRange = m.parsed("out-of-range", OutOfRange::parse, OutOfRange.REJECT);
     MechanismSpec spec;
     try {
@@ -60,6 +65,7 @@ final class ConfigReader {
           .domain(Domain.of(kind, min, max))
           .epsilon(epsilon)
           .objective(objective)
+          .optimizeAt(optimizeAt)
           .gridBits(gridBits)
           .build();
     } catch (IllegalArgumentException e) {

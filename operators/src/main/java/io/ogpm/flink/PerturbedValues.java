@@ -7,6 +7,7 @@ import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.FlatMapFunction;
+import org.apache.flink.util.clock.SystemClock;
 
 /**
  * One perturbed record as the aggregation reads it: its perturbed values by field index of the
@@ -68,6 +69,23 @@ public class PerturbedValues {
   /** Bounded out-of-orderness watermarks on {@link #getEventTime()}. */
   public static WatermarkStrategy<PerturbedValues> watermarks(Duration outOfOrderness) {
     return WatermarkStrategy.<PerturbedValues>forBoundedOutOfOrderness(outOfOrderness)
+        .withTimestampAssigner((v, previous) -> v.getEventTime());
+  }
+
+  /**
+   * Bounded out-of-orderness watermarks on {@link #getEventTime()} per source split, which keep
+   * event time moving when a split falls silent: after {@code idleTimeout} without records, a
+   * split's watermark advances with the wall clock from its last record, so the last window of a
+   * replay or of a stream that stops closes (bounded sources close it at their end anyway); a split
+   * that never had a record stops holding the others back after {@code idleTimeout}, as with
+   * {@code withIdleness}. Use this instead of {@code watermarks(..).withIdleness(..)}.
+   */
+  public static WatermarkStrategy<PerturbedValues> watermarks(Duration outOfOrderness, Duration idleTimeout) {
+    long ooo = outOfOrderness.toMillis();
+    long idle = idleTimeout.toMillis();
+    new SilenceAwareWatermarks<PerturbedValues>(outOfOrderness, idleTimeout, SystemClock.getInstance()); // validates
+    return WatermarkStrategy.<PerturbedValues>forGenerator(context -> new SilenceAwareWatermarks<>(
+            Duration.ofMillis(ooo), Duration.ofMillis(idle), SystemClock.getInstance()))
         .withTimestampAssigner((v, previous) -> v.getEventTime());
   }
 

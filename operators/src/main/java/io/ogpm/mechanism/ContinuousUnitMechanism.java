@@ -6,7 +6,7 @@ import java.util.TreeSet;
 /**
  * A unit mechanism with a continuous output density (plus point masses where outputs are clamped),
  * such as the Laplace variants and the Purkayastha mechanism. Its expected error defaults to
- * adaptive Gauss-Kronrod quadrature split at every kink of the integrand, with an absolute
+ * Gauss-Legendre quadrature ({@link Quadrature}, Hipparchus) split at every kink of the integrand, with an absolute
  * tolerance of {@link #QUADRATURE_TOLERANCE}; implementations override it with closed forms where
  * they have them.
  */

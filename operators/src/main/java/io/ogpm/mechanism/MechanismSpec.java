@@ -1,6 +1,7 @@
 package io.ogpm.mechanism;
 
 import java.util.Objects;
+import java.util.OptionalDouble;
 
 /**
  * Everything that defines a field's mechanism: its type, domain, epsilon, objective and output
@@ -14,6 +15,9 @@ public final class MechanismSpec implements java.io.Serializable {
   private final double epsilon;
   private final Objective objective;
   private final int gridBits;
+  // A flag and a value rather than NaN: a spec serialised before the field existed reads false.
+  private final boolean optimized;
+  private final double optimizeAt;
 
   private MechanismSpec(Builder b) {
     this.type = b.type;
@@ -21,6 +25,8 @@ public final class MechanismSpec implements java.io.Serializable {
     this.epsilon = b.epsilon;
     this.objective = b.objective;
     this.gridBits = b.gridBits;
+    this.optimized = !Double.isNaN(b.optimizeAt);
+    this.optimizeAt = optimized ? b.optimizeAt : 0;
   }
 
   public static Builder builder() {
@@ -47,6 +53,16 @@ public final class MechanismSpec implements java.io.Serializable {
     return gridBits;
   }
 
+  /**
+   * The input x0 (in the domain's units) at which the mechanism minimises the objective's error
+   * instead of the worst case (paper section "Minimize Error at a Specific x"); empty for the
+   * worst-case optimum. The mechanism still treats every input alike and does not reveal x0's
+   * data: only its shape (the high density) depends on x0, which is public configuration.
+   */
+  public OptionalDouble optimizeAt() {
+    return optimized ? OptionalDouble.of(optimizeAt) : OptionalDouble.empty();
+  }
+
   /** A builder with this spec's values. */
   public Builder toBuilder() {
     return new Builder()
@@ -54,7 +70,8 @@ public final class MechanismSpec implements java.io.Serializable {
         .domain(domain)
         .epsilon(epsilon)
         .objective(objective)
-        .gridBits(gridBits);
+        .gridBits(gridBits)
+        .optimizeAt(optimized ? optimizeAt : Double.NaN);
   }
 
   @Override
@@ -64,18 +81,20 @@ public final class MechanismSpec implements java.io.Serializable {
         && s.domain.equals(domain)
         && Double.compare(s.epsilon, epsilon) == 0
         && s.objective == objective
-        && s.gridBits == gridBits;
+        && s.gridBits == gridBits
+        && s.optimized == optimized
+        && Double.compare(s.optimizeAt, optimizeAt) == 0;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(type, domain, epsilon, objective, gridBits);
+    return Objects.hash(type, domain, epsilon, objective, gridBits, optimized, optimizeAt);
   }
 
   @Override
   public String toString() {
     return type.id() + "{domain=" + domain + ", epsilon=" + epsilon + ", objective="
-        + objective.id() + ", gridBits=" + gridBits + "}";
+        + objective.id() + (optimized ? ", optimizeAt=" + optimizeAt : "") + ", gridBits=" + gridBits + "}";
   }
 
   /** Fluent builder; defaults: ogpm, classical [0, 1), objective l1, 32 grid bits. */
@@ -85,6 +104,7 @@ public final class MechanismSpec implements java.io.Serializable {
     private double epsilon = Double.NaN;
     private Objective objective = Objective.L1;
     private int gridBits = OutputGrid.DEFAULT_BITS;
+    private double optimizeAt = Double.NaN;
 
     private Builder() {}
 
@@ -114,6 +134,15 @@ public final class MechanismSpec implements java.io.Serializable {
     }
 
     /**
+     * The input x0 whose error the mechanism minimises (ogpm on a classical domain); NaN (the
+     * default) for the worst-case optimum.
+     */
+    public Builder optimizeAt(double x0) {
+      this.optimizeAt = x0;
+      return this;
+    }
+
+    /**
      * Validates and builds.
      *
      * @throws IllegalArgumentException naming the bad value
@@ -131,6 +160,17 @@ public final class MechanismSpec implements java.io.Serializable {
       if (objective != Objective.L1 && !type.hasObjective()) {
         throw new IllegalArgumentException(
             "objective " + objective.id() + " applies to ogpm and staircase only, not " + type.id());
+      }
+      if (!Double.isNaN(optimizeAt)) {
+        if (type != MechanismType.OGPM || domain.isCircular()) {
+          // On a circle every input has the same error (rotation invariance): there is no x0 to favour.
+          throw new IllegalArgumentException("optimize-at applies to ogpm on a classical domain only, not "
+              + type.id() + " on a " + domain.kind().id() + " domain");
+        }
+        if (!(optimizeAt >= domain.lo() && optimizeAt <= domain.hi())) {
+          throw new IllegalArgumentException(
+              "optimize-at must be in [" + domain.lo() + ", " + domain.hi() + "], got " + optimizeAt);
+        }
       }
       if (gridBits < 1 || gridBits > OutputGrid.MAX_BITS) {
         throw new IllegalArgumentException(

@@ -79,7 +79,7 @@ public final class OgpmShape {
   /**
    * The three-piece shape that minimises the error at one input {@code x0} in [0, 1] rather than
    * the worst case (paper section "Minimize Error at a Specific x"). The central piece is centred on
-   * x0 and clamped inside the domain; the high density is found by a golden-section search on
+   * x0 and clamped inside the domain; the high density is found by Brent's method ({@code Optimize}, Hipparchus) on
    * {@code log p} over (0, eps) after a coarse scan (the error is smooth in p; the scan guards
    * against a non-unimodal corner).
    */
@@ -135,7 +135,13 @@ public final class OgpmShape {
     return 2 * Math.log(w) + Math.log(3 - w) - 3 * Math.log1p(-w) - 2 * logTm1;
   }
 
-  /** Bisection for the root of a decreasing function on (lo, hi), to adjacent doubles. */
+  /**
+   * Bisection for the root of a decreasing function on (lo, hi), to adjacent doubles. Kept by hand
+   * rather than a Hipparchus solver: this root defines the shipped square-error mechanism to the
+   * last bit, and with it every keyed (replay-safe) output of an {@code l2} field; a solver that
+   * stops at a tolerance could move it by an ulp between versions and change those outputs. Plain
+   * bisection to adjacent doubles is exact in that sense and runs once per mechanism.
+   */
   private static double bisect(double lo, double hi, java.util.function.DoubleUnaryOperator f) {
     for (int i = 0; i < 2000; i++) {
       double mid = 0.5 * (lo + hi);

@@ -1,18 +1,27 @@
 package io.ogpm.mechanism;
 
 import java.util.function.DoubleUnaryOperator;
+import org.hipparchus.optim.MaxEval;
+import org.hipparchus.optim.nonlinear.scalar.GoalType;
+import org.hipparchus.optim.univariate.BrentOptimizer;
+import org.hipparchus.optim.univariate.SearchInterval;
+import org.hipparchus.optim.univariate.UnivariateObjectiveFunction;
+import org.hipparchus.optim.univariate.UnivariatePointValuePair;
 
 /** One-dimensional numerical optimisation on a closed interval. */
 final class Optimize {
-  private static final double INV_PHI = (Math.sqrt(5) - 1) / 2;
+  /** Brent's relative tolerance on the argument (Hipparchus requires at least 2 ulp(1)). */
+  private static final double RELATIVE_TOLERANCE = 1e-13;
 
   private Optimize() {}
 
   /**
    * The argument of the maximum of f on [lo, hi]: a scan of {@code scan + 1} equally spaced points
-   * (both ends included), then golden-section refinement between the neighbours of the best point,
-   * until the bracket is below 1e-13 of the interval. Exact when the maximum is at an end; for a
-   * smooth interior maximum the argument is found to ~1e-13 and the value to ~1e-16 relative.
+   * (both ends included), then Brent's method (Hipparchus {@link BrentOptimizer}: golden section
+   * with parabolic steps) between the neighbours of the best point, to 1e-13 of the interval.
+   * Exact when the maximum is at an end; for a smooth interior maximum the argument is found to
+   * ~1e-13 and the value to ~1e-16 relative. The scan guards against a local optimum that is not
+   * the global one.
    */
   static double maximize(DoubleUnaryOperator f, double lo, double hi, int scan) {
     return minimize(v -> -f.applyAsDouble(v), lo, hi, scan);
@@ -33,27 +42,13 @@ final class Optimize {
     double a = best == 0 ? lo : lo + (best - 1) * step;
     double b = best == scan ? hi : lo + (best + 1) * step;
     double bestArg = best == scan ? hi : lo + best * step;
-    double c = b - INV_PHI * (b - a);
-    double d = a + INV_PHI * (b - a);
-    double fc = f.applyAsDouble(c);
-    double fd = f.applyAsDouble(d);
-    double tol = 1e-13 * (hi - lo);
-    for (int iter = 0; iter < 300 && b - a > tol; iter++) {
-      if (fc < fd) {
-        b = d;
-        d = c;
-        fd = fc;
-        c = b - INV_PHI * (b - a);
-        fc = f.applyAsDouble(c);
-      } else {
-        a = c;
-        c = d;
-        fc = fd;
-        d = a + INV_PHI * (b - a);
-        fd = f.applyAsDouble(d);
-      }
-    }
-    double refined = 0.5 * (a + b);
-    return f.applyAsDouble(refined) < bestValue ? refined : bestArg;
+    // A new optimizer per call: Hipparchus optimizers count evaluations in mutable state.
+    BrentOptimizer brent = new BrentOptimizer(RELATIVE_TOLERANCE, 1e-13 * (hi - lo));
+    UnivariatePointValuePair found = brent.optimize(
+        new MaxEval(10_000),
+        new UnivariateObjectiveFunction(f::applyAsDouble),
+        GoalType.MINIMIZE,
+        new SearchInterval(a, b, bestArg));
+    return found.getValue() < bestValue ? found.getPoint() : bestArg;
   }
 }

@@ -33,7 +33,7 @@ public interface UnitMechanism {
 
   /**
    * The largest expected error over all inputs. The default searches: a scan of 2048 inputs with
-   * both ends, then golden-section refinement around the largest (see {@code Optimize}); exact
+   * both ends, then Brent's method around the largest (see {@code Optimize}); exact
    * when the maximum sits at an end, as for every mechanism in the paper (Lemma 1).
    */
   /** {@code E[M(z)]}, in unit coordinates. */

@@ -47,10 +47,10 @@ class ConfigErrorsTest {
         // unknown keys
         bad("fields: [{name: accel_x, min: -2, max: 2, epsilom: 1}]",
             "unknown key 'epsilom' in field 'accel_x' (known keys: name, domain, min, max, epsilon,"
-                + " mechanism, objective, out-of-range)"),
+                + " mechanism, objective, optimize-at, out-of-range)"),
         bad("fields: [{min: -2, max: 2, epsilon: 1, nmae: x}]",
             "unknown key 'nmae' in field #1 (known keys: name, domain, min, max, epsilon,"
-                + " mechanism, objective, out-of-range)"),
+                + " mechanism, objective, optimize-at, out-of-range)"),
         bad("feilds: [" + A + "]", "unknown key 'feilds' (known keys: id-field, user-field,"
             + " passthrough, fields, grid-bits, budget)"),
         bad("user-field: u\nbudget: {epsilon: 1, periode: 1d}\nfields: [" + A + "]",
@@ -105,6 +105,14 @@ class ConfigErrorsTest {
             "field 't': mechanism purkayastha is not defined on a classical domain"),
         bad("fields: [{name: t, min: 0, max: 1, epsilon: 1, mechanism: pm, objective: l2}]",
             "field 't': objective l2 applies to ogpm and staircase only, not pm"),
+        bad("fields: [{name: t, min: 0, max: 1, epsilon: 1, mechanism: pm, optimize-at: 0.5}]",
+            "field 't': optimize-at applies to ogpm on a classical domain only, not pm on a classical domain"),
+        bad("fields: [" + ROLL + ", optimize-at: 0}]",
+            "field 'roll': optimize-at applies to ogpm on a classical domain only, not ogpm on a circular domain"),
+        bad("fields: [{name: t, min: 0, max: 1, epsilon: 1, optimize-at: 1.5}]",
+            "field 't': optimize-at must be in [0.0, 1.0], got 1.5"),
+        bad("fields: [{name: t, min: 0, max: 1, epsilon: 1, optimize-at: middle}]",
+            "field 't': optimize-at must be a number, got 'middle'"),
         // grid bits
         bad("grid-bits: 0\nfields: [" + A + "]", "grid-bits must be in [1, 52], got 0"),
         bad("grid-bits: 53\nfields: [" + A + "]", "grid-bits must be in [1, 52], got 53"),

@@ -43,6 +43,9 @@ class ConfigFingerprintTest {
     assertThat(of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    mechanism: pm\n"))).isNotEqualTo(base);
     assertThat(of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    objective: l2\n"))).isNotEqualTo(base);
     assertThat(of("grid-bits: 30\n" + FIELDS)).isNotEqualTo(base);
+    ConfigFingerprint atZero = of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    optimize-at: 0\n"));
+    assertThat(atZero).isNotEqualTo(base);
+    assertThat(of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    optimize-at: 0.5\n"))).isNotEqualTo(atZero).isNotEqualTo(base);
     assertThat(of(FIELDS.replace("    domain: circular\n", ""))).isNotEqualTo(base);
   }
 

@@ -143,6 +143,11 @@ class PrivacyConfigTest {
     assertThat(t.outOfRange()).isEqualTo(OutOfRange.CLAMP);
     assertThat(t.spec().gridBits()).isEqualTo(20);
     assertThat(c.field("h").orElseThrow().mechanism()).isEqualTo(MechanismType.PURKAYASTHA);
+    assertThat(t.spec().optimizeAt()).isEmpty();
+    FieldConfig at = PrivacyConfig.parse("fields: [{name: a, min: -1, max: 3, epsilon: 1, optimize-at: 0.25}]")
+        .field("a").orElseThrow();
+    assertThat(at.spec()).isEqualTo(MechanismSpec.builder()
+        .domain(Domain.classical(-1, 3)).epsilon(1).optimizeAt(0.25).build());
   }
 
   @Test

@@ -67,6 +67,28 @@ class RecordPerturberTest {
     assertThat(out.toString()).doesNotContain("Alice", "alice", "51.5", "pitch", "gps", "user");
   }
 
+  /** A polar pair: two input fields perturbed under one epsilon, the pair's, split between them. */
+  @Test
+  void aPolarPairPerturbsBothFieldsUnderOneBudget() throws Exception {
+    PrivacyConfig polar = PrivacyConfig.parse("""
+        passthrough: [ts]
+        fields:
+          - domain: polar
+            radius: {name: target.distance, max: 50}
+            angle: {name: target.bearing, min: 0, max: 360}
+            epsilon: 9.99
+        """);
+    RecordPerturber p = new RecordPerturber(polar, RandomnessMode.seeded(4));
+    Outcome o = run(p, "{\"ts\":1,\"target\":{\"distance\":12.5,\"bearing\":270.0,\"id\":\"x\"}}");
+    JsonNode out = value(o);
+    assertThat(fieldNames(out.get("target"))).containsExactly("distance", "bearing");
+    assertThat(out.get("target").get("distance").asDouble()).isBetween(0.0, 50.0);
+    assertThat(out.get("target").get("bearing").asDouble()).isBetween(0.0, 360.0);
+    assertThat(((Outcome.Perturbed) o).epsilon()).isLessThanOrEqualTo(9.99).isGreaterThan(9.99 - 1e-12);
+    // A pair with its angle missing is a dead letter like any record missing a field.
+    assertThat(dead(run(p, "{\"ts\":1,\"target\":{\"distance\":12.5}}")).reason()).isEqualTo(ReasonCode.MISSING_FIELD);
+  }
+
   private static java.util.List<String> fieldNames(JsonNode node) {
     java.util.List<String> names = new java.util.ArrayList<>();
     for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {

@@ -56,7 +56,9 @@ public final class AggregateJobCommand implements Callable<Integer> {
   Duration outOfOrderness;
 
   @Option(names = "--idle-timeout", defaultValue = "30s", converter = DurationConverter.class,
-      description = "A partition without records for this long stops holding back the watermark. Default: ${DEFAULT-VALUE}.")
+      description = "A partition without records for this long moves its event time on with the wall clock, so the last"
+          + " window of a stream that stops closes; one that never had a record stops holding back the others."
+          + " Default: ${DEFAULT-VALUE}.")
   Duration idleTimeout;
 
   @Option(names = "--bins", defaultValue = "50", description = "Histogram bins. Default: ${DEFAULT-VALUE}.")
@@ -81,7 +83,8 @@ public final class AggregateJobCommand implements Callable<Integer> {
     return 0;
   }
 
-  AggregateJob.Settings settings() {
+  /** The job's settings from the parsed options, validated (naming a bad option). */
+  public AggregateJob.Settings settings() {
     kafka.validate();
     if (!method.equals("raw") && !method.equals("em")) {
       throw new UsageError("--method must be raw or em, got '" + method + "'");

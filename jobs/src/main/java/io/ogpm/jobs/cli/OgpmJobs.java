@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "ogpm",
     mixinStandardHelpOptions = true,
+    versionProvider = Version.class,
     description = "The ogpm Flink jobs: perturb-job (raw topic to perturbed topic) and aggregate-job (perturbed topic to"
         + " windowed statistics).",
     subcommands = {PerturbJobCommand.class, AggregateJobCommand.class, CommandLine.HelpCommand.class})

@@ -73,7 +73,8 @@ public final class PerturbJobCommand implements Callable<Integer> {
   }
 
   /** Validated settings: the configuration and the key are checked here, before submission. */
-  PerturbJob.Settings settings() {
+  /** The job's settings from the parsed options, validated (naming a bad option). */
+  public PerturbJob.Settings settings() {
     kafka.validate();
     PrivacyConfig cfg = config.load();
     KeySource keySource = key == null ? KeySource.none()

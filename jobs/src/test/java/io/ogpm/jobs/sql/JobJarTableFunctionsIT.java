@@ -38,14 +38,17 @@ class JobJarTableFunctionsIT {
     assertThat(functions).contains("io/ogpm/flink/table/LdpPerturb.class", "io/ogpm/flink/table/OgpmPerturb.class",
         "io/ogpm/flink/table/LdpPerturbKeyed.class", "io/ogpm/flink/table/LdpMean.class",
         "io/ogpm/flink/table/LdpCircularMean.class", "io/ogpm/flink/table/LdpHistogram.class",
-        "io/ogpm/flink/table/LdpBudget.class", "io/ogpm/flink/table/LdpAccumulator.class");
+        "io/ogpm/flink/table/LdpBudget.class", "io/ogpm/flink/table/LdpAccumulator.class",
+        "io/ogpm/flink/table/LdpPerturbPolar.class", "io/ogpm/flink/table/LdpPolarMean.class",
+        "io/ogpm/flink/table/LdpPolarAccumulator.class");
     try (ZipFile jar = jar()) {
       for (String f : functions) {
         assertThat(jar.getEntry(f)).as(f).isNotNull();
       }
       for (String used : new String[] {"io/ogpm/mechanism/catalog/MechanismCatalog.class",
           "io/ogpm/estimate/FieldEstimator.class", "io/ogpm/mechanism/random/KeyedPrf.class",
-          "io/ogpm/flink/KeySource.class", "io/ogpm/flink/BudgetPeriods.class"}) {
+          "io/ogpm/flink/KeySource.class", "io/ogpm/flink/BudgetPeriods.class",
+          "io/ogpm/mechanism/polar/PolarShares.class", "org/hipparchus/optim/univariate/BrentOptimizer.class"}) {
         assertThat(jar.getEntry(used)).as(used).isNotNull();
       }
     }

@@ -22,6 +22,10 @@ final class CallLayout {
   final int bins;
   final String fixedDomain;
   final String fixedMechanism;
+  /** A polar call's {@code radius_max}, {@code angle_min} and {@code angle_max}; ABSENT in the others. */
+  final int radiusMax;
+  final int angleMin;
+  final int angleMax;
 
   private CallLayout(String function, int lo, int domain, int mechanism, int objective, int bins, String fixedDomain,
       String fixedMechanism) {
@@ -35,6 +39,29 @@ final class CallLayout {
     this.bins = bins;
     this.fixedDomain = fixedDomain;
     this.fixedMechanism = fixedMechanism;
+    this.radiusMax = ABSENT;
+    this.angleMin = ABSENT;
+    this.angleMax = ABSENT;
+  }
+
+  /**
+   * A polar call: {@code (radius, angle, radius_max, eps [, objective [, angle_min, angle_max]])},
+   * the mechanisms ogpm on the classical radius and the circular angle.
+   */
+  private CallLayout(String function) {
+    this.function = function;
+    this.lo = ABSENT;
+    this.hi = ABSENT;
+    this.radiusMax = 2;
+    this.eps = 3;
+    this.objective = 4;
+    this.angleMin = 5;
+    this.angleMax = 6;
+    this.domain = ABSENT;
+    this.mechanism = ABSENT;
+    this.bins = ABSENT;
+    this.fixedDomain = null;
+    this.fixedMechanism = SpecArguments.DEFAULT_MECHANISM;
   }
 
   /** {@code LDP_PERTURB(value, lo, hi, eps [, domain [, mechanism [, objective]]])}. */
@@ -51,6 +78,16 @@ final class CallLayout {
   /** {@code LDP_CIRCULAR_MEAN(perturbed, lo, hi, eps [, mechanism [, objective]])}: circular. */
   static final CallLayout LDP_CIRCULAR_MEAN =
       new CallLayout("LDP_CIRCULAR_MEAN", 1, ABSENT, 4, 5, ABSENT, "circular", null);
+
+  /** {@code LDP_PERTURB_POLAR(radius, angle, radius_max, eps [, objective [, angle_min, angle_max]])}. */
+  static final CallLayout LDP_PERTURB_POLAR = new CallLayout("LDP_PERTURB_POLAR");
+  /** {@code LDP_POLAR_MEAN(radius, angle, radius_max, eps [, objective [, angle_min, angle_max]])}. */
+  static final CallLayout LDP_POLAR_MEAN = new CallLayout("LDP_POLAR_MEAN");
+
+  /** Whether the call is a polar one. */
+  boolean polar() {
+    return radiusMax != ABSENT;
+  }
 
   /** Most histogram bins a call may ask for (as the DataStream aggregation). */
   static final int MAX_BINS = LdpAggregation.MAX_BINS;

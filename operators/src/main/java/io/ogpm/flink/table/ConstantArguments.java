@@ -79,6 +79,10 @@ final class ConstantArguments implements InputTypeStrategy {
    * @throws IllegalArgumentException naming the argument and its value
    */
   void check(CallContext call) {
+    if (layout.polar()) {
+      checkPolar(call);
+      return;
+    }
     Double lo = number(call, layout.lo, "lo");
     Double hi = number(call, layout.hi, "hi");
     Double eps = number(call, layout.eps, "eps");
@@ -112,6 +116,31 @@ final class ConstantArguments implements InputTypeStrategy {
       MechanismCatalog.of(new SpecArguments(lo, hi, eps, domain, mechanism, objective).spec());
     } else if (lo != null && hi != null) {
       Checks.ordered("lo", lo, "hi", hi);
+    }
+  }
+
+  /**
+   * Checks a polar call's literals: each on its own, then, when every argument is a literal, the
+   * split and both mechanisms as the task will compile them.
+   */
+  private void checkPolar(CallContext call) {
+    Double radiusMax = number(call, layout.radiusMax, "radius_max");
+    Double eps = number(call, layout.eps, "eps");
+    String objective = text(call, layout.objective, "objective", SpecArguments.DEFAULT_OBJECTIVE);
+    boolean circle = CallLayout.holds(layout.angleMin, call.getArgumentDataTypes().size());
+    // Boxed defaults: a ternary of Double and double would unbox a column's null.
+    Double angleMin = circle ? number(call, layout.angleMin, "angle_min") :
+        Double.valueOf(PolarArguments.DEFAULT_ANGLE_MIN);
+    Double angleMax = circle ? number(call, layout.angleMax, "angle_max") :
+        Double.valueOf(PolarArguments.DEFAULT_ANGLE_MAX);
+    if (objective != null) {
+      Objective.parse(objective);
+    }
+    PolarArguments.check(radiusMax, eps, angleMin, angleMax);
+    if (radiusMax != null && eps != null && objective != null && angleMin != null && angleMax != null) {
+      PolarArguments.Split split = new PolarArguments(radiusMax, eps, objective, angleMin, angleMax).split();
+      MechanismCatalog.of(split.radius().spec());
+      MechanismCatalog.of(split.angle().spec());
     }
   }
 

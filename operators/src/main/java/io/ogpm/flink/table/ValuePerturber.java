@@ -35,6 +35,7 @@ final class ValuePerturber {
   private final RandomBits stream;
   private final CompileCache<SpecArguments, Mechanism> mechanisms;
   private final CompileCache<FieldKey, KeyedMechanism> keyedMechanisms;
+  private final CompileCache<PolarArguments, PolarMechanisms> polarMechanisms;
   private final Counter perturbed;
   private final Map<Reason, Counter> rejected = new EnumMap<>(Reason.class);
   private final FunctionMetrics metrics;
@@ -43,6 +44,8 @@ final class ValuePerturber {
   private Mechanism lastMechanism;
   private String lastField;
   private KeyedMechanism lastKeyed;
+  private PolarArguments lastPolarArguments;
+  private PolarMechanisms lastPolar;
 
   private ValuePerturber(RandomBits stream, KeyedPrf prf, FunctionMetrics metrics) {
     this.stream = stream;
@@ -52,6 +55,10 @@ final class ValuePerturber {
       Mechanism m = MechanismCatalog.of(k.arguments().spec());
       // The DataStream operator's binding: the field's name and its mechanism spec.
       return new KeyedMechanism(m, prf.forField(k.field(), m.spec().toString()).newBits());
+    });
+    this.polarMechanisms = new CompileCache<>(CompileCache.DEFAULT_CAPACITY, a -> {
+      PolarArguments.Split split = a.split();
+      return new PolarMechanisms(MechanismCatalog.of(split.radius().spec()), MechanismCatalog.of(split.angle().spec()));
     });
     this.perturbed = metrics.counter("valuesPerturbed");
   }
@@ -68,7 +75,8 @@ final class ValuePerturber {
 
   /** How many argument tuples were compiled (for tests). */
   int compilations() {
-    return mechanisms.compilations() + (keyedMechanisms == null ? 0 : keyedMechanisms.compilations());
+    return mechanisms.compilations() + polarMechanisms.compilations()
+        + (keyedMechanisms == null ? 0 : keyedMechanisms.compilations());
   }
 
   /** The perturbed value, or null (counted). */
@@ -88,6 +96,41 @@ final class ValuePerturber {
     }
     double x = admitted(value, m.domain());
     return Double.isNaN(x) ? null : record(m.perturb(x, stream));
+  }
+
+  /**
+   * A polar pair perturbed, {@code {radius, angle}}, or null when either coordinate has no
+   * perturbation (each bad coordinate counted under its reason; nothing is drawn then, so a pair is
+   * released whole or not at all). The radius is drawn first, then the angle, as the DataStream
+   * operator draws a polar item's two fields.
+   */
+  double[] perturbPolar(Double radius, Double angle, Double radiusMax, Double eps, String objective, Double angleMin,
+      Double angleMax) {
+    if (stream == null) {
+      throw new IllegalStateException("this perturber has no stream");
+    }
+    PolarMechanisms p;
+    if (lastPolarArguments != null
+        && lastPolarArguments.matches(radiusMax, eps, objective, angleMin, angleMax)) {
+      p = lastPolar;
+    } else {
+      lastPolarArguments = new PolarArguments(radiusMax, eps, objective, angleMin, angleMax);
+      p = polarMechanisms.get(lastPolarArguments).value();
+      lastPolar = p;
+    }
+    if (p == null) {
+      reject(Reason.INVALID_ARGUMENT);
+      return null;
+    }
+    double r = admitted(radius, p.radius.domain());
+    double a = admitted(angle, p.angle.domain());
+    if (Double.isNaN(r) || Double.isNaN(a)) {
+      return null;
+    }
+    double yr = p.radius.perturb(r, stream);
+    double ya = p.angle.perturb(a, stream);
+    perturbed.inc(2);
+    return new double[] {yr, ya};
   }
 
   /** The perturbed value of a record's field under keyed randomness, or null (counted). */
@@ -157,6 +200,9 @@ final class ValuePerturber {
 
   /** A keyed call's cache key: the field's name and the arguments. */
   private record FieldKey(String field, SpecArguments arguments) {}
+
+  /** A polar call's two mechanisms. */
+  private record PolarMechanisms(Mechanism radius, Mechanism angle) {}
 
   /** A mechanism with the keyed PRF bound to its field and spec. */
   private static final class KeyedMechanism {

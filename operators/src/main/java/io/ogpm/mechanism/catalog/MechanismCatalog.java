@@ -4,6 +4,7 @@ import io.ogpm.mechanism.CircularOgpm;
 import io.ogpm.mechanism.ClassicalOgpm;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.OgpmShape;
 import io.ogpm.mechanism.UnbiasedOgpm;
 import io.ogpm.mechanism.UnitMechanism;
 import io.ogpm.mechanism.baseline.BoundedLaplace;
@@ -34,7 +35,7 @@ public final class MechanismCatalog {
     return switch (spec.type()) {
       case OGPM -> circle
           ? CircularOgpm.optimal(eps, spec.objective())
-          : ClassicalOgpm.optimal(eps, spec.objective());
+          : classicalOgpm(spec);
       case OGPM_U -> UnbiasedOgpm.of(eps);
       case PM -> PiecewiseMechanism.of(eps, PiecewiseMechanism.Output.ORIGINAL);
       case PM_C -> PiecewiseMechanism.of(eps, PiecewiseMechanism.Output.COMPRESSED);
@@ -49,4 +50,16 @@ public final class MechanismCatalog {
     };
   }
 
+  /**
+   * The worst-case optimum, or with {@code optimize-at} the three-piece mechanism that minimises
+   * the error at x0 ({@link OgpmShape#optimalAt}), which the m-piece solver ({@code
+   * io.ogpm.mechanism.solve}) confirms is optimal among m-piece GPMs.
+   */
+  private static ClassicalOgpm classicalOgpm(MechanismSpec spec) {
+    if (spec.optimizeAt().isEmpty()) {
+      return ClassicalOgpm.optimal(spec.epsilon(), spec.objective());
+    }
+    double z = Math.min(1, (spec.optimizeAt().getAsDouble() - spec.domain().lo()) / spec.domain().width());
+    return ClassicalOgpm.withShape(OgpmShape.optimalAt(spec.epsilon(), z, spec.objective().metric()));
+  }
 }

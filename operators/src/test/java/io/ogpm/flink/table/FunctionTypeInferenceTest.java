@@ -71,6 +71,31 @@ class FunctionTypeInferenceTest {
   }
 
   @Test
+  void thePolarFunctionsCheckTheirLiteralsAndTheSplit() {
+    for (UserDefinedFunction f : new UserDefinedFunction[] {new LdpPerturbPolar(), new LdpPolarMean()}) {
+      String name = f instanceof LdpPerturbPolar ? "LDP_PERTURB_POLAR: " : "LDP_POLAR_MEAN: ";
+      refusesItsBadLiteral(f, name + "radius_max must be > 0, got 0.0", COLUMN, COLUMN, 0, 3);
+      refusesItsBadLiteral(f, name + "radius_max must not be NULL", COLUMN, COLUMN, FakeCall.NULL, 3);
+      refusesItsBadLiteral(f, name + "eps must be > 0, got -1.0", COLUMN, COLUMN, COLUMN, -1);
+      refusesItsBadLiteral(f, name + "objective must be l1 or l2, got 'l7'", COLUMN, COLUMN, 1, 3, "l7");
+      refusesItsBadLiteral(f, name + "angle_min must be < angle_max, got angle_min=360.0 and angle_max=0.0",
+          COLUMN, COLUMN, 1, COLUMN, "l1", 360, 0);
+      // Each literal on its own, whatever the others are.
+      refusesItsBadLiteral(f, name + "angle_max must be a finite number, got Infinity", COLUMN, COLUMN, COLUMN,
+          COLUMN, "l1", COLUMN, Double.POSITIVE_INFINITY);
+      refusesItsBadLiteral(f, name + "objective must be l1 or l2, got 'l7'", COLUMN, COLUMN, COLUMN, COLUMN, "l7");
+      // Every argument a literal: the split as the task will compute it.
+      refusesItsBadLiteral(f, name + "the least total error at epsilon 2.0 gives the radius no share of it"
+          + " (see ogpm polar-split)", COLUMN, COLUMN, 1, 2, "l2");
+      refusesItsBadLiteral(f, name + "the least total error at epsilon 2.0 gives the angle no share of it"
+          + " (see ogpm polar-split)", COLUMN, COLUMN, 1000, 2);
+      accepts(f, COLUMN, COLUMN, 50, 9.99, "l1", 0, 360);
+      accepts(f, COLUMN, COLUMN, 1, 7);
+      accepts(f, COLUMN, COLUMN, COLUMN, COLUMN, "l2", COLUMN, 360);
+    }
+  }
+
+  @Test
   void theBudgetsInferenceKeepsItsStateForTheBudgetAndChecksItsArguments() {
     TypeInference inference = new LdpBudget().getTypeInference(types);
     assertThat(inference.getStaticArguments()).isPresent();

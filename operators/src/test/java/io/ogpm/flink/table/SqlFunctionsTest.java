@@ -71,6 +71,8 @@ class SqlFunctionsTest {
     t.createTemporarySystemFunction("LDP_CIRCULAR_MEAN", LdpCircularMean.class);
     t.createTemporarySystemFunction("LDP_HISTOGRAM", LdpHistogram.class);
     t.createTemporarySystemFunction("LDP_BUDGET", LdpBudget.class);
+    t.createTemporarySystemFunction("LDP_PERTURB_POLAR", LdpPerturbPolar.class);
+    t.createTemporarySystemFunction("LDP_POLAR_MEAN", LdpPolarMean.class);
   }
 
   private static List<Row> rows(TableEnvironment t, String query) throws Exception {
@@ -107,6 +109,97 @@ class SqlFunctionsTest {
         "LDP_CIRCULAR_MEAN: mechanism ogpm-u is not defined on a circular domain");
     refusedAtPlanning(t, "LDP_HISTOGRAM(x, 0, 1, 1, 'classical', 'ogpm', 0)",
         "LDP_HISTOGRAM: bins must be in [1, 10000], got 0");
+    refusedAtPlanning(t, "LDP_PERTURB_POLAR(x, x, 0, 3)", "LDP_PERTURB_POLAR: radius_max must be > 0, got 0.0");
+    refusedAtPlanning(t, "LDP_PERTURB_POLAR(x, x, 1, 2, 'l2')",
+        "LDP_PERTURB_POLAR: the least total error at epsilon 2.0 gives the radius no share of it");
+    refusedAtPlanning(t, "LDP_POLAR_MEAN(x, x, 50, 9.99, 'l1', 360, 0)",
+        "LDP_POLAR_MEAN: angle_min must be < angle_max, got angle_min=360.0 and angle_max=0.0");
+  }
+
+  @Test
+  void theReadmesPolarExampleRuns() throws Exception {
+    // README, "Polar coordinates": its statements after CREATE FUNCTION.
+    TableEnvironment t = batchless();
+    t.executeSql("""
+        CREATE TEMPORARY VIEW targets AS
+        SELECT sensor, LDP_PERTURB_POLAR(distance, bearing, 50.0, 9.99, 'l1', 0.0, 360.0) AS target
+        FROM (VALUES ('a', 12.5, 30.0), ('a', 14.0, 35.0), ('a', 13.0, 20.0), ('b', 40.0, 350.0))
+          AS readings(sensor, distance, bearing)
+        """);
+    Map<String, Row> last = new TreeMap<>();
+    for (Row r : rows(t, """
+        SELECT sensor, LDP_POLAR_MEAN(target.radius, target.angle, 50.0, 9.99, 'l1', 0.0, 360.0) AS target_mean
+        FROM targets GROUP BY sensor
+        """)) {
+      last.put((String) r.getField(0), (Row) r.getField(1));
+    }
+    assertThat(last).containsOnlyKeys("a", "b");
+    assertThat(last.get("a").getField(0)).isEqualTo(3L);
+    assertThat(last.get("a").getField(4)).isEqualTo(3L);
+    assertThat(last.get("b").getField(0)).isEqualTo(1L);
+  }
+
+  /** Pairs perturbed with LDP_PERTURB_POLAR's arguments (50, 9.99, 'l1', 0, 360), in two groups. */
+  private static List<Row> perturbedPairs(int n) {
+    LdpPerturbPolar f = new LdpPerturbPolar(41L);
+    f.open(new TestMetrics());
+    AesCtrSource bits = AesCtrSource.seeded(42);
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Row p = f.eval(50 * bits.nextUniform(), 90 * bits.nextUniform(), 50.0, 9.99, "l1", 0.0, 360.0);
+      rows.add(Row.of(T0 + i, p.getField(0), p.getField(1), i % 3 == 0 ? "a" : "b"));
+    }
+    return rows;
+  }
+
+  @Test
+  void polarPairsArePerturbedAsRowsAndEstimatedPerGroup() throws Exception {
+    List<Row> pairs = perturbedPairs(2_000);
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(2);
+    StreamTableEnvironment t = StreamTableEnvironment.create(env);
+    register(t);
+    t.createTemporaryView("pairs", t.fromDataStream(env.fromData(pairs, Types.ROW_NAMED(
+        new String[] {"t", "r", "a", "g"}, Types.LONG, Types.DOUBLE, Types.DOUBLE, Types.STRING))));
+    Map<String, Row> last = new TreeMap<>();
+    for (Row r : rows(t, "SELECT g, LDP_POLAR_MEAN(r, a, 50, 9.99, 'l1', 0, 360) FROM pairs GROUP BY g")) {
+      last.put((String) r.getField(0), (Row) r.getField(1));
+    }
+    assertThat(last).containsOnlyKeys("a", "b");
+    for (String g : last.keySet()) {
+      LdpPolarMean direct = new LdpPolarMean();
+      direct.open(new TestMetrics());
+      LdpPolarAccumulator acc = direct.createAccumulator();
+      pairs.stream().filter(p -> p.getField(3).equals(g))
+          .forEach(p -> direct.accumulate(acc, (Double) p.getField(1), (Double) p.getField(2), 50.0, 9.99, "l1",
+              0.0, 360.0));
+      assertThat(last.get(g)).as(g).isEqualTo(direct.getValue(acc));
+    }
+
+    // Perturbed in SQL: a ROW whose fields are cells of the two mechanisms' outputs; NULL for a bad pair.
+    List<Row> out = rows(t, """
+        SELECT k, p.radius, p.angle FROM (
+          SELECT k, LDP_PERTURB_POLAR(r, a, 50, 9.99, 'l1', 0, 360) AS p
+          FROM (VALUES (1, 10.0, 45.0), (2, 60.0, 45.0), (3, 10.0, CAST(NULL AS DOUBLE)), (4, 0.0, 400.0))
+            AS v(k, r, a))
+        """);
+    Map<Integer, Row> byKey = new TreeMap<>();
+    out.forEach(r -> byKey.put((Integer) r.getField(0), r));
+    assertThat(byKey).containsOnlyKeys(1, 2, 3, 4);
+    PolarArguments.Split split = new PolarArguments(50.0, 9.99, "l1", 0.0, 360.0).split();
+    Mechanism radius = MechanismCatalog.of(split.radius().spec());
+    Mechanism angle = MechanismCatalog.of(split.angle().spec());
+    for (int k : new int[] {1, 4}) {
+      double y = (Double) byKey.get(k).getField(1);
+      double z = (Double) byKey.get(k).getField(2);
+      assertThat(y).isEqualTo(radius.valueOfCell(Math.round((y - 0) / radius.cellWidth() - 0.5)));
+      assertThat(z).isEqualTo(angle.valueOfCell(Math.round((z - 0) / angle.cellWidth() - 0.5)));
+      assertThat(z).isBetween(0.0, 360.0);
+    }
+    for (int k : new int[] {2, 3}) {
+      assertThat(byKey.get(k).getField(1)).as("row %s", k).isNull();
+      assertThat(byKey.get(k).getField(2)).as("row %s", k).isNull();
+    }
   }
 
   @Test
@@ -251,6 +344,63 @@ class SqlFunctionsTest {
           return time - start < 5_000 ? List.of(new long[] {start, start + 5_000}, new long[] {start, start + s})
               : List.of(new long[] {start, start + s});
         }));
+  }
+
+  /**
+   * Session windows merge the accumulators of sessions that come to overlap ({@code merge}): in
+   * each cycle, a group's readings form two sessions (a 2-second gap) until a later-arriving
+   * reading, still ahead of the watermark, bridges them; each merged session gets the direct
+   * estimate of its values.
+   */
+  @Test
+  void sessionWindowsMergeToTheDirectEstimateOfEachSession() throws Exception {
+    AesCtrSource bits = AesCtrSource.seeded(37);
+    List<Row> readings = new ArrayList<>();
+    for (int cycle = 0; cycle < 6; cycle++) {
+      long start = T0 + 20_000L * cycle;
+      List<Row> inOrder = new ArrayList<>();
+      for (String g : List.of("a", "b")) {
+        for (int i = 0; i < 30; i++) {
+          // [0, 0.5 s) and [2.6 s, 2.9 s): more than the gap apart; the watermark (1 s behind) stays below 1.9 s.
+          long t = start + (i % 2 == 0 ? (long) (500 * bits.nextUniform()) : 2_600 + (long) (300 * bits.nextUniform()));
+          inOrder.add(Row.of(t, LINE.perturb(-2 + 2 * bits.nextUniform(), bits), g));
+        }
+      }
+      inOrder.sort(java.util.Comparator.comparing(r -> (Long) r.getField(0)));
+      readings.addAll(inOrder);
+      for (String g : List.of("a", "b")) {
+        readings.add(Row.of(start + 1_950, LINE.perturb(-2 + 2 * bits.nextUniform(), bits), g));
+      }
+    }
+    long gap = 2_000;
+    Map<String, List<Long>> timesByGroup = new HashMap<>();
+    readings.forEach(r -> timesByGroup.computeIfAbsent((String) r.getField(2), g -> new ArrayList<>()).add((Long) r.getField(0)));
+    timesByGroup.values().forEach(java.util.Collections::sort);
+    Map<String, long[]> sessionOf = new HashMap<>();
+    timesByGroup.forEach((g, times) -> {
+      int first = 0;
+      for (int i = 1; i <= times.size(); i++) {
+        if (i == times.size() || times.get(i) - times.get(i - 1) >= gap) {
+          long[] session = {times.get(first), times.get(i - 1) + gap};
+          for (int j = first; j < i; j++) {
+            sessionOf.put(g + "@" + times.get(j), session);
+          }
+          first = i;
+        }
+      }
+    });
+    Map<String, Row> expected = new TreeMap<>();
+    Map<String, List<Double>> values = new HashMap<>();
+    for (Row r : readings) {
+      long[] w = sessionOf.get(r.getField(2) + "@" + r.getField(0));
+      values.computeIfAbsent(w[0] + "/" + w[1] + "/" + r.getField(2), k -> new ArrayList<>()).add((Double) r.getField(1));
+    }
+    values.forEach((k, v) -> expected.put(k, expected(v)));
+    assertThat(expected).hasSize(12);
+
+    StreamTableEnvironment t = streaming(readings, 1);
+    assertThat(actualWindows(rows(t, windowQuery("SESSION(TABLE readings PARTITION BY g, DESCRIPTOR(ts), INTERVAL '2' SECOND)"))))
+        .isEqualTo(expected);
   }
 
   @Test

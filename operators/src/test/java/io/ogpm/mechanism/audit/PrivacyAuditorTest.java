@@ -72,6 +72,25 @@ class PrivacyAuditorTest {
     assertThat(ClopperPearson.upper(10, 100, 0.05)).isCloseTo(0.1637, within(5e-4));
   }
 
+  @Test
+  void clopperPearsonBoundsAreAccurateForTinyProportionsAndOnTheConservativeSide() {
+    // k = 1: the lower bound is the alpha-quantile of Beta(1, n), 1 - (1 - alpha)^(1/n), exactly;
+    // near 5e-11 for n = 1e9, so an absolute accuracy would not do.
+    double n = 1e9;
+    double exact = -Math.expm1(Math.log1p(-0.05) / n);
+    assertThat(ClopperPearson.lower(1, (long) n, 0.05)).isCloseTo(exact, within(1e-14 * exact));
+    // k = n - 1: the upper bound is the (1 - alpha)-quantile of Beta(n, 1), (1 - alpha)^(1/n).
+    double upperExact = Math.pow(0.95, 1.0 / 50);
+    assertThat(ClopperPearson.upper(49, 50, 0.05)).isCloseTo(upperExact, within(1e-14));
+    // k = 1, n = 1: Beta(1, 1) is uniform, its alpha-quantile is alpha.
+    assertThat(ClopperPearson.lower(1, 1, 0.025)).isCloseTo(0.025, within(1e-16));
+    // The conservative side, against the beta function as computed (the closed forms above agree
+    // to its accuracy, 1e-14 relative): the cdf at the lower bound is at most alpha, at the upper
+    // bound at least 1 - alpha.
+    assertThat(org.hipparchus.special.Beta.regularizedBeta(ClopperPearson.lower(30, 1000, 1e-6), 30, 971)).isLessThanOrEqualTo(1e-6);
+    assertThat(org.hipparchus.special.Beta.regularizedBeta(ClopperPearson.upper(30, 1000, 1e-6), 31, 970)).isGreaterThanOrEqualTo(1 - 1e-6);
+  }
+
   /**
    * Theorem 3 at eps {@code intended} with its high density {@code factor} times too high (the bump
    * shrunk to keep mass 1). It states the epsilon it really spends, {@code intended + ln(factor)}:

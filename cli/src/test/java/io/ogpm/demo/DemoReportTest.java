@@ -1,0 +1,216 @@
+package io.ogpm.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ogpm.config.FieldConfig;
+import io.ogpm.config.PrivacyConfig;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
+
+/**
+ * The report rendered and parsed back (it is well-formed XML): the accounting first, mismatches
+ * flagged; every chart titled with unit and epsilon; round ticks, multiples of pi/2 on angles; the
+ * legend outside the plot; one look per kind of series across all charts; an interval across the
+ * seam of a circle drawn in two pieces, and no other interval upside down.
+ */
+class DemoReportTest {
+  static final PrivacyConfig CONFIG = PrivacyConfig.parse(SampleData.config(null));
+  static final Duration WINDOW = Duration.ofSeconds(10);
+  static final int BINS = 20;
+  static final long T0 = 1767225600000L;
+  static final Pattern ROUND = Pattern.compile("-?\\d+(\\.\\d{1,3})?");
+  static final Pattern PI = Pattern.compile("0|-?(\\d*)π(/[24])?");
+
+  @Test
+  void theReportOpensWithTheAccountingAndItsChartsFollowTheRules(@TempDir Path dir) throws Exception {
+    Document doc = render(dir, 5_000L, Map.of("out-of-range", 3L), false);
+
+    Element body = (Element) doc.getElementsByTagName("body").item(0);
+    Element firstSection = (Element) body.getElementsByTagName("section").item(0);
+    assertThat(firstSection.getAttribute("class")).isEqualTo("accounting");
+    String accounting = firstSection.getTextContent();
+    assertThat(accounting).contains("in (replayed into ogpm.raw)5003", "perturbed (in ogpm.perturbed)5000",
+        "dead-lettered (in ogpm.dead-letters)3", "reason out-of-range3", "= records in",
+        "values of attitude.roll in window statistics");
+    assertThat(rows(firstSection, "mismatch")).isEmpty();
+
+    List<Element> svgs = elements(doc, "svg");
+    // Per field: histogram and means; circular fields also the circle.
+    long circular = CONFIG.fields().stream().filter(f -> f.domain().isCircular()).count();
+    assertThat(svgs).hasSize(2 * CONFIG.fields().size() + (int) circular);
+
+    Map<String, Set<String>> looks = new HashMap<>();
+    int seamSplits = 0;
+    for (Element svg : svgs) {
+      String title = child(svg, "text", "title").getTextContent();
+      FieldConfig field = CONFIG.fields().stream().filter(f -> title.startsWith(f.name() + " (")).findFirst().orElseThrow();
+      assertThat(title).as("title names unit and epsilon").contains("ε = " + trim(field.epsilon()))
+          .containsAnyOf("(g)", "(rad)");
+      boolean angle = title.contains("(rad)");
+      for (Element axis : byClass(svg, "g", "axis")) {
+        for (Element tick : byClass(axis, "g", "tick")) {
+          String label = tick.getElementsByTagName("text").item(0).getTextContent();
+          boolean valueAxisOfAngle = angle && (axis.getAttribute("class").equals("axis angle")
+              || (axis.getAttribute("class").equals("axis x") && title.contains("distribution"))
+              || (axis.getAttribute("class").equals("axis y") && title.contains("mean per")));
+          assertThat(label).as("%s: tick on %s", title, axis.getAttribute("class"))
+              .matches(valueAxisOfAngle ? PI : ROUND);
+        }
+      }
+      Element legend = byClass(svg, "g", "legend").get(0);
+      double legendX = translateX(legend);
+      if (!svg.getAttribute("class").contains("polar")) {
+        Element frame = child(svg, "rect", "frame");
+        assertThat(legendX).as("%s: legend right of the plot", title)
+            .isGreaterThan(Double.parseDouble(frame.getAttribute("x")) + Double.parseDouble(frame.getAttribute("width")));
+      }
+      for (Element series : byClass(svg, "g", "series")) {
+        looks.computeIfAbsent(series.getAttribute("data-kind"), k -> new HashSet<>()).add(series.getAttribute("stroke")
+            + " " + series.getAttribute("stroke-dasharray") + " " + series.getAttribute("data-marker"));
+        if ("INTERVAL".equals(series.getAttribute("data-kind"))) {
+          for (Element bar : byClass(series, "line", "bar")) {
+            boolean split = ((Element) bar.getParentNode()).getAttribute("class").equals("seam-split");
+            if (!split) {
+              // SVG's y grows downwards: a lower end must not be drawn above the upper end.
+              assertThat(Double.parseDouble(bar.getAttribute("y1"))).as("%s: interval upright", title)
+                  .isGreaterThanOrEqualTo(Double.parseDouble(bar.getAttribute("y2")));
+            }
+          }
+          seamSplits += byClass(series, "g", "seam-split").size();
+        }
+      }
+    }
+    assertThat(looks).containsKeys("TRUE", "PERTURBED", "RECONSTRUCTED", "ESTIMATE", "INTERVAL");
+    looks.forEach((kind, styles) -> assertThat(styles).as("looks of %s across the charts", kind).hasSize(1));
+    assertThat(seamSplits).as("the one interval across the seam (attitude.roll), in two pieces").isEqualTo(1);
+    assertThat(doc.getElementsByTagName("meta").getLength()).as("no refresh: a finished run").isEqualTo(1);
+  }
+
+  @Test
+  void aMismatchIsFlaggedInRed(@TempDir Path dir) throws Exception {
+    Document doc = render(dir, 4_990L, Map.of(), false);
+    Element accounting = (Element) doc.getElementsByTagName("section").item(0);
+    List<Element> flagged = rows(accounting, "mismatch");
+    assertThat(flagged).hasSize(1);
+    assertThat(flagged.get(0).getTextContent()).contains("mismatch: 13 records unaccounted for");
+    assertThat(doc.getElementsByTagName("style").item(0).getTextContent()).contains("tr.mismatch td{color:#b00000");
+  }
+
+  @Test
+  void aLiveReportReloadsItself(@TempDir Path dir) throws Exception {
+    Document doc = render(dir, null, Map.of(), true);
+    List<Element> metas = elements(doc, "meta");
+    assertThat(metas).anySatisfy(m -> assertThat(m.getAttribute("http-equiv")).isEqualTo("refresh"));
+  }
+
+  /** A report over the sample's first 2 s (one window) and a second window without truth. */
+  static Document render(Path dir, Long perturbed, Map<String, Long> dead, boolean live) throws Exception {
+    List<String> records = SampleData.records(null, 400);
+    GroundTruth truth = GroundTruth.of(records, CONFIG, "ts", "activity", WINDOW.toMillis(), BINS);
+    List<WindowStat> stats = new ArrayList<>();
+    Map<String, Long> counts = new HashMap<>();
+    for (FieldConfig f : CONFIG.fields()) {
+      double lo = f.domain().lo();
+      double w = f.domain().width();
+      for (long window : new long[] {T0, T0 + WINDOW.toMillis()}) {
+        double[] h = new double[BINS];
+        h[BINS / 2] = 1;
+        boolean seam = f.name().equals("attitude.roll") && window != T0;
+        // attitude.roll's second window: an interval across the seam (lower above upper).
+        double lower = seam ? lo + 0.9 * w : lo + 0.3 * w;
+        double upper = seam ? lo + 0.1 * w : lo + 0.7 * w;
+        stats.add(new WindowStat(window, window + WINDOW.toMillis(), "downstairs", f.name(), window == T0 ? 400 : 100,
+            lo + 0.5 * w, lower, upper, h, h, f.domain().isCircular(), 0.5));
+        counts.put(GroundTruth.key(window, "downstairs", f.name()), window == T0 ? 400L : 100L);
+      }
+    }
+    Map<String, Long> expected = new HashMap<>(truth.counts());
+    stats.stream().filter(s -> s.windowStart() != T0)
+        .forEach(s -> expected.put(GroundTruth.key(s.windowStart(), "downstairs", s.field()), 100L));
+    var estimators = new HashMap<String, io.ogpm.estimate.FieldEstimator>();
+    var overall = new HashMap<String, io.ogpm.estimate.FieldEstimate>();
+    for (FieldConfig f : CONFIG.fields()) {
+      var e = io.ogpm.estimate.FieldEstimator.of(io.ogpm.mechanism.catalog.MechanismCatalog.of(f.spec()), BINS);
+      var acc = e.newAccumulator();
+      for (int i = 0; i < 200; i++) {
+        acc.add(f.domain().lo() + f.domain().width() * (i + 0.5) / 200, e.binning());
+      }
+      estimators.put(f.name(), e);
+      overall.put(f.name(), e.estimate(acc, e.canReconstruct()));
+    }
+    long in = 5_003;
+    Path file = DemoReport.write(dir, new DemoReport.Content("test report", CONFIG, WINDOW,
+        ReportAccounting.of(in, perturbed, dead, expected, counts), truth, stats, live ? null : overall,
+        live ? null : estimators, live));
+    byte[] html = Files.readAllBytes(file);
+    DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+    factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", false);
+    factory.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
+    return factory.newDocumentBuilder().parse(new ByteArrayInputStream(html));
+  }
+
+  static String trim(double v) {
+    return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+  }
+
+  static List<Element> elements(Document doc, String tag) {
+    return list(doc.getElementsByTagName(tag));
+  }
+
+  static List<Element> list(NodeList nodes) {
+    List<Element> out = new ArrayList<>();
+    for (int i = 0; i < nodes.getLength(); i++) {
+      if (nodes.item(i) instanceof Element e) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  static List<Element> byClass(Element root, String tag, String cls) {
+    return list(root.getElementsByTagName(tag)).stream()
+        .filter(e -> List.of(e.getAttribute("class").split(" ")).contains(cls)).toList();
+  }
+
+  static Element child(Element root, String tag, String cls) {
+    for (Node n = root.getFirstChild(); n != null; n = n.getNextSibling()) {
+      if (n instanceof Element e && e.getTagName().equals(tag) && e.getAttribute("class").equals(cls)) {
+        return e;
+      }
+    }
+    throw new AssertionError("no <" + tag + " class=\"" + cls + "\"> in " + root.getTagName());
+  }
+
+  static List<Element> rows(Element table, String cls) {
+    return list(table.getElementsByTagName("tr")).stream().filter(r -> r.getAttribute("class").equals(cls)).toList();
+  }
+
+  static double translateX(Element e) {
+    Matcher m = Pattern.compile("translate\\(([-\\d.]+),").matcher(e.getAttribute("transform"));
+    assertThat(m.find()).isTrue();
+    return Double.parseDouble(m.group(1));
+  }
+
+  static {
+    // The report's bytes are UTF-8 (π, ε): the parser reads the declared charset from the bytes.
+    assertThat(StandardCharsets.UTF_8).isNotNull();
+  }
+}
