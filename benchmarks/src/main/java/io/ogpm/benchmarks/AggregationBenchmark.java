@@ -28,8 +28,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * The aggregation's costs, one thread, 50 bins: adding a value to an exact accumulator, merging two
  * accumulators (what the merge stage does per partial), and one emission (the estimate of a window
  * from its accumulator: raw histogram, means with intervals and the EMS reconstruction) for windows
- * of 1e3 to 1e6 perturbed values. An emission's cost depends on the values only through the
- * histogram, so through the number of EMS iterations (capped at 10,000), not through their number.
+ * of 1e3 to 1e6 perturbed values, with the reconstruction and without it (intervals only). An
+ * emission's cost depends on the values only through the histogram, so through the number of EMS
+ * iterations (capped at 10,000), not through their number.
  * Run: {@code java -jar benchmarks/target/benchmarks.jar AggregationBenchmark}.
  */
 @Warmup(iterations = 3, time = 2)
@@ -148,5 +149,17 @@ public class AggregationBenchmark {
   @OutputTimeUnit(TimeUnit.MILLISECONDS)
   public FieldEstimate emission(Emitting s) {
     return s.estimator.estimate(s.window, true);
+  }
+
+  /**
+   * The same emission without the EMS reconstruction: raw histogram, means and their 95 %
+   * intervals only (what {@code --method raw} emits); the difference to {@link #emission} is the
+   * reconstruction's cost.
+   */
+  @Benchmark
+  @BenchmarkMode(Mode.AverageTime)
+  @OutputTimeUnit(TimeUnit.MILLISECONDS)
+  public FieldEstimate emissionIntervalsOnly(Emitting s) {
+    return s.estimator.estimate(s.window, false);
   }
 }

@@ -32,6 +32,7 @@ import picocli.CommandLine.Command;
       TopicsCommand.class,
       EstimateCommand.class,
       AuditCommand.class,
+      BenchCommand.class,
       ReproduceCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -12,14 +12,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The demo's input: the bundled MotionSense sample and its configuration, or files given instead. */
-final class SampleData {
+public final class SampleData {
   static final String RECORDS = "/sample-data/motionsense-dws1.jsonl";
   static final String CONFIG = "/sample-data/ogpm.yaml";
 
   private SampleData() {}
 
   /** Up to {@code limit} lines of a file, or of the bundled sample when the file is null. */
-  static List<String> records(Path file, int limit) {
+  public static List<String> records(Path file, int limit) {
     try (BufferedReader r = file != null ? Files.newBufferedReader(file, StandardCharsets.UTF_8) : resource(RECORDS)) {
       List<String> out = new ArrayList<>();
       String line;
@@ -38,7 +38,7 @@ final class SampleData {
   }
 
   /** The configuration YAML: a file, or the bundled one. */
-  static String config(Path file) {
+  public static String config(Path file) {
     try {
       if (file != null) {
         return Files.readString(file, StandardCharsets.UTF_8);

@@ -11,11 +11,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * checkpoints (the Kafka sinks commit on them), the parallelism if one is given, and no generic
  * types (a type that would fall back to Kryo fails the build of the job instead).
  */
-final class JobEnvironment {
+public final class JobEnvironment {
   private JobEnvironment() {}
 
   /** @param parallelism 0: leave the environment's */
-  static void configure(StreamExecutionEnvironment env, Duration checkpointInterval, int parallelism) {
+  public static void configure(StreamExecutionEnvironment env, Duration checkpointInterval, int parallelism) {
     env.enableCheckpointing(checkpointInterval.toMillis(), CheckpointingMode.EXACTLY_ONCE);
     if (parallelism > 0) {
       env.setParallelism(parallelism);

@@ -21,6 +21,15 @@ public final class PerturbedRecordSerializer implements KafkaRecordSerialization
   public static final String EPSILON_HEADER = "ogpm-epsilon";
 
   private final String topic;
+  /**
+   * The last epsilon and fingerprint written, and their header bytes: every record of a job has
+   * the same ones, so they are converted once instead of once per record ({@code Double.toString}
+   * was a measurable part of the sink's time). Each sink writer has its own copy of this object.
+   */
+  private transient double lastEpsilon = Double.NaN;
+  private transient byte[] lastEpsilonBytes;
+  private transient String lastFingerprint;
+  private transient byte[] lastFingerprintBytes;
 
   public PerturbedRecordSerializer(String topic) {
     this.topic = topic;
@@ -29,9 +38,17 @@ public final class PerturbedRecordSerializer implements KafkaRecordSerialization
   @Override
   public ProducerRecord<byte[], byte[]> serialize(PerturbedRecord r, KafkaSinkContext context, Long timestamp) {
     RecordHeaders headers = new RecordHeaders();
-    headers.add(EPSILON_HEADER, Double.toString(r.getEpsilon()).getBytes(StandardCharsets.UTF_8));
+    if (lastEpsilonBytes == null || Double.doubleToRawLongBits(r.getEpsilon()) != Double.doubleToRawLongBits(lastEpsilon)) {
+      lastEpsilon = r.getEpsilon();
+      lastEpsilonBytes = Double.toString(lastEpsilon).getBytes(StandardCharsets.UTF_8);
+    }
+    headers.add(EPSILON_HEADER, lastEpsilonBytes);
     if (r.getFingerprint() != null) {
-      headers.add(ConfigFingerprint.HEADER, r.getFingerprint().getBytes(StandardCharsets.UTF_8));
+      if (!r.getFingerprint().equals(lastFingerprint)) {
+        lastFingerprint = r.getFingerprint();
+        lastFingerprintBytes = lastFingerprint.getBytes(StandardCharsets.UTF_8);
+      }
+      headers.add(ConfigFingerprint.HEADER, lastFingerprintBytes);
     }
     return new ProducerRecord<>(topic, null, r.getTimestamp() > 0 ? r.getTimestamp() : null, r.getKey(), r.getValue(), headers);
   }

@@ -6,12 +6,14 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import io.ogpm.mechanism.random.Identifier;
 import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * Reads one JSON record in a single streaming pass: the configured values into a {@link
+ * Reads one JSON record in a single streaming pass (a second only for a refused record, see
+ * {@link #read}): the configured values into a {@link
  * RecordValues}, the passthrough values, re-serialised by a JSON generator, into a reusable buffer.
  * Keys off the {@link JsonShape} are skipped, but every token of the record is still read, so the
  * whole record is checked: syntax, duplicate keys at any depth, trailing data, nesting and number
@@ -23,7 +25,10 @@ import java.util.Arrays;
  * <p>Not thread-safe: one per perturber.
  */
 final class JsonRecordReader {
-  private final JsonFactory factory;
+  /** Jackson's strict reader: the reference for every record the fast read does not accept. */
+  private final JsonFactory strict;
+  /** The same settings without Jackson's duplicate detection: this class finds duplicates itself. */
+  private final JsonFactory fast;
   private final JsonShape shape;
   private final int maxBytes;
   /** Passthrough values, back to back, each as JSON. */
@@ -31,12 +36,20 @@ final class JsonRecordReader {
   private final int[] start;
   private final int[] end;
   private final boolean[] present;
+  private final DuplicateKeys keys = new DuplicateKeys();
+  /** Whether this class checks keys for duplicates (the fast read) or the parser does (the strict one). */
+  private boolean checkKeys;
   private JsonGenerator capture;
   /** The passthrough being captured, or -1. */
   private int capturing = -1;
 
-  JsonRecordReader(JsonFactory factory, JsonShape shape, int maxBytes) {
-    this.factory = factory;
+  /**
+   * @param strict a factory with {@code STRICT_DUPLICATE_DETECTION}; the fast read uses a copy
+   *     without it
+   */
+  JsonRecordReader(JsonFactory strict, JsonShape shape, int maxBytes) {
+    this.strict = strict;
+    this.fast = strict.rebuild().disable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
     this.shape = shape;
     this.maxBytes = maxBytes;
     start = new int[shape.passthroughs];
@@ -47,13 +60,16 @@ final class JsonRecordReader {
   /**
    * Reads a record into {@code values} (cleared first) and the passthrough buffer.
    *
+   * <p>Two reads, the second only for records the first does not accept: a fast one that finds
+   * duplicate keys itself ({@link DuplicateKeys}) and takes a record only when it is a JSON object
+   * without any fault, then, for anything else, Jackson's strict reader, which decides the dead
+   * letter exactly as before (the first fault in the text, its position, its wording). A record
+   * the fast read accepts, the strict one accepts too: they differ only in who checks the keys.
+   *
    * @return null for a JSON object, else why the record is refused
    */
   DeadLetter read(byte[] input, RecordValues values, Source source) {
-    values.clear();
-    Arrays.fill(present, false);
-    Arrays.fill(end, -1);
-    captured.reset();
+    clear(values);
     if (input == null) {
       return malformed("the record is empty", source);
     }
@@ -63,10 +79,46 @@ final class JsonRecordReader {
     if (!looksLikeUtf8(input)) {
       return malformed("not valid JSON (not UTF-8)", source);
     }
-    JsonToken first;
-    try (JsonParser p = factory.createParser(input)) {
+    if (readFast(input, values)) {
+      return null;
+    }
+    clear(values);
+    return readStrict(input, values, source);
+  }
+
+  private void clear(RecordValues values) {
+    values.clear();
+    Arrays.fill(present, false);
+    Arrays.fill(end, -1);
+    captured.reset();
+  }
+
+  /** True when the record is a JSON object without any fault, read into values; false for anything else. */
+  private boolean readFast(byte[] input, RecordValues values) {
+    checkKeys = true;
+    keys.reset();
+    try (JsonParser p = fast.createParser(input)) {
       if (capture == null) {
-        capture = factory.createGenerator(captured);
+        capture = fast.createGenerator(captured);
+      }
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return false;
+      }
+      value(p, JsonToken.START_OBJECT, shape.root, values);
+      return p.nextToken() == null;
+    } catch (IOException | RuntimeException e) {
+      abandon(null);
+      return false;
+    }
+  }
+
+  /** The read as Jackson's strict parser decides it; every refused record's dead letter comes from here. */
+  private DeadLetter readStrict(byte[] input, RecordValues values, Source source) {
+    checkKeys = false;
+    JsonToken first;
+    try (JsonParser p = strict.createParser(input)) {
+      if (capture == null) {
+        capture = strict.createGenerator(captured);
       }
       first = p.nextToken();
       if (first == null) {
@@ -136,16 +188,27 @@ final class JsonRecordReader {
       if (capturing >= 0) {
         capture.writeStartObject();
       }
+      if (checkKeys) {
+        keys.open();
+      }
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String key = p.currentName();
+        if (checkKeys && !keys.add(key)) {
+          throw DuplicateKey.INSTANCE;
+        }
         if (capturing >= 0) {
           capture.writeFieldName(key);
         }
         value(p, p.nextToken(), node.child(key), values);
       }
+      if (checkKeys) {
+        keys.close();
+      }
       if (capturing >= 0) {
         capture.writeEndObject();
       }
+    } else if (checkKeys) {
+      consume(p, t, capturing >= 0 ? capture : null);
     } else if (capturing >= 0) {
       capture.copyCurrentStructure(p);
     } else {
@@ -155,6 +218,60 @@ final class JsonRecordReader {
       capture.flush();
       end[started] = captured.size();
       capturing = -1;
+    }
+  }
+
+  /**
+   * Reads past the value at the current token {@code t}, checking the keys of every object in it
+   * for duplicates, and copies it to {@code out} unless null (token by token, as the generator's
+   * {@code copyCurrentStructure} does).
+   */
+  private void consume(JsonParser p, JsonToken t, JsonGenerator out) throws IOException {
+    if (out != null) {
+      out.copyCurrentEvent(p);
+    }
+    if (!t.isStructStart()) {
+      return;
+    }
+    if (t == JsonToken.START_OBJECT) {
+      keys.open();
+    }
+    int depth = 1;
+    while (depth > 0) {
+      JsonToken next = p.nextToken();
+      if (next == null) {
+        throw new IOException("end of input inside a value");
+      }
+      if (out != null) {
+        out.copyCurrentEvent(p);
+      }
+      switch (next) {
+        case FIELD_NAME -> {
+          if (!keys.add(p.currentName())) {
+            throw DuplicateKey.INSTANCE;
+          }
+        }
+        case START_OBJECT -> {
+          keys.open();
+          depth++;
+        }
+        case START_ARRAY -> depth++;
+        case END_OBJECT -> {
+          keys.close();
+          depth--;
+        }
+        case END_ARRAY -> depth--;
+        default -> { }
+      }
+    }
+  }
+
+  /** A key twice in one object, found by the fast read: the strict read then writes the dead letter. */
+  private static final class DuplicateKey extends RuntimeException {
+    static final DuplicateKey INSTANCE = new DuplicateKey();
+
+    private DuplicateKey() {
+      super("duplicate key", null, false, false);
     }
   }
 

@@ -6,7 +6,8 @@ import java.util.Arrays;
  * Writes a perturbed record's output JSON straight into bytes, following the {@link JsonShape}:
  * the perturbed values at their paths and the passthrough values the reader captured; nothing
  * else. No tree is built: the keys were serialised once when the shape was compiled, perturbed
- * values are written as the JSON generator writes a double ({@link Double#toString}), and
+ * values are written as the JSON generator writes a double ({@link Double#toString}, through the
+ * faster {@link DoubleText}), and
  * passthrough values are copied from the reader's buffer. Not thread-safe: one per perturber.
  */
 final class JsonRecordWriter {
@@ -44,7 +45,7 @@ final class JsonRecordWriter {
       JsonShape.Node child = node.children[c];
       out.write(child.key);
       if (child.field >= 0) {
-        out.writeAscii(Double.toString(values.output(child.field)));
+        out.writeAscii(DoubleText.of(values.output(child.field)));
       } else if (child.passthrough >= 0 && reader.captured(child.passthrough)) {
         reader.writeCaptured(child.passthrough, out);
       } else {

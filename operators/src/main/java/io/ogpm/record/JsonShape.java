@@ -54,11 +54,16 @@ final class JsonShape {
 
   /** A key of the record on the way to a configured name, and what it is for. */
   static final class Node {
+    /** Children compared one by one up to this many; a hash map beyond. */
+    static final int SCANNED = 12;
+
     final String name;
     /** {@code "name":} as the JSON generator writes it. */
     final byte[] key;
     private final Map<String, Node> byName = new LinkedHashMap<>();
+    /** Children by name, for a node of more than {@link #SCANNED} children; else null. */
     private Map<String, Node> lookup;
+    private int[] hashes;
     Node[] children;
     /** Perturbed field index, or -1. */
     int field = -1;
@@ -77,9 +82,22 @@ final class JsonShape {
       this.key = key;
     }
 
-    /** The child with this key, or null: a key the configuration does not name. */
+    /**
+     * The child with this key, or null: a key the configuration does not name. A node has few
+     * children: their hashes (cached in each String) are compared in a row, cheaper than a hash
+     * map's lookup; a node with many children uses the map.
+     */
     Node child(String key) {
-      return lookup.get(key);
+      if (lookup != null) {
+        return lookup.get(key);
+      }
+      int hash = key.hashCode();
+      for (int c = 0; c < children.length; c++) {
+        if (hashes[c] == hash && key.equals(children[c].name)) {
+          return children[c];
+        }
+      }
+      return null;
     }
 
     boolean hasChildren() {
@@ -97,7 +115,8 @@ final class JsonShape {
     /** Freezes the children and computes the output ranks below each node. */
     private void compile(int fields) {
       children = byName.values().toArray(new Node[0]);
-      lookup = new HashMap<>(byName);
+      hashes = byName.keySet().stream().mapToInt(String::hashCode).toArray();
+      lookup = children.length > SCANNED ? new HashMap<>(byName) : null;
       written = new boolean[children.length];
       List<int[]> below = new ArrayList<>();
       for (int c = 0; c < children.length; c++) {

@@ -65,6 +65,8 @@ public final class RecordPerturber {
    * literals, nesting and number length bounded, strings no longer than a record. Decimals are
    * read with Jackson's fast parser, which rounds correctly as {@link Double#parseDouble} does
    * (same double for every text; {@code StreamingEquivalenceTest} checks it on hard cases).
+   * Buffers come from a pool of this factory's own ({@link OwnBufferPool}): one factory per
+   * perturber, used by one thread.
    */
   static JsonFactory factory(int maxBytes) {
     return new JsonFactoryBuilder()
@@ -75,6 +77,7 @@ public final class RecordPerturber {
             .maxNestingDepth(MAX_NESTING).maxNumberLength(MAX_NUMBER_LENGTH).maxStringLength(maxBytes).build())
         // Passthrough values are captured back to back: no separator between them.
         .rootValueSeparator((String) null)
+        .recyclerPool(new OwnBufferPool())
         .build();
   }
 

@@ -90,6 +90,24 @@ class KafkaRecordFormatsTest {
     assertThat(new String(m.value(), StandardCharsets.UTF_8)).doesNotContain("alice");
   }
 
+  /** The serializer converts a header once and reuses it: a record with other values gets its own. */
+  @Test
+  void headersFollowEachRecordsEpsilonAndFingerprint() {
+    PerturbedRecordSerializer s = new PerturbedRecordSerializer("p");
+    String[][] cases = {{"2.5", "a"}, {"2.5", "a"}, {"0.5", "a"}, {"0.5", "b"}, {"2.5", null}, {"2.5", "a"}};
+    for (String[] c : cases) {
+      PerturbedRecord r = new PerturbedRecord(null, JSON, Double.parseDouble(c[0]), null, 1, null);
+      r.setFingerprint(c[1]);
+      ProducerRecord<byte[], byte[]> m = s.serialize(r, null, null);
+      assertThat(text(m.headers().lastHeader("ogpm-epsilon"))).isEqualTo(c[0]);
+      if (c[1] == null) {
+        assertThat(m.headers().lastHeader(io.ogpm.config.ConfigFingerprint.HEADER)).isNull();
+      } else {
+        assertThat(text(m.headers().lastHeader(io.ogpm.config.ConfigFingerprint.HEADER))).isEqualTo(c[1]);
+      }
+    }
+  }
+
   @Test
   void aRecordWithoutATimestampIsStampedByTheSink() {
     PerturbedRecordSerializer perturbed = new PerturbedRecordSerializer("p");

@@ -170,6 +170,98 @@ class StreamingEquivalenceTest {
   }
 
   /**
+   * The fast read finds duplicate keys itself (DuplicateKeys) and leaves every refused record to
+   * Jackson's strict reader: a duplicate anywhere (the root, an object on the way to a field, a
+   * skipped value, a captured passthrough value, an object in an array, names equal only once
+   * unescaped, the 17th and later keys of a large object, where a hash set takes over) is refused
+   * with the same dead letter as before; the same key in sibling objects or at other depths, and
+   * large objects without duplicates, are accepted with the same output. Also the values the
+   * writer formats: big numbers, -0.0, "NaN" as a string, values near the ends of the plain range.
+   */
+  @Test
+  void duplicateKeysAndAwkwardValuesEndAsBefore() {
+    String valid = "\"accel_x\":0.5,\"attitude\":{\"roll\":1.0},\"deep\":{\"er\":{\"value\":0.25}},\"meta\":{\"id\":\"r\",\"user\":7}";
+    StringBuilder many = new StringBuilder();
+    for (int k = 0; k < 40; k++) {
+      many.append(",\"k").append(k).append("\":").append(k);
+    }
+    String large = "{\"q\":0" + many + "}";
+    List<String> records = new ArrayList<>(List.of(
+        "{" + valid + ",\"accel_x\":0.5}",
+        "{\"accel_x\":0.5," + valid.substring(valid.indexOf(',') + 1) + ",\"accel_x\":1}",
+        "{" + valid.replace("{\"roll\":1.0}", "{\"roll\":1.0,\"roll\":1.0}") + "}",
+        "{" + valid.replace("{\"roll\":1.0}", "{\"roll\":1.0,\"pitch\":1,\"pitch\":2}") + "}",
+        "{" + valid + ",\"x\":{\"y\":1,\"y\":1}}",
+        "{" + valid + ",\"x\":[1,{\"y\":1},[{\"p\":{},\"p\":{}}]]}",
+        "{" + valid + ",\"z\":{\"y\":1,\"w\":[{\"v\":1,\"v\":2}]}}",
+        "{" + valid + ",\"z\":{\"y\":1,\"y\":[]}}",
+        "{" + valid + ",\"gps\":{\"lat\":1,\"lat\":2}}",
+        "{" + valid + ",\"x\":{\"a\":1,\"\\u0061\":2}}",
+        "{" + valid + ",\"\\u0061ccel_x\":2}",
+        "{" + valid + ",\"x\":{\"é\":1,\"\\u00e9\":2}}",
+        "{" + valid + ",\"x\":" + large.replace("}", ",\"k3\":3}") + "}",
+        "{" + valid + ",\"x\":" + large.replace("}", ",\"k39\":3}") + "}",
+        "{" + valid + ",\"x\":" + large.replace("{\"q\":0", "{\"k20\":0") + "}",
+        "{" + valid + ",\"z\":" + large.replace("}", ",\"q\":3}") + "}",
+        "{" + valid + many + "}",
+        "{" + valid + many + ",\"k16\":1}",
+        "{" + valid + many + ",\"k2\":1}",
+        "{" + valid + ",\"x\":" + large + ",\"y\":" + large + ",\"z\":" + large + "}",
+        "{" + valid + ",\"x\":{\"a\":{\"a\":{\"a\":1}},\"b\":{\"a\":2}},\"z\":{\"a\":{\"a\":1},\"b\":[{\"a\":1},{\"a\":1}]}}",
+        "{" + valid + ",\"x\":{\"a\":1},\"x\":{\"b\":1}}",
+        "{" + valid + ",\"ts\":123456789012345678901234567890,\"z\":-0.0,\"a\":\"NaN\"}",
+        "{" + valid + ",\"ts\":-0,\"z\":1.7976931348623157E308,\"a\":\"-Infinity\"}",
+        "{" + valid.replace("0.5", "-0.0") + "}",
+        "{" + valid.replace("0.5", "1e-300").replace("0.25", "0.0010000000000000002") + "}",
+        "{" + valid.replace("0.5", "\"NaN\"") + "}",
+        "{" + valid.replace("0.5", "123456789012345678901234567890") + "}",
+        "{" + valid + ",\"x\":1,\"x\":2 trailing"));
+    List<byte[]> inputs = new ArrayList<>();
+    for (String r : records) {
+      inputs.add(r.getBytes(StandardCharsets.UTF_8));
+    }
+    for (String yaml : new String[] {SHAPES, SHAPES.replace("epsilon: 1}", "epsilon: 1, out-of-range: clamp}")}) {
+      int perturbed = assertSameOutcomes(yaml, () -> RandomnessMode.seeded(4), inputs, 4096);
+      assertThat(perturbed).isBetween(5, inputs.size() - 15);
+    }
+  }
+
+  /**
+   * An object with more configured keys than JsonShape compares one by one (it then looks them up
+   * in a map), records with those keys in any order, some missing, some unknown, some duplicated.
+   */
+  @Test
+  void manyConfiguredKeysEndAsBefore() {
+    StringBuilder yaml = new StringBuilder("id-field: id\npassthrough: [id, p0, p1, p2]\nfields:\n");
+    for (int i = 0; i < 20; i++) {
+      yaml.append("  - {name: f").append(i).append(", min: -1, max: 1, epsilon: 1, out-of-range: clamp}\n");
+    }
+    AesCtrSource r = AesCtrSource.seeded(21);
+    List<byte[]> inputs = new ArrayList<>();
+    for (int n = 0; n < 2_000; n++) {
+      List<String> members = new ArrayList<>();
+      members.add("\"id\":" + n);
+      for (int i = 0; i < 20; i++) {
+        if (r.nextUniform() < 0.99) {
+          members.add("\"f" + i + "\":" + (2 * r.nextUniform() - 1));
+        }
+      }
+      for (int k = 0; k < 4; k++) {
+        members.add("\"" + (r.nextUniform() < 0.5 ? "p" : "q") + r.nextBounded(5) + "\":" + r.nextBounded(100));
+      }
+      for (int k = members.size() - 1; k > 0; k--) {
+        int j = (int) r.nextBounded(k + 1);
+        String t = members.get(k);
+        members.set(k, members.get(j));
+        members.set(j, t);
+      }
+      inputs.add(("{" + String.join(",", members) + "}").getBytes(StandardCharsets.UTF_8));
+    }
+    int perturbed = assertSameOutcomes(yaml.toString(), () -> RandomnessMode.seeded(8), inputs, 4096);
+    assertThat(perturbed).isBetween(100, inputs.size() - 100);
+  }
+
+  /**
    * The streaming reader parses numbers with Jackson's fast parser, the tree reader with the
    * JDK's: both round correctly, so every decimal must give the same double. Keyed outputs depend
    * on every bit of the value read, so a value parsed one ulp apart would change the output.

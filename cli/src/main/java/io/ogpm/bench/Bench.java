@@ -1,0 +1,38 @@
+package io.ogpm.bench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.time.Instant;
+
+/** The {@code bench} command's measurements, each one JSON object with the machine it ran on. */
+public final class Bench {
+  private Bench() {}
+
+  /** One measurement, as JSON. */
+  public record Result(ObjectNode json) {}
+
+  public static Result samplers(Duration warmUp, Duration measure) {
+    return withMachine(SamplerBench.run(warmUp, measure));
+  }
+
+  public static Result records(Duration warmUp, Duration measure, int[] fieldCounts, int[] windowSizes) {
+    return withMachine(RecordBench.run(warmUp, measure, fieldCounts, windowSizes));
+  }
+
+  public static Result pipeline(int records, int repetitions, int parallelism, int recordsPerWindow, int warmUpPairs,
+      PrintWriter log) {
+    return withMachine(new PipelineBench(records, repetitions, parallelism, recordsPerWindow, warmUpPairs, log).run());
+  }
+
+  /** When, on how many processors, and under what load (the load average over the last minute, at the end). */
+  private static Result withMachine(ObjectNode o) {
+    ObjectNode m = o.putObject("machine");
+    m.put("availableProcessors", Runtime.getRuntime().availableProcessors());
+    m.put("loadAverage", Math.round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 100) / 100.0);
+    m.put("java", System.getProperty("java.version"));
+    m.put("at", Instant.now().toString());
+    return new Result(o);
+  }
+}

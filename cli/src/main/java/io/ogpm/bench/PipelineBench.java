@@ -1,0 +1,412 @@
+package io.ogpm.bench;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ogpm.config.PrivacyConfig;
+import io.ogpm.demo.SampleData;
+import io.ogpm.flink.EstimationMethod;
+import io.ogpm.flink.KeySource;
+import io.ogpm.flink.LdpAggregation;
+import io.ogpm.flink.PerturbedRecord;
+import io.ogpm.flink.PerturbedValues;
+import io.ogpm.flink.RawRecord;
+import io.ogpm.flink.kafka.AggregationKafka;
+import io.ogpm.flink.kafka.KafkaSettings;
+import io.ogpm.flink.kafka.PerturbationSinks;
+import io.ogpm.flink.kafka.RawRecordSource;
+import io.ogpm.jobs.AggregateJob;
+import io.ogpm.jobs.JobEnvironment;
+import io.ogpm.jobs.JobRunner;
+import io.ogpm.jobs.PerturbJob;
+import io.ogpm.testkit.EmbeddedKafka;
+import io.ogpm.testkit.KafkaFixture;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.AggregateFunction;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The pipelines side by side, on an embedded Kafka broker and a Flink MiniCluster (one per job, as
+ * the demo runs them), with the deployable jobs' exactly-once sinks and checkpoints:
+ *
+ * <ul>
+ *   <li>Kafka -> perturbation -> Kafka ({@link PerturbJob} on the sample's configuration, budget
+ *       included, and without the budget) against Kafka -> identity map -> Kafka (the same source
+ *       and sink, each raw value written unchanged): how much of a pipeline the perturbation costs,
+ *       and how much of that is the per-user budget's shuffle and state;
+ *   <li>Kafka -> windowed estimates -> Kafka ({@link AggregateJob}) against Kafka -> count per window
+ *       -> Kafka (the same source, deserializer, watermarks and windows): how much of a pipeline the
+ *       estimation costs, with 6 fields and 100 groups, and with one field and no group.
+ * </ul>
+ *
+ * <p>The pipelines compared run one after the other, in an order rotated from repetition to
+ * repetition, on the same input, so that a machine whose load changes affects both alike; each
+ * pair gives one ratio, and the spread of the ratios says how far to trust them.
+ *
+ * <p>Perturbation throughput is the records over the span of the broker's append times of the
+ * output (the output topics take {@code LogAppendTime}): from the first record written to the
+ * last, without the job's start and its final commit. The aggregation writes too few records for
+ * that, so both aggregation pipelines are timed by the job's net run time (start-up included, the
+ * same for both); the perturbation is reported on that basis too, to compare the two jobs.
+ */
+final class PipelineBench {
+  static final String RAW = "bench.raw";
+  static final String RAW_ONE_FIELD = "bench.raw-1";
+  static final int USERS = 1000;
+  static final int GROUPS = 100;
+  static final Duration CHECKPOINTS = Duration.ofSeconds(5);
+
+  private final int records;
+  private final int repetitions;
+  private final int parallelism;
+  private final int recordsPerWindow;
+  private final int warmUpPairs;
+  private final PrintWriter log;
+  private KafkaFixture kafka;
+  private KafkaSettings settings;
+  private int runs;
+
+  PipelineBench(int records, int repetitions, int parallelism, int recordsPerWindow, int warmUpPairs, PrintWriter log) {
+    this.warmUpPairs = warmUpPairs;
+    this.records = records;
+    this.repetitions = repetitions;
+    this.parallelism = parallelism;
+    this.recordsPerWindow = recordsPerWindow;
+    this.log = log;
+  }
+
+  ObjectNode run() {
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.put("records", records);
+    out.put("repetitions", repetitions);
+    out.put("parallelism", parallelism);
+    out.put("warmUpPairs", warmUpPairs);
+    out.put("availableProcessors", Runtime.getRuntime().availableProcessors());
+    try (EmbeddedKafka broker = EmbeddedKafka.start()) {
+      kafka = broker;
+      settings = KafkaSettings.of(broker.bootstrapServers());
+      PrivacyConfig six = PrivacyConfig.parse(SampleData.config(null));
+      PrivacyConfig one = PrivacyConfig.parse(ONE_FIELD);
+      kafka.createRawTopic(RAW, 2);
+      kafka.createRawTopic(RAW_ONE_FIELD, 2);
+      produce(RAW);
+      produce(RAW_ONE_FIELD);
+      log("produced %d records into %s and %s", records, RAW, RAW_ONE_FIELD);
+
+      // Untimed pairs first: the first jobs of a JVM also pay for loading and compiling its code.
+      for (int w = 0; w < warmUpPairs; w++) {
+        perturbJob(six, RAW, "bench.warm-up.perturbed." + w);
+        identityJob(RAW, "bench.warm-up.identity." + w);
+        log("warm-up pair %d done", w);
+      }
+      // Three pipelines per repetition, in an order rotated from one repetition to the next:
+      // the perturbation with the sample's per-user budget (a shuffle by user and keyed state),
+      // the perturbation alone (the sample's configuration without its budget), the identity map.
+      PrivacyConfig noBudget = PrivacyConfig.parse(withoutBudget(SampleData.config(null)));
+      List<Double> perturbed = new ArrayList<>();
+      List<Double> perturbedAlone = new ArrayList<>();
+      List<Double> identity = new ArrayList<>();
+      List<Double> perturbedNet = new ArrayList<>();
+      String perturbedTopic = null;
+      String[] kinds = {"perturbation", "perturbation without budget", "identity"};
+      for (int rep = 0; rep < repetitions; rep++) {
+        for (int k = 0; k < 3; k++) {
+          int kind = (k + rep) % 3;
+          String topic = "bench." + kind + "." + rep;
+          Timing t = switch (kind) {
+            case 0 -> perturbJob(six, RAW, topic);
+            case 1 -> perturbJob(noBudget, RAW, topic);
+            default -> identityJob(RAW, topic);
+          };
+          (kind == 0 ? perturbed : kind == 1 ? perturbedAlone : identity).add(t.appendRate);
+          if (kind == 0) {
+            perturbedNet.add(t.netRate);
+            perturbedTopic = perturbedTopic == null ? topic : perturbedTopic;
+          }
+          log("%s %d: %.0f records/s (append span), %.0f records/s (net run time)", kinds[kind], rep, t.appendRate, t.netRate);
+        }
+      }
+      ObjectNode p = out.putObject("perturbation");
+      pairs(p, "recordsPerSecond", perturbed, "identityRecordsPerSecond", identity);
+      p.put("measure", "records over the span of the output's broker append times");
+      p.put("netRunTimeRecordsPerSecond", Math.round(median(perturbedNet)));
+      ObjectNode alone = out.putObject("perturbationWithoutBudget");
+      pairs(alone, "recordsPerSecond", perturbedAlone, "identityRecordsPerSecond", identity);
+
+      String oneTopic = "bench.perturbed-1";
+      Timing oneField = perturbJob(one, RAW_ONE_FIELD, oneTopic);
+      log("perturbation, one field: %.0f records/s (net run time)", oneField.netRate);
+      out.set("aggregation", aggregation(six, perturbedTopic, "activity", median(perturbedNet)));
+      out.set("aggregationOneFieldNoGroup", aggregation(one, oneTopic, null, oneField.netRate));
+    }
+    return out;
+  }
+
+  private ObjectNode aggregation(PrivacyConfig config, String input, String group, double perturbNetRate) {
+    for (int w = 0; w < warmUpPairs; w++) {
+      aggregateJob(config, input, group);
+      countJob(config, input, group);
+    }
+    List<Double> estimates = new ArrayList<>();
+    List<Double> counts = new ArrayList<>();
+    for (int rep = 0; rep < repetitions; rep++) {
+      for (int k = 0; k < 2; k++) {
+        boolean estimate = (k == 0) == (rep % 2 == 0);
+        double rate = estimate ? aggregateJob(config, input, group) : countJob(config, input, group);
+        (estimate ? estimates : counts).add(rate);
+        log("%s (%s) %d: %.0f records/s (net run time)", estimate ? "aggregation" : "count per window",
+            group == null ? "one field, no group" : config.fields().size() + " fields, " + GROUPS + " groups", rep, rate);
+      }
+    }
+    ObjectNode a = JsonNodeFactory.instance.objectNode();
+    a.put("fields", config.fields().size());
+    a.put("groups", group == null ? 1 : GROUPS);
+    a.put("recordsPerWindow", recordsPerWindow);
+    pairs(a, "recordsPerSecond", estimates, "countRecordsPerSecond", counts);
+    a.put("measure", "records over the job's net run time (start-up included, alike for both)");
+    a.put("perturbationRecordsPerSecond", Math.round(perturbNetRate));
+    a.put("overPerturbation", round(median(estimates) / perturbNetRate));
+    return a;
+  }
+
+  /** The medians of a pair's two series, the median of their ratios, and the spread of the ratios. */
+  private static void pairs(ObjectNode o, String name, List<Double> a, String otherName, List<Double> b) {
+    List<Double> ratios = new ArrayList<>();
+    for (int i = 0; i < a.size(); i++) {
+      ratios.add(a.get(i) / b.get(i));
+    }
+    o.put(name, Math.round(median(a)));
+    o.put(otherName, Math.round(median(b)));
+    o.put("ratio", round(median(ratios)));
+    o.put("ratioMin", round(ratios.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN)));
+    o.put("ratioMax", round(ratios.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN)));
+    ArrayNode all = o.putArray("ratios");
+    ratios.forEach(r -> all.add(round(r)));
+    ArrayNode as = o.putArray(name + "Runs");
+    a.forEach(x -> as.add(Math.round(x)));
+    ArrayNode bs = o.putArray(otherName + "Runs");
+    b.forEach(x -> bs.add(Math.round(x)));
+  }
+
+  private record Timing(double appendRate, double netRate) {}
+
+  private Timing perturbJob(PrivacyConfig config, String input, String output) {
+    String dead = output + ".dead-letters";
+    kafka.createTopic(output, 2, Map.of("retention.ms", "-1", "message.timestamp.type", "LogAppendTime"));
+    kafka.createTopic(dead, 1);
+    String id = "bench-" + runs++;
+    StreamExecutionEnvironment env = environment();
+    PerturbJob.build(env, PerturbJob.Settings.builder().config(config).kafka(settings).inputTopic(input).outputTopic(output)
+        .deadLetterTopic(dead).groupId(id).transactionalIdPrefix(id).keySource(KeySource.none()).bounded(true)
+        .checkpointInterval(CHECKPOINTS).parallelism(parallelism).build());
+    JobExecutionResult result = JobRunner.execute(env, "bench perturbation", true, settings, List.of(output, dead));
+    return timing(result, output);
+  }
+
+  private Timing identityJob(String input, String output) {
+    kafka.createTopic(output, 2, Map.of("retention.ms", "-1", "message.timestamp.type", "LogAppendTime"));
+    String id = "bench-" + runs++;
+    StreamExecutionEnvironment env = environment();
+    JobEnvironment.configure(env, CHECKPOINTS, parallelism);
+    env.fromSource(RawRecordSource.builder().kafka(settings).topics(input).groupId(id).bounded(true).build(),
+            WatermarkStrategy.noWatermarks(), "raw records")
+        .map(new Identity()).returns(TypeInformation.of(PerturbedRecord.class))
+        .sinkTo(PerturbationSinks.perturbed(settings, output, id));
+    JobExecutionResult result = JobRunner.execute(env, "bench identity", true, settings, List.of(output));
+    return timing(result, output);
+  }
+
+  /** Each raw value, unchanged, as a record for the same sink. */
+  static final class Identity implements MapFunction<RawRecord, PerturbedRecord> {
+    @Override
+    public PerturbedRecord map(RawRecord r) {
+      return new PerturbedRecord(null, r.getValue(), 0, null, r.getTimestamp(), r.getTimestampType());
+    }
+  }
+
+  private double aggregateJob(PrivacyConfig config, String input, String group) {
+    String output = "bench.stats." + runs;
+    kafka.createTopic(output, 1);
+    String id = "bench-" + runs++;
+    StreamExecutionEnvironment env = environment();
+    AggregateJob.Settings.Builder b = AggregateJob.Settings.builder().config(config).kafka(settings).inputTopic(input)
+        .outputTopic(output).groupId(id).transactionalIdPrefix(id).timeField("ts").window(window())
+        .outOfOrderness(Duration.ofMinutes(5)).idleTimeout(Duration.ofSeconds(5)).bins(50).method(EstimationMethod.EM)
+        .bounded(true).checkpointInterval(CHECKPOINTS).parallelism(parallelism);
+    if (group != null) {
+      b.groupField(group);
+    }
+    AggregateJob.build(env, b.build());
+    JobExecutionResult result = JobRunner.execute(env, "bench aggregation", true, settings, List.of(output));
+    return records * 1000.0 / result.getNetRuntime();
+  }
+
+  private double countJob(PrivacyConfig config, String input, String group) {
+    String output = "bench.counts." + runs;
+    kafka.createTopic(output, 1);
+    String id = "bench-" + runs++;
+    StreamExecutionEnvironment env = environment();
+    JobEnvironment.configure(env, CHECKPOINTS, parallelism);
+    LdpAggregation.Builder a = LdpAggregation.builder().config(config).window(window());
+    if (group != null) {
+      a.groupBy(group);
+    }
+    LdpAggregation aggregation = a.build();
+    env.fromSource(AggregationKafka.perturbedValuesSource(settings, input, id, aggregation.deserializer("ts"), true),
+            PerturbedValues.watermarks(Duration.ofMinutes(5)).withIdleness(Duration.ofSeconds(5)), "perturbed records")
+        .keyBy(new GroupKey())
+        .window(TumblingEventTimeWindows.of(window()))
+        .aggregate(new Count())
+        .sinkTo(settings.exactlyOnceSink(countSerializer(output), id));
+    JobExecutionResult result = JobRunner.execute(env, "bench count per window", true, settings, List.of(output));
+    return records * 1000.0 / result.getNetRuntime();
+  }
+
+  static final class GroupKey implements KeySelector<PerturbedValues, String> {
+    @Override
+    public String getKey(PerturbedValues v) {
+      return v.getGroup() == null ? "" : v.getGroup();
+    }
+  }
+
+  static final class Count implements AggregateFunction<PerturbedValues, Long, Long> {
+    @Override
+    public Long createAccumulator() {
+      return 0L;
+    }
+
+    @Override
+    public Long add(PerturbedValues value, Long count) {
+      return count + 1;
+    }
+
+    @Override
+    public Long getResult(Long count) {
+      return count;
+    }
+
+    @Override
+    public Long merge(Long a, Long b) {
+      return a + b;
+    }
+  }
+
+  private static KafkaRecordSerializationSchema<Long> countSerializer(String topic) {
+    return (count, context, timestamp) -> new ProducerRecord<>(topic, Long.toString(count).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Windows of {@link #recordsPerWindow} records: the records are 1 ms apart. */
+  private Duration window() {
+    return Duration.ofMillis(recordsPerWindow);
+  }
+
+  private StreamExecutionEnvironment environment() {
+    return StreamExecutionEnvironment.createLocalEnvironment(parallelism, new Configuration());
+  }
+
+  /**
+   * The sample's records, in a loop, each with an id of its own, one of {@value #USERS} users (so
+   * the sample's budget lets every record through), one of {@value #GROUPS} activities, and times 1
+   * ms apart.
+   */
+  private void produce(String topic) {
+    List<String> sample = SampleData.records(null, Integer.MAX_VALUE);
+    Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 1 << 18,
+        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
+      for (int i = 0; i < records; i++) {
+        producer.send(new ProducerRecord<>(topic, record(sample.get(i % sample.size()), i).getBytes(StandardCharsets.UTF_8)));
+      }
+      producer.flush();
+    }
+  }
+
+  static String record(String line, int i) {
+    int tail = line.indexOf(",\"attitude\"");
+    return "{\"id\":\"b" + i + "\",\"user\":\"u" + (i % USERS) + "\",\"ts\":" + (1767225600000L + i)
+        + ",\"activity\":\"g" + (i % GROUPS) + "\"" + line.substring(tail);
+  }
+
+  /** A configuration's YAML without its budget section (the sample's is its last key). */
+  static String withoutBudget(String yaml) {
+    int budget = yaml.indexOf("\nbudget:");
+    return budget < 0 ? yaml : yaml.substring(0, budget + 1);
+  }
+
+  /** The sample's configuration with its first field only (same ids, users, passthrough and budget). */
+  static final String ONE_FIELD = """
+      id-field: id
+      user-field: user
+      passthrough: [id, ts, activity]
+      fields:
+        - {name: userAcceleration.x, min: -3.0, max: 3.0, epsilon: 1.0, out-of-range: clamp}
+      budget: {epsilon: 50000, period: P1D, clock: log-append-time, max-lag: P1D}
+      """;
+
+  /** Records over the span of the output's broker append times, and over the job's net run time. */
+  private Timing timing(JobExecutionResult result, String output) {
+    long first = Long.MAX_VALUE;
+    long last = Long.MIN_VALUE;
+    long count = 0;
+    Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+        ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
+      List<TopicPartition> partitions = List.of(new TopicPartition(output, 0), new TopicPartition(output, 1));
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+      while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+          first = Math.min(first, r.timestamp());
+          last = Math.max(last, r.timestamp());
+          count++;
+        }
+      }
+    }
+    if (count != records) {
+      throw new IllegalStateException(output + " holds " + count + " records, not the " + records + " of the input");
+    }
+    return new Timing(records * 1000.0 / Math.max(1, last - first), records * 1000.0 / result.getNetRuntime());
+  }
+
+  private void log(String format, Object... args) {
+    log.printf(java.util.Locale.ROOT, "bench: " + format + "%n", args);
+    log.flush();
+  }
+
+  private static double median(List<Double> xs) {
+    List<Double> s = xs.stream().sorted().toList();
+    int n = s.size();
+    return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+  }
+
+  private static double round(double x) {
+    return Math.round(x * 1000) / 1000.0;
+  }
+}

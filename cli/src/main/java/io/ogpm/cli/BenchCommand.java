@@ -1,0 +1,98 @@
+package io.ogpm.cli;
+
+import io.ogpm.bench.Bench;
+import io.ogpm.jobs.cli.UsageError;
+import io.ogpm.bench.BenchCharts;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** Measures the sampler, the record path and the pipelines on this machine; prints one JSON object. */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Measures on this machine and prints one JSON object: 'samplers' (values/s per mechanism and"
+          + " randomness mode, one thread), 'records' (JSON record in, JSON record out through the"
+          + " operator's code, one thread: records/s and bytes allocated per record, also by number of"
+          + " fields), 'pipeline' (embedded Kafka and Flink MiniCluster: perturbation against an identity"
+          + " map, aggregation against a count per window, alternated, as ratios)."
+    })
+final class BenchCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "WHAT", description = "samplers | records | pipeline")
+  String what;
+
+  @Option(names = "--json", description = "JSON output (the only output on stdout; progress lines go to stderr).")
+  boolean json;
+
+  @Option(names = "--seconds", defaultValue = "3", description = "samplers, records: measured seconds per case. Default: ${DEFAULT-VALUE}.")
+  double seconds;
+
+  @Option(names = "--warmup", defaultValue = "2", description = "samplers, records: warm-up seconds per case. Default: ${DEFAULT-VALUE}.")
+  double warmup;
+
+  @Option(names = "--fields", split = ",", defaultValue = "1,2,4,6,12,24", description = "records: numbers of fields of the sweep. Default: ${DEFAULT-VALUE}.")
+  int[] fields;
+
+  @Option(names = "--windows", split = ",", defaultValue = "1000,10000,100000,1000000", description = "records: records per window of the aggregation sweep (empty: none). Default: ${DEFAULT-VALUE}.")
+  int[] windows;
+
+  @Option(names = "--chart", paramLabel = "DIR", description = "records: also draw the sweeps as DIR/throughput-by-fields.png and DIR/throughput-by-window.png.")
+  Path chart;
+
+  @Option(names = "--records", defaultValue = "200000", description = "pipeline: records per run. Default: ${DEFAULT-VALUE}.")
+  int records;
+
+  @Option(names = "--repetitions", defaultValue = "3", description = "pipeline: pairs of runs. Default: ${DEFAULT-VALUE}.")
+  int repetitions;
+
+  @Option(names = "--parallelism", defaultValue = "1", description = "pipeline: parallelism of every job. Default: ${DEFAULT-VALUE}.")
+  int parallelism;
+
+  @Option(names = "--records-per-window", defaultValue = "100000", description = "pipeline: records per event-time window of the aggregations. Default: ${DEFAULT-VALUE}.")
+  int recordsPerWindow;
+
+  @Option(names = "--warmup-pairs", defaultValue = "1", description = "pipeline: untimed pairs of runs first. Default: ${DEFAULT-VALUE}.")
+  int warmupPairs;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    if (seconds <= 0 || warmup < 0) {
+      throw new UsageError("--seconds must be > 0 and --warmup >= 0, got " + seconds + " and " + warmup);
+    }
+    if (records < 1 || repetitions < 1 || parallelism < 1 || recordsPerWindow < 1) {
+      throw new UsageError("--records, --repetitions, --parallelism and --records-per-window must be >= 1");
+    }
+    for (int n : windows) {
+      if (n < 1) {
+        throw new UsageError("--windows must be >= 1, got " + n);
+      }
+    }
+    for (int k : fields) {
+      if (k < 1) {
+        throw new UsageError("--fields must be >= 1, got " + k);
+      }
+    }
+    Duration measure = Duration.ofMillis(Math.round(seconds * 1000));
+    Duration warm = Duration.ofMillis(Math.round(warmup * 1000));
+    Bench.Result result = switch (what) {
+      case "samplers" -> Bench.samplers(warm, measure);
+      case "records" -> Bench.records(warm, measure, fields, windows);
+      case "pipeline" -> Bench.pipeline(records, repetitions, parallelism, recordsPerWindow, Math.max(0, warmupPairs), spec.commandLine().getErr());
+      default -> throw new UsageError("bench: WHAT must be samplers, records or pipeline, got '" + what + "'");
+    };
+    if (chart != null && what.equals("records")) {
+      BenchCharts.write(result.json(), chart);
+    }
+    spec.commandLine().getOut().println(result.json());
+    spec.commandLine().getOut().flush();
+    return 0;
+  }
+}

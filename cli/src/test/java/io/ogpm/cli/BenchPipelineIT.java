@@ -1,0 +1,40 @@
+package io.ogpm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code ogpm bench pipeline} with a tiny input on its embedded broker and MiniCluster: one JSON
+ * object with the perturbation's and the aggregations' figures and ratios. The bench itself checks
+ * that every input record reached each perturbation's output (it fails otherwise); this test checks
+ * the keys and that the figures are positive, never a time.
+ */
+class BenchPipelineIT {
+  @Test
+  void pipelineGivesRatiosOfPerturbationAndAggregation() throws Exception {
+    CliRunner r = CliRunner.run("bench", "pipeline", "--json", "--records", "300", "--repetitions", "1",
+        "--records-per-window", "100", "--warmup-pairs", "0");
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode j = new ObjectMapper().readTree(r.out());
+    JsonNode p = j.get("perturbation");
+    for (String key : new String[] {"recordsPerSecond", "identityRecordsPerSecond", "ratio", "ratioMin", "ratioMax",
+        "netRunTimeRecordsPerSecond"}) {
+      assertThat(p.get(key).asDouble()).as(key).isPositive();
+    }
+    assertThat(p.get("ratios")).hasSize(1);
+    assertThat(j.get("perturbationWithoutBudget").get("ratio").asDouble()).isPositive();
+    for (String name : new String[] {"aggregation", "aggregationOneFieldNoGroup"}) {
+      JsonNode a = j.get(name);
+      for (String key : new String[] {"recordsPerSecond", "countRecordsPerSecond", "ratio", "perturbationRecordsPerSecond",
+          "overPerturbation"}) {
+        assertThat(a.get(key).asDouble()).as(name + "." + key).isPositive();
+      }
+    }
+    assertThat(j.get("aggregation").get("groups").asInt()).isEqualTo(100);
+    assertThat(j.get("aggregationOneFieldNoGroup").get("fields").asInt()).isEqualTo(1);
+    assertThat(j.get("records").asInt()).isEqualTo(300);
+  }
+}
