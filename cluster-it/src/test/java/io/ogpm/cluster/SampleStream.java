@@ -8,12 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * What the test streams into the raw topic: the MotionSense sample, in order, with a bad record
  * after every thousandth (missing fields, a value that is not a number, text that is not JSON), so
- * that the dead-letter topic takes part in every phase; and a last record stamped a day after the
- * sample, which moves the aggregate job's event-time watermark past every window of the sample.
+ * that the dead-letter topic takes part in every phase; and last records stamped a day after the
+ * sample, which move the aggregate job's event-time watermark past every window of the sample.
  */
 final class SampleStream {
   static final int BAD_EVERY = 1000;
@@ -50,9 +51,27 @@ final class SampleStream {
     };
   }
 
-  /** A valid record stamped long after the sample: its arrival closes every window of the sample. */
-  static TestRecord watermarkMover() {
-    return TestRecord.json("{\"id\":\"last\",\"user\":\"subject-1\",\"ts\":1767312000000,\"activity\":\"downstairs\","
-        + "\"attitude\":{\"roll\":0.5,\"pitch\":0.1,\"yaw\":0.2},\"userAcceleration\":{\"x\":0.1,\"y\":0.1,\"z\":0.1}}");
+  /**
+   * Valid records stamped a day after the sample, one for each partition of the perturbed topic.
+   * The perturb job keys each perturbed record by its id and Kafka's partitioner puts it in
+   * partition murmur2(key) mod partitions, so ids are picked until every partition has one: each
+   * split of the aggregate job then sees event time pass every window of the sample. (One record
+   * in one partition is not enough: a split silent for the idle timeout moves its event time on
+   * only with the wall clock, and holds the others back until its silence exceeds the
+   * out-of-orderness.)
+   */
+  static List<TestRecord> watermarkMovers(int partitions) {
+    List<TestRecord> movers = new ArrayList<>();
+    boolean[] covered = new boolean[partitions];
+    for (int k = 0; movers.size() < partitions; k++) {
+      String id = "last-" + k;
+      int partition = Utils.toPositive(Utils.murmur2(id.getBytes(StandardCharsets.UTF_8))) % partitions;
+      if (!covered[partition]) {
+        covered[partition] = true;
+        movers.add(TestRecord.json("{\"id\":\"" + id + "\",\"user\":\"subject-1\",\"ts\":1767312000000,\"activity\":\"downstairs\","
+            + "\"attitude\":{\"roll\":0.5,\"pitch\":0.1,\"yaw\":0.2},\"userAcceleration\":{\"x\":0.1,\"y\":0.1,\"z\":0.1}}"));
+      }
+    }
+    return movers;
   }
 }

@@ -23,6 +23,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
@@ -234,7 +235,8 @@ class StandaloneClusterIT {
     assertThat(flink.rest().restoredCheckpoint(aggregateJob)).as("the aggregate job restored its last completed checkpoint").isEqualTo(aggregateCheckpoint);
 
     // 6. Every window's statistics over exactly its records, across the kill.
-    inputs.addAll(kafka.produceRecords(RAW, List.of(SampleStream.watermarkMover())));
+    List<TestRecord> movers = SampleStream.watermarkMovers(partitionsOf(bootstrap, PERTURBED));
+    inputs.addAll(kafka.produceRecords(RAW, movers));
     List<String> fields = PrivacyConfig.load(config).fields().stream().map(FieldConfig::name).toList();
     Map<String, Long> expected = WindowCounts.ofPerturbed(all.get(PERTURBED), WINDOW_MS, fields);
     Map<String, Long> stats = TIMINGS.time("window statistics written", () -> Await.until(
@@ -243,7 +245,7 @@ class StandaloneClusterIT {
     assertThat(stats).as("each window's count, by window, group and field").isEqualTo(expected);
 
     // 7. SQL through the SQL Gateway, on the same cluster: the perturbed topic read back, committed only.
-    long perturbedNow = all.get(PERTURBED).size() + 1;
+    long perturbedNow = all.get(PERTURBED).size() + movers.size();
     List<JsonNode> counted = TIMINGS.time("a SQL query through the SQL Gateway", () -> {
       SqlGateway gateway = sqlGateway();
       String session = gateway.openSession();
@@ -437,6 +439,14 @@ class StandaloneClusterIT {
    * The configuration as one line for {@code --config-yaml}: JSON, which YAML reads as flow style.
    * Through the REST API, {@code main} runs in the JobManager, where the submitter's files are not.
    */
+  static int partitionsOf(String bootstrap, String topic) {
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+      return admin.describeTopics(List.of(topic)).allTopicNames().get(1, TimeUnit.MINUTES).get(topic).partitions().size();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot describe " + topic, e);
+    }
+  }
+
   static String inlineYaml(Path config) throws IOException {
     return JSON.writeValueAsString(new YAMLMapper().readTree(config.toFile()));
   }
