@@ -1,0 +1,91 @@
+package io.ogpm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code demo --follow --report DIR} as a user runs it (the built {@code ogpm.jar} in its own JVM):
+ * the page is written at once, reloads itself, and is rewritten as windows close, each closed
+ * window's count matching what was sent (no red row). The demo runs until it is stopped, so the test
+ * stops it (SIGTERM, as Ctrl-C does) once the page has shown windows closing one after another.
+ */
+class DemoFollowIT {
+  static final Path JAR = Path.of(System.getProperty("ogpm.cli.jar", "target/ogpm.jar"));
+  static final Pattern CLOSED = Pattern.compile("; (\\d+) windows closed in the last");
+  /** Long enough for a loaded 2-core machine to start the broker and both jobs: a wait, not a deadline. */
+  static final Duration PATIENCE = Duration.ofMinutes(8);
+
+  @Test
+  void theLiveReportIsRewrittenAsWindowsClose(@TempDir Path dir) throws Exception {
+    assertThat(JAR).as("the built jar (mvn package)").isRegularFile();
+    Path report = dir.resolve("report");
+    Path out = dir.resolve("out.txt");
+    Path err = dir.resolve("err.txt");
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx768m", "-jar", JAR.toString(), "demo", "--follow", "--report", report.toString(), "--window", "2s",
+        "--web-ui-port", "0", "--bins", "10"));
+    Process demo = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+        .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    try {
+      Path page = report.resolve("index.html");
+      String first = awaitPage(demo, page, err, 0);
+      assertThat(first).as("the live page reloads itself").contains("http-equiv=\"refresh\"");
+      int closedFirst = closedWindows(first);
+      String later = awaitPage(demo, page, err, Math.max(closedFirst, 1) + 1);
+      assertThat(closedWindows(later)).isGreaterThan(closedFirst);
+      assertThat(mismatches(later)).as("accounting rows in red: a closed window counted other than what was sent").isEmpty();
+      assertThat(later).contains("0 late").contains("http-equiv=\"refresh\"");
+      assertThat(Files.readString(out, StandardCharsets.UTF_8)).contains("report (reloads itself every");
+    } finally {
+      demo.destroy();
+      if (!demo.waitFor(2, TimeUnit.MINUTES)) {
+        demo.destroyForcibly().waitFor();
+      }
+    }
+  }
+
+  /** Waits until the page exists and reports at least {@code windows} closed windows. */
+  static String awaitPage(Process demo, Path page, Path err, int windows) throws Exception {
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    String last = null;
+    while (System.nanoTime() < deadline) {
+      assertThat(demo.isAlive()).as("demo --follow exited early: %s", Files.readString(err, StandardCharsets.UTF_8)).isTrue();
+      if (Files.exists(page)) {
+        // The demo rewrites the file in place; a read may catch it half written, so read until whole.
+        String html = Files.readString(page, StandardCharsets.UTF_8);
+        if (html.contains("</html>")) {
+          last = html;
+          if (closedWindows(html) >= windows) {
+            return html;
+          }
+        }
+      }
+      Thread.sleep(500);
+    }
+    throw new AssertionError("the live report did not show " + windows + " closed windows within " + PATIENCE
+        + "; last page: " + (last == null ? "none" : "\"" + CLOSED.matcher(last).results().map(m -> m.group()).toList() + "\""));
+  }
+
+  static List<String> mismatches(String html) {
+    return Pattern.compile("<tr class=\"mismatch\">(.*?)</tr>").matcher(html).results()
+        .map(m -> m.group(1).replaceAll("<[^>]+>", " ").replaceAll("\\s+", " ").strip()).toList();
+  }
+
+  static int closedWindows(String html) {
+    Matcher m = CLOSED.matcher(html);
+    assertThat(m.find()).as("the live page's summary line").isTrue();
+    return Integer.parseInt(m.group(1));
+  }
+}
