@@ -86,6 +86,11 @@ public final class RecordPerturber {
     return plan.epsilonPerRecord();
   }
 
+  /** How many records took the strict, slower read (tests: valid records never should). */
+  long strictReads() {
+    return reader.strictReads();
+  }
+
   /** Perturbs one record. Never throws on bad input. */
   public Outcome perturb(byte[] input, Source source) {
     DeadLetter refused = reader.read(input, values, source);
