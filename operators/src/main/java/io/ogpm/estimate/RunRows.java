@@ -1,5 +1,6 @@
 package io.ogpm.estimate;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -77,10 +78,12 @@ final class RunRows {
     int k = a[0].length;
     double[] background = new double[m];
     int[] rowStart = new int[m + 1];
-    int limit = (int) (MAX_RUN_FRACTION * m * k);
-    int[] from = new int[limit];
-    int[] to = new int[limit];
-    double[] excess = new double[limit];
+    long limit = (long) (MAX_RUN_FRACTION * m * (double) k);
+    // A few runs per row to start with (two-level rows have about four), grown when needed.
+    int capacity = (int) Math.min(limit, 4L * m + 16);
+    int[] from = new int[capacity];
+    int[] to = new int[capacity];
+    double[] excess = new double[capacity];
     double[] magnitude = new double[m];
     int n = 0;
     for (int j = 0; j < m; j++) {
@@ -97,6 +100,12 @@ final class RunRows {
           if (n == limit) {
             return null;
           }
+          if (n == from.length) {
+            int grown = (int) Math.min(limit, 2L * n);
+            from = Arrays.copyOf(from, grown);
+            to = Arrays.copyOf(to, grown);
+            excess = Arrays.copyOf(excess, grown);
+          }
           from[n] = i;
           to[n] = b;
           excess[n] = row[i] - l;
@@ -108,8 +117,8 @@ final class RunRows {
       magnitude[j] = sum;
       rowStart[j + 1] = n;
     }
-    return new RunRows(k, background, rowStart,
-        java.util.Arrays.copyOf(from, n), java.util.Arrays.copyOf(to, n), java.util.Arrays.copyOf(excess, n), magnitude);
+    return new RunRows(k, background, rowStart, Arrays.copyOf(from, n), Arrays.copyOf(to, n),
+        Arrays.copyOf(excess, n), magnitude);
   }
 
   /** The most frequent entry of a row (of those tied, the first to reach the count), compared exactly. */
@@ -178,8 +187,8 @@ final class RunRows {
 
   /** Whether b's rows have their runs where this one's have (the same boundaries, any values). */
   boolean sameRuns(RunRows b) {
-    return java.util.Arrays.equals(rowStart, b.rowStart) && java.util.Arrays.equals(from, b.from)
-        && java.util.Arrays.equals(to, b.to);
+    return Arrays.equals(rowStart, b.rowStart) && Arrays.equals(from, b.from)
+        && Arrays.equals(to, b.to);
   }
 
   private double[] prefixSums(double[] x) {

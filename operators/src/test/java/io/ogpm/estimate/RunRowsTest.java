@@ -124,6 +124,26 @@ class RunRowsTest {
   }
 
   @Test
+  void moreRunsThanRowsTimesFourAreKept() {
+    // 2 x 64: room for 24 runs at first, 32 at most; 30 runs (a 1 at every odd column below 30).
+    double[][] many = new double[2][64];
+    for (int j = 0; j < 2; j++) {
+      for (int i = 1; i < 30; i += 2) {
+        many[j][i] = j + 1;
+      }
+    }
+    RunRows runs = RunRows.of(many);
+    assertThat(runs.runs()).isEqualTo(30);
+    double[] x = new double[64];
+    for (int i = 0; i < 64; i++) {
+      x[i] = i % 5;
+    }
+    TransitionMatrix t = TransitionMatrix.of(many, many, false);
+    assertThat(t.apply(x)).containsExactly(denseApply(many, x));
+    assertThat(t.applyTransposed(new double[] {3, 0.25})).containsExactly(denseTransposed(many, new double[] {3, 0.25}));
+  }
+
+  @Test
   void aMatrixWithManyRunsKeepsTheDenseProducts() {
     // 32 entries, all different: 32 runs, more than a quarter of the entries (8).
     double[][] distinct = new double[4][8];
