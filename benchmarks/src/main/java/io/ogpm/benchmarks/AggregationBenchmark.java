@@ -4,6 +4,8 @@ import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldBinning;
 import io.ogpm.estimate.FieldEstimate;
 import io.ogpm.estimate.FieldEstimator;
+import io.ogpm.estimate.Reconstruction;
+import io.ogpm.estimate.TransitionMatrix;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
@@ -28,7 +30,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * The aggregation's costs, one thread, 50 bins: adding a value to an exact accumulator, merging two
  * accumulators (what the merge stage does per partial), and one emission (the estimate of a window
  * from its accumulator: raw histogram, means with intervals and the EMS reconstruction) for windows
- * of 1e3 to 1e6 perturbed values, with the reconstruction and without it (intervals only). An
+ * of 1e3 to 1e6 perturbed values, with the reconstruction (its matrix products over runs of equal
+ * entries, or dense: parameter {@code products}) and without it (intervals only). An
  * emission's cost depends on the values only through the histogram, so through the number of EMS
  * iterations (capped at 10,000), not through their number.
  * Run: {@code java -jar benchmarks/target/benchmarks.jar AggregationBenchmark}.
@@ -124,31 +127,47 @@ public class AggregationBenchmark {
     return s.into.merge(s.part);
   }
 
-  /** An emission: the estimate of a window of n values, EMS reconstruction included. */
+  /**
+   * An emission: the estimate of a window of n values, EMS reconstruction included, with the
+   * transition matrix's products over its runs of equal entries (what the estimator uses) or
+   * dense (the reference, O(bins x output bins) per product), side by side.
+   */
   @State(Scope.Thread)
   public static class Emitting extends Field {
     @Param({"1000", "10000", "100000", "1000000"})
     public int records;
 
+    @Param({"runs", "dense"})
+    public String products;
+
     FieldAccumulator window;
+    /** The dense matrix when products = dense, else null (the estimator's own). */
+    TransitionMatrix dense;
 
     @Setup(Level.Trial)
     public void setUp() {
       setUpField();
+      dense = products.equals("dense") ? estimator.transition().dense() : null;
       window = estimator.newAccumulator("f");
       for (double v : values(records, 3)) {
         window.add(v, binning);
       }
-      FieldEstimate e = estimator.estimate(window, true);
-      System.out.printf("%n%s eps %s, %d records: %d EMS iterations%n", domain, epsilon, records, e.iterations());
+      int iterations = dense == null ? estimator.estimate(window, true).iterations()
+          : Reconstruction.em(window.getHistogram(), dense).iterations();
+      System.out.printf("%n%s eps %s, %d records, %s products: %d EMS iterations%n", domain, epsilon, records, products,
+          iterations);
     }
   }
 
   @Benchmark
   @BenchmarkMode(Mode.AverageTime)
   @OutputTimeUnit(TimeUnit.MILLISECONDS)
-  public FieldEstimate emission(Emitting s) {
-    return s.estimator.estimate(s.window, true);
+  public Object emission(Emitting s) {
+    if (s.dense == null) {
+      return s.estimator.estimate(s.window, true);
+    }
+    // The same work with the dense products: the estimate without EMS, then EMS.
+    return new Object[] {s.estimator.estimate(s.window, false), Reconstruction.em(s.window.getHistogram(), s.dense)};
   }
 
   /**

@@ -47,12 +47,19 @@ import java.util.Arrays;
 public final class Reconstruction {
   /**
    * Most EMS steps: bounds the cost of an emission whatever the number of records (a step is
-   * O(bins x output bins)). Plain EMS slows down as windows grow (at eps 1, 50 bins: 2,000 steps
-   * for 1e4 records, 50,000 for 1e6, 1.6 million for 1e7), so after {@link #ACCELERATE_AFTER} steps
-   * it is accelerated by SQUAREM, which stops 1e6-record windows at eps 1 within 3,300 steps, within
-   * 1e-3 in total variation of plain EMS. The cap binds beyond that (eps 0.5 and 1e6 records, or eps
-   * 1 and 1e7): there the result is within 3e-3 and 1.1e-2 of plain EMS's, whose own errors are 0.16
-   * and 0.04 (ReconstructionCapTest).
+   * three matrix products: O(bins x output bins) dense, O(runs) over a piecewise mechanism's runs
+   * of equal entries, {@link TransitionMatrix}). Plain EMS slows down as windows grow (at eps 1, 50
+   * bins: 2,000 steps for 1e4 records, 50,000 for 1e6, 1.6 million for 1e7), so after {@link
+   * #ACCELERATE_AFTER} steps it is accelerated by SQUAREM, which stops 1e6-record windows at eps 1
+   * within 3,300 steps, within 1e-3 in total variation of plain EMS. The cap can bind beyond that
+   * (eps 0.5 and 1e6 records, or eps 1 and 1e7): there the result is within 3e-3 and 1.1e-2 of
+   * plain EMS's, whose own errors are 0.16 and 0.04 (ReconstructionCapTest).
+   *
+   * <p>SQUAREM keeps or drops a jump by comparing deviances, which near convergence differ by
+   * about their rounding, so the accelerated path (and whether the cap binds) depends on the last
+   * bits of the products: a change of one ulp in one entry of the matrix moves some 1e6-record
+   * windows' stop by thousands of steps and their result by up to about 1e-5 in total variation.
+   * The plain phase does not: its steps differ only by their rounding.
    */
   static final int MAX_ITERATIONS = 10_000;
   /** Most halvings of an extrapolation's distance to a plain step, to keep every frequency >= 0. */
@@ -139,21 +146,59 @@ public final class Reconstruction {
     int iterations;
     boolean done;
 
+    /** The last vector {@link #piOf} or {@link #fitted} computed products for (arrays are never changed once made). */
+    private double[] productsOf;
+    private double[] productsPi;
+    /** {@code S productsOf}, or null if only {@code T productsOf} was needed so far. */
+    private double[] productsSquare;
+
     Fit(long[] counts, long n, TransitionMatrix t, double[] theta) {
       this.counts = counts;
       this.n = n;
       this.t = t;
       this.theta = theta;
-      this.pi = t.apply(theta);
+      double[][] f = fitted(theta);
+      this.pi = f[0];
       this.deviance = deviance(counts, n, pi);
-      this.expected = expectedDeviance(t, theta, pi);
+      this.expected = expectedDeviance(f[1], pi);
       this.done = deviance <= target(expected);
     }
 
-    /** One EMS step (EM, then smoothing) from {@code from}; counts as an iteration. */
+    /**
+     * {@code T x}, reused when x is the vector of the last products: an accelerated jump is
+     * applied to decide whether to keep it, then again when it is kept. The same product of the
+     * same vector, so the same numbers.
+     */
+    double[] piOf(double[] x) {
+      if (x != productsOf) {
+        productsOf = x;
+        productsPi = t.apply(x);
+        productsSquare = null;
+      }
+      return productsPi;
+    }
+
+    /** {@code T x} and {@code S x} (for the expected deviance), reused like {@link #piOf}. */
+    double[][] fitted(double[] x) {
+      if (x != productsOf) {
+        double[][] both = t.applyWithMeanSquare(x);
+        productsOf = x;
+        productsPi = both[0];
+        productsSquare = both[1];
+      } else if (productsSquare == null) {
+        productsSquare = t.applyMeanSquare(x);
+      }
+      return new double[][] {productsPi, productsSquare};
+    }
+
+    /**
+     * One EMS step (EM, then smoothing) from {@code from}; counts as an iteration. From the current
+     * iterate it reuses its fitted output distribution, already computed by the same product.
+     */
     double[] next(double[] from) {
       iterations++;
-      return smooth(step(counts, n, t, from, t.apply(from)), smoothing, t.circular());
+      double[] fromPi = from == theta ? pi : piOf(from);
+      return smooth(step(counts, n, t, from, fromPi), smoothing, t.circular());
     }
 
     /**
@@ -162,13 +207,14 @@ public final class Reconstruction {
      * above).
      */
     void accept(double[] next) {
-      double[] nextPi = t.apply(next);
+      double[][] f = fitted(next);
+      double[] nextPi = f[0];
       double nextDeviance = deviance(counts, n, nextPi);
       boolean settled = Math.abs(deviance - nextDeviance) < 1e-9 * Math.max(1, nextDeviance);
       theta = next;
       pi = nextPi;
       deviance = nextDeviance;
-      expected = expectedDeviance(t, theta, pi);
+      expected = expectedDeviance(f[1], pi);
       if (deviance <= target(expected)) {
         done = true;
       } else if (settled) {
@@ -237,7 +283,7 @@ public final class Reconstruction {
         return;
       }
       double[] accelerated = next(jump);
-      if (deviance(counts, n, t.apply(accelerated)) > deviance) {
+      if (deviance(counts, n, piOf(accelerated)) > deviance) {
         accept(next(theta2));
       } else if (!reachesTarget(accelerated)) {
         accept(accelerated);
@@ -248,8 +294,8 @@ public final class Reconstruction {
 
     /** Whether {@code theta}'s deviance is at most the target, which stops the iteration. */
     boolean reachesTarget(double[] theta) {
-      double[] p = t.apply(theta);
-      return deviance(counts, n, p) <= target(expectedDeviance(t, theta, p));
+      double[][] f = fitted(theta);
+      return deviance(counts, n, f[0]) <= target(expectedDeviance(f[1], f[0]));
     }
 
     /**
@@ -297,16 +343,17 @@ public final class Reconstruction {
    * over input bin i.
    */
   static double expectedDeviance(TransitionMatrix t, double[] theta, double[] pi) {
+    return expectedDeviance(t.applyMeanSquare(theta), pi);
+  }
+
+  /** The same from {@code square = S theta} ({@link TransitionMatrix#applyMeanSquare}). */
+  private static double expectedDeviance(double[] square, double[] pi) {
     double e = 0;
     for (int j = 0; j < pi.length; j++) {
       if (pi[j] <= 0) {
         continue;
       }
-      double square = 0;
-      for (int i = 0; i < theta.length; i++) {
-        square += theta[i] * t.meanSquare(j, i);
-      }
-      e += 1 - square / pi[j];
+      e += 1 - square[j] / pi[j];
     }
     return e;
   }
@@ -322,18 +369,14 @@ public final class Reconstruction {
   }
 
   private static double[] step(long[] counts, long n, TransitionMatrix t, double[] theta, double[] pi) {
-    int k = t.columns();
-    double[] next = new double[k];
+    double[] ratio = new double[counts.length];
     for (int j = 0; j < counts.length; j++) {
-      if (counts[j] == 0 || pi[j] <= 0) {
-        continue;
-      }
-      double w = counts[j] / (n * pi[j]);
-      for (int i = 0; i < k; i++) {
-        next[i] += t.get(j, i) * w;
+      if (counts[j] > 0 && pi[j] > 0) {
+        ratio[j] = counts[j] / (n * pi[j]);
       }
     }
-    for (int i = 0; i < k; i++) {
+    double[] next = t.applyTransposed(ratio);
+    for (int i = 0; i < next.length; i++) {
       next[i] *= theta[i];
     }
     return next;
@@ -349,10 +392,15 @@ public final class Reconstruction {
     }
     int k = theta.length;
     double[] out = new double[k];
-    for (int i = 0; i < k; i++) {
-      int left = circular ? Math.floorMod(i - 1, k) : Math.max(i - 1, 0);
-      int right = circular ? Math.floorMod(i + 1, k) : Math.min(i + 1, k - 1);
-      out[i] = (1 - w) * theta[i] + 0.5 * w * (theta[left] + theta[right]);
+    double keep = 1 - w;
+    double half = 0.5 * w;
+    for (int i = 1; i < k - 1; i++) {
+      out[i] = keep * theta[i] + half * (theta[i - 1] + theta[i + 1]);
+    }
+    // The ends: their outer neighbour wraps around the circle or is the end bin itself.
+    if (k > 0) {
+      out[0] = keep * theta[0] + half * (theta[circular ? k - 1 : 0] + theta[Math.min(1, k - 1)]);
+      out[k - 1] = keep * theta[k - 1] + half * (theta[Math.max(k - 2, 0)] + theta[circular ? 0 : k - 1]);
     }
     return out;
   }

@@ -12,6 +12,13 @@ import io.ogpm.mechanism.PiecewiseDistribution;
  * change across one sub-interval. Columns sum to 1 (the output bins cover the output domain; tails
  * of unbounded outputs fall in the end bins; on a circle, outputs beyond [lo, hi) count where they
  * fall on the circle, as the accumulator counts them).
+ *
+ * <p>The products the reconstruction needs at every EMS step ({@code T theta}, {@code T^T r} and
+ * {@code S theta} with S the {@link #meanSquare} matrix) use the rows' runs of equal entries
+ * ({@link RunRows}) when the matrix has them, as the piecewise mechanisms' two-level densities
+ * give: O(runs) per product instead of O(rows x columns). They then differ from the dense products
+ * only by rounding, within the bounds {@link RunRows} derives. {@link #dense()} is the same matrix
+ * with the dense products, the reference for tests and benchmarks.
  */
 public final class TransitionMatrix {
   static final int POINTS = 32;
@@ -19,11 +26,55 @@ public final class TransitionMatrix {
   private final double[][] t;
   private final double[][] meanSquare;
   private final boolean circular;
+  /** T and S as runs, or null for the dense products (no run structure, or {@link #dense()}). */
+  private final RunRows runs;
+  private final RunRows squareRuns;
+  /** Whether {@link #runs} and {@link #squareRuns} have the same runs (one pass computes both). */
+  private final boolean pairedRuns;
 
-  private TransitionMatrix(double[][] t, double[][] meanSquare, boolean circular) {
+  private TransitionMatrix(double[][] t, double[][] meanSquare, boolean circular, RunRows runs,
+      RunRows squareRuns) {
     this.t = t;
     this.meanSquare = meanSquare;
     this.circular = circular;
+    // Both or neither: a matrix whose mean squares lack the runs its masses have is taken dense.
+    boolean structured = runs != null && squareRuns != null;
+    this.runs = structured ? runs : null;
+    this.squareRuns = structured ? squareRuns : null;
+    this.pairedRuns = structured && runs.sameRuns(squareRuns);
+  }
+
+  private static TransitionMatrix structured(double[][] t, double[][] meanSquare, boolean circular) {
+    return new TransitionMatrix(t, meanSquare, circular, RunRows.of(t), RunRows.of(meanSquare));
+  }
+
+  /**
+   * A matrix of the given entries ({@code t[j][i] = P(output bin j | input bin i)} and the mean
+   * squares), with run-structured products where the entries have the structure; for tests of
+   * matrices no mechanism gives.
+   */
+  static TransitionMatrix of(double[][] t, double[][] meanSquare, boolean circular) {
+    return structured(t, meanSquare, circular);
+  }
+
+  /** The same matrix with the dense O(rows x columns) products: the reference the runs are checked against. */
+  public TransitionMatrix dense() {
+    return new TransitionMatrix(t, meanSquare, circular, null, null);
+  }
+
+  /** Whether the products use the rows' runs of equal entries ({@link RunRows}). */
+  public boolean structured() {
+    return runs != null;
+  }
+
+  /** The runs, for tests of the bounds; null when {@link #structured()} is false. */
+  RunRows runs() {
+    return runs;
+  }
+
+  /** The runs of the mean squares, for tests of the bounds; null when {@link #structured()} is false. */
+  RunRows squareRuns() {
+    return squareRuns;
   }
 
   /** The transition matrix of a piecewise mechanism on a binning. */
@@ -54,7 +105,7 @@ public final class TransitionMatrix {
         }
       }
     }
-    return new TransitionMatrix(t, meanSquare, binning.circular());
+    return structured(t, meanSquare, binning.circular());
   }
 
   /**
@@ -116,12 +167,55 @@ public final class TransitionMatrix {
 
   /** The output-bin probabilities for an input-bin distribution theta: {@code T theta}. */
   public double[] apply(double[] theta) {
-    double[] out = new double[t.length];
+    return runs != null ? runs.apply(theta) : denseApply(t, theta);
+  }
+
+  /** {@code S theta}: {@code sum_i theta_i meanSquare(j, i)} for every output bin j. */
+  public double[] applyMeanSquare(double[] theta) {
+    return squareRuns != null ? squareRuns.apply(theta) : denseApply(meanSquare, theta);
+  }
+
+  /**
+   * {@code T theta} and {@code S theta} together, equal to {@link #apply} and {@link
+   * #applyMeanSquare} bit for bit (one pass over the runs where they share them).
+   */
+  public double[][] applyWithMeanSquare(double[] theta) {
+    if (runs != null) {
+      return runs.applyWith(squareRuns, pairedRuns, theta);
+    }
+    return new double[][] {denseApply(t, theta), denseApply(meanSquare, theta)};
+  }
+
+  /**
+   * {@code T^T r}: {@code sum_j get(j, i) r_j} for every input bin i, r non-negative (the EM step's
+   * back-projection of the ratios of observed to fitted counts).
+   */
+  public double[] applyTransposed(double[] r) {
+    if (runs != null) {
+      return runs.applyTransposed(r);
+    }
+    // Row by row, skipping zero weights (adding 0 * t changes no sum): today's order of additions.
+    double[] out = new double[columns()];
     for (int j = 0; j < t.length; j++) {
-      double s = 0;
+      double w = r[j];
+      if (w == 0) {
+        continue;
+      }
       double[] row = t[j];
-      for (int i = 0; i < theta.length; i++) {
-        s += row[i] * theta[i];
+      for (int i = 0; i < out.length; i++) {
+        out[i] += row[i] * w;
+      }
+    }
+    return out;
+  }
+
+  private static double[] denseApply(double[][] a, double[] x) {
+    double[] out = new double[a.length];
+    for (int j = 0; j < a.length; j++) {
+      double s = 0;
+      double[] row = a[j];
+      for (int i = 0; i < x.length; i++) {
+        s += row[i] * x[i];
       }
       out[j] = s;
     }

@@ -89,8 +89,19 @@ class ReconstructionCapTest {
   @Test
   void whereTheCapBindsTheResultStaysWithinTheStatedToleranceOfPlainEms() {
     Pair p = reconstruct(0.5, Domain.classical(-3, 3), 1_000_000);
-    assertThat(p.bounded().iterations()).isEqualTo(Reconstruction.MAX_ITERATIONS);
     assertThat(p.plain().iterations()).isGreaterThan(10 * Reconstruction.MAX_ITERATIONS);
+    assertThat(p.bounded().iterations()).isLessThanOrEqualTo(Reconstruction.MAX_ITERATIONS);
     assertThat(p.distance()).isLessThan(5e-3);
+    // Whether the cap binds on this window depends on the rounding of the products: SQUAREM
+    // keeps or drops a jump by comparing deviances that differ, near convergence, by rounding.
+    // With the dense products the cap binds (the same numbers as before the runs); with the
+    // runs the deviance settles at 7,204 steps. Both within the tolerance of plain EMS.
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(0.5).domain(Domain.classical(-3, 3)).build());
+    TransitionMatrix dense = TransitionMatrix.of(m, FieldBinning.of(m, BINS)).dense();
+    long[] counts = counts(m, 1_000_000, 3);
+    Reconstruction.Result capped = Reconstruction.em(counts, dense);
+    assertThat(capped.iterations()).isEqualTo(Reconstruction.MAX_ITERATIONS);
+    assertThat(totalVariation(capped.frequencies(), Reconstruction.em(counts, dense, Integer.MAX_VALUE, Integer.MAX_VALUE)
+        .frequencies())).isLessThan(5e-3);
   }
 }
