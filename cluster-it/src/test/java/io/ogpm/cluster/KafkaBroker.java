@@ -144,10 +144,23 @@ final class KafkaBroker implements KafkaFixture {
     }
   }
 
+  /** How many partitions the topic has. */
+  public int partitions(String topic) {
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers))) {
+      return partitions(admin, topic);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot describe topic " + topic, e);
+    }
+  }
+
+  static int partitions(Admin admin, String topic) throws Exception {
+    return admin.describeTopics(List.of(topic)).allTopicNames().get(1, TimeUnit.MINUTES).get(topic).partitions().size();
+  }
+
   /** The sum of the topic's end offsets: the last stable offsets under read_committed, else the high watermarks. */
   static long endOffsets(Admin admin, String topic, IsolationLevel isolation) {
     try {
-      int partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
+      int partitions = partitions(admin, topic);
       Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
       for (int p = 0; p < partitions; p++) {
         latest.put(new TopicPartition(topic, p), OffsetSpec.latest());

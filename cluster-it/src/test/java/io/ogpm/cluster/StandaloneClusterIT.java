@@ -23,7 +23,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
@@ -235,7 +234,7 @@ class StandaloneClusterIT {
     assertThat(flink.rest().restoredCheckpoint(aggregateJob)).as("the aggregate job restored its last completed checkpoint").isEqualTo(aggregateCheckpoint);
 
     // 6. Every window's statistics over exactly its records, across the kill.
-    List<TestRecord> movers = SampleStream.watermarkMovers(partitionsOf(bootstrap, PERTURBED));
+    List<TestRecord> movers = SampleStream.watermarkMovers(kafka.partitions(PERTURBED));
     inputs.addAll(kafka.produceRecords(RAW, movers));
     List<String> fields = PrivacyConfig.load(config).fields().stream().map(FieldConfig::name).toList();
     Map<String, Long> expected = WindowCounts.ofPerturbed(all.get(PERTURBED), WINDOW_MS, fields);
@@ -439,14 +438,6 @@ class StandaloneClusterIT {
    * The configuration as one line for {@code --config-yaml}: JSON, which YAML reads as flow style.
    * Through the REST API, {@code main} runs in the JobManager, where the submitter's files are not.
    */
-  static int partitionsOf(String bootstrap, String topic) {
-    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-      return admin.describeTopics(List.of(topic)).allTopicNames().get(1, TimeUnit.MINUTES).get(topic).partitions().size();
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot describe " + topic, e);
-    }
-  }
-
   static String inlineYaml(Path config) throws IOException {
     return JSON.writeValueAsString(new YAMLMapper().readTree(config.toFile()));
   }
