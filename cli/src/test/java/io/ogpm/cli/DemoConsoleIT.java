@@ -3,6 +3,7 @@ package io.ogpm.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,16 +42,21 @@ class DemoConsoleIT {
 
   record Run(int status, String out, String err) {}
 
-  static Run run(Duration timeout, String... args) throws Exception {
+  /** The built jar in a JVM of its own with this maximum heap, no input, stdout and stderr to these files. */
+  static Process startJar(String maxHeap, Path out, Path err, String... args) throws IOException {
     assertThat(JAR).as("the built jar (mvn package)").isRegularFile();
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx" + maxHeap, "-jar", JAR.toString()));
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+        .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+  }
+
+  static Run run(Duration timeout, String... args) throws Exception {
     Path out = Files.createTempFile("ogpm-jar-out", ".txt");
     Path err = Files.createTempFile("ogpm-jar-err", ".txt");
     try {
-      List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx512m", "-jar", JAR.toString()));
-      command.addAll(List.of(args));
-      Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-          .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+      Process p = startJar("512m", out, err, args);
       if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         p.destroyForcibly().waitFor();
         throw new AssertionError("ogpm " + String.join(" ", args) + " did not exit within " + timeout);

@@ -2,12 +2,10 @@ package io.ogpm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -22,22 +20,17 @@ import org.junit.jupiter.api.io.TempDir;
  * stops it (SIGTERM, as Ctrl-C does) once the page has shown windows closing one after another.
  */
 class DemoFollowIT {
-  static final Path JAR = Path.of(System.getProperty("ogpm.cli.jar", "target/ogpm.jar"));
   static final Pattern CLOSED = Pattern.compile("; (\\d+) windows closed in the last");
   /** Long enough for a loaded 2-core machine to start the broker and both jobs: a wait, not a deadline. */
   static final Duration PATIENCE = Duration.ofMinutes(8);
 
   @Test
   void theLiveReportIsRewrittenAsWindowsClose(@TempDir Path dir) throws Exception {
-    assertThat(JAR).as("the built jar (mvn package)").isRegularFile();
     Path report = dir.resolve("report");
     Path out = dir.resolve("out.txt");
     Path err = dir.resolve("err.txt");
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx768m", "-jar", JAR.toString(), "demo", "--follow", "--report", report.toString(), "--window", "2s",
-        "--web-ui-port", "0", "--bins", "10"));
-    Process demo = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-        .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    Process demo = DemoConsoleIT.startJar("768m", out, err, "demo", "--follow", "--report", report.toString(),
+        "--window", "2s", "--web-ui-port", "0", "--bins", "10");
     try {
       Path page = report.resolve("index.html");
       String first = awaitPage(demo, page, err, 0);
