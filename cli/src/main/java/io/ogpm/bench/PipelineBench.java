@@ -77,6 +77,9 @@ final class PipelineBench {
   static final int USERS = 1000;
   static final int GROUPS = 100;
   static final Duration CHECKPOINTS = Duration.ofSeconds(5);
+  /** The aggregation's watermarks, the same for the aggregate job and the count it is compared with. */
+  static final Duration OUT_OF_ORDERNESS = Duration.ofMinutes(5);
+  static final Duration IDLE_TIMEOUT = Duration.ofSeconds(5);
 
   private final int records;
   private final int repetitions;
@@ -253,7 +256,7 @@ final class PipelineBench {
     StreamExecutionEnvironment env = environment();
     AggregateJob.Settings.Builder b = AggregateJob.Settings.builder().config(config).kafka(settings).inputTopic(input)
         .outputTopic(output).groupId(id).transactionalIdPrefix(id).timeField("ts").window(window())
-        .outOfOrderness(Duration.ofMinutes(5)).idleTimeout(Duration.ofSeconds(5)).bins(50).method(EstimationMethod.EM)
+        .outOfOrderness(OUT_OF_ORDERNESS).idleTimeout(IDLE_TIMEOUT).bins(50).method(EstimationMethod.EM)
         .bounded(true).checkpointInterval(CHECKPOINTS).parallelism(parallelism);
     if (group != null) {
       b.groupField(group);
@@ -275,7 +278,7 @@ final class PipelineBench {
     }
     LdpAggregation aggregation = a.build();
     env.fromSource(AggregationKafka.perturbedValuesSource(settings, input, id, aggregation.deserializer("ts"), true),
-            PerturbedValues.watermarks(Duration.ofMinutes(5)).withIdleness(Duration.ofSeconds(5)), "perturbed records")
+            PerturbedValues.watermarks(OUT_OF_ORDERNESS, IDLE_TIMEOUT), "perturbed records")
         .keyBy(new GroupKey())
         .window(TumblingEventTimeWindows.of(window()))
         .aggregate(new Count())
