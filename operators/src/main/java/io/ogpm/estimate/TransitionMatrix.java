@@ -44,17 +44,13 @@ public final class TransitionMatrix {
     this.pairedRuns = structured && runs.sameRuns(squareRuns);
   }
 
-  private static TransitionMatrix structured(double[][] t, double[][] meanSquare, boolean circular) {
-    return new TransitionMatrix(t, meanSquare, circular, RunRows.of(t), RunRows.of(meanSquare));
-  }
-
   /**
    * A matrix of the given entries ({@code t[j][i] = P(output bin j | input bin i)} and the mean
-   * squares), with run-structured products where the entries have the structure; for tests of
-   * matrices no mechanism gives.
+   * squares), with run-structured products where the entries have the structure: what {@link
+   * #of(Mechanism, FieldBinning)} builds, and tests of matrices no mechanism gives.
    */
   static TransitionMatrix of(double[][] t, double[][] meanSquare, boolean circular) {
-    return structured(t, meanSquare, circular);
+    return new TransitionMatrix(t, meanSquare, circular, RunRows.of(t), RunRows.of(meanSquare));
   }
 
   /** The same matrix with the dense O(rows x columns) products: the reference the runs are checked against. */
@@ -105,7 +101,7 @@ public final class TransitionMatrix {
         }
       }
     }
-    return structured(t, meanSquare, binning.circular());
+    return of(t, meanSquare, binning.circular());
   }
 
   /**
