@@ -40,12 +40,14 @@ final class ByteSink extends OutputStream {
   }
 
   /** Appends a string of ASCII characters (a number's decimal form). */
+  @SuppressWarnings("deprecation")
   void writeAscii(String s) {
     int n = s.length();
     ensure(n);
-    for (int i = 0; i < n; i++) {
-      buffer[size++] = (byte) s.charAt(i);
-    }
+    // The deprecated getBytes copies the low byte of each char: exact for ASCII, and for the
+    // Latin-1 strings Java keeps compact it is one array copy instead of a loop over charAt.
+    s.getBytes(0, n, buffer, size);
+    size += n;
   }
 
   byte[] toByteArray() {

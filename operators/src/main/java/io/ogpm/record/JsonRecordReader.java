@@ -12,7 +12,7 @@ import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * Reads one JSON record in a single streaming pass (a second only for a refused record, see
+ * Reads one JSON record in a single streaming pass (more only for a record outside plain JSON or refused, see
  * {@link #read}): the configured values into a {@link
  * RecordValues}, the passthrough values, re-serialised by a JSON generator, into a reusable buffer.
  * Keys off the {@link JsonShape} are skipped, but every token of the record is still read, so the
@@ -37,8 +37,12 @@ final class JsonRecordReader {
   private final int[] end;
   private final boolean[] present;
   private final DuplicateKeys keys = new DuplicateKeys();
+  /** The first read, for records in plain JSON. */
+  private final PlainJsonScanner plain;
   /** Whether this class checks keys for duplicates (the fast read) or the parser does (the strict one). */
   private boolean checkKeys;
+  /** Records read by the plain scanner, for {@link #plainReads()}. */
+  private long plainReads;
   /** Records read by {@link #readStrict}, for {@link #strictReads()}. */
   private long strictReads;
   private JsonGenerator capture;
@@ -57,14 +61,17 @@ final class JsonRecordReader {
     start = new int[shape.passthroughs];
     end = new int[shape.passthroughs];
     present = new boolean[shape.passthroughs];
+    plain = new PlainJsonScanner(shape, captured, start, end, present);
   }
 
   /**
    * Reads a record into {@code values} (cleared first) and the passthrough buffer.
    *
-   * <p>Two reads, the second only for records the first does not accept: a fast one that finds
+   * <p>Up to three reads, each only for records the one before does not take: the {@link
+   * PlainJsonScanner}, for records in plain JSON (printable ASCII strings without escapes, short
+   * numbers: sensor records), which reads them as Jackson would; a fast Jackson read that finds
    * duplicate keys itself ({@link DuplicateKeys}) and takes a record only when it is a JSON object
-   * without any fault, then, for anything else, Jackson's strict reader, which decides the dead
+   * without any fault; then, for anything else, Jackson's strict reader, which decides the dead
    * letter exactly as before (the first fault in the text, its position, its wording). A record
    * the fast read accepts, the strict one accepts too: they differ only in who checks the keys.
    *
@@ -81,6 +88,11 @@ final class JsonRecordReader {
     if (!looksLikeUtf8(input)) {
       return malformed("not valid JSON (not UTF-8)", source);
     }
+    if (plain.read(input, values)) {
+      plainReads++;
+      return null;
+    }
+    clear(values);
     if (readFast(input, values)) {
       return null;
     }
@@ -145,6 +157,11 @@ final class JsonRecordReader {
       return new DeadLetter(ReasonCode.NOT_AN_OBJECT, null, "the record is a JSON " + typeName(first) + ", not an object", source);
     }
     return null;
+  }
+
+  /** How many records the plain scanner read (the rest Jackson's fast or strict read). */
+  long plainReads() {
+    return plainReads;
   }
 
   /**

@@ -60,6 +60,13 @@ final class JsonShape {
     final String name;
     /** {@code "name":} as the JSON generator writes it. */
     final byte[] key;
+    /** The name's UTF-8 bytes, as an unescaped key holds it, for {@link PlainJsonScanner}. */
+    private final byte[] utf8;
+    /** {@link PlainJsonScanner#hash} of {@link #utf8}. */
+    private final int utf8Hash;
+    /** Children by byte hash (open addressing, child index + 1; 0 empty), beyond {@link #SCANNED} children. */
+    private int[] byteTable;
+    private int[] byteHashes;
     private final Map<String, Node> byName = new LinkedHashMap<>();
     /** Children by name, for a node of more than {@link #SCANNED} children; else null. */
     private Map<String, Node> lookup;
@@ -80,6 +87,8 @@ final class JsonShape {
     private Node(String name, byte[] key) {
       this.name = name;
       this.key = key;
+      this.utf8 = name == null ? new byte[0] : name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      this.utf8Hash = PlainJsonScanner.hash(utf8, 0, utf8.length);
     }
 
     /**
@@ -100,6 +109,33 @@ final class JsonShape {
       return null;
     }
 
+    /**
+     * The child whose name's UTF-8 bytes are {@code in[from, from + length)} (a key without
+     * escapes), or null; {@code hash} is {@link PlainJsonScanner#hash} of those bytes.
+     */
+    Node child(byte[] in, int from, int length, int hash) {
+      if (byteTable == null) {
+        for (int c = 0; c < children.length; c++) {
+          if (byteHashes[c] == hash && children[c].named(in, from, length)) {
+            return children[c];
+          }
+        }
+        return null;
+      }
+      int mask = byteTable.length - 1;
+      for (int slot = hash & mask; byteTable[slot] != 0; slot = (slot + 1) & mask) {
+        Node c = children[byteTable[slot] - 1];
+        if (c.utf8Hash == hash && c.named(in, from, length)) {
+          return c;
+        }
+      }
+      return null;
+    }
+
+    private boolean named(byte[] in, int from, int length) {
+      return length == utf8.length && Arrays.equals(utf8, 0, length, in, from, from + length);
+    }
+
     boolean hasChildren() {
       return children.length > 0;
     }
@@ -117,6 +153,21 @@ final class JsonShape {
       children = byName.values().toArray(new Node[0]);
       hashes = byName.keySet().stream().mapToInt(String::hashCode).toArray();
       lookup = children.length > SCANNED ? new HashMap<>(byName) : null;
+      byteHashes = new int[children.length];
+      for (int c = 0; c < children.length; c++) {
+        byteHashes[c] = children[c].utf8Hash;
+      }
+      if (children.length > SCANNED) {
+        byteTable = new int[Integer.highestOneBit(children.length * 4)];
+        int mask = byteTable.length - 1;
+        for (int c = 0; c < children.length; c++) {
+          int slot = byteHashes[c] & mask;
+          while (byteTable[slot] != 0) {
+            slot = (slot + 1) & mask;
+          }
+          byteTable[slot] = c + 1;
+        }
+      }
       written = new boolean[children.length];
       List<int[]> below = new ArrayList<>();
       for (int c = 0; c < children.length; c++) {

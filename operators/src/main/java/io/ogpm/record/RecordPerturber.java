@@ -91,6 +91,11 @@ public final class RecordPerturber {
     return reader.strictReads();
   }
 
+  /** How many records the plain scanner read (tests: records in plain JSON always should be). */
+  long plainReads() {
+    return reader.plainReads();
+  }
+
   /** Perturbs one record. Never throws on bad input. */
   public Outcome perturb(byte[] input, Source source) {
     DeadLetter refused = reader.read(input, values, source);
