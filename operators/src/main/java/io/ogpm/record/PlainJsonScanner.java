@@ -300,9 +300,9 @@ final class PlainJsonScanner {
     if (matches("true") || matches("false")) {
       notNumber(node, "boolean", values);
     } else if (!matches("null")) {
-      // null: a configured field holding it is missing.
       throw NotPlain.INSTANCE;
     }
+    // (null: a configured field holding it is missing, as in the Jackson read.)
     capture(from, pos);
   }
 
