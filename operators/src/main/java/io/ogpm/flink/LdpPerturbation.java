@@ -2,6 +2,7 @@ package io.ogpm.flink;
 
 import io.ogpm.config.BudgetClock;
 import io.ogpm.config.BudgetConfig;
+import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.PrivacyConfig;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
@@ -95,7 +96,7 @@ public final class LdpPerturbation {
     }
     SingleOutputStreamOperator<PerturbedRecord> withinBudget = perturbed
         .keyBy(new RecordUser(), Types.STRING)
-        .process(new BudgetFunction(config.budget().get()), TypeInformation.of(PerturbedRecord.class))
+        .process(new BudgetFunction(config.budget().get(), ConfigFingerprint.of(config).value()), TypeInformation.of(PerturbedRecord.class))
         .uid(uid(BUDGET))
         .name("privacy budget");
     return new PerturbationResult<>(withinBudget,
