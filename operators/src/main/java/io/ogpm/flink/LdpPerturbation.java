@@ -81,8 +81,8 @@ public final class LdpPerturbation {
   /**
    * Perturbs JSON records read from Kafka.
    *
-   * @return the perturbed records (Flink POJOs: output JSON bytes, key, cost, fingerprint) and the
-   *     dead letters
+   * @return the perturbed records (output JSON bytes, key, cost, fingerprint; Flink type {@link
+   *     PerturbedRecordTypeInfo}) and the dead letters
    */
   public PerturbationResult<PerturbedRecord> apply(DataStream<RawRecord> records) {
     Objects.requireNonNull(records, "records: required");

@@ -145,9 +145,12 @@ class PerturbFunctionTest {
     assertThat(((Counter) metrics.operator.get("recordsPerturbed")).getCount()).isEqualTo(released.size());
   }
 
-  /** Records between operators are serialised field by field by Flink, never by Kryo. */
+  /**
+   * Records between operators are serialised field by field by Flink, never by Kryo. (PerturbedRecord
+   * has a dedicated serializer of its own: PerturbedRecordTypeSerializerTest.)
+   */
   @ParameterizedTest
-  @ValueSource(classes = {RawRecord.class, PerturbedRecord.class, DeadLetterRecord.class})
+  @ValueSource(classes = {RawRecord.class, DeadLetterRecord.class})
   void recordsAreFlinkPojos(Class<?> type) {
     assertFlinkPojo(type);
   }
