@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.KeySource;
 import io.ogpm.flink.kafka.KafkaSettings;
@@ -227,6 +228,8 @@ class BudgetIT {
     assertThat(dead).hasSize(inputs.size() - released);
     assertDeadLetters(dead, name + "-raw", "budget-exhausted");
     PrivacyAssertions.assertPrivacyContract(CONFIG, inputs, out, dead);
+    // The budget operator, not the perturb operator, gives the released records the fingerprint.
+    assertThat(out).extracting(r -> r.header(ConfigFingerprint.HEADER)).containsOnly(ConfigFingerprint.of(CONFIG).value());
     // The restored job's metrics count the records it released, not those it perturbed.
     CapturedMetrics metrics = ENV.metrics().ofJob(restored);
     assertThat(metrics.counter("recordsPerturbed")).isEqualTo(released - 12);

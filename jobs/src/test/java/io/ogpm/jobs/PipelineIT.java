@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.KeySource;
 import io.ogpm.flink.PerturbedRecordSerializer;
@@ -132,6 +133,8 @@ class PipelineIT {
       assertThat(text).doesNotContain(Double.toString(input[0]), Double.toString(input[1]));
       assertThat(r.keyAsString()).isEqualTo(id);
       assertThat(r.header(PerturbedRecordSerializer.EPSILON_HEADER)).isEqualTo("4.0");
+      // No budget here: the perturb operator sets it.
+      assertThat(r.header(ConfigFingerprint.HEADER)).isEqualTo(ConfigFingerprint.of(CONFIG).value());
     }
     assertThat(seen).isEqualTo(INPUTS.keySet());
     Set<String> reasons = new HashSet<>();

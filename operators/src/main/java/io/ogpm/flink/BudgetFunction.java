@@ -2,20 +2,26 @@ package io.ogpm.flink;
 
 import io.ogpm.config.BudgetConfig;
 import io.ogpm.record.Source;
+import java.util.Objects;
 import org.apache.flink.annotation.Internal;
 import org.apache.kafka.common.record.TimestampType;
 
 /**
  * The per-user privacy budget ({@link PerUserBudget}) of perturbed Kafka records: each carries its
- * cost, its user, the Kafka timestamp with its type, and where it was read. Internal: use {@link
- * LdpPerturbation}.
+ * cost, its user, the Kafka timestamp with its type, and where it was read. The released ones get
+ * the configuration's fingerprint here, not in the perturb operator, so that the same string does
+ * not cross the shuffle by user with every record. Internal: use {@link LdpPerturbation}.
  */
 @Internal
 public final class BudgetFunction extends PerUserBudget<PerturbedRecord, PerturbedRecord> {
   private static final long serialVersionUID = 1L;
 
-  public BudgetFunction(BudgetConfig budget) {
+  private final String fingerprint;
+
+  /** @param fingerprint the {@link io.ogpm.config.ConfigFingerprint} value set on each released record */
+  public BudgetFunction(BudgetConfig budget, String fingerprint) {
     super(budget);
+    this.fingerprint = Objects.requireNonNull(fingerprint, "fingerprint: required (ConfigFingerprint.of(config).value())");
   }
 
   @Override
@@ -40,6 +46,7 @@ public final class BudgetFunction extends PerUserBudget<PerturbedRecord, Perturb
 
   @Override
   PerturbedRecord released(PerturbedRecord r) {
+    r.setFingerprint(fingerprint);
     return r;
   }
 }

@@ -2,6 +2,7 @@ package io.ogpm.flink;
 
 import io.ogpm.config.BudgetClock;
 import io.ogpm.config.BudgetConfig;
+import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.PrivacyConfig;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
@@ -80,8 +81,8 @@ public final class LdpPerturbation {
   /**
    * Perturbs JSON records read from Kafka.
    *
-   * @return the perturbed records (Flink POJOs: output JSON bytes, key, cost, fingerprint) and the
-   *     dead letters
+   * @return the perturbed records (output JSON bytes, key, cost, fingerprint; Flink type {@link
+   *     PerturbedRecordTypeInfo}) and the dead letters
    */
   public PerturbationResult<PerturbedRecord> apply(DataStream<RawRecord> records) {
     Objects.requireNonNull(records, "records: required");
@@ -95,7 +96,7 @@ public final class LdpPerturbation {
     }
     SingleOutputStreamOperator<PerturbedRecord> withinBudget = perturbed
         .keyBy(new RecordUser(), Types.STRING)
-        .process(new BudgetFunction(config.budget().get()), TypeInformation.of(PerturbedRecord.class))
+        .process(new BudgetFunction(config.budget().get(), ConfigFingerprint.of(config).value()), TypeInformation.of(PerturbedRecord.class))
         .uid(uid(BUDGET))
         .name("privacy budget");
     return new PerturbationResult<>(withinBudget,

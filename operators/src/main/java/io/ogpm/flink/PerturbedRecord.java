@@ -1,6 +1,7 @@
 package io.ogpm.flink;
 
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 import org.apache.kafka.common.record.TimestampType;
 
 /**
@@ -8,9 +9,13 @@ import org.apache.kafka.common.record.TimestampType;
  * through, else null), value (output JSON), the record's epsilon cost (sent as a header), the user
  * (for the privacy budget; never written out) and the input's timestamp with its type (who set
  * it: the budget trusts only the broker's LogAppendTime), and the fingerprint of the configuration
- * that perturbed it ({@link io.ogpm.config.ConfigFingerprint}: what its values mean). A Flink POJO.
+ * that perturbed it ({@link io.ogpm.config.ConfigFingerprint}: what its values mean). A Flink POJO
+ * in shape, with its own Flink type ({@link PerturbedRecordTypeInfo}): between operators (the
+ * shuffle by user to the budget) it is written by {@link PerturbedRecordTypeSerializer}, field by
+ * field without reflection, not by Flink's POJO serializer.
  */
 @PublicEvolving
+@TypeInfo(PerturbedRecordTypeInfo.Factory.class)
 public class PerturbedRecord {
   private byte[] key;
   private byte[] value;

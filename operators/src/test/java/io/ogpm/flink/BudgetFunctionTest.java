@@ -41,6 +41,7 @@ class BudgetFunctionTest {
   static final BudgetConfig LOG_APPEND = BudgetConfig.of(3, Duration.ofDays(1));
   static final BudgetConfig INGESTION = BudgetConfig.of(3, Duration.ofDays(1), BudgetClock.INGESTION_TIME, null);
   static final ObjectMapper JSON = new ObjectMapper();
+  static final String FINGERPRINT = "v1:0123456789abcdef";
 
   private final List<AutoCloseable> open = new ArrayList<>();
   private long offset;
@@ -59,7 +60,7 @@ class BudgetFunctionTest {
   private KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> harness(
       BudgetConfig budget, OperatorSubtaskState restore) throws Exception {
     var h = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new BudgetFunction(budget)), PerturbedRecord::getUser, Types.STRING);
+        new KeyedProcessOperator<>(new BudgetFunction(budget, FINGERPRINT)), PerturbedRecord::getUser, Types.STRING);
     open.add(h);
     if (restore != null) {
       h.initializeState(restore);
@@ -126,6 +127,17 @@ class BudgetFunctionTest {
     }
     assertThat(perDay).containsOnly(Map.entry(0L, 3), Map.entry(1L, 3));
     assertThat(reasons(h)).hasSize(4).containsOnly("budget-exhausted");
+  }
+
+  /** The perturb operator leaves the fingerprint to the budget: every released record carries it. */
+  @Test
+  void releasedRecordsCarryTheConfigurationsFingerprint() throws Exception {
+    var h = harness(LOG_APPEND, null);
+    h.setProcessingTime(at(0, 12));
+    for (int i = 0; i < 3; i++) {
+      appended(h, "u" + i, at(0, 10));
+    }
+    assertThat(h.extractOutputValues()).hasSize(3).extracting(PerturbedRecord::getFingerprint).containsOnly(FINGERPRINT);
   }
 
   @ParameterizedTest
@@ -400,7 +412,7 @@ class BudgetFunctionTest {
   void metricsCountReleasedRecordsOnly() throws Exception {
     CapturedMetrics metrics = new CapturedMetrics();
     open.add(metrics.environment);
-    var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new BudgetFunction(LOG_APPEND)),
+    var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new BudgetFunction(LOG_APPEND, FINGERPRINT)),
         PerturbedRecord::getUser, Types.STRING, metrics.environment);
     open.add(h);
     h.open();

@@ -61,7 +61,7 @@ class LdpTestEnvironmentIT {
             .setDeserializer(new RawRecordDeserializer()).build(), WatermarkStrategy.noWatermarks(), "raw")
         .process(new PerturbFunction(CONFIG, KeySource.none())).uid("perturb");
     SingleOutputStreamOperator<PerturbedRecord> released = perturbed.keyBy(PerturbedRecord::getUser)
-        .process(new io.ogpm.flink.BudgetFunction(CONFIG.budget().get())).uid("budget");
+        .process(new io.ogpm.flink.BudgetFunction(CONFIG.budget().get(), io.ogpm.config.ConfigFingerprint.of(CONFIG).value())).uid("budget");
     released.sinkTo(kafka.exactlyOnceSink(new PerturbedRecordSerializer(prefix + "-out"), prefix + "-out"));
     perturbed.getSideOutput(PerturbFunction.DEAD_LETTERS).union(released.getSideOutput(PerturbFunction.DEAD_LETTERS))
         .sinkTo(kafka.exactlyOnceSink(new DeadLetterSerializer(prefix + "-dead"), prefix + "-dead"));
