@@ -24,7 +24,7 @@ class StreamingEquivalenceTest {
   static final byte[] KEY = "streaming equivalence test key!!".getBytes(StandardCharsets.US_ASCII);
 
   /** Both perturbers on every input, in order; returns how many were perturbed. */
-  private static int assertSameOutcomes(String yaml, Supplier<RandomnessMode> mode, List<byte[]> inputs, int maxBytes) {
+  static int assertSameOutcomes(String yaml, Supplier<RandomnessMode> mode, List<byte[]> inputs, int maxBytes) {
     PrivacyConfig config = PrivacyConfig.parse(yaml);
     LegacyRecordPerturber legacy = new LegacyRecordPerturber(config, mode.get(), maxBytes);
     RecordPerturber streaming = new RecordPerturber(config, mode.get(), maxBytes);
