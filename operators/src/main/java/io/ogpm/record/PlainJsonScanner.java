@@ -95,10 +95,7 @@ final class PlainJsonScanner {
       }
       value(shape.root, values);
       skipWhitespace();
-      if (pos != in.length) {
-        return false;
-      }
-      return true;
+      return pos == in.length;
     } catch (NotPlain | ArrayIndexOutOfBoundsException e) {
       // Out of bounds: the input ended inside a value.
       return false;
@@ -161,23 +158,15 @@ final class PlainJsonScanner {
   }
 
   private void object(JsonShape.Node node, RecordValues values) {
-    if (++depth > MAX_DEPTH) {
-      throw NotPlain.INSTANCE;
-    }
-    pos++;
-    captureByte('{');
     int first = keys;
-    hashBits[depth] = 0;
-    skipWhitespace();
-    if (in[pos] == '}') {
-      pos++;
-    } else {
-      while (true) {
+    if (open('{', '}')) {
+      hashBits[depth] = 0;
+      do {
         if (in[pos] != '"') {
           throw NotPlain.INSTANCE;
         }
         int from = pos + 1;
-        int hash = skipKey();
+        int hash = skipString();
         int length = pos - 1 - from;
         addKey(first, from, length, hash);
         if (keys - first > 1) {
@@ -192,20 +181,10 @@ final class PlainJsonScanner {
         captureByte(':');
         skipWhitespace();
         value(node == null ? null : node.child(in, from, length, hash), values);
-        skipWhitespace();
-        byte b = in[pos++];
-        if (b == '}') {
-          break;
-        }
-        if (b != ',') {
-          throw NotPlain.INSTANCE;
-        }
-        skipWhitespace();
-      }
+      } while (next('}'));
     }
     keys = first;
-    depth--;
-    captureByte('}');
+    close('}');
   }
 
   /** A key of the innermost object, whose keys start at {@code first}: refused if it is there already. */
@@ -234,44 +213,69 @@ final class PlainJsonScanner {
 
   /** An array: nothing configured lies inside one. */
   private void array(RecordValues values) {
+    if (open('[', ']')) {
+      value(null, values);
+      while (next(']')) {
+        captureByte(',');
+        value(null, values);
+      }
+    }
+    close(']');
+  }
+
+  /**
+   * Past the opening bracket at {@code pos}, one level deeper, and the whitespace after it.
+   *
+   * @return false for an empty object or array (then past its closing bracket too)
+   */
+  private boolean open(char opening, char closing) {
     if (++depth > MAX_DEPTH) {
       throw NotPlain.INSTANCE;
     }
     pos++;
-    captureByte('[');
+    captureByte(opening);
     skipWhitespace();
-    if (in[pos] == ']') {
+    if (in[pos] == closing) {
       pos++;
-    } else {
-      boolean firstItem = true;
-      while (true) {
-        if (!firstItem) {
-          captureByte(',');
-        }
-        firstItem = false;
-        value(null, values);
-        skipWhitespace();
-        byte b = in[pos++];
-        if (b == ']') {
-          break;
-        }
-        if (b != ',') {
-          throw NotPlain.INSTANCE;
-        }
-        skipWhitespace();
-      }
+      return false;
     }
-    depth--;
-    captureByte(']');
+    return true;
   }
 
-  /** {@link #skipString} for a key, returning its {@link #hash} on the way. */
-  private int skipKey() {
+  /**
+   * After a member or item: true past the comma (and whitespace) before the next one, false past
+   * the closing bracket.
+   */
+  private boolean next(char closing) {
+    skipWhitespace();
+    byte b = in[pos++];
+    if (b == closing) {
+      return false;
+    }
+    if (b != ',') {
+      throw NotPlain.INSTANCE;
+    }
+    skipWhitespace();
+    return true;
+  }
+
+  /** The object or array has ended: one level up. */
+  private void close(char closing) {
+    depth--;
+    captureByte(closing);
+  }
+
+  /**
+   * Past a string of printable ASCII without escapes, from its opening quote; returns its {@link
+   * #hash} (what a key is looked up and compared by), computed on the way.
+   */
+  private int skipString() {
     int p = pos + 1;
     int h = 0;
     byte b;
     while ((b = in[p]) != '"') {
       if (b < 0x20 || b == '\\' || b == 0x7F) {
+        // Also b < 0: a byte of a multi-byte UTF-8 sequence.
         throw NotPlain.INSTANCE;
       }
       h = 31 * h + b;
@@ -279,20 +283,6 @@ final class PlainJsonScanner {
     }
     pos = p + 1;
     return h;
-  }
-
-  /** Past a string of printable ASCII without escapes, from its opening quote. */
-  private void skipString() {
-    int p = pos + 1;
-    byte b;
-    while ((b = in[p]) != '"') {
-      if (b < 0x20 || b == '\\' || b == 0x7F) {
-        // Also b < 0: a byte of a multi-byte UTF-8 sequence.
-        throw NotPlain.INSTANCE;
-      }
-      p++;
-    }
-    pos = p + 1;
   }
 
   private void literal(JsonShape.Node node, RecordValues values) {
