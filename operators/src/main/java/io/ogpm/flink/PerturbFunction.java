@@ -46,9 +46,9 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
 
   private transient RecordPerturber perturber;
   /**
-   * The configuration's fingerprint, set on the records this operator releases (no budget); with a
-   * budget the budget operator sets it on the records it releases, so that the same string is not
-   * serialized into every record sent across the shuffle by user.
+   * The configuration's fingerprint, set on the records this operator releases (no budget); null
+   * with a budget: the budget operator sets it on the records it releases, so that the same string
+   * is not serialized into every record sent across the shuffle by user.
    */
   private transient String fingerprint;
   /** The released-record metrics, or null when a budget operator releases the records. */
@@ -68,10 +68,10 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
     } finally {
       mode.destroy();
     }
-    fingerprint = ConfigFingerprint.of(config).value();
     MetricGroup metrics = getRuntimeContext().getMetricGroup();
     deadLettered = new DeadLetterCounters(metrics, List.of(ReasonCode.values()));
     released = config.budget().isPresent() ? null : ReleasedRecords.register(metrics);
+    fingerprint = released == null ? null : ConfigFingerprint.of(config).value();
   }
 
   @Override
@@ -81,9 +81,7 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
     if (outcome instanceof Outcome.Perturbed p) {
       PerturbedRecord record = new PerturbedRecord(p.key(), p.value(), p.epsilon(), p.user(), in.getTimestamp(),
           in.getTimestampType()).from(in.getTopic(), in.getPartition(), in.getOffset());
-      if (released != null) {
-        record.setFingerprint(fingerprint);
-      }
+      record.setFingerprint(fingerprint);
       out.collect(record);
       if (released != null) {
         released.add(p.epsilon());
