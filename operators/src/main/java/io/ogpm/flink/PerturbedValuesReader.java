@@ -37,8 +37,12 @@ import java.util.Map;
 final class PerturbedValuesReader {
   static final int MAX_NESTING = 64;
 
+  // The fast double parser (FastDoubleParser, bundled in jackson-core) is correctly rounded, so
+  // it reads the same doubles as Double.parseDouble, whose big-integer path it avoids for the 16-17
+  // significant digits of perturbed values (a quarter of the aggregation's read).
   private static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
           .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
           .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
           .build())

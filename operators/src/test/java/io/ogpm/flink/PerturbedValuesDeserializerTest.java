@@ -305,4 +305,32 @@ class PerturbedValuesDeserializerTest {
   static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
+
+  /**
+   * Values are read as {@link Double#parseDouble} reads their text, to the last bit: shortest
+   * forms, long decimal expansions (beyond the 17 digits that identify a double, where rounding
+   * is decided by digits far out), exponent forms and halfway cases.
+   */
+  @Test
+  void valuesReadAsDoubleParseDoubleReadsThem() {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+    List<String> texts = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      double v = random.nextDouble();
+      java.math.BigDecimal exact = new java.math.BigDecimal(v);
+      texts.add(Double.toString(v));
+      texts.add(exact.round(new java.math.MathContext(17 + random.nextInt(9))).toPlainString());
+      // Halfway between v and its successor: rounds to even.
+      texts.add(exact.add(new java.math.BigDecimal(Math.nextUp(v))).divide(java.math.BigDecimal.valueOf(2)).toPlainString());
+      texts.add(String.format(java.util.Locale.ROOT, "%.15e", v));
+    }
+    byte[][] records = texts.stream().map(t -> ("{\"x\":" + t + ",\"ts\":1}").getBytes(StandardCharsets.UTF_8))
+        .toArray(byte[][]::new);
+    Read r = read(null, null, FINGERPRINT, records);
+    assertThat(r.values()).hasSize(texts.size());
+    for (int i = 0; i < texts.size(); i++) {
+      assertThat(Double.doubleToRawLongBits(r.values().get(i).getValues()[0])).as(texts.get(i))
+          .isEqualTo(Double.doubleToRawLongBits(Double.parseDouble(texts.get(i))));
+    }
+  }
 }
