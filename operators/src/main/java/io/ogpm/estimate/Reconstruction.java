@@ -157,6 +157,13 @@ public final class Reconstruction {
     private double[] productsPi;
     /** {@code S productsOf}, or null if only {@code T productsOf} was needed so far. */
     private double[] productsSquare;
+    /**
+     * The last fitted distribution {@link #devianceOf} was asked for, and its deviance: an
+     * accelerated jump's is needed to keep or drop it, to test it against the target and when it
+     * is accepted (the same array, so the same number, without its logarithms again).
+     */
+    private double[] devianceOfPi;
+    private double devianceOfPiValue;
 
     Fit(long[] counts, long n, TransitionMatrix t, double[] theta) {
       this.counts = counts;
@@ -197,6 +204,15 @@ public final class Reconstruction {
       return new double[][] {productsPi, productsSquare};
     }
 
+    /** {@link Reconstruction#deviance} of {@code pi}, reused for the same array. */
+    double devianceOf(double[] pi) {
+      if (pi != devianceOfPi) {
+        devianceOfPi = pi;
+        devianceOfPiValue = deviance(counts, n, pi);
+      }
+      return devianceOfPiValue;
+    }
+
     /**
      * One EMS step (EM, then smoothing) from {@code from}; counts as an iteration. From the current
      * iterate it reuses its fitted output distribution, already computed by the same product.
@@ -215,7 +231,7 @@ public final class Reconstruction {
     void accept(double[] next) {
       double[][] f = fitted(next);
       double[] nextPi = f[0];
-      double nextDeviance = deviance(counts, n, nextPi);
+      double nextDeviance = devianceOf(nextPi);
       boolean settled = Math.abs(deviance - nextDeviance) < 1e-9 * Math.max(1, nextDeviance);
       theta = next;
       pi = nextPi;
@@ -289,7 +305,7 @@ public final class Reconstruction {
         return;
       }
       double[] accelerated = next(jump);
-      if (deviance(counts, n, piOf(accelerated)) > deviance) {
+      if (devianceOf(piOf(accelerated)) > deviance) {
         accept(next(theta2));
       } else if (!reachesTarget(accelerated)) {
         accept(accelerated);
@@ -301,7 +317,7 @@ public final class Reconstruction {
     /** Whether {@code theta}'s deviance is at most the target, which stops the iteration. */
     boolean reachesTarget(double[] theta) {
       double[][] f = fitted(theta);
-      return deviance(counts, n, f[0]) <= target(expectedDeviance(f[1], f[0]));
+      return devianceOf(f[0]) <= target(expectedDeviance(f[1], f[0]));
     }
 
     /**
