@@ -51,10 +51,10 @@ public final class Reconstruction {
    * of equal entries, {@link TransitionMatrix}). Plain EMS is slow (at eps 1, 50 bins: 1,600 steps
    * for 1e3 records, 4,000 for 1e4, 50,000 for 1e6, 1.6 million for 1e7), so after {@link
    * #ACCELERATE_AFTER} steps it is accelerated by SQUAREM, which stops 1e3-record windows at eps 1
-   * within about 170 steps and 1e6-record windows within 3,300, within 1e-3 in total variation of
-   * plain EMS. The cap can bind beyond that
-   * (eps 0.5 and 1e6 records, or eps 1 and 1e7): there the result is within 3e-3 and 1.1e-2 of
-   * plain EMS's, whose own errors are 0.16 and 0.04 (ReconstructionCapTest).
+   * within about 170 steps and 1e6-record windows within about 1,100, within 1e-3 in total
+   * variation of plain EMS; 1e6 records at eps 0.5 settle within about 7,300 steps, within 3e-3 of
+   * plain EMS. The cap can bind beyond that (eps 1 and 1e7 records): there the result is within
+   * 1.1e-2 of plain EMS's, whose own error is 0.04 (ReconstructionCapTest).
    *
    * <p>SQUAREM keeps or drops a jump by comparing deviances, which near convergence differ by
    * about their rounding, so the accelerated path (and whether the cap binds) depends on the last

@@ -49,11 +49,15 @@ class ReconstructionCapTest {
     AesCtrSource bits = AesCtrSource.seeded(seed);
     Domain d = m.domain();
     for (int i = 0; i < n; i++) {
-      double centre = bits.nextUniform() < 1.0 / 3 ? 0.25 : 0.7;
-      double u = Math.min(Math.max(centre + 0.08 * (bits.nextUniform() + bits.nextUniform() - 1), 0), 0.999);
-      acc.add(m.perturb(d.lo() + d.width() * u, bits), estimator.binning());
+      acc.add(m.perturb(d.lo() + d.width() * twoHumps(bits), bits), estimator.binning());
     }
     return acc.getHistogram();
+  }
+
+  /** One input from the two humps, as a fraction of the domain: a third near 0.25, the rest near 0.7. */
+  static double twoHumps(AesCtrSource bits) {
+    double centre = bits.nextUniform() < 1.0 / 3 ? 0.25 : 0.7;
+    return Math.min(Math.max(centre + 0.08 * (bits.nextUniform() + bits.nextUniform() - 1), 0), 0.999);
   }
 
   static double totalVariation(double[] a, double[] b) {
@@ -98,9 +102,7 @@ class ReconstructionCapTest {
     AesCtrSource bits = AesCtrSource.seeded(99);
     int draws = 2_000_000;
     for (int i = 0; i < draws; i++) {
-      double centre = bits.nextUniform() < 1.0 / 3 ? 0.25 : 0.7;
-      double u = Math.min(Math.max(centre + 0.08 * (bits.nextUniform() + bits.nextUniform() - 1), 0), 0.999);
-      truth[binning.inputBin(d.lo() + d.width() * u)] += 1.0 / draws;
+      truth[binning.inputBin(d.lo() + d.width() * twoHumps(bits))] += 1.0 / draws;
     }
     return truth;
   }
