@@ -39,15 +39,10 @@ final class ByteSink extends OutputStream {
     write(from.buffer, start, end - start);
   }
 
-  /** Appends a string of ASCII characters (a number's decimal form). */
-  @SuppressWarnings("deprecation")
-  void writeAscii(String s) {
-    int n = s.length();
-    ensure(n);
-    // The deprecated getBytes copies the low byte of each char: exact for ASCII, and for the
-    // Latin-1 strings Java keeps compact it is one array copy instead of a loop over charAt.
-    s.getBytes(0, n, buffer, size);
-    size += n;
+  /** Appends {@code Double.toString(x)} ({@link DoubleText}). */
+  void writeDouble(double x) {
+    ensure(DoubleText.MAX_CHARS);
+    size = DoubleText.write(x, buffer, size);
   }
 
   byte[] toByteArray() {

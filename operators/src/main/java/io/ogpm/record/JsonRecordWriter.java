@@ -45,7 +45,7 @@ final class JsonRecordWriter {
       JsonShape.Node child = node.children[c];
       out.write(child.key);
       if (child.field >= 0) {
-        out.writeAscii(DoubleText.of(values.output(child.field)));
+        out.writeDouble(values.output(child.field));
       } else if (child.passthrough >= 0 && reader.captured(child.passthrough)) {
         reader.writeCaptured(child.passthrough, out);
       } else {

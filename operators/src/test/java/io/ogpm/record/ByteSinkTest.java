@@ -42,18 +42,23 @@ class ByteSinkTest {
   }
 
   @Test
-  void asciiTextAndAnotherSinksRangeAppendAndResetStartsOver() {
+  void doublesAnotherSinksRangeAppendAndResetStartsOver() {
     ByteSink from = new ByteSink();
-    String text = "0.123456789012345678".repeat(100);
-    from.writeAscii(text);
-    assertThat(new String(from.toByteArray(), StandardCharsets.US_ASCII)).isEqualTo(text);
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < 300; i++) {
+      // 24 characters each (the longest), and short plain ones, across several growths
+      double x = i % 2 == 0 ? -Math.nextUp(1.0) * Math.scalb(1.0, -300 - i) : 0.5 + i;
+      from.writeDouble(x);
+      text.append(x);
+    }
+    assertThat(new String(from.toByteArray(), StandardCharsets.US_ASCII)).isEqualTo(text.toString());
     ByteSink to = new ByteSink();
     to.write('[');
     to.write(from, 2, 1_800);
     assertThat(new String(to.toByteArray(), StandardCharsets.US_ASCII)).isEqualTo("[" + text.substring(2, 1_800));
     to.reset();
     assertThat(to.size()).isZero();
-    to.writeAscii("1e7");
-    assertThat(to.toByteArray()).isEqualTo("1e7".getBytes(StandardCharsets.US_ASCII));
+    to.writeDouble(1e7);
+    assertThat(to.toByteArray()).isEqualTo("1.0E7".getBytes(StandardCharsets.US_ASCII));
   }
 }

@@ -3,7 +3,10 @@ package io.ogpm.record;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ogpm.mechanism.random.AesCtrSource;
+import java.lang.reflect.Method;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -11,11 +14,44 @@ import org.junit.jupiter.api.Test;
  * what they were. Checked on values drawn where perturbed outputs lie (uniform on intervals, on the
  * output grids of the sample's fields), on every binade of both notations, on short decimals and
  * their neighbouring doubles (where a shortest representation is most likely to tie or to sit on a
- * rounding boundary), and on the special values.
+ * rounding boundary), and on the special values. Every value is also written into a buffer after
+ * other bytes, which it must not overwrite, and within the {@link DoubleText#MAX_CHARS} bytes it
+ * may use (it writes all 17 digits before it drops trailing zeroes).
  */
 class DoubleTextTest {
+  private static final byte[] BUFFER = new byte[3 + DoubleText.MAX_CHARS + 3];
+
   private static void same(double x) {
-    assertThat(DoubleText.of(x)).as("bits %016x", Double.doubleToRawLongBits(x)).isEqualTo(Double.toString(x));
+    String expected = Double.toString(x);
+    assertThat(DoubleText.of(x)).as("bits %016x", Double.doubleToRawLongBits(x)).isEqualTo(expected);
+    Arrays.fill(BUFFER, (byte) '#');
+    int end = DoubleText.write(x, BUFFER, 3);
+    assertThat(new String(BUFFER, 3, end - 3, StandardCharsets.ISO_8859_1)).isEqualTo(expected);
+    for (int i = 0; i < BUFFER.length; i++) {
+      if (i < 3 || i >= 3 + DoubleText.MAX_CHARS) {
+        assertThat(BUFFER[i]).as("byte %d outside the text of %s", i, expected).isEqualTo((byte) '#');
+      }
+    }
+  }
+
+  /**
+   * The powers of ten, computed at class loading from their definition, are the entries of
+   * Schubfach's own table (as shipped in jackson-core, read by reflection).
+   */
+  @Test
+  void powersOfTenAreSchubfachsTable() throws Exception {
+    Class<?> math = Class.forName("com.fasterxml.jackson.core.io.schubfach.MathUtils");
+    Method g1 = math.getDeclaredMethod("g1", int.class);
+    Method g0 = math.getDeclaredMethod("g0", int.class);
+    g1.setAccessible(true);
+    g0.setAccessible(true);
+    for (int k = DoubleText.K_LO; k <= DoubleText.K_HI; k++) {
+      assertThat(DoubleText.g(k)).as("k = %d", k).containsExactly((long) g1.invoke(null, k), (long) g0.invoke(null, k));
+    }
+    // Beyond the range kept, where 10^-k is a fraction as well as where it is a whole number.
+    for (int k : new int[] {-324, -100, -1, 0, 1, 17, 292}) {
+      assertThat(DoubleText.g(k)).as("k = %d", k).containsExactly((long) g1.invoke(null, k), (long) g0.invoke(null, k));
+    }
   }
 
   @Test
