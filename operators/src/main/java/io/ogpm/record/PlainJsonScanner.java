@@ -270,6 +270,7 @@ final class PlainJsonScanner {
    * #hash} (what a key is looked up and compared by), computed on the way.
    */
   private int skipString() {
+    byte[] in = this.in;
     int p = pos + 1;
     int h = 0;
     byte b;
@@ -383,10 +384,14 @@ final class PlainJsonScanner {
     return Identifier.integer(negative ? -v : v);
   }
 
+  /** Past the digits at {@code pos} (locals in the loop: the fields would be stored on every step). */
   private void skipDigits() {
-    while (pos < in.length && in[pos] >= '0' && in[pos] <= '9') {
-      pos++;
+    byte[] in = this.in;
+    int p = pos;
+    while (p < in.length && in[p] >= '0' && in[p] <= '9') {
+      p++;
     }
+    pos = p;
   }
 
   private void requireDigits() {
@@ -398,13 +403,16 @@ final class PlainJsonScanner {
   }
 
   private void skipWhitespace() {
-    while (pos < in.length) {
-      byte b = in[pos];
+    byte[] in = this.in;
+    int p = pos;
+    while (p < in.length) {
+      byte b = in[p];
       if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
-        return;
+        break;
       }
-      pos++;
+      p++;
     }
+    pos = p;
   }
 
   private void capture(int from, int to) {
