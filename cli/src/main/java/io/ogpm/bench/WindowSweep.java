@@ -32,7 +32,8 @@ final class WindowSweep {
       mechanisms.add(m);
       estimators.add(FieldEstimator.of(m, BINS));
     }
-    int max = 0;
+    // At least 100 windows of 1,000 different records: EMS's cost depends on the counts.
+    int max = DISTINCT_RECORDS;
     for (int n : windowSizes) {
       max = Math.max(max, n);
     }
@@ -46,23 +47,50 @@ final class WindowSweep {
         values[f][i] = m.perturb(m.domain().lo() + m.domain().width() * u, bits);
       }
     }
-    window(estimators, values, Math.min(max, 10_000)); // warm-up
+    // Warm-up, then each size for at least a second, over consecutive windows of different
+    // records: how many EMS steps a window takes depends on its counts, so one window of 1,000
+    // records, timed once, came out anywhere from about 105,000 to 460,000 records/s, by the draw
+    // of its records (and by whether the JIT had settled).
+    repeat(estimators, values, Math.min(max, 10_000), MEASURE_NANOS * 2);
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     for (int n : windowSizes) {
-      long nanos = window(estimators, values, n);
-      out.put(Integer.toString(n), Math.round(n * 1e9 / nanos));
+      out.put(Integer.toString(n), Math.round(repeat(estimators, values, n, MEASURE_NANOS)));
     }
     return out;
   }
 
-  /** Nanoseconds to add n records to fresh accumulators and emit their estimates. */
-  private static long window(List<FieldEstimator> estimators, double[][] values, int n) {
+  /** Nanoseconds a size is measured for, at least (whole windows). */
+  static final long MEASURE_NANOS = 1_000_000_000L;
+  /** Perturbed records drawn per field, at least. */
+  static final int DISTINCT_RECORDS = 100_000;
+
+  /**
+   * Records per second over consecutive windows of n records (wrapping around the drawn records),
+   * repeated for at least {@code nanos}.
+   */
+  private static double repeat(List<FieldEstimator> estimators, double[][] values, int n, long nanos) {
+    long total = 0;
+    long windows = 0;
+    int from = 0;
+    do {
+      if (from + n > values[0].length) {
+        from = 0;
+      }
+      total += window(estimators, values, from, n);
+      from += n;
+      windows++;
+    } while (total < nanos);
+    return windows * n * 1e9 / total;
+  }
+
+  /** Nanoseconds to add records from..from+n-1 to fresh accumulators and emit their estimates. */
+  private static long window(List<FieldEstimator> estimators, double[][] values, int from, int n) {
     long start = System.nanoTime();
     List<FieldAccumulator> accs = new ArrayList<>();
     for (int f = 0; f < estimators.size(); f++) {
       FieldEstimator e = estimators.get(f);
       FieldAccumulator acc = e.newAccumulator("f" + f);
-      for (int i = 0; i < n; i++) {
+      for (int i = from; i < from + n; i++) {
         acc.add(values[f][i], e.binning());
       }
       accs.add(acc);
