@@ -48,7 +48,7 @@ final class RecordBench {
       byFieldsCpu.put(Integer.toString(k), Math.round(r.perCpuSecond()));
     }
     if (windowSizes.length > 0) {
-      out.set("aggregationRecordsPerSecondByRecordsPerWindow", WindowSweep.run(sample, windowSizes));
+      out.set("aggregationRecordsPerSecondByRecordsPerWindow", WindowSweep.run(sample, windowSizes, warmUp, measure));
     }
     return out;
   }

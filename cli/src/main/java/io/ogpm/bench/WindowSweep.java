@@ -9,6 +9,7 @@ import io.ogpm.estimate.FieldEstimator;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,7 +25,11 @@ final class WindowSweep {
 
   private WindowSweep() {}
 
-  static ObjectNode run(PrivacyConfig config, int[] windowSizes) {
+  /**
+   * Records per second by window size: after {@code warmUp} (windows of up to 10,000 records),
+   * each size over consecutive windows for at least {@code measure} (at least one window).
+   */
+  static ObjectNode run(PrivacyConfig config, int[] windowSizes, Duration warmUp, Duration measure) {
     List<Mechanism> mechanisms = new ArrayList<>();
     List<FieldEstimator> estimators = new ArrayList<>();
     for (FieldConfig f : config.fields()) {
@@ -47,20 +52,18 @@ final class WindowSweep {
         values[f][i] = m.perturb(m.domain().lo() + m.domain().width() * u, bits);
       }
     }
-    // Warm-up, then each size for at least a second, over consecutive windows of different
-    // records: how many EMS steps a window takes depends on its counts, so one window of 1,000
+    // Warm-up, then each size for at least the measuring time (3 s by default), over consecutive
+    // windows of different records: how many EMS steps a window takes depends on its counts, so one window of 1,000
     // records, timed once, came out anywhere from about 105,000 to 460,000 records/s, by the draw
     // of its records (and by whether the JIT had settled).
-    repeat(estimators, values, Math.min(max, 10_000), MEASURE_NANOS * 2);
+    repeat(estimators, values, Math.min(max, 10_000), warmUp.toNanos());
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     for (int n : windowSizes) {
-      out.put(Integer.toString(n), Math.round(repeat(estimators, values, n, MEASURE_NANOS)));
+      out.put(Integer.toString(n), Math.round(repeat(estimators, values, n, measure.toNanos())));
     }
     return out;
   }
 
-  /** Nanoseconds a size is measured for, at least (whole windows). */
-  static final long MEASURE_NANOS = 1_000_000_000L;
   /** Perturbed records drawn per field, at least. */
   static final int DISTINCT_RECORDS = 100_000;
 
