@@ -1,3 +1,28 @@
+/*
+ * The algorithm below (toDecimal, rop, the digit extraction) is transcribed from DoubleToDecimal,
+ * under this licence:
+ *
+ * Copyright 2018-2020 Raffaello Giulietti
+ *
+ * Permission is hereby granted, free of charge, to any person obtaining a copy
+ * of this software and associated documentation files (the "Software"), to deal
+ * in the Software without restriction, including without limitation the rights
+ * to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+ * copies of the Software, and to permit persons to whom the Software is
+ * furnished to do so, subject to the following conditions:
+ *
+ * The above copyright notice and this permission notice shall be included in
+ * all copies or substantial portions of the Software.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+ * IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+ * FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+ * AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+ * LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+ * OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN
+ * THE SOFTWARE.
+ */
+
 package io.ogpm.record;
 
 import java.math.BigInteger;
@@ -26,10 +51,10 @@ import java.math.BigInteger;
  * of each 64 x 64-bit product in software (six per value, each four multiplications) and returns
  * a new String; here {@link Math#multiplyHigh} (one instruction) is used, equal to it for the
  * non-negative operands it gets, and the digits go into the caller's buffer: about 40 ns a value
- * instead of 60-100 (a loop over a million values of a 2^-32 grid, side by side). And only the eleven powers of ten that the plain range needs are kept, each
- * computed exactly at class loading from its definition (the table check in {@code
- * DoubleTextTest} compares them with Jackson's). Section numbers below refer to Giulietti, "The
- * Schubfach way to render doubles" (2020).
+ * instead of 60-100 (a loop over a million values of a 2^-32 grid, side by side). And only the
+ * eleven powers of ten that the plain range needs are kept, each computed exactly at class loading
+ * from its definition (the table check in {@code DoubleTextTest} compares them with Jackson's).
+ * Section numbers below refer to Giulietti, "The Schubfach way to render doubles" (2020).
  */
 final class DoubleText {
   private DoubleText() {}
