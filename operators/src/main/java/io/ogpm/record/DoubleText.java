@@ -114,13 +114,6 @@ final class DoubleText {
     return new long[] {g.shiftRight(63).longValueExact(), g.longValue() & MASK_63};
   }
 
-  /** {@code Double.toString(x)}. */
-  static String of(double x) {
-    byte[] text = new byte[MAX_CHARS];
-    int end = write(x, text, 0);
-    return new String(text, 0, end, java.nio.charset.StandardCharsets.ISO_8859_1);
-  }
-
   /**
    * Writes {@code Double.toString(x)} as ASCII bytes at {@code to[at]} (room for {@link
    * #MAX_CHARS} needed) and returns the index after its last byte.

@@ -23,7 +23,9 @@ class DoubleTextTest {
 
   private static void same(double x) {
     String expected = Double.toString(x);
-    assertThat(DoubleText.of(x)).as("bits %016x", Double.doubleToRawLongBits(x)).isEqualTo(expected);
+    byte[] alone = new byte[DoubleText.MAX_CHARS];
+    assertThat(new String(alone, 0, DoubleText.write(x, alone, 0), StandardCharsets.ISO_8859_1))
+        .as("bits %016x", Double.doubleToRawLongBits(x)).isEqualTo(expected);
     Arrays.fill(BUFFER, (byte) '#');
     int end = DoubleText.write(x, BUFFER, 3);
     assertThat(new String(BUFFER, 3, end - 3, StandardCharsets.ISO_8859_1)).isEqualTo(expected);
