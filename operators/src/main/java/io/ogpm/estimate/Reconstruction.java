@@ -427,12 +427,16 @@ public final class Reconstruction {
     return out;
   }
 
-  /** The deviance {@code 2 sum_j c_j ln(c_j / (n pi_j))} of the observed counts under pi. */
+  /**
+   * The deviance {@code 2 sum_j c_j ln(c_j / (n pi_j))} of the observed counts under pi. Its
+   * logarithms are {@link NaturalLog}'s: computed at every EMS step, they were a third of the
+   * reconstruction's time with {@code Math.log}.
+   */
   static double deviance(long[] counts, long n, double[] pi) {
     double d = 0;
     for (int j = 0; j < counts.length; j++) {
       if (counts[j] > 0) {
-        d += counts[j] * Math.log(counts[j] / (n * Math.max(pi[j], 1e-300)));
+        d += counts[j] * NaturalLog.of(counts[j] / (n * Math.max(pi[j], 1e-300)));
       }
     }
     return 2 * d;
