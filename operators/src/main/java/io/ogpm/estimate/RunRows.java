@@ -57,15 +57,6 @@ final class RunRows {
   private final double[] excess;
   /** {@code A_j = L_j + sum |e|} over row j's runs, for the error bounds. */
   private final double[] magnitude;
-  /**
-   * For {@link #applyTransposed}: the terms of {@code D_i}, column by column ({@code
-   * termStart[i]} to {@code termStart[i + 1] - 1}), each {@code 2r} for {@code +e_r w_j} (run r
-   * starts at i) or {@code 2r + 1} for {@code -e_r w_j} (it ends there), in the order the runs
-   * come. Summing them column by column in that order gives the same doubles as adding each run's
-   * two terms into D in turn, without a store and reload of D per term.
-   */
-  private final int[] termStart;
-  private final int[] term;
 
   private RunRows(int columns, double[] background, int[] rowStart, int[] from, int[] to, double[] excess,
       double[] magnitude) {
@@ -76,24 +67,6 @@ final class RunRows {
     this.to = to;
     this.excess = excess;
     this.magnitude = magnitude;
-    this.termStart = new int[columns + 1];
-    for (int r = 0; r < from.length; r++) {
-      termStart[from[r] + 1]++;
-      if (to[r] < columns) {
-        termStart[to[r] + 1]++;
-      }
-    }
-    for (int i = 0; i < columns; i++) {
-      termStart[i + 1] += termStart[i];
-    }
-    this.term = new int[termStart[columns]];
-    int[] next = Arrays.copyOf(termStart, columns);
-    for (int r = 0; r < from.length; r++) {
-      term[next[from[r]]++] = 2 * r;
-      if (to[r] < columns) {
-        term[next[to[r]]++] = 2 * r + 1;
-      }
-    }
   }
 
   /**
@@ -243,25 +216,20 @@ final class RunRows {
   /** {@code A^T w}. */
   double[] applyTransposed(double[] w) {
     double base = 0;
-    // signed[2r] = e_r w_j and signed[2r + 1] = -e_r w_j for run r of row j.
-    double[] signed = new double[2 * from.length];
+    double[] steps = new double[columns + 1];
     for (int j = 0; j < background.length; j++) {
       double wj = w[j];
       base += background[j] * wj;
       for (int r = rowStart[j]; r < rowStart[j + 1]; r++) {
         double d = excess[r] * wj;
-        signed[2 * r] = d;
-        signed[2 * r + 1] = -d;
+        steps[from[r]] += d;
+        steps[to[r]] -= d;
       }
     }
     double[] out = new double[columns];
     double running = 0;
     for (int i = 0; i < columns; i++) {
-      double step = 0;
-      for (int t = termStart[i]; t < termStart[i + 1]; t++) {
-        step += signed[term[t]];
-      }
-      running += step;
+      running += steps[i];
       out[i] = base + running;
     }
     return out;
