@@ -49,6 +49,7 @@ final class RecordBench {
     }
     if (windowSizes.length > 0) {
       out.set("aggregationRecordsPerSecondByRecordsPerWindow", WindowSweep.run(sample, windowSizes, warmUp, measure));
+      out.set("aggregationSampleWindows", WindowSweep.sampleWindows(sample, records, measure));
     }
     return out;
   }

@@ -1,5 +1,7 @@
 package io.ogpm.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ogpm.config.FieldConfig;
@@ -9,6 +11,11 @@ import io.ogpm.estimate.FieldEstimator;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
+import io.ogpm.mechanism.random.RandomnessMode;
+import io.ogpm.record.Outcome;
+import io.ogpm.record.RecordPerturber;
+import io.ogpm.record.Source;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,6 +69,81 @@ final class WindowSweep {
       out.put(Integer.toString(n), Math.round(repeat(estimators, values, n, measure.toNanos())));
     }
     return out;
+  }
+
+  /** Groups of {@link #sampleWindows}, as in {@code bench pipeline}'s aggregation. */
+  static final int SAMPLE_GROUPS = 100;
+  /** Records per window of {@link #sampleWindows}: 1,000 per group and field. */
+  static final int SAMPLE_WINDOW = 100_000;
+
+  /**
+   * The emissions of {@code bench pipeline}'s 6-field, 100-group aggregation, without Flink and
+   * Kafka: the sample's records cycled, record i in group i mod 100, each perturbed afresh by the
+   * operator's code, windows of 100,000 records; every group's field emitted (raw histogram, means
+   * with intervals, EMS) window after window for at least {@code measure}, the additions and
+   * emissions timed, the perturbation not. Its EMS steps per emission are the sample's, not the
+   * two humps' of {@link #run}, and they decide the aggregation's rate.
+   */
+  static ObjectNode sampleWindows(PrivacyConfig config, List<byte[]> records, Duration measure) {
+    List<FieldEstimator> estimators = new ArrayList<>();
+    for (FieldConfig f : config.fields()) {
+      estimators.add(FieldEstimator.of(MechanismCatalog.of(f.spec()), BINS));
+    }
+    RecordPerturber perturber = new RecordPerturber(config, RandomnessMode.secure());
+    Source source = Source.kafka("ogpm.raw", 0, 0);
+    ObjectMapper json = new ObjectMapper();
+    double[][] values = new double[estimators.size()][SAMPLE_WINDOW];
+    long nanos = 0;
+    long emissions = 0;
+    long iterations = 0;
+    long windows = 0;
+    do {
+      for (int i = 0; i < SAMPLE_WINDOW; i++) {
+        byte[] raw = records.get((int) ((windows * SAMPLE_WINDOW + i) % records.size()));
+        JsonNode out = read(json, ((Outcome.Perturbed) perturber.perturb(raw, source)).value());
+        for (int f = 0; f < estimators.size(); f++) {
+          JsonNode v = out;
+          for (String step : config.fields().get(f).path()) {
+            v = v.path(step);
+          }
+          values[f][i] = v.doubleValue();
+        }
+      }
+      long start = System.nanoTime();
+      for (int f = 0; f < estimators.size(); f++) {
+        FieldEstimator e = estimators.get(f);
+        List<FieldAccumulator> groups = new ArrayList<>();
+        for (int g = 0; g < SAMPLE_GROUPS; g++) {
+          groups.add(e.newAccumulator("g" + g));
+        }
+        // Records are numbered from 0 in every window: 100,000 is a multiple of 100.
+        for (int i = 0; i < SAMPLE_WINDOW; i++) {
+          groups.get(i % SAMPLE_GROUPS).add(values[f][i], e.binning());
+        }
+        for (FieldAccumulator acc : groups) {
+          iterations += e.estimate(acc, true).iterations();
+          emissions++;
+        }
+      }
+      nanos += System.nanoTime() - start;
+      windows++;
+    } while (nanos < measure.toNanos());
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.put("recordsPerWindow", SAMPLE_WINDOW);
+    out.put("groups", SAMPLE_GROUPS);
+    out.put("windows", windows);
+    out.put("recordsPerSecond", Math.round(windows * SAMPLE_WINDOW * 1e9 / nanos));
+    out.put("emsIterationsPerEmission", Math.round((double) iterations / emissions));
+    out.put("microsecondsPerEmission", Math.round(nanos / 1e3 / emissions));
+    return out;
+  }
+
+  private static JsonNode read(ObjectMapper json, byte[] record) {
+    try {
+      return json.readTree(record);
+    } catch (IOException e) {
+      throw new IllegalStateException("the operator wrote a record that is not JSON", e);
+    }
   }
 
   /** Perturbed records drawn per field, at least. */

@@ -20,7 +20,8 @@ import picocli.CommandLine.Model.CommandSpec;
       "Measures on this machine and prints one JSON object: 'samplers' (values/s per mechanism and"
           + " randomness mode, one thread), 'records' (JSON record in, JSON record out through the"
           + " operator's code, one thread: records/s and bytes allocated per record, also by number of"
-          + " fields), 'pipeline' (embedded Kafka and Flink MiniCluster: perturbation against an identity"
+          + " fields; the aggregation's work by records per window, and on the sample's windows of"
+          + " the pipeline's aggregation), 'pipeline' (embedded Kafka and Flink MiniCluster: perturbation against an identity"
           + " map, aggregation against a count per window, alternated, as ratios)."
     })
 final class BenchCommand implements Callable<Integer> {
@@ -39,7 +40,7 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--fields", split = ",", defaultValue = "1,2,4,6,12,24", description = "records: numbers of fields of the sweep. Default: ${DEFAULT-VALUE}.")
   int[] fields;
 
-  @Option(names = "--windows", split = ",", defaultValue = "1000,10000,100000,1000000", description = "records: records per window of the aggregation sweep (empty: none). Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--windows", split = ",", defaultValue = "1000,10000,100000,1000000", description = "records: records per window of the aggregation sweep (empty: none, and no sample windows either). Default: ${DEFAULT-VALUE}.")
   int[] windows;
 
   @Option(names = "--chart", paramLabel = "DIR", description = "records: also draw the sweeps as DIR/throughput-by-fields.png and DIR/throughput-by-window.png.")

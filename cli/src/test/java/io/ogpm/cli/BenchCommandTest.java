@@ -52,6 +52,13 @@ class BenchCommandTest {
     List<String> windows = new ArrayList<>();
     j.get("aggregationRecordsPerSecondByRecordsPerWindow").fieldNames().forEachRemaining(windows::add);
     assertThat(windows).containsExactly("100", "1000");
+    // The pipeline's 6-field, 100-group windows on the sample: at least one, whatever --seconds.
+    JsonNode sample = j.get("aggregationSampleWindows");
+    assertThat(sample.get("recordsPerWindow").asInt()).isEqualTo(100_000);
+    assertThat(sample.get("groups").asInt()).isEqualTo(100);
+    assertThat(sample.get("windows").asInt()).isPositive();
+    assertThat(sample.get("recordsPerSecond").asLong()).isPositive();
+    assertThat(sample.get("emsIterationsPerEmission").asLong()).isPositive();
     assertThat(charts.resolve("throughput-by-fields.png")).isNotEmptyFile();
     assertThat(charts.resolve("throughput-by-window.png")).isNotEmptyFile();
   }
