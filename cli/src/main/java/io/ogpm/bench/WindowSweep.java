@@ -8,6 +8,7 @@ import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimator;
+import io.ogpm.estimate.Reconstruction;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
@@ -82,7 +83,9 @@ final class WindowSweep {
    * operator's code, windows of 100,000 records; every group's field emitted (raw histogram, means
    * with intervals, EMS) window after window for at least {@code measure}, the additions and
    * emissions timed, the perturbation not. Its EMS steps per emission are the sample's, not the
-   * two humps' of {@link #run}, and they decide the aggregation's rate.
+   * two humps' of {@link #run}, and they decide the aggregation's rate; how many of the first
+   * window's reconstructions stopped by settling (deviance above the target) rather than at the
+   * target, and their steps, say why.
    */
   static ObjectNode sampleWindows(PrivacyConfig config, List<byte[]> records, Duration measure) {
     List<FieldEstimator> estimators = new ArrayList<>();
@@ -97,6 +100,7 @@ final class WindowSweep {
     long emissions = 0;
     long iterations = 0;
     long windows = 0;
+    List<List<FieldAccumulator>> firstWindow = new ArrayList<>();
     do {
       for (int i = 0; i < SAMPLE_WINDOW; i++) {
         byte[] raw = records.get((int) ((windows * SAMPLE_WINDOW + i) % records.size()));
@@ -124,10 +128,27 @@ final class WindowSweep {
           iterations += e.estimate(acc, true).iterations();
           emissions++;
         }
+        if (windows == 0) {
+          firstWindow.add(groups);
+        }
       }
       nanos += System.nanoTime() - start;
       windows++;
     } while (nanos < measure.toNanos());
+    // How the first window's reconstructions stopped (untimed): by the target, or by settling above it.
+    long settled = 0;
+    long settledIterations = 0;
+    long firstIterations = 0;
+    for (int f = 0; f < estimators.size(); f++) {
+      for (FieldAccumulator acc : firstWindow.get(f)) {
+        Reconstruction.Result r = Reconstruction.em(acc.getHistogram(), estimators.get(f).transition());
+        firstIterations += r.iterations();
+        if (r.deviance() > r.targetDeviance()) {
+          settled++;
+          settledIterations += r.iterations();
+        }
+      }
+    }
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     out.put("recordsPerWindow", SAMPLE_WINDOW);
     out.put("groups", SAMPLE_GROUPS);
@@ -135,6 +156,9 @@ final class WindowSweep {
     out.put("recordsPerSecond", Math.round(windows * SAMPLE_WINDOW * 1e9 / nanos));
     out.put("emsIterationsPerEmission", Math.round((double) iterations / emissions));
     out.put("microsecondsPerEmission", Math.round(nanos / 1e3 / emissions));
+    out.put("firstWindowEmissionsStoppedBySettling", settled);
+    out.put("firstWindowIterationsOfThose", settledIterations);
+    out.put("firstWindowIterations", firstIterations);
     return out;
   }
 

@@ -59,6 +59,9 @@ class BenchCommandTest {
     assertThat(sample.get("windows").asInt()).isPositive();
     assertThat(sample.get("recordsPerSecond").asLong()).isPositive();
     assertThat(sample.get("emsIterationsPerEmission").asLong()).isPositive();
+    assertThat(sample.get("firstWindowEmissionsStoppedBySettling").asLong()).isBetween(0L, 600L);
+    assertThat(sample.get("firstWindowIterationsOfThose").asLong())
+        .isBetween(0L, sample.get("firstWindowIterations").asLong());
     assertThat(charts.resolve("throughput-by-fields.png")).isNotEmptyFile();
     assertThat(charts.resolve("throughput-by-window.png")).isNotEmptyFile();
   }
