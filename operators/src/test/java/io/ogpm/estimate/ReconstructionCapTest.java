@@ -141,10 +141,13 @@ class ReconstructionCapTest {
    * The sample's six fields (MotionSense, the sample configuration's domains and eps), windows of
    * 1,000 and 10,000 records taken as the pipeline benchmark's groups take them (every 100th
    * record): the reconstruction's error against each window's own input histogram is plain EMS's
-   * within 0.002 on average, and no window's result is further than 0.01 from plain EMS's. The
-   * sharp peaks of real data make SQUAREM's gain smaller than on the two humps: fewer steps in
-   * total at 1,000 records (about half), about as many at 10,000, where plain EMS often stops by
-   * settling, its steps having become tiny, before SQUAREM's larger ones settle.
+   * within 0.002 on average, and no window's result is further than 0.01 from plain EMS's. And it
+   * takes under a quarter of plain EMS's steps at both sizes (9,168 of 47,980 at 1,000 records,
+   * 9,861 of 63,744 at 10,000). Most of these windows never reach the target: their deviance
+   * falls, then rises again to the settled fit's, and a jump towards that fit raises it further.
+   * Kept or dropped by its deviance alone, every such jump was dropped and SQUAREM took more steps
+   * than plain EMS there (27,094 and 34,775 steps); kept by its fixed-point residual while the
+   * deviance rises ({@code Reconstruction.Fit#squaremCycle}), the jumps are kept.
    */
   @Test
   void onTheSampleTheReconstructionKeepsPlainEmsError() throws IOException {
@@ -191,9 +194,7 @@ class ReconstructionCapTest {
         }
         assertThat(Math.abs(error - plainError)).as("%s, %d records", f[0], size).isLessThan(0.002);
       }
-      if (size == 1_000) {
-        assertThat(steps).isLessThan(plainSteps * 2 / 3);
-      }
+      assertThat(steps).as("%d records", size).isLessThan(plainSteps / 4);
     }
   }
 
@@ -220,7 +221,7 @@ class ReconstructionCapTest {
   void whereSquaremSettlesDependsOnRoundingButNotItsDistanceToPlainEms() {
     // SQUAREM keeps or drops a jump by comparing deviances that differ, near convergence, by
     // rounding: at eps 0.5 and a million records (plain EMS: 422,000 steps) the runs' path settles
-    // at 7,213 steps and the dense products' at 4,129. Both within the tolerance of plain EMS.
+    // at 4,237 steps and the dense products' at 4,129. Both within the tolerance of plain EMS.
     Pair p = reconstruct(0.5, Domain.classical(-3, 3), 1_000_000);
     assertThat(p.plain().iterations()).isGreaterThan(10 * Reconstruction.MAX_ITERATIONS);
     assertThat(p.bounded().iterations()).isLessThan(Reconstruction.MAX_ITERATIONS);
