@@ -56,10 +56,11 @@ public final class Reconstruction {
    * plain EMS. The cap can bind beyond that (eps 1 and 1e7 records): there the result is within
    * 1.2e-2 of plain EMS's, whose own error is 0.04 (ReconstructionCapTest).
    *
-   * <p>SQUAREM keeps or drops a jump by comparing deviances (or residuals), which near convergence
-   * differ by about their rounding, so the accelerated path (and whether the cap binds) depends on the last
-   * bits of the products: a change of one ulp in one entry of the matrix moves some 1e6-record
-   * windows' stop by thousands of steps and their result by up to about 1e-5 in total variation.
+   * <p>SQUAREM keeps or drops a jump by comparing deviances (or residuals), which near
+   * convergence differ by about their rounding, so the accelerated path (and whether the cap
+   * binds) depends on the last bits of the products: a change of one ulp in one entry of the
+   * matrix moves some 1e6-record windows' stop by thousands of steps and their result by up to
+   * about 1e-5 in total variation.
    * The plain phase does not: its steps differ only by their rounding.
    */
   static final int MAX_ITERATIONS = 10_000;
@@ -266,9 +267,10 @@ public final class Reconstruction {
      * lower the deviance. Where the target is out of reach, the deviance falls to a lowest point,
      * then climbs to the settled fit's, and a jump that lands nearer the settled fit has the higher
      * deviance. Kept or dropped by its deviance alone, every such jump was dropped: on the sample's
-     * windows, about 85 % of which settle so, SQUAREM took more steps than plain EMS. The residual
+     * windows, about 80 % of which settle so, SQUAREM took more steps than plain EMS. The residual
      * is SQUAREM's merit for a fixed-point map without an objective; before the lowest point the
-     * deviance decides as before, so a window that stops at the target takes the same path.
+     * deviance decides as before, so a window whose deviance falls until it reaches the target
+     * takes the same path.
      */
     void squaremCycle() {
       double[] theta0 = theta;
