@@ -21,9 +21,9 @@ public final class Bench {
     return withMachine(RecordBench.run(warmUp, measure, fieldCounts, windowSizes));
   }
 
-  public static Result pipeline(int records, int repetitions, int parallelism, int recordsPerWindow, int warmUpPairs,
+  public static Result pipeline(int records, int repetitions, int parallelism, int recordsPerWindow, int warmUpRounds,
       PrintWriter log) {
-    return withMachine(new PipelineBench(records, repetitions, parallelism, recordsPerWindow, warmUpPairs, log).run());
+    return withMachine(new PipelineBench(records, repetitions, parallelism, recordsPerWindow, warmUpRounds, log).run());
   }
 
   /** When, on how many processors, and under what load (the load average over the last minute, at the end). */

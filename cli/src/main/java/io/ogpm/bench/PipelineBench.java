@@ -1,8 +1,10 @@
 package io.ogpm.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.management.OperatingSystemMXBean;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.demo.SampleData;
 import io.ogpm.flink.EstimationMethod;
@@ -22,6 +24,8 @@ import io.ogpm.jobs.PerturbJob;
 import io.ogpm.testkit.EmbeddedKafka;
 import io.ogpm.testkit.KafkaFixture;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,7 +38,10 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -48,8 +55,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * The pipelines side by side, on an embedded Kafka broker and a Flink MiniCluster (one per job, as
- * the demo runs them), with the deployable jobs' exactly-once sinks and checkpoints:
+ * The pipelines side by side, on an embedded Kafka broker and one Flink MiniCluster that runs every
+ * job in turn (as a session cluster would), with the deployable jobs' exactly-once sinks and
+ * checkpoints:
  *
  * <ul>
  *   <li>Kafka -> perturbation -> Kafka ({@link PerturbJob} on the sample's configuration, budget
@@ -63,7 +71,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <p>The pipelines compared run one after the other, in an order rotated from repetition to
  * repetition, on the same input, so that a machine whose load changes affects both alike; each
- * pair gives one ratio, and the spread of the ratios says how far to trust them.
+ * pair gives one ratio, and the spread of the ratios says how far to trust them. Untimed rounds of
+ * every pipeline come first, until the JIT has compiled each one's code. Besides rates, the
+ * perturbation reports the process's CPU time per record, which load elsewhere on the machine does
+ * not change.
  *
  * <p>Perturbation throughput is the records over the span of the broker's append times of the
  * output (the output topics take {@code LogAppendTime}): from the first record written to the
@@ -85,14 +96,15 @@ final class PipelineBench {
   private final int repetitions;
   private final int parallelism;
   private final int recordsPerWindow;
-  private final int warmUpPairs;
+  private final int warmUpRounds;
   private final PrintWriter log;
   private KafkaFixture kafka;
+  private Cluster cluster;
   private KafkaSettings settings;
   private int runs;
 
-  PipelineBench(int records, int repetitions, int parallelism, int recordsPerWindow, int warmUpPairs, PrintWriter log) {
-    this.warmUpPairs = warmUpPairs;
+  PipelineBench(int records, int repetitions, int parallelism, int recordsPerWindow, int warmUpRounds, PrintWriter log) {
+    this.warmUpRounds = warmUpRounds;
     this.records = records;
     this.repetitions = repetitions;
     this.parallelism = parallelism;
@@ -105,10 +117,11 @@ final class PipelineBench {
     out.put("records", records);
     out.put("repetitions", repetitions);
     out.put("parallelism", parallelism);
-    out.put("warmUpPairs", warmUpPairs);
+    out.put("warmUpRounds", warmUpRounds);
     out.put("availableProcessors", Runtime.getRuntime().availableProcessors());
-    try (EmbeddedKafka broker = EmbeddedKafka.start()) {
+    try (EmbeddedKafka broker = EmbeddedKafka.start(); Cluster flink = Cluster.start(parallelism)) {
       kafka = broker;
+      cluster = flink;
       settings = KafkaSettings.of(broker.bootstrapServers());
       PrivacyConfig six = PrivacyConfig.parse(SampleData.config(null));
       PrivacyConfig one = PrivacyConfig.parse(ONE_FIELD);
@@ -118,22 +131,23 @@ final class PipelineBench {
       produce(RAW_ONE_FIELD);
       log("produced %d records into %s and %s", records, RAW, RAW_ONE_FIELD);
 
-      // Untimed pairs first: the first jobs of a JVM also pay for loading and compiling its code.
-      for (int w = 0; w < warmUpPairs; w++) {
-        perturbJob(six, RAW, "bench.warm-up.perturbed." + w);
-        identityJob(RAW, "bench.warm-up.identity." + w);
-        log("warm-up pair %d done", w);
-      }
-      // Three pipelines per repetition, in an order rotated from one repetition to the next:
-      // the perturbation with the sample's per-user budget (a shuffle by user and keyed state),
-      // the perturbation alone (the sample's configuration without its budget), the identity map.
+      // Three pipelines, in an order rotated from one repetition to the next: the perturbation with
+      // the sample's per-user budget (a shuffle by user and keyed state), the perturbation alone
+      // (the sample's configuration without its budget), the identity map.
       PrivacyConfig noBudget = PrivacyConfig.parse(withoutBudget(SampleData.config(null)));
-      List<Double> perturbed = new ArrayList<>();
-      List<Double> perturbedAlone = new ArrayList<>();
-      List<Double> identity = new ArrayList<>();
-      List<Double> perturbedNet = new ArrayList<>();
-      String perturbedTopic = null;
       String[] kinds = {"perturbation", "perturbation without budget", "identity"};
+      // Untimed rounds of all three first. The JIT compiles each pipeline's own code only once it
+      // runs, behind a queue of Kafka's and Flink's methods: on two cores a pipeline reaches its
+      // steady rate in its third run of 1,000,000 records or so, and one timed before that is slow
+      // for want of compiled code, not for its work.
+      for (int w = 0; w < warmUpRounds; w++) {
+        perturbJob(six, RAW, "bench.warm-up.0." + w);
+        perturbJob(noBudget, RAW, "bench.warm-up.1." + w);
+        identityJob(RAW, "bench.warm-up.2." + w);
+        log("warm-up round %d done", w);
+      }
+      List<List<Timing>> timings = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+      String perturbedTopic = null;
       for (int rep = 0; rep < repetitions; rep++) {
         for (int k = 0; k < 3; k++) {
           int kind = (k + rep) % 3;
@@ -143,20 +157,17 @@ final class PipelineBench {
             case 1 -> perturbJob(noBudget, RAW, topic);
             default -> identityJob(RAW, topic);
           };
-          (kind == 0 ? perturbed : kind == 1 ? perturbedAlone : identity).add(t.appendRate);
-          if (kind == 0) {
-            perturbedNet.add(t.netRate);
-            perturbedTopic = perturbedTopic == null ? topic : perturbedTopic;
-          }
-          log("%s %d: %.0f records/s (append span), %.0f records/s (net run time)", kinds[kind], rep, t.appendRate, t.netRate);
+          timings.get(kind).add(t);
+          perturbedTopic = kind == 0 && perturbedTopic == null ? topic : perturbedTopic;
+          log("%s %d: %.0f records/s (append span), %.0f records/s (net run time), %.2f us CPU per record",
+              kinds[kind], rep, t.appendRate, t.netRate, t.cpuMicros);
         }
       }
+      List<Double> perturbedNet = timings.get(0).stream().map(Timing::netRate).toList();
       ObjectNode p = out.putObject("perturbation");
-      pairs(p, "recordsPerSecond", perturbed, "identityRecordsPerSecond", identity);
-      p.put("measure", "records over the span of the output's broker append times");
+      against(p, timings.get(0), timings.get(2));
       p.put("netRunTimeRecordsPerSecond", Math.round(median(perturbedNet)));
-      ObjectNode alone = out.putObject("perturbationWithoutBudget");
-      pairs(alone, "recordsPerSecond", perturbedAlone, "identityRecordsPerSecond", identity);
+      against(out.putObject("perturbationWithoutBudget"), timings.get(1), timings.get(2));
 
       String oneTopic = "bench.perturbed-1";
       Timing oneField = perturbJob(one, RAW_ONE_FIELD, oneTopic);
@@ -168,7 +179,7 @@ final class PipelineBench {
   }
 
   private ObjectNode aggregation(PrivacyConfig config, String input, String group, double perturbNetRate) {
-    for (int w = 0; w < warmUpPairs; w++) {
+    for (int w = 0; w < warmUpRounds; w++) {
       aggregateJob(config, input, group);
       countJob(config, input, group);
     }
@@ -194,26 +205,55 @@ final class PipelineBench {
     return a;
   }
 
+  /**
+   * A perturbation against the identity map, repetition by repetition: rates (records over the span
+   * of the output's broker append times) and the process's CPU per record, whose ratio (identity's
+   * over the perturbation's) is what the rate's ratio would be on a machine that only ran these jobs
+   * and whose every core they kept busy.
+   */
+  private static void against(ObjectNode o, List<Timing> perturbed, List<Timing> identity) {
+    pairs(o, "recordsPerSecond", perturbed.stream().map(Timing::appendRate).toList(), "identityRecordsPerSecond",
+        identity.stream().map(Timing::appendRate).toList());
+    o.put("measure", "records over the span of the output's broker append times");
+    ObjectNode cpu = o.putObject("cpu");
+    pairs(cpu, "identityMicrosPerRecord", identity.stream().map(Timing::cpuMicros).toList(), "microsPerRecord",
+        perturbed.stream().map(Timing::cpuMicros).toList(), true);
+    cpu.put("measure", "CPU time of the whole process (broker, clients, jobs, JIT) while the job ran, per record;"
+        + " ratio: the identity's over the perturbation's");
+  }
+
   /** The medians of a pair's two series, the median of their ratios, and the spread of the ratios. */
   private static void pairs(ObjectNode o, String name, List<Double> a, String otherName, List<Double> b) {
+    pairs(o, name, a, otherName, b, false);
+  }
+
+  /** As {@link #pairs(ObjectNode, String, List, String, List)}; {@code fractional}: the series to 0.01, not to 1. */
+  private static void pairs(ObjectNode o, String name, List<Double> a, String otherName, List<Double> b,
+      boolean fractional) {
     List<Double> ratios = new ArrayList<>();
     for (int i = 0; i < a.size(); i++) {
       ratios.add(a.get(i) / b.get(i));
     }
-    o.put(name, Math.round(median(a)));
-    o.put(otherName, Math.round(median(b)));
+    o.set(name, figure(median(a), fractional));
+    o.set(otherName, figure(median(b), fractional));
     o.put("ratio", round(median(ratios)));
     o.put("ratioMin", round(ratios.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN)));
     o.put("ratioMax", round(ratios.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN)));
     ArrayNode all = o.putArray("ratios");
     ratios.forEach(r -> all.add(round(r)));
     ArrayNode as = o.putArray(name + "Runs");
-    a.forEach(x -> as.add(Math.round(x)));
+    a.forEach(x -> as.add(figure(x, fractional)));
     ArrayNode bs = o.putArray(otherName + "Runs");
-    b.forEach(x -> bs.add(Math.round(x)));
+    b.forEach(x -> bs.add(figure(x, fractional)));
   }
 
-  private record Timing(double appendRate, double netRate) {}
+  private static JsonNode figure(double x, boolean fractional) {
+    return fractional ? JsonNodeFactory.instance.numberNode(Math.round(x * 100) / 100.0)
+        : JsonNodeFactory.instance.numberNode(Math.round(x));
+  }
+
+  /** Records per second two ways, and the process's CPU microseconds per record while the job ran. */
+  private record Timing(double appendRate, double netRate, double cpuMicros) {}
 
   private Timing perturbJob(PrivacyConfig config, String input, String output) {
     String dead = output + ".dead-letters";
@@ -224,8 +264,9 @@ final class PipelineBench {
     PerturbJob.build(env, PerturbJob.Settings.builder().config(config).kafka(settings).inputTopic(input).outputTopic(output)
         .deadLetterTopic(dead).groupId(id).transactionalIdPrefix(id).keySource(KeySource.none()).bounded(true)
         .checkpointInterval(CHECKPOINTS).parallelism(parallelism).build());
+    long cpu = processCpuNanos();
     JobExecutionResult result = JobRunner.execute(env, "bench perturbation", true, settings, List.of(output, dead));
-    return timing(result, output);
+    return timing(result, processCpuNanos() - cpu, output);
   }
 
   private Timing identityJob(String input, String output) {
@@ -237,8 +278,9 @@ final class PipelineBench {
             WatermarkStrategy.noWatermarks(), "raw records")
         .map(new Identity()).returns(TypeInformation.of(PerturbedRecord.class))
         .sinkTo(PerturbationSinks.perturbed(settings, output, id));
+    long cpu = processCpuNanos();
     JobExecutionResult result = JobRunner.execute(env, "bench identity", true, settings, List.of(output));
-    return timing(result, output);
+    return timing(result, processCpuNanos() - cpu, output);
   }
 
   /** Each raw value, unchanged, as a record for the same sink. */
@@ -326,7 +368,39 @@ final class PipelineBench {
   }
 
   private StreamExecutionEnvironment environment() {
-    return StreamExecutionEnvironment.createLocalEnvironment(parallelism, new Configuration());
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(
+        cluster.rest.getHost(), cluster.rest.getPort(), new Configuration());
+    env.setParallelism(parallelism);
+    return env;
+  }
+
+  /**
+   * One MiniCluster for every job of the run, as a session cluster serves a deployment's jobs. A
+   * MiniCluster per job would load its RPC system's classes (Pekko, Scala) afresh each time, and on
+   * two cores their compilation competes with the job being timed.
+   */
+  private record Cluster(MiniCluster miniCluster, URI rest) implements AutoCloseable {
+    static Cluster start(int slots) {
+      Configuration conf = new Configuration();
+      conf.set(RestOptions.BIND_PORT, "0");
+      MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder().setConfiguration(conf)
+          .setNumTaskManagers(1).setNumSlotsPerTaskManager(slots).build());
+      try {
+        cluster.start();
+        return new Cluster(cluster, cluster.getRestAddress().get());
+      } catch (Exception e) {
+        throw new IllegalStateException("the benchmark's MiniCluster did not start: " + e.getMessage(), e);
+      }
+    }
+
+    @Override
+    public void close() {
+      try {
+        miniCluster.close();
+      } catch (Exception e) {
+        throw new IllegalStateException("the benchmark's MiniCluster did not stop: " + e.getMessage(), e);
+      }
+    }
   }
 
   /**
@@ -371,7 +445,7 @@ final class PipelineBench {
       """;
 
   /** Records over the span of the output's broker append times, and over the job's net run time. */
-  private Timing timing(JobExecutionResult result, String output) {
+  private Timing timing(JobExecutionResult result, long cpuNanos, String output) {
     long first = Long.MAX_VALUE;
     long last = Long.MIN_VALUE;
     long count = 0;
@@ -395,7 +469,17 @@ final class PipelineBench {
     if (count != records) {
       throw new IllegalStateException(output + " holds " + count + " records, not the " + records + " of the input");
     }
-    return new Timing(records * 1000.0 / Math.max(1, last - first), records * 1000.0 / result.getNetRuntime());
+    return new Timing(records * 1000.0 / Math.max(1, last - first), records * 1000.0 / result.getNetRuntime(),
+        cpuNanos / 1e3 / records);
+  }
+
+  /**
+   * CPU time of the whole process, every thread: the job's task threads, the broker's, the Kafka
+   * clients' and the JIT compiler's. Unlike a rate, it does not depend on what else the machine
+   * runs meanwhile.
+   */
+  private static long processCpuNanos() {
+    return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   private void log(String format, Object... args) {

@@ -58,8 +58,9 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--records-per-window", defaultValue = "100000", description = "pipeline: records per event-time window of the aggregations. Default: ${DEFAULT-VALUE}.")
   int recordsPerWindow;
 
-  @Option(names = "--warmup-pairs", defaultValue = "1", description = "pipeline: untimed pairs of runs first. Default: ${DEFAULT-VALUE}.")
-  int warmupPairs;
+  @Option(names = "--warmup-rounds", defaultValue = "2", description = "pipeline: untimed rounds first, each running every"
+      + " pipeline compared once. Default: ${DEFAULT-VALUE}.")
+  int warmupRounds;
 
   @Spec CommandSpec spec;
 
@@ -86,7 +87,7 @@ final class BenchCommand implements Callable<Integer> {
     Bench.Result result = switch (what) {
       case "samplers" -> Bench.samplers(warm, measure);
       case "records" -> Bench.records(warm, measure, fields, windows);
-      case "pipeline" -> Bench.pipeline(records, repetitions, parallelism, recordsPerWindow, Math.max(0, warmupPairs), spec.commandLine().getErr());
+      case "pipeline" -> Bench.pipeline(records, repetitions, parallelism, recordsPerWindow, Math.max(0, warmupRounds), spec.commandLine().getErr());
       default -> throw new UsageError("bench: WHAT must be samplers, records or pipeline, got '" + what + "'");
     };
     if (chart != null && what.equals("records")) {

@@ -16,7 +16,7 @@ class BenchPipelineIT {
   @Test
   void pipelineGivesRatiosOfPerturbationAndAggregation() throws Exception {
     CliRunner r = CliRunner.run("bench", "pipeline", "--json", "--records", "300", "--repetitions", "1",
-        "--records-per-window", "100", "--warmup-pairs", "0");
+        "--records-per-window", "100", "--warmup-rounds", "0");
     assertThat(r.status()).as(r.err()).isZero();
     JsonNode j = new ObjectMapper().readTree(r.out());
     JsonNode p = j.get("perturbation");
@@ -26,6 +26,12 @@ class BenchPipelineIT {
     }
     assertThat(p.get("ratios")).hasSize(1);
     assertThat(j.get("perturbationWithoutBudget").get("ratio").asDouble()).isPositive();
+    for (String name : new String[] {"perturbation", "perturbationWithoutBudget"}) {
+      JsonNode cpu = j.get(name).get("cpu");
+      for (String key : new String[] {"microsPerRecord", "identityMicrosPerRecord", "ratio"}) {
+        assertThat(cpu.get(key).asDouble()).as(name + ".cpu." + key).isPositive();
+      }
+    }
     for (String name : new String[] {"aggregation", "aggregationOneFieldNoGroup"}) {
       JsonNode a = j.get(name);
       for (String key : new String[] {"recordsPerSecond", "countRecordsPerSecond", "ratio", "perturbationRecordsPerSecond",
