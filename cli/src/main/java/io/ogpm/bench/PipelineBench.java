@@ -208,7 +208,7 @@ final class PipelineBench {
   /**
    * A perturbation against the identity map, repetition by repetition: rates (records over the span
    * of the output's broker append times) and the process's CPU per record, whose ratio (identity's
-   * over the perturbation's) is what the rate's ratio would be on a machine that only ran these jobs
+   * over the perturbation's) is what the rates' ratio would be on a machine that only ran these jobs
    * and whose every core they kept busy.
    */
   private static void against(ObjectNode o, List<Timing> perturbed, List<Timing> identity) {
