@@ -134,16 +134,16 @@ final class PipelineBench {
       // Three pipelines, in an order rotated from one repetition to the next: the perturbation with
       // the sample's per-user budget (a shuffle by user and keyed state), the perturbation alone
       // (the sample's configuration without its budget), the identity map.
-      PrivacyConfig noBudget = PrivacyConfig.parse(withoutBudget(SampleData.config(null)));
+      PrivacyConfig[] perturbations = {six, PrivacyConfig.parse(withoutBudget(SampleData.config(null)))};
       String[] kinds = {"perturbation", "perturbation without budget", "identity"};
       // Untimed rounds of all three first. The JIT compiles each pipeline's own code only once it
       // runs, behind a queue of Kafka's and Flink's methods: on two cores a pipeline reaches its
       // steady rate in its third run of 1,000,000 records or so, and one timed before that is slow
       // for want of compiled code, not for its work.
       for (int w = 0; w < warmUpRounds; w++) {
-        perturbJob(six, RAW, "bench.warm-up.0." + w);
-        perturbJob(noBudget, RAW, "bench.warm-up.1." + w);
-        identityJob(RAW, "bench.warm-up.2." + w);
+        for (int kind = 0; kind < 3; kind++) {
+          compared(kind, perturbations, "bench.warm-up." + kind + "." + w);
+        }
         log("warm-up round %d done", w);
       }
       List<List<Timing>> timings = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
@@ -152,11 +152,7 @@ final class PipelineBench {
         for (int k = 0; k < 3; k++) {
           int kind = (k + rep) % 3;
           String topic = "bench." + kind + "." + rep;
-          Timing t = switch (kind) {
-            case 0 -> perturbJob(six, RAW, topic);
-            case 1 -> perturbJob(noBudget, RAW, topic);
-            default -> identityJob(RAW, topic);
-          };
+          Timing t = compared(kind, perturbations, topic);
           timings.get(kind).add(t);
           perturbedTopic = kind == 0 && perturbedTopic == null ? topic : perturbedTopic;
           log("%s %d: %.0f records/s (append span), %.0f records/s (net run time), %.2f us CPU per record",
@@ -264,9 +260,7 @@ final class PipelineBench {
     PerturbJob.build(env, PerturbJob.Settings.builder().config(config).kafka(settings).inputTopic(input).outputTopic(output)
         .deadLetterTopic(dead).groupId(id).transactionalIdPrefix(id).keySource(KeySource.none()).bounded(true)
         .checkpointInterval(CHECKPOINTS).parallelism(parallelism).build());
-    long cpu = processCpuNanos();
-    JobExecutionResult result = JobRunner.execute(env, "bench perturbation", true, settings, List.of(output, dead));
-    return timing(result, processCpuNanos() - cpu, output);
+    return execute(env, "bench perturbation", List.of(output, dead));
   }
 
   private Timing identityJob(String input, String output) {
@@ -278,9 +272,25 @@ final class PipelineBench {
             WatermarkStrategy.noWatermarks(), "raw records")
         .map(new Identity()).returns(TypeInformation.of(PerturbedRecord.class))
         .sinkTo(PerturbationSinks.perturbed(settings, output, id));
+    return execute(env, "bench identity", List.of(output));
+  }
+
+  /**
+   * Pipeline {@code kind} of the three compared: the perturbation under {@code perturbations[kind]}
+   * (kinds 0 and 1) or the identity map (2).
+   */
+  private Timing compared(int kind, PrivacyConfig[] perturbations, String output) {
+    return kind < perturbations.length ? perturbJob(perturbations[kind], RAW, output) : identityJob(RAW, output);
+  }
+
+  /**
+   * Runs a bounded job to its end, taking the process's CPU time meanwhile, and times its output
+   * ({@code outputs}' first).
+   */
+  private Timing execute(StreamExecutionEnvironment env, String name, List<String> outputs) {
     long cpu = processCpuNanos();
-    JobExecutionResult result = JobRunner.execute(env, "bench identity", true, settings, List.of(output));
-    return timing(result, processCpuNanos() - cpu, output);
+    JobExecutionResult result = JobRunner.execute(env, name, true, settings, outputs);
+    return timing(result, processCpuNanos() - cpu, outputs.get(0));
   }
 
   /** Each raw value, unchanged, as a record for the same sink. */
