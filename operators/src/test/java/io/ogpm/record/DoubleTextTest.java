@@ -39,6 +39,22 @@ class DoubleTextTest {
   }
 
   /**
+   * Eight digits in one long: every m of a stride through [0, 10^8) (a prime stride, so every
+   * digit position takes every value), and the ends and round numbers, as {@code %08d} writes them.
+   */
+  @Test
+  void eightDigitsInOneLong() {
+    byte[] bytes = new byte[8];
+    for (long m = 0; m < 100_000_000; m += m < 20_000 || m > 99_980_000 ? 1 : 9_973) {
+      long digits = DoubleText.digits((int) m);
+      for (int b = 0; b < 8; b++) {
+        bytes[b] = (byte) (digits >>> 8 * b);
+      }
+      assertThat(new String(bytes, StandardCharsets.ISO_8859_1)).isEqualTo(String.format("%08d", m));
+    }
+  }
+
+  /**
    * The powers of ten, computed at class loading from their definition, are the entries of
    * Schubfach's own table (as shipped in jackson-core, read by reflection).
    */
