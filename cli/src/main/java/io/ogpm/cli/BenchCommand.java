@@ -40,8 +40,9 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--fields", split = ",", defaultValue = "1,2,4,6,12,24", description = "records: numbers of fields of the sweep. Default: ${DEFAULT-VALUE}.")
   int[] fields;
 
-  @Option(names = "--windows", split = ",", defaultValue = "1000,10000,100000,1000000", description = "records: records per window of the aggregation sweep (empty: none, and no sample windows either). Default: ${DEFAULT-VALUE}.")
-  int[] windows;
+  /** A string, not an int[]: picocli would refuse the empty list ({@code --windows=}) that turns the sweep off. */
+  @Option(names = "--windows", paramLabel = "N[,N...]", defaultValue = "1000,10000,100000,1000000", description = "records: records per window of the aggregation sweep (empty, --windows=: none, and no sample windows either). Default: ${DEFAULT-VALUE}.")
+  String windows;
 
   @Option(names = "--chart", paramLabel = "DIR", description = "records: also draw the sweeps as DIR/throughput-by-fields.png and DIR/throughput-by-window.png.")
   Path chart;
@@ -72,11 +73,7 @@ final class BenchCommand implements Callable<Integer> {
     if (records < 1 || repetitions < 1 || parallelism < 1 || recordsPerWindow < 1) {
       throw new UsageError("--records, --repetitions, --parallelism and --records-per-window must be >= 1");
     }
-    for (int n : windows) {
-      if (n < 1) {
-        throw new UsageError("--windows must be >= 1, got " + n);
-      }
-    }
+    int[] windowSizes = windowSizes();
     for (int k : fields) {
       if (k < 1) {
         throw new UsageError("--fields must be >= 1, got " + k);
@@ -86,7 +83,7 @@ final class BenchCommand implements Callable<Integer> {
     Duration warm = Duration.ofMillis(Math.round(warmup * 1000));
     Bench.Result result = switch (what) {
       case "samplers" -> Bench.samplers(warm, measure);
-      case "records" -> Bench.records(warm, measure, fields, windows);
+      case "records" -> Bench.records(warm, measure, fields, windowSizes);
       case "pipeline" -> Bench.pipeline(records, repetitions, parallelism, recordsPerWindow, Math.max(0, warmupRounds), spec.commandLine().getErr());
       default -> throw new UsageError("bench: WHAT must be samplers, records or pipeline, got '" + what + "'");
     };
@@ -96,5 +93,25 @@ final class BenchCommand implements Callable<Integer> {
     spec.commandLine().getOut().println(result.json());
     spec.commandLine().getOut().flush();
     return 0;
+  }
+
+  /** {@code --windows}: comma-separated records per window, each >= 1; none when blank. */
+  private int[] windowSizes() {
+    if (windows.isBlank()) {
+      return new int[0];
+    }
+    String[] parts = windows.split(",", -1);
+    int[] sizes = new int[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      try {
+        sizes[i] = Integer.parseInt(parts[i].strip());
+      } catch (NumberFormatException e) {
+        sizes[i] = 0;
+      }
+      if (sizes[i] < 1) {
+        throw new UsageError("--windows must be whole numbers >= 1 separated by commas, or empty, got '" + parts[i] + "'");
+      }
+    }
+    return sizes;
   }
 }

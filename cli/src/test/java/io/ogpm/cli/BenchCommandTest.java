@@ -73,5 +73,19 @@ class BenchCommandTest {
     assertThat(r.err()).contains("samplers, records or pipeline");
     assertThat(CliRunner.run("bench", "records", "--fields", "0").status()).isEqualTo(2);
     assertThat(CliRunner.run("bench", "samplers", "--seconds", "0").status()).isEqualTo(2);
+    CliRunner badWindow = CliRunner.run("bench", "records", "--windows", "1000,x");
+    assertThat(badWindow.status()).isEqualTo(2);
+    assertThat(badWindow.err()).contains("--windows", "'x'");
+    assertThat(CliRunner.run("bench", "records", "--windows", "0").status()).isEqualTo(2);
+  }
+
+  /** {@code --windows=} turns the aggregation sweep and the sample windows off, as the help says. */
+  @Test
+  void anEmptyWindowListMeasuresTheRecordPathOnly() throws Exception {
+    JsonNode j = json(CliRunner.run("bench", "records", "--json", "--seconds", "0.02", "--warmup", "0", "--fields", "1",
+        "--windows="));
+    assertThat(j.get("recordsPerSecond").asLong()).isPositive();
+    assertThat(j.has("aggregationRecordsPerSecondByRecordsPerWindow")).isFalse();
+    assertThat(j.has("aggregationSampleWindows")).isFalse();
   }
 }
