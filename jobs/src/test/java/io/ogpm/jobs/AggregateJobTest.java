@@ -75,6 +75,7 @@ class AggregateJobTest {
     assertThat(env.getCheckpointConfig().getCheckpointingConsistencyMode()).isEqualTo(CheckpointingMode.EXACTLY_ONCE);
     assertThat(env.getParallelism()).isEqualTo(3);
     assertThat(env.getConfiguration().get(PipelineOptions.GENERIC_TYPES)).isFalse();
+    assertThat(env.getConfig().isObjectReuseEnabled()).isTrue();
     StreamGraph graph = env.getStreamGraph();
     assertThat(PerturbJobTest.uids(graph))
         .contains("perturbed-source", "ogpm-aggregate-pre-aggregate", "ogpm-aggregate-window-estimates", "stats-sink");

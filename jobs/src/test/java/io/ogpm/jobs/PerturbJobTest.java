@@ -95,6 +95,7 @@ class PerturbJobTest {
     assertThat(env.getCheckpointConfig().getCheckpointingConsistencyMode()).isEqualTo(CheckpointingMode.EXACTLY_ONCE);
     assertThat(env.getParallelism()).isEqualTo(3);
     assertThat(env.getConfiguration().get(PipelineOptions.GENERIC_TYPES)).isFalse();
+    assertThat(env.getConfig().isObjectReuseEnabled()).isTrue();
     StreamGraph graph = env.getStreamGraph();
     assertThat(uids(graph)).contains("raw-source", "perturb", "budget-by-period", "perturbed-sink", "dead-letter-sink");
     assertThat(FlinkTypes.assertNoKryo(graph)).isNotEmpty();
