@@ -75,13 +75,13 @@ class FaultToleranceIT {
   @Test
   void killingATaskManagerMidStreamLosesAndDuplicatesNothing(@TempDir Path dir) throws Exception {
     KafkaFixture kafka = ENV.kafka();
-    run(kafka, dir, "tm", job -> {
+    run(kafka, dir, "tm", (job, inputs) -> {
       // Mid-stream, on both subtasks: each reads one raw partition, and the one on the task manager
       // killed must have records in open transactions, or no replay is there to check. (Waiting
       // for 300 records in all let one subtask write them all on a loaded machine: then nothing
       // was replayed.)
       Map<String, Integer> rawPartition = new HashMap<>();
-      for (KafkaRecord r : kafka.readCommitted("tm-raw")) {
+      for (KafkaRecord r : inputs) {
         rawPartition.put(id(r), r.partition());
       }
       Await.until("100 records of each raw partition written to tm-perturbed (uncommitted included)",
@@ -93,7 +93,7 @@ class FaultToleranceIT {
 
   @Test
   void aFailureInTheOperatorLosesAndDuplicatesNothing(@TempDir Path dir) throws Exception {
-    run(ENV.kafka(), dir, "op", job -> {}, in -> Hooks.failingOnce(in, RECORDS / 3, 300));
+    run(ENV.kafka(), dir, "op", (job, inputs) -> {}, in -> Hooks.failingOnce(in, RECORDS / 3, 300));
   }
 
   /** The fewest output records that came from one of the raw topic's partitions. */
@@ -114,7 +114,8 @@ class FaultToleranceIT {
   }
 
   interface Fault {
-    void cause(JobClient job) throws Exception;
+    /** @param inputs the raw records as produced, with the partition each landed in */
+    void cause(JobClient job, List<KafkaRecord> inputs) throws Exception;
   }
 
   private void run(KafkaFixture kafka, Path dir, String name, Fault fault, UnaryOperator<DataStream<RawRecord>> hook)
@@ -152,14 +153,14 @@ class FaultToleranceIT {
     PerturbJob.build(env, settings, hook);
     JobClient job = env.executeAsync("fault tolerance " + name);
     Await.jobStatus(job, JobStatus.RUNNING);
-    fault.cause(job);
+    fault.cause(job, inputs);
     assertThat(job.getJobExecutionResult()).as("the job's result").succeedsWithin(KafkaFixture.PATIENCE);
 
     List<KafkaRecord> committed = kafka.readCommitted(out);
     List<KafkaRecord> deadLetters = kafka.readCommitted(dead);
     Map<String, Integer> seen = new HashMap<>();
     for (KafkaRecord r : committed) {
-      seen.merge(JSON.readTree(r.value()).get("id").asText(), 1, Integer::sum);
+      seen.merge(id(r), 1, Integer::sum);
     }
     assertThat(seen.values()).allMatch(n -> n == 1);
     assertThat(seen).hasSize(RECORDS - RECORDS / 100);
