@@ -40,7 +40,8 @@ class DoubleTextTest {
 
   /**
    * Eight digits in one long: every m of a stride through [0, 10^8) (a prime stride, so every
-   * digit position takes every value), and the ends and round numbers, as {@code %08d} writes them.
+   * digit position takes every value), and every m of the first and last 20,000, as {@code %08d}
+   * writes them.
    */
   @Test
   void eightDigitsInOneLong() {
