@@ -21,6 +21,7 @@ import io.ogpm.jobs.PerturbJob;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.record.JsonFields;
+import io.ogpm.record.ReasonCode;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -338,7 +339,9 @@ public final class Demo {
         .idleTimeout(Duration.ofSeconds(30))
         .build());
     JobClient job = env.executeAsync("ogpm perturb + aggregate (demo, follow)");
-    LiveReplay replay = LiveReplay.start(kafka.bootstrapServers(), RAW, records, TIME_FIELD, o.window().multipliedBy(30));
+    // The truth the demo keeps: what was sent, and what of it was dead-lettered, over 30 windows.
+    Duration horizon = o.window().multipliedBy(30);
+    LiveReplay replay = LiveReplay.start(kafka.bootstrapServers(), RAW, records, TIME_FIELD, horizon);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       replay.stop();
       job.cancel();
@@ -348,43 +351,65 @@ public final class Demo {
         kafka.bootstrapServers());
     out.flush();
     ObjectMapper json = new ObjectMapper();
-    Set<String> printed = new HashSet<>();
     // The report's windows: the last statistics per window, group and field, within the replay's
     // horizon (whose truth the demo keeps), rewritten each time a window closes.
     Map<String, WindowStat> closed = new HashMap<>();
-    long horizonMs = o.window().multipliedBy(25).toMillis();
-    if (o.report() != null) {
-      Path file = writeLiveReport(o, config, replay, closed);
-      out.println("report (reloads itself every " + DemoReport.REFRESH_SECONDS + " s): " + file.toAbsolutePath());
-      out.flush();
-    }
-    while (!Thread.currentThread().isInterrupted()) {
-      Thread.sleep(2000);
-      List<WindowStat> stats = new ArrayList<>();
-      for (ConsumerRecord<byte[], byte[]> r : KafkaClients.consumeAll(kafka.bootstrapServers(), STATS, true, Duration.ofMinutes(1))) {
-        WindowStat s = WindowStat.of(json.readTree(r.value()));
-        if (printed.add(s.windowStart() + "|" + s.group() + "|" + s.field())) {
-          stats.add(s);
-        }
-      }
-      if (!stats.isEmpty()) {
-        GroundTruth truth = GroundTruth.of(replay.recent(), config, TIME_FIELD, GROUP_FIELD, o.window().toMillis(), o.bins());
-        print(out, config, stats, truth);
+    long shownMs = o.window().multipliedBy(25).toMillis();
+    // Records dead-lettered (a spent budget, a rejected value) are not in any window: the truth
+    // leaves them out, and the accounting counts them by reason.
+    LiveDeadLetters dead = new LiveDeadLetters(horizon.toMillis());
+    try (LiveTopic statsTopic = LiveTopic.open(kafka.bootstrapServers(), STATS, READ_TIMEOUT);
+        LiveTopic deadTopic = LiveTopic.open(kafka.bootstrapServers(), DEAD, READ_TIMEOUT)) {
+      if (o.report() != null) {
+        Path file = writeLiveReport(o, config, replay, closed, dead);
+        out.println("report (reloads itself every " + DemoReport.REFRESH_SECONDS + " s): " + file.toAbsolutePath());
         out.flush();
-        if (o.report() != null) {
-          long oldest = System.currentTimeMillis() - horizonMs;
-          stats.forEach(st -> closed.put(GroundTruth.key(st.windowStart(), st.group() == null ? "" : st.group(), st.field()), st));
-          closed.values().removeIf(st -> st.windowStart() < oldest);
-          writeLiveReport(o, config, replay, closed);
+      }
+      while (!Thread.currentThread().isInterrupted()) {
+        Thread.sleep(2000);
+        List<WindowStat> stats = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : statsTopic.readCommitted(READ_TIMEOUT)) {
+          stats.add(WindowStat.of(json.readTree(r.value())));
         }
+        // Read after the statistics: a record's dead letter is committed at the same checkpoint
+        // as the perturbed records written beside it, before those that close its window, and the
+        // statistics come a checkpoint of the aggregation later; so a closed window's are in.
+        Set<String> reasonsBefore = dead.byReason().keySet();
+        long now = System.currentTimeMillis();
+        for (ConsumerRecord<byte[], byte[]> r : deadTopic.readCommitted(READ_TIMEOUT)) {
+          dead.add(json.readTree(r.value()), now);
+        }
+        Map<String, Long> reasons = dead.byReason();
+        reasons.forEach((reason, n) -> {
+          if (!reasonsBefore.contains(reason)) {
+            out.printf("records are being dead-lettered as %s (%d so far)%s%n", reason, n,
+                reason.equals(ReasonCode.BUDGET_EXHAUSTED.code()) ? ": a user has spent the privacy budget of the"
+                    + " period (budget in the configuration); the windows go on with the other users" : "");
+          }
+        });
+        if (!stats.isEmpty()) {
+          GroundTruth truth = GroundTruth.of(replay.recent(dead.recentSources()), config, TIME_FIELD, GROUP_FIELD,
+              o.window().toMillis(), o.bins());
+          print(out, config, stats, truth);
+          if (o.report() != null) {
+            long oldest = System.currentTimeMillis() - shownMs;
+            // A window refired within the allowed lateness is a newer record: the last one wins.
+            stats.forEach(st -> closed.put(GroundTruth.key(st.windowStart(), st.group() == null ? "" : st.group(), st.field()), st));
+            closed.values().removeIf(st -> st.windowStart() < oldest);
+            writeLiveReport(o, config, replay, closed, dead);
+          }
+        }
+        out.flush();
       }
     }
     return 0;
   }
 
   /** The live report: the closed windows against the truth of what was sent. */
-  private static Path writeLiveReport(Options o, PrivacyConfig config, LiveReplay replay, Map<String, WindowStat> closed) {
-    GroundTruth truth = GroundTruth.of(replay.recent(), config, TIME_FIELD, GROUP_FIELD, o.window().toMillis(), o.bins());
+  private static Path writeLiveReport(Options o, PrivacyConfig config, LiveReplay replay, Map<String, WindowStat> closed,
+      LiveDeadLetters dead) {
+    GroundTruth truth = GroundTruth.of(replay.recent(dead.recentSources()), config, TIME_FIELD, GROUP_FIELD,
+        o.window().toMillis(), o.bins());
     Map<String, Long> expected = new HashMap<>();
     Map<String, Long> counted = new HashMap<>();
     closed.forEach((key, st) -> {
@@ -397,7 +422,7 @@ public final class Demo {
             + " in the last %d s. This page reloads itself every %d s.", replay.sent(),
         closed.values().stream().mapToLong(WindowStat::windowStart).distinct().count(),
         o.window().multipliedBy(25).toSeconds(), DemoReport.REFRESH_SECONDS), config, o.window(),
-        ReportAccounting.of(replay.sent(), null, Map.of(), expected, counted), truth, new ArrayList<>(closed.values()),
+        ReportAccounting.of(replay.sent(), null, dead.byReason(), expected, counted), truth, new ArrayList<>(closed.values()),
         null, null, true));
   }
 }

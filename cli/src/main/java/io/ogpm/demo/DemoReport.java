@@ -112,14 +112,16 @@ final class DemoReport {
     row(html, "in (replayed into " + Demo.RAW + ")", Long.toString(a.recordsIn()), "", false);
     if (a.perturbed() != null) {
       row(html, "perturbed (in " + Demo.PERTURBED + ")", Long.toString(a.perturbed()), "", false);
-      row(html, "dead-lettered (in " + Demo.DEAD + ")", Long.toString(a.deadLettered()), "", false);
-      a.deadByReason().forEach((reason, n) -> row(html, "\u2003reason " + reason, Long.toString(n), "", false));
+    } else {
+      row(html, "perturbed", "\u2014", "not re-read while live", false);
+    }
+    row(html, "dead-lettered (in " + Demo.DEAD + ")", Long.toString(a.deadLettered()), "", false);
+    a.deadByReason().forEach((reason, n) -> row(html, "\u2003reason " + reason, Long.toString(n), "", false));
+    if (a.perturbed() != null) {
       long u = a.unaccounted();
       row(html, "perturbed + dead-lettered", Long.toString(a.perturbed() + a.deadLettered()),
           u == 0 ? "= records in" : u > 0 ? "mismatch: " + u + " records unaccounted for"
               : "mismatch: " + (-u) + " records too many (duplicates)", u != 0);
-    } else {
-      row(html, "perturbed, dead-lettered", "\u2014", "not re-read while live", false);
     }
     for (FieldConfig f : c.config().fields()) {
       long expected = a.expectedPerField().getOrDefault(f.name(), 0L);

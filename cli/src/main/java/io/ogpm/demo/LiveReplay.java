@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -24,7 +25,18 @@ final class LiveReplay implements AutoCloseable {
   private static final long ROW_MS = 20;
 
   private final Thread thread;
-  private record Sent(long time, String line) {}
+
+  /** A record sent, and where it landed ({@code partition/offset}, as dead letters name their source) once acknowledged. */
+  private static final class Sent {
+    final long time;
+    final String line;
+    volatile String source;
+
+    Sent(long time, String line) {
+      this.time = time;
+      this.line = line;
+    }
+  }
 
   private final Deque<Sent> sent = new ArrayDeque<>();
   private final long horizonMs;
@@ -78,8 +90,13 @@ final class LiveReplay implements AutoCloseable {
               break; // the next row: sent after the pause
             }
             rowTime = rowTime == null ? sampleTime : rowTime;
-            producer.send(new ProducerRecord<>(topic, null, now, key, line.getBytes(StandardCharsets.UTF_8)));
-            remember(line, now);
+            Sent record = remember(line, now);
+            producer.send(new ProducerRecord<>(topic, null, now, key, line.getBytes(StandardCharsets.UTF_8)),
+                (landed, e) -> {
+                  if (landed != null) {
+                    record.source = landed.partition() + "/" + landed.offset();
+                  }
+                });
             sentCount.incrementAndGet();
             i++;
           } while (i < records.size() && running);
@@ -91,18 +108,26 @@ final class LiveReplay implements AutoCloseable {
     }
   }
 
-  private synchronized void remember(String line, long now) {
-    sent.addLast(new Sent(now, line));
-    while (!sent.isEmpty() && sent.peekFirst().time() < now - horizonMs) {
+  private synchronized Sent remember(String line, long now) {
+    Sent s = new Sent(now, line);
+    sent.addLast(s);
+    while (!sent.isEmpty() && sent.peekFirst().time < now - horizonMs) {
       sent.removeFirst();
     }
+    return s;
   }
 
-  /** The records sent within the horizon. */
-  synchronized List<String> recent() {
+  /**
+   * The records sent within the horizon, except those landed at one of {@code deadSources}
+   * ({@code partition/offset}): what the perturbed topic should hold of the horizon.
+   */
+  synchronized List<String> recent(Set<String> deadSources) {
     List<String> out = new ArrayList<>(sent.size());
     for (Sent s : sent) {
-      out.add(s.line());
+      String source = s.source;
+      if (source == null || !deadSources.contains(source)) {
+        out.add(s.line);
+      }
     }
     return out;
   }

@@ -10,14 +10,16 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.ogpm.demo.SampleData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code demo --follow --report DIR} as a user runs it (the built {@code ogpm.jar} in its own JVM):
  * the page is written at once, reloads itself, and is rewritten as windows close, each closed
- * window's count matching what was sent (no red row). The demo runs until it is stopped, so the test
- * stops it (SIGTERM, as Ctrl-C does) once the page has shown windows closing one after another.
+ * window's count matching what was sent and not dead-lettered (no red row). The demo runs until it
+ * is stopped, so the test stops it (SIGTERM, as Ctrl-C does) once the page has shown windows
+ * closing one after another.
  */
 class DemoFollowIT {
   static final Pattern CLOSED = Pattern.compile("; (\\d+) windows closed in the last");
@@ -29,8 +31,10 @@ class DemoFollowIT {
     Path report = dir.resolve("report");
     Path out = dir.resolve("out.txt");
     Path err = dir.resolve("err.txt");
+    Path config = dir.resolve("ogpm.yaml");
+    Files.writeString(config, rejectingConfig(), StandardCharsets.UTF_8);
     Process demo = DemoConsoleIT.startJar("768m", out, err, "demo", "--follow", "--report", report.toString(),
-        "--window", "2s", "--web-ui-port", "0", "--bins", "10");
+        "--window", "2s", "--web-ui-port", "0", "--bins", "10", "--config", config.toString());
     try {
       Path page = report.resolve("index.html");
       String first = awaitPage(demo, page, err, 0);
@@ -40,6 +44,7 @@ class DemoFollowIT {
       assertThat(closedWindows(later)).isGreaterThan(closedFirst);
       assertThat(mismatches(later)).as("accounting rows in red: a closed window counted other than what was sent").isEmpty();
       assertThat(later).contains("0 late").contains("http-equiv=\"refresh\"");
+      assertThat(later).as("the dead letters, by reason").containsPattern("reason out-of-range</td><td>[1-9]");
       assertThat(Files.readString(out, StandardCharsets.UTF_8)).contains("report (reloads itself every");
     } finally {
       demo.destroy();
@@ -47,6 +52,20 @@ class DemoFollowIT {
         demo.destroyForcibly().waitFor();
       }
     }
+  }
+
+  /**
+   * The bundled configuration with userAcceleration.x rejected outside [-0.5, 0.5]: about 12 % of
+   * the sample's records are dead-lettered all along, as a spent budget's are after a few minutes
+   * (50,000 epsilon a day is about 9,000 records, 3 minutes of one subject at 50 Hz). Their
+   * windows must still balance: the truth leaves out what was dead-lettered.
+   */
+  static String rejectingConfig() {
+    String bundled = SampleData.config(null);
+    String clamped = "  - name: userAcceleration.x\n    min: -3.0\n    max: 3.0\n    epsilon: 1.0\n    out-of-range: clamp\n";
+    assertThat(bundled).contains(clamped);
+    return bundled.replace(clamped,
+        "  - name: userAcceleration.x\n    min: -0.5\n    max: 0.5\n    epsilon: 1.0\n    out-of-range: reject\n");
   }
 
   /** Waits until the page exists and reports at least {@code windows} closed windows. */

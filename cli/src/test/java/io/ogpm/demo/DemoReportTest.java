@@ -115,10 +115,14 @@ class DemoReportTest {
   }
 
   @Test
-  void aLiveReportReloadsItself(@TempDir Path dir) throws Exception {
-    Document doc = render(dir, null, Map.of(), true);
+  void aLiveReportReloadsItselfAndCountsDeadLetters(@TempDir Path dir) throws Exception {
+    Document doc = render(dir, null, Map.of("budget-exhausted", 7L), true);
     List<Element> metas = elements(doc, "meta");
     assertThat(metas).anySatisfy(m -> assertThat(m.getAttribute("http-equiv")).isEqualTo("refresh"));
+    Element accounting = (Element) doc.getElementsByTagName("section").item(0);
+    assertThat(accounting.getTextContent()).as("a live report counts dead letters by reason, perturbed not re-read")
+        .contains("reason budget-exhausted7").contains("not re-read while live");
+    assertThat(rows(accounting, "mismatch")).isEmpty();
   }
 
   /** A report over the sample's first 2 s (one window) and a second window without truth. */
