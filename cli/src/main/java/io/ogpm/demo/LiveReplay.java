@@ -26,7 +26,10 @@ final class LiveReplay implements AutoCloseable {
 
   private final Thread thread;
 
-  /** A record sent, and where it landed ({@code partition/offset}, as dead letters name their source) once acknowledged. */
+  /**
+   * A record sent, and where it landed once acknowledged ({@code partition/offset}, as dead
+   * letters name their source).
+   */
   private static final class Sent {
     final long time;
     final String line;
