@@ -361,7 +361,7 @@ public final class Demo {
     try (LiveTopic statsTopic = LiveTopic.open(kafka.bootstrapServers(), STATS, READ_TIMEOUT);
         LiveTopic deadTopic = LiveTopic.open(kafka.bootstrapServers(), DEAD, READ_TIMEOUT)) {
       if (o.report() != null) {
-        Path file = writeLiveReport(o, config, replay, closed, dead);
+        Path file = writeLiveReport(o, config, replay, closed, dead, liveTruth(o, config, replay, dead));
         out.println("report (reloads itself every " + DemoReport.REFRESH_SECONDS + " s): " + file.toAbsolutePath());
         out.flush();
       }
@@ -388,15 +388,14 @@ public final class Demo {
           }
         });
         if (!stats.isEmpty()) {
-          GroundTruth truth = GroundTruth.of(replay.recent(dead.recentSources()), config, TIME_FIELD, GROUP_FIELD,
-              o.window().toMillis(), o.bins());
+          GroundTruth truth = liveTruth(o, config, replay, dead);
           print(out, config, stats, truth);
           if (o.report() != null) {
             long oldest = System.currentTimeMillis() - shownMs;
             // A window refired within the allowed lateness is a newer record: the last one wins.
             stats.forEach(st -> closed.put(GroundTruth.key(st.windowStart(), st.group() == null ? "" : st.group(), st.field()), st));
             closed.values().removeIf(st -> st.windowStart() < oldest);
-            writeLiveReport(o, config, replay, closed, dead);
+            writeLiveReport(o, config, replay, closed, dead, truth);
           }
         }
         out.flush();
@@ -405,16 +404,20 @@ public final class Demo {
     return 0;
   }
 
-  /** The live report: the closed windows against the truth of what was sent. */
+  /** The truth of the replay's horizon: what was sent and not dead-lettered. */
+  private static GroundTruth liveTruth(Options o, PrivacyConfig config, LiveReplay replay, LiveDeadLetters dead) {
+    return GroundTruth.of(replay.recent(dead.recentSources()), config, TIME_FIELD, GROUP_FIELD, o.window().toMillis(),
+        o.bins());
+  }
+
+  /** The live report: the closed windows against {@code truth}, the truth of what was sent. */
   private static Path writeLiveReport(Options o, PrivacyConfig config, LiveReplay replay, Map<String, WindowStat> closed,
-      LiveDeadLetters dead) {
-    GroundTruth truth = GroundTruth.of(replay.recent(dead.recentSources()), config, TIME_FIELD, GROUP_FIELD,
-        o.window().toMillis(), o.bins());
+      LiveDeadLetters dead, GroundTruth truth) {
+    Map<String, Long> all = truth.counts();
     Map<String, Long> expected = new HashMap<>();
     Map<String, Long> counted = new HashMap<>();
     closed.forEach((key, st) -> {
       counted.put(key, st.count());
-      Map<String, Long> all = truth.counts();
       expected.put(key, all.getOrDefault(key, 0L));
     });
     return DemoReport.write(o.report(), new DemoReport.Content(String.format(Locale.ROOT,
