@@ -68,7 +68,8 @@ final class JsonRecordReader {
    * Reads a record into {@code values} (cleared first) and the passthrough buffer.
    *
    * <p>Up to three reads, each only for records the one before does not take: the {@link
-   * PlainJsonScanner}, for records in plain JSON (printable ASCII strings without escapes, short
+   * PlainJsonScanner} (first as a replay of the last record it read, see {@link
+   * PlainJsonScanner#replay}), for records in plain JSON (printable ASCII strings without escapes, short
    * numbers: sensor records), which reads them as Jackson would; a fast Jackson read that finds
    * duplicate keys itself ({@link DuplicateKeys}) and takes a record only when it is a JSON object
    * without any fault; then, for anything else, Jackson's strict reader, which decides the dead
@@ -87,6 +88,14 @@ final class JsonRecordReader {
     }
     if (!looksLikeUtf8(input)) {
       return malformed("not valid JSON (not UTF-8)", source);
+    }
+    if (plain.replay(input, values)) {
+      plainReads++;
+      return null;
+    }
+    if (plain.hasTemplate()) {
+      // The replay may have written part of the record.
+      clear(values);
     }
     if (plain.read(input, values)) {
       plainReads++;
@@ -162,6 +171,11 @@ final class JsonRecordReader {
   /** How many records the plain scanner read (the rest Jackson's fast or strict read). */
   long plainReads() {
     return plainReads;
+  }
+
+  /** How many records the plain scanner read as a replay of an earlier one's structure. */
+  long replays() {
+    return plain.replays();
   }
 
   /**

@@ -24,6 +24,10 @@ import java.util.Arrays;
  * <p>Why: Jackson's parser, created per record, tokenises every member and canonicalises every
  * name; for a record of 21 values the scanner does about half the work (see README, Performance).
  *
+ * <p>Records of one source mostly share their structure and differ only in their values, so a record
+ * is first {@link #replay replayed} against the last one read in full: where every byte between
+ * its scalar values equals the template's, it is read by reading the values alone.
+ *
  * <p>Not thread-safe: one per reader.
  */
 final class PlainJsonScanner {
@@ -33,6 +37,17 @@ final class PlainJsonScanner {
   static final int MAX_DEPTH = 32;
   /** Most keys of one object read here: duplicates are found by comparing each key with the earlier ones. */
   static final int MAX_KEYS = 64;
+
+  /** Largest record kept as a template, in bytes: sensor records are a few hundred. */
+  static final int MAX_TEMPLATE_BYTES = 4096;
+  /** Most scalar values of a template. */
+  static final int MAX_SLOTS = 256;
+
+  /** Kinds of scalar values, by their first byte ({@link #kind}); containers have none. */
+  private static final byte CONTAINER = 0;
+  private static final byte STRING = 1;
+  private static final byte NUMBER = 2;
+  private static final byte LITERAL = 3;
 
   /** Exact powers of ten as doubles: 10^22 is the largest a double holds exactly. */
   private static final double[] POWERS_OF_TEN = new double[23];
@@ -62,6 +77,31 @@ final class PlainJsonScanner {
    */
   private final long[] hashBits = new long[MAX_DEPTH + 1];
 
+  /**
+   * The template: of the last record read in full whose every configured, id, user and passthrough
+   * key holds a scalar value ({@link #recordable}), the bytes between its scalar values (slots),
+   * back to back (gap s ends at {@code templateGapEnd[s]}, the last one after the last slot), and
+   * per slot its kind and its key's node. Only structure is kept: keys, brackets, separators and
+   * whitespace, never a value. Slots -1: none yet.
+   */
+  private final byte[] template = new byte[MAX_TEMPLATE_BYTES];
+  private int templateSlots = -1;
+  private final int[] templateGapEnd = new int[MAX_SLOTS + 1];
+  private byte[] templateKind = new byte[MAX_SLOTS];
+  private JsonShape.Node[] templateNode = new JsonShape.Node[MAX_SLOTS];
+
+  /** The slots of the record being read in full, and whether it can become the template. */
+  private boolean recording;
+  private boolean recordable;
+  private int slots;
+  private int[] slotStart = new int[MAX_SLOTS];
+  private int[] slotEnd = new int[MAX_SLOTS];
+  private byte[] slotKind = new byte[MAX_SLOTS];
+  private JsonShape.Node[] slotNode = new JsonShape.Node[MAX_SLOTS];
+
+  /** Records read by {@link #replay}. */
+  private long replays;
+
   private byte[] in;
   private int pos;
   private int depth;
@@ -88,6 +128,9 @@ final class PlainJsonScanner {
     depth = 0;
     keys = 0;
     capturing = -1;
+    recording = true;
+    recordable = input.length <= MAX_TEMPLATE_BYTES;
+    slots = 0;
     try {
       skipWhitespace();
       if (pos >= in.length || in[pos] != '{') {
@@ -95,13 +138,124 @@ final class PlainJsonScanner {
       }
       value(shape.root, values);
       skipWhitespace();
-      return pos == in.length;
+      if (pos != in.length) {
+        return false;
+      }
+      if (recordable) {
+        keepAsTemplate(input);
+      }
+      return true;
     } catch (NotPlain | ArrayIndexOutOfBoundsException e) {
       // Out of bounds: the input ended inside a value.
       return false;
     } finally {
       in = null;
+      recording = false;
     }
+  }
+
+  /**
+   * Reads {@code input} as {@link #read} would, when everything between its scalar values is the
+   * template's, byte for byte: then the record's keys, nesting and separators are the template's
+   * (the same nodes, no duplicate key, no limit passed), and only the values are read, by the same
+   * code as in {@link #read}, which sees the same bytes in the same state. Each value must start
+   * as the template's value of its slot did (a string, a number or a literal), so it ends where
+   * {@link #read} would end it, and the template's next bytes follow in both reads. No configured,
+   * id, user or passthrough key of a template holds an object or array, so nothing is captured
+   * outside a slot and nothing is recorded about a container.
+   *
+   * @return true when read; false when the record differs from the template (or there is none),
+   *     or a value is outside plain JSON: then values and buffer may be partly written (the
+   *     caller clears them) and {@link #read} decides
+   */
+  boolean replay(byte[] input, RecordValues values) {
+    if (templateSlots < 0) {
+      return false;
+    }
+    in = input;
+    pos = 0;
+    depth = 0;
+    keys = 0;
+    capturing = -1;
+    try {
+      int t = 0;
+      for (int s = 0; s < templateSlots; s++) {
+        if (!templateFollows(t, templateGapEnd[s]) || kind(in[pos]) != templateKind[s]) {
+          return false;
+        }
+        value(templateNode[s], values);
+        t = templateGapEnd[s];
+      }
+      if (!templateFollows(t, templateGapEnd[templateSlots]) || pos != in.length) {
+        return false;
+      }
+      replays++;
+      return true;
+    } catch (NotPlain | ArrayIndexOutOfBoundsException e) {
+      return false;
+    } finally {
+      in = null;
+    }
+  }
+
+  /** Whether there is a template to {@link #replay}. */
+  boolean hasTemplate() {
+    return templateSlots >= 0;
+  }
+
+  /** The template's structure as text, its slots marked {@code <>} (tests: it holds no value). */
+  String templateText() {
+    StringBuilder text = new StringBuilder();
+    for (int s = 0, t = 0; s <= templateSlots; t = templateGapEnd[s++]) {
+      text.append(new String(template, t, templateGapEnd[s] - t, StandardCharsets.ISO_8859_1)).append(s < templateSlots ? "<>" : "");
+    }
+    return text.toString();
+  }
+
+  /** How many records {@link #replay} read. */
+  long replays() {
+    return replays;
+  }
+
+  /** Whether the input at {@code pos} holds the template's bytes [from, to); if so, past them. */
+  private boolean templateFollows(int from, int to) {
+    int n = to - from;
+    if (pos + n > in.length || !Arrays.equals(in, pos, pos + n, template, from, to)) {
+      return false;
+    }
+    pos += n;
+    return true;
+  }
+
+  /** The kind of the value starting with {@code b}, as {@link #value} dispatches on it. */
+  private static byte kind(byte b) {
+    if (b == '"') {
+      return STRING;
+    }
+    if (b == '-' || b >= '0' && b <= '9') {
+      return NUMBER;
+    }
+    return b == '{' || b == '[' ? CONTAINER : LITERAL;
+  }
+
+  /** The record just read in full becomes the template: its gaps are copied, its slots' kinds and nodes swapped in. */
+  private void keepAsTemplate(byte[] input) {
+    int t = 0;
+    int from = 0;
+    for (int s = 0; s <= slots; s++) {
+      int to = s < slots ? slotStart[s] : input.length;
+      System.arraycopy(input, from, template, t, to - from);
+      t += to - from;
+      templateGapEnd[s] = t;
+      from = s < slots ? slotEnd[s] : to;
+    }
+    templateSlots = slots;
+    byte[] kinds = templateKind;
+    templateKind = slotKind;
+    slotKind = kinds;
+    JsonShape.Node[] nodes = templateNode;
+    templateNode = slotNode;
+    slotNode = nodes;
   }
 
   /** The value at {@code pos}, at the key {@code node} (null: a key the configuration does not name). */
@@ -115,14 +269,20 @@ final class PlainJsonScanner {
       }
     }
     byte b = in[pos];
-    if (b == '{') {
-      notNumber(node, "object", values);
-      object(node, values);
-    } else if (b == '[') {
-      notNumber(node, "array", values);
-      array(values);
+    int from = pos;
+    if (b == '{' || b == '[') {
+      if (node != null && (node.field >= 0 || node.id || node.user || node.passthrough >= 0)) {
+        // A container a key acts on: it would have to be replayed in full.
+        recordable = false;
+      }
+      if (b == '{') {
+        notNumber(node, "object", values);
+        object(node, values);
+      } else {
+        notNumber(node, "array", values);
+        array(values);
+      }
     } else if (b == '"') {
-      int from = pos;
       skipString();
       if (node != null) {
         notNumber(node, "string", values);
@@ -141,10 +301,25 @@ final class PlainJsonScanner {
     } else {
       literal(node, values);
     }
+    if (recording && b != '{' && b != '[') {
+      slot(from, node);
+    }
     if (started >= 0) {
       end[started] = captured.size();
       capturing = -1;
     }
+  }
+
+  /** Records the scalar value at [from, pos) of the record being read in full. */
+  private void slot(int from, JsonShape.Node node) {
+    if (slots == MAX_SLOTS) {
+      recordable = false;
+      return;
+    }
+    slotStart[slots] = from;
+    slotEnd[slots] = pos;
+    slotKind[slots] = kind(in[from]);
+    slotNode[slots++] = node;
   }
 
   /**

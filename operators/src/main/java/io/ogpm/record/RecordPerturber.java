@@ -110,6 +110,11 @@ public final class RecordPerturber {
     return new Outcome.Perturbed(key, writer.write(values, reader), plan.epsilonPerRecord(), user.isNone() ? null : user.text());
   }
 
+  /** How many of the plain reads were replays of an earlier record's structure. */
+  long replays() {
+    return reader.replays();
+  }
+
   /** See {@link JsonRecordReader#looksLikeUtf8}. */
   static boolean looksLikeUtf8(byte[] input) {
     return JsonRecordReader.looksLikeUtf8(input);

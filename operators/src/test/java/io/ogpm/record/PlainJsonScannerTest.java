@@ -37,6 +37,48 @@ class PlainJsonScannerTest {
     }
     assertThat(p.plainReads()).isEqualTo(lines.size());
     assertThat(p.strictReads()).isZero();
+    // They share one structure: every record after the first is read as a replay of the one before.
+    assertThat(p.replays()).isEqualTo(lines.size() - 1);
+  }
+
+  /**
+   * The template a record leaves is its structure alone: every value is cut out, sensitive or
+   * not, so no raw value outlives its record's read. A record of that structure is replayed; one
+   * that differs in a byte between values, or in a value's kind, is read in full instead.
+   */
+  @Test
+  void theTemplateKeepsStructureNeverAValue() {
+    PrivacyConfig config = PrivacyConfig.parse(HostileInputs.CONFIG_REJECT);
+    JsonShape shape = new JsonShape(config, RecordPerturber.factory(4096));
+    int n = shape.passthroughs;
+    PlainJsonScanner scanner = new PlainJsonScanner(shape, new ByteSink(), new int[n], new int[n], new boolean[n]);
+    RecordValues values = new RecordValues(config.fields().size());
+    String marker = HostileInputs.MARKER;
+    String first = HostileInputs.record("\"r" + marker + "\"", "1." + marker, "-0." + marker);
+
+    assertThat(scanner.read(first.getBytes(StandardCharsets.US_ASCII), values)).isTrue();
+    assertThat(scanner.templateText())
+        .isEqualTo("{\"id\":<>,\"ts\":<>,\"a\":<>,\"nested\":{\"b\":<>},\"secret\":<>}")
+        .doesNotContain(marker);
+
+    values.clear();
+    assertThat(scanner.replay(HostileInputs.record("\"r2\"", "7.25", "3").getBytes(StandardCharsets.US_ASCII), values)).isTrue();
+    assertThat(values.input(0)).isEqualTo(7.25);
+    assertThat(values.input(1)).isEqualTo(3.0);
+    assertThat(values.id().text()).isEqualTo("r2");
+    assertThat(scanner.replays()).isEqualTo(1);
+    for (String other : new String[] {
+        HostileInputs.record("\"r2\"", "\"7.25\"", "3"), // a value of another kind
+        HostileInputs.record("\"r2\"", "7.25", "{\"v\":3}"),
+        HostileInputs.record("\"r2\"", "7.25", "3").replace("\"a\"", "\"A\""), // a key
+        HostileInputs.record("\"r2\"", "7.25", "3").replace(":7", ": 7"), // whitespace
+        HostileInputs.record("\"r2\"", "7.25", "3") + " ", // trailing bytes
+        HostileInputs.record("\"r2\"", "7.25", "3").replace("}", ""),
+        HostileInputs.record("\"r2\"", "7.25", null)}) {
+      values.clear();
+      assertThat(scanner.replay(other.getBytes(StandardCharsets.US_ASCII), values)).as(other).isFalse();
+    }
+    assertThat(scanner.replays()).isEqualTo(1);
   }
 
   /** Each record, and whether the scanner reads it ({@code true}) or leaves it to Jackson. */

@@ -64,6 +64,49 @@ class StreamingEquivalenceTest {
         .isEqualTo(8076);
   }
 
+  /**
+   * Near misses of a template: each sample record, then a copy with one byte replaced, removed or
+   * inserted, at every position, each copy right after the record it differs from (which the
+   * scanner keeps as its template). Every copy ends as it did before the scanner replayed
+   * records, perturbed or dead-lettered, byte for byte.
+   */
+  @Test
+  void nearMissesOfTheLastRecordEndAsBefore() throws Exception {
+    String yaml = Files.readString(Path.of("../sample-data/ogpm.yaml"));
+    List<String> lines = Files.readAllLines(Path.of("../sample-data/motionsense-dws1.jsonl"));
+    byte[] replacements = " \"{}[],:0-.eE+a\\tn/".getBytes(StandardCharsets.US_ASCII);
+    List<byte[]> inputs = new ArrayList<>();
+    for (String line : List.of(lines.get(0), lines.get(4321), lines.get(8075))) {
+      byte[] record = line.getBytes(StandardCharsets.US_ASCII);
+      for (int i = 0; i <= record.length; i++) {
+        for (byte b : replacements) {
+          if (i < record.length && record[i] != b) {
+            byte[] replaced = record.clone();
+            replaced[i] = b;
+            inputs.add(record);
+            inputs.add(replaced);
+          }
+          byte[] inserted = new byte[record.length + 1];
+          System.arraycopy(record, 0, inserted, 0, i);
+          inserted[i] = b;
+          System.arraycopy(record, i, inserted, i + 1, record.length - i);
+          inputs.add(record);
+          inputs.add(inserted);
+        }
+        if (i < record.length) {
+          byte[] removed = new byte[record.length - 1];
+          System.arraycopy(record, 0, removed, 0, i);
+          System.arraycopy(record, i + 1, removed, i, record.length - i - 1);
+          inputs.add(record);
+          inputs.add(removed);
+        }
+      }
+    }
+    int perturbed = assertSameOutcomes(yaml, () -> RandomnessMode.seeded(8), inputs, RecordPerturber.DEFAULT_MAX_BYTES);
+    // Half the inputs are the records themselves; of their copies, those that change a value's digits are perturbed too.
+    assertThat(perturbed).isGreaterThan(inputs.size() / 2 + inputs.size() / 10);
+  }
+
   @Test
   void hostileInputsEndAsBefore() {
     for (String yaml : new String[] {HostileInputs.CONFIG_REJECT, HostileInputs.CONFIG_CLAMP}) {
