@@ -2,6 +2,9 @@ package io.ogpm.record;
 
 import com.fasterxml.jackson.core.io.NumberInput;
 import io.ogpm.mechanism.random.Identifier;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -48,6 +51,9 @@ final class PlainJsonScanner {
   private static final byte STRING = 1;
   private static final byte NUMBER = 2;
   private static final byte LITERAL = 3;
+
+  /** Eight bytes of an array as one long, at any index. */
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /** Exact powers of ten as doubles: 10^22 is the largest a double holds exactly. */
   private static final double[] POWERS_OF_TEN = new double[23];
@@ -217,13 +223,36 @@ final class PlainJsonScanner {
     return replays;
   }
 
-  /** Whether the input at {@code pos} holds the template's bytes [from, to); if so, past them. */
+  /**
+   * Whether the input at {@code pos} holds the template's bytes [from, to); if so, past them.
+   * Compared 8 bytes at a time, the last 8 overlapping the ones before: gaps are a few to a few
+   * dozen bytes, where a call to {@link Arrays#equals} costs more than the comparison.
+   */
   private boolean templateFollows(int from, int to) {
+    byte[] in = this.in;
+    byte[] template = this.template;
+    int p = pos;
     int n = to - from;
-    if (pos + n > in.length || !Arrays.equals(in, pos, pos + n, template, from, to)) {
+    if (n > in.length - p) {
       return false;
     }
-    pos += n;
+    if (n >= Long.BYTES) {
+      for (int i = 0; i < n - Long.BYTES; i += Long.BYTES) {
+        if ((long) LONGS.get(in, p + i) != (long) LONGS.get(template, from + i)) {
+          return false;
+        }
+      }
+      if ((long) LONGS.get(in, p + n - Long.BYTES) != (long) LONGS.get(template, to - Long.BYTES)) {
+        return false;
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        if (in[p + i] != template[from + i]) {
+          return false;
+        }
+      }
+    }
+    pos = p + n;
     return true;
   }
 
@@ -492,24 +521,47 @@ final class PlainJsonScanner {
    * captured as its own text (Jackson writes an int or long back as it reads it).
    */
   private void number(JsonShape.Node node, RecordValues values) {
+    byte[] in = this.in;
     int from = pos;
-    if (in[pos] == '-') {
-      pos++;
+    int p = from;
+    if (in[p] == '-') {
+      p++;
     }
-    if (in[pos] == '0') {
-      pos++;
-    } else if (in[pos] >= '1' && in[pos] <= '9') {
-      skipDigits();
+    // The digits are read as parseDouble reads them, on the way: their value (exact up to 15 of
+    // them), how many (leading zeros too) and how many come before the point.
+    long digits = 0;
+    int count = 0;
+    int point = -1;
+    byte b = in[p];
+    if (b == '0') {
+      p++;
+      count = 1;
+    } else if (b >= '1' && b <= '9') {
+      while (p < in.length && (b = in[p]) >= '0' && b <= '9') {
+        digits = 10 * digits + (b - '0');
+        count++;
+        p++;
+      }
     } else {
       throw NotPlain.INSTANCE;
     }
     boolean integer = true;
-    if (pos < in.length && in[pos] == '.') {
+    if (p < in.length && in[p] == '.') {
       integer = false;
-      pos++;
-      requireDigits();
+      p++;
+      point = count;
+      while (p < in.length && (b = in[p]) >= '0' && b <= '9') {
+        digits = 10 * digits + (b - '0');
+        count++;
+        p++;
+      }
+      if (count == point) {
+        throw NotPlain.INSTANCE;
+      }
     }
-    if (pos < in.length && (in[pos] == 'e' || in[pos] == 'E')) {
+    boolean exponent = p < in.length && (in[p] == 'e' || in[p] == 'E');
+    pos = p;
+    if (exponent) {
       integer = false;
       pos++;
       if (in[pos] == '+' || in[pos] == '-') {
@@ -524,7 +576,9 @@ final class PlainJsonScanner {
     }
     if (node != null) {
       if (node.field >= 0) {
-        values.number(node.field, parseDouble(in, from, pos));
+        values.number(node.field, exponent || count > 15
+            ? parseDouble(in, from, pos)
+            : exactDecimal(in[from] == '-', digits, point < 0 ? 0 : point - count));
       }
       if (node.id || node.user) {
         Identifier id = integer ? integer(from, length) : null;
@@ -655,15 +709,24 @@ final class PlainJsonScanner {
       }
       exponent += negativeExponent ? -e : e;
     }
+    if (digits != 0 && (exponent >= POWERS_OF_TEN.length || -exponent >= POWERS_OF_TEN.length)) {
+      return slowParse(in, from, to);
+    }
+    return exactDecimal(negative, digits, exponent);
+  }
+
+  /**
+   * {@code digits 10^exponent}, correctly rounded, by Clinger's fast path (see {@link
+   * #parseDouble}): for at most 15 digits and |exponent| at most 22.
+   */
+  private static double exactDecimal(boolean negative, long digits, int exponent) {
     double value;
     if (digits == 0) {
       value = 0;
-    } else if (exponent >= 0 && exponent < POWERS_OF_TEN.length) {
+    } else if (exponent >= 0) {
       value = digits * POWERS_OF_TEN[exponent];
-    } else if (exponent < 0 && -exponent < POWERS_OF_TEN.length) {
-      value = digits / POWERS_OF_TEN[-exponent];
     } else {
-      return slowParse(in, from, to);
+      value = digits / POWERS_OF_TEN[-exponent];
     }
     return negative ? -value : value;
   }
