@@ -8,21 +8,102 @@ import java.util.Arrays;
  * else. No tree is built: the keys were serialised once when the shape was compiled, perturbed
  * values are written as the JSON generator writes a double ({@link Double#toString}, through the
  * faster {@link DoubleText}), and
- * passthrough values are copied from the reader's buffer. Not thread-safe: one per perturber.
+ * passthrough values are copied from the reader's buffer.
+ *
+ * <p>Which keys, brackets and commas an output has depends only on which passthrough values the
+ * record holds (and which of them were captured on their own): the values fill fixed places. So
+ * the writer keeps the bytes between the values of the last output it walked the shape for, with
+ * the holdings they belong to, and writes a record with the same holdings by copying those bytes
+ * around its values. Not thread-safe: one per perturber.
  */
 final class JsonRecordWriter {
   private final JsonShape shape;
   private final ByteSink out = new ByteSink();
 
+  /**
+   * The kept structure: for {@link #present} and {@link #captured} holdings, the bytes between the
+   * output's values back to back (gap s ends at {@code gapEnd[s]}, the last one after the last
+   * value), and per value (slot) what it is: a field's index, or {@code ~j} for passthrough j.
+   * Slots -1: none yet.
+   */
+  private final boolean[] present;
+  private final boolean[] captured;
+  private byte[] gaps = new byte[256];
+  private final int[] gapEnd;
+  private final int[] slotValue;
+  private final int[] slotStart;
+  private final int[] slotEnd;
+  private int slots = -1;
+
   JsonRecordWriter(JsonShape shape) {
     this.shape = shape;
+    present = new boolean[shape.passthroughs];
+    captured = new boolean[shape.passthroughs];
+    int values = shape.fields + shape.passthroughs;
+    gapEnd = new int[values + 1];
+    slotValue = new int[values];
+    slotStart = new int[values];
+    slotEnd = new int[values];
   }
 
   /** The output record of perturbed {@code values} and the passthrough values {@code reader} holds. */
   byte[] write(RecordValues values, JsonRecordReader reader) {
     out.reset();
-    object(shape.root, values, reader);
+    if (slots >= 0 && sameHoldings(reader)) {
+      fill(values, reader);
+    } else {
+      slots = 0;
+      object(shape.root, values, reader);
+      keepStructure(reader);
+    }
     return out.toByteArray();
+  }
+
+  /** Whether the record holds the same passthrough values as the kept structure's. */
+  private boolean sameHoldings(JsonRecordReader reader) {
+    for (int j = 0; j < present.length; j++) {
+      if (reader.present(j) != present[j] || reader.captured(j) != captured[j]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The kept structure's bytes with this record's values in their places. */
+  private void fill(RecordValues values, JsonRecordReader reader) {
+    int from = 0;
+    for (int s = 0; s < slots; s++) {
+      out.write(gaps, from, gapEnd[s] - from);
+      from = gapEnd[s];
+      int value = slotValue[s];
+      if (value >= 0) {
+        out.writeDouble(values.output(value));
+      } else {
+        reader.writeCaptured(~value, out);
+      }
+    }
+    out.write(gaps, from, gapEnd[slots] - from);
+  }
+
+  /** Keeps the output just walked: its bytes between values, and the holdings they belong to. */
+  private void keepStructure(JsonRecordReader reader) {
+    int length = out.size();
+    if (gaps.length < length) {
+      gaps = new byte[Math.max(length, 2 * gaps.length)];
+    }
+    int to = 0;
+    int from = 0;
+    for (int s = 0; s <= slots; s++) {
+      int end = s < slots ? slotStart[s] : length;
+      out.copyTo(from, end, gaps, to);
+      to += end - from;
+      gapEnd[s] = to;
+      from = s < slots ? slotEnd[s] : end;
+    }
+    for (int j = 0; j < present.length; j++) {
+      present[j] = reader.present(j);
+      captured[j] = reader.captured(j);
+    }
   }
 
   /** An object's members in the order of the smallest rank present below each (see JsonShape). */
@@ -45,9 +126,15 @@ final class JsonRecordWriter {
       JsonShape.Node child = node.children[c];
       out.write(child.key);
       if (child.field >= 0) {
+        slotStart[slots] = out.size();
         out.writeDouble(values.output(child.field));
+        slotValue[slots] = child.field;
+        slotEnd[slots++] = out.size();
       } else if (child.passthrough >= 0 && reader.captured(child.passthrough)) {
+        slotStart[slots] = out.size();
         reader.writeCaptured(child.passthrough, out);
+        slotValue[slots] = ~child.passthrough;
+        slotEnd[slots++] = out.size();
       } else {
         object(child, values, reader);
       }
