@@ -24,6 +24,7 @@ import io.ogpm.jobs.PerturbJob;
 import io.ogpm.testkit.EmbeddedKafka;
 import io.ogpm.testkit.KafkaFixture;
 import java.io.PrintWriter;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -155,8 +156,8 @@ final class PipelineBench {
           Timing t = compared(kind, perturbations, topic);
           timings.get(kind).add(t);
           perturbedTopic = kind == 0 && perturbedTopic == null ? topic : perturbedTopic;
-          log("%s %d: %.0f records/s (append span), %.0f records/s (net run time), %.2f us CPU per record",
-              kinds[kind], rep, t.appendRate, t.netRate, t.cpuMicros);
+          log("%s %d: %.0f records/s (append span), %.0f records/s (net run time), %.2f us CPU per record, %d ms of it"
+              + " JIT compilation", kinds[kind], rep, t.appendRate, t.netRate, t.cpuMicros, t.jitMillis);
         }
       }
       List<Double> perturbedNet = timings.get(0).stream().map(Timing::netRate).toList();
@@ -216,6 +217,12 @@ final class PipelineBench {
         perturbed.stream().map(Timing::cpuMicros).toList(), true);
     cpu.put("measure", "CPU time of the whole process (broker, clients, jobs, JIT) while the job ran, per record;"
         + " ratio: the identity's over the perturbation's");
+    ArrayNode jit = cpu.putArray("identityJitMillisRuns");
+    identity.forEach(t -> jit.add(t.jitMillis));
+    ArrayNode perturbedJit = cpu.putArray("jitMillisRuns");
+    perturbed.forEach(t -> perturbedJit.add(t.jitMillis));
+    cpu.put("jitMeasure", "time the JIT compilers spent while each run's job ran (CompilationMXBean), in ms: part of"
+        + " its CPU time, and one cause of the spread between runs of one pipeline");
   }
 
   /** The medians of a pair's two series, the median of their ratios, and the spread of the ratios. */
@@ -249,7 +256,7 @@ final class PipelineBench {
   }
 
   /** Records per second two ways, and the process's CPU microseconds per record while the job ran. */
-  private record Timing(double appendRate, double netRate, double cpuMicros) {}
+  private record Timing(double appendRate, double netRate, double cpuMicros, long jitMillis) {}
 
   private Timing perturbJob(PrivacyConfig config, String input, String output) {
     String dead = output + ".dead-letters";
@@ -289,8 +296,9 @@ final class PipelineBench {
    */
   private Timing execute(StreamExecutionEnvironment env, String name, List<String> outputs) {
     long cpu = processCpuNanos();
+    long jit = jitMillis();
     JobExecutionResult result = JobRunner.execute(env, name, true, settings, outputs);
-    return timing(result, processCpuNanos() - cpu, outputs.get(0));
+    return timing(result, processCpuNanos() - cpu, jitMillis() - jit, outputs.get(0));
   }
 
   /** Each raw value, unchanged, as a record for the same sink. */
@@ -455,7 +463,7 @@ final class PipelineBench {
       """;
 
   /** Records over the span of the output's broker append times, and over the job's net run time. */
-  private Timing timing(JobExecutionResult result, long cpuNanos, String output) {
+  private Timing timing(JobExecutionResult result, long cpuNanos, long jitMillis, String output) {
     long first = Long.MAX_VALUE;
     long last = Long.MIN_VALUE;
     long count = 0;
@@ -480,7 +488,7 @@ final class PipelineBench {
       throw new IllegalStateException(output + " holds " + count + " records, not the " + records + " of the input");
     }
     return new Timing(records * 1000.0 / Math.max(1, last - first), records * 1000.0 / result.getNetRuntime(),
-        cpuNanos / 1e3 / records);
+        cpuNanos / 1e3 / records, jitMillis);
   }
 
   /**
@@ -490,6 +498,15 @@ final class PipelineBench {
    */
   private static long processCpuNanos() {
     return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  /**
+   * The JIT compilers' time so far, in milliseconds ({@code CompilationMXBean}: the time spent in
+   * compilations, summed over the compiler threads), or -1 where the JVM does not measure it.
+   */
+  private static long jitMillis() {
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
   }
 
   private void log(String format, Object... args) {

@@ -31,6 +31,8 @@ class BenchPipelineIT {
       for (String key : new String[] {"microsPerRecord", "identityMicrosPerRecord", "ratio"}) {
         assertThat(cpu.get(key).asDouble()).as(name + ".cpu." + key).isPositive();
       }
+      assertThat(cpu.get("jitMillisRuns")).as(name).hasSize(1);
+      assertThat(cpu.get("identityJitMillisRuns").get(0).asLong()).as(name).isNotNegative();
     }
     for (String name : new String[] {"aggregation", "aggregationOneFieldNoGroup"}) {
       JsonNode a = j.get(name);
