@@ -213,7 +213,8 @@ final class PlainJsonScanner {
   String templateText() {
     StringBuilder text = new StringBuilder();
     for (int s = 0, t = 0; s <= templateSlots; t = templateGapEnd[s++]) {
-      text.append(new String(template, t, templateGapEnd[s] - t, StandardCharsets.ISO_8859_1)).append(s < templateSlots ? "<>" : "");
+      text.append(new String(template, t, templateGapEnd[s] - t, StandardCharsets.ISO_8859_1));
+      text.append(s < templateSlots ? "<>" : "");
     }
     return text.toString();
   }

@@ -62,7 +62,8 @@ class PlainJsonScannerTest {
         .doesNotContain(marker);
 
     values.clear();
-    assertThat(scanner.replay(HostileInputs.record("\"r2\"", "7.25", "3").getBytes(StandardCharsets.US_ASCII), values)).isTrue();
+    byte[] second = HostileInputs.record("\"r2\"", "7.25", "3").getBytes(StandardCharsets.US_ASCII);
+    assertThat(scanner.replay(second, values)).isTrue();
     assertThat(values.input(0)).isEqualTo(7.25);
     assertThat(values.input(1)).isEqualTo(3.0);
     assertThat(values.id().text()).isEqualTo("r2");

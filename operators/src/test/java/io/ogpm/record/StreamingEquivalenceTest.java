@@ -103,7 +103,8 @@ class StreamingEquivalenceTest {
       }
     }
     int perturbed = assertSameOutcomes(yaml, () -> RandomnessMode.seeded(8), inputs, RecordPerturber.DEFAULT_MAX_BYTES);
-    // Half the inputs are the records themselves; of their copies, those that change a value's digits are perturbed too.
+    // Half the inputs are the records themselves; of their copies, those that change a value's
+    // digits are perturbed too.
     assertThat(perturbed).isGreaterThan(inputs.size() / 2 + inputs.size() / 10);
   }
 
