@@ -65,18 +65,19 @@ class StreamingEquivalenceTest {
   }
 
   /**
-   * Near misses of a template: each sample record, then a copy with one byte replaced, removed or
-   * inserted, at every position, each copy right after the record it differs from (which the
-   * scanner keeps as its template). Every copy ends as it did before the scanner replayed
-   * records, perturbed or dead-lettered, byte for byte.
+   * Near misses of a template: a sample record, then a copy of it with one byte replaced (by a
+   * byte of JSON's structure, a digit, a sign, a letter or an escape), removed or inserted, at
+   * every position, each copy right after the record it differs from (which the scanner keeps as
+   * its template). Every copy ends as it did before the scanner replayed records, perturbed or
+   * dead-lettered, byte for byte. (One record: the others differ only in their values' digits.)
    */
   @Test
   void nearMissesOfTheLastRecordEndAsBefore() throws Exception {
     String yaml = Files.readString(Path.of("../sample-data/ogpm.yaml"));
     List<String> lines = Files.readAllLines(Path.of("../sample-data/motionsense-dws1.jsonl"));
-    byte[] replacements = " \"{}[],:0-.eE+a\\tn/".getBytes(StandardCharsets.US_ASCII);
+    byte[] replacements = " \"{}[,:0-.ea\\".getBytes(StandardCharsets.US_ASCII);
     List<byte[]> inputs = new ArrayList<>();
-    for (String line : List.of(lines.get(0), lines.get(4321), lines.get(8075))) {
+    for (String line : List.of(lines.get(4321))) {
       byte[] record = line.getBytes(StandardCharsets.US_ASCII);
       for (int i = 0; i <= record.length; i++) {
         for (byte b : replacements) {
