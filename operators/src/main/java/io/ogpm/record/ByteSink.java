@@ -45,11 +45,6 @@ final class ByteSink extends OutputStream {
     size = DoubleText.write(x, buffer, size);
   }
 
-  /** Copies bytes [from, to) of this sink into {@code into} at {@code at}. */
-  void copyTo(int from, int to, byte[] into, int at) {
-    System.arraycopy(buffer, from, into, at, to - from);
-  }
-
   byte[] toByteArray() {
     return Arrays.copyOf(buffer, size);
   }

@@ -21,26 +21,25 @@ final class JsonRecordWriter {
   private final ByteSink out = new ByteSink();
 
   /**
-   * The kept structure: for {@link #present} and {@link #captured} holdings, the bytes between the
-   * output's values back to back (gap s ends at {@code gapEnd[s]}, the last one after the last
-   * value), and per value (slot) what it is: a field's index, or {@code ~j} for passthrough j.
-   * Slots -1: none yet.
+   * The kept structure: the bytes between the output's values for {@link #present} and {@link
+   * #captured} holdings, and per value (slot) what it is: a field's index, or {@code ~j} for
+   * passthrough j.
    */
   private final boolean[] present;
   private final boolean[] captured;
-  private byte[] gaps = new byte[256];
-  private final int[] gapEnd;
+  private final SlotGaps gaps;
   private final int[] slotValue;
   private final int[] slotStart;
   private final int[] slotEnd;
-  private int slots = -1;
+  /** The slots of the output being walked. */
+  private int slots;
 
   JsonRecordWriter(JsonShape shape) {
     this.shape = shape;
     present = new boolean[shape.passthroughs];
     captured = new boolean[shape.passthroughs];
     int values = shape.fields + shape.passthroughs;
-    gapEnd = new int[values + 1];
+    gaps = new SlotGaps(256, values);
     slotValue = new int[values];
     slotStart = new int[values];
     slotEnd = new int[values];
@@ -49,14 +48,19 @@ final class JsonRecordWriter {
   /** The output record of perturbed {@code values} and the passthrough values {@code reader} holds. */
   byte[] write(RecordValues values, JsonRecordReader reader) {
     out.reset();
-    if (slots >= 0 && sameHoldings(reader)) {
+    if (gaps.isKept() && sameHoldings(reader)) {
       fill(values, reader);
-    } else {
-      slots = 0;
-      object(shape.root, values, reader);
-      keepStructure(reader);
+      return out.toByteArray();
     }
-    return out.toByteArray();
+    slots = 0;
+    object(shape.root, values, reader);
+    byte[] record = out.toByteArray();
+    gaps.keep(record, slots, slotStart, slotEnd);
+    for (int j = 0; j < present.length; j++) {
+      present[j] = reader.present(j);
+      captured[j] = reader.captured(j);
+    }
+    return record;
   }
 
   /** Whether the record holds the same passthrough values as the kept structure's. */
@@ -71,10 +75,9 @@ final class JsonRecordWriter {
 
   /** The kept structure's bytes with this record's values in their places. */
   private void fill(RecordValues values, JsonRecordReader reader) {
-    int from = 0;
+    int slots = gaps.slots();
     for (int s = 0; s < slots; s++) {
-      out.write(gaps, from, gapEnd[s] - from);
-      from = gapEnd[s];
+      gaps.write(s, out);
       int value = slotValue[s];
       if (value >= 0) {
         out.writeDouble(values.output(value));
@@ -82,28 +85,7 @@ final class JsonRecordWriter {
         reader.writeCaptured(~value, out);
       }
     }
-    out.write(gaps, from, gapEnd[slots] - from);
-  }
-
-  /** Keeps the output just walked: its bytes between values, and the holdings they belong to. */
-  private void keepStructure(JsonRecordReader reader) {
-    int length = out.size();
-    if (gaps.length < length) {
-      gaps = new byte[Math.max(length, 2 * gaps.length)];
-    }
-    int to = 0;
-    int from = 0;
-    for (int s = 0; s <= slots; s++) {
-      int end = s < slots ? slotStart[s] : length;
-      out.copyTo(from, end, gaps, to);
-      to += end - from;
-      gapEnd[s] = to;
-      from = s < slots ? slotEnd[s] : end;
-    }
-    for (int j = 0; j < present.length; j++) {
-      present[j] = reader.present(j);
-      captured[j] = reader.captured(j);
-    }
+    gaps.write(slots, out);
   }
 
   /** An object's members in the order of the smallest rank present below each (see JsonShape). */

@@ -2,9 +2,6 @@ package io.ogpm.record;
 
 import com.fasterxml.jackson.core.io.NumberInput;
 import io.ogpm.mechanism.random.Identifier;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -52,9 +49,6 @@ final class PlainJsonScanner {
   private static final byte NUMBER = 2;
   private static final byte LITERAL = 3;
 
-  /** Eight bytes of an array as one long, at any index. */
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
   /** Exact powers of ten as doubles: 10^22 is the largest a double holds exactly. */
   private static final double[] POWERS_OF_TEN = new double[23];
 
@@ -86,13 +80,10 @@ final class PlainJsonScanner {
   /**
    * The template: of the last record read in full whose every configured, id, user and passthrough
    * key holds a scalar value ({@link #recordable}), the bytes between its scalar values (slots),
-   * back to back (gap s ends at {@code templateGapEnd[s]}, the last one after the last slot), and
-   * per slot its kind and its key's node. Only structure is kept: keys, brackets, separators and
-   * whitespace, never a value. Slots -1: none yet.
+   * and per slot its kind and its key's node. Only structure is kept: keys, brackets, separators
+   * and whitespace, never a value.
    */
-  private final byte[] template = new byte[MAX_TEMPLATE_BYTES];
-  private int templateSlots = -1;
-  private final int[] templateGapEnd = new int[MAX_SLOTS + 1];
+  private final SlotGaps template = new SlotGaps(MAX_TEMPLATE_BYTES, MAX_SLOTS);
   private byte[] templateKind = new byte[MAX_SLOTS];
   private JsonShape.Node[] templateNode = new JsonShape.Node[MAX_SLOTS];
 
@@ -175,7 +166,7 @@ final class PlainJsonScanner {
    *     caller clears them) and {@link #read} decides
    */
   boolean replay(byte[] input, RecordValues values) {
-    if (templateSlots < 0) {
+    if (!template.isKept()) {
       return false;
     }
     in = input;
@@ -184,15 +175,15 @@ final class PlainJsonScanner {
     keys = 0;
     capturing = -1;
     try {
-      int t = 0;
-      for (int s = 0; s < templateSlots; s++) {
-        if (!templateFollows(t, templateGapEnd[s]) || kind(in[pos]) != templateKind[s]) {
+      int slots = template.slots();
+      for (int s = 0; s < slots; s++) {
+        pos = template.follows(s, in, pos);
+        if (pos < 0 || kind(in[pos]) != templateKind[s]) {
           return false;
         }
         value(templateNode[s], values);
-        t = templateGapEnd[s];
       }
-      if (!templateFollows(t, templateGapEnd[templateSlots]) || pos != in.length) {
+      if (template.follows(slots, in, pos) != in.length) {
         return false;
       }
       replays++;
@@ -206,55 +197,17 @@ final class PlainJsonScanner {
 
   /** Whether there is a template to {@link #replay}. */
   boolean hasTemplate() {
-    return templateSlots >= 0;
+    return template.isKept();
   }
 
   /** The template's structure as text, its slots marked {@code <>} (tests: it holds no value). */
   String templateText() {
-    StringBuilder text = new StringBuilder();
-    for (int s = 0, t = 0; s <= templateSlots; t = templateGapEnd[s++]) {
-      text.append(new String(template, t, templateGapEnd[s] - t, StandardCharsets.ISO_8859_1));
-      text.append(s < templateSlots ? "<>" : "");
-    }
-    return text.toString();
+    return template.text();
   }
 
   /** How many records {@link #replay} read. */
   long replays() {
     return replays;
-  }
-
-  /**
-   * Whether the input at {@code pos} holds the template's bytes [from, to); if so, past them.
-   * Compared 8 bytes at a time, the last 8 overlapping the ones before: gaps are a few to a few
-   * dozen bytes, where a call to {@link Arrays#equals} costs more than the comparison.
-   */
-  private boolean templateFollows(int from, int to) {
-    byte[] in = this.in;
-    byte[] template = this.template;
-    int p = pos;
-    int n = to - from;
-    if (n > in.length - p) {
-      return false;
-    }
-    if (n >= Long.BYTES) {
-      for (int i = 0; i < n - Long.BYTES; i += Long.BYTES) {
-        if ((long) LONGS.get(in, p + i) != (long) LONGS.get(template, from + i)) {
-          return false;
-        }
-      }
-      if ((long) LONGS.get(in, p + n - Long.BYTES) != (long) LONGS.get(template, to - Long.BYTES)) {
-        return false;
-      }
-    } else {
-      for (int i = 0; i < n; i++) {
-        if (in[p + i] != template[from + i]) {
-          return false;
-        }
-      }
-    }
-    pos = p + n;
-    return true;
   }
 
   /** The kind of the value starting with {@code b}, as {@link #value} dispatches on it. */
@@ -268,18 +221,9 @@ final class PlainJsonScanner {
     return b == '{' || b == '[' ? CONTAINER : LITERAL;
   }
 
-  /** The record just read in full becomes the template: its gaps are copied, its slots' kinds and nodes swapped in. */
+  /** The record just read in full becomes the template: its gaps are kept, its slots' kinds and nodes swapped in. */
   private void keepAsTemplate(byte[] input) {
-    int t = 0;
-    int from = 0;
-    for (int s = 0; s <= slots; s++) {
-      int to = s < slots ? slotStart[s] : input.length;
-      System.arraycopy(input, from, template, t, to - from);
-      t += to - from;
-      templateGapEnd[s] = t;
-      from = s < slots ? slotEnd[s] : to;
-    }
-    templateSlots = slots;
+    template.keep(input, slots, slotStart, slotEnd);
     byte[] kinds = templateKind;
     templateKind = slotKind;
     slotKind = kinds;
