@@ -32,6 +32,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.AggregateFunction;
@@ -156,8 +157,9 @@ final class PipelineBench {
           Timing t = compared(kind, perturbations, topic);
           timings.get(kind).add(t);
           perturbedTopic = kind == 0 && perturbedTopic == null ? topic : perturbedTopic;
-          log("%s %d: %.0f records/s (append span), %.0f records/s (net run time), %.2f us CPU per record, %d ms of it"
-              + " JIT compilation", kinds[kind], rep, t.appendRate, t.netRate, t.cpuMicros, t.jitMillis);
+          log("%s %d: %.0f records/s (append span), %.0f records/s (net run time), %.2f us CPU per record, %s",
+              kinds[kind], rep, t.appendRate, t.netRate, t.cpuMicros,
+              t.jitMillis < 0 ? "JIT time not measured by this JVM" : t.jitMillis + " ms of it JIT compilation");
         }
       }
       List<Double> perturbedNet = timings.get(0).stream().map(Timing::netRate).toList();
@@ -217,12 +219,15 @@ final class PipelineBench {
         perturbed.stream().map(Timing::cpuMicros).toList(), true);
     cpu.put("measure", "CPU time of the whole process (broker, clients, jobs, JIT) while the job ran, per record;"
         + " ratio: the identity's over the perturbation's");
-    ArrayNode jit = cpu.putArray("identityJitMillisRuns");
-    identity.forEach(t -> jit.add(t.jitMillis));
-    ArrayNode perturbedJit = cpu.putArray("jitMillisRuns");
-    perturbed.forEach(t -> perturbedJit.add(t.jitMillis));
-    cpu.put("jitMeasure", "time the JIT compilers spent while each run's job ran (CompilationMXBean), in ms: part of"
-        + " its CPU time, and one cause of the spread between runs of one pipeline");
+    if (Stream.concat(identity.stream(), perturbed.stream()).allMatch(t -> t.jitMillis >= 0)) {
+      // Left out where the JVM does not measure it: a 0 would read as "no compilation".
+      ArrayNode jit = cpu.putArray("identityJitMillisRuns");
+      identity.forEach(t -> jit.add(t.jitMillis));
+      ArrayNode perturbedJit = cpu.putArray("jitMillisRuns");
+      perturbed.forEach(t -> perturbedJit.add(t.jitMillis));
+      cpu.put("jitMeasure", "time the JIT compilers spent while each run's job ran (CompilationMXBean), in ms: part"
+          + " of its CPU time, and one cause of the spread between runs of one pipeline");
+    }
   }
 
   /** The medians of a pair's two series, the median of their ratios, and the spread of the ratios. */
@@ -256,6 +261,7 @@ final class PipelineBench {
   }
 
   /** Records per second two ways, and the process's CPU microseconds per record while the job ran. */
+  /** One run's rates, CPU time per record, and JIT time in ms (-1: not measured by this JVM). */
   private record Timing(double appendRate, double netRate, double cpuMicros, long jitMillis) {}
 
   private Timing perturbJob(PrivacyConfig config, String input, String output) {
@@ -298,7 +304,8 @@ final class PipelineBench {
     long cpu = processCpuNanos();
     long jit = jitMillis();
     JobExecutionResult result = JobRunner.execute(env, name, true, settings, outputs);
-    return timing(result, processCpuNanos() - cpu, jitMillis() - jit, outputs.get(0));
+    long jitAfter = jitMillis();
+    return timing(result, processCpuNanos() - cpu, jit < 0 || jitAfter < 0 ? -1 : jitAfter - jit, outputs.get(0));
   }
 
   /** Each raw value, unchanged, as a record for the same sink. */
