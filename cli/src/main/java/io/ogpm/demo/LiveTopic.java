@@ -1,14 +1,11 @@
 package io.ogpm.demo;
 
+import io.ogpm.testkit.KafkaClients;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * One topic read as it grows, for the live demo: each {@link #readCommitted} returns what was
@@ -16,8 +13,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * start every few seconds.
  */
 final class LiveTopic implements AutoCloseable {
-  private static final Duration POLL = Duration.ofMillis(200);
-
   private final String topic;
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final List<TopicPartition> partitions;
@@ -30,12 +25,7 @@ final class LiveTopic implements AutoCloseable {
 
   /** A reader of every partition of {@code topic} from its beginning, isolation read_committed. */
   static LiveTopic open(String bootstrapServers, String topic, Duration timeout) {
-    KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-        ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class));
+    KafkaConsumer<byte[], byte[]> consumer = KafkaClients.consumer(bootstrapServers, true);
     try {
       List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
           .map(p -> new TopicPartition(topic, p.partition())).toList();
@@ -59,17 +49,8 @@ final class LiveTopic implements AutoCloseable {
    * @throws IllegalStateException if that end is not reached within {@code timeout}
    */
   List<ConsumerRecord<byte[], byte[]>> readCommitted(Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
-    List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-    while (partitions.stream().anyMatch(p -> consumer.position(p, timeout) < end.get(p))) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new IllegalStateException("read " + out.size() + " new records of " + topic + " but not to " + end
-            + " within " + timeout);
-      }
-      consumer.poll(POLL).forEach(out::add);
-    }
-    return out;
+    // Every record polled is kept, past that end too: the position has moved past it.
+    return KafkaClients.readTo(consumer, consumer.endOffsets(partitions, timeout), timeout, topic);
   }
 
   @Override

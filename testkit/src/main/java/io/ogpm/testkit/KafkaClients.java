@@ -72,12 +72,11 @@ public final class KafkaClients {
    * ({@link StableOffsets}), so a reader started right after a job commits sees all of it; the
    * position then moves past transaction markers and aborted records to that end.
    *
-   * @throws IllegalStateException if a transaction stays open, or the end is not reached, within
-   *     {@code timeout}; the message names the topic and what was read
+   * @throws IllegalStateException if a transaction stays open for {@code timeout}, or the end is
+   *     not reached within another {@code timeout}; the message names the topic and what was read
    */
   public static List<ConsumerRecord<byte[], byte[]>> consumeAll(
       String bootstrapServers, String topic, boolean readCommitted, Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
     Map<TopicPartition, Long> end;
     try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
       List<TopicPartition> partitions = StableOffsets.partitions(admin, List.of(topic), timeout);
@@ -86,33 +85,46 @@ public final class KafkaClients {
       }
       end = readCommitted ? StableOffsets.await(admin, partitions, timeout) : StableOffsets.endOffsets(admin, partitions, timeout);
     }
-    Map<String, Object> config =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                readCommitted ? "read_committed" : "read_uncommitted",
-            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
+    try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrapServers, readCommitted)) {
       List<TopicPartition> partitions = List.copyOf(end.keySet());
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
-      List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-      while (partitions.stream().anyMatch(p -> consumer.position(p, timeout) < end.get(p))) {
-        if (System.nanoTime() - deadline > 0) {
-          throw new IllegalStateException(
-              "read " + records.size() + " records of " + topic + " but not to " + end
-                  + " within " + timeout);
-        }
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(POLL)) {
-          // A record past the end was written after the call: not part of this read.
-          if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) {
-            records.add(r);
-          }
-        }
-      }
+      List<ConsumerRecord<byte[], byte[]>> records = readTo(consumer, end, timeout, topic);
+      // A record past the end was written after the call: not part of this read.
+      records.removeIf(r -> r.offset() >= end.get(new TopicPartition(r.topic(), r.partition())));
       return records;
     }
+  }
+
+  /** A consumer of byte keys and values that commits nothing, of committed records only if {@code readCommitted}. */
+  public static KafkaConsumer<byte[], byte[]> consumer(String bootstrapServers, boolean readCommitted) {
+    return new KafkaConsumer<>(Map.of(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted",
+        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+        ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class));
+  }
+
+  /**
+   * Polls {@code consumer} until its position in every partition of {@code end} reaches that
+   * partition's offset, and returns every record polled on the way (the last poll may return some
+   * past the end).
+   *
+   * @throws IllegalStateException if the end is not reached within {@code timeout}; the message
+   *     says how many records of {@code topic} were read, and the end
+   */
+  public static List<ConsumerRecord<byte[], byte[]>> readTo(
+      KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> end, Duration timeout, String topic) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+    while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey(), timeout) < e.getValue())) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new IllegalStateException("read " + records.size() + " records of " + topic + " but not to " + end
+            + " within " + timeout);
+      }
+      consumer.poll(POLL).forEach(records::add);
+    }
+    return records;
   }
 }
