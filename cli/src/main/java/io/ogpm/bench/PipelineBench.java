@@ -260,8 +260,10 @@ final class PipelineBench {
         : JsonNodeFactory.instance.numberNode(Math.round(x));
   }
 
-  /** Records per second two ways, and the process's CPU microseconds per record while the job ran. */
-  /** One run's rates, CPU time per record, and JIT time in ms (-1: not measured by this JVM). */
+  /**
+   * One run: records per second two ways, the process's CPU microseconds per record while the job
+   * ran, and the JIT compilers' milliseconds meanwhile (-1: not measured by this JVM).
+   */
   private record Timing(double appendRate, double netRate, double cpuMicros, long jitMillis) {}
 
   private Timing perturbJob(PrivacyConfig config, String input, String output) {
