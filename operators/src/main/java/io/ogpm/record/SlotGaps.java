@@ -108,9 +108,4 @@ final class SlotGaps {
     }
     return text.toString();
   }
-
-  @Override
-  public String toString() {
-    return "SlotGaps[" + slots + " slots, " + (slots < 0 ? 0 : gapEnd[slots]) + " bytes]";
-  }
 }
