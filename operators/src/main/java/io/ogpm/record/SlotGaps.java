@@ -17,14 +17,14 @@ final class SlotGaps {
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private byte[] bytes;
-  /** Gap s is bytes [gapEnd[s - 1], gapEnd[s]), gap 0 starting at 0. */
-  private final int[] gapEnd;
+  /** Gap s is bytes [bound[s], bound[s + 1]); bound[0] is 0. */
+  private final int[] bound;
   private int slots = -1;
 
   /** Room for {@code capacity} bytes at first (grown as needed) and at most {@code maxSlots} slots. */
   SlotGaps(int capacity, int maxSlots) {
     bytes = new byte[capacity];
-    gapEnd = new int[maxSlots + 1];
+    bound = new int[maxSlots + 2];
   }
 
   /** Whether gaps are kept (none before the first {@link #keep}). */
@@ -52,7 +52,7 @@ final class SlotGaps {
       int end = s < slots ? slotStart[s] : length;
       System.arraycopy(text, from, bytes, to, end - from);
       to += end - from;
-      gapEnd[s] = to;
+      bound[s + 1] = to;
       from = s < slots ? slotEnd[s] : end;
     }
     this.slots = slots;
@@ -67,8 +67,8 @@ final class SlotGaps {
     // 8 bytes at a time, the last 8 overlapping the ones before: gaps are a few to a few dozen
     // bytes, where a call to Arrays.equals costs more than the comparison.
     byte[] gaps = bytes;
-    int from = s == 0 ? 0 : gapEnd[s - 1];
-    int to = gapEnd[s];
+    int from = bound[s];
+    int to = bound[s + 1];
     int n = to - from;
     if (n > in.length - at) {
       return -1;
@@ -94,16 +94,14 @@ final class SlotGaps {
 
   /** Appends gap {@code s} to {@code out}. */
   void write(int s, ByteSink out) {
-    int from = s == 0 ? 0 : gapEnd[s - 1];
-    out.write(bytes, from, gapEnd[s] - from);
+    out.write(bytes, bound[s], bound[s + 1] - bound[s]);
   }
 
   /** The kept structure as text, each slot marked {@code <>} (tests: it holds no value). */
   String text() {
     StringBuilder text = new StringBuilder();
     for (int s = 0; s <= slots; s++) {
-      int from = s == 0 ? 0 : gapEnd[s - 1];
-      text.append(new String(bytes, from, gapEnd[s] - from, StandardCharsets.ISO_8859_1));
+      text.append(new String(bytes, bound[s], bound[s + 1] - bound[s], StandardCharsets.ISO_8859_1));
       text.append(s < slots ? "<>" : "");
     }
     return text.toString();
