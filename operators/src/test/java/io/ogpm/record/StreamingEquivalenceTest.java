@@ -77,34 +77,32 @@ class StreamingEquivalenceTest {
     List<String> lines = Files.readAllLines(Path.of("../sample-data/motionsense-dws1.jsonl"));
     byte[] replacements = " \"{}[,:0-.ea\\".getBytes(StandardCharsets.US_ASCII);
     List<byte[]> inputs = new ArrayList<>();
-    for (String line : List.of(lines.get(4321))) {
-      byte[] record = line.getBytes(StandardCharsets.US_ASCII);
-      for (int i = 0; i <= record.length; i++) {
-        for (byte b : replacements) {
-          if (i < record.length && record[i] != b) {
-            byte[] replaced = record.clone();
-            replaced[i] = b;
-            inputs.add(record);
-            inputs.add(replaced);
-          }
-          byte[] inserted = new byte[record.length + 1];
-          System.arraycopy(record, 0, inserted, 0, i);
-          inserted[i] = b;
-          System.arraycopy(record, i, inserted, i + 1, record.length - i);
+    byte[] record = lines.get(4321).getBytes(StandardCharsets.US_ASCII);
+    for (int i = 0; i <= record.length; i++) {
+      for (byte b : replacements) {
+        if (i < record.length && record[i] != b) {
+          byte[] replaced = record.clone();
+          replaced[i] = b;
           inputs.add(record);
-          inputs.add(inserted);
+          inputs.add(replaced);
         }
-        if (i < record.length) {
-          byte[] removed = new byte[record.length - 1];
-          System.arraycopy(record, 0, removed, 0, i);
-          System.arraycopy(record, i + 1, removed, i, record.length - i - 1);
-          inputs.add(record);
-          inputs.add(removed);
-        }
+        byte[] inserted = new byte[record.length + 1];
+        System.arraycopy(record, 0, inserted, 0, i);
+        inserted[i] = b;
+        System.arraycopy(record, i, inserted, i + 1, record.length - i);
+        inputs.add(record);
+        inputs.add(inserted);
+      }
+      if (i < record.length) {
+        byte[] removed = new byte[record.length - 1];
+        System.arraycopy(record, 0, removed, 0, i);
+        System.arraycopy(record, i + 1, removed, i, record.length - i - 1);
+        inputs.add(record);
+        inputs.add(removed);
       }
     }
     int perturbed = assertSameOutcomes(yaml, () -> RandomnessMode.seeded(8), inputs, RecordPerturber.DEFAULT_MAX_BYTES);
-    // Half the inputs are the records themselves; of their copies, those that change a value's
+    // Half the inputs are the record itself; of its copies, those that change a value's
     // digits are perturbed too.
     assertThat(perturbed).isGreaterThan(inputs.size() / 2 + inputs.size() / 10);
   }
