@@ -10,13 +10,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Thousands of hostile inputs through the record perturber, under reject and clamp. */
 class HostileInputTest {
   static final ObjectMapper JSON = new ObjectMapper();
 
+  // Tagged slow: 10,000 hostile inputs, about a second; run by surefire, left out of mutation testing,
+  // where every surviving mutant would rerun it (no mutant is killed by it alone).
   @Test
+  @Tag("slow")
   void everyHostileInputEndsInExactlyOneOutcomeAndNoDeadLetterCarriesAValue() throws Exception {
     for (String yaml : new String[] {HostileInputs.CONFIG_REJECT, HostileInputs.CONFIG_CLAMP}) {
       RecordPerturber p = new RecordPerturber(PrivacyConfig.parse(yaml), RandomnessMode.seeded(5), 64 * 1024);

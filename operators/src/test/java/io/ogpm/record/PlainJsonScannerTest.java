@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -173,8 +174,13 @@ class PlainJsonScannerTest {
    * Random plain records of many shapes, in and out of the scanner's reach (integers and decimals
    * of every form, -0, passthrough objects, arrays, whitespace anywhere), perturbed as the
    * tree-based perturber does, byte for byte; most are read by the scanner.
+   *
+   * <p>Tagged slow: 20,000 records through two perturbers, about a second. Surefire runs it;
+   * mutation testing leaves it out, where every surviving mutant would rerun it (the mutants only
+   * it killed, {@link StreamingEquivalenceTest#edgeCasesEndAsBefore} kills).
    */
   @Test
+  @Tag("slow")
   void randomPlainRecordsEndAsBefore() {
     AesCtrSource r = AesCtrSource.seeded(41);
     List<byte[]> inputs = new ArrayList<>();
