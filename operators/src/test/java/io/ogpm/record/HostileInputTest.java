@@ -17,8 +17,10 @@ import org.junit.jupiter.api.Test;
 class HostileInputTest {
   static final ObjectMapper JSON = new ObjectMapper();
 
-  // Tagged slow: 10,000 hostile inputs, about a second; run by surefire, left out of mutation testing,
-  // where every surviving mutant would rerun it (no mutant is killed by it alone).
+  /**
+   * Tagged slow: 10,000 hostile inputs, about a second. Surefire runs it; mutation testing leaves it
+   * out, where every surviving mutant would rerun it (it kills no mutant that other tests do not).
+   */
   @Test
   @Tag("slow")
   void everyHostileInputEndsInExactlyOneOutcomeAndNoDeadLetterCarriesAValue() throws Exception {

@@ -135,9 +135,13 @@ class StreamingEquivalenceTest {
   static final String[] KEYS = {"accel_x", "attitude", "roll", "pitch", "gps", "lat", "lon", "meta", "id", "user", "ts",
     "a", "b", "z", "deep", "er", "value", "x", "we\"ird\\key", "é"};
 
-  // Tagged slow: 20,000 records through two perturbers, about a second; run by surefire, left out of
-  // mutation testing, where every surviving mutant would rerun it (edgeCasesEndAsBefore kills what
-  // only it killed).
+  /**
+   * Random records of many shapes, under seeded and keyed randomness.
+   *
+   * <p>Tagged slow: 20,000 records through two perturbers, twice, about a second. Surefire runs it;
+   * mutation testing leaves it out, where every surviving mutant would rerun it (the mutants only
+   * it killed, {@link #edgeCasesEndAsBefore} kills).
+   */
   @Test
   @Tag("slow")
   void randomRecordsOfManyShapesEndAsBefore() {
@@ -151,7 +155,10 @@ class StreamingEquivalenceTest {
     assertThat(seeded).isEqualTo(keyed).isGreaterThan(1_000);
   }
 
-  /** Edge cases by hand: number and string forms, errors deep in skipped values, trailing data. */
+  /**
+   * Edge cases by hand: number and string forms, integer ids, literals, errors deep in skipped
+   * values, trailing data; under seeded and keyed randomness.
+   */
   @Test
   void edgeCasesEndAsBefore() {
     String valid = "\"accel_x\":0.5,\"attitude\":{\"roll\":1.0},\"deep\":{\"er\":{\"value\":0.25}},\"meta\":{\"id\":\"r\",\"user\":7}";
