@@ -18,7 +18,7 @@ class BenchConsoleIT {
     DemoConsoleIT.Run bench = DemoConsoleIT.run(Duration.ofMinutes(10), "bench", "pipeline", "--json", "--records", "300",
         "--repetitions", "1", "--records-per-window", "100", "--warmup-rounds", "0");
     assertThat(bench.status()).as(bench.err()).isZero();
-    List<String> alarming = bench.err().lines().filter(l -> l.matches("\\S+ (WARN|ERROR) .*")).toList();
+    List<String> alarming = DemoConsoleIT.warningsAndErrors(bench.err());
     assertThat(alarming).as("WARN/ERROR lines of a normal bench run; its stderr:%n%s", bench.err()).isEmpty();
     assertThat(bench.out()).contains("\"identityRecordsPerSecond\"");
   }

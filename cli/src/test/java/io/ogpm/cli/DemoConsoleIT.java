@@ -28,7 +28,7 @@ class DemoConsoleIT {
   void aNormalDemoRunPrintsNoWarningOrError() throws Exception {
     Run demo = run(Duration.ofMinutes(10), "demo", "--records", "1200");
     assertThat(demo.status()).as(demo.err()).isZero();
-    List<String> alarming = demo.err().lines().filter(l -> l.matches("\\S+ (WARN|ERROR) .*")).toList();
+    List<String> alarming = warningsAndErrors(demo.err());
     // The whole stderr on failure: a WARN line's cause (a stack trace, the lines before it) is not on it.
     assertThat(alarming).as("WARN/ERROR lines of a normal demo run; its stderr:%n%s", demo.err()).isEmpty();
     assertThat(demo.out()).contains("AggregateJob:");
@@ -42,6 +42,11 @@ class DemoConsoleIT {
   }
 
   record Run(int status, String out, String err) {}
+
+  /** The WARN and ERROR lines of a run's stderr (the jar's layout: time, level, logger, message). */
+  static List<String> warningsAndErrors(String stderr) {
+    return stderr.lines().filter(l -> l.matches("\\S+ (WARN|ERROR) .*")).toList();
+  }
 
   /** The built jar in a JVM of its own with this maximum heap, no input, stdout and stderr to these files. */
   static Process startJar(String maxHeap, Path out, Path err, String... args) throws IOException {
