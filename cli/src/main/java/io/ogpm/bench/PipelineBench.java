@@ -5,11 +5,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.management.OperatingSystemMXBean;
+import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.demo.SampleData;
 import io.ogpm.flink.EstimationMethod;
 import io.ogpm.flink.KeySource;
 import io.ogpm.flink.LdpAggregation;
+import io.ogpm.flink.PerturbFunction;
 import io.ogpm.flink.PerturbedRecord;
 import io.ogpm.flink.PerturbedValues;
 import io.ogpm.flink.RawRecord;
@@ -38,12 +40,15 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.AggregateFunction;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -66,6 +71,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *       included, and without the budget) against Kafka -> identity map -> Kafka (the same source
  *       and sink, each raw value written unchanged): how much of a pipeline the perturbation costs,
  *       and how much of that is the per-user budget's shuffle and state;
+ *   <li>the same perturbations against the perturb job with the privacy left out ({@link
+ *       Unperturbed}: the same source, record path, sinks and, in place of the budget, the same
+ *       shuffle by user, each configured value written as read): how much the privacy itself costs
+ *       (mechanisms, randomness, domain checks, the budget's state), apart from reading and writing
+ *       the records, which any pipeline that looks into them pays;
  *   <li>Kafka -> windowed estimates -> Kafka ({@link AggregateJob}) against Kafka -> count per window
  *       -> Kafka (the same source, deserializer, watermarks and windows): how much of a pipeline the
  *       estimation costs, with 6 fields and 100 groups, and with one field and no group.
@@ -88,6 +98,8 @@ final class PipelineBench {
   static final String RAW = "bench.raw";
   static final String RAW_ONE_FIELD = "bench.raw-1";
   static final int USERS = 1000;
+  /** The pipelines compared: see {@link #compared}. */
+  static final int KINDS = 5;
   static final int GROUPS = 100;
   static final Duration CHECKPOINTS = Duration.ofSeconds(5);
   /** The aggregation's watermarks, the same for the aggregate job and the count it is compared with. */
@@ -133,26 +145,33 @@ final class PipelineBench {
       produce(RAW_ONE_FIELD);
       log("produced %d records into %s and %s", records, RAW, RAW_ONE_FIELD);
 
-      // Three pipelines, in an order rotated from one repetition to the next: the perturbation with
+      // Five pipelines, in an order rotated from one repetition to the next: the perturbation with
       // the sample's per-user budget (a shuffle by user and keyed state), the perturbation alone
-      // (the sample's configuration without its budget), the identity map.
-      PrivacyConfig[] perturbations = {six, PrivacyConfig.parse(withoutBudget(SampleData.config(null)))};
-      String[] kinds = {"perturbation", "perturbation without budget", "identity"};
-      // Untimed rounds of all three first. The JIT compiles each pipeline's own code only once it
+      // (the sample's configuration without its budget), the identity map, and the two
+      // perturbations with the privacy left out (the same record path writing the values as read;
+      // the one in place of the budget's keeps its shuffle by user, without state).
+      PrivacyConfig withoutBudget = PrivacyConfig.parse(withoutBudget(SampleData.config(null)));
+      PrivacyConfig[] perturbations = {six, withoutBudget};
+      String[] kinds = {"perturbation", "perturbation without budget", "identity", "unperturbed, shuffled by user",
+          "unperturbed"};
+      // Untimed rounds of all of them first. The JIT compiles each pipeline's own code only once it
       // runs, behind a queue of Kafka's and Flink's methods: on two cores a pipeline reaches its
       // steady rate in its third run of 1,000,000 records or so, and one timed before that is slow
       // for want of compiled code, not for its work.
       for (int w = 0; w < warmUpRounds; w++) {
-        for (int kind = 0; kind < 3; kind++) {
+        for (int kind = 0; kind < KINDS; kind++) {
           compared(kind, perturbations, "bench.warm-up." + kind + "." + w);
         }
         log("warm-up round %d done", w);
       }
-      List<List<Timing>> timings = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+      List<List<Timing>> timings = new ArrayList<>();
+      for (int kind = 0; kind < KINDS; kind++) {
+        timings.add(new ArrayList<>());
+      }
       String perturbedTopic = null;
       for (int rep = 0; rep < repetitions; rep++) {
-        for (int k = 0; k < 3; k++) {
-          int kind = (k + rep) % 3;
+        for (int k = 0; k < KINDS; k++) {
+          int kind = (k + rep) % KINDS;
           String topic = "bench." + kind + "." + rep;
           Timing t = compared(kind, perturbations, topic);
           timings.get(kind).add(t);
@@ -164,9 +183,12 @@ final class PipelineBench {
       }
       List<Double> perturbedNet = timings.get(0).stream().map(Timing::netRate).toList();
       ObjectNode p = out.putObject("perturbation");
-      against(p, timings.get(0), timings.get(2));
+      against(p, timings.get(0), timings.get(2), "identity");
+      against(p.putObject("againstUnperturbed"), timings.get(0), timings.get(3), "unperturbed");
       p.put("netRunTimeRecordsPerSecond", Math.round(median(perturbedNet)));
-      against(out.putObject("perturbationWithoutBudget"), timings.get(1), timings.get(2));
+      ObjectNode alone = out.putObject("perturbationWithoutBudget");
+      against(alone, timings.get(1), timings.get(2), "identity");
+      against(alone.putObject("againstUnperturbed"), timings.get(1), timings.get(4), "unperturbed");
 
       String oneTopic = "bench.perturbed-1";
       Timing oneField = perturbJob(one, RAW_ONE_FIELD, oneTopic);
@@ -205,24 +227,25 @@ final class PipelineBench {
   }
 
   /**
-   * A perturbation against the identity map, repetition by repetition: rates (records over the span
-   * of the output's broker append times) and the process's CPU per record, whose ratio (identity's
-   * over the perturbation's) is what the rates' ratio would be on a machine that only ran these jobs
-   * and whose every core they kept busy.
+   * A perturbation against a baseline ({@code baseline}: the identity map or the unperturbed record
+   * path), repetition by repetition: rates (records over the span of the output's broker append
+   * times) and the process's CPU per record, whose ratio (the baseline's over the perturbation's) is
+   * what the rates' ratio would be on a machine that only ran these jobs and whose every core they
+   * kept busy.
    */
-  private static void against(ObjectNode o, List<Timing> perturbed, List<Timing> identity) {
-    pairs(o, "recordsPerSecond", perturbed.stream().map(Timing::appendRate).toList(), "identityRecordsPerSecond",
-        identity.stream().map(Timing::appendRate).toList());
+  private static void against(ObjectNode o, List<Timing> perturbed, List<Timing> base, String baseline) {
+    pairs(o, "recordsPerSecond", perturbed.stream().map(Timing::appendRate).toList(), baseline + "RecordsPerSecond",
+        base.stream().map(Timing::appendRate).toList());
     o.put("measure", "records over the span of the output's broker append times");
     ObjectNode cpu = o.putObject("cpu");
-    pairs(cpu, "identityMicrosPerRecord", identity.stream().map(Timing::cpuMicros).toList(), "microsPerRecord",
+    pairs(cpu, baseline + "MicrosPerRecord", base.stream().map(Timing::cpuMicros).toList(), "microsPerRecord",
         perturbed.stream().map(Timing::cpuMicros).toList(), true);
     cpu.put("measure", "CPU time of the whole process (broker, clients, jobs, JIT) while the job ran, per record;"
-        + " ratio: the identity's over the perturbation's");
-    if (Stream.concat(identity.stream(), perturbed.stream()).allMatch(t -> t.jitMillis >= 0)) {
+        + " ratio: the " + baseline + "'s over the perturbation's");
+    if (Stream.concat(base.stream(), perturbed.stream()).allMatch(t -> t.jitMillis >= 0)) {
       // Left out where the JVM does not measure it: a 0 would read as "no compilation".
-      ArrayNode jit = cpu.putArray("identityJitMillisRuns");
-      identity.forEach(t -> jit.add(t.jitMillis));
+      ArrayNode jit = cpu.putArray(baseline + "JitMillisRuns");
+      base.forEach(t -> jit.add(t.jitMillis));
       ArrayNode perturbedJit = cpu.putArray("jitMillisRuns");
       perturbed.forEach(t -> perturbedJit.add(t.jitMillis));
       cpu.put("jitMeasure", "time the JIT compilers spent while each run's job ran (CompilationMXBean), in ms: part"
@@ -291,11 +314,43 @@ final class PipelineBench {
   }
 
   /**
-   * Pipeline {@code kind} of the three compared: the perturbation under {@code perturbations[kind]}
-   * (kinds 0 and 1) or the identity map (2).
+   * Pipeline {@code kind} of the {@value #KINDS} compared: the perturbation under {@code
+   * perturbations[kind]} (0: with the budget, 1: without), the identity map (2), and the unperturbed
+   * record path with the budget's shuffle (3) or without (4).
    */
   private Timing compared(int kind, PrivacyConfig[] perturbations, String output) {
-    return kind < perturbations.length ? perturbJob(perturbations[kind], RAW, output) : identityJob(RAW, output);
+    return switch (kind) {
+      case 0, 1 -> perturbJob(perturbations[kind], RAW, output);
+      case 2 -> identityJob(RAW, output);
+      default -> unperturbedJob(perturbations[1], kind == 3, RAW, output);
+    };
+  }
+
+  /**
+   * The perturb job's topology, source, record path, sinks and, {@code byUser}, the budget's
+   * shuffle, with the privacy left out ({@link Unperturbed}).
+   */
+  private Timing unperturbedJob(PrivacyConfig config, boolean byUser, String input, String output) {
+    String dead = output + ".dead-letters";
+    kafka.createTopic(output, 2, Map.of("retention.ms", "-1", "message.timestamp.type", "LogAppendTime"));
+    kafka.createTopic(dead, 1);
+    String id = "bench-" + runs++;
+    String fingerprint = ConfigFingerprint.of(config).value();
+    StreamExecutionEnvironment env = environment();
+    JobEnvironment.configure(env, CHECKPOINTS, parallelism);
+    SingleOutputStreamOperator<PerturbedRecord> path = env
+        .fromSource(RawRecordSource.builder().kafka(settings).topics(input).groupId(id).bounded(true).build(),
+            WatermarkStrategy.noWatermarks(), "raw records")
+        .process(new Unperturbed.RecordPath(config, byUser ? null : fingerprint), TypeInformation.of(PerturbedRecord.class))
+        .name("unperturbed");
+    DataStream<PerturbedRecord> released = byUser
+        ? path.keyBy(new Unperturbed.User(), Types.STRING)
+            .process(new Unperturbed.ByUser(fingerprint), TypeInformation.of(PerturbedRecord.class)).name("by user")
+        : path;
+    released.sinkTo(PerturbationSinks.perturbed(settings, output, id)).name("perturbed topic");
+    path.getSideOutput(PerturbFunction.DEAD_LETTERS).sinkTo(PerturbationSinks.deadLetters(settings, dead, id))
+        .name("dead-letter topic");
+    return execute(env, "bench unperturbed", List.of(output, dead));
   }
 
   /**

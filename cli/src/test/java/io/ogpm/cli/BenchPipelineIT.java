@@ -33,6 +33,15 @@ class BenchPipelineIT {
       }
       assertThat(cpu.get("jitMillisRuns")).as(name).hasSize(1);
       assertThat(cpu.get("identityJitMillisRuns").get(0).asLong()).as(name).isNotNegative();
+      // The privacy's own cost: against the same job with the values written as read.
+      JsonNode unperturbed = j.get(name).get("againstUnperturbed");
+      for (String key : new String[] {"recordsPerSecond", "unperturbedRecordsPerSecond", "ratio"}) {
+        assertThat(unperturbed.get(key).asDouble()).as(name + ".againstUnperturbed." + key).isPositive();
+      }
+      for (String key : new String[] {"microsPerRecord", "unperturbedMicrosPerRecord", "ratio"}) {
+        assertThat(unperturbed.get("cpu").get(key).asDouble()).as(name + ".againstUnperturbed.cpu." + key).isPositive();
+      }
+      assertThat(unperturbed.get("ratios")).as(name).hasSize(1);
     }
     for (String name : new String[] {"aggregation", "aggregationOneFieldNoGroup"}) {
       JsonNode a = j.get(name);
