@@ -176,8 +176,9 @@ final class PipelineBench {
           Timing t = compared(kind, perturbations, topic);
           timings.get(kind).add(t);
           perturbedTopic = kind == 0 && perturbedTopic == null ? topic : perturbedTopic;
-          log("%s %d: %.0f records/s (append span), %.0f records/s (net run time), %.2f us CPU per record, %s",
-              kinds[kind], rep, t.appendRate, t.netRate, t.cpuMicros,
+          log("%s %d: %.0f records/s (append span), %.0f records/s (net run time), %.2f us CPU per record"
+                  + " (%.2f us in the job's threads), %s",
+              kinds[kind], rep, t.appendRate, t.netRate, t.cpuMicros, t.jobCpuMicros,
               t.jitMillis < 0 ? "JIT time not measured by this JVM" : t.jitMillis + " ms of it JIT compilation");
         }
       }
@@ -242,6 +243,14 @@ final class PipelineBench {
         perturbed.stream().map(Timing::cpuMicros).toList(), true);
     cpu.put("measure", "CPU time of the whole process (broker, clients, jobs, JIT) while the job ran, per record;"
         + " ratio: the " + baseline + "'s over the perturbation's");
+    if (Stream.concat(base.stream(), perturbed.stream()).allMatch(t -> t.jobCpuMicros >= 0)) {
+      ObjectNode job = o.putObject("jobCpu");
+      pairs(job, baseline + "MicrosPerRecord", base.stream().map(Timing::jobCpuMicros).toList(), "microsPerRecord",
+          perturbed.stream().map(Timing::jobCpuMicros).toList(), true);
+      job.put("measure", "CPU time of the job's own threads (Flink tasks, Kafka source fetchers, the sinks' producers;"
+          + " not the broker, the garbage collector or the JIT) per record; ratio: the " + baseline + "'s over the"
+          + " perturbation's");
+    }
     if (Stream.concat(base.stream(), perturbed.stream()).allMatch(t -> t.jitMillis >= 0)) {
       // Left out where the JVM does not measure it: a 0 would read as "no compilation".
       ArrayNode jit = cpu.putArray(baseline + "JitMillisRuns");
@@ -285,9 +294,10 @@ final class PipelineBench {
 
   /**
    * One run: records per second two ways, the process's CPU microseconds per record while the job
-   * ran, and the JIT compilers' milliseconds meanwhile (-1: not measured by this JVM).
+   * ran, the job's own threads' ({@link JobThreadCpu}; -1: not measured by this JVM), and the JIT
+   * compilers' milliseconds meanwhile (-1: not measured by this JVM).
    */
-  private record Timing(double appendRate, double netRate, double cpuMicros, long jitMillis) {}
+  private record Timing(double appendRate, double netRate, double cpuMicros, double jobCpuMicros, long jitMillis) {}
 
   private Timing perturbJob(PrivacyConfig config, String input, String output) {
     String dead = output + ".dead-letters";
@@ -360,9 +370,18 @@ final class PipelineBench {
   private Timing execute(StreamExecutionEnvironment env, String name, List<String> outputs) {
     long cpu = processCpuNanos();
     long jit = jitMillis();
-    JobExecutionResult result = JobRunner.execute(env, name, true, settings, outputs);
+    JobThreadCpu jobThreads = JobThreadCpu.start();
+    JobExecutionResult result;
+    try {
+      result = JobRunner.execute(env, name, true, settings, outputs);
+    } finally {
+      if (jobThreads != null) {
+        jobThreads.close();
+      }
+    }
     long jitAfter = jitMillis();
-    return timing(result, processCpuNanos() - cpu, jit < 0 || jitAfter < 0 ? -1 : jitAfter - jit, outputs.get(0));
+    return timing(result, processCpuNanos() - cpu, jobThreads == null ? -1 : jobThreads.nanos(),
+        jit < 0 || jitAfter < 0 ? -1 : jitAfter - jit, outputs.get(0));
   }
 
   /** Each raw value, unchanged, as a record for the same sink. */
@@ -527,7 +546,7 @@ final class PipelineBench {
       """;
 
   /** Records over the span of the output's broker append times, and over the job's net run time. */
-  private Timing timing(JobExecutionResult result, long cpuNanos, long jitMillis, String output) {
+  private Timing timing(JobExecutionResult result, long cpuNanos, long jobCpuNanos, long jitMillis, String output) {
     long first = Long.MAX_VALUE;
     long last = Long.MIN_VALUE;
     long count = 0;
@@ -552,7 +571,7 @@ final class PipelineBench {
       throw new IllegalStateException(output + " holds " + count + " records, not the " + records + " of the input");
     }
     return new Timing(records * 1000.0 / Math.max(1, last - first), records * 1000.0 / result.getNetRuntime(),
-        cpuNanos / 1e3 / records, jitMillis);
+        cpuNanos / 1e3 / records, jobCpuNanos < 0 ? -1 : jobCpuNanos / 1e3 / records, jitMillis);
   }
 
   /**
