@@ -190,6 +190,9 @@ final class PipelineBench {
       ObjectNode alone = out.putObject("perturbationWithoutBudget");
       against(alone, timings.get(1), timings.get(2), "identity");
       against(alone.putObject("againstUnperturbed"), timings.get(1), timings.get(4), "unperturbed");
+      // The ceiling of any perturbation against the identity map: the same job with no privacy at
+      // all, which still reads and writes every record.
+      against(out.putObject("unperturbedAgainstIdentity"), timings.get(4), timings.get(2), "identity");
 
       String oneTopic = "bench.perturbed-1";
       Timing oneField = perturbJob(one, RAW_ONE_FIELD, oneTopic);

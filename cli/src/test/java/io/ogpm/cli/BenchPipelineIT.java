@@ -42,7 +42,14 @@ class BenchPipelineIT {
         assertThat(unperturbed.get("cpu").get(key).asDouble()).as(name + ".againstUnperturbed.cpu." + key).isPositive();
       }
       assertThat(unperturbed.get("ratios")).as(name).hasSize(1);
+      assertThat(unperturbed.get("jobCpu").get("ratio").asDouble()).as(name + ".againstUnperturbed.jobCpu.ratio").isPositive();
+      assertThat(j.get(name).get("jobCpu").get("identityMicrosPerRecord").asDouble()).as(name).isPositive();
     }
+    JsonNode ceiling = j.get("unperturbedAgainstIdentity");
+    for (String key : new String[] {"recordsPerSecond", "identityRecordsPerSecond", "ratio"}) {
+      assertThat(ceiling.get(key).asDouble()).as("unperturbedAgainstIdentity." + key).isPositive();
+    }
+    assertThat(ceiling.get("jobCpu").get("ratio").asDouble()).isPositive();
     for (String name : new String[] {"aggregation", "aggregationOneFieldNoGroup"}) {
       JsonNode a = j.get(name);
       for (String key : new String[] {"recordsPerSecond", "countRecordsPerSecond", "ratio", "perturbationRecordsPerSecond",
