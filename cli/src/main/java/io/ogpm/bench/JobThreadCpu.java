@@ -11,8 +11,8 @@ import java.util.regex.Pattern;
  * The CPU time of one job's own threads while it runs: its Flink task threads, its Kafka sources'
  * fetcher threads and its Kafka sinks' producer threads, not the broker's, the garbage collector's
  * or the JIT compiler's. Those three serve every job alike, and on this machine they make the
- * process's CPU per record of one pipeline wander by a third from run to run; what a job adds to a
- * Flink cluster is its own threads' time.
+ * process's CPU per record of one pipeline wander by a third or more from run to run; what a job
+ * adds to a Flink cluster is its own threads' time.
  *
  * <p>A task's threads end with the job, and the JVM cannot tell the CPU time of a thread that has
  * ended, so a daemon reads every matching thread's time every {@value #POLL_MILLIS} ms and keeps
@@ -32,8 +32,8 @@ final class JobThreadCpu implements AutoCloseable {
   /** Thread id to its CPU time when first seen: a thread of an earlier job still ending is not counted twice. */
   private final Map<Long, Long> first = new HashMap<>();
   private final Map<Long, Long> last = new HashMap<>();
-  /** Thread ids known not to be the job's. */
-  private final Map<Long, Boolean> matches = new HashMap<>();
+  /** Thread id to whether it is one of a job's threads: each thread's name is looked up once. */
+  private final Map<Long, Boolean> jobThread = new HashMap<>();
   private final Thread poller;
   private volatile boolean running = true;
 
@@ -66,11 +66,11 @@ final class JobThreadCpu implements AutoCloseable {
   /** Reads every matching thread; {@code before}: the threads alive before the job count from now. */
   private void poll(boolean before) {
     for (long id : threads.getAllThreadIds()) {
-      Boolean job = matches.get(id);
+      Boolean job = jobThread.get(id);
       if (job == null) {
         ThreadInfo info = threads.getThreadInfo(id);
         job = info != null && JOB_THREAD.matcher(info.getThreadName()).matches();
-        matches.put(id, job);
+        jobThread.put(id, job);
       }
       if (job) {
         long cpu = threads.getThreadCpuTime(id);
