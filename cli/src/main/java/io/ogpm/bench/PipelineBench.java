@@ -302,10 +302,24 @@ final class PipelineBench {
    */
   private record Timing(double appendRate, double netRate, double cpuMicros, double jobCpuMicros, long jitMillis) {}
 
-  private Timing perturbJob(PrivacyConfig config, String input, String output) {
-    String dead = output + ".dead-letters";
+  /**
+   * Creates a timed pipeline's output topic: two partitions, kept, each record stamped by the broker
+   * ({@code LogAppendTime}), whose append times {@link #timing} reads.
+   */
+  private void createTimedOutput(String output) {
     kafka.createTopic(output, 2, Map.of("retention.ms", "-1", "message.timestamp.type", "LogAppendTime"));
+  }
+
+  /** Creates the dead-letter topic of a pipeline writing to {@code output}; returns its name. */
+  private String createDeadLetters(String output) {
+    String dead = output + ".dead-letters";
     kafka.createTopic(dead, 1);
+    return dead;
+  }
+
+  private Timing perturbJob(PrivacyConfig config, String input, String output) {
+    createTimedOutput(output);
+    String dead = createDeadLetters(output);
     String id = "bench-" + runs++;
     StreamExecutionEnvironment env = environment();
     PerturbJob.build(env, PerturbJob.Settings.builder().config(config).kafka(settings).inputTopic(input).outputTopic(output)
@@ -315,7 +329,7 @@ final class PipelineBench {
   }
 
   private Timing identityJob(String input, String output) {
-    kafka.createTopic(output, 2, Map.of("retention.ms", "-1", "message.timestamp.type", "LogAppendTime"));
+    createTimedOutput(output);
     String id = "bench-" + runs++;
     StreamExecutionEnvironment env = environment();
     JobEnvironment.configure(env, CHECKPOINTS, parallelism);
@@ -344,9 +358,8 @@ final class PipelineBench {
    * shuffle, with the privacy left out ({@link Unperturbed}).
    */
   private Timing unperturbedJob(PrivacyConfig config, boolean byUser, String input, String output) {
-    String dead = output + ".dead-letters";
-    kafka.createTopic(output, 2, Map.of("retention.ms", "-1", "message.timestamp.type", "LogAppendTime"));
-    kafka.createTopic(dead, 1);
+    createTimedOutput(output);
+    String dead = createDeadLetters(output);
     String id = "bench-" + runs++;
     String fingerprint = ConfigFingerprint.of(config).value();
     StreamExecutionEnvironment env = environment();
@@ -357,7 +370,7 @@ final class PipelineBench {
         .process(new Unperturbed.RecordPath(config, byUser ? null : fingerprint), TypeInformation.of(PerturbedRecord.class))
         .name("unperturbed");
     DataStream<PerturbedRecord> released = byUser
-        ? path.keyBy(new Unperturbed.User(), Types.STRING)
+        ? path.keyBy(PerturbedRecord::getUser, Types.STRING)
             .process(new Unperturbed.ByUser(fingerprint), TypeInformation.of(PerturbedRecord.class)).name("by user")
         : path;
     released.sinkTo(PerturbationSinks.perturbed(settings, output, id)).name("perturbed topic");

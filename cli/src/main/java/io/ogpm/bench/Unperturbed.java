@@ -7,7 +7,6 @@ import io.ogpm.flink.RawRecord;
 import io.ogpm.record.Source;
 import io.ogpm.record.UnperturbedRecordPath;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
@@ -66,16 +65,6 @@ final class Unperturbed {
     public void processElement(PerturbedRecord r, Context ctx, Collector<PerturbedRecord> out) {
       r.setFingerprint(fingerprint);
       out.collect(r);
-    }
-  }
-
-  /** The budget's key: the record's user. */
-  static final class User implements KeySelector<PerturbedRecord, String> {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public String getKey(PerturbedRecord r) {
-      return r.getUser();
     }
   }
 }
