@@ -1,9 +1,9 @@
 package io.ogpm.benchmarks;
 
 import io.ogpm.config.BudgetConfig;
-import io.ogpm.flink.BudgetFunction;
-import io.ogpm.flink.PerturbFunction;
 import io.ogpm.flink.PerturbedRecord;
+import io.ogpm.flink.budget.BudgetFunction;
+import io.ogpm.flink.perturb.DeadLetters;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -76,7 +76,7 @@ public class BudgetBenchmark {
 
   @TearDown(Level.Trial)
   public void tearDown() throws Exception {
-    var refused = harness.getSideOutput(PerturbFunction.DEAD_LETTERS);
+    var refused = harness.getSideOutput(DeadLetters.TAG);
     if (refused != null && !refused.isEmpty()) {
       throw new IllegalStateException("the budget refused " + refused.size() + " records: the benchmark timed dead letters");
     }

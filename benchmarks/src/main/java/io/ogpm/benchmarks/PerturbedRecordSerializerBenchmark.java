@@ -3,7 +3,7 @@ package io.ogpm.benchmarks;
 import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.PerturbedRecord;
-import io.ogpm.flink.PerturbedRecordTypeSerializer;
+import io.ogpm.flink.typeutils.PerturbedRecordTypeSerializer;
 import io.ogpm.mechanism.random.RandomnessMode;
 import io.ogpm.record.Outcome;
 import io.ogpm.record.RecordPerturber;

@@ -11,7 +11,6 @@ import io.ogpm.demo.SampleData;
 import io.ogpm.flink.EstimationMethod;
 import io.ogpm.flink.KeySource;
 import io.ogpm.flink.LdpAggregation;
-import io.ogpm.flink.PerturbFunction;
 import io.ogpm.flink.PerturbedRecord;
 import io.ogpm.flink.PerturbedValues;
 import io.ogpm.flink.RawRecord;
@@ -19,6 +18,7 @@ import io.ogpm.flink.kafka.AggregationKafka;
 import io.ogpm.flink.kafka.KafkaSettings;
 import io.ogpm.flink.kafka.PerturbationSinks;
 import io.ogpm.flink.kafka.RawRecordSource;
+import io.ogpm.flink.perturb.DeadLetters;
 import io.ogpm.jobs.AggregateJob;
 import io.ogpm.jobs.JobEnvironment;
 import io.ogpm.jobs.JobRunner;
@@ -374,7 +374,7 @@ final class PipelineBench {
             .process(new Unperturbed.ByUser(fingerprint), TypeInformation.of(PerturbedRecord.class)).name("by user")
         : path;
     released.sinkTo(PerturbationSinks.perturbed(settings, output, id)).name("perturbed topic");
-    path.getSideOutput(PerturbFunction.DEAD_LETTERS).sinkTo(PerturbationSinks.deadLetters(settings, dead, id))
+    path.getSideOutput(DeadLetters.TAG).sinkTo(PerturbationSinks.deadLetters(settings, dead, id))
         .name("dead-letter topic");
     return execute(env, "bench unperturbed", List.of(output, dead));
   }

@@ -1,9 +1,9 @@
 package io.ogpm.bench;
 
 import io.ogpm.config.PrivacyConfig;
-import io.ogpm.flink.PerturbFunction;
 import io.ogpm.flink.PerturbedRecord;
 import io.ogpm.flink.RawRecord;
+import io.ogpm.flink.perturb.PerturbFunction;
 import io.ogpm.record.Source;
 import io.ogpm.record.UnperturbedRecordPath;
 import org.apache.flink.api.common.functions.OpenContext;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.KeySource;
-import io.ogpm.flink.PerturbFunction;
+import io.ogpm.flink.perturb.PerturbFunction;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;

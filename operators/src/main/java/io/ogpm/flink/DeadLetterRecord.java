@@ -1,7 +1,5 @@
 package io.ogpm.flink;
 
-import io.ogpm.record.DeadLetter;
-import java.nio.charset.StandardCharsets;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
@@ -21,11 +19,6 @@ public class DeadLetterRecord {
     this.value = value;
     this.reason = reason;
     this.timestamp = timestamp;
-  }
-
-  /** The record of a dead letter, with this timestamp. */
-  static DeadLetterRecord of(DeadLetter d, long timestamp) {
-    return new DeadLetterRecord(d.toJson().toString().getBytes(StandardCharsets.UTF_8), d.reason().code(), timestamp);
   }
 
   public byte[] getValue() {

@@ -1,5 +1,6 @@
 package io.ogpm.flink;
 
+import io.ogpm.flink.aggregate.AggregationFields;
 import java.io.Serializable;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.types.Row;

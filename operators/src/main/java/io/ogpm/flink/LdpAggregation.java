@@ -1,12 +1,18 @@
 package io.ogpm.flink;
 
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.flink.aggregate.AggregationFields;
+import io.ogpm.flink.aggregate.FieldAndGroup;
+import io.ogpm.flink.aggregate.PartialAggregate;
+import io.ogpm.flink.aggregate.PreAggregateOperator;
+import io.ogpm.flink.aggregate.WindowEstimateOperator;
+import io.ogpm.flink.aggregate.Windowing;
+import io.ogpm.flink.kafka.PerturbedValuesDeserializer;
 import java.time.Duration;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
@@ -92,16 +98,6 @@ public final class LdpAggregation {
         .uid(uidPrefix + "-window-estimates");
   }
 
-  /** The key of the merge: field index and group. */
-  static final class FieldAndGroup implements KeySelector<PartialAggregate, String> {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public String getKey(PartialAggregate partial) {
-      return partial.key();
-    }
-  }
-
   /**
    * A Kafka deserializer of perturbed records for this aggregation (its configuration and group-by
    * field).
@@ -111,7 +107,7 @@ public final class LdpAggregation {
    * @throws IllegalArgumentException naming {@code timeField} if it is not passed through
    */
   public PerturbedValuesDeserializer deserializer(String timeField) {
-    return new PerturbedValuesDeserializer(AggregationFields.checked(fields.config(), fields.groupField(), timeField));
+    return new PerturbedValuesDeserializer(fields.config(), fields.groupField(), timeField);
   }
 
   /**
@@ -132,19 +128,19 @@ public final class LdpAggregation {
   }
 
   public Duration window() {
-    return Duration.ofMillis(windowing.size);
+    return Duration.ofMillis(windowing.size());
   }
 
   public Duration slide() {
-    return Duration.ofMillis(windowing.slide);
+    return Duration.ofMillis(windowing.slide());
   }
 
   public Duration allowedLateness() {
-    return Duration.ofMillis(windowing.lateness);
+    return Duration.ofMillis(windowing.lateness());
   }
 
   public Duration lateUpdateInterval() {
-    return Duration.ofMillis(windowing.lateUpdateInterval);
+    return Duration.ofMillis(windowing.lateUpdateInterval());
   }
 
   public int bins() {

@@ -4,6 +4,12 @@ import io.ogpm.config.BudgetClock;
 import io.ogpm.config.BudgetConfig;
 import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.flink.budget.BudgetFunction;
+import io.ogpm.flink.budget.ObjectBudgetFunction;
+import io.ogpm.flink.perturb.DeadLetters;
+import io.ogpm.flink.perturb.ObjectPerturbFunction;
+import io.ogpm.flink.perturb.PerturbFunction;
+import io.ogpm.flink.typeutils.PerturbedRecordTypeInfo;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -90,7 +96,7 @@ public final class LdpPerturbation {
         .process(new PerturbFunction(config, randomness), TypeInformation.of(PerturbedRecord.class))
         .uid(uid(PERTURB))
         .name("perturb");
-    DataStream<DeadLetterRecord> deadLetters = perturbed.getSideOutput(PerturbFunction.DEAD_LETTERS);
+    DataStream<DeadLetterRecord> deadLetters = perturbed.getSideOutput(DeadLetters.TAG);
     if (config.budget().isEmpty()) {
       return new PerturbationResult<>(perturbed, deadLetters);
     }
@@ -100,7 +106,7 @@ public final class LdpPerturbation {
         .uid(uid(BUDGET))
         .name("privacy budget");
     return new PerturbationResult<>(withinBudget,
-        deadLetters.union(withinBudget.getSideOutput(PerturbFunction.DEAD_LETTERS)));
+        deadLetters.union(withinBudget.getSideOutput(DeadLetters.TAG)));
   }
 
   /**
@@ -127,7 +133,7 @@ public final class LdpPerturbation {
           .process(ObjectPerturbFunction.released(config, randomness, access, type), type)
           .uid(uid(PERTURB))
           .name("perturb");
-      return new PerturbationResult<>(perturbed, perturbed.getSideOutput(PerturbFunction.DEAD_LETTERS));
+      return new PerturbationResult<>(perturbed, perturbed.getSideOutput(DeadLetters.TAG));
     }
     SingleOutputStreamOperator<Tuple2<String, T>> perturbed = records
         .process(ObjectPerturbFunction.forBudget(config, randomness, access, type), new TupleTypeInfo<>(Types.STRING, type))
@@ -138,8 +144,8 @@ public final class LdpPerturbation {
         .process(new ObjectBudgetFunction<T>(budget, config.epsilonPerRecord()), type)
         .uid(uid(BUDGET))
         .name("privacy budget");
-    return new PerturbationResult<>(withinBudget, perturbed.getSideOutput(PerturbFunction.DEAD_LETTERS)
-        .union(withinBudget.getSideOutput(PerturbFunction.DEAD_LETTERS)));
+    return new PerturbationResult<>(withinBudget, perturbed.getSideOutput(DeadLetters.TAG)
+        .union(withinBudget.getSideOutput(DeadLetters.TAG)));
   }
 
   @Override

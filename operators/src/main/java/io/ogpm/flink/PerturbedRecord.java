@@ -1,5 +1,7 @@
 package io.ogpm.flink;
 
+import io.ogpm.flink.typeutils.PerturbedRecordTypeInfo;
+import io.ogpm.flink.typeutils.PerturbedRecordTypeSerializer;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInfo;
 import org.apache.kafka.common.record.TimestampType;

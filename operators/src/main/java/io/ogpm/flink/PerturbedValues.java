@@ -1,6 +1,11 @@
 package io.ogpm.flink;
 
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.flink.aggregate.AggregationFields;
+import io.ogpm.flink.aggregate.PerturbedRecordParser;
+import io.ogpm.flink.aggregate.RecordValuesFunction;
+import io.ogpm.flink.aggregate.SilenceAwareWatermarks;
+import io.ogpm.flink.kafka.PerturbedValuesDeserializer;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;

@@ -1,9 +1,11 @@
 package io.ogpm.flink;
 
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.flink.perturb.RecordShape;
 import java.io.Serializable;
 import java.util.Objects;
 import java.util.function.Function;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -48,7 +50,8 @@ public abstract class RecordAccess<T> implements Serializable {
    * @throws IllegalArgumentException when the type is not the expected kind or a configured name
    *     does not fit it
    */
-  abstract RecordShape<T> compile(TypeInformation<T> type, PrivacyConfig config,
+  @Internal
+  public abstract RecordShape<T> compile(TypeInformation<T> type, PrivacyConfig config,
       Function<TypeInformation<?>, TypeSerializer<?>> serializers);
 
   private static final class Pojo<T> extends RecordAccess<T> {
@@ -60,7 +63,7 @@ public abstract class RecordAccess<T> implements Serializable {
     }
 
     @Override
-    RecordShape<T> compile(TypeInformation<T> streamType, PrivacyConfig config,
+    public RecordShape<T> compile(TypeInformation<T> streamType, PrivacyConfig config,
         Function<TypeInformation<?>, TypeSerializer<?>> serializers) {
       if (!streamType.getTypeClass().equals(type)) {
         throw new IllegalArgumentException("the stream's records are " + streamType.getTypeClass().getName() + ", not "
@@ -84,7 +87,7 @@ public abstract class RecordAccess<T> implements Serializable {
     private static final long serialVersionUID = 1L;
 
     @Override
-    RecordShape<Row> compile(TypeInformation<Row> streamType, PrivacyConfig config,
+    public RecordShape<Row> compile(TypeInformation<Row> streamType, PrivacyConfig config,
         Function<TypeInformation<?>, TypeSerializer<?>> serializers) {
       if (!(streamType instanceof RowTypeInfo)) {
         throw new IllegalArgumentException("the stream's type is " + streamType + ", not a RowTypeInfo: give the Row"

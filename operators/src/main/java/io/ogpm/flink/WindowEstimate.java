@@ -4,6 +4,7 @@ import io.ogpm.estimate.CircularMeans;
 import io.ogpm.estimate.FieldEstimate;
 import io.ogpm.estimate.Interval;
 import io.ogpm.estimate.LinearMeans;
+import io.ogpm.flink.kafka.WindowEstimateSerializer;
 import java.util.Arrays;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
@@ -103,16 +104,6 @@ public class WindowEstimate {
       w.reconstructedMean = m.reconstructed();
     }
     return w;
-  }
-
-  /** Whether it has linear means (a classical field with values). */
-  boolean hasLinearMeans() {
-    return count > 0 && !circular;
-  }
-
-  /** Whether it has circular means (a circular field with values). */
-  boolean hasCircularMeans() {
-    return count > 0 && circular;
   }
 
   /** Start of the window (inclusive), epoch ms. */

@@ -18,26 +18,34 @@
  * <p><b>Aggregation.</b> {@link io.ogpm.flink.LdpAggregation} turns perturbed records into windowed
  * estimates: {@code LdpAggregation.builder().config(privacyConfig).window(..).build()} then {@code
  * apply(perturbedValues)}, a stream of {@link io.ogpm.flink.PerturbedValues} with timestamps and
- * watermarks (read once per record by {@link io.ogpm.flink.PerturbedValuesDeserializer} from Kafka,
- * which checks each record's configuration fingerprint, or {@code parser(..)} from {@link
- * io.ogpm.flink.PerturbedRecord}s), gives typed {@link io.ogpm.flink.WindowEstimate}s per window,
- * field and group. It aggregates in two phases (exact partial accumulators on every subtask, merged
- * per window, field and group), so one busy field is spread over the whole job, and it estimates at
- * emissions only (at the watermark, then at most once per late-update interval, and at the end of
- * the allowed lateness). {@link io.ogpm.flink.WindowEstimateSerializer} writes the JSON documented in
- * README.md.
+ * watermarks (read once per record by {@link io.ogpm.flink.kafka.PerturbedValuesDeserializer}
+ * from Kafka, which checks each record's configuration fingerprint, or {@code parser(..)} from
+ * {@link io.ogpm.flink.PerturbedRecord}s), gives typed {@link io.ogpm.flink.WindowEstimate}s per
+ * window, field and group. It aggregates in two phases (exact partial accumulators on every
+ * subtask, merged per window, field and group), so one busy field is spread over the whole job,
+ * and it estimates at emissions only (at the watermark, then at most once per late-update interval,
+ * and at the end of the allowed lateness). {@link io.ogpm.flink.kafka.WindowEstimateSerializer}
+ * writes the JSON documented in README.md.
  *
  * <p><b>Kafka.</b> {@code io.ogpm.flink.kafka} builds the sources and exactly-once sinks the
- * perturbation reads from and writes to: {@code RawRecordSource} and {@code PerturbationSinks}, and those of the aggregation, {@code AggregationKafka}
- * ({@link io.ogpm.flink.PerturbedRecordSerializer} writes a perturbed record's cost and
- * configuration fingerprint as headers, {@link io.ogpm.flink.DeadLetterSerializer} a dead letter's
- * reason).
+ * perturbation reads from and writes to ({@code RawRecordSource}, {@code PerturbationSinks}) and
+ * those of the aggregation ({@code AggregationKafka}), and holds the Kafka (de)serialization
+ * schemas of these records ({@link io.ogpm.flink.kafka.PerturbedRecordSerializer} writes a perturbed
+ * record's cost and configuration fingerprint as headers, {@link
+ * io.ogpm.flink.kafka.DeadLetterSerializer} a dead letter's reason). {@code io.ogpm.flink.table}
+ * holds the same privacy as Flink SQL functions.
+ *
+ * <p><b>Layout.</b> This package is the API only: the builders, the record types they take and
+ * give, and what configures them, all {@link org.apache.flink.annotation.PublicEvolving}. What they
+ * wire lives in subpackages, one job each, all {@link org.apache.flink.annotation.Internal}: {@code
+ * perturb} (the perturb operators, the only place that sees raw values), {@code budget} (the
+ * per-user budget and its state), {@code aggregate} (the two-phase aggregation) and {@code
+ * typeutils} (type information and serializers). Internal types are public only because another
+ * package of the library wires them, as in Flink; they may change without notice.
  *
  * <p><b>Rules of the library.</b> {@code apply} only adds operators to the caller's stream: the job
  * sets checkpointing, parallelism and restart strategy. Every operator has a stable uid derived from
  * the builder's uid prefix. Every stream the library creates has Flink type information (POJOs,
- * tuples, the input's own type), so nothing falls back to Kryo. Classes annotated {@link
- * org.apache.flink.annotation.PublicEvolving} are the API; those annotated {@link
- * org.apache.flink.annotation.Internal} are Flink functions the API wires and may change.
+ * tuples, the input's own type), so nothing falls back to Kryo.
  */
 package io.ogpm.flink;

@@ -16,9 +16,9 @@ import org.apache.flink.runtime.operators.testutils.MockEnvironmentBuilder;
  * A mock task environment whose operator registers its metrics where a test can read them: those
  * of the operator's scope, and those of its key-value subgroups ({@code reason=<code>}).
  */
-final class CapturedMetrics {
-  final Group operator = new Group();
-  final MockEnvironment environment = new MockEnvironmentBuilder()
+public final class CapturedMetrics {
+  public final Group operator = new Group();
+  public final MockEnvironment environment = new MockEnvironmentBuilder()
       .setMetricGroup(new UnregisteredMetricGroups.UnregisteredTaskMetricGroup() {
         @Override
         public InternalOperatorMetricGroup getOrAddOperator(OperatorID id, String name, Map<String, String> attributes) {
@@ -28,15 +28,15 @@ final class CapturedMetrics {
       .build();
 
   /** The count of a counter in the subgroup {@code key=value}, 0 if it was never registered. */
-  long count(String key, String value, String counter) {
+  public long count(String key, String value, String counter) {
     Group group = operator.children.get(key + "=" + value);
     Metric metric = group == null ? null : group.get(counter);
     return metric == null ? 0 : ((Counter) metric).getCount();
   }
 
   /** An operator group that keeps its metrics, and its key-value subgroups, for the test to read. */
-  static final class Group extends InterceptingOperatorMetricGroup {
-    final Map<String, Group> children = new ConcurrentHashMap<>();
+  public static final class Group extends InterceptingOperatorMetricGroup {
+    public final Map<String, Group> children = new ConcurrentHashMap<>();
 
     @Override
     public MetricGroup addGroup(String key, String value) {

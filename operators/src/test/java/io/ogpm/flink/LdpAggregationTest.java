@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ogpm.estimate.FieldAccumulator;
+import io.ogpm.flink.aggregate.Aggregations;
+import io.ogpm.flink.aggregate.PartialAggregate;
 import io.ogpm.flink.kafka.AggregationKafka;
 import io.ogpm.flink.kafka.KafkaSettings;
+import io.ogpm.flink.kafka.PerturbedValuesDeserializerTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -11,10 +11,10 @@ import org.apache.flink.types.Row;
  * that are perturbed, passed through, used as id and user, and fields that must never leave the
  * operator (one set by the constructor, one private with a getter and setter, one primitive).
  */
-final class Readings {
+public final class Readings {
   private Readings() {}
 
-  static final String YAML = """
+  public static final String YAML = """
       id-field: id
       user-field: user
       passthrough: [id, ts, activity, attitude.pitch]
@@ -22,7 +22,7 @@ final class Readings {
         - {name: accel, min: -2, max: 2, epsilon: 1}
         - {name: attitude.roll, domain: circular, min: -3.141592653589793, max: 3.141592653589793, epsilon: 1, out-of-range: clamp}
       """;
-  static final PrivacyConfig CONFIG = PrivacyConfig.parse(YAML);
+  public static final PrivacyConfig CONFIG = PrivacyConfig.parse(YAML);
 
   /** A Flink POJO: public fields, a private field with accessors, fields with initial values. */
   public static class Reading {
@@ -76,19 +76,19 @@ final class Readings {
     }
   }
 
-  static Reading reading(int i, double accel, Double roll) {
+  public static Reading reading(int i, double accel, Double roll) {
     return new Reading("r" + i, "user-" + (i % 3), 1_700_000_000_000L + i, i % 2 == 0 ? "walk" : "run", accel,
         new Attitude(roll, 0.25 + i, 0.75));
   }
 
-  static final RowTypeInfo ATTITUDE_ROW = new RowTypeInfo(
+  public static final RowTypeInfo ATTITUDE_ROW = new RowTypeInfo(
       new TypeInformation<?>[] {Types.DOUBLE, Types.DOUBLE, Types.DOUBLE}, new String[] {"roll", "pitch", "yaw"});
-  static final RowTypeInfo ROW = new RowTypeInfo(
+  public static final RowTypeInfo ROW = new RowTypeInfo(
       new TypeInformation<?>[] {Types.LONG, Types.STRING, Types.LONG, Types.STRING, Types.DOUBLE, ATTITUDE_ROW, Types.STRING},
       new String[] {"id", "user", "ts", "activity", "accel", "attitude", "name"});
 
   /** The same reading as a Row (positions), with an integer id. */
-  static Row row(int i, Double accel, Double roll) {
+  public static Row row(int i, Double accel, Double roll) {
     return Row.of((long) i, "user-" + (i % 3), 1_700_000_000_000L + i, i % 2 == 0 ? "walk" : "run", accel,
         Row.of(roll, 0.25 + i, 0.75), "Name " + i);
   }

@@ -8,7 +8,7 @@ import io.ogpm.config.BudgetConfig;
 import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
-import io.ogpm.flink.PerturbedRecordSerializer;
+import io.ogpm.flink.kafka.PerturbedRecordSerializer;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import java.io.IOException;

@@ -4,14 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ogpm.config.PrivacyConfig;
-import io.ogpm.flink.DeadLetterSerializer;
 import io.ogpm.flink.KeySource;
-import io.ogpm.flink.PerturbFunction;
 import io.ogpm.flink.PerturbedRecord;
-import io.ogpm.flink.PerturbedRecordSerializer;
 import io.ogpm.flink.RawRecord;
-import io.ogpm.flink.RawRecordDeserializer;
+import io.ogpm.flink.kafka.DeadLetterSerializer;
 import io.ogpm.flink.kafka.KafkaSettings;
+import io.ogpm.flink.kafka.PerturbedRecordSerializer;
+import io.ogpm.flink.kafka.RawRecordDeserializer;
+import io.ogpm.flink.perturb.DeadLetters;
+import io.ogpm.flink.perturb.PerturbFunction;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -61,9 +62,9 @@ class LdpTestEnvironmentIT {
             .setDeserializer(new RawRecordDeserializer()).build(), WatermarkStrategy.noWatermarks(), "raw")
         .process(new PerturbFunction(CONFIG, KeySource.none())).uid("perturb");
     SingleOutputStreamOperator<PerturbedRecord> released = perturbed.keyBy(PerturbedRecord::getUser)
-        .process(new io.ogpm.flink.BudgetFunction(CONFIG.budget().get(), io.ogpm.config.ConfigFingerprint.of(CONFIG).value())).uid("budget");
+        .process(new io.ogpm.flink.budget.BudgetFunction(CONFIG.budget().get(), io.ogpm.config.ConfigFingerprint.of(CONFIG).value())).uid("budget");
     released.sinkTo(kafka.exactlyOnceSink(new PerturbedRecordSerializer(prefix + "-out"), prefix + "-out"));
-    perturbed.getSideOutput(PerturbFunction.DEAD_LETTERS).union(released.getSideOutput(PerturbFunction.DEAD_LETTERS))
+    perturbed.getSideOutput(DeadLetters.TAG).union(released.getSideOutput(DeadLetters.TAG))
         .sinkTo(kafka.exactlyOnceSink(new DeadLetterSerializer(prefix + "-dead"), prefix + "-dead"));
   }
 

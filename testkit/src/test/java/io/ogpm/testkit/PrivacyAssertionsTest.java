@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.PrivacyConfig;
-import io.ogpm.flink.PerturbedRecordSerializer;
+import io.ogpm.flink.kafka.PerturbedRecordSerializer;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.RandomnessMode;

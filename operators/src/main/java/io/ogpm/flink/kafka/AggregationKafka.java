@@ -1,9 +1,7 @@
 package io.ogpm.flink.kafka;
 
 import io.ogpm.flink.PerturbedValues;
-import io.ogpm.flink.PerturbedValuesDeserializer;
 import io.ogpm.flink.WindowEstimate;
-import io.ogpm.flink.WindowEstimateSerializer;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;

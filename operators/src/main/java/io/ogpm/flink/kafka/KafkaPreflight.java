@@ -1,8 +1,6 @@
 package io.ogpm.flink.kafka;
 
-import org.apache.flink.annotation.Internal;
 import io.ogpm.config.BudgetClock;
-import io.ogpm.flink.kafka.KafkaSettings;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -15,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.flink.annotation.Internal;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;

@@ -1,9 +1,7 @@
 package io.ogpm.flink.kafka;
 
 import io.ogpm.flink.DeadLetterRecord;
-import io.ogpm.flink.DeadLetterSerializer;
 import io.ogpm.flink.PerturbedRecord;
-import io.ogpm.flink.PerturbedRecordSerializer;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.kafka.sink.KafkaSink;

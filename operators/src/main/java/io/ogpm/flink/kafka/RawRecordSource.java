@@ -1,7 +1,6 @@
 package io.ogpm.flink.kafka;
 
 import io.ogpm.flink.RawRecord;
-import io.ogpm.flink.RawRecordDeserializer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

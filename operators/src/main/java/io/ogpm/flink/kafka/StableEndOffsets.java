@@ -1,11 +1,10 @@
 package io.ogpm.flink.kafka;
 
-import org.apache.flink.annotation.Internal;
-import io.ogpm.flink.kafka.KafkaSettings;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;

@@ -6,6 +6,14 @@
  * records and dead letters, exactly once) and {@link io.ogpm.flink.kafka.AggregationKafka}
  * (perturbed values in, window estimates out, exactly once). All are {@code PublicEvolving}.
  *
+ * <p>The Kafka (de)serialization schemas of the library's records live here too, as {@code
+ * PublicEvolving} types a job may use with its own {@code KafkaSource} or {@code KafkaSink}: {@link
+ * io.ogpm.flink.kafka.RawRecordDeserializer} (a message's bytes and coordinates, unparsed), {@link
+ * io.ogpm.flink.kafka.PerturbedRecordSerializer} (cost and configuration fingerprint as headers),
+ * {@link io.ogpm.flink.kafka.DeadLetterSerializer} (the reason as a header), {@link
+ * io.ogpm.flink.kafka.PerturbedValuesDeserializer} (a perturbed record read once for the
+ * aggregation) and {@link io.ogpm.flink.kafka.WindowEstimateSerializer} (the stats topic's JSON).
+ *
  * <p>The classes marked {@link org.apache.flink.annotation.Internal} ({@code KafkaPreflight},
  * {@code StableOffsets}, {@code StableEndOffsets}) are used by the project's jobs, command line and
  * test kit: start-up checks of topics and their settings, and reading a topic to its end once no

@@ -2,7 +2,7 @@ package io.ogpm.flink.table;
 
 import io.ogpm.config.BudgetClock;
 import io.ogpm.config.BudgetConfig;
-import io.ogpm.flink.BudgetPeriods;
+import io.ogpm.flink.budget.BudgetPeriods;
 import io.ogpm.record.ReasonCode;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,12 +10,12 @@ import org.apache.flink.table.api.dataview.MapView;
 
 /**
  * The decision of {@link LdpBudget} for one record of one user, the rule of the DataStream budget
- * ({@code io.ogpm.flink.PerUserBudget}) on the same calendar ({@link BudgetPeriods}): a record is
- * released only if its user's spending in its period plus its cost stays within the budget ({@code
- * spent + cost <= budget (1 + 1e-12)}, the same rounding slack). Its period comes from a clock the
- * producer does not control: the broker's log-append time, read from the record's Kafka timestamp
- * and timestamp type (a record whose type is not {@code LogAppendTime} is refused, {@code
- * untrusted-time}, as is one stamped more than a period ahead of the task's clock), or the task's
+ * ({@code io.ogpm.flink.budget.PerUserBudget}) on the same calendar ({@link BudgetPeriods}): a
+ * record is released only if its user's spending in its period plus its cost stays within the
+ * budget ({@code spent + cost <= budget (1 + 1e-12)}, the same rounding slack). Its period comes
+ * from a clock the producer does not control: the broker's log-append time, read from the record's
+ * Kafka timestamp and timestamp type (a record whose type is not {@code LogAppendTime} is refused,
+ * {@code untrusted-time}, as is one stamped more than a period ahead of the task's clock), or the task's
  * processing time ({@code ingestion-time}). A period closes {@code max-lag} after its end by the
  * task's clock, which never runs backwards here; records for a closed period are refused ({@code
  * budget-period-closed}).

@@ -91,7 +91,7 @@ class BudgetLedgerTest {
     // lives until end + lag + len: the DataStream budget's forgetAt.
     long start = T;
     long earliestWrite = start - DAY;
-    assertThat(earliestWrite + ttl.toMillis()).isEqualTo(new io.ogpm.flink.BudgetPeriods(b).forgetAt(T / DAY));
+    assertThat(earliestWrite + ttl.toMillis()).isEqualTo(new io.ogpm.flink.budget.BudgetPeriods(b).forgetAt(T / DAY));
     assertThat(BudgetLedger.timeToLive(BudgetConfig.of(1, Duration.ofHours(2), BudgetClock.INGESTION_TIME, null)))
         .isEqualTo(Duration.ofHours(6));
   }

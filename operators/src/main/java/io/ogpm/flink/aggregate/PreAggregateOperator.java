@@ -1,0 +1,214 @@
+package io.ogpm.flink.aggregate;
+
+import io.ogpm.config.PrivacyConfig;
+import io.ogpm.estimate.FieldAccumulator;
+import io.ogpm.estimate.FieldBinning;
+import io.ogpm.flink.PerturbedValues;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+/**
+ * The first stage of the two-phase aggregation: on every subtask, where the records are (chained
+ * to its input, no shuffle), adds each record's values into partial accumulators per pane, field
+ * and group ({@link Windowing}: a record is added once, whatever the number of sliding windows it
+ * falls in), and sends them on ({@link PartialAggregate}) to be merged per field and group by
+ * {@link WindowEstimateOperator}. So one busy field and group is spread over every subtask here,
+ * and the merge sees one partial per subtask and flush instead of every record.
+ *
+ * <p>It flushes before passing on each watermark (so a record reaches the merge before any
+ * watermark that follows it, as it would without this stage, and lateness is judged there as
+ * Flink's window operator judges it), before each checkpoint barrier (so it holds no state: what
+ * it has added is downstream, in the merge's checkpointed state, and nothing is lost or counted
+ * twice on recovery), at the end of input, every {@value #FLUSH_INTERVAL_MS} ms of processing
+ * time (late records reach their windows while the watermark stands still) and when it holds more
+ * than {@value #MAX_SLOTS} pane-group slots (memory).
+ *
+ * <p>Metrics: {@code recordsPreAggregated} (records with at least one value), {@code
+ * partialAggregates} (sent on), {@code valuesSkipped} (values that no field can hold, from a
+ * {@link PerturbedValues} made by hand), {@code recordsSkipped} with {@code reason=time-out-of-range}
+ * (timestamps beyond ±2^62 ms). A record without a timestamp is a wiring error, as for Flink's
+ * window operator: it fails the job with a message saying so.
+ */
+@Internal
+public final class PreAggregateOperator extends AbstractStreamOperator<PartialAggregate>
+    implements OneInputStreamOperator<PerturbedValues, PartialAggregate>, ProcessingTimeCallback {
+  private static final long serialVersionUID = 1L;
+
+  static final long FLUSH_INTERVAL_MS = 1_000;
+  static final int MAX_SLOTS = 10_000;
+  static final String TIME_OUT_OF_RANGE = "time-out-of-range";
+
+  private final PrivacyConfig config;
+  private final int bins;
+  private final Windowing windowing;
+
+  private transient String[] names;
+  private transient FieldBinning[] binnings;
+  private transient Map<Long, Map<String, Slot>> panes;
+  private transient int slots;
+  private transient long lastPane;
+  private transient Map<String, Slot> lastPaneSlots;
+  private transient Counter recordsIn;
+  private transient Counter partialsOut;
+  private transient Counter valuesSkipped;
+  private transient Counter outOfRange;
+
+  /** One pane and group: a partial accumulator and a record count per field. */
+  private static final class Slot {
+    final FieldAccumulator[] accumulators;
+    final long[] records;
+
+    Slot(int fields) {
+      accumulators = new FieldAccumulator[fields];
+      records = new long[fields];
+    }
+  }
+
+  public PreAggregateOperator(PrivacyConfig config, int bins, Windowing windowing) {
+    this.config = config;
+    this.bins = bins;
+    this.windowing = windowing;
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    int n = config.fields().size();
+    names = new String[n];
+    binnings = new FieldBinning[n];
+    for (int i = 0; i < n; i++) {
+      names[i] = config.fields().get(i).name();
+      binnings[i] = FieldBinning.of(MechanismCatalog.of(config.fields().get(i).spec()), bins);
+    }
+    panes = new HashMap<>();
+    lastPaneSlots = null;
+    recordsIn = getMetricGroup().counter("recordsPreAggregated");
+    partialsOut = getMetricGroup().counter("partialAggregates");
+    valuesSkipped = getMetricGroup().counter("valuesSkipped");
+    outOfRange = getMetricGroup().addGroup("reason", TIME_OUT_OF_RANGE).counter("recordsSkipped");
+    scheduleFlush();
+  }
+
+  private void scheduleFlush() {
+    getProcessingTimeService().registerTimer(getProcessingTimeService().getCurrentProcessingTime() + FLUSH_INTERVAL_MS,
+        this);
+  }
+
+  @Override
+  public void processElement(StreamRecord<PerturbedValues> element) {
+    if (!element.hasTimestamp()) {
+      throw new IllegalStateException("a record reached the aggregation without a timestamp: assign event time"
+          + " before it (for example DataStream.assignTimestampsAndWatermarks(PerturbedValues.watermarks(...)),"
+          + " or a WatermarkStrategy on the source)");
+    }
+    long time = element.getTimestamp();
+    if (!EventTimes.inRange(time)) {
+      outOfRange.inc();
+      return;
+    }
+    PerturbedValues record = element.getValue();
+    double[] values = record.getValues();
+    if (values == null || values.length != names.length) {
+      throw new IllegalArgumentException("a PerturbedValues holds " + (values == null ? "no" : values.length)
+          + " values, but the configuration has " + names.length + " fields");
+    }
+    Slot slot = slot(windowing.paneOf(time), record.getGroup());
+    boolean counted = false;
+    for (int i = 0; i < values.length; i++) {
+      double y = values[i];
+      if (Double.isNaN(y)) {
+        continue;
+      }
+      if (!binnings[i].accepts(y)) {
+        valuesSkipped.inc();
+        continue;
+      }
+      FieldAccumulator acc = slot.accumulators[i];
+      if (acc == null) {
+        acc = FieldAccumulator.forField(names[i], binnings[i]);
+        slot.accumulators[i] = acc;
+      }
+      acc.add(y, binnings[i]);
+      if (!counted) {
+        slot.records[i]++;
+        counted = true;
+      }
+    }
+    if (counted) {
+      recordsIn.inc();
+    }
+    if (slots > MAX_SLOTS) {
+      flush();
+    }
+  }
+
+  private Slot slot(long pane, String group) {
+    if (lastPaneSlots == null || pane != lastPane) {
+      lastPaneSlots = panes.computeIfAbsent(pane, p -> new HashMap<>());
+      lastPane = pane;
+    }
+    Slot slot = lastPaneSlots.get(group);
+    if (slot == null) {
+      slot = new Slot(names.length);
+      lastPaneSlots.put(group, slot);
+      slots++;
+    }
+    return slot;
+  }
+
+  /** Sends every partial on and forgets them. */
+  void flush() {
+    if (slots == 0) {
+      return;
+    }
+    for (Map.Entry<Long, Map<String, Slot>> pane : panes.entrySet()) {
+      long maxTimestamp = pane.getKey() + windowing.pane - 1;
+      for (Map.Entry<String, Slot> group : pane.getValue().entrySet()) {
+        Slot slot = group.getValue();
+        for (int i = 0; i < slot.accumulators.length; i++) {
+          if (slot.accumulators[i] != null) {
+            output.collect(new StreamRecord<>(
+                new PartialAggregate(i, group.getKey(), pane.getKey(), slot.records[i], slot.accumulators[i]),
+                maxTimestamp));
+            partialsOut.inc();
+          }
+        }
+      }
+    }
+    panes.clear();
+    lastPaneSlots = null;
+    slots = 0;
+  }
+
+  @Override
+  public void processWatermark(Watermark mark) throws Exception {
+    flush();
+    super.processWatermark(mark);
+  }
+
+  @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+    flush();
+    super.prepareSnapshotPreBarrier(checkpointId);
+  }
+
+  @Override
+  public void finish() throws Exception {
+    flush();
+    super.finish();
+  }
+
+  @Override
+  public void onProcessingTime(long time) {
+    flush();
+    scheduleFlush();
+  }
+}

@@ -1,0 +1,60 @@
+package io.ogpm.flink.budget;
+
+import io.ogpm.config.BudgetConfig;
+import org.apache.flink.annotation.Internal;
+
+/**
+ * The calendar of budget periods, in epoch milliseconds: period {@code p} covers {@code [p len,
+ * (p + 1) len)}. Given the budget operator's clock {@code now}, it says which periods take records
+ * and when a period's spending may be forgotten:
+ *
+ * <ul>
+ *   <li>a period is <em>closed</em> once {@code now >= end + maxLag}: no record is charged to it
+ *       any more;
+ *   <li>a period is <em>ahead</em> when it starts after the period following {@code now}'s (a
+ *       broker clock far ahead of the job's);
+ *   <li>its spending is forgotten (timer) at {@link #forgetAt}, one period after it closed, so that
+ *       a task manager clock behind by less than a period after a restore still sees the period
+ *       closed before it could see it empty.
+ * </ul>
+ *
+ * A user's state therefore holds at most {@code ceil(maxLag / len) + 3} periods: those not yet
+ * forgotten, from the one before the oldest open period to the one after the current one.
+ *
+ * <p>Public for the SQL budget ({@code io.ogpm.flink.table.LdpBudget}), which keeps the same calendar.
+ */
+@Internal
+public final class BudgetPeriods {
+  private final long length;
+  private final long maxLag;
+
+  public BudgetPeriods(BudgetConfig budget) {
+    // BudgetConfig bounds both to 36,500 days: no sum below overflows for times of this era.
+    this.length = budget.period().toMillis();
+    this.maxLag = budget.maxLag().toMillis();
+  }
+
+  /** The period of a time. */
+  public long of(long time) {
+    return Math.floorDiv(time, length);
+  }
+
+  /** Whether a record of {@code period} is refused at {@code now} because the period closed. */
+  public boolean closed(long period, long now) {
+    return now >= end(period) + maxLag;
+  }
+
+  /** Whether {@code period} starts after the period following the one of {@code now}. */
+  public boolean ahead(long period, long now) {
+    return period > of(now) + 1;
+  }
+
+  /** When the spending of {@code period} may be dropped: one period after it closed. */
+  public long forgetAt(long period) {
+    return end(period) + maxLag + length;
+  }
+
+  private long end(long period) {
+    return (period + 1) * length;
+  }
+}

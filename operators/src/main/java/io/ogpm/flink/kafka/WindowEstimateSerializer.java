@@ -1,0 +1,119 @@
+package io.ogpm.flink.kafka;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.ogpm.flink.WindowEstimate;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * Writes window estimates to the stats topic as one JSON object each (the README's "Reading the
+ * stats"; the same as {@link io.ogpm.estimate.EstimateJson} for the {@code estimate} command, with
+ * the window, group, field and bins first), stamped with the window's last millisecond
+ * ({@code windowEnd - 1}, as Flink stamps a window's result), without a key.
+ */
+@PublicEvolving
+public final class WindowEstimateSerializer implements KafkaRecordSerializationSchema<WindowEstimate> {
+  private static final long serialVersionUID = 1L;
+  private static final JsonFactory JSON = new JsonFactory();
+
+  private final String topic;
+
+  public WindowEstimateSerializer(String topic) {
+    this.topic = java.util.Objects.requireNonNull(topic, "topic");
+  }
+
+  @Override
+  public ProducerRecord<byte[], byte[]> serialize(WindowEstimate e, KafkaSinkContext context, Long timestamp) {
+    return new ProducerRecord<>(topic, null, e.getWindowEnd() - 1, null, toJson(e));
+  }
+
+  /** The JSON object of an estimate, UTF-8. */
+  public static byte[] toJson(WindowEstimate e) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(1024);
+    try (JsonGenerator g = JSON.createGenerator(bytes)) {
+      g.writeStartObject();
+      g.writeStringField("windowStart", Instant.ofEpochMilli(e.getWindowStart()).toString());
+      g.writeStringField("windowEnd", Instant.ofEpochMilli(e.getWindowEnd()).toString());
+      g.writeStringField("group", e.getGroup());
+      g.writeStringField("field", e.getField());
+      g.writeNumberField("bins", e.getBins());
+      g.writeNumberField("count", e.getCount());
+      g.writeStringField("method", e.getMethod());
+      array(g, "histogram", e.getHistogram());
+      if (e.getCount() > 0 && !e.isCircular()) { // a classical field with values
+        g.writeNumberField("mean", e.getMean());
+        pair(g, "meanInterval", e.getMeanLower(), e.getMeanUpper());
+        g.writeObjectFieldStart("means");
+        estimate(g, "raw", e.getRawMean());
+        if (!Double.isNaN(e.getUnbiasedMean())) {
+          g.writeObjectFieldStart("unbiased");
+          g.writeNumberField("estimate", e.getUnbiasedMean());
+          g.writeNumberField("exactForInputsFrom", e.getUnbiasedFrom());
+          g.writeNumberField("exactForInputsTo", e.getUnbiasedTo());
+          g.writeEndObject();
+        }
+        if (!Double.isNaN(e.getReconstructedMean())) {
+          estimate(g, "reconstructed", e.getReconstructedMean());
+        }
+        g.writeEndObject();
+      }
+      if (e.getCount() > 0 && e.isCircular()) { // a circular field with values
+        g.writeNumberField("circularMean", e.getCircularMean());
+        pair(g, "circularMeanInterval", e.getCircularMeanLower(), e.getCircularMeanUpper());
+        g.writeNumberField("resultantLength", e.getResultantLength());
+        pair(g, "resultantLengthInterval", e.getResultantLengthLower(), e.getResultantLengthUpper());
+        g.writeObjectFieldStart("means");
+        estimate(g, "raw", e.getRawMean());
+        if (!Double.isNaN(e.getReconstructedMean())) {
+          estimate(g, "reconstructed", e.getReconstructedMean());
+        }
+        g.writeEndObject();
+      }
+      g.writeObjectFieldStart("histograms");
+      array(g, "raw", e.getRawHistogram());
+      if (e.getReconstructedHistogram() != null) {
+        array(g, "reconstructed", e.getReconstructedHistogram());
+      }
+      g.writeEndObject();
+      if (e.getReconstructedHistogram() != null) {
+        g.writeNumberField("emIterations", e.getEmIterations());
+      }
+      g.writeEndObject();
+    } catch (IOException ex) {
+      throw new UncheckedIOException("cannot write a window estimate", ex);
+    }
+    return bytes.toByteArray();
+  }
+
+  private static void array(JsonGenerator g, String name, double[] values) throws IOException {
+    g.writeArrayFieldStart(name);
+    for (double v : values) {
+      g.writeNumber(v);
+    }
+    g.writeEndArray();
+  }
+
+  /** {@code [lower, upper]}, or null where there is no valid interval. */
+  private static void pair(JsonGenerator g, String name, double lower, double upper) throws IOException {
+    if (Double.isNaN(lower) || Double.isNaN(upper)) {
+      g.writeNullField(name);
+    } else {
+      g.writeArrayFieldStart(name);
+      g.writeNumber(lower);
+      g.writeNumber(upper);
+      g.writeEndArray();
+    }
+  }
+
+  private static void estimate(JsonGenerator g, String name, double value) throws IOException {
+    g.writeObjectFieldStart(name);
+    g.writeNumberField("estimate", value);
+    g.writeEndObject();
+  }
+}

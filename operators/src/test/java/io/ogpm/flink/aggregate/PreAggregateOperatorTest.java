@@ -1,0 +1,204 @@
+package io.ogpm.flink.aggregate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+
+import io.ogpm.estimate.FieldAccumulator;
+import io.ogpm.flink.CapturedMetrics;
+import io.ogpm.flink.PerturbedValues;
+import io.ogpm.mechanism.random.AesCtrSource;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The first stage, in Flink's operator test harness: each record's values go once into the
+ * partial accumulator of their pane, field and group; partials go on before every watermark,
+ * before every checkpoint barrier, at the end of input, every second of processing time and when
+ * too many are held; each record counts in the partial of its first field with a value.
+ */
+class PreAggregateOperatorTest {
+  /** Windows of 10 s sliding by 4 s: panes of 2 s. */
+  static final Windowing SLIDING = new Windowing(10_000, 4_000, 0, 0);
+
+  final CapturedMetrics metrics = new CapturedMetrics();
+
+  static List<PartialAggregate> partials(OneInputStreamOperatorTestHarness<PerturbedValues, PartialAggregate> h) {
+    List<PartialAggregate> out = new ArrayList<>(h.extractOutputValues());
+    h.getOutput().clear();
+    out.sort((a, b) -> a.getPane() != b.getPane() ? Long.compare(a.getPane(), b.getPane())
+        : a.getField() != b.getField() ? Integer.compare(a.getField(), b.getField())
+        : String.valueOf(a.getGroup()).compareTo(String.valueOf(b.getGroup())));
+    return out;
+  }
+
+  long counter(String name) {
+    return ((Counter) metrics.operator.get(name)).getCount();
+  }
+
+  @Test
+  void valuesGoOnceIntoThePartialOfTheirPaneFieldAndGroupAndOnBeforeTheWatermark() throws Exception {
+    AesCtrSource bits = AesCtrSource.seeded(1);
+    List<PerturbedValues> records = new ArrayList<>();
+    try (var h = Aggregations.stage1(SLIDING, metrics.environment)) {
+      for (int i = 0; i < 40; i++) {
+        // Times 0 to 3.9 s: panes [0, 2 s) and [2 s, 4 s); groups a and b.
+        PerturbedValues r = Aggregations.record(i % 2 == 0 ? "a" : "b", i * 100, bits);
+        records.add(r);
+        h.processElement(r, r.getEventTime());
+      }
+      assertThat(h.getOutput()).as("nothing before the watermark").isEmpty();
+      h.processWatermark(new Watermark(1_000));
+      List<Object> out = new ArrayList<>(h.getOutput());
+      assertThat(out).hasSize(2 * 2 * 2 + 1);
+      assertThat(out.get(out.size() - 1)).as("the watermark after the partials").isEqualTo(new Watermark(1_000));
+      List<PartialAggregate> p = partials(h);
+      assertThat(p).extracting(PartialAggregate::getPane, PartialAggregate::getField, PartialAggregate::getGroup,
+          PartialAggregate::getRecords).containsExactly(
+              tuple(0L, 0, "a", 10L), tuple(0L, 0, "b", 10L), tuple(0L, 1, "a", 0L), tuple(0L, 1, "b", 0L),
+              tuple(2_000L, 0, "a", 10L), tuple(2_000L, 0, "b", 10L), tuple(2_000L, 1, "a", 0L), tuple(2_000L, 1, "b", 0L));
+      for (PartialAggregate partial : p) {
+        FieldAccumulator expected = Aggregations.ESTIMATORS[partial.getField()]
+            .newAccumulator(Aggregations.CONFIG.fields().get(partial.getField()).name());
+        for (PerturbedValues r : records) {
+          if (r.getGroup().equals(partial.getGroup()) && SLIDING.paneOf(r.getEventTime()) == partial.getPane()) {
+            expected.add(r.getValues()[partial.getField()], Aggregations.ESTIMATORS[partial.getField()].binning());
+          }
+        }
+        assertThat(partial.getAccumulator()).isEqualTo(expected);
+        assertThat(partial.getAccumulator().getCount()).isEqualTo(10);
+      }
+      // Flushed: the next watermark sends nothing but itself.
+      h.processWatermark(new Watermark(2_000));
+      assertThat(h.getOutput()).containsExactly(new Watermark(2_000));
+    }
+    assertThat(counter("recordsPreAggregated")).isEqualTo(40);
+    assertThat(counter("partialAggregates")).isEqualTo(8);
+  }
+
+  @Test
+  void partialsAreStampedWithTheirPanesLastMillisecond() throws Exception {
+    try (var h = Aggregations.stage1(SLIDING, null)) {
+      h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, null, 5_500), 5_500);
+      h.processWatermark(new Watermark(0));
+      assertThat(h.extractOutputStreamRecords()).extracting(StreamRecord::getTimestamp).containsExactly(5_999L);
+    }
+  }
+
+  @Test
+  void aRecordCountsInThePartialOfItsFirstFieldWithAValue() throws Exception {
+    try (var h = Aggregations.stage1(SLIDING, null)) {
+      h.processElement(new PerturbedValues(new double[] {Double.NaN, 1.0}, null, 1), 1);
+      h.processElement(new PerturbedValues(new double[] {0.5, 1.0}, null, 2), 2);
+      h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, null, 3), 3);
+      h.processWatermark(new Watermark(0));
+      assertThat(partials(h)).extracting(PartialAggregate::getField, PartialAggregate::getRecords,
+          p -> p.getAccumulator().getCount()).containsExactly(tuple(0, 2L, 2L), tuple(1, 1L, 2L));
+    }
+  }
+
+  @Test
+  void partialsGoOnBeforeACheckpointBarrierSoTheStageHoldsNoState() throws Exception {
+    try (var h = Aggregations.stage1(SLIDING, null)) {
+      h.processElement(new PerturbedValues(new double[] {0.5, 1.0}, "g", 1), 1);
+      h.prepareSnapshotPreBarrier(1);
+      assertThat(partials(h)).hasSize(2);
+      var snapshot = h.snapshot(1, 1);
+      assertThat(snapshot.getManagedOperatorState()).isEmpty();
+      assertThat(snapshot.getManagedKeyedState()).isEmpty();
+    }
+  }
+
+  @Test
+  void partialsGoOnEverySecondOfProcessingTimeAndAtTheEndOfInput() throws Exception {
+    try (var h = Aggregations.stage1(SLIDING, null)) {
+      long now = h.getProcessingTime();
+      h.processElement(new PerturbedValues(new double[] {0.5, 1.0}, "g", 1), 1);
+      h.setProcessingTime(now + PreAggregateOperator.FLUSH_INTERVAL_MS - 1);
+      assertThat(h.getOutput()).isEmpty();
+      h.setProcessingTime(now + PreAggregateOperator.FLUSH_INTERVAL_MS);
+      assertThat(partials(h)).hasSize(2);
+      // And again a second later: the timer is set again.
+      h.processElement(new PerturbedValues(new double[] {0.5, 1.0}, "g", 1), 1);
+      h.setProcessingTime(now + 2 * PreAggregateOperator.FLUSH_INTERVAL_MS);
+      assertThat(partials(h)).hasSize(2);
+      h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, "g", 1), 1);
+      h.endInput();
+      h.getOneInputOperator().finish();
+      assertThat(partials(h)).hasSize(1);
+    }
+  }
+
+  @Test
+  void tooManySlotsAreSentOnAtOnce() throws Exception {
+    try (var h = Aggregations.stage1(SLIDING, null)) {
+      for (int g = 0; g <= PreAggregateOperator.MAX_SLOTS; g++) {
+        h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, "g" + g, 1), 1);
+      }
+      assertThat(h.getOutput()).hasSize(PreAggregateOperator.MAX_SLOTS + 1);
+      h.getOutput().clear();
+      // The null group is a group of its own, apart from the empty one.
+      h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, null, 1), 1);
+      h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, "", 1), 1);
+      h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, null, 2), 2);
+      h.processWatermark(new Watermark(0));
+      assertThat(partials(h)).extracting(PartialAggregate::getGroup, PartialAggregate::getRecords)
+          .containsExactlyInAnyOrder(tuple(null, 2L), tuple("", 1L));
+    }
+  }
+
+  @Test
+  void recordsWithoutATimestampFailLoudlyAndOutOfRangeTimesAreCounted() throws Exception {
+    try (var h = Aggregations.stage1(SLIDING, metrics.environment)) {
+      assertThatThrownBy(() -> h.processElement(new StreamRecord<>(new PerturbedValues(new double[] {0.5, 1}, null, 1))))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageStartingWith("a record reached the aggregation without a timestamp: assign event time before it");
+      h.processElement(new PerturbedValues(new double[] {0.5, 1}, null, 1), EventTimes.LIMIT);
+      h.processElement(new PerturbedValues(new double[] {0.5, 1}, null, 1), -EventTimes.LIMIT);
+      h.processElement(new PerturbedValues(new double[] {0.5, 1}, null, 1), Long.MIN_VALUE + 1);
+      h.processElement(new PerturbedValues(new double[] {0.5, 1}, null, 1), EventTimes.LIMIT - 1);
+      assertThat(metrics.count("reason", "time-out-of-range", "recordsSkipped")).isEqualTo(3);
+      assertThat(counter("recordsPreAggregated")).isEqualTo(1);
+      assertThatThrownBy(() -> h.processElement(new PerturbedValues(new double[] {0.5}, null, 1), 1))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("a PerturbedValues holds 1 values, but the configuration has 2 fields");
+      assertThatThrownBy(() -> h.processElement(new PerturbedValues(null, null, 1), 1))
+          .hasMessage("a PerturbedValues holds no values, but the configuration has 2 fields");
+    }
+  }
+
+  /** A PerturbedValues made by hand may hold what no perturbation gives: skipped and counted, never a crash. */
+  @Test
+  void valuesBeyondAFieldsReachAreSkippedAndCounted() throws Exception {
+    try (var h = Aggregations.stage1(SLIDING, metrics.environment)) {
+      h.processElement(new PerturbedValues(new double[] {1e300, Double.POSITIVE_INFINITY}, null, 1), 1);
+      h.processElement(new PerturbedValues(new double[] {0.5, 1e300}, null, 1), 1);
+      h.processWatermark(new Watermark(0));
+      assertThat(partials(h)).extracting(PartialAggregate::getField, PartialAggregate::getRecords)
+          .containsExactly(tuple(0, 1L));
+    }
+    assertThat(counter("valuesSkipped")).isEqualTo(3);
+    assertThat(counter("recordsPreAggregated")).isEqualTo(1);
+  }
+
+  @Test
+  void panesTileTimeByTheGcdOfSizeAndSlide() {
+    assertThat(SLIDING.pane).isEqualTo(2_000);
+    assertThat(new Windowing(60_000, 10_000, 0, 0).pane).isEqualTo(10_000);
+    assertThat(new Windowing(10_000, 10_000, 0, 0).pane).isEqualTo(10_000);
+    assertThat(new Windowing(10_000, 3_000, 0, 0).pane).isEqualTo(1_000);
+    assertThat(SLIDING.paneOf(-1)).isEqualTo(-2_000);
+    assertThat(SLIDING.paneOf(3_999)).isEqualTo(2_000);
+    assertThat(SLIDING.lastWindowStart(6_000)).isEqualTo(4_000);
+    assertThat(SLIDING.holds(4_000, 6_000)).isTrue();
+    assertThat(SLIDING.holds(-4_000, 6_000)).isFalse();
+    assertThat(SLIDING.holds(-4_000, 4_000)).isTrue();
+    assertThat(SLIDING.holds(-4_000, 5_999)).isTrue();
+    assertThat(SLIDING.holds(8_000, 6_000)).isFalse();
+  }
+}
