@@ -22,6 +22,12 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * wires the Kafka ends.
  */
 public final class AggregateJob {
+  /**
+   * The aggregation's uid prefix: its operators' uids are {@code ogpm-aggregate-pre-aggregate} and
+   * {@code ogpm-aggregate-window-estimates}, those of earlier versions, so their savepoints restore.
+   */
+  static final String UID_PREFIX = "ogpm-aggregate";
+
   private AggregateJob() {}
 
   /** Builds the job on an environment. */
@@ -340,6 +346,7 @@ public final class AggregateJob {
             .groupBy(groupField)
             .bins(bins)
             .method(method)
+            .uidPrefix(UID_PREFIX)
             .build();
         // The time field is validated as the deserializer's.
         aggregation.deserializer(timeField);

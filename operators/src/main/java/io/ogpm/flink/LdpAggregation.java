@@ -45,9 +45,11 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * lateness, each time from all its records; its state is dropped then. Consumers keep the last
  * estimate per window, field and group.
  *
- * <p>{@link #apply} adds two operators with stable uids, {@code <uidPrefix>-pre-aggregate} and
- * {@code <uidPrefix>-window-estimates}, and never touches the environment (checkpointing,
- * parallelism and restarts belong to the job). Immutable.
+ * <p>{@link #apply} adds two operators with stable uids and never touches the environment
+ * (checkpointing, parallelism and restarts belong to the job). The uids follow the rule of both
+ * builders of the library: the role alone without a uid prefix (the default), {@code
+ * <prefix>-<role>} with one; the roles are {@value #PRE_AGGREGATE} and {@value #WINDOW_ESTIMATES}.
+ * Two aggregations in one job need two prefixes. Immutable.
  */
 @PublicEvolving
 public final class LdpAggregation {
@@ -57,8 +59,10 @@ public final class LdpAggregation {
   public static final int DEFAULT_BINS = 50;
   /** Most {@link Builder#bins}. */
   public static final int MAX_BINS = 10_000;
-  /** Default {@link Builder#uidPrefix}. */
-  public static final String DEFAULT_UID_PREFIX = "ogpm-aggregate";
+  /** The uid role of the pre-aggregation on every subtask. */
+  static final String PRE_AGGREGATE = "pre-aggregate";
+  /** The uid role of the merge and estimation per window, field and group (its state: the panes). */
+  static final String WINDOW_ESTIMATES = "window-estimates";
   /** Longest duration of any option: with times within ±2^62 ms, window arithmetic cannot overflow. */
   static final long MAX_MILLIS = 1L << 60;
 
@@ -90,12 +94,12 @@ public final class LdpAggregation {
     SingleOutputStreamOperator<PartialAggregate> partials = perturbed
         .transform("pre-aggregate (per subtask)", TypeInformation.of(PartialAggregate.class),
             new PreAggregateOperator(fields.config(), bins, windowing))
-        .uid(uidPrefix + "-pre-aggregate");
+        .uid(uid(PRE_AGGREGATE));
     return partials
         .keyBy(new FieldAndGroup())
         .transform("window estimates", TypeInformation.of(WindowEstimate.class),
             new WindowEstimateOperator(fields.config(), bins, windowing, method == EstimationMethod.EM))
-        .uid(uidPrefix + "-window-estimates");
+        .uid(uid(WINDOW_ESTIMATES));
   }
 
   /**
@@ -151,8 +155,14 @@ public final class LdpAggregation {
     return method;
   }
 
+  /** The uid prefix, or null for none. */
   public String uidPrefix() {
     return uidPrefix;
+  }
+
+  /** The operators' uid of a role: {@code <prefix>-<role>}, or the role alone without a prefix. */
+  public String uid(String role) {
+    return Uids.uid(uidPrefix, role);
   }
 
   /** Options of an {@link LdpAggregation}; {@link #build()} validates them. */
@@ -166,7 +176,7 @@ public final class LdpAggregation {
     private String groupBy;
     private int bins = DEFAULT_BINS;
     private EstimationMethod method = EstimationMethod.EM;
-    private String uidPrefix = DEFAULT_UID_PREFIX;
+    private String uidPrefix;
 
     private Builder() {}
 
@@ -221,7 +231,10 @@ public final class LdpAggregation {
       return this;
     }
 
-    /** Prefix of the operators' uids (default {@value LdpAggregation#DEFAULT_UID_PREFIX}). */
+    /**
+     * Prefix of the operators' uids ({@code <prefix>-pre-aggregate}...); default none (null): the
+     * roles alone.
+     */
     public Builder uidPrefix(String prefix) {
       this.uidPrefix = prefix;
       return this;
@@ -247,10 +260,7 @@ public final class LdpAggregation {
         throw new IllegalArgumentException("bins: must be in [1, " + MAX_BINS + "], got " + bins);
       }
       Objects.requireNonNull(method, "method: an estimation method is required");
-      if (uidPrefix == null || uidPrefix.isBlank()) {
-        throw new IllegalArgumentException("uidPrefix: must not be blank, got " + (uidPrefix == null ? "null"
-            : "'" + uidPrefix + "'"));
-      }
+      Uids.checkedPrefix(uidPrefix);
       AggregationFields fields = AggregationFields.checked(config, groupBy, null);
       return new LdpAggregation(fields, new Windowing(size, step, lateness, interval), bins, method, uidPrefix);
     }

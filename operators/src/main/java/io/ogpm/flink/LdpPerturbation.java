@@ -45,10 +45,11 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * values are never sent over the network).
  *
  * <p>{@code apply} adds operators to the caller's stream and nothing else: checkpointing,
- * parallelism and restart strategy belong to the job. Operators have stable uids {@code
- * <prefix>-perturb} and {@code <prefix>-budget-by-period} (the budget's state); without a prefix
- * they are {@code perturb} and {@code budget-by-period}, the uids of the perturb job, whose
- * savepoints therefore restore. Two perturbations in one job need two prefixes. Immutable.
+ * parallelism and restart strategy belong to the job. Operators have stable uids by the rule of
+ * both builders of the library: the role alone without a uid prefix, {@code <prefix>-<role>} with
+ * one. The roles are {@value #PERTURB} and {@value #BUDGET} (the budget's state); without a prefix
+ * (the default) these are the uids of the perturb job, whose savepoints therefore restore. Two
+ * perturbations in one job need two prefixes. Immutable.
  */
 @PublicEvolving
 public final class LdpPerturbation {
@@ -81,7 +82,7 @@ public final class LdpPerturbation {
 
   /** The operators' uid of a role: {@code <prefix>-<role>}, or the role alone without a prefix. */
   public String uid(String role) {
-    return uidPrefix == null ? role : uidPrefix + "-" + role;
+    return Uids.uid(uidPrefix, role);
   }
 
   /**
@@ -198,7 +199,10 @@ public final class LdpPerturbation {
       return this;
     }
 
-    /** Prefix of the operators' uids ({@code <prefix>-perturb}...); default none: the perturb job's uids. */
+    /**
+     * Prefix of the operators' uids ({@code <prefix>-perturb}...); default none (null): the roles
+     * alone, the perturb job's uids.
+     */
     public Builder uidPrefix(String uidPrefix) {
       this.uidPrefix = uidPrefix;
       return this;
@@ -206,14 +210,13 @@ public final class LdpPerturbation {
 
     /**
      * @throws NullPointerException if the configuration or the randomness is missing
-     * @throws IllegalArgumentException for a blank uid prefix, or keyed randomness without an id field
+     * @throws IllegalArgumentException for a blank uid prefix (or one that starts or ends with a
+     *     space), or keyed randomness without an id field
      */
     public LdpPerturbation build() {
       Objects.requireNonNull(config, "config: required (PrivacyConfig.load(path) or PrivacyConfig.parse(yaml))");
       Objects.requireNonNull(randomness, "randomness: must not be null (KeySource.none() for secure randomness)");
-      if (uidPrefix != null && (uidPrefix.isBlank() || !uidPrefix.strip().equals(uidPrefix))) {
-        throw new IllegalArgumentException("uidPrefix: must not be blank nor start or end with a space, got '" + uidPrefix + "'");
-      }
+      Uids.checkedPrefix(uidPrefix);
       if (randomness.isKeyed() && config.idField().isEmpty()) {
         throw new IllegalArgumentException("randomness: keyed randomness (" + randomness
             + ") needs an id-field in the configuration");

@@ -53,7 +53,8 @@ class LdpAggregationTest {
     assertThat(a.groupBy()).isNull();
     assertThat(a.bins()).isEqualTo(50);
     assertThat(a.method()).isEqualTo(EstimationMethod.EM);
-    assertThat(a.uidPrefix()).isEqualTo("ogpm-aggregate");
+    assertThat(a.uidPrefix()).isNull();
+    assertThat(a.uid("pre-aggregate")).isEqualTo("pre-aggregate");
     LdpAggregation b = valid().slide(Duration.ofSeconds(10)).allowedLateness(Duration.ofSeconds(30))
         .lateUpdateInterval(Duration.ZERO).groupBy("activity").bins(10_000).method(EstimationMethod.RAW).uidPrefix("p")
         .build();
@@ -64,6 +65,8 @@ class LdpAggregationTest {
     assertThat(b.bins()).isEqualTo(10_000);
     assertThat(b.method()).isEqualTo(EstimationMethod.RAW);
     assertThat(b.uidPrefix()).isEqualTo("p");
+    assertThat(b.uid("pre-aggregate")).isEqualTo("p-pre-aggregate");
+    assertThat(valid().uidPrefix("p").uidPrefix(null).build().uidPrefix()).as("null: no prefix").isNull();
     assertThat(valid().bins(1).build().bins()).isEqualTo(1);
     assertThat(valid().window(Duration.ofMillis(1L << 60)).build().window()).isEqualTo(Duration.ofMillis(1L << 60));
   }
@@ -96,8 +99,10 @@ class LdpAggregationTest {
     }
     assertThatThrownBy(() -> valid().method(null).build()).isInstanceOf(NullPointerException.class)
         .hasMessage("method: an estimation method is required");
-    assertThatThrownBy(() -> valid().uidPrefix(" ").build()).hasMessage("uidPrefix: must not be blank, got ' '");
-    assertThatThrownBy(() -> valid().uidPrefix(null).build()).hasMessage("uidPrefix: must not be blank, got null");
+    for (String prefix : new String[] {"", " ", " p", "p "}) {
+      assertThatThrownBy(() -> valid().uidPrefix(prefix).build()).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("uidPrefix: must not be blank nor start or end with a space, got '" + prefix + "'");
+    }
     assertThatThrownBy(() -> valid().groupBy("x").build())
         .hasMessageStartingWith("groupBy: 'x' is not a passthrough field of the configuration");
     assertThatThrownBy(() -> valid().groupBy("activity").build().deserializer("ts"))
@@ -125,6 +130,17 @@ class LdpAggregationTest {
     }
     assertThat(uids).contains("mine-pre-aggregate", "mine-window-estimates");
     assertThat(names).contains("pre-aggregate (per subtask)", "window estimates");
+  }
+
+  @Test
+  void withoutAPrefixTheUidsAreTheRolesAsInThePerturbation() {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    valid().build().apply(input(env)).sinkTo(new DiscardingSink<>());
+    List<String> uids = new ArrayList<>();
+    for (StreamNode node : env.getStreamGraph().getStreamNodes()) {
+      uids.add(node.getTransformationUID());
+    }
+    assertThat(uids).contains("pre-aggregate", "window-estimates");
   }
 
   static DataStream<PerturbedValues> input(StreamExecutionEnvironment env) {
