@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimator;
-import io.ogpm.flink.WindowEstimate;
+import io.ogpm.flink.aggregate.WindowEstimates;
 import io.ogpm.flink.kafka.KafkaSettings;
 import io.ogpm.flink.kafka.WindowEstimateSerializer;
 import io.ogpm.testkit.KafkaFixture;
@@ -83,7 +83,7 @@ class TwoPhaseAggregationIT {
       got.add(r.valueAsString());
     }
     List<String> expected = new ArrayList<>();
-    onePhase.forEach((start, acc) -> expected.add(new String(WindowEstimateSerializer.toJson(WindowEstimate.of(start,
+    onePhase.forEach((start, acc) -> expected.add(new String(WindowEstimateSerializer.toJson(WindowEstimates.of(start,
         start + 10_000, "x", null, 50, estimator.estimate(acc, true), true)), StandardCharsets.UTF_8)));
     assertThat(expected).hasSize(3);
     assertThat(got).containsExactlyInAnyOrderElementsOf(expected);

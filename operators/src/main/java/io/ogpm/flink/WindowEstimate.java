@@ -1,9 +1,5 @@
 package io.ogpm.flink;
 
-import io.ogpm.estimate.CircularMeans;
-import io.ogpm.estimate.FieldEstimate;
-import io.ogpm.estimate.Interval;
-import io.ogpm.estimate.LinearMeans;
 import io.ogpm.flink.kafka.WindowEstimateSerializer;
 import java.util.Arrays;
 import java.util.Objects;
@@ -33,7 +29,7 @@ public class WindowEstimate {
   private String group;
   private int bins;
   private long count;
-  private String method;
+  private EstimationMethod method;
   private double[] histogram;
   private boolean circular;
   private double mean = Double.NaN;
@@ -56,55 +52,6 @@ public class WindowEstimate {
 
   /** For Flink. */
   public WindowEstimate() {}
-
-  /**
-   * The estimate of a window from a field's {@link FieldEstimate}.
-   *
-   * @param reconstruct whether method {@code em} was asked for: the headline histogram and mean
-   *     are then the reconstruction's, where there is one
-   */
-  public static WindowEstimate of(long windowStart, long windowEnd, String field, String group, int bins,
-      FieldEstimate e, boolean reconstruct) {
-    WindowEstimate w = new WindowEstimate();
-    w.windowStart = windowStart;
-    w.windowEnd = windowEnd;
-    w.field = field;
-    w.group = group;
-    w.bins = bins;
-    w.count = e.count();
-    boolean useEm = reconstruct && e.reconstructedHistogram() != null;
-    w.method = useEm ? "em" : "raw";
-    w.histogram = useEm ? e.reconstructedHistogram() : e.rawHistogram();
-    w.rawHistogram = e.rawHistogram();
-    w.reconstructedHistogram = e.reconstructedHistogram();
-    w.emIterations = e.iterations();
-    if (e.linear() != null) {
-      LinearMeans m = e.linear();
-      Interval headline = useEm ? m.reconstructedMean() : m.mean();
-      w.mean = headline.estimate();
-      w.meanLower = headline.lower();
-      w.meanUpper = headline.upper();
-      w.rawMean = m.raw();
-      w.unbiasedMean = m.unbiased();
-      w.unbiasedFrom = m.unbiasedFrom();
-      w.unbiasedTo = m.unbiasedTo();
-      w.reconstructedMean = m.reconstructed();
-    }
-    if (e.circular() != null) {
-      CircularMeans m = e.circular();
-      Interval headline = useEm ? m.reconstructedDirection() : m.direction();
-      w.circular = true;
-      w.circularMean = headline.estimate();
-      w.circularMeanLower = headline.lower();
-      w.circularMeanUpper = headline.upper();
-      w.resultantLength = m.resultantLength().estimate();
-      w.resultantLengthLower = m.resultantLength().lower();
-      w.resultantLengthUpper = m.resultantLength().upper();
-      w.rawMean = m.direction().estimate();
-      w.reconstructedMean = m.reconstructed();
-    }
-    return w;
-  }
 
   /** Start of the window (inclusive), epoch ms. */
   public long getWindowStart() {
@@ -160,12 +107,15 @@ public class WindowEstimate {
     this.count = count;
   }
 
-  /** {@code em} (reconstructed headline) or {@code raw}. */
-  public String getMethod() {
+  /**
+   * {@link EstimationMethod#EM} where the headline histogram and mean are the reconstruction's,
+   * else {@link EstimationMethod#RAW} (asked for, or no reconstruction for the field's mechanism).
+   */
+  public EstimationMethod getMethod() {
     return method;
   }
 
-  public void setMethod(String method) {
+  public void setMethod(EstimationMethod method) {
     this.method = method;
   }
 
@@ -363,6 +313,6 @@ public class WindowEstimate {
   @Override
   public String toString() {
     return "WindowEstimate{[" + windowStart + ", " + windowEnd + ") " + field + " group=" + group + " n=" + count
-        + " " + method + (circular ? " circularMean=" + circularMean : " mean=" + mean) + "}";
+        + " " + (method == null ? null : method.code()) + (circular ? " circularMean=" + circularMean : " mean=" + mean) + "}";
   }
 }

@@ -240,7 +240,7 @@ class SqlExampleIT {
     assertThat(number(mean, "unbiased_mean")).isEqualTo(raw.getUnbiasedMean());
     JsonNode histogram = row.get("accel_x_histogram");
     assertThat(histogram.get("n").asLong()).isEqualTo(em.getCount());
-    assertThat(histogram.get("estimate_method").asText()).isEqualTo(em.getMethod());
+    assertThat(histogram.get("estimate_method").asText()).isEqualTo(em.getMethod().code());
     assertThat(doubles(histogram.get("histogram"))).containsExactly(em.getHistogram());
     assertThat(doubles(histogram.get("raw_histogram"))).containsExactly(em.getRawHistogram());
     assertThat(doubles(histogram.get("reconstructed_histogram"))).containsExactly(em.getReconstructedHistogram());

@@ -206,7 +206,7 @@ public final class WindowEstimateOperator extends AbstractStreamOperator<WindowE
     if (acc.getCount() == 0) {
       return;
     }
-    WindowEstimate e = WindowEstimate.of(w.getStart(), w.getEnd(), names[field], PartialAggregate.groupOf(key), bins,
+    WindowEstimate e = WindowEstimates.of(w.getStart(), w.getEnd(), names[field], PartialAggregate.groupOf(key), bins,
         estimator.estimate(acc, reconstruct && estimator.canReconstruct()), reconstruct);
     output.collect(new StreamRecord<>(e, w.maxTimestamp()));
     estimates.inc();

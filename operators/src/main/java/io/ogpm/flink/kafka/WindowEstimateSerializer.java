@@ -44,7 +44,7 @@ public final class WindowEstimateSerializer implements KafkaRecordSerializationS
       g.writeStringField("field", e.getField());
       g.writeNumberField("bins", e.getBins());
       g.writeNumberField("count", e.getCount());
-      g.writeStringField("method", e.getMethod());
+      g.writeStringField("method", e.getMethod() == null ? null : e.getMethod().code());
       array(g, "histogram", e.getHistogram());
       if (e.getCount() > 0 && !e.isCircular()) { // a classical field with values
         g.writeNumberField("mean", e.getMean());

@@ -1,6 +1,7 @@
 package io.ogpm.flink.table;
 
 import io.ogpm.estimate.FieldEstimate;
+import io.ogpm.flink.EstimationMethod;
 import io.ogpm.flink.LdpAggregation;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.table.annotation.DataTypeHint;
@@ -99,7 +100,7 @@ public class LdpHistogram extends EstimateFunction {
   @Override
   Row result(FieldEstimate e) {
     boolean em = e.reconstructedHistogram() != null;
-    return Row.of(e.count(), em ? "em" : "raw", array(em ? e.reconstructedHistogram() : e.rawHistogram()),
+    return Row.of(e.count(), (em ? EstimationMethod.EM : EstimationMethod.RAW).code(), array(em ? e.reconstructedHistogram() : e.rawHistogram()),
         array(e.rawHistogram()), array(e.reconstructedHistogram()), e.iterations());
   }
 }

@@ -87,7 +87,7 @@ public final class Aggregations {
     for (double v : values) {
       acc.add(v, e.binning());
     }
-    return WindowEstimate.of(start, end, CONFIG.fields().get(field).name(), group, BINS,
+    return WindowEstimates.of(start, end, CONFIG.fields().get(field).name(), group, BINS,
         e.estimate(acc, reconstruct && e.canReconstruct()), reconstruct);
   }
 }

@@ -189,7 +189,7 @@ class TwoPhaseWindowSemanticsTest {
       Firing f = e.getValue();
       int field = PartialAggregate.fieldOf(f.key());
       var estimator = Aggregations.ESTIMATORS[field];
-      WindowEstimate expected = WindowEstimate.of(f.start(), f.start() + size, Aggregations.CONFIG.fields().get(field)
+      WindowEstimate expected = WindowEstimates.of(f.start(), f.start() + size, Aggregations.CONFIG.fields().get(field)
           .name(), PartialAggregate.groupOf(f.key()), Aggregations.BINS, estimator.estimate(f.acc(), true), true);
       assertThat(lastEstimate.get(e.getKey())).as(e.getKey()).isEqualTo(expected);
     }

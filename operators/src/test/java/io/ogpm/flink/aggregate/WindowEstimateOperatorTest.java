@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimator;
 import io.ogpm.flink.CapturedMetrics;
+import io.ogpm.flink.EstimationMethod;
 import io.ogpm.flink.WindowEstimate;
 import io.ogpm.mechanism.random.AesCtrSource;
 import java.util.ArrayList;
@@ -90,7 +91,7 @@ class WindowEstimateOperatorTest {
       h.getOutput().clear();
       h.processWatermark(19_999);
       assertThat(take(h)).extracting(WindowEstimate::getWindowStart, WindowEstimate::getCount, WindowEstimate::getMethod)
-          .containsExactly(tuple(10_000L, 40L, "em"));
+          .containsExactly(tuple(10_000L, 40L, EstimationMethod.EM));
     }
     assertThat(counter("windowEstimates")).isEqualTo(4);
     assertThat(counter("lateUpdates")).isZero();
@@ -151,7 +152,7 @@ class WindowEstimateOperatorTest {
       h.processElement(partial(0, "a", 0, 20), 1);
       h.setProcessingTime(1_000);
       assertThat(take(h)).extracting(WindowEstimate::getCount, WindowEstimate::getMethod)
-          .containsExactly(tuple(20L, "raw"), tuple(40L, "raw"));
+          .containsExactly(tuple(20L, EstimationMethod.RAW), tuple(40L, EstimationMethod.RAW));
       h.processWatermark(20_000);
       assertThat(take(h)).isEmpty();
       assertThat(h.numKeyedStateEntries()).isZero();

@@ -8,7 +8,9 @@ import io.ogpm.estimate.EstimateJson;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimate;
 import io.ogpm.estimate.FieldEstimator;
+import io.ogpm.flink.EstimationMethod;
 import io.ogpm.flink.WindowEstimate;
+import io.ogpm.flink.aggregate.WindowEstimates;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
@@ -71,7 +73,7 @@ class WindowEstimateSerializerTest {
         for (boolean em : new boolean[] {true, false}) {
           FieldEstimate e = estimator.estimate(acc, em && estimator.canReconstruct());
           for (String group : new String[] {null, "walk \"fast\""}) {
-            WindowEstimate w = WindowEstimate.of(1_767_225_600_000L, 1_767_225_610_000L, "att.roll", group, 12, e, em);
+            WindowEstimate w = WindowEstimates.of(1_767_225_600_000L, 1_767_225_610_000L, "att.roll", group, 12, e, em);
             String json = new String(WindowEstimateSerializer.toJson(w), StandardCharsets.UTF_8);
             assertThat(json).isEqualTo(before(1_767_225_600_000L, 1_767_225_610_000L, group, "att.roll", 12, e, em));
             compared++;
@@ -86,7 +88,7 @@ class WindowEstimateSerializerTest {
   void recordsGoToTheTopicStampedWithTheWindowsLastMillisecondWithoutAKey() throws Exception {
     FieldEstimator estimator = FieldEstimator.of(mechanism(MechanismType.OGPM, 1, Domain.classical(0, 1)), 4);
     FieldAccumulator acc = estimator.newAccumulator().add(0.5, estimator.binning());
-    WindowEstimate w = WindowEstimate.of(0, 10_000, "x", null, 4, estimator.estimate(acc, false), false);
+    WindowEstimate w = WindowEstimates.of(0, 10_000, "x", null, 4, estimator.estimate(acc, false), false);
     ProducerRecord<byte[], byte[]> r = new WindowEstimateSerializer("ogpm.stats").serialize(w, null, 123L);
     assertThat(r.topic()).isEqualTo("ogpm.stats");
     assertThat(r.key()).isNull();
@@ -104,9 +106,9 @@ class WindowEstimateSerializerTest {
       acc.add(estimator.binning().lo() + 40 * bits.nextUniform(), estimator.binning());
     }
     FieldEstimate e = estimator.estimate(acc, true);
-    WindowEstimate w = WindowEstimate.of(5, 15, "dir", "g", 6, e, true);
+    WindowEstimate w = WindowEstimates.of(5, 15, "dir", "g", 6, e, true);
     assertThat(w.isCircular()).isTrue();
-    assertThat(w.getMethod()).isEqualTo("em");
+    assertThat(w.getMethod()).isEqualTo(EstimationMethod.EM);
     assertThat(w.getHistogram()).isEqualTo(e.reconstructedHistogram());
     assertThat(w.getCircularMean()).isEqualTo(e.circular().reconstructedDirection().estimate());
     assertThat(w.getCircularMeanLower()).isEqualTo(e.circular().reconstructedDirection().lower());
@@ -115,7 +117,7 @@ class WindowEstimateSerializerTest {
     assertThat(w.getMean()).isNaN();
     assertThat(w.getEmIterations()).isEqualTo(e.iterations());
     assertThat(w.toString()).isEqualTo("WindowEstimate{[5, 15) dir group=g n=500 em circularMean=" + w.getCircularMean() + "}");
-    WindowEstimate copy = WindowEstimate.of(5, 15, "dir", "g", 6, e, true);
+    WindowEstimate copy = WindowEstimates.of(5, 15, "dir", "g", 6, e, true);
     assertThat(copy).isEqualTo(w).hasSameHashCodeAs(w);
     copy.setResultantLengthUpper(0.5);
     assertThat(copy).isNotEqualTo(w);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimator;
 import io.ogpm.flink.WindowEstimate;
+import io.ogpm.flink.aggregate.WindowEstimates;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
@@ -48,7 +49,7 @@ class EstimateFunctionsTest {
     for (double y : values) {
       acc.add(y, estimator.binning());
     }
-    return WindowEstimate.of(0, 1, "x", null, bins, estimator.estimate(acc, em && estimator.canReconstruct()), em);
+    return WindowEstimates.of(0, 1, "x", null, bins, estimator.estimate(acc, em && estimator.canReconstruct()), em);
   }
 
   private static <F extends EstimateFunction> F opened(F f, TestMetrics metrics) {
@@ -130,7 +131,7 @@ class EstimateFunctionsTest {
       }
       Row r = f.getValue(acc);
       assertThat(r.getField(0)).isEqualTo(2_000L);
-      assertThat(r.getField(1)).isEqualTo(w.getMethod()).isEqualTo("em");
+      assertThat(r.getField(1)).isEqualTo(w.getMethod().code()).isEqualTo("em");
       assertThat(unboxed(r.getField(2))).containsExactly(w.getHistogram());
       assertThat(unboxed(r.getField(3))).containsExactly(w.getRawHistogram());
       assertThat(unboxed(r.getField(4))).containsExactly(w.getReconstructedHistogram());
@@ -147,7 +148,7 @@ class EstimateFunctionsTest {
       f.accumulate(acc, y, -2.0, 2.0, 1.0, "classical", "t-laplace");
     }
     Row r = f.getValue(acc);
-    assertThat(r.getField(1)).isEqualTo("raw").isEqualTo(w.getMethod());
+    assertThat(r.getField(1)).isEqualTo("raw").isEqualTo(w.getMethod().code());
     assertThat(unboxed(r.getField(2))).containsExactly(w.getRawHistogram());
     assertThat(r.getField(4)).isNull();
     assertThat(r.getField(5)).isEqualTo(0);
