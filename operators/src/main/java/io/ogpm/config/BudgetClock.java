@@ -1,10 +1,13 @@
 package io.ogpm.config;
 
+import io.ogpm.annotation.PublicEvolving;
+
 /**
  * Which clock assigns a record to a budget period. Never the producer's: a producer that chooses
  * its records' timestamps could spread them over as many periods as it likes and spend a fresh
  * budget in each.
  */
+@PublicEvolving
 public enum BudgetClock {
   /**
    * The Kafka timestamp of the raw record, accepted only when the broker set it on append (the

@@ -1,5 +1,6 @@
 package io.ogpm.config;
 
+import io.ogpm.annotation.PublicEvolving;
 import io.ogpm.mechanism.Checks;
 import java.io.Serializable;
 import java.time.Duration;
@@ -15,6 +16,7 @@ import java.util.regex.Pattern;
  * loss. A period stays open for records for {@link #maxLag()} after it ends (a job catching up on
  * a backlog); later records for it are refused. Immutable and serializable.
  */
+@PublicEvolving
 public final class BudgetConfig implements Serializable {
   private static final long serialVersionUID = 1L;
 

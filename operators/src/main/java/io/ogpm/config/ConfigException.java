@@ -1,10 +1,13 @@
 package io.ogpm.config;
 
+import io.ogpm.annotation.PublicEvolving;
+
 /**
  * A configuration file that cannot be used. The message is a single line that names the offending
  * field and key, so that a command line tool can print it as is and exit (status 2) without a stack
  * trace. Messages hold names and configuration values only, never data.
  */
+@PublicEvolving
 public final class ConfigException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 

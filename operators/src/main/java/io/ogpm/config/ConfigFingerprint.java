@@ -1,5 +1,6 @@
 package io.ogpm.config;
 
+import io.ogpm.annotation.PublicEvolving;
 import io.ogpm.mechanism.MechanismSpec;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,7 @@ import java.util.List;
  * <p>Value: {@code v1:} and the first 16 hexadecimal digits (64 bits) of the SHA-256 of a canonical
  * text (one line per field, sorted by name; doubles as exact hexadecimal). Immutable.
  */
+@PublicEvolving
 public final class ConfigFingerprint implements Serializable {
   private static final long serialVersionUID = 1L;
 

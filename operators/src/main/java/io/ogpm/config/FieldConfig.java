@@ -1,5 +1,6 @@
 package io.ogpm.config;
 
+import io.ogpm.annotation.PublicEvolving;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.MechanismSpec;
@@ -14,6 +15,7 @@ import java.util.Objects;
  * perturbed ({@link #spec()}) and what happens to an input outside its domain ({@link
  * #outOfRange()}). Immutable and serializable, so that a Flink function can hold it.
  */
+@PublicEvolving
 public final class FieldConfig implements Serializable {
   private static final long serialVersionUID = 1L;
 

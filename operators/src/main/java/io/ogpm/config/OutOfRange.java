@@ -1,11 +1,13 @@
 package io.ogpm.config;
 
+import io.ogpm.annotation.PublicEvolving;
 import java.util.Locale;
 
 /**
  * What to do with an input outside its field's configured {@code [min, max]}: a mechanism is only
  * private for inputs in its domain, so the value must either be dropped or moved into the domain.
  */
+@PublicEvolving
 public enum OutOfRange {
   /** Send the record to the dead letter output ({@code out-of-range}). The default. */
   REJECT,

@@ -1,7 +1,7 @@
 package io.ogpm.config;
 
+import io.ogpm.annotation.PublicEvolving;
 import io.ogpm.mechanism.MechanismSpec;
-import io.ogpm.mechanism.OutputGrid;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +23,7 @@ import java.util.Optional;
  * passed through, used as the id or user field, or nested in or contain another configured name,
  * since that would let its raw value leave the operator.
  */
+@PublicEvolving
 public final class PrivacyConfig implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package io.ogpm.estimate;
 
+import io.ogpm.annotation.PublicEvolving;
+
 /**
  * Means of a circular field, in the field's units. The truth is the mean resultant vector of the
  * window's actual inputs: its direction (the circular mean) and its length.
@@ -20,5 +22,6 @@ package io.ogpm.estimate;
  *     mechanisms that are not rotation invariant, the perturbed values' own length
  * @param reconstructed the reconstruction's circular mean as it came, or NaN
  */
+@PublicEvolving
 public record CircularMeans(
     Interval direction, Interval reconstructedDirection, Interval resultantLength, double reconstructed) {}

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ogpm.annotation.Internal;
 
 /**
  * The JSON form of a field's estimate, shared by the {@code estimate} command and the stats topic:
@@ -29,6 +30,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * methods share the interval, which does not come from the reconstruction; a headline estimate
  * that falls outside it is moved to its nearest end.
  */
+@Internal
 public final class EstimateJson {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 

@@ -1,5 +1,6 @@
 package io.ogpm.estimate;
 
+import io.ogpm.annotation.PublicEvolving;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
@@ -30,6 +31,7 @@ import java.util.Objects;
  * <p>Mutable, as accumulators are; a public no-argument constructor and getters and setters make it
  * a Flink POJO (serialised field by field, no Kryo).
  */
+@PublicEvolving
 public final class FieldAccumulator {
   /** Quanta per unit of a cosine or sine: they lie in [-1, 1], so each is at most 2^60 quanta. */
   static final int TRIG_EXPONENT = -60;

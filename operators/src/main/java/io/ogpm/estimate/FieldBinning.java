@@ -1,5 +1,6 @@
 package io.ogpm.estimate;
 
+import io.ogpm.annotation.PublicEvolving;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
@@ -22,6 +23,7 @@ import io.ogpm.mechanism.Mechanism;
  *
  * <p>Immutable and serializable.
  */
+@PublicEvolving
 public final class FieldBinning implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package io.ogpm.estimate;
 
+import io.ogpm.annotation.PublicEvolving;
+
 /**
  * What a window says about one field.
  *
@@ -11,6 +13,7 @@ package io.ogpm.estimate;
  * @param linear means of a classical field, else null
  * @param circular means of a circular field, else null
  */
+@PublicEvolving
 public record FieldEstimate(
     long count,
     double[] rawHistogram,

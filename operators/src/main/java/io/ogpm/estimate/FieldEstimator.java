@@ -1,5 +1,7 @@
 package io.ogpm.estimate;
 
+import io.ogpm.annotation.Internal;
+import io.ogpm.annotation.PublicEvolving;
 import io.ogpm.mechanism.Mechanism;
 
 /**
@@ -51,6 +53,7 @@ import io.ogpm.mechanism.Mechanism;
  * its rounded choice between bump and background differs, with probability at most 2^-53 per
  * record: that changes any coverage by at most n 2^-53.)
  */
+@PublicEvolving
 public final class FieldEstimator {
   /** Relative error of the mean function and moments (quadrature tolerance 1e-13, with a margin). */
   static final double NUMERICAL = 1e-12;
@@ -169,11 +172,13 @@ public final class FieldEstimator {
   }
 
   /** The EM reconstruction alone (no intervals), for evaluations. */
+  @Internal
   public Reconstruction.Result reconstruct(FieldAccumulator acc) {
     return Reconstruction.em(acc.getHistogram(), transition());
   }
 
   /** The transition matrix the reconstruction uses, for evaluations. */
+  @Internal
   public TransitionMatrix transition() {
     if (transition == null) {
       throw new IllegalStateException("reconstruction needs a piecewise mechanism");

@@ -1,6 +1,9 @@
 package io.ogpm.estimate;
 
+import io.ogpm.annotation.Internal;
+
 /** Distances between histograms over the same bins, for comparing estimates with the truth. */
+@Internal
 public final class Histograms {
   private Histograms() {}
 

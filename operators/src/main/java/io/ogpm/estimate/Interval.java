@@ -1,11 +1,14 @@
 package io.ogpm.estimate;
 
+import io.ogpm.annotation.PublicEvolving;
+
 /**
  * An estimate with a 95 % confidence interval, or with none ({@link #pointOnly}: NaN ends) where no
  * valid interval exists. On a circle the ends are wrapped into the domain, so {@code lower} may be
  * above {@code upper} when the interval crosses the seam; the whole circle is {@code [lo, lo +
  * period]}.
  */
+@PublicEvolving
 public record Interval(double estimate, double lower, double upper) {
   /** The two-sided 95 % normal quantile. */
   public static final double Z95 = 1.959963984540054;

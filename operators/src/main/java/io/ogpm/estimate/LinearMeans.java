@@ -1,5 +1,7 @@
 package io.ogpm.estimate;
 
+import io.ogpm.annotation.PublicEvolving;
+
 /**
  * Means of a classical field. The truth is the mean of the window's actual inputs.
  *
@@ -21,6 +23,7 @@ package io.ogpm.estimate;
  * @param unbiasedTo upper end of that range
  * @param reconstructed the mean of the reconstructed distribution (bin centres), or NaN
  */
+@PublicEvolving
 public record LinearMeans(
     Interval mean,
     Interval reconstructedMean,

@@ -1,5 +1,6 @@
 package io.ogpm.estimate;
 
+import io.ogpm.annotation.Internal;
 import java.util.Arrays;
 
 /**
@@ -44,6 +45,7 @@ import java.util.Arrays;
  * error over every EM and EMS iterate chosen knowing the truth, the ceiling for any rule of this
  * kind.
  */
+@Internal
 public final class Reconstruction {
   /**
    * Most EMS steps: bounds the cost of an emission whatever the number of records (a step is

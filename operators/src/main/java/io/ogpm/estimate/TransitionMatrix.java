@@ -1,5 +1,6 @@
 package io.ogpm.estimate;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.PiecewiseDistribution;
 
@@ -20,6 +21,7 @@ import io.ogpm.mechanism.PiecewiseDistribution;
  * only by rounding, within the bounds {@link RunRows} derives. {@link #dense()} is the same matrix
  * with the dense products, the reference for tests and benchmarks.
  */
+@Internal
 public final class TransitionMatrix {
   static final int POINTS = 32;
 

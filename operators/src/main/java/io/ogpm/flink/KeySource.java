@@ -5,6 +5,7 @@ import io.ogpm.mechanism.random.SecretKeys;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
@@ -43,7 +44,11 @@ public final class KeySource implements Serializable {
     return file != null || environmentVariable != null;
   }
 
-  /** The randomness this source implies, reading the secret now. */
+  /**
+   * The randomness this source implies, reading the secret now: what the operators call in {@code
+   * open()} on the task manager.
+   */
+  @Internal
   public RandomnessMode load() {
     if (file == null && environmentVariable == null) {
       return RandomnessMode.secure();

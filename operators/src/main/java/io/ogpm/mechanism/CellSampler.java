@@ -1,5 +1,6 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.random.RandomBits;
 import java.util.OptionalDouble;
 
@@ -7,6 +8,7 @@ import java.util.OptionalDouble;
  * Draws the output grid cell of a unit mechanism for an input. The reported value is a function of
  * the cell alone ({@link OutputGrid}), so this is where the output distribution is decided.
  */
+@Internal
 public interface CellSampler {
   /** The cell index for input z in [0, 1] and fresh random bits. */
   long sampleCell(double z, RandomBits bits);

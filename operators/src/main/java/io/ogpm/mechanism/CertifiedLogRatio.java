@@ -1,5 +1,6 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.Internal;
 import java.math.BigDecimal;
 
 /**
@@ -10,6 +11,7 @@ import java.math.BigDecimal;
  * @param worst the exact worst log ratio, at most eps
  * @param certifiedEpsilon the smallest double at least {@code worst}, and at most eps
  */
+@Internal
 public record CertifiedLogRatio(BigDecimal worst, double certifiedEpsilon) {
   /**
    * @param mechanism names the mechanism in messages

@@ -1,9 +1,12 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.Internal;
+
 /**
  * Argument preconditions. Every message names the offending parameter and its value, so that a
  * configuration error can be traced to its source without a stack trace.
  */
+@Internal
 public final class Checks {
   private Checks() {}
 

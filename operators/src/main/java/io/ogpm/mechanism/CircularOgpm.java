@@ -1,5 +1,7 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.Internal;
+
 /**
  * The optimal generalised piecewise mechanism on the circle of period 1 (Theorem 4): density p on
  * an arc of length s centred on the input, which may wrap across 0, density p / e^eps elsewhere.
@@ -10,6 +12,7 @@ package io.ogpm.mechanism;
  *
  * <p>The error is the same for every input (the mechanism is rotation invariant).
  */
+@Internal
 public final class CircularOgpm implements TwoLevelMechanism {
   private final OgpmShape shape;
   private final double high;

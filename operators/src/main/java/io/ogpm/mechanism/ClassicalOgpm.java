@@ -1,5 +1,7 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.Internal;
+
 /**
  * The optimal generalised piecewise mechanism on the classical domain [0, 1) -> [0, 1) (Theorem
  * 3): density p on a central piece of length s centred on the input and clamped inside the domain,
@@ -7,6 +9,7 @@ package io.ogpm.mechanism;
  * paper's closed form for absolute error, the root of the cubic of paper-notes section 1 for square
  * error.
  */
+@Internal
 public final class ClassicalOgpm implements TwoLevelMechanism {
   private final OgpmShape shape;
   // Precomputed for the sampler.

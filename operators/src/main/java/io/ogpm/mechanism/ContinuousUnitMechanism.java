@@ -1,5 +1,6 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.Internal;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -10,6 +11,7 @@ import java.util.TreeSet;
  * tolerance of {@link #QUADRATURE_TOLERANCE}; implementations override it with closed forms where
  * they have them.
  */
+@Internal
 public interface ContinuousUnitMechanism extends UnitMechanism {
   /** Absolute error tolerance of the default quadrature. */
   double QUADRATURE_TOLERANCE = 1e-13;

@@ -1,8 +1,10 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.PublicEvolving;
 import java.util.Locale;
 
 /** How the distance between an output {@code y} and the input {@code x} is measured. */
+@PublicEvolving
 public enum Distance {
   /** {@code |y - x|}. */
   LINEAR,

@@ -1,5 +1,7 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.PublicEvolving;
+
 /**
  * A bounded input domain {@code [lo, hi)}: classical (an interval with two ends) or circular (a
  * circle of period {@code hi - lo}, where {@code lo} and {@code hi} are the same point).
@@ -7,6 +9,7 @@ package io.ogpm.mechanism;
  * <p>Inputs are accepted on the closed interval {@code [lo, hi]}: a sensor that reports exactly its
  * configured maximum is valid. On a circle, {@code hi} is the same point as {@code lo}.
  */
+@PublicEvolving
 public final class Domain implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -1,8 +1,10 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.PublicEvolving;
 import java.util.Locale;
 
 /** The loss {@code dist(y, x)^k}: absolute error (k = 1) or square error (k = 2). */
+@PublicEvolving
 public enum ErrorMetric {
   L1(1),
   L2(2);

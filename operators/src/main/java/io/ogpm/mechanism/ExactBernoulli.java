@@ -1,5 +1,6 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.random.RandomBits;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -25,6 +26,7 @@ import java.util.function.IntFunction;
  *
  * <p>Immutable and thread-safe.
  */
+@Internal
 public final class ExactBernoulli {
   /** Words known past the leading run of 0 or all-ones words. */
   static final int SIGNIFICANT_WORDS = 3;

@@ -1,5 +1,6 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.random.RandomBits;
 import java.math.BigDecimal;
 
@@ -31,6 +32,7 @@ import java.math.BigDecimal;
  *
  * <p>Immutable and thread-safe; built once per sampler (BigDecimal work in the constructor only).
  */
+@Internal
 public final class ExactGeometric {
   private final BigDecimal decay;
   private final int lowBits;

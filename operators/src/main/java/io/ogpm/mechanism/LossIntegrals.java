@@ -1,9 +1,12 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.Internal;
+
 /**
  * Closed-form integrals of the loss {@code dist(y, x)^k} over an interval of outputs, for k = 1, 2
  * and linear or circular distance. These are the building blocks of every exact expected error.
  */
+@Internal
 public final class LossIntegrals {
   private LossIntegrals() {}
 

@@ -1,5 +1,6 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.PublicEvolving;
 import io.ogpm.mechanism.random.RandomBits;
 import java.util.OptionalDouble;
 
@@ -12,6 +13,7 @@ import java.util.OptionalDouble;
  * one snapped output, no allocation. Instances are immutable and thread-safe; the uniform draws
  * come from the caller (see {@code io.ogpm.mechanism.random}).
  */
+@PublicEvolving
 public final class Mechanism {
   private final MechanismSpec spec;
   private final UnitMechanism unit;

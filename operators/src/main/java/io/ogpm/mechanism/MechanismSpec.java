@@ -1,5 +1,6 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.PublicEvolving;
 import java.util.Objects;
 import java.util.OptionalDouble;
 
@@ -7,6 +8,7 @@ import java.util.OptionalDouble;
  * Everything that defines a field's mechanism: its type, domain, epsilon, objective and output
  * grid. Immutable; built with {@link #builder()} and validated by {@link Builder#build()}.
  */
+@PublicEvolving
 public final class MechanismSpec implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
 

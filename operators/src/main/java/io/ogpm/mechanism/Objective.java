@@ -1,5 +1,6 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.PublicEvolving;
 import java.util.Locale;
 
 /**
@@ -7,6 +8,7 @@ import java.util.Locale;
  * (Theorems 3 and 4, p = e^(eps/2)); {@link #L2} is the true square-error optimum, whose high
  * density solves a cubic (paper-notes section 1), not the paper's closed form.
  */
+@PublicEvolving
 public enum Objective {
   L1(ErrorMetric.L1),
   L2(ErrorMetric.L2);

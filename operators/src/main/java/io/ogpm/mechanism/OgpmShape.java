@@ -1,5 +1,7 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.Internal;
+
 /**
  * The shape of an optimal three-piece mechanism on a domain of unit width: a central piece of
  * length {@code s} at high density {@code p}, the rest of the domain at low density {@code q = p /
@@ -21,6 +23,7 @@ package io.ogpm.mechanism;
  * relative precision (through {@code expm1}), so that it stays accurate from eps = 1e-3, where the
  * mechanism is nearly uniform, to eps in the hundreds, where the low density underflows gently.
  */
+@Internal
 public final class OgpmShape {
   /** Largest epsilon accepted: above it e^eps overflows a double. */
   public static final double MAX_EPSILON = 700;

@@ -1,5 +1,7 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.Internal;
+
 /**
  * The fixed grid that every output is snapped to (paper-notes section 6). The unit line is cut into
  * cells of width {@code 2^-bits}, anchored at 0 (the domain's lower end), and an output is reported
@@ -14,6 +16,7 @@ package io.ogpm.mechanism;
  * are not on the grid, the value of a partial end cell is its midpoint clamped into the domain (a
  * fixed function of the cell). On a circle, cell indices wrap.
  */
+@Internal
 public final class OutputGrid {
   /** The default resolution: 2^-32 of the domain width. */
   public static final int DEFAULT_BITS = 32;

@@ -1,10 +1,13 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.Internal;
+
 /**
  * The paper's closed-form square errors, kept verbatim as cross-checks of the exact piecewise
  * integration in {@link PiecewiseDistribution#expectedError}. Both are for the absolute-error
  * optimum ({@code p = e^(eps/2)}), the only one the paper gives in closed form.
  */
+@Internal
 public final class PaperClosedForms {
   private PaperClosedForms() {}
 

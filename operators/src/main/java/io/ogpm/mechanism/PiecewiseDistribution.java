@@ -1,5 +1,6 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.PublicEvolving;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.List;
  *
  * <p>Instances are immutable.
  */
+@PublicEvolving
 public final class PiecewiseDistribution {
   /**
    * Tolerated deviation of the total mass from 1, besides the rounding of the piece boundaries:

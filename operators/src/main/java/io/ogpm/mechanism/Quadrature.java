@@ -1,5 +1,6 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.Internal;
 import java.util.function.DoubleUnaryOperator;
 import org.hipparchus.analysis.integration.IterativeLegendreGaussIntegrator;
 
@@ -13,6 +14,7 @@ import org.hipparchus.analysis.integration.IterativeLegendreGaussIntegrator;
  * tolerance bounds it. An interval of a few ulps (a cut next to a kink) is one midpoint: its
  * integral is below the tolerance anyway.
  */
+@Internal
 public final class Quadrature {
   static final int POINTS = 8;
   private static final double RELATIVE_ACCURACY = 1e-15;

@@ -1,5 +1,6 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.random.RandomBits;
 import java.util.OptionalDouble;
 
@@ -39,6 +40,7 @@ import java.util.OptionalDouble;
  * e^eps - 1}, with X as close to it as the integers allow. So the exact ratio never exceeds e^eps;
  * {@link #realizedEpsilon()} is a certified upper bound on {@code ln(1 + X)}, never above eps.
  */
+@Internal
 public final class TwoLevelCellSampler implements CellSampler {
   private final OutputGrid grid;
   private final TwoLevelMechanism mechanism;

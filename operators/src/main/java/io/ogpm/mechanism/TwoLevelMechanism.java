@@ -1,5 +1,6 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.Internal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,6 +15,7 @@ import java.util.List;
  * the input, so the exact integer sampler ({@link TwoLevelCellSampler}) reaches every output cell
  * with the same probability whatever the input, except through the bump.
  */
+@Internal
 public interface TwoLevelMechanism extends PiecewiseUnitMechanism {
   /** The probability of the background, {@code q (outputHi - outputLo)}; independent of the input. */
   double backgroundMass();

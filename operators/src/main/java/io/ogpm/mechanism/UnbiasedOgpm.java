@@ -1,5 +1,7 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.Internal;
+
 /**
  * The optimal unbiased three-piece mechanism (Theorem 5, OGPM-U): input [0, 1], output domain
  * enlarged to [-C, C + 1) with {@code C = (e^(eps/2) + 1) / (e^(eps/2) - 1)}, high density {@code p
@@ -13,6 +15,7 @@ package io.ogpm.mechanism;
  * and {@code p / e^eps} elsewhere, so that {@code E[M(x)] = x} (appendix "Proof of Theorem 5").
  * {@code e^(eps/2) - 1} is computed with {@code expm1} so that C is accurate at small eps.
  */
+@Internal
 public final class UnbiasedOgpm implements TwoLevelMechanism {
   private final double epsilon;
   private final double c;

@@ -1,5 +1,8 @@
 package io.ogpm.mechanism;
 
+import io.ogpm.annotation.Internal;
+import io.ogpm.annotation.PublicEvolving;
+
 /**
  * A mechanism on the unit domain: inputs z in [0, 1] (a circle of period 1 when {@link
  * #circular()}), outputs in [{@link #outputLo()}, {@link #outputHi()}). Every mechanism of the
@@ -9,6 +12,7 @@ package io.ogpm.mechanism;
  *
  * <p>Implementations are immutable and thread-safe.
  */
+@PublicEvolving
 public interface UnitMechanism {
   /** The privacy parameter this mechanism satisfies. */
   double epsilon();
@@ -61,6 +65,7 @@ public interface UnitMechanism {
    * with an exact sampler ({@link TwoLevelCellSampler}, or exact geometric noise); the default is
    * left for analysis and for mechanisms under audit.
    */
+  @Internal
   default CellSampler cellSampler(OutputGrid grid) {
     return (z, bits) -> grid.cell(inverseCdf(z, bits.nextUniform()));
   }

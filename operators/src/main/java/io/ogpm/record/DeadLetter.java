@@ -2,12 +2,14 @@ package io.ogpm.record;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ogpm.annotation.Internal;
 
 /**
  * A rejected input: a reason code, the field at fault (or null), a message and where the input came
  * from. Never the input's values: the message is built from field names and configuration only, so
  * a dead-letter topic can be read by people who may not see raw readings.
  */
+@Internal
 public record DeadLetter(ReasonCode reason, String field, String message, Source source) {
   /** The dead letter as a JSON object. */
   public ObjectNode toJson() {

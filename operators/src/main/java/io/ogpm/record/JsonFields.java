@@ -1,9 +1,11 @@
 package io.ogpm.record;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ogpm.annotation.Internal;
 import java.util.List;
 
 /** Reads a value at a dotted path ({@code attitude.roll}) of a JSON object. */
+@Internal
 public final class JsonFields {
   private JsonFields() {}
 

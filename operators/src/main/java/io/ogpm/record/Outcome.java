@@ -1,6 +1,9 @@
 package io.ogpm.record;
 
+import io.ogpm.annotation.Internal;
+
 /** What became of one input record: perturbed, or rejected with a dead letter. */
+@Internal
 public sealed interface Outcome {
   /**
    * A perturbed record.

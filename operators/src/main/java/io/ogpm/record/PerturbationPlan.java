@@ -1,5 +1,6 @@
 package io.ogpm.record;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.OutOfRange;
 import io.ogpm.config.PrivacyConfig;
@@ -28,6 +29,7 @@ import java.util.List;
  *
  * <p>Not thread-safe (it owns a random stream and reusable PRF state): one per Flink subtask.
  */
+@Internal
 public final class PerturbationPlan {
   private final PrivacyConfig config;
   private final String[] names;

@@ -1,6 +1,9 @@
 package io.ogpm.record;
 
+import io.ogpm.annotation.PublicEvolving;
+
 /** Why a record was dead-lettered: stable codes that dashboards and alerts can rely on. */
+@PublicEvolving
 public enum ReasonCode {
   /** Not valid JSON (syntax, invalid UTF-8, duplicate keys, trailing data, nesting too deep). */
   MALFORMED_JSON("malformed-json"),

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import io.ogpm.annotation.Internal;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.mechanism.random.Identifier;
 import io.ogpm.mechanism.random.RandomnessMode;
@@ -31,6 +32,7 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Not thread-safe (it owns a random stream and reusable buffers): one per Flink subtask.
  */
+@Internal
 public final class RecordPerturber {
   /** Deepest nesting accepted. */
   public static final int MAX_NESTING = 64;

@@ -1,5 +1,6 @@
 package io.ogpm.record;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.random.Identifier;
 import java.util.Arrays;
 
@@ -12,6 +13,7 @@ import java.util.Arrays;
  * <p>Reused from record to record by one reader ({@link #clear}): nothing is allocated per record.
  * Not thread-safe. Holds raw values while a record is processed: it never leaves the operator.
  */
+@Internal
 public final class RecordValues {
   private final double[] input;
   private final boolean[] present;

@@ -1,9 +1,12 @@
 package io.ogpm.record;
 
+import io.ogpm.annotation.Internal;
+
 /**
  * Where an input record came from: a Kafka topic, partition and offset, or a line of a file.
  * Unknown parts are null (topic) or -1.
  */
+@Internal
 public record Source(String topic, int partition, long offset, long line) implements java.io.Serializable {
   /** A Kafka record's coordinates. */
   public static Source kafka(String topic, int partition, long offset) {

@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.audit;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.random.RandomBits;
 
 /**
@@ -10,6 +11,7 @@ import io.ogpm.mechanism.random.RandomBits;
  * "this output cannot come from that input" is an event of probability zero under one input and
  * not under the other.
  */
+@Internal
 public interface AuditedSampler {
   /** One output for input x. */
   double sample(double x, RandomBits bits);

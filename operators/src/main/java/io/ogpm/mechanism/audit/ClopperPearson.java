@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.audit;
 
+import io.ogpm.annotation.Internal;
 import org.hipparchus.analysis.solvers.AllowedSolution;
 import org.hipparchus.analysis.solvers.BracketingNthOrderBrentSolver;
 import org.hipparchus.special.Beta;
@@ -12,6 +13,7 @@ import org.hipparchus.special.Beta;
  * exact quantile, an upper bound never below it, up to the accuracy of the beta function). Public
  * for the coverage tests of the estimators' intervals.
  */
+@Internal
 public final class ClopperPearson {
   private static final double RELATIVE_ACCURACY = 1e-15;
   private static final int MAX_EVALUATIONS = 10_000;

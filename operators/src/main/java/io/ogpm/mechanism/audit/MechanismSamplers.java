@@ -1,13 +1,15 @@
 package io.ogpm.mechanism.audit;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.CellSampler;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.OutputGrid;
-import io.ogpm.mechanism.UnitMechanism;
 import io.ogpm.mechanism.PiecewiseDistribution;
+import io.ogpm.mechanism.UnitMechanism;
 import io.ogpm.mechanism.random.RandomBits;
 
 /** Samplers to audit, from a {@link Mechanism}. */
+@Internal
 public final class MechanismSamplers {
   private MechanismSamplers() {}
 

@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.audit;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.random.AesCtrSource;
 import io.ogpm.mechanism.random.RandomBits;
 import java.util.Locale;
@@ -26,6 +27,7 @@ import java.util.Locale;
  * A correct eps-LDP sampler yields a bound below eps with probability at least 1 - alpha; a
  * sampler that is not eps-LDP on some event is caught once n is large enough for that event.
  */
+@Internal
 public final class PrivacyAuditor {
   private PrivacyAuditor() {}
 

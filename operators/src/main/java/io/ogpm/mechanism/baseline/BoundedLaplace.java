@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.baseline;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.CellSampler;
 import io.ogpm.mechanism.CertifiedLogRatio;
 import io.ogpm.mechanism.Checks;
@@ -29,6 +30,7 @@ import java.util.OptionalDouble;
  * <p>Sampling: the discrete Laplace on the grid restricted to the domain's cells, drawn exactly
  * ({@link Sampler}).
  */
+@Internal
 public final class BoundedLaplace implements ContinuousUnitMechanism {
   private final double epsilon;
   private final double scale;

@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.baseline;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.TwoLevelMechanism;
 
@@ -14,6 +15,7 @@ import io.ogpm.mechanism.TwoLevelMechanism;
  *
  * <p>As a mixture: the background carries mass {@code 2C p / e^eps = e^(-eps/2)}.
  */
+@Internal
 public final class PiecewiseMechanism implements TwoLevelMechanism {
   /** Where the outputs live. */
   public enum Output {

@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.baseline;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.CellSampler;
 import io.ogpm.mechanism.CertifiedLogRatio;
 import io.ogpm.mechanism.Checks;
@@ -21,6 +22,7 @@ import java.util.OptionalDouble;
  *
  * <p>Sampling: the discrete analogue on the grid's cells, drawn exactly ({@link Sampler}).
  */
+@Internal
 public final class Purkayastha implements ContinuousUnitMechanism {
   private final double epsilon;
   private final double kappa;

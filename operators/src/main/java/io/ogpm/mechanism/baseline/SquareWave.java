@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.baseline;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.TwoLevelMechanism;
 
@@ -12,6 +13,7 @@ import io.ogpm.mechanism.TwoLevelMechanism;
  * <p>The numerator and the bracket of b both vanish like eps^2; below eps = 0.5 they are summed as
  * series so that b keeps full precision.
  */
+@Internal
 public final class SquareWave implements TwoLevelMechanism {
   /** Where the outputs live. */
   public enum Output {

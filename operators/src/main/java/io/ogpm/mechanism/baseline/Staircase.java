@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.baseline;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.CellSampler;
 import io.ogpm.mechanism.CertifiedLogRatio;
 import io.ogpm.mechanism.Checks;
@@ -38,6 +39,7 @@ import java.util.OptionalDouble;
  * <p>Sampling is exact on the grid: the staircase with gamma rounded to a whole number of cells,
  * integrated over each cell ({@link Sampler}).
  */
+@Internal
 public final class Staircase implements PiecewiseUnitMechanism {
   /** Upper bound on the mass beyond the represented blocks. */
   public static final double TAIL_MASS = 0x1.0p-60;

@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.baseline;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.CellSampler;
 import io.ogpm.mechanism.CertifiedLogRatio;
 import io.ogpm.mechanism.Checks;
@@ -22,6 +23,7 @@ import java.util.OptionalDouble;
  * <p>Sampling is the discrete Laplace mechanism on the grid, as in Google's differential-privacy
  * library, drawn exactly ({@link Sampler}).
  */
+@Internal
 public final class TruncatedLaplace implements ContinuousUnitMechanism {
   private final double epsilon;
   private final double scale;

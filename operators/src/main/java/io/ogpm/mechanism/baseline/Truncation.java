@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.baseline;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.CellSampler;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.OutputGrid;
@@ -17,6 +18,7 @@ import java.util.OptionalDouble;
  * (paper-notes section 4), which the expected error includes. Sampling draws the base mechanism's
  * cell exactly on its own enlarged grid and clamps the cell.
  */
+@Internal
 public final class Truncation implements PiecewiseUnitMechanism {
   private final PiecewiseUnitMechanism base;
   private final String name;

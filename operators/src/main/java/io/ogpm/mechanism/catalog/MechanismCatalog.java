@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.catalog;
 
+import io.ogpm.annotation.PublicEvolving;
 import io.ogpm.mechanism.CircularOgpm;
 import io.ogpm.mechanism.ClassicalOgpm;
 import io.ogpm.mechanism.Mechanism;
@@ -20,6 +21,7 @@ import io.ogpm.mechanism.baseline.Truncation;
  * both the optimal mechanisms of {@code io.ogpm.mechanism} and the paper's baselines of {@code
  * io.ogpm.mechanism.baseline}, so neither package depends on the other's users.
  */
+@PublicEvolving
 public final class MechanismCatalog {
   private MechanismCatalog() {}
 

@@ -1,5 +1,7 @@
 package io.ogpm.mechanism.polar;
 
+import io.ogpm.annotation.Internal;
+
 /**
  * The shares of a polar pair's eps that are spent: the radius's eps1 at {@link PolarSplit#optimum()}
  * and the angle's the rest of eps, rounded down where {@code eps1 + eps2} would exceed eps in double
@@ -7,6 +9,7 @@ package io.ogpm.mechanism.polar;
  * (sequential composition). The configuration's polar item and the SQL functions both spend these
  * shares, so a pair gets the same two mechanisms, to the bit, in either. Immutable.
  */
+@Internal
 public record PolarShares(double epsRadius, double epsAngle) {
 
   /**

@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.polar;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.CircularOgpm;
 import io.ogpm.mechanism.Distance;
@@ -32,6 +33,7 @@ import org.hipparchus.optim.univariate.UnivariatePointValuePair;
  * relative 1e-10 of eps; the total is flat near it (paper-notes section 7), so the split matters
  * less than the curve, which {@link #curve} gives.
  */
+@Internal
 public final class PolarSplit {
   static final int SCAN = 400;
 

@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.random;
 
+import io.ogpm.annotation.Internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -22,6 +23,7 @@ import javax.crypto.spec.SecretKeySpec;
  * {@link #seeded(long)} derives them from a seed by SHA-256: reproducible, for tests and
  * experiments only (anyone who knows the seed can predict every output).
  */
+@Internal
 public final class AesCtrSource implements RandomBits {
   private static final int BLOCK_BYTES = 8192;
   private static final VarHandle LONGS =

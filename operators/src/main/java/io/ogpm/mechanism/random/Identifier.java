@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.random;
 
+import io.ogpm.annotation.Internal;
 import java.math.BigInteger;
 import java.util.Objects;
 
@@ -18,6 +19,7 @@ import java.util.Objects;
  *
  * <p>Immutable.
  */
+@Internal
 public final class Identifier {
   /** The type tag of a string identifier (ASCII {@code S}). */
   static final int STRING = 'S';

@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.random;
 
+import io.ogpm.annotation.Internal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -52,6 +53,7 @@ import java.util.Arrays;
  * and thread-safe (the {@link RecordBits} it hands out are not). The key never appears in {@link
  * #toString()}.
  */
+@Internal
 public final class KeyedPrf {
   /** Fewest bytes of secret accepted: 128 bits. */
   public static final int MIN_SECRET_BYTES = 16;

@@ -1,5 +1,7 @@
 package io.ogpm.mechanism.random;
 
+import io.ogpm.annotation.PublicEvolving;
+
 /**
  * A source of uniform random bits (as Apache Commons RNG separates its providers from its
  * samplers: the samplers in {@code io.ogpm.mechanism} take one of these). Implementations are not
@@ -10,6 +12,7 @@ package io.ogpm.mechanism.random;
  * {@code java.util.Random} and {@code SplittableRandom} are never used: their outputs predict their
  * future outputs.
  */
+@PublicEvolving
 public interface RandomBits {
   /** 64 uniform random bits. */
   long nextLong();

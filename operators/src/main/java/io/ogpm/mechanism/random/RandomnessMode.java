@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.random;
 
+import io.ogpm.annotation.Internal;
 import java.util.Arrays;
 
 /**
@@ -7,6 +8,7 @@ import java.util.Arrays;
  * SecureRandom), keyed (a PRF of a secret key and of the field, record id, user and value: replay-safe), or
  * seeded (tests and experiments only).
  */
+@Internal
 public final class RandomnessMode {
   private final byte[] secret;
   private final Long seed;

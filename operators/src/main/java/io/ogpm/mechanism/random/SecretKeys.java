@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.random;
 
+import io.ogpm.annotation.Internal;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import java.util.function.UnaryOperator;
  * content. No copy is left behind: a refused secret, and the content before trimming, are
  * overwritten with zeros.
  */
+@Internal
 public final class SecretKeys {
   private SecretKeys() {}
 

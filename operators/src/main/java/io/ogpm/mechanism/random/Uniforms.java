@@ -1,6 +1,9 @@
 package io.ogpm.mechanism.random;
 
+import io.ogpm.annotation.Internal;
+
 /** Conversions from random bits to uniform numbers. */
+@Internal
 public final class Uniforms {
   private static final double TWO_POW_MINUS_53 = 0x1.0p-53;
 

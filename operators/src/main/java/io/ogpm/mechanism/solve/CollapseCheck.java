@@ -1,7 +1,8 @@
 package io.ogpm.mechanism.solve;
 
-import io.ogpm.mechanism.ClassicalOgpm;
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.Checks;
+import io.ogpm.mechanism.ClassicalOgpm;
 import io.ogpm.mechanism.Distance;
 import io.ogpm.mechanism.ErrorMetric;
 import io.ogpm.mechanism.OgpmShape;
@@ -19,6 +20,7 @@ import org.hipparchus.random.SobolSequenceGenerator;
  * (eps in [{@value #EPS_LO}, {@value #EPS_HI}), the paper's "generally meaningful" range, and x in
  * [0, 1)): deterministic, and spread more evenly than independent draws.
  */
+@Internal
 public final class CollapseCheck {
   static final double EPS_LO = 0.1;
   static final double EPS_HI = 10;

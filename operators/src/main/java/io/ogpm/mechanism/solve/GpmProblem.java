@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.solve;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.ErrorMetric;
@@ -13,6 +14,7 @@ import java.util.OptionalDouble;
  * chosen input x0 (section "Minimize Error at a Specific x"). Immutable; validated by its
  * factories with messages that name the bad value.
  */
+@Internal
 public final class GpmProblem {
   /** At least three pieces: the paper's family starts at TPM (m = 3); see {@link GpmSolver}. */
   public static final int MIN_PIECES = 3;

@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.solve;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.LossIntegrals;
 import io.ogpm.mechanism.PiecewiseDistribution;
 import java.util.ArrayList;
@@ -50,6 +51,7 @@ import org.hipparchus.random.SobolSequenceGenerator;
  * objective is smooth near the optimum, so its value errs by the square of the step) while piece
  * boundaries and densities are only resolved to about {@code 1e-6}: the optimum is flat in them.
  */
+@Internal
 public final class GpmSolver {
   /** Default number of BOBYQA starts. */
   public static final int DEFAULT_STARTS = 24;

@@ -1,5 +1,6 @@
 package io.ogpm.mechanism.solve;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.ClassicalOgpm;
 import io.ogpm.mechanism.Distance;
 import io.ogpm.mechanism.OgpmShape;
@@ -24,6 +25,7 @@ import java.util.List;
  * as {@link #searchError()}), so a search that bent a constraint within its tolerance could not
  * report a better error than a valid mechanism reaches.
  */
+@Internal
 public final class SolvedGpm {
   /**
    * A piece shorter than this (on the unit domain) is a sliver the search left behind (seen: 2.3e-7
