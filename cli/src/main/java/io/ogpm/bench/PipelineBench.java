@@ -436,7 +436,8 @@ final class PipelineBench {
       a.groupBy(group);
     }
     LdpAggregation aggregation = a.build();
-    env.fromSource(AggregationKafka.perturbedValuesSource(settings, input, id, aggregation.deserializer("ts"), true),
+    env.fromSource(AggregationKafka.perturbedValuesSource().kafka(settings).topics(input).groupId(id)
+            .deserializer(aggregation.deserializer("ts")).bounded(true).build(),
             PerturbedValues.watermarks(OUT_OF_ORDERNESS, IDLE_TIMEOUT), "perturbed records")
         .keyBy(new GroupKey())
         .window(TumblingEventTimeWindows.of(window()))

@@ -35,12 +35,12 @@ public final class AggregateJob {
     JobEnvironment.configure(env, s.checkpointInterval(), s.parallelism());
     LdpAggregation aggregation = s.aggregation();
     DataStream<PerturbedValues> perturbed = env
-        .fromSource(AggregationKafka.perturbedValuesSource(s.kafka(), s.inputTopic(), s.groupId(),
-                aggregation.deserializer(s.timeField()), s.bounded()),
+        .fromSource(AggregationKafka.perturbedValuesSource().kafka(s.kafka()).topics(s.inputTopic())
+                .groupId(s.groupId()).deserializer(aggregation.deserializer(s.timeField())).bounded(s.bounded()).build(),
             PerturbedValues.watermarks(s.outOfOrderness(), s.idleTimeout()), "perturbed records")
         .uid("perturbed-source");
     aggregation.apply(perturbed)
-        .sinkTo(AggregationKafka.estimateSink(s.kafka(), s.outputTopic(), s.transactionalIdPrefix() + "-stats"))
+        .sinkTo(AggregationKafka.estimateSink(s.kafka(), s.outputTopic(), s.transactionalIdPrefix()))
         .uid("stats-sink")
         .name("stats topic");
   }

@@ -57,7 +57,8 @@ class AggregationExampleIT {
         .build();
 
     DataStream<PerturbedValues> values = env.fromSource(
-        AggregationKafka.perturbedValuesSource(kafka, perturbedTopic, "my-stats", aggregation.deserializer("ts"), bounded),
+        AggregationKafka.perturbedValuesSource().kafka(kafka).topics(perturbedTopic).groupId("my-stats")
+            .deserializer(aggregation.deserializer("ts")).bounded(bounded).build(),
         PerturbedValues.watermarks(Duration.ofSeconds(5), Duration.ofSeconds(30)), "perturbed records")
         .uid("perturbed-source");
 

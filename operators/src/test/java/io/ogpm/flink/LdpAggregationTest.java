@@ -160,7 +160,8 @@ class LdpAggregationTest {
     KafkaSettings kafka = KafkaSettings.of("localhost:1");
     LdpAggregation aggregation = valid().groupBy("activity").slide(Duration.ofSeconds(10)).build();
     DataStream<PerturbedValues> perturbed = env.fromSource(
-        AggregationKafka.perturbedValuesSource(kafka, "in", "group", aggregation.deserializer(null), true),
+        AggregationKafka.perturbedValuesSource().kafka(kafka).topics("in").groupId("group")
+            .deserializer(aggregation.deserializer(null)).bounded(true).build(),
         PerturbedValues.watermarks(Duration.ofSeconds(5)), "perturbed");
     aggregation.apply(perturbed).sinkTo(AggregationKafka.estimateSink(kafka, "out", "tx"));
     StreamGraph graph = env.getStreamGraph();

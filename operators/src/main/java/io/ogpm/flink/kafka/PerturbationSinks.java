@@ -2,7 +2,6 @@ package io.ogpm.flink.kafka;
 
 import io.ogpm.flink.DeadLetterRecord;
 import io.ogpm.flink.PerturbedRecord;
-import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 
@@ -28,17 +27,13 @@ public final class PerturbationSinks {
    * PerturbedRecordSerializer}).
    */
   public static KafkaSink<PerturbedRecord> perturbed(KafkaSettings kafka, String topic, String transactionalIdPrefix) {
-    return kafka(kafka).exactlyOnceSink(new PerturbedRecordSerializer(Checks.name("topic", topic)),
-        Checks.name("transactionalIdPrefix", transactionalIdPrefix) + "-perturbed");
+    return TransactionalSinks.exactlyOnce(kafka, topic, PerturbedRecordSerializer::new, transactionalIdPrefix,
+        "perturbed");
   }
 
   /** Dead letters to {@code topic}, with their reason code as a header ({@link DeadLetterSerializer}). */
   public static KafkaSink<DeadLetterRecord> deadLetters(KafkaSettings kafka, String topic, String transactionalIdPrefix) {
-    return kafka(kafka).exactlyOnceSink(new DeadLetterSerializer(Checks.name("topic", topic)),
-        Checks.name("transactionalIdPrefix", transactionalIdPrefix) + "-dead-letters");
-  }
-
-  private static KafkaSettings kafka(KafkaSettings kafka) {
-    return Objects.requireNonNull(kafka, "kafka: required (KafkaSettings.of(bootstrapServers))");
+    return TransactionalSinks.exactlyOnce(kafka, topic, DeadLetterSerializer::new, transactionalIdPrefix,
+        "dead-letters");
   }
 }

@@ -13,13 +13,18 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Pattern;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
+import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
-import org.apache.flink.api.java.typeutils.PojoTypeInfo;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
@@ -77,9 +82,9 @@ class PerturbationKafkaTest {
     assertThatThrownBy(() -> RawRecordSource.builder().topics("t").groupId("g").build())
         .isInstanceOf(NullPointerException.class).hasMessage("kafka: required (KafkaSettings.of(bootstrapServers))");
     assertThatThrownBy(() -> RawRecordSource.builder().kafka(KAFKA).groupId("g").build())
-        .isInstanceOf(NullPointerException.class).hasMessage("topics: required");
+        .isInstanceOf(NullPointerException.class).hasMessage("topics: required (or a subscription set in configure(..))");
     assertThatThrownBy(() -> RawRecordSource.builder().kafka(KAFKA).topics((String[]) null).groupId("g").build())
-        .isInstanceOf(NullPointerException.class).hasMessage("topics: required");
+        .isInstanceOf(NullPointerException.class).hasMessage("topics: required (or a subscription set in configure(..))");
     assertThatThrownBy(() -> RawRecordSource.builder().kafka(KAFKA).topics().groupId("g").build())
         .isInstanceOf(IllegalArgumentException.class).hasMessage("topics: at least one topic is required");
     assertThatThrownBy(() -> RawRecordSource.builder().kafka(KAFKA).topics("a", " ").groupId("g").build())
@@ -88,6 +93,44 @@ class PerturbationKafkaTest {
         .isInstanceOf(NullPointerException.class).hasMessage("groupId: required");
     assertThatThrownBy(() -> RawRecordSource.builder().kafka(KAFKA).topics("a").groupId("").build())
         .isInstanceOf(IllegalArgumentException.class).hasMessage("groupId: must not be blank, got ''");
+  }
+
+  @Test
+  void theHooksSettingsReachTheSourceButReadCommittedAndTheDeserializerStay() throws Exception {
+    KafkaRecordDeserializationSchema<RawRecord> other = new KafkaRecordDeserializationSchema<>() {
+      @Override
+      public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RawRecord> out) {}
+
+      @Override
+      public TypeInformation<RawRecord> getProducedType() {
+        return TypeInformation.of(RawRecord.class);
+      }
+    };
+    KafkaSource<RawRecord> source = RawRecordSource.builder().kafka(KAFKA).groupId("g")
+        .configure(b -> b.setTopicPattern(Pattern.compile("raw-.*"))
+            .setClientIdPrefix("sensors")
+            .setStartingOffsets(OffsetsInitializer.timestamp(1_767_225_600_000L))
+            .setGroupId("other-group")
+            .setProperty("isolation.level", "read_uncommitted")
+            .setProperty("max.poll.records", "50")
+            .setDeserializer(other))
+        .build();
+    Properties props = field(source, "props");
+    assertThat(props).containsEntry("client.id.prefix", "sensors").containsEntry("max.poll.records", "50")
+        .containsEntry("group.id", "other-group").containsEntry("isolation.level", "read_committed");
+    assertThat(((Pattern) field(field(source, "subscriber"), "topicPattern")).pattern()).isEqualTo("raw-.*");
+    assertThat((Object) field(source, "startingOffsetsInitializer")).isInstanceOf(
+        OffsetsInitializer.timestamp(0).getClass());
+    assertThat((Object) field(source, "deserializationSchema")).isInstanceOf(RawRecordDeserializer.class);
+    assertThat(source.getProducedType()).isEqualTo(TypeInformation.of(RawRecord.class));
+
+    // With topics and a hook, the hook runs last: it may change what the options set.
+    KafkaSource<RawRecord> bounded = RawRecordSource.builder().kafka(KAFKA).topics("raw").groupId("g").bounded(true)
+        .configure(b -> b.setUnbounded(OffsetsInitializer.latest())).build();
+    assertThat(bounded.getBoundedness()).isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
+    assertThatThrownBy(() -> RawRecordSource.builder().kafka(KAFKA).topics("raw").groupId("g")
+        .configure(b -> b.setTopicPattern(Pattern.compile("raw-.*"))).build())
+        .isInstanceOf(IllegalStateException.class);
   }
 
   @Test
