@@ -28,49 +28,12 @@ import org.apache.flink.types.Row;
 @FunctionHint(output = @DataTypeHint("ROW<n BIGINT, circular_mean DOUBLE, circular_mean_lower DOUBLE, "
     + "circular_mean_upper DOUBLE, resultant_length DOUBLE, resultant_length_lower DOUBLE, "
     + "resultant_length_upper DOUBLE>"))
-public class LdpCircularMean extends EstimateFunction {
+public class LdpCircularMean extends MeanFunction {
   private static final long serialVersionUID = 1L;
-  /** A mean needs no histogram: one bin (the intervals do not depend on the bins). */
-  private static final Integer BINS = 1;
 
   @Override
   CallLayout layout() {
     return CallLayout.LDP_CIRCULAR_MEAN;
-  }
-
-  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps) {
-    accumulate(acc, perturbed, lo, hi, eps, SpecArguments.DEFAULT_MECHANISM);
-  }
-
-  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism) {
-    accumulate(acc, perturbed, lo, hi, eps, mechanism, SpecArguments.DEFAULT_OBJECTIVE);
-  }
-
-  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism,
-      String objective) {
-    change(acc, perturbed, lo, hi, eps, layout().fixedDomain, mechanism, BINS, objective, false);
-  }
-
-  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps) {
-    retract(acc, perturbed, lo, hi, eps, SpecArguments.DEFAULT_MECHANISM);
-  }
-
-  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism) {
-    retract(acc, perturbed, lo, hi, eps, mechanism, SpecArguments.DEFAULT_OBJECTIVE);
-  }
-
-  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism,
-      String objective) {
-    change(acc, perturbed, lo, hi, eps, layout().fixedDomain, mechanism, BINS, objective, true);
-  }
-
-  public void merge(LdpAccumulator acc, Iterable<LdpAccumulator> others) {
-    mergeAll(acc, others);
-  }
-
-  @Override
-  public Row getValue(LdpAccumulator acc) {
-    return value(acc);
   }
 
   @Override

@@ -25,49 +25,12 @@ import org.apache.flink.types.Row;
 @PublicEvolving
 @FunctionHint(output = @DataTypeHint("ROW<n BIGINT, mean DOUBLE, mean_lower DOUBLE, mean_upper DOUBLE, "
     + "raw_mean DOUBLE, unbiased_mean DOUBLE>"))
-public class LdpMean extends EstimateFunction {
+public class LdpMean extends MeanFunction {
   private static final long serialVersionUID = 1L;
-  /** A mean needs no histogram: one bin (the intervals do not depend on the bins). */
-  private static final Integer BINS = 1;
 
   @Override
   CallLayout layout() {
     return CallLayout.LDP_MEAN;
-  }
-
-  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps) {
-    accumulate(acc, perturbed, lo, hi, eps, SpecArguments.DEFAULT_MECHANISM);
-  }
-
-  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism) {
-    accumulate(acc, perturbed, lo, hi, eps, mechanism, SpecArguments.DEFAULT_OBJECTIVE);
-  }
-
-  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism,
-      String objective) {
-    change(acc, perturbed, lo, hi, eps, layout().fixedDomain, mechanism, BINS, objective, false);
-  }
-
-  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps) {
-    retract(acc, perturbed, lo, hi, eps, SpecArguments.DEFAULT_MECHANISM);
-  }
-
-  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism) {
-    retract(acc, perturbed, lo, hi, eps, mechanism, SpecArguments.DEFAULT_OBJECTIVE);
-  }
-
-  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism,
-      String objective) {
-    change(acc, perturbed, lo, hi, eps, layout().fixedDomain, mechanism, BINS, objective, true);
-  }
-
-  public void merge(LdpAccumulator acc, Iterable<LdpAccumulator> others) {
-    mergeAll(acc, others);
-  }
-
-  @Override
-  public Row getValue(LdpAccumulator acc) {
-    return value(acc);
   }
 
   @Override

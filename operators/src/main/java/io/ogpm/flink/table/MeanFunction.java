@@ -1,0 +1,55 @@
+package io.ogpm.flink.table;
+
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.types.Row;
+
+/**
+ * What {@link LdpMean} and {@link LdpCircularMean} share: the same calls ({@code (perturbed, lo,
+ * hi, eps [, mechanism [, objective]])}, the domain fixed by the function: classical or circular),
+ * accumulated, retracted and merged alike into one histogram bin, since a mean and its intervals do
+ * not depend on the bins. Each function says only its call layout and how its row is read from the
+ * estimate.
+ */
+@Internal
+public abstract class MeanFunction extends EstimateFunction {
+  private static final long serialVersionUID = 1L;
+  /** A mean needs no histogram: one bin (the intervals do not depend on the bins). */
+  private static final Integer BINS = 1;
+
+  MeanFunction() {}
+
+  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps) {
+    accumulate(acc, perturbed, lo, hi, eps, SpecArguments.DEFAULT_MECHANISM);
+  }
+
+  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism) {
+    accumulate(acc, perturbed, lo, hi, eps, mechanism, SpecArguments.DEFAULT_OBJECTIVE);
+  }
+
+  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism,
+      String objective) {
+    change(acc, perturbed, lo, hi, eps, layout().fixedDomain, mechanism, BINS, objective, false);
+  }
+
+  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps) {
+    retract(acc, perturbed, lo, hi, eps, SpecArguments.DEFAULT_MECHANISM);
+  }
+
+  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism) {
+    retract(acc, perturbed, lo, hi, eps, mechanism, SpecArguments.DEFAULT_OBJECTIVE);
+  }
+
+  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism,
+      String objective) {
+    change(acc, perturbed, lo, hi, eps, layout().fixedDomain, mechanism, BINS, objective, true);
+  }
+
+  public void merge(LdpAccumulator acc, Iterable<LdpAccumulator> others) {
+    mergeAll(acc, others);
+  }
+
+  @Override
+  public Row getValue(LdpAccumulator acc) {
+    return value(acc);
+  }
+}
