@@ -1,6 +1,7 @@
 package io.ogpm.topics;
 
 import io.ogpm.config.BudgetClock;
+import io.ogpm.config.Options;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -242,10 +243,7 @@ public final class TopicLayout {
       String[][] topics = {{"--raw-topic", raw}, {"--perturbed-topic", perturbed}, {"--dead-letter-topic", deadLetters},
           {"--stats-topic", stats}};
       for (String[] t : topics) {
-        Objects.requireNonNull(t[1], t[0] + ": required");
-        if (t[1].isBlank()) {
-          throw new IllegalArgumentException(t[0] + " must not be blank");
-        }
+        Options.notBlank(t[0], t[1]);
         if (!names.add(t[1])) {
           throw new IllegalArgumentException(t[0] + " '" + t[1] + "' is also another topic of the deployment: each needs its own");
         }

@@ -206,7 +206,7 @@ class TopicAuditTest {
     assertThatThrownBy(() -> TopicLayout.builder().topics("a", "b", "a", "c").build())
         .hasMessage("--dead-letter-topic 'a' is also another topic of the deployment: each needs its own");
     assertThatThrownBy(() -> TopicLayout.builder().topics("a", " ", "b", "c").build())
-        .hasMessage("--perturbed-topic must not be blank");
+        .hasMessage("--perturbed-topic: must not be blank, got ' '");
     assertThatThrownBy(() -> TopicLayout.builder().transactionTimeout(Duration.ZERO).build())
         .hasMessage("transaction.timeout.ms must be positive, got 0");
   }

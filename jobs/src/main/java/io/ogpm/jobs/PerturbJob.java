@@ -1,5 +1,6 @@
 package io.ogpm.jobs;
 
+import io.ogpm.config.Options;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.KeySource;
 import io.ogpm.flink.LdpPerturbation;
@@ -210,11 +211,11 @@ public final class PerturbJob {
         Objects.requireNonNull(config, "config: required");
         Objects.requireNonNull(kafka, "kafka: required");
         Objects.requireNonNull(keySource, "keySource: required (KeySource.none() for secure randomness)");
-        name("inputTopic", inputTopic);
-        name("outputTopic", outputTopic);
-        name("deadLetterTopic", deadLetterTopic);
-        name("groupId", groupId);
-        name("transactionalIdPrefix", transactionalIdPrefix);
+        Options.notBlank("inputTopic", inputTopic);
+        Options.notBlank("outputTopic", outputTopic);
+        Options.notBlank("deadLetterTopic", deadLetterTopic);
+        Options.notBlank("groupId", groupId);
+        Options.notBlank("transactionalIdPrefix", transactionalIdPrefix);
         if (outputTopic.equals(inputTopic) || deadLetterTopic.equals(inputTopic)) {
           throw new IllegalArgumentException((outputTopic.equals(inputTopic) ? "outputTopic" : "deadLetterTopic")
               + ": must differ from the input topic, got '" + inputTopic + "'");
@@ -230,13 +231,6 @@ public final class PerturbJob {
           throw new IllegalArgumentException("parallelism: must be >= 0 (0: the environment's), got " + parallelism);
         }
         return new Settings(this);
-      }
-
-      private static void name(String option, String value) {
-        Objects.requireNonNull(value, option + ": required");
-        if (value.isBlank()) {
-          throw new IllegalArgumentException(option + ": must not be blank, got '" + value + "'");
-        }
       }
     }
   }
