@@ -413,13 +413,11 @@ final class PipelineBench {
     kafka.createTopic(output, 1);
     String id = "bench-" + runs++;
     StreamExecutionEnvironment env = environment();
-    AggregateJob.Settings.Builder b = AggregateJob.Settings.builder().config(config).kafka(settings).inputTopic(input)
-        .outputTopic(output).groupId(id).transactionalIdPrefix(id).timeField("ts").window(window())
-        .outOfOrderness(OUT_OF_ORDERNESS).idleTimeout(IDLE_TIMEOUT).bins(50).method(EstimationMethod.EM)
-        .bounded(true).checkpointInterval(CHECKPOINTS).parallelism(parallelism);
-    if (group != null) {
-      b.groupField(group);
-    }
+    AggregateJob.Settings.Builder b = AggregateJob.Settings.builder()
+        .aggregation(a -> a.config(config).window(window()).groupBy(group).bins(50).method(EstimationMethod.EM))
+        .kafka(settings).inputTopic(input).outputTopic(output).groupId(id).transactionalIdPrefix(id).timeField("ts")
+        .outOfOrderness(OUT_OF_ORDERNESS).idleTimeout(IDLE_TIMEOUT).bounded(true).checkpointInterval(CHECKPOINTS)
+        .parallelism(parallelism);
     AggregateJob.build(env, b.build());
     JobExecutionResult result = JobRunner.execute(env, "bench aggregation", true, settings, List.of(output));
     return records * 1000.0 / result.getNetRuntime();

@@ -11,17 +11,16 @@ import io.ogpm.estimate.FieldEstimate;
 import io.ogpm.estimate.FieldEstimator;
 import io.ogpm.estimate.Histograms;
 import io.ogpm.flink.KeySource;
-import io.ogpm.testkit.EmbeddedKafka;
-import io.ogpm.testkit.KafkaClients;
-import io.ogpm.testkit.KafkaFixture;
+import io.ogpm.flink.kafka.KafkaSettings;
 import io.ogpm.jobs.AggregateJob;
 import io.ogpm.jobs.JobRunner;
-import io.ogpm.flink.kafka.KafkaSettings;
 import io.ogpm.jobs.PerturbJob;
-import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.record.JsonFields;
 import io.ogpm.record.ReasonCode;
+import io.ogpm.testkit.EmbeddedKafka;
+import io.ogpm.testkit.KafkaClients;
+import io.ogpm.testkit.KafkaFixture;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -200,18 +199,15 @@ public final class Demo {
    */
   private static AggregateJob.Settings aggregateSettings(Options o, PrivacyConfig config, KafkaSettings kafka, boolean bounded) {
     return AggregateJob.Settings.builder()
-        .config(config)
+        .aggregation(a -> a.config(config).groupBy(GROUP_FIELD).window(o.window()).bins(o.bins()))
         .kafka(kafka)
         .inputTopic(PERTURBED)
         .outputTopic(STATS)
         .groupId("ogpm-demo-aggregate")
         .transactionalIdPrefix("ogpm-demo-aggregate")
-        .groupField(GROUP_FIELD)
         .timeField(TIME_FIELD)
-        .window(o.window())
         .outOfOrderness(Duration.ofMinutes(5))
         .idleTimeout(Duration.ofSeconds(5))
-        .bins(o.bins())
         .bounded(bounded)
         .checkpointInterval(Duration.ofSeconds(2))
         .parallelism(o.parallelism())

@@ -1,13 +1,14 @@
 package io.ogpm.jobs;
 
+import io.ogpm.config.Options;
 import io.ogpm.config.PrivacyConfig;
-import io.ogpm.flink.EstimationMethod;
 import io.ogpm.flink.LdpAggregation;
 import io.ogpm.flink.PerturbedValues;
 import io.ogpm.flink.kafka.AggregationKafka;
 import io.ogpm.flink.kafka.KafkaSettings;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -27,6 +28,8 @@ public final class AggregateJob {
    * {@code ogpm-aggregate-window-estimates}, those of earlier versions, so their savepoints restore.
    */
   static final String UID_PREFIX = "ogpm-aggregate";
+  /** The window of the job's aggregation unless one is set. */
+  static final Duration DEFAULT_WINDOW = Duration.ofMinutes(1);
 
   private AggregateJob() {}
 
@@ -59,7 +62,6 @@ public final class AggregateJob {
     private final boolean bounded;
     private final Duration checkpointInterval;
     private final int parallelism;
-    private final Builder from;
 
     private Settings(Builder b, LdpAggregation aggregation) {
       this.aggregation = aggregation;
@@ -74,16 +76,27 @@ public final class AggregateJob {
       this.bounded = b.bounded;
       this.checkpointInterval = b.checkpointInterval;
       this.parallelism = b.parallelism;
-      this.from = b.copy();
     }
 
     public static Builder builder() {
-      return new Builder();
+      return new Builder(LdpAggregation.builder().window(DEFAULT_WINDOW));
     }
 
     /** A builder holding these settings, to change some of them. */
     public Builder toBuilder() {
-      return from.copy();
+      Builder b = new Builder(aggregation.toBuilder());
+      b.kafka = kafka;
+      b.inputTopic = inputTopic;
+      b.outputTopic = outputTopic;
+      b.groupId = groupId;
+      b.transactionalIdPrefix = transactionalIdPrefix;
+      b.timeField = timeField;
+      b.outOfOrderness = outOfOrderness;
+      b.idleTimeout = idleTimeout;
+      b.bounded = bounded;
+      b.checkpointInterval = checkpointInterval;
+      b.parallelism = parallelism;
+      return b;
     }
 
     /** The aggregation (configuration, windows, grouping, bins, method). */
@@ -142,59 +155,37 @@ public final class AggregateJob {
     }
 
     /**
-     * Options of the job; {@link #build()} validates them, naming the bad option and value (the
-     * aggregation's own options as {@link LdpAggregation.Builder} does).
+     * Options of the job; {@link #build()} validates them, naming the bad option and value. The
+     * aggregation's own options (configuration, windows, grouping, bins, method) are set on the
+     * library's {@link LdpAggregation.Builder} through {@link #aggregation}, which checks them; only
+     * the window has a default of its own here (1 minute), and the uid prefix is the job's.
      */
     public static final class Builder {
-      private PrivacyConfig config;
+      private final LdpAggregation.Builder aggregation;
       private KafkaSettings kafka;
       private String inputTopic = "ogpm.perturbed";
       private String outputTopic = "ogpm.stats";
       private String groupId = "ogpm-aggregate";
       private String transactionalIdPrefix = "ogpm-aggregate";
-      private String groupField;
       private String timeField;
-      private Duration window = Duration.ofMinutes(1);
-      private Duration slide;
-      private Duration allowedLateness = Duration.ZERO;
-      private Duration lateUpdateInterval = LdpAggregation.DEFAULT_LATE_UPDATE_INTERVAL;
       private Duration outOfOrderness = Duration.ofSeconds(5);
       private Duration idleTimeout = Duration.ofSeconds(30);
-      private int bins = LdpAggregation.DEFAULT_BINS;
-      private EstimationMethod method = EstimationMethod.EM;
       private boolean bounded;
       private Duration checkpointInterval = Duration.ofSeconds(10);
       private int parallelism;
 
-      private Builder() {}
-
-      private Builder copy() {
-        Builder b = new Builder();
-        b.config = config;
-        b.kafka = kafka;
-        b.inputTopic = inputTopic;
-        b.outputTopic = outputTopic;
-        b.groupId = groupId;
-        b.transactionalIdPrefix = transactionalIdPrefix;
-        b.groupField = groupField;
-        b.timeField = timeField;
-        b.window = window;
-        b.slide = slide;
-        b.allowedLateness = allowedLateness;
-        b.lateUpdateInterval = lateUpdateInterval;
-        b.outOfOrderness = outOfOrderness;
-        b.idleTimeout = idleTimeout;
-        b.bins = bins;
-        b.method = method;
-        b.bounded = bounded;
-        b.checkpointInterval = checkpointInterval;
-        b.parallelism = parallelism;
-        return b;
+      private Builder(LdpAggregation.Builder aggregation) {
+        this.aggregation = aggregation;
       }
 
-      /** Required. */
-      public Builder config(PrivacyConfig config) {
-        this.config = config;
+      /**
+       * Sets the aggregation's options on the library's builder: the configuration (required), the
+       * window (default 1 minute), slide, allowed lateness, late-update interval, group-by field,
+       * bins and method (the library's defaults). Its uid prefix is always the job's ({@value
+       * AggregateJob#UID_PREFIX}), so that the job's savepoints restore.
+       */
+      public Builder aggregation(Consumer<LdpAggregation.Builder> options) {
+        options.accept(aggregation);
         return this;
       }
 
@@ -228,39 +219,9 @@ public final class AggregateJob {
         return this;
       }
 
-      /** A passthrough field to group by; default one global group. */
-      public Builder groupField(String field) {
-        this.groupField = field;
-        return this;
-      }
-
       /** A passthrough field with the event time; default the Kafka timestamp. */
       public Builder timeField(String field) {
         this.timeField = field;
-        return this;
-      }
-
-      /** Default 1 minute. */
-      public Builder window(Duration window) {
-        this.window = window;
-        return this;
-      }
-
-      /** Default: tumbling windows. */
-      public Builder slide(Duration slide) {
-        this.slide = slide;
-        return this;
-      }
-
-      /** Default 0. */
-      public Builder allowedLateness(Duration lateness) {
-        this.allowedLateness = lateness;
-        return this;
-      }
-
-      /** Default 10 s. */
-      public Builder lateUpdateInterval(Duration interval) {
-        this.lateUpdateInterval = interval;
         return this;
       }
 
@@ -273,18 +234,6 @@ public final class AggregateJob {
       /** Default 30 s. */
       public Builder idleTimeout(Duration idleTimeout) {
         this.idleTimeout = idleTimeout;
-        return this;
-      }
-
-      /** Default 50. */
-      public Builder bins(int bins) {
-        this.bins = bins;
-        return this;
-      }
-
-      /** Default EM. */
-      public Builder method(EstimationMethod method) {
-        this.method = method;
         return this;
       }
 
@@ -313,14 +262,11 @@ public final class AggregateJob {
        * @throws IllegalArgumentException naming the option and its bad value
        */
       public Settings build() {
-        Objects.requireNonNull(kafka, "kafka: Kafka settings are required");
-        for (String[] topic : new String[][] {{"inputTopic", inputTopic}, {"outputTopic", outputTopic},
-            {"groupId", groupId}, {"transactionalIdPrefix", transactionalIdPrefix}}) {
-          if (topic[1] == null || topic[1].isBlank()) {
-            throw new IllegalArgumentException(topic[0] + ": must not be blank, got "
-                + (topic[1] == null ? "null" : "'" + topic[1] + "'"));
-          }
-        }
+        Objects.requireNonNull(kafka, "kafka: required");
+        Options.notBlank("inputTopic", inputTopic);
+        Options.notBlank("outputTopic", outputTopic);
+        Options.notBlank("groupId", groupId);
+        Options.notBlank("transactionalIdPrefix", transactionalIdPrefix);
         if (outputTopic.equals(inputTopic)) {
           throw new IllegalArgumentException("outputTopic: must differ from the input topic, got '" + inputTopic + "'");
         }
@@ -337,22 +283,11 @@ public final class AggregateJob {
           throw new IllegalArgumentException("parallelism: must be at least 0 (0: the cluster's default), got "
               + parallelism);
         }
-        LdpAggregation aggregation = LdpAggregation.builder()
-            .config(config)
-            .window(window)
-            .slide(slide)
-            .allowedLateness(allowedLateness)
-            .lateUpdateInterval(lateUpdateInterval)
-            .groupBy(groupField)
-            .bins(bins)
-            .method(method)
-            .uidPrefix(UID_PREFIX)
-            .build();
+        LdpAggregation built = aggregation.uidPrefix(UID_PREFIX).build();
         // The time field is validated as the deserializer's.
-        aggregation.deserializer(timeField);
-        return new Settings(this, aggregation);
+        built.deserializer(timeField);
+        return new Settings(this, built);
       }
     }
   }
-
 }

@@ -28,7 +28,7 @@ class AggregateJobTest {
   static final KafkaSettings KAFKA = KafkaSettings.of("kafka:9092");
 
   static AggregateJob.Settings.Builder settings() {
-    return AggregateJob.Settings.builder().config(CONFIG).kafka(KAFKA);
+    return AggregateJob.Settings.builder().aggregation(a -> a.config(CONFIG)).kafka(KAFKA);
   }
 
   @Test
@@ -45,13 +45,17 @@ class AggregateJobTest {
     assertThat(s.checkpointInterval()).isEqualTo(Duration.ofSeconds(10));
     assertThat(s.parallelism()).isZero();
     assertThat(s.config()).isSameAs(CONFIG);
+    assertThat(s.aggregation().window()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(settings().aggregation(a -> a.uidPrefix("mine")).build().aggregation().uidPrefix())
+        .as("the job's uids are its own").isEqualTo("ogpm-aggregate");
+    assertThat(s.toBuilder().aggregation(a -> a.bins(7)).build().aggregation().bins()).isEqualTo(7);
     assertThat(s.toBuilder().outputTopic("other").build().outputTopic()).isEqualTo("other");
     assertThat(s.outputTopic()).isEqualTo("ogpm.stats");
 
-    assertThatThrownBy(() -> AggregateJob.Settings.builder().config(CONFIG).build())
-        .hasMessage("kafka: Kafka settings are required");
+    assertThatThrownBy(() -> AggregateJob.Settings.builder().aggregation(a -> a.config(CONFIG)).build())
+        .hasMessage("kafka: required");
     assertThatThrownBy(() -> settings().inputTopic(" ").build()).hasMessage("inputTopic: must not be blank, got ' '");
-    assertThatThrownBy(() -> settings().groupId(null).build()).hasMessage("groupId: must not be blank, got null");
+    assertThatThrownBy(() -> settings().groupId(null).build()).hasMessage("groupId: required");
     assertThatThrownBy(() -> settings().outputTopic("ogpm.perturbed").build())
         .hasMessage("outputTopic: must differ from the input topic, got 'ogpm.perturbed'");
     assertThatThrownBy(() -> settings().outOfOrderness(Duration.ofSeconds(-1)).build())
@@ -62,14 +66,14 @@ class AggregateJobTest {
         .hasMessage("checkpointInterval: must be at least 10 ms, got PT0.005S");
     assertThatThrownBy(() -> settings().parallelism(-1).build())
         .hasMessage("parallelism: must be at least 0 (0: the cluster's default), got -1");
-    assertThatThrownBy(() -> settings().groupField("nope").build()).hasMessageContaining("nope");
+    assertThatThrownBy(() -> settings().aggregation(a -> a.groupBy("nope")).build()).hasMessageContaining("nope");
     assertThatThrownBy(() -> settings().timeField("x").build()).hasMessageContaining("x");
   }
 
   @Test
   void theJobSetsUpItsEnvironmentKeepsItsUidsAndNeedsNoKryo() {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    AggregateJob.build(env, settings().groupField("g").timeField("ts").checkpointInterval(Duration.ofSeconds(3))
+    AggregateJob.build(env, settings().aggregation(a -> a.groupBy("g")).timeField("ts").checkpointInterval(Duration.ofSeconds(3))
         .parallelism(3).bounded(true).build());
     assertThat(env.getCheckpointConfig().getCheckpointInterval()).isEqualTo(3_000);
     assertThat(env.getCheckpointConfig().getCheckpointingConsistencyMode()).isEqualTo(CheckpointingMode.EXACTLY_ONCE);

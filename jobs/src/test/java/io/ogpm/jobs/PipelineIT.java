@@ -166,10 +166,12 @@ class PipelineIT {
     // so event times there are out of order by up to the whole test's span (40 s): the watermark
     // allows a minute, so no record is late.
     StreamExecutionEnvironment env = ENV.executionEnvironment();
-    AggregateJob.build(env, AggregateJob.Settings.builder().config(CONFIG).kafka(KafkaSettings.of(kafka.bootstrapServers()))
+    AggregateJob.build(env, AggregateJob.Settings.builder()
+        .aggregation(a -> a.config(CONFIG).groupBy("activity").window(Duration.ofMillis(WINDOW_MS)).bins(20))
+        .kafka(KafkaSettings.of(kafka.bootstrapServers()))
         .inputTopic("perturbed").outputTopic("stats").groupId("aggregate-test").transactionalIdPrefix("aggregate-test")
-        .groupField("activity").timeField("ts").window(Duration.ofMillis(WINDOW_MS)).outOfOrderness(Duration.ofMinutes(1))
-        .idleTimeout(Duration.ofSeconds(5)).bins(20).bounded(true).checkpointInterval(Duration.ofSeconds(1)).parallelism(2)
+        .timeField("ts").outOfOrderness(Duration.ofMinutes(1))
+        .idleTimeout(Duration.ofSeconds(5)).bounded(true).checkpointInterval(Duration.ofSeconds(1)).parallelism(2)
         .build());
     env.execute("aggregate test");
 

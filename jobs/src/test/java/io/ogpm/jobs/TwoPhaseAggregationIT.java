@@ -67,9 +67,9 @@ class TwoPhaseAggregationIT {
     kafka.produceRecords("two-in", messages);
 
     StreamExecutionEnvironment env = ENV.executionEnvironment();
-    AggregateJob.build(env, AggregateJob.Settings.builder().config(CONFIG)
+    AggregateJob.build(env, AggregateJob.Settings.builder().aggregation(a -> a.config(CONFIG).window(Duration.ofSeconds(10)))
         .kafka(KafkaSettings.of(kafka.bootstrapServers())).inputTopic("two-in").outputTopic("two-stats")
-        .groupId("two").transactionalIdPrefix("two").timeField("ts").window(Duration.ofSeconds(10))
+        .groupId("two").transactionalIdPrefix("two").timeField("ts")
         .outOfOrderness(Duration.ofSeconds(1)).bounded(true).checkpointInterval(Duration.ofSeconds(1)).parallelism(2)
         .build());
     env.execute(JOB);

@@ -55,11 +55,14 @@ class WindowSemanticsIT {
   static final long T0 = 1_700_000_000_000L - 1_700_000_000_000L % 10_000;
 
   static AggregateJob.Settings settings(KafkaFixture kafka, String in, String out, Duration lateUpdateInterval) {
-    return AggregateJob.Settings.builder().config(CONFIG).kafka(KafkaSettings.of(kafka.bootstrapServers()))
+    return AggregateJob.Settings.builder()
+        .aggregation(a -> a.config(CONFIG).window(Duration.ofSeconds(10)).slide(Duration.ofSeconds(5))
+            .allowedLateness(Duration.ofSeconds(5)).lateUpdateInterval(lateUpdateInterval).bins(10)
+            .method(io.ogpm.flink.EstimationMethod.RAW))
+        .kafka(KafkaSettings.of(kafka.bootstrapServers()))
         .inputTopic(in).outputTopic(out).groupId(in).transactionalIdPrefix(in).timeField("ts")
-        .window(Duration.ofSeconds(10)).slide(Duration.ofSeconds(5)).allowedLateness(Duration.ofSeconds(5))
-        .lateUpdateInterval(lateUpdateInterval).outOfOrderness(Duration.ZERO).idleTimeout(Duration.ofMinutes(5))
-        .bins(10).method(io.ogpm.flink.EstimationMethod.RAW).checkpointInterval(Duration.ofMillis(300)).parallelism(1)
+        .outOfOrderness(Duration.ZERO).idleTimeout(Duration.ofMinutes(5))
+        .checkpointInterval(Duration.ofMillis(300)).parallelism(1)
         .build();
   }
 
@@ -113,7 +116,7 @@ class WindowSemanticsIT {
     kafka.createTopic("end-in", 1);
     kafka.createTopic("end-stats", 1);
     AggregateJob.Settings settings = settings(kafka, "end-in", "end-stats", Duration.ofHours(1)).toBuilder()
-        .window(Duration.ofSeconds(5)).slide(null).allowedLateness(Duration.ofSeconds(7)).build();
+        .aggregation(a -> a.window(Duration.ofSeconds(5)).slide(null).allowedLateness(Duration.ofSeconds(7))).build();
     JobClient job = start("windows emitted at the end of their lateness", settings);
     try {
       produce(kafka, "end-in", records(1_000, 10));

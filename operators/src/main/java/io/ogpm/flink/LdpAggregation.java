@@ -85,6 +85,13 @@ public final class LdpAggregation {
     return new Builder();
   }
 
+  /** A builder holding this aggregation's options, to change some of them. */
+  public Builder toBuilder() {
+    return builder().config(config()).window(window()).slide(windowing.slide() == windowing.size() ? null : slide())
+        .allowedLateness(allowedLateness()).lateUpdateInterval(lateUpdateInterval()).groupBy(groupBy()).bins(bins)
+        .method(method).uidPrefix(uidPrefix);
+  }
+
   /**
    * Adds the aggregation to a stream of perturbed values whose timestamps and watermarks are
    * assigned, and returns the window estimates.

@@ -67,6 +67,12 @@ class LdpAggregationTest {
     assertThat(b.uidPrefix()).isEqualTo("p");
     assertThat(b.uid("pre-aggregate")).isEqualTo("p-pre-aggregate");
     assertThat(valid().uidPrefix("p").uidPrefix(null).build().uidPrefix()).as("null: no prefix").isNull();
+    LdpAggregation copy = b.toBuilder().build();
+    assertThat(List.of(copy.config(), copy.window(), copy.slide(), copy.allowedLateness(), copy.lateUpdateInterval(),
+        copy.groupBy(), copy.bins(), copy.method(), copy.uidPrefix())).isEqualTo(List.of(b.config(), b.window(),
+        b.slide(), b.allowedLateness(), b.lateUpdateInterval(), b.groupBy(), b.bins(), b.method(), b.uidPrefix()));
+    // Tumbling windows stay tumbling: a copy takes a shorter window without a slide of the old size.
+    assertThat(a.toBuilder().window(Duration.ofSeconds(5)).build().slide()).isEqualTo(Duration.ofSeconds(5));
     assertThat(valid().bins(1).build().bins()).isEqualTo(1);
     assertThat(valid().window(Duration.ofMillis(1L << 60)).build().window()).isEqualTo(Duration.ofMillis(1L << 60));
   }

@@ -89,40 +89,22 @@ public final class AggregateJobCommand implements Callable<Integer> {
     if (!method.equals("raw") && !method.equals("em")) {
       throw new UsageError("--method must be raw or em, got '" + method + "'");
     }
-    if (bins < 1 || bins > 10_000) {
-      throw new UsageError("--bins must be in [1, 10000], got " + bins);
-    }
-    if (window.isZero() || window.isNegative()) {
-      throw new UsageError("--window must be positive, got " + window);
-    }
-    if (slide != null && (slide.isZero() || slide.isNegative() || slide.compareTo(window) > 0)) {
-      throw new UsageError("--slide must be positive and at most --window, got " + slide);
-    }
-    if (allowedLateness.isNegative()) {
-      throw new UsageError("--allowed-lateness must be at least 0, got " + allowedLateness);
-    }
-    if (lateUpdateInterval.isNegative()) {
-      throw new UsageError("--late-update-interval must be at least 0, got " + lateUpdateInterval);
-    }
+    // The aggregation's options (window, slide, lateness, bins...) are checked by the library's
+    // builder, whose messages name them as the command line does (optionNames).
     PrivacyConfig cfg = config.load();
     try {
       return AggregateJob.Settings.builder()
-          .config(cfg)
+          .aggregation(a -> a.config(cfg).groupBy(groupBy).window(window).slide(slide).allowedLateness(allowedLateness)
+              .lateUpdateInterval(lateUpdateInterval).bins(bins)
+              .method(method.equals("em") ? EstimationMethod.EM : EstimationMethod.RAW))
           .kafka(kafka.settings())
           .inputTopic(inputTopic)
           .outputTopic(outputTopic)
           .groupId(kafka.groupIdOr("ogpm-aggregate"))
           .transactionalIdPrefix(kafka.transactionalIdPrefixOr("ogpm-aggregate"))
-          .groupField(groupBy)
           .timeField(timeField)
-          .window(window)
-          .slide(slide)
-          .allowedLateness(allowedLateness)
-          .lateUpdateInterval(lateUpdateInterval)
           .outOfOrderness(outOfOrderness)
           .idleTimeout(idleTimeout)
-          .bins(bins)
-          .method(method.equals("em") ? EstimationMethod.EM : EstimationMethod.RAW)
           .bounded(kafka.bounded)
           .checkpointInterval(kafka.checkpointInterval)
           .parallelism(kafka.parallelism)

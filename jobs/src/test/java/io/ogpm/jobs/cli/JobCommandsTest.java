@@ -50,9 +50,9 @@ class JobCommandsTest {
   void badWindowOptionsAreNamed(@TempDir Path dir) throws Exception {
     Path config = Files.writeString(dir.resolve("c.yaml"), GOOD);
     assertThat(CliRunner.run("aggregate-job", "--config", config.toString(), "--window", "0s").err())
-        .contains("--window must be positive");
+        .contains("--window: must be positive, got PT0S");
     assertThat(CliRunner.run("aggregate-job", "--config", config.toString(), "--window", "10s", "--slide", "1m").err())
-        .contains("--slide must be positive and at most --window");
+        .contains("--slide: must be at most the window (PT10S), got PT1M");
     assertThat(CliRunner.run("aggregate-job", "--config", config.toString(), "--window", "ten").err())
         .contains("expected a duration such as 500ms");
     assertThat(CliRunner.run("perturb-job", "--config", config.toString(), "--checkpoint-interval", "0s").err())
