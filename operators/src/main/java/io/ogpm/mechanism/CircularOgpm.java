@@ -13,23 +13,13 @@ import io.ogpm.annotation.Internal;
  * <p>The error is the same for every input (the mechanism is rotation invariant).
  */
 @Internal
-public final class CircularOgpm implements TwoLevelMechanism {
-  private final OgpmShape shape;
-  private final double high;
-  private final double low;
-  private final double central;
+public final class CircularOgpm extends OgpmMechanism {
+  /** p s: the probability of the arc (for the sampler). */
   private final double centralMass;
-  private final double invHigh;
-  private final double invLow;
 
   private CircularOgpm(OgpmShape shape) {
-    this.shape = shape;
-    this.high = shape.high();
-    this.low = shape.low();
-    this.central = shape.central();
+    super(shape);
     this.centralMass = high * central;
-    this.invHigh = 1 / high;
-    this.invLow = 1 / low;
   }
 
   /** The optimum for the given objective (Theorem 4; paper-notes section 1 for l2). */
@@ -37,54 +27,15 @@ public final class CircularOgpm implements TwoLevelMechanism {
     return new CircularOgpm(OgpmShape.optimal(epsilon, objective));
   }
 
-  public OgpmShape shape() {
-    return shape;
-  }
-
-  @Override
-  public double epsilon() {
-    return shape.epsilon();
-  }
-
   @Override
   public boolean circular() {
     return true;
-  }
-
-  @Override
-  public double outputLo() {
-    return 0;
-  }
-
-  @Override
-  public double outputHi() {
-    return 1;
-  }
-
-  @Override
-  public double backgroundMass() {
-    return low;
-  }
-
-  @Override
-  public double bumpLength() {
-    return central;
   }
 
   /** Centred on z; may be negative or run past 1 (read modulo 1). */
   @Override
   public double bumpStart(double z) {
     return z - 0.5 * central;
-  }
-
-  @Override
-  public double lowDensity() {
-    return low;
-  }
-
-  @Override
-  public double highDensity() {
-    return high;
   }
 
   /**
@@ -104,17 +55,12 @@ public final class CircularOgpm implements TwoLevelMechanism {
     if (distance == Distance.CIRCULAR) {
       return expectedError(0, metric, distance);
     }
-    return TwoLevelMechanism.super.worstCaseError(metric, distance);
+    return super.worstCaseError(metric, distance);
   }
 
   /** {@code v mod 1} in [0, 1). */
   static double wrap(double v) {
     double w = v - Math.floor(v);
     return w >= 1 ? 0 : w;
-  }
-
-  @Override
-  public String toString() {
-    return "CircularOgpm" + shape;
   }
 }

@@ -10,24 +10,12 @@ import io.ogpm.annotation.Internal;
  * error.
  */
 @Internal
-public final class ClassicalOgpm implements TwoLevelMechanism {
-  private final OgpmShape shape;
-  // Precomputed for the sampler.
-  private final double high;
-  private final double low;
-  private final double central;
-  private final double invHigh;
-  private final double invLow;
+public final class ClassicalOgpm extends OgpmMechanism {
+  /** (p - q) s / q: how far the right low piece's inverse cdf is shifted back (for the sampler). */
   private final double rightShift;
 
   private ClassicalOgpm(OgpmShape shape) {
-    this.shape = shape;
-    this.high = shape.high();
-    this.low = shape.low();
-    this.central = shape.central();
-    this.invHigh = 1 / high;
-    this.invLow = 1 / low;
-    // (p - q) s / q: how far the right low piece's inverse cdf is shifted back.
+    super(shape);
     this.rightShift = (high - low) * central * invLow;
   }
 
@@ -41,54 +29,15 @@ public final class ClassicalOgpm implements TwoLevelMechanism {
     return new ClassicalOgpm(Checks.notNull("shape", shape));
   }
 
-  public OgpmShape shape() {
-    return shape;
-  }
-
-  @Override
-  public double epsilon() {
-    return shape.epsilon();
-  }
-
   @Override
   public boolean circular() {
     return false;
-  }
-
-  @Override
-  public double outputLo() {
-    return 0;
-  }
-
-  @Override
-  public double outputHi() {
-    return 1;
-  }
-
-  @Override
-  public double backgroundMass() {
-    return low;
-  }
-
-  @Override
-  public double bumpLength() {
-    return central;
   }
 
   /** Centred on z, clamped into [0, 1 - s] (Theorem 3). */
   @Override
   public double bumpStart(double z) {
     return shape.centralStart(z);
-  }
-
-  @Override
-  public double lowDensity() {
-    return low;
-  }
-
-  @Override
-  public double highDensity() {
-    return high;
   }
 
   /**
@@ -115,11 +64,6 @@ public final class ClassicalOgpm implements TwoLevelMechanism {
     if (distance == Distance.LINEAR) {
       return Math.max(expectedError(0, metric, distance), expectedError(1, metric, distance));
     }
-    return TwoLevelMechanism.super.worstCaseError(metric, distance);
-  }
-
-  @Override
-  public String toString() {
-    return "ClassicalOgpm" + shape;
+    return super.worstCaseError(metric, distance);
   }
 }
