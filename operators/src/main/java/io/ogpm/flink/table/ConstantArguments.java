@@ -5,14 +5,8 @@ import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.Objective;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
-import java.util.List;
-import java.util.Optional;
-import org.apache.flink.table.functions.FunctionDefinition;
-import org.apache.flink.table.types.DataType;
-import org.apache.flink.table.types.inference.ArgumentCount;
 import org.apache.flink.table.types.inference.CallContext;
 import org.apache.flink.table.types.inference.InputTypeStrategy;
-import org.apache.flink.table.types.inference.Signature;
 import org.apache.flink.table.types.inference.TypeInference;
 
 /**
@@ -31,12 +25,11 @@ import org.apache.flink.table.types.inference.TypeInference;
  * functions the planner keeps literal information only while it validates the query: the check
  * runs then.)
  */
-final class ConstantArguments implements InputTypeStrategy {
-  private final InputTypeStrategy overloads;
+final class ConstantArguments extends PlannedArguments {
   private final CallLayout layout;
 
   private ConstantArguments(InputTypeStrategy overloads, CallLayout layout) {
-    this.overloads = overloads;
+    super(overloads, layout.function);
     this.layout = layout;
   }
 
@@ -50,34 +43,12 @@ final class ConstantArguments implements InputTypeStrategy {
     return b.build();
   }
 
-  @Override
-  public ArgumentCount getArgumentCount() {
-    return overloads.getArgumentCount();
-  }
-
-  @Override
-  public Optional<List<DataType>> inferInputTypes(CallContext call, boolean throwOnFailure) {
-    Optional<List<DataType>> types = overloads.inferInputTypes(call, throwOnFailure);
-    if (types.isEmpty()) {
-      return types;
-    }
-    try {
-      check(call);
-    } catch (IllegalArgumentException e) {
-      if (throwOnFailure) {
-        // No format arguments: the message may hold a '%'.
-        throw call.newValidationError(layout.function + ": " + e.getMessage());
-      }
-      return Optional.empty();
-    }
-    return types;
-  }
-
   /**
    * Checks the literal arguments.
    *
    * @throws IllegalArgumentException naming the argument and its value
    */
+  @Override
   void check(CallContext call) {
     if (layout.polar()) {
       checkPolar(call);
@@ -180,10 +151,5 @@ final class ConstantArguments implements InputTypeStrategy {
     } catch (UnsupportedOperationException e) {
       return false;
     }
-  }
-
-  @Override
-  public List<Signature> getExpectedSignatures(FunctionDefinition definition) {
-    return overloads.getExpectedSignatures(definition);
   }
 }

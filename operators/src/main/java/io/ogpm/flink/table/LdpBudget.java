@@ -22,14 +22,11 @@ import org.apache.flink.table.annotation.StateHint;
 import org.apache.flink.table.api.dataview.MapView;
 import org.apache.flink.table.catalog.DataTypeFactory;
 import org.apache.flink.table.functions.FunctionContext;
-import org.apache.flink.table.functions.FunctionDefinition;
 import org.apache.flink.table.functions.ProcessTableFunction;
 import org.apache.flink.table.functions.TableSemantics;
 import org.apache.flink.table.types.DataType;
-import org.apache.flink.table.types.inference.ArgumentCount;
 import org.apache.flink.table.types.inference.CallContext;
 import org.apache.flink.table.types.inference.InputTypeStrategy;
-import org.apache.flink.table.types.inference.Signature;
 import org.apache.flink.table.types.inference.StateTypeStrategy;
 import org.apache.flink.table.types.inference.TypeInference;
 import org.apache.flink.table.types.logical.LogicalTypeFamily;
@@ -273,36 +270,13 @@ public class LdpBudget extends ProcessTableFunction<Row> {
    * Checks a call when it is planned: literal arguments that define a budget, a cost in (0,
    * budget], and with the log-append-time clock the time columns with their types.
    */
-  static final class BudgetArguments implements InputTypeStrategy {
-    private final InputTypeStrategy extracted;
-
+  static final class BudgetArguments extends PlannedArguments {
     BudgetArguments(InputTypeStrategy extracted) {
-      this.extracted = extracted;
+      super(extracted, "LDP_BUDGET");
     }
 
     @Override
-    public ArgumentCount getArgumentCount() {
-      return extracted.getArgumentCount();
-    }
-
-    @Override
-    public Optional<List<DataType>> inferInputTypes(CallContext call, boolean throwOnFailure) {
-      Optional<List<DataType>> types = extracted.inferInputTypes(call, throwOnFailure);
-      if (types.isEmpty()) {
-        return types;
-      }
-      try {
-        check(call);
-      } catch (IllegalArgumentException e) {
-        if (throwOnFailure) {
-          throw call.newValidationError("LDP_BUDGET: " + e.getMessage());
-        }
-        return Optional.empty();
-      }
-      return types;
-    }
-
-    static void check(CallContext call) {
+    void check(CallContext call) {
       BudgetConfig budget = config(call);
       Object cost = literal(call, COST);
       if (budget == null || cost == NOT_LITERAL) {
@@ -344,11 +318,6 @@ public class LdpBudget extends ProcessTableFunction<Row> {
             + "): declare it in the Kafka table as " + name + " " + declare + ", or use clock => 'ingestion-time';"
             + " the input has " + names);
       }
-    }
-
-    @Override
-    public List<Signature> getExpectedSignatures(FunctionDefinition definition) {
-      return extracted.getExpectedSignatures(definition);
     }
   }
 

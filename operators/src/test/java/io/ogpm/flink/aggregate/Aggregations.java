@@ -66,6 +66,17 @@ public final class Aggregations {
   /** Moves what stage 1 has output (partials, watermarks) into stage 2, in order, and clears it. */
   static void forward(OneInputStreamOperatorTestHarness<PerturbedValues, PartialAggregate> from,
       OneInputStreamOperatorTestHarness<PartialAggregate, WindowEstimate> to) throws Exception {
+    forward(from, to, true);
+  }
+
+  /** Moves stage 1's partials into stage 2 and clears its output; the test sets stage 2's watermarks. */
+  static void forwardPartials(OneInputStreamOperatorTestHarness<PerturbedValues, PartialAggregate> from,
+      OneInputStreamOperatorTestHarness<PartialAggregate, WindowEstimate> to) throws Exception {
+    forward(from, to, false);
+  }
+
+  private static void forward(OneInputStreamOperatorTestHarness<PerturbedValues, PartialAggregate> from,
+      OneInputStreamOperatorTestHarness<PartialAggregate, WindowEstimate> to, boolean watermarks) throws Exception {
     List<Object> out = new ArrayList<>(from.getOutput());
     from.getOutput().clear();
     for (Object o : out) {
@@ -73,11 +84,12 @@ public final class Aggregations {
         @SuppressWarnings("unchecked")
         StreamRecord<PartialAggregate> p = (StreamRecord<PartialAggregate>) r;
         to.processElement(p);
-      } else if (o instanceof org.apache.flink.streaming.api.watermark.Watermark w) {
+      } else if (watermarks && o instanceof org.apache.flink.streaming.api.watermark.Watermark w) {
         to.processWatermark(w);
       }
     }
   }
+
 
   /** The estimate of a window from one accumulator of all its values of a field. */
   static WindowEstimate expected(long start, long end, int field, String group, List<Double> values,

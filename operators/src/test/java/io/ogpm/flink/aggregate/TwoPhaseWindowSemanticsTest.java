@@ -25,7 +25,6 @@ import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindow
 import org.apache.flink.streaming.api.windowing.triggers.EventTimeTrigger;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.streaming.runtime.operators.windowing.WindowOperatorBuilder;
-import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.util.Collector;
@@ -149,8 +148,8 @@ class TwoPhaseWindowSemanticsTest {
             watermark = next;
             subtaskA.processWatermark(new Watermark(watermark));
             subtaskB.processWatermark(new Watermark(watermark));
-            forwardPartials(subtaskA, merge);
-            forwardPartials(subtaskB, merge);
+            Aggregations.forwardPartials(subtaskA, merge);
+            Aggregations.forwardPartials(subtaskB, merge);
             merge.processWatermark(watermark);
             reference.processWatermark(watermark);
           }
@@ -158,8 +157,8 @@ class TwoPhaseWindowSemanticsTest {
           now += (long) (bits.nextUniform() * 1_500);
           subtaskA.setProcessingTime(now);
           subtaskB.setProcessingTime(now);
-          forwardPartials(subtaskA, merge);
-          forwardPartials(subtaskB, merge);
+          Aggregations.forwardPartials(subtaskA, merge);
+          Aggregations.forwardPartials(subtaskB, merge);
           merge.setProcessingTime(now);
         }
         record(merge, now, emissions, lastEstimate);
@@ -171,8 +170,8 @@ class TwoPhaseWindowSemanticsTest {
       }
       subtaskA.processWatermark(new Watermark(Long.MAX_VALUE));
       subtaskB.processWatermark(new Watermark(Long.MAX_VALUE));
-      forwardPartials(subtaskA, merge);
-      forwardPartials(subtaskB, merge);
+      Aggregations.forwardPartials(subtaskA, merge);
+      Aggregations.forwardPartials(subtaskB, merge);
       merge.processWatermark(Long.MAX_VALUE);
       reference.processWatermark(Long.MAX_VALUE);
       record(merge, now, emissions, lastEstimate);
@@ -210,19 +209,6 @@ class TwoPhaseWindowSemanticsTest {
       assertThat(flinkFirings).as("the stream has late records within the lateness").isGreaterThan(lastFiring.size());
     }
     assertThat(lateValues).as("and records too late for all their windows").isPositive();
-  }
-
-  static void forwardPartials(OneInputStreamOperatorTestHarness<PerturbedValues, PartialAggregate> from,
-      OneInputStreamOperatorTestHarness<PartialAggregate, WindowEstimate> to) throws Exception {
-    List<Object> out = new ArrayList<>(from.getOutput());
-    from.getOutput().clear();
-    for (Object o : out) {
-      if (o instanceof StreamRecord<?> r) {
-        @SuppressWarnings("unchecked")
-        StreamRecord<PartialAggregate> p = (StreamRecord<PartialAggregate>) r;
-        to.processElement(p);
-      }
-    }
   }
 
   static void record(OneInputStreamOperatorTestHarness<PartialAggregate, WindowEstimate> merge, long now,
