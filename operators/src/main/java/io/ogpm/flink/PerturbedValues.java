@@ -5,7 +5,6 @@ import io.ogpm.flink.aggregate.AggregationFields;
 import io.ogpm.flink.aggregate.PerturbedRecordParser;
 import io.ogpm.flink.aggregate.RecordValuesFunction;
 import io.ogpm.flink.aggregate.SilenceAwareWatermarks;
-import io.ogpm.flink.kafka.PerturbedValuesDeserializer;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
@@ -18,8 +17,9 @@ import org.apache.flink.util.clock.SystemClock;
  * One perturbed record as the aggregation reads it: its perturbed values by field index of the
  * configuration ({@code NaN} where the record holds no usable value for a field), its group (the
  * text of the group-by field, or null) and its event time in epoch milliseconds. Parsed once per
- * record, by {@link PerturbedValuesDeserializer} (Kafka records), {@link #parser} (a stream of
- * {@link PerturbedRecord}s in the same job) or {@link #fromRecords} (your own types).
+ * record, by {@link io.ogpm.flink.kafka.PerturbedValuesDeserializer} (Kafka records), {@link
+ * #parser} (a stream of {@link PerturbedRecord}s in the same job) or {@link #fromRecords} (your own
+ * types).
  *
  * <p>A Flink POJO (no Kryo). Mutable, as Flink's records are; do not change one after emitting it.
  */
@@ -45,10 +45,11 @@ public class PerturbedValues {
 
   /**
    * A function from perturbed records of this job's perturbation to their values (one parse of
-   * each record's JSON), under the same rules as {@link PerturbedValuesDeserializer}: records of
-   * another configuration ({@link PerturbedRecord#getFingerprint()}) are counted and skipped; the
-   * event time comes from the time field, else the record's timestamp. Assign timestamps and
-   * watermarks after it (for example {@link #watermarks}).
+   * each record's JSON), under the same rules as {@link
+   * io.ogpm.flink.kafka.PerturbedValuesDeserializer}: records of another configuration ({@link
+   * PerturbedRecord#getFingerprint()}) are counted and skipped; the event time comes from the time
+   * field, else the record's timestamp. Assign timestamps and watermarks after it (for example
+   * {@link #watermarks}).
    *
    * @param groupField dotted name of a passthrough field to group by, or null
    * @param timeField dotted name of a passthrough field with the event time, or null

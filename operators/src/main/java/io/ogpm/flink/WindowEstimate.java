@@ -1,16 +1,15 @@
 package io.ogpm.flink;
 
-import io.ogpm.flink.kafka.WindowEstimateSerializer;
 import java.util.Arrays;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * What one event-time window says about one field of one group: what the stats topic holds
- * ({@link WindowEstimateSerializer} writes it as the JSON documented in the README, "Reading the
- * stats"). A window is emitted when the watermark passes its end, and again, recomputed from all of
- * its records, when late records change it (see {@link LdpAggregation}): keep the last estimate per
- * window, field and group.
+ * ({@link io.ogpm.flink.kafka.WindowEstimateSerializer} writes it as the JSON documented in the
+ * README, "Reading the stats"). A window is emitted when the watermark passes its end, and again,
+ * recomputed from all of its records, when late records change it (see {@link LdpAggregation}):
+ * keep the last estimate per window, field and group.
  *
  * <p>Classical fields have {@link #getMean()} with its 95 % interval, circular fields {@link
  * #getCircularMean()} and {@link #getResultantLength()} with theirs; the other kind's values are
@@ -313,6 +312,7 @@ public class WindowEstimate {
   @Override
   public String toString() {
     return "WindowEstimate{[" + windowStart + ", " + windowEnd + ") " + field + " group=" + group + " n=" + count
-        + " " + (method == null ? null : method.code()) + (circular ? " circularMean=" + circularMean : " mean=" + mean) + "}";
+        + " " + (method == null ? null : method.code())
+        + (circular ? " circularMean=" + circularMean : " mean=" + mean) + "}";
   }
 }

@@ -101,7 +101,7 @@ class ArchitectureTest {
     return outer.isPresent() && c.getModifiers().contains(JavaModifier.PUBLIC) && isApi(outer.get());
   }
 
-  /** A type an API signature may name: the JDK's, Kafka's client API, or an API type of Flink or the project. */
+  /** A type an API signature may name: the JDK's, Kafka's clients', or an API type of Flink or ours. */
   static boolean mayBeExposed(JavaClass c) {
     JavaClass base = c.isArray() ? c.getBaseComponentType() : c;
     if (base.isPrimitive()) {

@@ -47,7 +47,7 @@ class JobJarTableFunctionsIT {
       }
       for (String used : new String[] {"io/ogpm/mechanism/catalog/MechanismCatalog.class",
           "io/ogpm/estimate/FieldEstimator.class", "io/ogpm/mechanism/random/KeyedPrf.class",
-          "io/ogpm/flink/KeySource.class", "io/ogpm/flink/BudgetPeriods.class",
+          "io/ogpm/flink/KeySource.class", "io/ogpm/flink/budget/BudgetPeriods.class",
           "io/ogpm/mechanism/polar/PolarShares.class", "org/hipparchus/optim/univariate/BrentOptimizer.class"}) {
         assertThat(jar.getEntry(used)).as(used).isNotNull();
       }

@@ -55,7 +55,7 @@ public final class AggregationKafka {
 
     private PerturbedValuesSourceBuilder() {}
 
-    /** Required: the aggregation's reader of perturbed records ({@code LdpAggregation.deserializer(timeField)}). */
+    /** Required: the aggregation's reader of records ({@code LdpAggregation.deserializer(timeField)}). */
     public PerturbedValuesSourceBuilder deserializer(PerturbedValuesDeserializer deserializer) {
       this.deserializer = deserializer;
       return this;
