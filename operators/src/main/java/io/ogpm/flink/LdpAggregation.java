@@ -267,7 +267,7 @@ public final class LdpAggregation {
         throw new IllegalArgumentException("bins: must be in [1, " + MAX_BINS + "], got " + bins);
       }
       Objects.requireNonNull(method, "method: an estimation method is required");
-      Uids.checkedPrefix(uidPrefix);
+      Uids.checkPrefix(uidPrefix);
       AggregationFields fields = AggregationFields.checked(config, groupBy, null);
       return new LdpAggregation(fields, new Windowing(size, step, lateness, interval), bins, method, uidPrefix);
     }

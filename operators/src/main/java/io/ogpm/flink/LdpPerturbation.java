@@ -216,7 +216,7 @@ public final class LdpPerturbation {
     public LdpPerturbation build() {
       Objects.requireNonNull(config, "config: required (PrivacyConfig.load(path) or PrivacyConfig.parse(yaml))");
       Objects.requireNonNull(randomness, "randomness: must not be null (KeySource.none() for secure randomness)");
-      Uids.checkedPrefix(uidPrefix);
+      Uids.checkPrefix(uidPrefix);
       if (randomness.isKeyed() && config.idField().isEmpty()) {
         throw new IllegalArgumentException("randomness: keyed randomness (" + randomness
             + ") needs an id-field in the configuration");

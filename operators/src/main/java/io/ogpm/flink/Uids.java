@@ -10,17 +10,16 @@ final class Uids {
   private Uids() {}
 
   /**
-   * The prefix, checked.
+   * Checks a prefix.
    *
    * @throws IllegalArgumentException naming {@code uidPrefix} and the value if it is blank or starts
    *     or ends with a space
    */
-  static String checkedPrefix(String prefix) {
+  static void checkPrefix(String prefix) {
     if (prefix != null && (prefix.isBlank() || !prefix.strip().equals(prefix))) {
       throw new IllegalArgumentException("uidPrefix: must not be blank nor start or end with a space, got '" + prefix
           + "'");
     }
-    return prefix;
   }
 
   /** The uid of a role under a prefix (null: none). */
