@@ -2,6 +2,7 @@ package io.ogpm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ogpm.sample.BundledSample;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +11,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import io.ogpm.demo.SampleData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,7 +63,7 @@ class DemoFollowIT {
    * closes).
    */
   static String rejectingConfig() {
-    String bundled = SampleData.config(null);
+    String bundled = BundledSample.config();
     String clamped = "  - name: userAcceleration.x\n    min: -3.0\n    max: 3.0\n    epsilon: 1.0\n    out-of-range: clamp\n";
     String budget = "budget:\n  epsilon: 50000\n";
     assertThat(bundled).contains(clamped).contains(budget);

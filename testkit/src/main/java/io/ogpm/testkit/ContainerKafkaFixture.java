@@ -1,10 +1,12 @@
 package io.ogpm.testkit;
 
+import io.ogpm.kafka.KafkaTopics;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.testcontainers.kafka.KafkaContainer;
 import org.testcontainers.utility.DockerImageName;
 
@@ -68,7 +70,8 @@ public final class ContainerKafkaFixture implements KafkaFixture {
 
   @Override
   public void createTopic(String name, int partitions, Map<String, String> configs) {
-    KafkaTopics.createAndAwait(admin, name, partitions, configs, TOPIC_TIMEOUT);
+    KafkaTopics.createAndAwait(admin, new NewTopic(name, partitions, (short) 1).configs(Map.copyOf(configs)),
+        TOPIC_TIMEOUT);
   }
 
   @Override

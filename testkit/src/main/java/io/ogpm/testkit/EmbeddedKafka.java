@@ -1,73 +1,28 @@
 package io.ogpm.testkit;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import io.ogpm.kafka.embedded.EmbeddedBroker;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.common.test.KafkaClusterTestKit;
-import org.apache.kafka.common.test.TestKitNodes;
-import org.apache.kafka.metadata.bootstrap.BootstrapMetadata;
-import org.apache.kafka.server.common.Feature;
-import org.apache.kafka.server.common.MetadataVersion;
 
 /**
- * A Kafka 4.2 broker inside this JVM: one KRaft node that is both broker and controller.
- *
- * <p>Why: the tests and the demo command need a real broker, including transactions for the
- * exactly-once {@code KafkaSink}, on machines without Docker. It is built on Kafka's own {@link
- * KafkaClusterTestKit}, which formats the KRaft metadata log and wires the listeners for us.
- *
- * <p>A single broker cannot host the default three replicas of the internal topics, so {@link
- * #DEFAULT_BROKER_PROPERTIES} lowers them to one; without that, {@code initTransactions()} hangs
- * until {@code InitProducerId} times out. All data lives in a fresh temporary directory that
- * {@link #close()} deletes.
- *
- * <p>It is a {@link KafkaFixture}, with all its helpers; tests usually get one through {@link
- * LdpTestEnvironment} or {@link KafkaFixtures#start()}, which also apply {@link
+ * A Kafka 4.2 broker inside this JVM ({@link EmbeddedBroker}: one KRaft node, transactions
+ * included, no Docker) as a {@link KafkaFixture}, with all its helpers. Tests usually get one
+ * through {@link LdpTestEnvironment} or {@link KafkaFixtures#start()}, which also apply {@link
  * KafkaFixture#TEST_BROKER_PROPERTIES}.
  */
 public final class EmbeddedKafka implements KafkaFixture {
 
   /** Largest {@code transaction.timeout.ms} a producer (or an exactly-once sink) may ask for. */
-  public static final Duration TRANSACTION_MAX_TIMEOUT = Duration.ofMinutes(15);
+  public static final Duration TRANSACTION_MAX_TIMEOUT = EmbeddedBroker.TRANSACTION_MAX_TIMEOUT;
 
   /** Broker settings a one-node cluster needs for transactions and consumer groups. */
-  public static final Map<String, String> DEFAULT_BROKER_PROPERTIES =
-      Map.of(
-          "transaction.state.log.replication.factor", "1",
-          "transaction.state.log.min.isr", "1",
-          "offsets.topic.replication.factor", "1",
-          "transaction.max.timeout.ms", Long.toString(TRANSACTION_MAX_TIMEOUT.toMillis()),
-          // Consumers here come one at a time: skip the 3 s wait for more group members.
-          "group.initial.rebalance.delay.ms", "0",
-          // The test kit enables in-development versions by default; run what a release runs.
-          "unstable.api.versions.enable", "false",
-          "unstable.feature.versions.enable", "false");
+  public static final Map<String, String> DEFAULT_BROKER_PROPERTIES = EmbeddedBroker.DEFAULT_BROKER_PROPERTIES;
 
-  private static final Duration TOPIC_TIMEOUT = Duration.ofMinutes(2);
-  private static final Duration ADMIN_CLOSE_TIMEOUT = Duration.ofSeconds(5);
-  private static final Object STDOUT_LOCK = new Object();
+  private final EmbeddedBroker broker;
 
-  private final KafkaClusterTestKit cluster;
-  private final Path dataDirectory;
-  private final Admin admin;
-  private boolean closed;
-
-  private EmbeddedKafka(KafkaClusterTestKit cluster, Path dataDirectory) {
-    this.cluster = cluster;
-    this.dataDirectory = dataDirectory;
-    this.admin =
-        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()));
+  private EmbeddedKafka(EmbeddedBroker broker) {
+    this.broker = broker;
   }
 
   /** Starts a broker with {@link #DEFAULT_BROKER_PROPERTIES}; returns once it accepts clients. */
@@ -82,44 +37,18 @@ public final class EmbeddedKafka implements KafkaFixture {
    * @throws IllegalStateException if the broker does not start; nothing is left behind
    */
   public static EmbeddedKafka start(Map<String, String> brokerProperties) {
-    Map<String, String> properties = new LinkedHashMap<>(DEFAULT_BROKER_PROPERTIES);
-    properties.putAll(brokerProperties);
-    Path directory = createDataDirectory();
-    KafkaClusterTestKit cluster = null;
-    try {
-      TestKitNodes nodes =
-          new TestKitNodes.Builder(productionBootstrapMetadata())
-              .setCombined(true)
-              .setNumBrokerNodes(1)
-              .setNumControllerNodes(1)
-              .setBaseDirectory(directory)
-              .build();
-      KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes);
-      properties.forEach(builder::setConfigProp);
-      cluster = builder.setDeleteOnClose(true).build();
-      formatQuietly(cluster);
-      cluster.startup();
-      cluster.waitForReadyBrokers();
-      return new EmbeddedKafka(cluster, directory);
-    } catch (Exception e) {
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-      }
-      closeQuietly(cluster, e);
-      deleteRecursively(directory);
-      throw new IllegalStateException("could not start the embedded Kafka broker", e);
-    }
+    return new EmbeddedKafka(EmbeddedBroker.start(brokerProperties));
   }
 
   /** The {@code bootstrap.servers} value for clients, e.g. {@code localhost:41234}. */
   @Override
   public String bootstrapServers() {
-    return cluster.bootstrapServers();
+    return broker.bootstrapServers();
   }
 
   /** Where the broker keeps its logs and KRaft metadata; deleted by {@link #close()}. */
   public Path dataDirectory() {
-    return dataDirectory;
+    return broker.dataDirectory();
   }
 
   /**
@@ -128,92 +57,17 @@ public final class EmbeddedKafka implements KafkaFixture {
    */
   @Override
   public void createTopic(String name, int partitions, Map<String, String> configs) {
-    KafkaTopics.createAndAwait(admin, name, partitions, configs, TOPIC_TIMEOUT);
+    broker.createTopic(name, partitions, configs);
   }
 
   /** Stops the broker and deletes its data directory. Calling it again does nothing. */
   @Override
-  public synchronized void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    try (KafkaClusterTestKit c = cluster) {
-      admin.close(ADMIN_CLOSE_TIMEOUT);
-    } catch (Exception e) {
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-      }
-      throw new IllegalStateException("could not stop the embedded Kafka broker", e);
-    } finally {
-      deleteRecursively(dataDirectory);
-    }
+  public void close() {
+    broker.close();
   }
 
   @Override
   public String toString() {
-    return "embedded Kafka at " + bootstrapServers();
-  }
-
-  /**
-   * Metadata and feature versions of the 4.2 release. The test kit's default is {@link
-   * MetadataVersion#latestTesting()}, an unreleased version that no real cluster (nor the {@code
-   * apache/kafka} image) runs, which would make the embedded broker a different target.
-   */
-  private static BootstrapMetadata productionBootstrapMetadata() {
-    MetadataVersion version = MetadataVersion.latestProduction();
-    Map<String, Short> features =
-        Feature.PRODUCTION_FEATURES.stream()
-            .collect(Collectors.toMap(Feature::featureName, f -> f.defaultLevel(version)));
-    return BootstrapMetadata.fromVersions(version, features, "ogpm");
-  }
-
-  /**
-   * Runs {@link KafkaClusterTestKit#format()}, whose storage formatter prints two long lines to
-   * {@code System.out} and offers no way to redirect them. Stdout belongs to the command line's
-   * output, so for the few milliseconds of formatting it is swapped for a stream that discards
-   * them (output of other threads in that window would be lost too; nothing prints during start).
-   */
-  private static void formatQuietly(KafkaClusterTestKit cluster) throws Exception {
-    synchronized (STDOUT_LOCK) {
-      PrintStream stdout = System.out;
-      System.setOut(new PrintStream(OutputStream.nullOutputStream()));
-      try {
-        cluster.format();
-      } finally {
-        System.setOut(stdout);
-      }
-    }
-  }
-
-  private static Path createDataDirectory() {
-    try {
-      return Files.createTempDirectory("ogpm-kafka-");
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not create a data directory for Kafka", e);
-    }
-  }
-
-  private static void closeQuietly(KafkaClusterTestKit cluster, Exception cause) {
-    if (cluster == null) {
-      return;
-    }
-    try {
-      cluster.close();
-    } catch (Exception suppressed) {
-      cause.addSuppressed(suppressed);
-    }
-  }
-
-  /** The test kit already deletes its base directory; this covers a failed start as well. */
-  private static void deleteRecursively(Path directory) {
-    if (!Files.exists(directory)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(directory)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not delete " + directory, e);
-    }
+    return broker.toString();
   }
 }

@@ -1,5 +1,6 @@
 package io.ogpm.testkit;
 
+import io.ogpm.kafka.KafkaClients;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -2,8 +2,6 @@ package io.ogpm.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,10 +10,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.FinalizedVersionRange;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.server.common.MetadataVersion;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -95,29 +90,5 @@ class EmbeddedKafkaIT {
       assertThat(kafka.readCommitted("raw")).hasSize(3)
           .allSatisfy(r -> assertThat(r.timestamp()).isGreaterThanOrEqualTo(before));
     }
-  }
-
-  /** Uses {@link EmbeddedKafka} directly: these are properties of the in-JVM broker itself. */
-  @Test
-  void startsQuietlyOnReleaseVersionAndCloseDeletesDataDirectory() throws Exception {
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    PrintStream stdout = System.out;
-    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    Path directory;
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(Map.of("num.partitions", "2"))) {
-      directory = kafka.dataDirectory();
-      assertThat(directory).isDirectory();
-      try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-        FinalizedVersionRange metadataVersion =
-            admin.describeFeatures().featureMetadata().get().finalizedFeatures()
-                .get("metadata.version");
-        assertThat(metadataVersion.maxVersionLevel())
-            .isEqualTo(MetadataVersion.latestProduction().featureLevel());
-      }
-    } finally {
-      System.setOut(stdout);
-    }
-    assertThat(captured.toString(StandardCharsets.UTF_8)).isEmpty();
-    assertThat(Files.exists(directory)).isFalse();
   }
 }

@@ -1,9 +1,10 @@
 package io.ogpm.testkit;
 
-import io.ogpm.flink.kafka.StableOffsets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ogpm.flink.kafka.StableOffsets;
+import io.ogpm.kafka.KafkaClients;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
