@@ -1,5 +1,6 @@
 package io.ogpm.topics;
 
+import io.ogpm.kafka.KafkaTopics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -88,42 +89,17 @@ public final class KafkaTopicAdmin implements AutoCloseable {
   }
 
   /**
-   * Creates a topic as its spec says, and returns once every partition has a leader: the
-   * controller acknowledges a creation before the brokers' metadata shows the topic, and a
-   * describe right after it could still find nothing.
+   * Creates a topic as its spec says, and returns once every partition has a leader ({@link
+   * KafkaTopics}): the controller acknowledges a creation before the brokers' metadata shows the
+   * topic, and a describe right after it could still find nothing.
    */
   public void create(TopicSpec spec) {
     NewTopic topic = new NewTopic(spec.name(), spec.partitions(), (short) spec.replicationFactor()).configs(spec.configs());
-    get(admin.createTopics(List.of(topic)).all(), "create topic '" + spec.name() + "'");
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!ready(spec.name())) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AdminFailure("topic '" + spec.name() + "' was created but has no leader for every partition after " + timeout);
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AdminFailure("interrupted while waiting for topic '" + spec.name() + "'");
-      }
-    }
-  }
-
-  private boolean ready(String topic) {
     try {
-      TopicDescription d = admin.describeTopics(List.of(topic)).topicNameValues().get(topic)
-          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      return d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-        return false;
-      }
-      throw failure("cannot describe topic '" + topic + "'", e.getCause());
-    } catch (TimeoutException e) {
-      throw new AdminFailure("Kafka did not describe topic '" + topic + "' within " + timeout);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AdminFailure("interrupted while describing topic '" + topic + "'");
+      KafkaTopics.createAndAwait(admin, topic, timeout);
+    } catch (KafkaTopics.TopicException e) {
+      throw e.getCause() == null || e.getCause() instanceof InterruptedException ? new AdminFailure(e.getMessage())
+          : failure(e.getMessage(), e.getCause());
     }
   }
 

@@ -1,5 +1,6 @@
 package io.ogpm.cluster;
 
+import io.ogpm.kafka.KafkaTopics;
 import io.ogpm.testkit.Await;
 import io.ogpm.testkit.KafkaFixture;
 import java.io.IOException;
@@ -126,21 +127,7 @@ final class KafkaBroker implements KafkaFixture {
   @Override
   public void createTopic(String name, int partitions, Map<String, String> configs) {
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers))) {
-      admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all()
-          .get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
-      Await.until("every partition of topic " + name + " has a leader", () -> {
-        try {
-          return admin.describeTopics(List.of(name)).allTopicNames().get().get(name).partitions().stream()
-              .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
-        } catch (Exception e) {
-          return false;
-        }
-      }, ready -> ready);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while creating topic " + name, e);
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot create topic " + name, e);
+      KafkaTopics.createAndAwait(admin, new NewTopic(name, partitions, (short) 1).configs(configs), PATIENCE);
     }
   }
 
