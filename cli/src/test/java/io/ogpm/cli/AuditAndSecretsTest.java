@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.KeySource;
 import io.ogpm.flink.perturb.PerturbFunction;
+import io.ogpm.jobs.cli.CommandRun;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -19,11 +20,11 @@ import org.junit.jupiter.api.io.TempDir;
 class AuditAndSecretsTest {
   @Test
   void auditPassesTheMechanismAndFailsItsUnsnappedDoubles() {
-    CliRunner pass = CliRunner.run("audit", "--epsilon", "2", "--samples", "50000");
+    CommandRun pass = CliRunner.run("audit", "--epsilon", "2", "--samples", "50000");
     assertThat(pass.status()).isZero();
     String[] lines = pass.out().trim().split("\n");
     assertThat(Double.parseDouble(lines[lines.length - 1])).isLessThanOrEqualTo(2);
-    CliRunner fail = CliRunner.run("audit", "--epsilon", "2", "--samples", "50000", "--unsnapped");
+    CommandRun fail = CliRunner.run("audit", "--epsilon", "2", "--samples", "50000", "--unsnapped");
     assertThat(fail.status()).isEqualTo(1);
     String[] failLines = fail.out().trim().split("\n");
     assertThat(Double.parseDouble(failLines[failLines.length - 1])).isGreaterThan(2);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.jobs.cli.CommandRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 class BaselineCommandsTest {
   @Test
   void truncatedMechanismsPrintTheirAtoms() throws Exception {
-    CliRunner r = CliRunner.run("mechanism", "--mechanism", "t-pm", "--epsilon", "2", "--x", "0");
+    CommandRun r = CliRunner.run("mechanism", "--mechanism", "t-pm", "--epsilon", "2", "--x", "0");
     assertThat(r.status()).isZero();
     JsonNode root = new ObjectMapper().readTree(r.out());
     assertThat(root.get("atoms")).hasSize(2);
@@ -23,7 +24,7 @@ class BaselineCommandsTest {
 
   @Test
   void continuousMechanismsHaveNoPieces() {
-    CliRunner r = CliRunner.run("mechanism", "--mechanism", "t-laplace", "--epsilon", "2", "--x", "0");
+    CommandRun r = CliRunner.run("mechanism", "--mechanism", "t-laplace", "--epsilon", "2", "--x", "0");
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err()).contains("--mechanism t-laplace has no piecewise-uniform output distribution");
   }
@@ -48,17 +49,17 @@ class BaselineCommandsTest {
   @Test
   void everyMechanismSamples() {
     for (String name : new String[] {"pm", "sw", "pm-c", "sw-c", "t-pm", "t-sw", "staircase", "t-laplace", "b-laplace"}) {
-      CliRunner r = CliRunner.run("sample", "--mechanism", name, "--epsilon", "2", "--x", "0.5", "--n", "20", "--seed", "1");
+      CommandRun r = CliRunner.run("sample", "--mechanism", name, "--epsilon", "2", "--x", "0.5", "--n", "20", "--seed", "1");
       assertThat(r.status()).as(name).isZero();
       assertThat(r.out().split("\n")).as(name).hasSize(20);
     }
-    CliRunner p = CliRunner.run("sample", "--mechanism", "purkayastha", "--domain", "circular", "--epsilon", "2", "--x", "1", "--n", "20");
+    CommandRun p = CliRunner.run("sample", "--mechanism", "purkayastha", "--domain", "circular", "--epsilon", "2", "--x", "1", "--n", "20");
     assertThat(p.status()).isZero();
   }
 
   @Test
   void reproduceWritesItsReport(@TempDir Path dir) throws Exception {
-    CliRunner r = CliRunner.run("reproduce", "--out", dir.toString(), "--repetitions", "2");
+    CommandRun r = CliRunner.run("reproduce", "--out", dir.toString(), "--repetitions", "2");
     assertThat(r.status()).as(r.err()).isZero();
     assertThat(r.out()).contains("paper 94.2 %", "wrote 21 figures");
     assertThat(Files.readString(dir.resolve("summary.md"))).contains("## MotionSense estimation", "| 1.0 |");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.jobs.cli.CommandRun;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * test, which needs a broker, is {@code BenchPipelineIT}).
  */
 class BenchCommandTest {
-  private static JsonNode json(CliRunner r) throws Exception {
+  private static JsonNode json(CommandRun r) throws Exception {
     assertThat(r.status()).as(r.err()).isZero();
     assertThat(r.out().strip().lines()).hasSize(1);
     return new ObjectMapper().readTree(r.out());
@@ -68,12 +69,12 @@ class BenchCommandTest {
 
   @Test
   void badArgumentsAreUsageErrors() {
-    CliRunner r = CliRunner.run("bench", "everything");
+    CommandRun r = CliRunner.run("bench", "everything");
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err()).contains("samplers, records or pipeline");
     assertThat(CliRunner.run("bench", "records", "--fields", "0").status()).isEqualTo(2);
     assertThat(CliRunner.run("bench", "samplers", "--seconds", "0").status()).isEqualTo(2);
-    CliRunner badWindow = CliRunner.run("bench", "records", "--windows", "1000,x");
+    CommandRun badWindow = CliRunner.run("bench", "records", "--windows", "1000,x");
     assertThat(badWindow.status()).isEqualTo(2);
     assertThat(badWindow.err()).contains("--windows", "'x'");
     assertThat(CliRunner.run("bench", "records", "--windows", "0").status()).isEqualTo(2);

@@ -2,6 +2,7 @@ package io.ogpm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ogpm.jobs.cli.CommandRun;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class BenchConsoleIT {
   @Test
   void aNormalPipelineBenchPrintsNoWarningOrError() throws Exception {
-    DemoConsoleIT.Run bench = DemoConsoleIT.run(Duration.ofMinutes(10), "bench", "pipeline", "--json", "--records", "300",
+    CommandRun bench = DemoConsoleIT.run(Duration.ofMinutes(10), "bench", "pipeline", "--json", "--records", "300",
         "--repetitions", "1", "--records-per-window", "100", "--warmup-rounds", "0");
     assertThat(bench.status()).as(bench.err()).isZero();
     List<String> alarming = DemoConsoleIT.warningsAndErrors(bench.err());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.jobs.cli.CommandRun;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class BenchPipelineIT {
   @Test
   void pipelineGivesRatiosOfPerturbationAndAggregation() throws Exception {
-    CliRunner r = CliRunner.run("bench", "pipeline", "--json", "--records", "300", "--repetitions", "1",
+    CommandRun r = CliRunner.run("bench", "pipeline", "--json", "--records", "300", "--repetitions", "1",
         "--records-per-window", "100", "--warmup-rounds", "0");
     assertThat(r.status()).as(r.err()).isZero();
     JsonNode j = new ObjectMapper().readTree(r.out());

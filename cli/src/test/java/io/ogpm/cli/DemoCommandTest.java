@@ -2,6 +2,7 @@ package io.ogpm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ogpm.jobs.cli.CommandRun;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -11,10 +12,10 @@ import org.junit.jupiter.api.io.TempDir;
 class DemoCommandTest {
   @Test
   void theDemoNamesAMissingConfigurationInOneLine(@TempDir Path dir) throws Exception {
-    CliProcess r = CliProcess.run(Duration.ofMinutes(2), "demo", "--config", dir.resolve("missing.yaml").toString());
+    CommandRun r = CommandRun.inJvm(OgpmCli.class, Duration.ofMinutes(2), "demo", "--config", dir.resolve("missing.yaml").toString());
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err()).isEqualTo("ogpm: --config " + dir.resolve("missing.yaml") + ": cannot read it (NoSuchFileException)\n");
-    CliProcess data = CliProcess.run(Duration.ofMinutes(2), "demo", "--data", dir.resolve("missing.jsonl").toString());
+    CommandRun data = CommandRun.inJvm(OgpmCli.class, Duration.ofMinutes(2), "demo", "--data", dir.resolve("missing.jsonl").toString());
     assertThat(data.status()).isEqualTo(2);
     assertThat(data.err()).isEqualTo("ogpm: --data " + dir.resolve("missing.jsonl") + ": cannot read it (NoSuchFileException)\n");
   }

@@ -2,15 +2,10 @@ package io.ogpm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.ogpm.jobs.cli.CommandRun;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,7 +21,7 @@ class DemoConsoleIT {
 
   @Test
   void aNormalDemoRunPrintsNoWarningOrError() throws Exception {
-    Run demo = run(Duration.ofMinutes(10), "demo", "--records", "1200");
+    CommandRun demo = run(Duration.ofMinutes(10), "demo", "--records", "1200");
     assertThat(demo.status()).as(demo.err()).isZero();
     List<String> alarming = warningsAndErrors(demo.err());
     // The whole stderr on failure: a WARN line's cause (a stack trace, the lines before it) is not on it.
@@ -36,41 +31,18 @@ class DemoConsoleIT {
 
   @Test
   void versionPrintsTheProjectsVersion() throws Exception {
-    Run v = run(Duration.ofMinutes(1), "--version");
+    CommandRun v = run(Duration.ofMinutes(1), "--version");
     assertThat(v.status()).isZero();
     assertThat(v.out().strip()).matches("ogpm \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
   }
-
-  record Run(int status, String out, String err) {}
 
   /** The WARN and ERROR lines of a run's stderr (the jar's layout: time, level, logger, message). */
   static List<String> warningsAndErrors(String stderr) {
     return stderr.lines().filter(l -> l.matches("\\S+ (WARN|ERROR) .*")).toList();
   }
 
-  /** The built jar in a JVM of its own with this maximum heap, no input, stdout and stderr to these files. */
-  static Process startJar(String maxHeap, Path out, Path err, String... args) throws IOException {
-    assertThat(JAR).as("the built jar (mvn package)").isRegularFile();
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx" + maxHeap, "-jar", JAR.toString()));
-    command.addAll(List.of(args));
-    return new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-        .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-  }
-
-  static Run run(Duration timeout, String... args) throws Exception {
-    Path out = Files.createTempFile("ogpm-jar-out", ".txt");
-    Path err = Files.createTempFile("ogpm-jar-err", ".txt");
-    try {
-      Process p = startJar("512m", out, err, args);
-      if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        p.destroyForcibly().waitFor();
-        throw new AssertionError("ogpm " + String.join(" ", args) + " did not exit within " + timeout);
-      }
-      return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
-    } finally {
-      Files.deleteIfExists(out);
-      Files.deleteIfExists(err);
-    }
+  /** The built jar in a JVM of its own. */
+  static CommandRun run(Duration timeout, String... args) throws Exception {
+    return CommandRun.jar(JAR, timeout, args);
   }
 }

@@ -2,6 +2,7 @@ package io.ogpm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ogpm.jobs.cli.CommandRun;
 import io.ogpm.sample.BundledSample;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,7 +34,7 @@ class DemoFollowIT {
     Path err = dir.resolve("err.txt");
     Path config = dir.resolve("ogpm.yaml");
     Files.writeString(config, rejectingConfig(), StandardCharsets.UTF_8);
-    Process demo = DemoConsoleIT.startJar("768m", out, err, "demo", "--follow", "--report", report.toString(),
+    Process demo = CommandRun.startJar(DemoConsoleIT.JAR, "768m", out, err, "demo", "--follow", "--report", report.toString(),
         "--window", "2s", "--web-ui-port", "0", "--bins", "10", "--config", config.toString());
     try {
       Path page = report.resolve("index.html");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.jobs.cli.CommandRun;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
@@ -34,7 +35,7 @@ class EstimateCommandTest {
           epsilon: 2.0
       """;
 
-  private static CliRunner withStdin(String input, String... args) {
+  private static CommandRun withStdin(String input, String... args) {
     InputStream saved = System.in;
     try {
       System.setIn(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)));
@@ -56,7 +57,7 @@ class EstimateCommandTest {
     }
     in.append("not json\n{\"accel_x\":\"x\"}\n{\"other\":1}\n");
     for (String method : new String[] {"raw", "em"}) {
-      CliRunner r = withStdin(in.toString(), "estimate", "--config", config.toString(), "--field", "accel_x",
+      CommandRun r = withStdin(in.toString(), "estimate", "--config", config.toString(), "--field", "accel_x",
           "--bins", "20", "--method", method);
       assertThat(r.status()).as(r.err()).isZero();
       JsonNode out = new ObjectMapper().readTree(r.out());
@@ -96,7 +97,7 @@ class EstimateCommandTest {
       double x = i % 2 == 0 ? 3.0 : -3.0; // circular mean pi
       in.append("{\"attitude\":{\"roll\":").append(m.perturb(x, bits)).append("}}\n");
     }
-    CliRunner r = withStdin(in.toString(), "estimate", "--config", config.toString(), "--field", "attitude.roll",
+    CommandRun r = withStdin(in.toString(), "estimate", "--config", config.toString(), "--field", "attitude.roll",
         "--method", "raw");
     JsonNode out = new ObjectMapper().readTree(r.out());
     assertThat(Math.abs(Math.IEEEremainder(out.get("circularMean").asDouble() - Math.PI, 2 * Math.PI))).isLessThan(0.05);
@@ -112,7 +113,7 @@ class EstimateCommandTest {
     assertThat(withStdin("", "estimate", "--config", config.toString(), "--field", "accel_x", "--method", "ml").err())
         .contains("--method must be raw or em, got 'ml'");
     Path bad = Files.writeString(dir.resolve("bad.yaml"), "fields:\n  - name: a\n    min: 0\n    max: 1\n    epsilon: -1\n");
-    CliRunner r = withStdin("", "estimate", "--config", bad.toString(), "--field", "a");
+    CommandRun r = withStdin("", "estimate", "--config", bad.toString(), "--field", "a");
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err()).contains("field 'a': epsilon must be > 0, got -1.0");
   }

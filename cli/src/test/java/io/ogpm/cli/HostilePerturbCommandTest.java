@@ -2,6 +2,7 @@ package io.ogpm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ogpm.jobs.cli.CommandRun;
 import io.ogpm.record.HostileInputs;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -42,7 +43,7 @@ class HostilePerturbCommandTest {
       System.setIn(new ByteArrayInputStream(input.toByteArray()));
       System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
       System.setOut(toFile);
-      CliRunner r = CliRunner.run("perturb", "--config", config.toString(), "--dlq", dlq.toString(), "--seed", "3");
+      CommandRun r = CliRunner.run("perturb", "--config", config.toString(), "--dlq", dlq.toString(), "--seed", "3");
       assertThat(r.status()).isZero();
     } finally {
       System.setIn(savedIn);

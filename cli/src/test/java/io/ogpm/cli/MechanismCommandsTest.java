@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.jobs.cli.CommandRun;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,7 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class MechanismCommandsTest {
   @Test
   void mechanismPrintsSortedPiecesOfMassOne() throws Exception {
-    CliRunner r = CliRunner.run("mechanism", "--epsilon", "1", "--domain", "circular", "--x", "0");
+    CommandRun r = CliRunner.run("mechanism", "--epsilon", "1", "--domain", "circular", "--x", "0");
     assertThat(r.status()).isZero();
     JsonNode root = new ObjectMapper().readTree(r.out());
     double mass = 0;
@@ -30,11 +31,11 @@ class MechanismCommandsTest {
 
   @Test
   void errorPrintsFullPrecision() {
-    CliRunner r = CliRunner.run("error", "--epsilon", "2", "--worst");
+    CommandRun r = CliRunner.run("error", "--epsilon", "2", "--worst");
     assertThat(r.status()).isZero();
     assertThat(r.out().trim()).isEqualTo(Double.toString(Double.parseDouble(r.out().trim())));
     assertThat(Double.parseDouble(r.out())).isCloseTo(0.268941, within(5e-7));
-    CliRunner l2 = CliRunner.run("error", "--epsilon", "1", "--objective", "l2", "--metric", "l2", "--x", "0");
+    CommandRun l2 = CliRunner.run("error", "--epsilon", "1", "--objective", "l2", "--metric", "l2", "--x", "0");
     assertThat(Double.parseDouble(l2.out())).isCloseTo(0.217299, within(5e-7));
   }
 
@@ -47,8 +48,8 @@ class MechanismCommandsTest {
 
   @Test
   void sampleWithASeedIsReproducibleAndInTheDomain() {
-    CliRunner a = CliRunner.run("sample", "--epsilon", "1", "--lo", "-2", "--hi", "2", "--x", "2", "--n", "1000", "--seed", "5");
-    CliRunner b = CliRunner.run("sample", "--epsilon", "1", "--lo", "-2", "--hi", "2", "--x", "2", "--n", "1000", "--seed", "5");
+    CommandRun a = CliRunner.run("sample", "--epsilon", "1", "--lo", "-2", "--hi", "2", "--x", "2", "--n", "1000", "--seed", "5");
+    CommandRun b = CliRunner.run("sample", "--epsilon", "1", "--lo", "-2", "--hi", "2", "--x", "2", "--n", "1000", "--seed", "5");
     assertThat(a.status()).isZero();
     assertThat(a.out()).isEqualTo(b.out());
     String[] lines = a.out().split("\n");
@@ -93,7 +94,7 @@ class MechanismCommandsTest {
         "frobnicate                                         | Unmatched argument at index 0: 'frobnicate'",
       })
   void badArgumentsExitTwoWithOneLineNamingTheOption(String args, String message) {
-    CliRunner r = CliRunner.run(args.trim().split("\\s+"));
+    CommandRun r = CliRunner.run(args.trim().split("\\s+"));
     assertThat(r.status()).as(args).isEqualTo(2);
     assertThat(r.err().lines().count()).as(args).isEqualTo(1);
     assertThat(r.err()).as(args).contains(message);
@@ -104,7 +105,7 @@ class MechanismCommandsTest {
     String[] commands = {"mechanism", "error", "sample", "perturb", "perturb-job", "aggregate-job", "demo",
         "estimate", "audit", "reproduce"};
     for (String command : commands) {
-      CliRunner r = CliRunner.run(command, "--help");
+      CommandRun r = CliRunner.run(command, "--help");
       assertThat(r.status()).isZero();
       assertThat(r.out()).contains("Usage: ogpm " + command);
       // Options from an argument group in a mixin were listed twice by picocli 4.7.6 (#2309).

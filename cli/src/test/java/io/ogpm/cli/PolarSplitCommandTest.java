@@ -5,12 +5,13 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.jobs.cli.CommandRun;
 import org.junit.jupiter.api.Test;
 
 class PolarSplitCommandTest {
   @Test
   void printsTheSplitOfPaperNotesSectionSeven() throws Exception {
-    CliRunner r = CliRunner.run("polar-split", "--epsilon", Double.toString(1 + 2 * Math.PI), "--metric", "l2");
+    CommandRun r = CliRunner.run("polar-split", "--epsilon", Double.toString(1 + 2 * Math.PI), "--metric", "l2");
     assertThat(r.status()).as(r.err()).isZero();
     JsonNode root = new ObjectMapper().readTree(r.out());
     assertThat(root.get("objective").asText()).isEqualTo("l2"); // the metric's by default
@@ -24,7 +25,7 @@ class PolarSplitCommandTest {
 
   @Test
   void curveOnRequestAndTheRadiusScales() throws Exception {
-    CliRunner r = CliRunner.run("polar-split", "--epsilon", "4", "--radius-max", "10", "--metric", "l1", "--objective", "l1", "--curve", "4");
+    CommandRun r = CliRunner.run("polar-split", "--epsilon", "4", "--radius-max", "10", "--metric", "l1", "--objective", "l1", "--curve", "4");
     JsonNode root = new ObjectMapper().readTree(r.out());
     assertThat(root.get("curve")).hasSize(5);
     assertThat(root.get("curve").get(0).get("epsRadius").asDouble()).isZero();

@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.jobs.cli.CommandRun;
 import org.junit.jupiter.api.Test;
 
 /** {@code solve}: the m-piece solver on the command line, and its mechanism in the other commands. */
 class SolveCommandTest {
-  static JsonNode json(CliRunner r) throws Exception {
+  static JsonNode json(CommandRun r) throws Exception {
     assertThat(r.status()).as(r.err()).isZero();
     return new ObjectMapper().readTree(r.out());
   }
@@ -48,14 +49,14 @@ class SolveCommandTest {
       assertThat(mechanism.get("pieces").get(i).get("to").asDouble())
           .isCloseTo(solved.get("pieces").get(i).get("to").asDouble(), within(1e-3));
     }
-    CliRunner sample = CliRunner.run("sample", "--epsilon", "1.5", "--objective", "l2", "--optimize-at", "3", "--hi", "10", "--x", "7", "--n", "10", "--seed", "1");
+    CommandRun sample = CliRunner.run("sample", "--epsilon", "1.5", "--objective", "l2", "--optimize-at", "3", "--hi", "10", "--x", "7", "--n", "10", "--seed", "1");
     assertThat(sample.status()).isZero();
     assertThat(sample.out().split("\n")).hasSize(10);
   }
 
   @Test
   void checkCollapsePrintsOneLinePerComparisonAndASummary() throws Exception {
-    CliRunner r = CliRunner.run("solve", "--check-collapse", "2", "--metric", "l2");
+    CommandRun r = CliRunner.run("solve", "--check-collapse", "2", "--metric", "l2");
     assertThat(r.status()).as(r.err()).isZero();
     String[] lines = r.out().split("\n");
     assertThat(lines).hasSize(5);

@@ -2,6 +2,7 @@ package io.ogpm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ogpm.jobs.cli.CommandRun;
 import io.ogpm.testkit.KafkaFixture;
 import io.ogpm.testkit.KafkaFixtures;
 import java.net.ServerSocket;
@@ -46,7 +47,7 @@ class TopicsCommandIT {
     }
   }
 
-  CliRunner topics(String... more) {
+  CommandRun topics(String... more) {
     List<String> args = new java.util.ArrayList<>(List.of("topics", "--bootstrap-servers", kafka.bootstrapServers(),
         "--replication-factor", "1", "--raw-topic", "t.raw", "--perturbed-topic", "t.perturbed",
         "--dead-letter-topic", "t.dead", "--stats-topic", "t.stats"));
@@ -56,7 +57,7 @@ class TopicsCommandIT {
 
   @Test
   void createsTheTopicsChecksThemAndCuresWhatASettingCures(@TempDir Path dir) throws Exception {
-    CliRunner created = topics("--perturb-parallelism", "2", "--partitions", "3");
+    CommandRun created = topics("--perturb-parallelism", "2", "--partitions", "3");
     assertThat(created.status()).as(created.out() + created.err()).isZero();
     assertThat(created.out()).contains(
         "created t.raw (raw readings, read by perturb-job): 3 partitions, replication factor 1, retention.ms=86400000,"
@@ -72,7 +73,7 @@ class TopicsCommandIT {
     assertThat(config("t.raw", "retention.ms")).isEqualTo("86400000");
     assertThat(config("t.stats", "message.timestamp.type")).isEqualTo("LogAppendTime");
 
-    CliRunner clean = topics("--check", "--perturb-parallelism", "2");
+    CommandRun clean = topics("--check", "--perturb-parallelism", "2");
     assertThat(clean.status()).as(clean.out() + clean.err()).isZero();
     assertThat(clean.out()).startsWith("ok: ");
 
@@ -81,7 +82,7 @@ class TopicsCommandIT {
     admin.deleteTopics(List.of("t.dead")).all().get();
     Path client = dir.resolve("client.properties");
     Files.writeString(client, "transaction.timeout.ms=1000000\n");
-    CliRunner spoiled = topics("--check", "--perturb-parallelism", "4", "--kafka-properties", client.toString());
+    CommandRun spoiled = topics("--check", "--perturb-parallelism", "4", "--kafka-properties", client.toString());
     assertThat(spoiled.status()).isEqualTo(1);
     assertThat(spoiled.out().lines().map(l -> l.substring(0, l.indexOf(", needs") > 0 ? l.indexOf(", needs") : l.indexOf(": ", l.indexOf(": ") + 1))))
         .containsExactly(
@@ -96,7 +97,7 @@ class TopicsCommandIT {
         + " partitions, replicas and broker settings are yours to change)\n");
     assertThat(config("t.raw", "retention.ms")).as("--check changes nothing").isEqualTo("-1");
 
-    CliRunner cured = topics("--perturb-parallelism", "2");
+    CommandRun cured = topics("--perturb-parallelism", "2");
     assertThat(cured.status()).as(cured.out() + cured.err()).isZero();
     assertThat(cured.out()).contains(
         "updated t.raw (raw readings, read by perturb-job): retention.ms=86400000 (was -1), message.timestamp.type=LogAppendTime (was CreateTime)",
@@ -105,7 +106,7 @@ class TopicsCommandIT {
         "updated t.stats (window statistics, written by aggregate-job): cleanup.policy=delete (was compact)");
     assertThat(topics("--check", "--perturb-parallelism", "2").status()).isZero();
 
-    CliRunner narrow = topics("--perturb-parallelism", "4");
+    CommandRun narrow = topics("--perturb-parallelism", "4");
     assertThat(narrow.status()).as("partitions are reported, never changed").isEqualTo(1);
     assertThat(narrow.out()).contains("t.raw: 3 partitions, needs at least 4 (--perturb-parallelism)");
     assertThat(narrow.err()).isEqualTo("ogpm: topics: 2 deviations left (partitions, replicas and broker settings are yours to change)\n");
@@ -118,7 +119,7 @@ class TopicsCommandIT {
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
-    CliRunner r = CliRunner.run("topics", "--check", "--bootstrap-servers", "127.0.0.1:" + port, "--kafka-timeout", "5s");
+    CommandRun r = CliRunner.run("topics", "--check", "--bootstrap-servers", "127.0.0.1:" + port, "--kafka-timeout", "5s");
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err()).startsWith("ogpm: cannot reach Kafka at 127.0.0.1:" + port + " (").endsWith("(--bootstrap-servers)\n");
     assertThat(r.err().lines()).hasSize(1);

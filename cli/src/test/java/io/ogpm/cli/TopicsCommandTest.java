@@ -2,6 +2,7 @@ package io.ogpm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ogpm.jobs.cli.CommandRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class TopicsCommandTest {
     args[1] = "--bootstrap-servers";
     args[2] = "127.0.0.1:1";
     System.arraycopy(options, 0, args, 3, options.length);
-    CliRunner r = CliRunner.run(args);
+    CommandRun r = CliRunner.run(args);
     assertThat(r.status()).as(r.err()).isEqualTo(2);
     assertThat(r.err()).isEqualTo(line + "\n");
   }

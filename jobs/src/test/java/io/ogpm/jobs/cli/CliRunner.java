@@ -1,14 +1,10 @@
 package io.ogpm.jobs.cli;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
+/** The jobs' command line ({@link OgpmJobs}) in this JVM ({@link CommandRun#inProcess}). */
+final class CliRunner {
+  private CliRunner() {}
 
-/** Runs the jobs' command line ({@link OgpmJobs}) in-process and captures its streams. */
-record CliRunner(int status, String out, String err) {
-  static CliRunner run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int status = CommandLineRunner.of(new OgpmJobs()).run(args, new PrintWriter(out), new PrintWriter(err));
-    return new CliRunner(status, out.toString(), err.toString());
+  static CommandRun run(String... args) {
+    return CommandRun.inProcess(CommandLineRunner.of(new OgpmJobs())::run, args);
   }
 }

@@ -39,12 +39,12 @@ class JobCommandsIT {
   void aMissingTopicFailsAtStartUpWithOneLine(KafkaFixture kafka, @TempDir Path dir) throws Exception {
     Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG);
     kafka.createTopic("present", 1, Map.of());
-    CliProcess input = CliProcess.run(LONG, "perturb-job", "--config", config.toString(),
+    CommandRun input = CommandRun.inJvm(OgpmJobs.class, LONG, "perturb-job", "--config", config.toString(),
         "--bootstrap-servers", kafka.bootstrapServers(), "--input-topic", "absent", "--output-topic", "present",
         "--dead-letter-topic", "present-dead");
     assertThat(input.status()).isEqualTo(2);
     assertThat(input.err()).isEqualTo("ogpm: input topic (--input-topic) 'absent' does not exist on " + kafka.bootstrapServers() + "\n");
-    CliProcess output = CliProcess.run(LONG, "aggregate-job", "--config", config.toString(),
+    CommandRun output = CommandRun.inJvm(OgpmJobs.class, LONG, "aggregate-job", "--config", config.toString(),
         "--bootstrap-servers", kafka.bootstrapServers(), "--input-topic", "present", "--output-topic", "gone");
     assertThat(output.status()).isEqualTo(2);
     assertThat(output.err()).isEqualTo("ogpm: output topic (--output-topic) 'gone' does not exist on " + kafka.bootstrapServers() + "\n");
@@ -56,7 +56,7 @@ class JobCommandsIT {
     kafka.createTopic("producer-stamped", 1, Map.of());
     kafka.createTopic("l-out", 1, Map.of());
     kafka.createTopic("l-dead", 1, Map.of());
-    CliProcess r = CliProcess.run(LONG, "perturb-job", "--config", config.toString(), "--bootstrap-servers", kafka.bootstrapServers(),
+    CommandRun r = CommandRun.inJvm(OgpmJobs.class, LONG, "perturb-job", "--config", config.toString(), "--bootstrap-servers", kafka.bootstrapServers(),
         "--input-topic", "producer-stamped", "--output-topic", "l-out", "--dead-letter-topic", "l-dead");
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err()).isEqualTo("ogpm: topic 'producer-stamped' has message.timestamp.type=CreateTime but the budget's clock"
@@ -75,7 +75,7 @@ class JobCommandsIT {
       values.add("{\"i\":" + i + ",\"x\":" + (i % 10 == 0 ? "\"bad\"" : "0.5") + ",\"note\":\"n" + i + "\"}");
     }
     List<KafkaRecord> inputs = kafka.produceJson("b-raw", values);
-    CliRunner run = CliRunner.run("perturb-job", "--config", config.toString(), "--bootstrap-servers", kafka.bootstrapServers(),
+    CommandRun run = CliRunner.run("perturb-job", "--config", config.toString(), "--bootstrap-servers", kafka.bootstrapServers(),
         "--input-topic", "b-raw", "--output-topic", "b-out", "--dead-letter-topic", "b-dead", "--bounded",
         "--checkpoint-interval", "1s", "--parallelism", "2");
     assertThat(run.status()).as(run.err()).isZero();
@@ -103,7 +103,7 @@ class JobCommandsIT {
         strict.createTopic(t, 1);
       }
       strict.produceJson("s-raw", "{\"i\":1,\"x\":0.5}");
-      CliProcess r = CliProcess.run(LONG, "perturb-job", "--config", config.toString(),
+      CommandRun r = CommandRun.inJvm(OgpmJobs.class, LONG, "perturb-job", "--config", config.toString(),
           "--bootstrap-servers", strict.bootstrapServers(), "--input-topic", "s-raw", "--output-topic", "s-out",
           "--dead-letter-topic", "s-dead", "--restart-attempts", "2", "--checkpoint-interval", "1s");
       assertThat(r.status()).isEqualTo(1);

@@ -43,7 +43,7 @@ class ReadmeAggregateExampleIT {
     kafka.createTopic("ex-dead", 1);
     kafka.createTopic("ex-stats", 1);
     kafka.produceJsonLines("ex-raw", SAMPLE);
-    CliRunner perturb = CliRunner.run("perturb-job", "--config", CONFIG.toString(), "--bootstrap-servers",
+    CommandRun perturb = CliRunner.run("perturb-job", "--config", CONFIG.toString(), "--bootstrap-servers",
         kafka.bootstrapServers(), "--input-topic", "ex-raw", "--output-topic", "ex-perturbed", "--dead-letter-topic",
         "ex-dead", "--bounded", "--checkpoint-interval", "1s");
     assertThat(perturb.status()).as(perturb.err()).isZero();
@@ -51,7 +51,7 @@ class ReadmeAggregateExampleIT {
 
     long start = System.nanoTime();
     // README "Running on a Flink cluster", with this test's topics, bounded so that it ends.
-    CliRunner aggregate = CliRunner.run("aggregate-job", "--config", CONFIG.toString(), "--bootstrap-servers",
+    CommandRun aggregate = CliRunner.run("aggregate-job", "--config", CONFIG.toString(), "--bootstrap-servers",
         kafka.bootstrapServers(), "--input-topic", "ex-perturbed", "--output-topic", "ex-stats",
         "--group-by", "activity", "--time-field", "ts", "--window", "1m", "--slide", "10s", "--allowed-lateness", "30s",
         "--out-of-orderness", "5s", "--idle-timeout", "30s", "--bins", "50", "--method", "em", "--bounded",

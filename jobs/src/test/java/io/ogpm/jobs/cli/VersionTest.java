@@ -15,7 +15,7 @@ class VersionTest {
     Matcher parent = Pattern.compile("<parent>.*?<version>([^<]+)</version>", Pattern.DOTALL)
         .matcher(Files.readString(Path.of("pom.xml")));
     assertThat(parent.find()).isTrue();
-    CliRunner r = CliRunner.run("--version");
+    CommandRun r = CliRunner.run("--version");
     assertThat(r.status()).isZero();
     assertThat(r.out().strip()).isEqualTo("ogpm " + parent.group(1));
   }
