@@ -10,14 +10,14 @@ import java.util.regex.Pattern;
 /**
  * The CPU time of one job's own threads while it runs: its Flink task threads, its Kafka sources'
  * fetcher threads and its Kafka sinks' producer threads, not the broker's, the garbage collector's
- * or the JIT compiler's. Those three serve every job alike, and on this machine they make the
- * process's CPU per record of one pipeline wander by a third or more from run to run; what a job
- * adds to a Flink cluster is its own threads' time.
+ * or the JIT compiler's. Those three serve every job alike and their share varies from run to run,
+ * which makes the process's CPU time per record a noisy measure of one pipeline; what a job adds to
+ * a Flink cluster is its own threads' time.
  *
  * <p>A task's threads end with the job, and the JVM cannot tell the CPU time of a thread that has
  * ended, so a daemon reads every matching thread's time every {@value #POLL_MILLIS} ms and keeps
- * the last reading: a thread's last {@value #POLL_MILLIS} ms before it ended may be missed, a few
- * per cent of one core's time at most for each task, against the several seconds a timed job runs.
+ * the last reading: of each thread, at most its last {@value #POLL_MILLIS} ms before it ended are
+ * missed, which is small against a timed job's run.
  */
 final class JobThreadCpu implements AutoCloseable {
   static final long POLL_MILLIS = 20;
