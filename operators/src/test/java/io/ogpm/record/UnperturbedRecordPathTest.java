@@ -7,9 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
-import io.ogpm.sample.BundledSample;
 import io.ogpm.mechanism.random.RandomnessMode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -22,13 +25,15 @@ import org.junit.jupiter.api.Test;
  */
 class UnperturbedRecordPathTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private final PrivacyConfig config = PrivacyConfig.parse(BundledSample.config());
+  /** The repository's MotionSense sample (the tests run in the module's directory). */
+  static final Path SAMPLE = Path.of("../sample-data");
+  private final PrivacyConfig config = PrivacyConfig.parse(read("ogpm.yaml"));
 
   @Test
   void everySampleRecordIsThePerturbationsOutputWithItsValuesAsRead() throws Exception {
     UnperturbedRecordPath path = new UnperturbedRecordPath(config);
     RecordPerturber perturber = new RecordPerturber(config, RandomnessMode.seeded(7));
-    List<String> records = BundledSample.records(Integer.MAX_VALUE);
+    List<String> records = read("motionsense-dws1.jsonl").lines().filter(l -> !l.isBlank()).toList();
     assertThat(records).hasSizeGreaterThan(1000);
     for (int i = 0; i < records.size(); i++) {
       byte[] input = records.get(i).getBytes(StandardCharsets.UTF_8);
@@ -54,7 +59,7 @@ class UnperturbedRecordPathTest {
   @Test
   void aRecordThePerturbationRejectsStopsTheBaseline() {
     UnperturbedRecordPath path = new UnperturbedRecordPath(config);
-    String record = BundledSample.records(1).get(0);
+    String record = read("motionsense-dws1.jsonl").lines().findFirst().orElseThrow();
     // Refused by the reader (a duplicate key), and by the plan (a string where a number belongs).
     String duplicate = record.replace("\"userAcceleration\":{\"x\":", "\"userAcceleration\":{\"x\":1,\"x\":");
     String string = record.replace("\"userAcceleration\":{\"x\":", "\"userAcceleration\":{\"x\":\"a\",\"w\":");
@@ -64,6 +69,14 @@ class UnperturbedRecordPathTest {
     assertThatThrownBy(() -> path.rewrite(string.getBytes(StandardCharsets.UTF_8), Source.kafka("raw", 0, 6)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not a record the perturbation accepts (userAcceleration.x missing or not a number");
+  }
+
+  private static String read(String file) {
+    try {
+      return Files.readString(SAMPLE.resolve(file), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Every member's path, in order. */
