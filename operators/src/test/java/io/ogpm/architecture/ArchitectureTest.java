@@ -37,7 +37,9 @@ import java.util.TreeSet;
  *       Flink's {@code @PublicEvolving} and {@code @Internal} in {@code io.ogpm.flink..}, of {@code
  *       io.ogpm.annotation}'s in the plain packages; the top package {@code io.ogpm.flink}, the
  *       library's API, holds no {@code @Internal} type;
- *   <li>the API's signatures expose only API types.
+ *   <li>the API's signatures expose only API types;
+ *   <li>the SQL functions use no internal type of another package but those they need, named in
+ *       {@link #INTERNALS_OF_THE_SQL_FUNCTIONS}.
  * </ul>
  */
 @AnalyzeClasses(packages = "io.ogpm", importOptions = ImportOption.DoNotIncludeTests.class)
@@ -86,6 +88,42 @@ class ArchitectureTest {
   static final ArchRule apiSignaturesExposeOnlyApiTypes = classes().that(areApi())
       .should(exposeOnlyApiTypes());
 
+  /**
+   * The library's internals that the SQL functions may use, each for a reason; no other. The SQL
+   * functions are a front end of the library beside the DataStream API, not a user of it, so they
+   * may share its internals, but only what perturbing and estimating one value in SQL needs: the
+   * mechanism's building blocks (argument checks, OGPM's shape, the polar split, the random
+   * streams), and of the Flink library's internals the budget's periods, which LDP_BUDGET shares
+   * with the operators' budget. Nothing of the DataStream operators (perturb, aggregate, kafka,
+   * typeutils), and nothing internal of the record path, the configuration or the estimators.
+   */
+  static final Set<String> INTERNALS_OF_THE_SQL_FUNCTIONS = Set.of(
+      // LDP_BUDGET: the periods of a budget, as the operators' budget computes them.
+      "io.ogpm.flink.budget.BudgetPeriods",
+      // Literal arguments checked at planning time with the mechanism specs' own checks.
+      "io.ogpm.mechanism.Checks",
+      "io.ogpm.mechanism.OgpmShape",
+      // LDP_PERTURB_POLAR: the eps split of a polar pair, as the configuration's polar items split it.
+      "io.ogpm.mechanism.polar.PolarShares",
+      "io.ogpm.mechanism.polar.PolarSplit",
+      // The random streams of one value's perturbation: secure, or keyed by record id and field.
+      "io.ogpm.mechanism.random.AesCtrSource",
+      "io.ogpm.mechanism.random.Identifier",
+      "io.ogpm.mechanism.random.KeyedPrf",
+      "io.ogpm.mechanism.random.RandomnessMode");
+
+  @ArchTest
+  static final ArchRule sqlFunctionsUseOnlyTheInternalsTheyNeed = noClasses().that()
+      .resideInAPackage("io.ogpm.flink.table..")
+      .should().dependOnClassesThat(DescribedPredicate.describe(
+          "are internal types of other packages than io.ogpm.flink.table, but "
+              + new TreeSet<>(INTERNALS_OF_THE_SQL_FUNCTIONS)
+              + " and their nested types",
+          c -> c.getPackageName().startsWith("io.ogpm.") && !c.getPackageName().startsWith("io.ogpm.flink.table")
+              && !isApi(c) && !INTERNALS_OF_THE_SQL_FUNCTIONS.contains(topLevel(c).getName())))
+      .because("the SQL functions are a front end of the library beside the DataStream API: they share the"
+          + " mechanism's building blocks, not the DataStream operators' internals");
+
   // --- what is API -------------------------------------------------------------------------------
 
   /** A type of the project's or Flink's API: annotated as such, or public and nested in one that is. */
@@ -116,6 +154,10 @@ class ArchitectureTest {
       return true;
     }
     return (name.startsWith("org.apache.flink.") || name.startsWith("io.ogpm.")) && isApi(base);
+  }
+
+  static JavaClass topLevel(JavaClass c) {
+    return c.getEnclosingClass().map(ArchitectureTest::topLevel).orElse(c);
   }
 
   static DescribedPredicate<JavaClass> areApi() {
