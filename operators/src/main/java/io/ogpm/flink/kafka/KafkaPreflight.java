@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -31,8 +31,11 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  *
  * <p>Reachability is tested with a plain TCP connection to each bootstrap server first: the Kafka
  * admin client would log a warning per reconnection attempt to a server that is down.
+ *
+ * <p>Public because a job of the user's on the library's Kafka ends needs the same check as the
+ * project's own jobs (they use the library's API only).
  */
-@Internal
+@PublicEvolving
 public final class KafkaPreflight {
   private final KafkaSettings kafka;
   private final Duration timeout;

@@ -1,6 +1,6 @@
 package io.ogpm.flink.kafka;
 
-import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -31,8 +31,11 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * (the high watermark) first, then waits until the last stable offset has reached it: from then on
  * everything below that end is final, and a {@code read_committed} reader can read exactly up to it.
  * New transactions opened after the snapshot do not delay the wait.
+ *
+ * <p>Public because a job or tool that reads the library's exactly-once output to its end needs it
+ * as the project's own jobs do (they use the library's API only).
  */
-@Internal
+@PublicEvolving
 public final class StableOffsets {
   private static final long POLL_MILLIS = 100;
 

@@ -4,7 +4,11 @@
  * io.ogpm.flink.kafka.RawRecordSource} (raw JSON records, {@code read_committed}, optionally bounded
  * at the end offsets of the start), {@link io.ogpm.flink.kafka.PerturbationSinks} (perturbed
  * records and dead letters, exactly once) and {@link io.ogpm.flink.kafka.AggregationKafka}
- * (perturbed values in, window estimates out, exactly once). All are {@code PublicEvolving}.
+ * (perturbed values in, window estimates out, exactly once), {@link
+ * io.ogpm.flink.kafka.KafkaPreflight} (a job's topics and their settings checked before it is
+ * submitted) and {@link io.ogpm.flink.kafka.StableOffsets} (where a reader of committed output may
+ * stop once no transaction below it is open). All are {@code PublicEvolving}: the project's jobs use
+ * them, and use the library's API only.
  *
  * <p>The Kafka (de)serialization schemas of the library's records live here too, as {@code
  * PublicEvolving} types a job may use with its own {@code KafkaSource} or {@code KafkaSink}: {@link
@@ -14,9 +18,7 @@
  * io.ogpm.flink.kafka.PerturbedValuesDeserializer} (a perturbed record read once for the
  * aggregation) and {@link io.ogpm.flink.kafka.WindowEstimateSerializer} (the stats topic's JSON).
  *
- * <p>The classes marked {@link org.apache.flink.annotation.Internal} ({@code KafkaPreflight},
- * {@code StableOffsets}, {@code StableEndOffsets}) are used by the project's jobs, command line and
- * test kit: start-up checks of topics and their settings, and reading a topic to its end once no
- * transaction is open on it. They may change without notice.
+ * <p>{@code StableEndOffsets}, the bounded source's stopping offsets, is {@link
+ * org.apache.flink.annotation.Internal}: it may change without notice.
  */
 package io.ogpm.flink.kafka;
