@@ -11,6 +11,7 @@ import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.kafka.PerturbedRecordSerializer;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
+import io.ogpm.record.JsonFields;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -208,7 +209,7 @@ public final class PrivacyAssertions {
 
   /** A record id as the perturbation reads it: a string or an integer, type-tagged. */
   private static String idOf(JsonNode root, List<String> path) {
-    JsonNode node = at(root, path);
+    JsonNode node = JsonFields.at(root, path);
     if (node == null) {
       return null;
     }
@@ -238,7 +239,7 @@ public final class PrivacyAssertions {
       }
       walk(root, new ArrayList<>(), fields, passthrough, r, v);
       if (r.key() != null) {
-        JsonNode id = idField == null ? null : at(root, List.of(idField.split("\\.")));
+        JsonNode id = idField == null ? null : JsonFields.at(root, List.of(idField.split("\\.")));
         String idText = id == null ? null : id.isTextual() ? id.textValue() : id.isIntegralNumber() ? id.bigIntegerValue().toString() : null;
         if (idText == null || !idText.equals(r.keyAsString())) {
           v.add("no undeclared field", "perturbed record " + r.coordinates()
@@ -416,7 +417,7 @@ public final class PrivacyAssertions {
       JsonNode root = parse(r.value(), LENIENT);
       for (int i = 0; i < mechanisms.length; i++) {
         String where = "perturbed record " + r.coordinates() + ": field '" + fields.get(i).name() + "'";
-        JsonNode node = at(root, fields.get(i).path());
+        JsonNode node = JsonFields.at(root, fields.get(i).path());
         if (node == null || !node.isNumber()) {
           v.add("on the grid", where + " is missing or not a number");
           continue;
@@ -462,16 +463,5 @@ public final class PrivacyAssertions {
     } catch (IOException | RuntimeException e) {
       return null;
     }
-  }
-
-  private static JsonNode at(JsonNode root, List<String> path) {
-    JsonNode node = root;
-    for (String step : path) {
-      if (node == null || !node.isObject()) {
-        return null;
-      }
-      node = node.get(step);
-    }
-    return node;
   }
 }
