@@ -12,11 +12,15 @@ import io.ogpm.annotation.Internal;
  * with {@code meanInterval} (classical) or {@code circularMean}, {@code circularMeanInterval},
  * {@code resultantLength} and {@code resultantLengthInterval} (circular); every estimator's own
  * value under {@code means} (no intervals there); the raw and reconstructed histograms under {@code
- * histograms}.
+ * histograms}; {@code histogramBand} with {@code lower} and {@code upper}, a simultaneous 95 % band
+ * for the histogram of the window's inputs ({@link io.ogpm.estimate.HistogramBand}), where the
+ * mechanism has one.
  *
  * <p>What the intervals cover: each holds the truth of the window in at least 95 % of windows,
  * whatever the inputs. {@code meanInterval} holds the mean of the window's actual inputs: it is the
- * range of means consistent with a 95 % interval for the expected output mean ({@link
+ * range of means consistent with the window's outputs, {@code meanIntervalMethod} says which of
+ * their statistics: {@code output-mean} (their mean) or {@code output-mean-and-tails} (also the
+ * tails at the ends of their histogram, where the mechanism clamps; {@link
  * io.ogpm.estimate.LinearMeans}). {@code circularMeanInterval} and {@code resultantLengthInterval}
  * hold the direction and length of the inputs' mean resultant vector, together ({@link
  * io.ogpm.estimate.CircularMeans}); the direction interval is {@code [lo, hi]} when the data say
@@ -48,6 +52,7 @@ public final class EstimateJson {
       Interval headline = useEm ? m.reconstructedMean() : m.mean();
       out.put("mean", headline.estimate());
       out.set("meanInterval", pair(headline));
+      out.put("meanIntervalMethod", m.intervalMethod());
       ObjectNode means = out.putObject("means");
       means.putObject("raw").put("estimate", m.raw());
       if (!Double.isNaN(m.unbiased())) {
@@ -78,6 +83,11 @@ public final class EstimateJson {
     if (e.reconstructedHistogram() != null) {
       histograms.set("reconstructed", array(e.reconstructedHistogram()));
       out.put("emIterations", e.iterations());
+    }
+    if (e.band() != null) {
+      ObjectNode band = out.putObject("histogramBand");
+      band.set("lower", array(e.band().lower()));
+      band.set("upper", array(e.band().upper()));
     }
     return out;
   }

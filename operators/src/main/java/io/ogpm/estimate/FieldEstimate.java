@@ -12,6 +12,8 @@ import io.ogpm.annotation.PublicEvolving;
  * @param iterations EM iterations used (0 without reconstruction)
  * @param linear means of a classical field, else null
  * @param circular means of a circular field, else null
+ * @param band a simultaneous 95 % band for the histogram of the window's inputs over the k bins
+ *     ({@link HistogramBand}), or null (an empty window, or a mechanism without one)
  */
 @PublicEvolving
 public record FieldEstimate(
@@ -20,4 +22,5 @@ public record FieldEstimate(
     double[] reconstructedHistogram,
     int iterations,
     LinearMeans linear,
-    CircularMeans circular) {}
+    CircularMeans circular,
+    HistogramBand band) {}

@@ -60,14 +60,9 @@ public final class FieldEstimator {
 
   private final FieldBinning binning;
   private final TransitionMatrix transition;
-  private final MeanIdentification identification;
-  private final double outputSd;
-  private final double meanSlack;
-  private final double slope;
-  private final double intercept;
-  private final double affineFrom;
-  private final double affineTo;
-  private final double outputRange;
+  private final HistogramBands bands;
+  private final AffinePart affine;
+  private final LinearMeanBounds linearBounds;
   private final double rho1;
   private final double componentSd;
   private final double angleSlack;
@@ -76,17 +71,13 @@ public final class FieldEstimator {
   private FieldEstimator(Mechanism mechanism, int bins) {
     this.binning = FieldBinning.of(mechanism, bins);
     this.transition = mechanism.isPiecewise() ? TransitionMatrix.of(mechanism, binning) : null;
+    this.bands = HistogramBands.of(mechanism, binning);
     double lo = mechanism.domain().lo();
     double w = mechanism.domain().width();
     double cell = mechanism.cellWidth();
     if (mechanism.domain().isCircular()) {
-      this.identification = null;
-      this.outputSd = Double.NaN;
-      this.meanSlack = Double.NaN;
-      this.slope = Double.NaN;
-      this.intercept = Double.NaN;
-      this.affineFrom = Double.NaN;
-      this.affineTo = Double.NaN;
+      this.affine = null;
+      this.linearBounds = null;
       boolean invariant = mechanism.isRotationInvariant();
       double r1 = invariant ? mechanism.noiseCosineMoment(lo, 1) : Double.NaN;
       double r2 = invariant ? mechanism.noiseCosineMoment(lo, 2) : Double.NaN;
@@ -98,52 +89,16 @@ public final class FieldEstimator {
       // at most as much.
       this.angleSlack = 2 * Math.PI * cell / w + NUMERICAL;
       this.componentSd = Math.sqrt(Math.max(variance, 0)) + angleSlack + Math.sqrt(NUMERICAL);
-      this.outputRange = Double.NaN;
       this.normalFrom = invariant
           ? NormalApproximation.minimumCount(r1, r2, mechanism.noiseCosineMoment(lo, 3), mechanism.noiseCosineMoment(lo, 4))
           : Long.MAX_VALUE;
     } else {
-      this.identification = MeanIdentification.of(mechanism);
-      this.outputSd = Math.sqrt(mechanism.maxOutputVariance()) + cell + Math.sqrt(NUMERICAL) * w;
-      this.meanSlack = cell + NUMERICAL * w;
-      // Outputs and their expectations lie in the output domain (infinite for staircase).
-      this.outputRange = mechanism.outputHi() - mechanism.outputLo();
-      this.normalFrom = NormalApproximation.minimumCount(mechanism);
+      this.affine = AffinePart.of(mechanism);
+      this.linearBounds = LinearMeanBounds.of(mechanism, binning, affine);
       this.rho1 = Double.NaN;
       this.componentSd = Double.NaN;
       this.angleSlack = Double.NaN;
-      // The mean function E[M(x)]: a line through its values at 3/8 and 5/8 of the domain, and the
-      // run of grid points around them where it follows that line (for the unbiased point estimate).
-      // Every grid point from 3/8 to 5/8 must be on the line: the two it was drawn through always
-      // are, so a mean function that bends between them (t-laplace, b-laplace) is affine nowhere.
-      double x1 = lo + 0.375 * w;
-      double x2 = lo + 0.625 * w;
-      double g1 = mechanism.outputMean(x1);
-      double g2 = mechanism.outputMean(x2);
-      double b = (g2 - g1) / (x2 - x1);
-      double a = g1 - b * x1;
-      int points = 256;
-      boolean[] onLine = new boolean[points + 1];
-      for (int i = 0; i <= points; i++) {
-        double x = Math.min(lo + w * i / points, mechanism.domain().hi());
-        onLine[i] = Math.abs(mechanism.outputMean(x) - (a + b * x)) <= 1e-9 * w;
-      }
-      int first = 3 * points / 8;
-      int last = 5 * points / 8;
-      boolean affine = b > 1e-9;
-      for (int i = first; i <= last; i++) {
-        affine &= onLine[i];
-      }
-      while (first > 0 && onLine[first - 1]) {
-        first--;
-      }
-      while (last < points && onLine[last + 1]) {
-        last++;
-      }
-      this.slope = affine ? b : Double.NaN;
-      this.intercept = affine ? a : Double.NaN;
-      this.affineFrom = affine ? lo + w * first / points : Double.NaN;
-      this.affineTo = affine ? Math.min(lo + w * last / points, mechanism.domain().hi()) : Double.NaN;
+      this.normalFrom = Long.MAX_VALUE;
     }
   }
 
@@ -216,32 +171,24 @@ public final class FieldEstimator {
       iterations = r.iterations();
     }
     if (n == 0) {
-      return new FieldEstimate(n, raw, reconstructed, iterations, null, null);
+      return new FieldEstimate(n, raw, reconstructed, iterations, null, null, null);
     }
+    HistogramBand band = bands == null ? null : bands.band(acc.getHistogram(), n);
     if (binning.circular()) {
-      return new FieldEstimate(n, raw, reconstructed, iterations, null, circularMeans(acc, reconstructed));
+      return new FieldEstimate(n, raw, reconstructed, iterations, null, circularMeans(acc, reconstructed), band);
     }
-    return new FieldEstimate(n, raw, reconstructed, iterations, linearMeans(acc, reconstructed), null);
+    return new FieldEstimate(n, raw, reconstructed, iterations, linearMeans(acc, reconstructed), null, band);
   }
 
   private LinearMeans linearMeans(FieldAccumulator acc, double[] reconstructed) {
     long n = acc.getCount();
     double mean = acc.mean();
-    double unbiased = Double.isNaN(slope) ? Double.NaN : (mean - intercept) / slope;
-    double lower = Double.NaN;
-    double upper = Double.NaN;
-    double half = (n >= normalFrom
-        ? Interval.Z95 * outputSd / Math.sqrt(n)
-        : NormalApproximation.bernsteinHalfWidth(n, outputSd * outputSd, outputRange, 0.05)) + meanSlack;
-    if (identification != null && Double.isFinite(half)) {
-      double[] consistent = identification.inputMeans(mean - half, mean + half);
-      lower = consistent[0];
-      upper = consistent[1];
-    }
-    Interval headline = Interval.within(Double.isNaN(unbiased) ? mean : unbiased, lower, upper);
+    double unbiased = affine.exists() ? affine.inverse(mean) : Double.NaN;
+    LinearMeanBounds.Bounds bounds = linearBounds.bounds(n, mean, acc.getHistogram());
+    Interval headline = Interval.within(Double.isNaN(unbiased) ? mean : unbiased, bounds.lower(), bounds.upper());
     double rec = reconstructed == null ? Double.NaN : linearMean(reconstructed);
-    Interval recHeadline = reconstructed == null ? null : Interval.within(rec, lower, upper);
-    return new LinearMeans(headline, recHeadline, mean, unbiased, affineFrom, affineTo, rec);
+    Interval recHeadline = reconstructed == null ? null : Interval.within(rec, bounds.lower(), bounds.upper());
+    return new LinearMeans(headline, recHeadline, mean, unbiased, affine.from(), affine.to(), rec, bounds.method());
   }
 
   private CircularMeans circularMeans(FieldAccumulator acc, double[] reconstructed) {
@@ -256,24 +203,39 @@ public final class FieldEstimator {
       return new CircularMeans(direction, reconstructed == null ? null : Interval.pointOnly(toField(rec)), length,
           reconstructed == null ? Double.NaN : toField(rec));
     }
-    // Below the normal regime: Bernstein for each of two fixed components at 2.5 %, each within 1 +
-    // rho1 of its expectation; the square they bound lies in the disk of sqrt(2) times its half-side.
-    double spread = n >= normalFrom
-        ? ResultantDisk.CHI95_2 * componentSd / Math.sqrt(n)
-        : Math.sqrt(2) * NormalApproximation.bernsteinHalfWidth(n, componentSd * componentSd, 1 + rho1 + 2 * angleSlack, 0.025);
     // The sums' rounding (kept from when they were sums of doubles: at most n ulps of the mean's
     // components; the exact sums' quantisation, 2^-61 per value, is far below it).
-    double radius = (spread + angleSlack + n * 0x1p-52) / rho1;
-    ResultantDisk disk = new ResultantDisk(c / rho1, s / rho1, radius);
-    double angle = disk.direction();
-    double half = disk.directionHalfWidth();
-    Interval direction = angleInterval(angle, angle, half);
-    Interval length = new Interval(Math.min(1, disk.length()), disk.minLength(), disk.maxLength());
+    double slack = (angleSlack + n * 0x1p-52) / rho1;
+    double x = c / rho1;
+    double y = s / rho1;
+    double centre;
+    double half;
+    Interval length;
+    if (n >= normalFrom) {
+      double sd = componentSd / Math.sqrt(n) / rho1;
+      double[] arc = ResultantProjections.direction(x, y, sd, slack);
+      double[] range = ResultantProjections.length(x, y, sd, slack);
+      centre = arc[0];
+      half = arc[1];
+      length = new Interval(Math.min(1, Math.hypot(x, y)), range[0], range[1]);
+    } else {
+      // Below the normal regime: Bernstein for each of two fixed components at 2.5 %, each within 1
+      // + rho1 of its expectation; the square they bound lies in the disk of sqrt(2) times its
+      // half-side.
+      double spread = Math.sqrt(2)
+          * NormalApproximation.bernsteinHalfWidth(n, componentSd * componentSd, 1 + rho1 + 2 * angleSlack, 0.025);
+      ResultantDisk disk = new ResultantDisk(x, y, spread / rho1 + slack);
+      centre = disk.direction();
+      half = disk.directionHalfWidth();
+      length = new Interval(Math.min(1, disk.length()), disk.minLength(), disk.maxLength());
+    }
+    double angle = Math.atan2(y, x);
+    Interval direction = angleInterval(angle, centre, half);
     Interval recHeadline = null;
     if (reconstructed != null) {
       // The reconstruction's direction, moved onto the arc when it falls outside.
-      double offset = Math.IEEEremainder(rec - angle, 2 * Math.PI);
-      recHeadline = angleInterval(angle + Math.max(-half, Math.min(half, offset)), angle, half);
+      double offset = Math.IEEEremainder(rec - centre, 2 * Math.PI);
+      recHeadline = angleInterval(centre + Math.max(-half, Math.min(half, offset)), centre, half);
     }
     return new CircularMeans(direction, recHeadline, length, reconstructed == null ? Double.NaN : toField(rec));
   }

@@ -7,10 +7,10 @@ import io.ogpm.annotation.PublicEvolving;
  *
  * @param mean the headline of method raw: the unbiased estimate where the mechanism has one, else
  *     the raw mean, moved into the 95 % interval when it falls outside. The interval holds the
- *     inputs' mean in at least 95 % of windows whatever the inputs: every mean consistent with a 95
- *     % normal interval for the expected mean of the outputs, given the mechanism's exact mean
- *     function ({@link MeanIdentification}). NaN ends when the mean function is not monotone (no
- *     valid interval)
+ *     inputs' mean in at least 95 % of windows whatever the inputs: every mean consistent with the
+ *     window's output mean and, where the mechanism's mean function is flat at an end, its end
+ *     tails ({@link LinearMeanBounds}; {@code intervalMethod} says which). NaN ends when the mean
+ *     function is not monotone (no valid interval)
  * @param reconstructedMean the headline of method em: the reconstruction's mean moved into the same
  *     interval (the interval does not come from the reconstruction); null without reconstruction
  * @param raw the mean of the perturbed values (the paper's estimator): unbiased for the expected
@@ -22,6 +22,9 @@ import io.ogpm.annotation.PublicEvolving;
  *     ogpm-u, pm and sw; the middle of it for ogpm, whose central piece is clamped at the ends)
  * @param unbiasedTo upper end of that range
  * @param reconstructed the mean of the reconstructed distribution (bin centres), or NaN
+ * @param intervalMethod how the interval was found: {@code output-mean} (the identification of the
+ *     outputs' mean alone) or {@code output-mean-and-tails} (also the end tails of the outputs'
+ *     histogram)
  */
 @PublicEvolving
 public record LinearMeans(
@@ -31,4 +34,5 @@ public record LinearMeans(
     double unbiased,
     double unbiasedFrom,
     double unbiasedTo,
-    double reconstructed) {}
+    double reconstructed,
+    String intervalMethod) {}

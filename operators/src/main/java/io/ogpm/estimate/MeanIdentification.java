@@ -82,20 +82,51 @@ final class MeanIdentification {
   static MeanIdentification of(Mechanism mechanism) {
     double lo = mechanism.domain().lo();
     double hi = mechanism.domain().hi();
-    double w = hi - lo;
-    double[] x = new double[POINTS + 1];
-    double[] g = new double[POINTS + 1];
+    return of(lo, hi, grid(lo, hi, mechanism::outputMean), ROUNDING * (hi - lo));
+  }
+
+  /**
+   * The identification for any expectation {@code g(x) = E[psi(M(x))]} of a statistic of one output,
+   * given at the {@value #POINTS} + 1 points of {@link #grid}; null when g is not finite or
+   * decreases anywhere by more than {@code rounding} (which the caller's slack must cover). The
+   * step-function argument above needs g to be non-decreasing between the grid points too: true for
+   * every non-decreasing statistic psi of an output that is stochastically non-decreasing in the
+   * input, as every mechanism here is.
+   */
+  static MeanIdentification of(double lo, double hi, double[] g, double rounding) {
+    if (g.length != POINTS + 1) {
+      throw new IllegalArgumentException("expected " + (POINTS + 1) + " values, got " + g.length);
+    }
     for (int j = 0; j <= POINTS; j++) {
-      x[j] = j == POINTS ? hi : lo + w * j / POINTS;
-      g[j] = mechanism.outputMean(x[j]);
-      if (!Double.isFinite(g[j]) || (j > 0 && g[j] < g[j - 1] - ROUNDING * w)) {
+      if (!Double.isFinite(g[j]) || (j > 0 && g[j] < g[j - 1] - rounding)) {
         return null;
       }
+    }
+    double[] x = new double[POINTS + 1];
+    for (int j = 0; j <= POINTS; j++) {
+      x[j] = inputAt(lo, hi, j);
     }
     return new MeanIdentification(lo, hi, x, g);
   }
 
-  /** Decreases of g below this fraction of the domain's width are rounding (covered by the callers' slack). */
+  /** Grid point j of [lo, hi]: {@code lo + (hi - lo) j / POINTS}, hi exactly at the end. */
+  static double inputAt(double lo, double hi, int j) {
+    return j == POINTS ? hi : lo + (hi - lo) * j / POINTS;
+  }
+
+  /** A function at the {@value #POINTS} + 1 grid points of [lo, hi]. */
+  static double[] grid(double lo, double hi, java.util.function.DoubleUnaryOperator f) {
+    double[] g = new double[POINTS + 1];
+    for (int j = 0; j <= POINTS; j++) {
+      g[j] = f.applyAsDouble(inputAt(lo, hi, j));
+    }
+    return g;
+  }
+
+  /**
+   * Decreases of g below this fraction of the domain's width (of the statistic's scale, for {@link
+   * BinStatistic}) are rounding (covered by the callers' slack).
+   */
   static final double ROUNDING = 1e-12;
 
   /** The smallest expected output mean, g(lo). */

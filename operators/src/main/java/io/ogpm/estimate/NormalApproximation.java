@@ -27,9 +27,6 @@ final class NormalApproximation {
   static final double MAX_ERROR = 0.01;
 
   private static final double Z = Interval.Z95;
-  private static final double PHI = Math.exp(-Z * Z / 2) / Math.sqrt(2 * Math.PI);
-  private static final double HE3 = Z * Z * Z - 3 * Z;
-  private static final double HE5 = Math.pow(Z, 5) - 10 * Z * Z * Z + 15 * Z;
   /** Steps of the grid of inputs (or directions) over which skewness and kurtosis are maximised. */
   static final int INPUTS = 64;
 
@@ -37,9 +34,20 @@ final class NormalApproximation {
 
   /** The leading-order coverage error of the 95 % normal interval for a mean of n outputs. */
   static double error(long n, double skewness, double excessKurtosis) {
+    return error(n, skewness, excessKurtosis, Z);
+  }
+
+  /**
+   * The same error for the normal interval of quantile z (one side's error, plus the kurtosis term
+   * of both sides): the terms above with z in place of 1.96.
+   */
+  static double error(long n, double skewness, double excessKurtosis, double z) {
     double g1 = Math.abs(skewness);
-    double perSide = PHI * g1 * (Z * Z - 1) / (6 * Math.sqrt(n));
-    double total = 2 * PHI * (Math.abs(excessKurtosis) * HE3 / 24 + g1 * g1 * Math.abs(HE5) / 72) / n;
+    double phi = Math.exp(-z * z / 2) / Math.sqrt(2 * Math.PI);
+    double he3 = z * z * z - 3 * z;
+    double he5 = Math.pow(z, 5) - 10 * z * z * z + 15 * z;
+    double perSide = phi * g1 * (z * z - 1) / (6 * Math.sqrt(n));
+    double total = 2 * phi * (Math.abs(excessKurtosis) * Math.abs(he3) / 24 + g1 * g1 * Math.abs(he5) / 72) / n;
     return perSide + total;
   }
 
@@ -48,19 +56,24 @@ final class NormalApproximation {
    * never (the largest long) for infinite or NaN moments, or when that count does not fit in a long.
    */
   static long minimumCount(double skewness, double excessKurtosis) {
+    return minimumCountAt(skewness, excessKurtosis, Z, MAX_ERROR);
+  }
+
+  /** The smallest count whose leading error at quantile z is at most {@code maxError}. */
+  static long minimumCountAt(double skewness, double excessKurtosis, double z, double maxError) {
     if (!Double.isFinite(skewness) || !Double.isFinite(excessKurtosis)) {
       return Long.MAX_VALUE;
     }
-    // Bisection over all counts (63 steps): error(lo) > MAX_ERROR (or lo = 0), error(hi) <=
-    // MAX_ERROR. A count beyond the largest long is never.
-    if (error(Long.MAX_VALUE, skewness, excessKurtosis) > MAX_ERROR) {
+    // Bisection over all counts (63 steps): error(lo) > maxError (or lo = 0), error(hi) <=
+    // maxError. A count beyond the largest long is never.
+    if (error(Long.MAX_VALUE, skewness, excessKurtosis, z) > maxError) {
       return Long.MAX_VALUE;
     }
     long lo = 0;
     long hi = Long.MAX_VALUE;
     while (lo + 1 < hi) {
       long mid = (lo + hi) >>> 1;
-      if (error(mid, skewness, excessKurtosis) > MAX_ERROR) {
+      if (error(mid, skewness, excessKurtosis, z) > maxError) {
         lo = mid;
       } else {
         hi = mid;

@@ -87,52 +87,19 @@ public final class TransitionMatrix {
     double[][] meanSquare = new double[m][k];
     double h = binning.binWidth();
     double hi = mechanism.domain().hi();
+    BinnedKernel kernel = new BinnedKernel(mechanism, binning);
     for (int i = 0; i < k; i++) {
       for (int p = 0; p < POINTS; p++) {
         double x = Math.min(binning.lo() + (i + (p + 0.5) / POINTS) * h, hi);
-        PiecewiseDistribution d = mechanism.distribution(x);
-        double[] circle = binning.circular() ? circularMasses(d, binning, mechanism.outputHi()) : null;
+        double[] masses = kernel.probabilities(x);
         for (int j = 0; j < m; j++) {
-          // On an interval the end bins take the tails of outputs beyond the binned range.
-          double mass = circle != null
-              ? circle[j]
-              : d.mass(j == 0 ? Double.NEGATIVE_INFINITY : binning.outputBinLo(j),
-                  j == m - 1 ? Double.POSITIVE_INFINITY : binning.outputBinHi(j));
+          double mass = masses[j];
           t[j][i] += mass / POINTS;
           meanSquare[j][i] += mass * mass / POINTS;
         }
       }
     }
     return of(t, meanSquare, binning.circular());
-  }
-
-  /**
-   * The masses of the output bins on a circle for one input's distribution: every piece and atom
-   * counted where it falls on the circle, as {@link FieldBinning#outputBin} counts outputs. So the
-   * outputs of pm and sw beyond [lo, hi) and staircase's unbounded tails wrap around; an atom at
-   * the top of the output domain (t-pm and t-sw truncate onto [lo, hi]) is reported just below it,
-   * in the last bin.
-   */
-  private static double[] circularMasses(PiecewiseDistribution d, FieldBinning binning, double outHi) {
-    int m = binning.outputBins();
-    double lo = binning.lo();
-    double w = binning.width();
-    double[] mass = new double[m];
-    for (PiecewiseDistribution.Piece piece : d.pieces()) {
-      // Bin by bin along the piece; unwrapped bin j is [lo + j w / m, lo + (j + 1) w / m).
-      double from = piece.from();
-      for (long j = (long) Math.floor((from - lo) / w * m); from < piece.to(); j++) {
-        double edge = Math.min(lo + (double) (j + 1) * w / m, piece.to());
-        if (edge > from) {
-          mass[Math.floorMod(j, m)] += piece.density() * (edge - from);
-          from = edge;
-        }
-      }
-    }
-    for (PiecewiseDistribution.Atom atom : d.atoms()) {
-      mass[binning.outputBin(atom.at() < outHi ? atom.at() : Math.nextDown(outHi))] += atom.mass();
-    }
-    return mass;
   }
 
   /** Whether the input bins lie on a circle (bin 0 neighbours bin k - 1). */

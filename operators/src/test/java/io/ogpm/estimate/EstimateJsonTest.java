@@ -29,29 +29,31 @@ class EstimateJsonTest {
   /** A classical field with every estimator: the unbiased headline for raw, the EM one for em. */
   static final FieldEstimate CLASSICAL = new FieldEstimate(1000, RAW, EM, 17,
       new LinearMeans(new Interval(0.375, -0.5, 0.75), new Interval(0.0625, -0.5, 0.75),
-          0.1, 0.375, -1.5, 1.5, 0.0625),
-      null);
+          0.1, 0.375, -1.5, 1.5, 0.0625, "output-mean-and-tails"),
+      null, new HistogramBand(new double[] {0, 0.25, 0}, new double[] {0.5, 1, 0.375}));
 
   @Test
   void aClassicalFieldWithRawMethod() throws Exception {
     assertRendersAs(CLASSICAL, false, """
         {"count":1000,"method":"raw","histogram":[0.25,0.5,0.25],
-         "mean":0.375,"meanInterval":[-0.5,0.75],
+         "mean":0.375,"meanInterval":[-0.5,0.75],"meanIntervalMethod":"output-mean-and-tails",
          "means":{"raw":{"estimate":0.1},
                   "unbiased":{"estimate":0.375,"exactForInputsFrom":-1.5,"exactForInputsTo":1.5},
                   "reconstructed":{"estimate":0.0625}},
-         "histograms":{"raw":[0.25,0.5,0.25],"reconstructed":[0.125,0.75,0.125]},"emIterations":17}""");
+         "histograms":{"raw":[0.25,0.5,0.25],"reconstructed":[0.125,0.75,0.125]},"emIterations":17,
+         "histogramBand":{"lower":[0.0,0.25,0.0],"upper":[0.5,1.0,0.375]}}""");
   }
 
   @Test
   void aClassicalFieldWithEmMethodHeadlinesTheReconstruction() throws Exception {
     assertRendersAs(CLASSICAL, true, """
         {"count":1000,"method":"em","histogram":[0.125,0.75,0.125],
-         "mean":0.0625,"meanInterval":[-0.5,0.75],
+         "mean":0.0625,"meanInterval":[-0.5,0.75],"meanIntervalMethod":"output-mean-and-tails",
          "means":{"raw":{"estimate":0.1},
                   "unbiased":{"estimate":0.375,"exactForInputsFrom":-1.5,"exactForInputsTo":1.5},
                   "reconstructed":{"estimate":0.0625}},
-         "histograms":{"raw":[0.25,0.5,0.25],"reconstructed":[0.125,0.75,0.125]},"emIterations":17}""");
+         "histograms":{"raw":[0.25,0.5,0.25],"reconstructed":[0.125,0.75,0.125]},"emIterations":17,
+         "histogramBand":{"lower":[0.0,0.25,0.0],"upper":[0.5,1.0,0.375]}}""");
   }
 
   /**
@@ -62,11 +64,11 @@ class EstimateJsonTest {
   @Test
   void whatAnEstimateLacksIsLeftOutAndAMissingIntervalIsNull() throws Exception {
     FieldEstimate e = new FieldEstimate(40, RAW, null, 0,
-        new LinearMeans(Interval.pointOnly(0.1), null, 0.1, Double.NaN, Double.NaN, Double.NaN, Double.NaN),
-        null);
+        new LinearMeans(Interval.pointOnly(0.1), null, 0.1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, "output-mean"),
+        null, null);
     String expected = """
         {"count":40,"method":"raw","histogram":[0.25,0.5,0.25],"mean":0.1,"meanInterval":null,
-         "means":{"raw":{"estimate":0.1}},"histograms":{"raw":[0.25,0.5,0.25]}}""";
+         "meanIntervalMethod":"output-mean","means":{"raw":{"estimate":0.1}},"histograms":{"raw":[0.25,0.5,0.25]}}""";
     assertRendersAs(e, false, expected);
     assertRendersAs(e, true, expected);
   }
@@ -74,7 +76,7 @@ class EstimateJsonTest {
   /** A circular field: direction and resultant length instead of a mean; this interval crosses the seam. */
   static final FieldEstimate CIRCULAR = new FieldEstimate(500, RAW, EM, 9, null,
       new CircularMeans(new Interval(3.0, 2.5, -2.875), new Interval(-3.0, 2.5, -2.875),
-          new Interval(0.5, 0.25, 0.75), -3.0));
+          new Interval(0.5, 0.25, 0.75), -3.0), null);
 
   @Test
   void aCircularFieldWithRawMethod() throws Exception {
@@ -100,7 +102,7 @@ class EstimateJsonTest {
   @Test
   void aCircularFieldWithoutValidIntervals() throws Exception {
     FieldEstimate e = new FieldEstimate(60, RAW, null, 0, null,
-        new CircularMeans(Interval.pointOnly(1.25), null, Interval.pointOnly(0.375), Double.NaN));
+        new CircularMeans(Interval.pointOnly(1.25), null, Interval.pointOnly(0.375), Double.NaN), null);
     assertRendersAs(e, true, """
         {"count":60,"method":"raw","histogram":[0.25,0.5,0.25],
          "circularMean":1.25,"circularMeanInterval":null,"resultantLength":0.375,"resultantLengthInterval":null,

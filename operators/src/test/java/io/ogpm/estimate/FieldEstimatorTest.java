@@ -233,11 +233,13 @@ class FieldEstimatorTest {
   }
 
   @Test
-  void theCircularDiskHasTheDocumentedRadiusFromTheNormalCountOnAndBernsteinsBelow() {
-    // radius = (spread + angle slack + n 2^-52) / rho1, spread = sqrt(chi2_2(0.95)) s / sqrt(n) or,
-    // below the normal count, sqrt(2) times Bernstein's half-width at 2.5 % over a range 1 + rho1 +
-    // 2 slack; s the largest component sd plus the slacks (one cell as an angle plus 1e-12, and
-    // 1e-6).
+  void theCircularIntervalsAreTheDocumentedProjectionsFromTheNormalCountOnAndBernsteinsDiskBelow() {
+    // From the normal count on, with c = s / (sqrt(n) rho1) the sd of one component of the
+    // estimate and slack = (angle slack + n 2^-52) / rho1: direction +- asin((z(4.5 %) c + slack) /
+    // l), length [l - sqrt(chi2_2(0.975)) c - slack, l + 1.96 c + slack]. Below it, the disk of
+    // radius (spread + angle slack + n 2^-52) / rho1 with spread sqrt(2) times Bernstein's
+    // half-width at 2.5 % over a range 1 + rho1 + 2 slack; s the largest component sd plus the
+    // slacks (one cell as an angle plus 1e-12, and 1e-6).
     Mechanism m = circularOgpm(4);
     FieldEstimator estimator = FieldEstimator.of(m, 12);
     double rho1 = m.noiseCosineMoment(10, 1);
@@ -248,16 +250,27 @@ class FieldEstimatorTest {
     double length = 0.7;
     double l = length / rho1;
     for (long n : new long[] {normalFrom - 1, normalFrom, 10 * normalFrom}) {
-      double spread = n >= normalFrom
-          ? ResultantDisk.CHI95_2 * s / Math.sqrt(n)
-          : Math.sqrt(2) * NormalApproximation.bernsteinHalfWidth(n, s * s, 1 + rho1 + 2 * angleSlack, 0.025);
-      double radius = (spread + angleSlack + n * 0x1p-52) / rho1;
-      assertThat(l * l - radius * radius).isLessThan(1); // the tangents bound the directions
+      double slack = (angleSlack + n * 0x1p-52) / rho1;
+      double lower;
+      double upper;
+      double half;
+      if (n >= normalFrom) {
+        double c = s / Math.sqrt(n) / rho1;
+        lower = l - Math.sqrt(-2 * Math.log(0.025)) * c - slack;
+        upper = Math.min(1, l + Interval.Z95 * c + slack);
+        half = Math.toDegrees(Math.asin((2.0046544617650968 * c + slack) / l));
+      } else {
+        double spread = Math.sqrt(2) * NormalApproximation.bernsteinHalfWidth(n, s * s, 1 + rho1 + 2 * angleSlack, 0.025);
+        double radius = spread / rho1 + slack;
+        assertThat(l * l - radius * radius).isLessThan(1); // the tangents bound the directions
+        lower = l - radius;
+        upper = Math.min(1, l + radius);
+        half = Math.toDegrees(Math.asin(radius / l));
+      }
       CircularMeans means = estimator.estimate(withResultant(estimator, n, length, 100), false).circular();
       assertThat(means.resultantLength().estimate()).as("n = %s", n).isCloseTo(Math.min(1, l), within(1e-14));
-      assertThat(means.resultantLength().lower()).as("n = %s", n).isCloseTo(l - radius, within(1e-14));
-      assertThat(means.resultantLength().upper()).as("n = %s", n).isCloseTo(Math.min(1, l + radius), within(1e-14));
-      double half = Math.toDegrees(Math.asin(radius / l));
+      assertThat(means.resultantLength().lower()).as("n = %s", n).isCloseTo(lower, within(1e-14));
+      assertThat(means.resultantLength().upper()).as("n = %s", n).isCloseTo(upper, within(1e-14));
       assertThat(means.direction().estimate()).isCloseTo(100, within(1e-9));
       assertThat(means.direction().lower()).as("n = %s", n).isCloseTo(100 - half, within(1e-9));
       assertThat(means.direction().upper()).as("n = %s", n).isCloseTo(100 + half, within(1e-9));

@@ -159,7 +159,7 @@ class IntervalDerivationTest {
   }
 
   @Test
-  void circularIntervalsComeFromTheDiskOfTheLargestComponentVariance() {
+  void circularIntervalsAreOneDimensionalTestsOfTheLargestComponentVariance() {
     Domain circle = Domain.circular(0, 360);
     Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).domain(circle).build());
     FieldEstimator estimator = FieldEstimator.of(m, 12);
@@ -170,16 +170,22 @@ class IntervalDerivationTest {
     FieldAccumulator acc = estimator.newAccumulator()
         .withMoments(n, 0, n * 0.2 * Math.cos(Math.toRadians(30)), n * 0.2 * Math.sin(Math.toRadians(30)));
     CircularMeans means = estimator.estimate(acc, false).circular();
-    double radius = ResultantDisk.CHI95_2 * sd / Math.sqrt(n) / rho1;
+    double c = sd / Math.sqrt(n) / rho1;
     double length = 0.2 / rho1;
-    double half = Math.toDegrees(Math.asin(radius / length));
+    // The direction: v's component across it within z(4.5 %) c; the length: 1.96 c above, the
+    // 97.5 % disk's radius below.
+    double half = Math.toDegrees(Math.asin(2.0046544617650968 * c / length));
     assertThat(means.direction().estimate()).isCloseTo(30, within(1e-9));
     // (1e-4 degrees: the slack for the moments' numerical error and the grid, 1e-6 of the sd.)
     assertThat(means.direction().lower()).isCloseTo(30 - half, within(1e-4));
     assertThat(means.direction().upper()).isCloseTo(30 + half, within(1e-4));
     assertThat(means.resultantLength().estimate()).isCloseTo(length, within(1e-12));
-    assertThat(means.resultantLength().lower()).isCloseTo(length - radius, within(1e-6));
-    assertThat(means.resultantLength().upper()).isCloseTo(length + radius, within(1e-6));
+    assertThat(means.resultantLength().lower()).isCloseTo(length - Math.sqrt(-2 * Math.log(0.025)) * c, within(1e-6));
+    assertThat(means.resultantLength().upper()).isCloseTo(length + Interval.Z95 * c, within(1e-6));
+    // Narrower than the 95 % disk's projections, which it replaces.
+    double radius = ResultantDisk.CHI95_2 * c;
+    assertThat(2 * half).isLessThan(2 * Math.toDegrees(Math.asin(radius / length)) * 0.83);
+    assertThat(means.resultantLength().upper() - means.resultantLength().lower()).isLessThan(2 * radius);
     // A shorter mean vector: the disk holds the origin, the direction is the whole circle.
     acc.withMoments(n, 0, n * 0.01, 0);
     CircularMeans flat = estimator.estimate(acc, false).circular();

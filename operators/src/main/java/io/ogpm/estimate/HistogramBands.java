@@ -1,0 +1,307 @@
+package io.ogpm.estimate;
+
+import io.ogpm.mechanism.Mechanism;
+
+/**
+ * A simultaneous 95 % band for the histogram of a window's inputs ({@link HistogramBand}), for a
+ * piecewise mechanism on an interval, or a rotation-invariant one on a circle.
+ *
+ * <p><b>How.</b> Each input bin j has a window W_j of output bins: those that every input in bin j
+ * reaches with more probability than the inputs outside it do at least (half the largest such
+ * excess, around its peak; for OGPM the stretch all of bin j's central pieces cover). The share
+ * {@code theta_j} of inputs in bin j then drives the window's expected share of outputs, {@code
+ * E_P[K(W_j | x)] >= theta_j m_in + (1 - theta_j) m_out}, with {@code m_in} and {@code m_out} the
+ * least window probability of an input inside and outside the bin: the dual of the linear program
+ * {@code max theta_j} over all input distributions whose expected window share is at most an upper
+ * confidence bound U gives {@code theta_j <= (U - m_out) / (m_in - m_out)} (weak duality: this dual
+ * point bounds the program, whatever the inputs). The lower bound mirrors it with the largest window
+ * probabilities, and both are sharpened by the shares summing to 1: {@code theta_j >= 1 - sum of the
+ * other upper bounds}, and the other way round.
+ *
+ * <p><b>Simultaneous.</b> The window counts' bounds are Chernoff's ({@link ChernoffBounds}), valid
+ * for inputs of different probabilities, each at {@code 5 % / F}, F the number of bounds that can
+ * say anything (a window with {@code m_in <= m_out} bounds nothing and costs nothing): all hold at
+ * once in at least 95 % of windows (Bonferroni), and then so does the band.
+ *
+ * <p><b>Certified.</b> {@code m_in}, {@code m_out} and their maxima are bounds over every input,
+ * not only grid points: on an interval the window probability is a difference of two at-or-beyond
+ * probabilities, each non-decreasing in the input (the output is stochastically non-decreasing in
+ * it), so on a cell of the grid it lies between the differences of their values at the cell's ends
+ * taken crosswise; on a circle a rotation-invariant mechanism's window probability moves with the
+ * input by at most the largest density per unit, so on a cell it stays within that times half the
+ * cell of the ends' mean. Snapping moves each edge's probability by at most {@link
+ * BinnedKernel#edgeSlack()}; the bounds are widened by that at both edges.
+ *
+ * <p><b>Why so wide.</b> A mechanism spreads each input over its central piece, s wide (0.38 of the
+ * domain at eps 1 for OGPM): bins closer than that are hard to tell apart, so the upper bound of a
+ * bin near the data is about the share of inputs within s/2 of it, and a lower bound is rarely above
+ * 0. Far from the data the band is narrow. It tells where inputs cannot be, at the resolution the
+ * privacy allows.
+ */
+final class HistogramBands {
+  /** The band's error level. */
+  static final double ALPHA = 0.05;
+  /** About this many grid cells over the domain, a whole number per input bin. */
+  static final int CELLS = 4096;
+
+  private final int bins;
+  private final int outputBins;
+  private final boolean circular;
+  private final int[] windowFrom;
+  private final int[] windowLength;
+  private final double[] minIn;
+  private final double[] minOut;
+  private final double[] maxIn;
+  private final double[] maxOut;
+  private final boolean[] bindsUpper;
+  private final boolean[] bindsLower;
+  private final double logInverseLevel;
+
+  private HistogramBands(BinnedKernel kernel, FieldBinning binning, boolean circular) {
+    this.bins = binning.bins();
+    this.outputBins = binning.outputBins();
+    this.circular = circular;
+    this.windowFrom = new int[bins];
+    this.windowLength = new int[bins];
+    this.minIn = new double[bins];
+    this.minOut = new double[bins];
+    this.maxIn = new double[bins];
+    this.maxOut = new double[bins];
+    this.bindsUpper = new boolean[bins];
+    this.bindsLower = new boolean[bins];
+    int perBin = Math.max(1, (CELLS + bins - 1) / bins);
+    Cells cells = circular ? new CircleCells(kernel, binning, perBin) : new IntervalCells(kernel, binning, perBin);
+    double slack = 2 * kernel.edgeSlack();
+    int informative = 0;
+    for (int j = 0; j < bins; j++) {
+      int[] window = window(cells, j, perBin);
+      if (window == null) {
+        continue;
+      }
+      windowFrom[j] = window[0];
+      windowLength[j] = window[1];
+      double[] in = cells.windowRange(window[0], window[1], j * perBin, (j + 1) * perBin);
+      double[] out = outside(cells, window, j, perBin);
+      minIn[j] = in[0] - slack;
+      maxIn[j] = in[1] + slack;
+      minOut[j] = out[0] - slack;
+      maxOut[j] = out[1] + slack;
+      bindsUpper[j] = minIn[j] > minOut[j];
+      bindsLower[j] = maxIn[j] > maxOut[j];
+      informative += (bindsUpper[j] ? 1 : 0) + (bindsLower[j] ? 1 : 0);
+    }
+    this.logInverseLevel = Math.log(Math.max(1, informative) / ALPHA);
+  }
+
+  /**
+   * The band's machinery for a mechanism and binning; null where there is none (not piecewise, or
+   * on a circle not rotation invariant, or on an interval not stochastically monotone).
+   */
+  static HistogramBands of(Mechanism mechanism, FieldBinning binning) {
+    if (!mechanism.isPiecewise() || (binning.circular() && !mechanism.isRotationInvariant())) {
+      return null;
+    }
+    BinnedKernel kernel = new BinnedKernel(mechanism, binning);
+    try {
+      return new HistogramBands(kernel, binning, binning.circular());
+    } catch (NotMonotone e) {
+      return null;
+    }
+  }
+
+  /** The band for a window of n outputs with these bin counts; null for an empty window. */
+  HistogramBand band(long[] counts, long n) {
+    if (n <= 0) {
+      return null;
+    }
+    double[] upper = new double[bins];
+    double[] lower = new double[bins];
+    long[] prefix = new long[outputBins + 1];
+    for (int o = 0; o < outputBins; o++) {
+      prefix[o + 1] = prefix[o] + counts[o];
+    }
+    double sumUpper = 0;
+    double sumLower = 0;
+    for (int j = 0; j < bins; j++) {
+      upper[j] = 1;
+      if (bindsUpper[j] || bindsLower[j]) {
+        long k = windowCount(prefix, windowFrom[j], windowLength[j]);
+        if (bindsUpper[j]) {
+          double u = ChernoffBounds.upper(k, n, logInverseLevel);
+          upper[j] = clamp((u - minOut[j]) / (minIn[j] - minOut[j]));
+        }
+        if (bindsLower[j]) {
+          double l = ChernoffBounds.lower(k, n, logInverseLevel);
+          lower[j] = clamp((l - maxOut[j]) / (maxIn[j] - maxOut[j]));
+        }
+      }
+      sumUpper += upper[j];
+      sumLower += lower[j];
+    }
+    double[] finalLower = new double[bins];
+    double[] finalUpper = new double[bins];
+    for (int j = 0; j < bins; j++) {
+      finalLower[j] = Math.max(lower[j], clamp(1 - (sumUpper - upper[j])));
+      finalUpper[j] = Math.min(upper[j], clamp(1 - (sumLower - lower[j])));
+    }
+    return new HistogramBand(finalLower, finalUpper);
+  }
+
+  private long windowCount(long[] prefix, int from, int length) {
+    int to = from + length;
+    if (to <= outputBins) {
+      return prefix[to] - prefix[from];
+    }
+    return prefix[outputBins] - prefix[from] + prefix[to - outputBins];
+  }
+
+  private static double clamp(double v) {
+    return Math.min(1, Math.max(0, v));
+  }
+
+  /**
+   * The window of input bin j, {@code {first output bin, length}}: the run of output bins around
+   * the one whose least probability from inside bin j most exceeds its least from outside, while
+   * the excess stays at least half that; null when no output bin has an excess.
+   */
+  private int[] window(Cells cells, int j, int perBin) {
+    double[] excess = new double[outputBins];
+    int best = -1;
+    for (int o = 0; o < outputBins; o++) {
+      double in = cells.windowRange(o, 1, j * perBin, (j + 1) * perBin)[0];
+      double out = outside(cells, new int[] {o, 1}, j, perBin)[0];
+      excess[o] = in - out;
+      if (excess[o] > 0 && (best < 0 || excess[o] > excess[best])) {
+        best = o;
+      }
+    }
+    if (best < 0) {
+      return null;
+    }
+    double keep = excess[best] / 2;
+    int from = best;
+    int length = 1;
+    while (length < outputBins && excess[index(from - 1)] >= keep && (circular || from > 0)) {
+      from = index(from - 1);
+      length++;
+    }
+    while (length < outputBins && excess[index(from + length)] >= keep && (circular || from + length < outputBins)) {
+      length++;
+    }
+    return new int[] {from, length};
+  }
+
+  private int index(int o) {
+    return Math.floorMod(o, outputBins);
+  }
+
+  /** {@code {least, largest}} window probability over the inputs outside bin j. */
+  private double[] outside(Cells cells, int[] window, int j, int perBin) {
+    int total = bins * perBin;
+    double[] before = j == 0 ? null : cells.windowRange(window[0], window[1], 0, j * perBin);
+    double[] after = j == bins - 1 ? null : cells.windowRange(window[0], window[1], (j + 1) * perBin, total);
+    if (before == null) {
+      return after;
+    }
+    if (after == null) {
+      return before;
+    }
+    return new double[] {Math.min(before[0], after[0]), Math.max(before[1], after[1])};
+  }
+
+  /** Thrown where the at-or-beyond probabilities decrease with the input: no certified band. */
+  private static final class NotMonotone extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NotMonotone() {
+      super(null, null, false, false);
+    }
+  }
+
+  /** The grid: certified least and largest window probabilities over runs of cells. */
+  private interface Cells {
+    /**
+     * {@code {least, largest}} probability of the output window {@code [from, from + length)} (wrapping
+     * on a circle) over every input in cells {@code [first, last)}.
+     */
+    double[] windowRange(int from, int length, int first, int last);
+  }
+
+  /** An interval's grid: at-or-beyond probabilities at the cells' ends. */
+  private static final class IntervalCells implements Cells {
+    private final double[][] tails;
+
+    IntervalCells(BinnedKernel kernel, FieldBinning binning, int perBin) {
+      int total = binning.bins() * perBin;
+      double lo = binning.lo();
+      double w = binning.width();
+      this.tails = new double[total + 1][];
+      for (int g = 0; g <= total; g++) {
+        tails[g] = kernel.upperTails(g == total ? lo + w : lo + w * g / total);
+        if (g > 0) {
+          for (int o = 0; o < tails[g].length; o++) {
+            if (tails[g][o] < tails[g - 1][o] - 1e-12) {
+              throw new NotMonotone();
+            }
+          }
+        }
+      }
+    }
+
+    @Override
+    public double[] windowRange(int from, int length, int first, int last) {
+      int to = from + length;
+      double least = Double.POSITIVE_INFINITY;
+      double largest = Double.NEGATIVE_INFINITY;
+      for (int g = first; g < last; g++) {
+        // On [x_g, x_g+1]: T(from) rises and T(to) rises, so T(from) - T(to) lies between these.
+        least = Math.min(least, tails[g][from] - tails[g + 1][to]);
+        largest = Math.max(largest, tails[g + 1][from] - tails[g][to]);
+      }
+      return new double[] {least, largest};
+    }
+  }
+
+  /** A circle's grid: bin probabilities at the cells' ends, with the rotation-invariant Lipschitz bound. */
+  private static final class CircleCells implements Cells {
+    private final double[][] probabilities;
+    private final double drift;
+
+    CircleCells(BinnedKernel kernel, FieldBinning binning, int perBin) {
+      int total = binning.bins() * perBin;
+      double lo = binning.lo();
+      double w = binning.width();
+      this.probabilities = new double[total + 1][];
+      for (int g = 0; g < total; g++) {
+        probabilities[g] = kernel.probabilities(lo + w * g / total);
+      }
+      probabilities[total] = probabilities[0];
+      // d/dx P(W | x) = f(a - x) - f(b - x) for a window [a, b): at most the largest density.
+      this.drift = kernel.maxDensity() * w / total / 2;
+    }
+
+    @Override
+    public double[] windowRange(int from, int length, int first, int last) {
+      int m = probabilities[0].length;
+      double least = Double.POSITIVE_INFINITY;
+      double largest = Double.NEGATIVE_INFINITY;
+      double previous = sum(probabilities[first], from, length, m);
+      for (int g = first; g < last; g++) {
+        double next = sum(probabilities[g + 1], from, length, m);
+        double mean = 0.5 * (previous + next);
+        least = Math.min(least, Math.min(Math.min(previous, next), mean - drift));
+        largest = Math.max(largest, Math.max(Math.max(previous, next), mean + drift));
+        previous = next;
+      }
+      return new double[] {least, largest};
+    }
+
+    private static double sum(double[] p, int from, int length, int m) {
+      double s = 0;
+      for (int i = 0; i < length; i++) {
+        s += p[(from + i) % m];
+      }
+      return s;
+    }
+  }
+}
