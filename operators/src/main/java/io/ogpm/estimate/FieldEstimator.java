@@ -214,10 +214,10 @@ public final class FieldEstimator {
     if (n >= normalFrom) {
       double sd = componentSd / Math.sqrt(n) / rho1;
       double[] arc = ResultantProjections.direction(x, y, sd, slack);
-      double[] range = ResultantProjections.length(x, y, sd, slack);
       centre = arc[0];
       half = arc[1];
-      length = new Interval(Math.min(1, Math.hypot(x, y)), range[0], range[1]);
+      ResultantDisk disk = new ResultantDisk(x, y, ResultantDisk.CHI95_2 * sd + slack);
+      length = new Interval(Math.min(1, disk.length()), disk.minLength(), disk.maxLength());
     } else {
       // Below the normal regime: Bernstein for each of two fixed components at 2.5 %, each within 1
       // + rho1 of its expectation; the square they bound lies in the disk of sqrt(2) times its

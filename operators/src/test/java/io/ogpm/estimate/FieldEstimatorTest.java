@@ -235,11 +235,11 @@ class FieldEstimatorTest {
   @Test
   void theCircularIntervalsAreTheDocumentedProjectionsFromTheNormalCountOnAndBernsteinsDiskBelow() {
     // From the normal count on, with c = s / (sqrt(n) rho1) the sd of one component of the
-    // estimate and slack = (angle slack + n 2^-52) / rho1: direction +- asin((z(4.5 %) c + slack) /
-    // l), length [l - sqrt(chi2_2(0.975)) c - slack, l + 1.96 c + slack]. Below it, the disk of
-    // radius (spread + angle slack + n 2^-52) / rho1 with spread sqrt(2) times Bernstein's
-    // half-width at 2.5 % over a range 1 + rho1 + 2 slack; s the largest component sd plus the
-    // slacks (one cell as an angle plus 1e-12, and 1e-6).
+    // estimate and slack = (angle slack + n 2^-52) / rho1: direction +- asin((1.96 c + slack) / l),
+    // length l +- (sqrt(chi2_2(0.95)) c + slack). Below it, the disk of radius spread / rho1 +
+    // slack with spread sqrt(2) times Bernstein's half-width at 2.5 % over a range 1 + rho1 + 2
+    // slack; s the largest component sd plus the slacks (one cell as an angle plus 1e-12, and
+    // 1e-6).
     Mechanism m = circularOgpm(4);
     FieldEstimator estimator = FieldEstimator.of(m, 12);
     double rho1 = m.noiseCosineMoment(10, 1);
@@ -256,9 +256,9 @@ class FieldEstimatorTest {
       double half;
       if (n >= normalFrom) {
         double c = s / Math.sqrt(n) / rho1;
-        lower = l - Math.sqrt(-2 * Math.log(0.025)) * c - slack;
-        upper = Math.min(1, l + Interval.Z95 * c + slack);
-        half = Math.toDegrees(Math.asin((2.0046544617650968 * c + slack) / l));
+        lower = l - ResultantDisk.CHI95_2 * c - slack;
+        upper = Math.min(1, l + ResultantDisk.CHI95_2 * c + slack);
+        half = Math.toDegrees(Math.asin((Interval.Z95 * c + slack) / l));
       } else {
         double spread = Math.sqrt(2) * NormalApproximation.bernsteinHalfWidth(n, s * s, 1 + rho1 + 2 * angleSlack, 0.025);
         double radius = spread / rho1 + slack;

@@ -172,20 +172,18 @@ class IntervalDerivationTest {
     CircularMeans means = estimator.estimate(acc, false).circular();
     double c = sd / Math.sqrt(n) / rho1;
     double length = 0.2 / rho1;
-    // The direction: v's component across it within z(4.5 %) c; the length: 1.96 c above, the
-    // 97.5 % disk's radius below.
-    double half = Math.toDegrees(Math.asin(2.0046544617650968 * c / length));
+    // The direction: v's component across it within 1.96 c; the length: the disk's radius.
+    double half = Math.toDegrees(Math.asin(Interval.Z95 * c / length));
     assertThat(means.direction().estimate()).isCloseTo(30, within(1e-9));
     // (1e-4 degrees: the slack for the moments' numerical error and the grid, 1e-6 of the sd.)
     assertThat(means.direction().lower()).isCloseTo(30 - half, within(1e-4));
     assertThat(means.direction().upper()).isCloseTo(30 + half, within(1e-4));
     assertThat(means.resultantLength().estimate()).isCloseTo(length, within(1e-12));
-    assertThat(means.resultantLength().lower()).isCloseTo(length - Math.sqrt(-2 * Math.log(0.025)) * c, within(1e-6));
-    assertThat(means.resultantLength().upper()).isCloseTo(length + Interval.Z95 * c, within(1e-6));
-    // Narrower than the 95 % disk's projections, which it replaces.
     double radius = ResultantDisk.CHI95_2 * c;
-    assertThat(2 * half).isLessThan(2 * Math.toDegrees(Math.asin(radius / length)) * 0.83);
-    assertThat(means.resultantLength().upper() - means.resultantLength().lower()).isLessThan(2 * radius);
+    assertThat(means.resultantLength().lower()).isCloseTo(length - radius, within(1e-6));
+    assertThat(means.resultantLength().upper()).isCloseTo(length + radius, within(1e-6));
+    // Narrower than the disk's projection, which it replaces: 1.96 against 2.45 across.
+    assertThat(half).isLessThan(Math.toDegrees(Math.asin(radius / length)) * 0.81);
     // A shorter mean vector: the disk holds the origin, the direction is the whole circle.
     acc.withMoments(n, 0, n * 0.01, 0);
     CircularMeans flat = estimator.estimate(acc, false).circular();
