@@ -8,7 +8,9 @@ import io.ogpm.mechanism.Mechanism;
  *
  * <p><b>How.</b> Each input bin j has a window W_j of output bins: those that every input in bin j
  * reaches with more probability than the inputs outside it do at least (half the largest such
- * excess, around its peak; for OGPM the stretch all of bin j's central pieces cover). The share
+ * excess, around its peak; for OGPM the stretch all of bin j's central pieces cover), no longer
+ * than the typical window, around the bin (at the ends of an interval a whole flat end shares one
+ * long run). The share
  * {@code theta_j} of inputs in bin j then drives the window's expected share of outputs, {@code
  * E_P[K(W_j | x)] >= theta_j m_in + (1 - theta_j) m_out}, with {@code m_in} and {@code m_out} the
  * least window probability of an input inside and outside the bin: the dual of the linear program
@@ -72,11 +74,24 @@ final class HistogramBands {
     int perBin = Math.max(1, (CELLS + bins - 1) / bins);
     Cells cells = circular ? new CircleCells(kernel, binning, perBin) : new IntervalCells(kernel, binning, perBin);
     double slack = 2 * kernel.edgeSlack();
+    int[][] windows = new int[bins][];
+    int[] lengths = new int[bins];
+    int found = 0;
+    for (int j = 0; j < bins; j++) {
+      windows[j] = window(cells, j, perBin);
+      if (windows[j] != null) {
+        lengths[found++] = windows[j][1];
+      }
+    }
+    int typical = found == 0 ? 0 : medianOf(java.util.Arrays.copyOf(lengths, found));
     int informative = 0;
     for (int j = 0; j < bins; j++) {
-      int[] window = window(cells, j, perBin);
+      int[] window = windows[j];
       if (window == null) {
         continue;
+      }
+      if (window[1] > typical) {
+        window = centredOn(window, binning.inputBinCentre(j), binning, typical);
       }
       windowFrom[j] = window[0];
       windowLength[j] = window[1];
@@ -145,6 +160,25 @@ final class HistogramBands {
       finalUpper[j] = Math.min(upper[j], clamp(1 - (sumLower - lower[j])));
     }
     return new HistogramBand(finalLower, finalUpper);
+  }
+
+  private static int medianOf(int[] values) {
+    java.util.Arrays.sort(values);
+    return values[values.length / 2];
+  }
+
+  /**
+   * A run longer than the typical window cut to the typical length around the output bin nearest
+   * the input bin's centre. Near the ends of an interval, where the mechanism clamps, every input of
+   * the flat end shares one long run; a run as long as elsewhere, around the bin itself, keeps
+   * outputs of inputs further in out of it.
+   */
+  private int[] centredOn(int[] window, double centre, FieldBinning binning, int length) {
+    int nearest = binning.outputBin(centre);
+    int offset = Math.floorMod(nearest - window[0], outputBins);
+    int start = offset - length / 2;
+    start = Math.max(0, Math.min(window[1] - length, start));
+    return new int[] {index(window[0] + start), length};
   }
 
   private long windowCount(long[] prefix, int from, int length) {

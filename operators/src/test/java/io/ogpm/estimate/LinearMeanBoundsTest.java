@@ -1,0 +1,101 @@
+package io.ogpm.estimate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.ogpm.mechanism.ClassicalOgpm;
+import io.ogpm.mechanism.Domain;
+import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.MechanismType;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The tail statistics' construction (threshold, kappa), which mechanisms get them, the count from
+ * which they are used, and their bounds on exact expected counts.
+ */
+class LinearMeanBoundsTest {
+  private static Mechanism unit(MechanismType type, double eps) {
+    return MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps).domain(Domain.classical(0, 1)).build());
+  }
+
+  private static LinearMeanBounds bounds(Mechanism m, int bins) {
+    return LinearMeanBounds.of(m, FieldBinning.of(m, bins), AffinePart.of(m));
+  }
+
+  @Test
+  void ogpmGetsOneTailPerEndAtTheMiddleOfItsFlatEndWhoseKappaRestoresTheSlope() {
+    Mechanism m = unit(MechanismType.OGPM, 1);
+    double s = ((ClassicalOgpm) m.unit()).shape().central();
+    LinearMeanBounds b = bounds(m, 50);
+    BinStatistic upper = b.upperTail();
+    BinStatistic lower = b.lowerTail();
+    assertThat(upper).isNotNull();
+    assertThat(lower).isNotNull();
+    // The flat end is s/2 wide: the upper threshold is the bin edge nearest 1 - s/4 (0.906: 0.90).
+    double[] v = upper.values();
+    int edge = 0;
+    while (v[edge + 1] - v[edge] < 0.021) {
+      edge++;
+    }
+    assertThat(edge + 1).isEqualTo((int) Math.round((1 - s / 4) * 50));
+    // kappa makes Psi rise from the middle to hi as the line b x does: Psi(1) - Psi(1/2) = b / 2.
+    AffinePart affine = AffinePart.of(m);
+    assertThat(upper.expectationAt(2) - upper.expectationAt(1)).isCloseTo(affine.slope() / 2, within(0.02));
+    assertThat(lower.expectationAt(1) - lower.expectationAt(0)).isCloseTo(affine.slope() / 2, within(0.02));
+    // Without the tail, y~'s own expectation is flat over the last s/2: it rises less.
+    assertThat(upper.expectationAt(2) - upper.expectationAt(1)).isGreaterThan(affine.slope() * (0.5 - s / 2) + 0.05);
+  }
+
+  @Test
+  void mechanismsWhoseMeanIsAffineEverywhereKeepTheOutputMeanInterval() {
+    for (MechanismType type : new MechanismType[] {MechanismType.PM, MechanismType.SW, MechanismType.OGPM_U,
+        MechanismType.PM_C, MechanismType.SW_C, MechanismType.STAIRCASE, MechanismType.T_LAPLACE}) {
+      LinearMeanBounds b = bounds(unit(type, 1), 20);
+      assertThat(b.upperTail()).as(type.id()).isNull();
+      assertThat(b.lowerTail()).as(type.id()).isNull();
+      assertThat(b.upperShare(1_000_000)).isZero();
+    }
+  }
+
+  @Test
+  void theTailsTakeOverAsTheCountGrowsAndNeverAtSmallCounts() {
+    LinearMeanBounds b = bounds(unit(MechanismType.OGPM, 1), 50);
+    assertThat(b.upperShare(100)).isZero();
+    assertThat(b.lowerShare(100)).isZero();
+    assertThat(b.upperShare(100_000)).isEqualTo(1);
+    assertThat(b.lowerShare(100_000)).isEqualTo(1);
+    double previous = 0;
+    for (long n = 1; n < 1L << 30; n *= 2) {
+      assertThat(b.upperShare(n)).as("n %s", n).isGreaterThanOrEqualTo(previous);
+      previous = b.upperShare(n);
+    }
+  }
+
+  @Test
+  void onExactExpectedCountsTheIntervalHoldsThePointMassAndIsFarNarrowerThanTheOutputMeans() {
+    // A window whose bin counts and mean are exactly their expectations for inputs all at x0: the
+    // interval holds x0, and, in the middle, is a fraction of the output mean's interval (which
+    // cannot shrink below the flat ends).
+    Mechanism m = unit(MechanismType.OGPM, 1);
+    FieldBinning binning = FieldBinning.of(m, 50);
+    LinearMeanBounds b = LinearMeanBounds.of(m, binning, AffinePart.of(m));
+    BinnedKernel kernel = new BinnedKernel(m, binning);
+    long n = 1_000_000;
+    for (double x0 : new double[] {0, 0.1, 0.3, 0.5, 0.8, 1}) {
+      double[] p = kernel.probabilities(x0);
+      long[] counts = new long[p.length];
+      for (int o = 0; o < p.length; o++) {
+        counts[o] = Math.round(n * p[o]);
+      }
+      LinearMeanBounds.Bounds interval = b.bounds(n, m.outputMean(x0), counts);
+      assertThat(interval.lower()).as("x0 %s", x0).isLessThanOrEqualTo(x0 + 1e-9);
+      assertThat(interval.upper()).as("x0 %s", x0).isGreaterThanOrEqualTo(x0 - 1e-9);
+      assertThat(interval.method()).isEqualTo(LinearMeanBounds.OUTPUT_MEAN_AND_TAILS);
+      if (x0 == 0.5) {
+        assertThat(interval.upper() - interval.lower()).isLessThan(0.02);
+      }
+    }
+  }
+}
