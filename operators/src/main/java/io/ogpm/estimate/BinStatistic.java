@@ -34,9 +34,10 @@ final class BinStatistic {
   private final double leftSkew;
   private final double[] sd;
   private final double[] expectation;
+  private final double[] middleHalf;
 
   private BinStatistic(double[] values, MeanIdentification identification, double slack, double[] skew,
-      double kurtosis, double[] sd, double[] expectation) {
+      double kurtosis, double[] sd, double[] expectation, double[] middleHalf) {
     this.values = values;
     this.identification = identification;
     this.slack = slack;
@@ -46,6 +47,7 @@ final class BinStatistic {
     this.kurtosis = kurtosis;
     this.sd = sd;
     this.expectation = expectation;
+    this.middleHalf = middleHalf;
   }
 
   /**
@@ -91,7 +93,34 @@ final class BinStatistic {
       Math.sqrt(centralMoments(values, probabilities[last])[0])};
     int points = MeanIdentification.POINTS;
     double[] at = {expectation[0], expectation[points / 2], expectation[points]};
-    return new BinStatistic(values, identification, slack, skew, kurtosis, sd, at);
+    return new BinStatistic(values, identification, slack, skew, kurtosis, sd, at, middleHalf(values, probabilities));
+  }
+
+  /**
+   * {@code {E psi, Var psi}} for one output of an input drawn evenly from the middle half of the
+   * domain: the inputs at the given probabilities' positions from a quarter to three quarters.
+   */
+  private static double[] middleHalf(double[] values, double[][] probabilities) {
+    int last = probabilities.length - 1;
+    int from = last / 4;
+    int to = last - last / 4;
+    double first = 0;
+    double second = 0;
+    for (int i = from; i <= to; i++) {
+      for (int o = 0; o < values.length; o++) {
+        first += probabilities[i][o] * values[o];
+        second += probabilities[i][o] * values[o] * values[o];
+      }
+    }
+    int count = to - from + 1;
+    first /= count;
+    second /= count;
+    return new double[] {first, Math.max(0, second - first * first)};
+  }
+
+  /** {@code E psi} and the spread of psi for inputs spread evenly over the middle half of the domain. */
+  double[] middleHalf() {
+    return middleHalf.clone();
   }
 
   /** Central moments 2, 3 and 4 of psi for an output with these bin probabilities. */

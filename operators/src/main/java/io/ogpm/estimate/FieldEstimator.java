@@ -111,6 +111,16 @@ public final class FieldEstimator {
     return binning;
   }
 
+  /** The linear mean's interval machinery (null on a circle), for comparisons in tests. */
+  LinearMeanBounds linearBounds() {
+    return linearBounds;
+  }
+
+  /** The affine part of the mean function (null on a circle). */
+  AffinePart affinePart() {
+    return affine;
+  }
+
   /** A fresh accumulator for this field. */
   public FieldAccumulator newAccumulator() {
     return FieldAccumulator.forBinning(binning);
@@ -175,7 +185,7 @@ public final class FieldEstimator {
     }
     HistogramBand band = bands == null ? null : bands.band(acc.getHistogram(), n);
     if (binning.circular()) {
-      return new FieldEstimate(n, raw, reconstructed, iterations, null, circularMeans(acc, reconstructed), band);
+      return new FieldEstimate(n, raw, reconstructed, iterations, null, circularMeans(acc, reconstructed, false), band);
     }
     return new FieldEstimate(n, raw, reconstructed, iterations, linearMeans(acc, reconstructed), null, band);
   }
@@ -191,7 +201,15 @@ public final class FieldEstimator {
     return new LinearMeans(headline, recHeadline, mean, unbiased, affine.from(), affine.to(), rec, bounds.method());
   }
 
-  private CircularMeans circularMeans(FieldAccumulator acc, double[] reconstructed) {
+  /**
+   * The circular means with the direction from the confidence disk's projection, as before the
+   * direction test ({@link ResultantProjections}); for comparisons.
+   */
+  CircularMeans circularMeansFromTheDisk(FieldAccumulator acc) {
+    return circularMeans(acc, null, true);
+  }
+
+  private CircularMeans circularMeans(FieldAccumulator acc, double[] reconstructed, boolean diskDirection) {
     long n = acc.getCount();
     double c = acc.meanCos();
     double s = acc.meanSin();
@@ -213,10 +231,12 @@ public final class FieldEstimator {
     Interval length;
     if (n >= normalFrom) {
       double sd = componentSd / Math.sqrt(n) / rho1;
-      double[] arc = ResultantProjections.direction(x, y, sd, slack);
+      ResultantDisk disk = new ResultantDisk(x, y, ResultantDisk.CHI95_2 * sd + slack);
+      double[] arc = diskDirection
+          ? new double[] {disk.direction(), disk.directionHalfWidth()}
+          : ResultantProjections.direction(x, y, sd, slack);
       centre = arc[0];
       half = arc[1];
-      ResultantDisk disk = new ResultantDisk(x, y, ResultantDisk.CHI95_2 * sd + slack);
       length = new Interval(Math.min(1, disk.length()), disk.minLength(), disk.maxLength());
     } else {
       // Below the normal regime: Bernstein for each of two fixed components at 2.5 %, each within 1

@@ -10,7 +10,8 @@ import io.ogpm.mechanism.Mechanism;
  * reaches with more probability than the inputs outside it do at least (half the largest such
  * excess, around its peak; for OGPM the stretch all of bin j's central pieces cover), no longer
  * than the typical window, around the bin (at the ends of an interval a whole flat end shares one
- * long run). The share
+ * long run); and its halves and quarters at either end, whose far side from inputs nearby the bin
+ * still tells apart. The share
  * {@code theta_j} of inputs in bin j then drives the window's expected share of outputs, {@code
  * E_P[K(W_j | x)] >= theta_j m_in + (1 - theta_j) m_out}, with {@code m_in} and {@code m_out} the
  * least window probability of an input inside and outside the bin: the dual of the linear program
@@ -49,28 +50,20 @@ final class HistogramBands {
   private final int bins;
   private final int outputBins;
   private final boolean circular;
-  private final int[] windowFrom;
-  private final int[] windowLength;
-  private final double[] minIn;
-  private final double[] minOut;
-  private final double[] maxIn;
-  private final double[] maxOut;
-  private final boolean[] bindsUpper;
-  private final boolean[] bindsLower;
+  /** Every bound that can say anything, with what it needs at an emission. */
+  private final Bound[] bounds;
   private final double logInverseLevel;
+
+  /**
+   * One bound on one bin's share from one window's count: an upper bound from the least window
+   * probabilities inside and outside the bin, or a lower one from the largest.
+   */
+  private record Bound(int bin, int from, int length, double in, double out, boolean upper) {}
 
   private HistogramBands(BinnedKernel kernel, FieldBinning binning, boolean circular) {
     this.bins = binning.bins();
     this.outputBins = binning.outputBins();
     this.circular = circular;
-    this.windowFrom = new int[bins];
-    this.windowLength = new int[bins];
-    this.minIn = new double[bins];
-    this.minOut = new double[bins];
-    this.maxIn = new double[bins];
-    this.maxOut = new double[bins];
-    this.bindsUpper = new boolean[bins];
-    this.bindsLower = new boolean[bins];
     int perBin = Math.max(1, (CELLS + bins - 1) / bins);
     Cells cells = circular ? new CircleCells(kernel, binning, perBin) : new IntervalCells(kernel, binning, perBin);
     double slack = 2 * kernel.edgeSlack();
@@ -84,7 +77,7 @@ final class HistogramBands {
       }
     }
     int typical = found == 0 ? 0 : medianOf(java.util.Arrays.copyOf(lengths, found));
-    int informative = 0;
+    java.util.List<Bound> kept = new java.util.ArrayList<>();
     for (int j = 0; j < bins; j++) {
       int[] window = windows[j];
       if (window == null) {
@@ -93,19 +86,39 @@ final class HistogramBands {
       if (window[1] > typical) {
         window = centredOn(window, binning.inputBinCentre(j), binning, typical);
       }
-      windowFrom[j] = window[0];
-      windowLength[j] = window[1];
-      double[] in = cells.windowRange(window[0], window[1], j * perBin, (j + 1) * perBin);
-      double[] out = outside(cells, window, j, perBin);
-      minIn[j] = in[0] - slack;
-      maxIn[j] = in[1] + slack;
-      minOut[j] = out[0] - slack;
-      maxOut[j] = out[1] + slack;
-      bindsUpper[j] = minIn[j] > minOut[j];
-      bindsLower[j] = maxIn[j] > maxOut[j];
-      informative += (bindsUpper[j] ? 1 : 0) + (bindsLower[j] ? 1 : 0);
+      for (int[] part : parts(window, outputBins)) {
+        double in = cells.windowRange(part[0], part[1], j * perBin, (j + 1) * perBin)[0] - slack;
+        double out = outside(cells, part, j, perBin)[0] - slack;
+        if (in > out) {
+          kept.add(new Bound(j, part[0], part[1], in, out, true));
+        }
+      }
+      double in = cells.windowRange(window[0], window[1], j * perBin, (j + 1) * perBin)[1] + slack;
+      double out = outside(cells, window, j, perBin)[1] + slack;
+      if (in > out) {
+        kept.add(new Bound(j, window[0], window[1], in, out, false));
+      }
     }
-    this.logInverseLevel = Math.log(Math.max(1, informative) / ALPHA);
+    this.bounds = kept.toArray(new Bound[0]);
+    this.logInverseLevel = Math.log(Math.max(1, bounds.length) / ALPHA);
+  }
+
+  /**
+   * A window and its halves and quarters at either end. Where the window's whole stretch is
+   * reached by the window's own bin alone, the whole is the strongest; where other inputs nearby
+   * reach part of it, the part on the far side from them still tells their outputs from the bin's.
+   */
+  private static java.util.List<int[]> parts(int[] window, int outputBins) {
+    java.util.List<int[]> parts = new java.util.ArrayList<>();
+    parts.add(window);
+    for (int share : new int[] {2, 4}) {
+      int length = (window[1] + share - 1) / share;
+      if (length < window[1]) {
+        parts.add(new int[] {window[0], length});
+        parts.add(new int[] {Math.floorMod(window[0] + window[1] - length, outputBins), length});
+      }
+    }
+    return parts;
   }
 
   /**
@@ -131,25 +144,24 @@ final class HistogramBands {
     }
     double[] upper = new double[bins];
     double[] lower = new double[bins];
+    java.util.Arrays.fill(upper, 1);
     long[] prefix = new long[outputBins + 1];
     for (int o = 0; o < outputBins; o++) {
       prefix[o + 1] = prefix[o] + counts[o];
     }
+    for (Bound b : bounds) {
+      long k = windowCount(prefix, b.from(), b.length());
+      if (b.upper()) {
+        double u = ChernoffBounds.upper(k, n, logInverseLevel);
+        upper[b.bin()] = Math.min(upper[b.bin()], clamp((u - b.out()) / (b.in() - b.out())));
+      } else {
+        double l = ChernoffBounds.lower(k, n, logInverseLevel);
+        lower[b.bin()] = Math.max(lower[b.bin()], clamp((l - b.out()) / (b.in() - b.out())));
+      }
+    }
     double sumUpper = 0;
     double sumLower = 0;
     for (int j = 0; j < bins; j++) {
-      upper[j] = 1;
-      if (bindsUpper[j] || bindsLower[j]) {
-        long k = windowCount(prefix, windowFrom[j], windowLength[j]);
-        if (bindsUpper[j]) {
-          double u = ChernoffBounds.upper(k, n, logInverseLevel);
-          upper[j] = clamp((u - minOut[j]) / (minIn[j] - minOut[j]));
-        }
-        if (bindsLower[j]) {
-          double l = ChernoffBounds.lower(k, n, logInverseLevel);
-          lower[j] = clamp((l - maxOut[j]) / (maxIn[j] - maxOut[j]));
-        }
-      }
       sumUpper += upper[j];
       sumLower += lower[j];
     }

@@ -1,6 +1,8 @@
 package io.ogpm.estimate;
 
 import io.ogpm.mechanism.Mechanism;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The 95 % interval for a window's linear mean: every input mean consistent with a few statistics
@@ -23,23 +25,28 @@ import io.ogpm.mechanism.Mechanism;
  * over the flat end as g rises in the middle, so its identification no longer allows a flat end's
  * worth of mass for free ({@link BinStatistic}). kappa is what restores the slope: {@code kappa =
  * (b (hi - t) - (Psi0(hi) - Psi0(t))) / (T(hi) - T(mid))}, t the end of g's affine part, b its
- * slope, Psi0 the expectation of y~ and T that of the tail indicator. The threshold c is the
- * output bin edge nearest to the middle of the flat end, {@code hi - d/2} with {@code d = hi - t}
- * (s/4 from the end for OGPM). The lower end mirrors it ({@code psi = y~ - kappa [y~ below c]}).
+ * slope, Psi0 the expectation of y~ and T that of the tail indicator. The best threshold c lies
+ * just beyond the reach of the window's own inputs' outputs, unknown in advance: nearer the end it
+ * is noisier, further in the outputs of inputs near the flat end reach it and bias the bound (its
+ * expectation is convex there). So there are two, the output bin edges nearest to {@code hi - d/2}
+ * and {@code hi - d/4}, {@code d = hi - t} the flat end's width (s/2 for OGPM). The lower end
+ * mirrors them ({@code psi = y~ - kappa [y~ below c]}).
  *
  * <p><b>Error level, split from the count.</b> Each side of the interval holds at 2.5 %. A side
- * takes the tighter of the output mean's bound and the tail statistic's, with its 2.5 % split
+ * takes the tightest of the bounds of the output mean and the tail statistics, with its 2.5 % split
  * between them (Bonferroni: it misses only when one of them misses), or one of them alone with all
- * of it. The tail statistic costs extra noise where the end correction buys nothing, for inputs
- * piled at the far end, and splitting costs both some width; which is best depends on the count.
- * So for each count, before any data, each side takes the split ({@link #SHARES}: the tail
- * statistic's share) whose expected bound is tightest for inputs in the middle of the domain,
- * among those whose expected bound, for inputs all at lo, all at hi or half at each, lies at most
- * {@value #MAX_WIDENING} of the output mean's interval width further out than the output mean's
- * own bound ({@link Side}). Expected: the window's statistics at their expectations (a tail
- * statistic's spread at its expectation, the mixture's). A tail statistic takes part only in its
- * normal regime at its share. The choice depends on the count alone, never on the data; with the
- * share 0 a side is the output mean's, as it always was.
+ * of it. A tail statistic costs extra noise where the end correction buys nothing, for inputs piled
+ * at the far end, splitting costs every statistic some width, and which threshold is best depends
+ * on the count (the bias of the nearer one matters more as the noise shrinks). So for each count,
+ * before any data, each side takes the split ({@link #PLAIN_SHARES} of the output mean, the rest
+ * to one tail statistic or halved between two) whose expected bound is tightest for inputs spread
+ * evenly over the middle half of the domain, among those whose expected bound, for inputs all at
+ * lo, all at hi or half at each, lies at most {@value #MAX_WIDENING} of the output mean's interval
+ * width further out than the output mean's own bound ({@link Side}). Expected: each statistic at
+ * its expectation for those inputs, a tail statistic's spread at its expectation (the mixture's).
+ * A tail statistic takes part only in its normal regime at its share. The choice depends on the
+ * count alone, never on the data; with the whole share to the output mean a side is as it always
+ * was.
  *
  * <p>A tail statistic's variance is the spread of psi over the window's outputs, at least the
  * average variance given the inputs in expectation (law of total variance). (Should the two
@@ -49,9 +56,9 @@ final class LinearMeanBounds {
   /** The error level of the interval. */
   static final double ALPHA = 0.05;
   /** How much further out than the output mean's a side's bound may be expected to lie at the ends, as a share of the output mean's interval width. */
-  static final double MAX_WIDENING = 0.05;
-  /** The tail statistic's candidate shares of a side's error level. */
-  static final double[] SHARES = {0, 0.5, 0.8, 0.9, 1};
+  static final double MAX_WIDENING = 0.04;
+  /** The output mean's candidate shares of a side's error level; the rest goes to the tail statistics. */
+  static final double[] PLAIN_SHARES = {1, 0.5, 0.2, 0};
   /** Counts of the choice table: {@code ceil(2^(k/4))} for k up to this. */
   static final int COUNTS = 160;
 
@@ -61,28 +68,34 @@ final class LinearMeanBounds {
   static final String OUTPUT_MEAN = "output-mean";
   static final String OUTPUT_MEAN_AND_TAILS = "output-mean-and-tails";
 
-  private final Mechanism mechanism;
   private final MeanIdentification identification;
   private final double outputSd;
   private final double meanSlack;
   private final double outputRange;
   private final long normalFrom;
-  private final double gMid;
+  /** g's mean over inputs spread evenly over the middle half of the domain. */
+  private final double gMiddleHalf;
   private final Side upper;
   private final Side lower;
 
   private LinearMeanBounds(Mechanism mechanism, FieldBinning binning, AffinePart affine) {
     double w = mechanism.domain().width();
     double cell = mechanism.cellWidth();
-    this.mechanism = mechanism;
     this.identification = MeanIdentification.of(mechanism);
     this.outputSd = Math.sqrt(mechanism.maxOutputVariance()) + cell + Math.sqrt(FieldEstimator.NUMERICAL) * w;
     this.meanSlack = cell + FieldEstimator.NUMERICAL * w;
     // Outputs and their expectations lie in the output domain (infinite for staircase).
     this.outputRange = mechanism.outputHi() - mechanism.outputLo();
     this.normalFrom = NormalApproximation.minimumCount(mechanism);
-    this.gMid = mechanism.outputMean(0.5 * (mechanism.domain().lo() + mechanism.domain().hi()));
-    BinStatistic[] tails = identification == null ? new BinStatistic[2] : TailStatistics.of(mechanism, binning, affine);
+    int inputs = NormalApproximation.INPUTS;
+    double g = 0;
+    for (int i = inputs / 4; i <= inputs - inputs / 4; i++) {
+      g += mechanism.outputMean(mechanism.domain().lo() + w * i / inputs);
+    }
+    this.gMiddleHalf = g / (inputs - 2 * (inputs / 4) + 1);
+    BinStatistic[][] tails = identification == null
+        ? new BinStatistic[][] {new BinStatistic[0], new BinStatistic[0]}
+        : TailStatistics.of(mechanism, binning, affine);
     this.upper = new Side(tails[0], true);
     this.lower = new Side(tails[1], false);
   }
@@ -96,24 +109,24 @@ final class LinearMeanBounds {
     return identification != null;
   }
 
-  /** The upper end's tail statistic, or null; for tests. */
-  BinStatistic upperTail() {
-    return upper.tail;
+  /** The upper end's tail statistics (possibly none); for tests. */
+  BinStatistic[] upperTails() {
+    return upper.tails.clone();
   }
 
-  /** The lower end's tail statistic, or null; for tests. */
-  BinStatistic lowerTail() {
-    return lower.tail;
+  /** The lower end's tail statistics (possibly none); for tests. */
+  BinStatistic[] lowerTails() {
+    return lower.tails.clone();
   }
 
-  /** The tail statistic's share of the upper side's error level at n outputs; for tests. */
+  /** The tail statistics' share of the upper side's error level at n outputs; for tests. */
   double upperShare(long n) {
-    return upper.shareAt(n);
+    return 1 - upper.sharesAt(n)[0];
   }
 
-  /** The tail statistic's share of the lower side's error level at n outputs; for tests. */
+  /** The tail statistics' share of the lower side's error level at n outputs; for tests. */
   double lowerShare(long n) {
-    return lower.shareAt(n);
+    return 1 - lower.sharesAt(n)[0];
   }
 
   /** The interval for a window of n outputs with this mean and these bin counts; NaN ends without one. */
@@ -121,29 +134,30 @@ final class LinearMeanBounds {
     if (identification == null || n < 1) {
       return new Bounds(Double.NaN, Double.NaN, OUTPUT_MEAN);
     }
-    double upperShare = upper.shareAt(n);
-    double lowerShare = lower.shareAt(n);
-    double hi = plainBound(n, outputMean, 1 - upperShare, true);
-    double lo = plainBound(n, outputMean, 1 - lowerShare, false);
-    if (Double.isNaN(hi) && upperShare < 1 || Double.isNaN(lo) && lowerShare < 1) {
+    double[] upperShares = upper.sharesAt(n);
+    double[] lowerShares = lower.sharesAt(n);
+    double hi = upper.bound(n, outputMean, counts, upperShares);
+    double lo = lower.bound(n, outputMean, counts, lowerShares);
+    if (Double.isNaN(hi) || Double.isNaN(lo)) {
       return new Bounds(Double.NaN, Double.NaN, OUTPUT_MEAN);
     }
-    if (upperShare > 0) {
-      hi = minKeepingNumbers(hi, upper.tail.upperMean(counts, n, quantile(upperShare)));
-    }
-    if (lowerShare > 0) {
-      lo = -minKeepingNumbers(-lo, -lower.tail.lowerMean(counts, n, quantile(lowerShare)));
-    }
+    boolean tails = upperShares[0] < 1 || lowerShares[0] < 1;
     if (lo > hi) {
       // One of the sides missed: keep the output mean's interval.
-      return new Bounds(plainBound(n, outputMean, 1, false), plainBound(n, outputMean, 1, true), OUTPUT_MEAN);
+      return outputMeanBounds(n, outputMean);
     }
-    return new Bounds(lo, hi, upperShare > 0 || lowerShare > 0 ? OUTPUT_MEAN_AND_TAILS : OUTPUT_MEAN);
+    return new Bounds(lo, hi, tails ? OUTPUT_MEAN_AND_TAILS : OUTPUT_MEAN);
   }
 
-  /** The smaller of two bounds, where a NaN one (a share of 0) does not count. */
-  private static double minKeepingNumbers(double a, double b) {
-    return Double.isNaN(a) ? b : Math.min(a, b);
+  /**
+   * The output mean's interval alone, each side at 2.5 %: what every window got before the tail
+   * statistics, for comparisons.
+   */
+  Bounds outputMeanBounds(long n, double outputMean) {
+    if (identification == null || n < 1) {
+      return new Bounds(Double.NaN, Double.NaN, OUTPUT_MEAN);
+    }
+    return new Bounds(plainBound(n, outputMean, 1, false), plainBound(n, outputMean, 1, true), OUTPUT_MEAN);
   }
 
   /** The normal quantile of one side at a share of its 2.5 %. */
@@ -156,13 +170,10 @@ final class LinearMeanBounds {
 
   /**
    * One side of the output mean's interval at a share of the side's 2.5 %: normal in its regime,
-   * else Bernstein; NaN for a share of 0, or when the bound is not finite (staircase's unbounded
-   * outputs below the normal regime).
+   * else Bernstein; NaN when the bound is not finite (staircase's unbounded outputs below the normal
+   * regime).
    */
   private double plainBound(long n, double mean, double share, boolean upperSide) {
-    if (share <= 0) {
-      return Double.NaN;
-    }
     double half = plainHalfWidth(n, share);
     if (!Double.isFinite(half)) {
       return Double.NaN;
@@ -179,27 +190,26 @@ final class LinearMeanBounds {
         : NormalApproximation.bernsteinHalfWidth(n, outputSd * outputSd, outputRange, ALPHA * share)) + meanSlack;
   }
 
-  /** One side: its tail statistic and, per count of the table, the tail statistic's share. */
+  /**
+   * One side: its tail statistics and, per count of the table, the shares of its error level:
+   * {@code [output mean, tail 1, tail 2, ...]}, summing to 1.
+   */
   private final class Side {
-    final BinStatistic tail;
+    final BinStatistic[] tails;
     final boolean upperSide;
-    final double[] shares = new double[COUNTS + 1];
+    final double[][] shares = new double[COUNTS + 1][];
 
-    Side(BinStatistic tail, boolean upperSide) {
-      this.tail = tail;
+    Side(BinStatistic[] tails, boolean upperSide) {
+      this.tails = tails;
       this.upperSide = upperSide;
-      if (tail != null) {
-        for (int k = 0; k <= COUNTS; k++) {
-          shares[k] = bestShare(countAt(k));
-        }
+      List<double[]> candidates = candidates(tails.length);
+      for (int k = 0; k <= COUNTS; k++) {
+        shares[k] = tails.length == 0 ? candidates.get(0) : best(countAt(k), candidates);
       }
     }
 
-    /** The share at n: that of the largest table count at most n. */
-    double shareAt(long n) {
-      if (tail == null) {
-        return 0;
-      }
+    /** The shares at n: those of the largest table count at most n. */
+    double[] sharesAt(long n) {
       int k = (int) Math.min(COUNTS, Math.floor(4 * Math.log(n) / Math.log(2) + 1e-9));
       while (k > 0 && countAt(k) > n) {
         k--;
@@ -207,21 +217,36 @@ final class LinearMeanBounds {
       return shares[k];
     }
 
-    private double bestShare(long n) {
-      double best = 0;
-      double bestBound = expectedBound(n, 0, 0.5, true);
-      for (double share : SHARES) {
-        if (share == 0 || n < tail.normalFrom(quantile(share), NormalApproximation.MAX_ERROR * share)) {
+    /** The side's bound with these shares: the tightest of its statistics' at their shares. */
+    double bound(long n, double mean, long[] counts, double[] share) {
+      double bound = share[0] > 0 ? plainBound(n, mean, share[0], upperSide) : Double.NaN;
+      if (share[0] > 0 && Double.isNaN(bound)) {
+        return Double.NaN;
+      }
+      for (int t = 0; t < tails.length; t++) {
+        if (share[t + 1] > 0) {
+          double z = quantile(share[t + 1]);
+          double b = upperSide ? tails[t].upperMean(counts, n, z) : tails[t].lowerMean(counts, n, z);
+          bound = Double.isNaN(bound) ? b : upperSide ? Math.min(bound, b) : Math.max(bound, b);
+        }
+      }
+      return bound;
+    }
+
+    private double[] best(long n, List<double[]> candidates) {
+      double[] best = candidates.get(0);
+      double bestBound = expectedBound(n, best, Reference.MIDDLE_HALF);
+      for (double[] share : candidates) {
+        if (!usable(n, share)) {
           continue;
         }
         boolean allowed = true;
-        for (double atHi : new double[] {0, 0.5, 1}) {
-          double plain = expectedBound(n, 0, atHi, false);
-          double width = expectedBound(n, 0, atHi, false, true) ;
-          double excess = outward(expectedBound(n, share, atHi, false) - plain);
-          allowed &= excess <= MAX_WIDENING * width;
+        for (Reference ends : new Reference[] {Reference.LO, Reference.HALF_EACH, Reference.HI}) {
+          double plain = expectedBound(n, candidates.get(0), ends);
+          double width = plainWidth(n, ends);
+          allowed &= outward(expectedBound(n, share, ends) - plain) <= MAX_WIDENING * width;
         }
-        double bound = expectedBound(n, share, 0.5, true);
+        double bound = expectedBound(n, share, Reference.MIDDLE_HALF);
         if (allowed && outward(bound - bestBound) < 0) {
           best = share;
           bestBound = bound;
@@ -230,49 +255,107 @@ final class LinearMeanBounds {
       return best;
     }
 
+    /** Whether every tail statistic with a share is in its normal regime at it. */
+    private boolean usable(long n, double[] share) {
+      for (int t = 0; t < tails.length; t++) {
+        if (share[t + 1] > 0 && n < tails[t].normalFrom(quantile(share[t + 1]), NormalApproximation.MAX_ERROR * share[t + 1])) {
+          return false;
+        }
+      }
+      return true;
+    }
+
     /** A difference of bounds counted outwards: positive when the first lies further out. */
     private double outward(double difference) {
       return upperSide ? difference : -difference;
     }
 
-    private double expectedBound(long n, double share, double where, boolean middle) {
-      return expectedBound(n, share, where, middle, false);
+    /** The side's expected bound with these shares, for the reference inputs. */
+    private double expectedBound(long n, double[] share, Reference where) {
+      double bound = Double.NaN;
+      if (share[0] > 0) {
+        bound = plainBound(n, where.g(LinearMeanBounds.this), share[0], upperSide);
+      }
+      for (int t = 0; t < tails.length; t++) {
+        if (share[t + 1] > 0) {
+          double[] moments = where.moments(tails[t]);
+          double margin = BinStatistic.studentised(quantile(share[t + 1]), upperSide ? tails[t].rightSkew()
+              : tails[t].leftSkew(), n) * Math.sqrt(moments[1] / n) + tails[t].slack();
+          MeanIdentification psi = tails[t].identification();
+          double b = upperSide
+              ? psi.inputMeans(Double.NEGATIVE_INFINITY, moments[0] + margin)[1]
+              : psi.inputMeans(moments[0] - margin, Double.POSITIVE_INFINITY)[0];
+          bound = Double.isNaN(bound) ? b : upperSide ? Math.min(bound, b) : Math.max(bound, b);
+        }
+      }
+      return bound;
     }
 
-    /**
-     * The side's expected bound with the tail statistic's share, for inputs in the middle (where =
-     * 0.5, middle = true) or a share {@code where} of them at hi and the rest at lo; with {@code
-     * width}, instead, the output mean's expected interval width there.
-     */
-    private double expectedBound(long n, double share, double where, boolean middle, boolean width) {
-      double g = middle ? gMid : (1 - where) * identification.minMean() + where * identification.maxMean();
+    /** The output mean's expected interval width for the reference inputs. */
+    private double plainWidth(long n, Reference where) {
+      double g = where.g(LinearMeanBounds.this);
       double half = plainHalfWidth(n, 1);
-      if (width) {
-        double[] plain = identification.inputMeans(g - half, g + half);
-        return plain[1] - plain[0];
-      }
-      double plain = share == 1 ? Double.NaN : plainBound(n, g, 1 - share, upperSide);
-      if (share == 0) {
-        return plain;
-      }
-      double expected;
-      double spread;
-      if (middle) {
-        expected = tail.expectationAt(1);
-        spread = tail.sdAt(1) * tail.sdAt(1);
-      } else {
-        expected = (1 - where) * tail.expectationAt(0) + where * tail.expectationAt(2);
-        double between = tail.expectationAt(2) - tail.expectationAt(0);
-        spread = (1 - where) * tail.sdAt(0) * tail.sdAt(0) + where * tail.sdAt(2) * tail.sdAt(2)
-            + where * (1 - where) * between * between;
-      }
-      double margin = quantile(share) * Math.sqrt(spread / n) + tail.slack();
-      MeanIdentification psi = tail.identification();
-      double bound = upperSide
-          ? psi.inputMeans(Double.NEGATIVE_INFINITY, expected + margin)[1]
-          : psi.inputMeans(expected - margin, Double.POSITIVE_INFINITY)[0];
-      return share == 1 ? bound : upperSide ? Math.min(plain, bound) : Math.max(plain, bound);
+      double[] plain = identification.inputMeans(g - half, g + half);
+      return plain[1] - plain[0];
     }
+  }
+
+  /** The reference inputs of the choice of shares. */
+  private enum Reference {
+    LO, HALF_EACH, HI, MIDDLE_HALF;
+
+    /** The expected output mean. */
+    double g(LinearMeanBounds bounds) {
+      MeanIdentification id = bounds.identification;
+      return switch (this) {
+        case LO -> id.minMean();
+        case HI -> id.maxMean();
+        case HALF_EACH -> 0.5 * (id.minMean() + id.maxMean());
+        case MIDDLE_HALF -> bounds.gMiddleHalf;
+      };
+    }
+
+    /** {@code {E psi, spread of psi}} for a tail statistic (the mixture's spread). */
+    double[] moments(BinStatistic s) {
+      return switch (this) {
+        case LO -> new double[] {s.expectationAt(0), s.sdAt(0) * s.sdAt(0)};
+        case HI -> new double[] {s.expectationAt(2), s.sdAt(2) * s.sdAt(2)};
+        case HALF_EACH -> {
+          double between = s.expectationAt(2) - s.expectationAt(0);
+          yield new double[] {0.5 * (s.expectationAt(0) + s.expectationAt(2)),
+              0.5 * (s.sdAt(0) * s.sdAt(0) + s.sdAt(2) * s.sdAt(2)) + 0.25 * between * between};
+        }
+        case MIDDLE_HALF -> s.middleHalf();
+      };
+    }
+  }
+
+  /**
+   * The candidate shares for m tail statistics: the output mean's share from {@link #PLAIN_SHARES},
+   * the rest to one tail statistic or halved between two.
+   */
+  static List<double[]> candidates(int m) {
+    List<double[]> list = new ArrayList<>();
+    for (double plain : PLAIN_SHARES) {
+      if (plain == 1 || m == 0) {
+        double[] only = new double[m + 1];
+        only[0] = 1;
+        if (plain == 1) {
+          list.add(only);
+        }
+        continue;
+      }
+      for (int t = 0; t < m; t++) {
+        double[] share = new double[m + 1];
+        share[0] = plain;
+        share[t + 1] = 1 - plain;
+        list.add(share);
+      }
+      if (m == 2) {
+        list.add(new double[] {plain, (1 - plain) / 2, (1 - plain) / 2});
+      }
+    }
+    return list;
   }
 
   /** Count k of the choice table: {@code ceil(2^(k/4))}. */

@@ -7,19 +7,23 @@ import java.util.List;
 /**
  * Builds the end-tail statistics of {@link LinearMeanBounds} for a piecewise mechanism on a
  * classical domain whose mean function is affine in the middle but not up to an end: for each such
- * end, a {@link BinStatistic} whose tail starts at the output bin edge nearest to the middle of the
- * flat end. Their expectations come from one pass over the identification grid, one exact binned
- * kernel per input ({@link BinnedKernel}).
+ * end, a {@link BinStatistic} per threshold, the output bin edges nearest to half and a quarter of
+ * the flat end's width from the end. Their expectations come from one pass over the identification
+ * grid, one exact binned kernel per input ({@link BinnedKernel}).
  */
 final class TailStatistics {
+  /** Where the tails start: these fractions of the flat end's width d from the end of the domain. */
+  static final double[] FRACTIONS = {0.5, 0.25};
+
   private TailStatistics() {}
 
   /**
-   * {@code [upper-end statistic, lower-end statistic]}, either null where that end has none (its
-   * mean function is affine up to it, or the expectation is not monotone).
+   * {@code [upper-end statistics, lower-end statistics]}, each possibly empty (the mean function
+   * is affine up to that end, the thresholds leave the output bins, or an expectation is not
+   * monotone).
    */
-  static BinStatistic[] of(Mechanism mechanism, FieldBinning binning, AffinePart affine) {
-    BinStatistic[] none = new BinStatistic[2];
+  static BinStatistic[][] of(Mechanism mechanism, FieldBinning binning, AffinePart affine) {
+    BinStatistic[][] none = {new BinStatistic[0], new BinStatistic[0]};
     if (!mechanism.isPiecewise() || binning.circular() || !affine.exists()) {
       return none;
     }
@@ -36,12 +40,11 @@ final class TailStatistics {
     double[] tHi = kernel.upperTails(hi);
     double[] tMid = kernel.upperTails(0.5 * (lo + hi));
     List<double[]> values = new ArrayList<>();
-    int upperCount = 0;
+    List<Boolean> upperEnd = new ArrayList<>();
     double flatUpper = hi - affine.to();
     if (flatUpper > 0) {
       double rise = b * flatUpper - (expectation(centre, tHi) - expectation(centre, kernel.upperTails(affine.to())));
-      int o = edge(binning, hi - flatUpper / 2);
-      if (o > 0) {
+      for (int o : edges(binning, hi, -flatUpper)) {
         double kappa = rise / (tHi[o] - tMid[o]);
         if (kappa > 0 && Double.isFinite(kappa)) {
           double[] v = centre.clone();
@@ -49,15 +52,14 @@ final class TailStatistics {
             v[k] += kappa;
           }
           values.add(v);
-          upperCount++;
+          upperEnd.add(true);
         }
       }
     }
     double flatLower = affine.from() - lo;
     if (flatLower > 0) {
       double rise = b * flatLower - (expectation(centre, kernel.upperTails(affine.from())) - expectation(centre, tLo));
-      int o = edge(binning, lo + flatLower / 2);
-      if (o > 0) {
+      for (int o : edges(binning, lo, flatLower)) {
         // The lower tail [y~ below edge o] has expectation 1 - t[o], largest at lo.
         double kappa = rise / (tMid[o] - tLo[o]);
         if (kappa > 0 && Double.isFinite(kappa)) {
@@ -66,6 +68,7 @@ final class TailStatistics {
             v[k] -= kappa;
           }
           values.add(v);
+          upperEnd.add(false);
         }
       }
     }
@@ -73,7 +76,7 @@ final class TailStatistics {
       return none;
     }
     // Expectations on the identification grid, and bin probabilities at a few inputs for the
-    // normal regime.
+    // normal regime and the references of the error split.
     double[][] expectations = new double[values.size()][MeanIdentification.POINTS + 1];
     for (int j = 0; j <= MeanIdentification.POINTS; j++) {
       double[] t = kernel.upperTails(MeanIdentification.inputAt(lo, hi, j));
@@ -91,12 +94,30 @@ final class TailStatistics {
       }
       probabilities[i] = p;
     }
-    BinStatistic[] statistics = new BinStatistic[2];
+    List<BinStatistic> upper = new ArrayList<>();
+    List<BinStatistic> lower = new ArrayList<>();
     for (int s = 0; s < values.size(); s++) {
-      statistics[s < upperCount ? 0 : 1] = BinStatistic.of(lo, hi, values.get(s), expectations[s], probabilities,
-          kernel.edgeSlack());
+      BinStatistic statistic = BinStatistic.of(lo, hi, values.get(s), expectations[s], probabilities, kernel.edgeSlack());
+      if (statistic != null) {
+        (upperEnd.get(s) ? upper : lower).add(statistic);
+      }
     }
-    return statistics;
+    return new BinStatistic[][] {upper.toArray(new BinStatistic[0]), lower.toArray(new BinStatistic[0])};
+  }
+
+  /**
+   * The output bin edges nearest to {@code end + d f} for each of {@link #FRACTIONS}, as the index of
+   * the bin that starts there, without repeats and strictly inside the output bins.
+   */
+  static int[] edges(FieldBinning binning, double end, double d) {
+    java.util.LinkedHashSet<Integer> found = new java.util.LinkedHashSet<>();
+    for (double f : FRACTIONS) {
+      int o = edge(binning, end + d * f);
+      if (o > 0) {
+        found.add(o);
+      }
+    }
+    return found.stream().mapToInt(Integer::intValue).toArray();
   }
 
   /**

@@ -25,10 +25,14 @@ import org.junit.jupiter.api.Test;
 /**
  * Every interval the stats call 95 % covers the truth in at least 95 % of windows, whatever the
  * inputs: a grid of input distributions (point masses at either end, mixtures of both ends, half at
- * one end and the rest uniform, uniform, concentrated in the middle; on the circle a point mass,
+ * one end and the rest uniform, uniform, concentrated in the middle; and aimed at the tail
+ * statistics' weak spots: mass just inside and just outside the flat ends' edges, both edges, the
+ * tails' thresholds, the output bins' edges, MotionSense-shaped data; on the circle a point mass,
  * uniform, two antipodal masses and a concentrated one) by eps {0.5, 1, 4} by window size {200,
- * 1000, 10000}, for the headline intervals of both methods as {@link EstimateJson} renders them.
- * The truth is the mean (the mean resultant vector) of each simulated window's own inputs.
+ * 1000, 10000}, for the headline intervals of both methods as {@link EstimateJson} renders them,
+ * and for the histogram band (every bin at once). The truth is the mean (the mean resultant
+ * vector, the histogram) of each simulated window's own inputs. The table beside each new interval
+ * has the output mean's alone (the interval before the tail statistics), the oracle's and pm's.
  *
  * <p>Each cell runs {@link #WINDOWS} windows (fewer at n = 10,000, where each costs most), the
  * first {@link #EM_WINDOWS} of them with the EM reconstruction, the slow part. The em headline
@@ -39,12 +43,15 @@ import org.junit.jupiter.api.Test;
  * with probability below 0.1 %).
  *
  * <p>Where the linear interval's coverage is known exactly, it is checked from both sides: pooled
- * over eps and n, within {@value #EXACT_SLACK} of the claim at the same level. At a point mass at
- * either end (the output variance is the largest there, and g's envelopes touch g) only one side
- * can miss: 97.5 %. For an unbiased mechanism at the 50/50 mixture of both ends (largest variance,
- * envelopes the identity) both sides can: 95 %. The slack is the normal approximation's error: for
- * one side of the interval {@code phi(z) |skewness| (z^2 - 1) / (6 sqrt n)}, at most 0.6
- * percentage point at n = 200 (OGPM at eps 4 at an end, skewness 3.1), less elsewhere.
+ * over eps and n, within {@value #EXACT_SLACK} of the claimed range at the same level. At a point
+ * mass at either end only one side can miss: 97.5 % where one statistic takes that side's whole
+ * 2.5 %, up to 98.75 % where two split it (each can miss at its share, both at once at most the
+ * smaller). At a point mass in the middle, in the cells where the tail statistics take each side's
+ * whole 2.5 %, both sides can miss: 95 %. For an unbiased mechanism at the 50/50 mixture of both
+ * ends (largest variance, envelopes the identity) both sides can: 95 %. The slack is the normal
+ * approximation's error: for one side of the interval {@code phi(z) |skewness| (z^2 - 1) / (6 sqrt
+ * n)}, at most 0.6 percentage point at n = 200 (OGPM at eps 4 at an end, skewness 3.1), less
+ * elsewhere.
  *
  * <p>{@code -Dogpm.coverage.scale=F} multiplies the number of windows (a larger run); every run
  * writes the table of coverage and mean width per case to {@code target/interval-coverage.md}.
@@ -67,11 +74,12 @@ class IntervalCoverageTest {
   static final double SMALL_EPSILON = 8;
   static final int SMALL_WINDOWS = scaled(4000);
   /**
-   * Checks across the tests: ogpm's two linear kinds and pm's one over their distributions, three
-   * circular kinds, 9 cells each; and four two-sided exactness checks.
+   * Checks across the tests: ogpm's two linear kinds and its band, and pm's one over their
+   * distributions, three circular kinds and the circle's band, 9 cells each; and five two-sided
+   * exactness checks.
    */
   static final int CHECKS =
-      (2 * LinearInputs.values().length + UNBIASED_INPUTS.length + 3 * CircularInputs.values().length) * 9 + 4 * 2
+      (3 * LinearInputs.values().length + UNBIASED_INPUTS.length + 4 * CircularInputs.values().length) * 9 + 5 * 2
           + (SMALL_TYPES.length * UNBIASED_INPUTS.length + 2) * SMALL_SIZES.length;
   static final double ALPHA = FAMILY_ALPHA / CHECKS;
 
@@ -89,7 +97,14 @@ class IntervalCoverageTest {
     HALF_LO_REST_UNIFORM("half at lo, rest uniform"),
     UNIFORM("uniform"),
     POINT_MIDDLE("point mass in the middle"),
-    NARROW_MIDDLE("uniform on the middle 10 %");
+    NARROW_MIDDLE("uniform on the middle 10 %"),
+    MIDDLE_HALF("uniform on the middle half"),
+    INSIDE_FLAT_END("just inside the lower flat end (0.9 of it)"),
+    OUTSIDE_FLAT_END("just outside the lower flat end (+0.02)"),
+    FLAT_EDGES_50_50("both flat ends' edges 50/50"),
+    TAIL_THRESHOLDS("the tails' thresholds 50/50"),
+    OUTPUT_BIN_EDGES("the output bins' edges, uniformly"),
+    MOTIONSENSE("MotionSense userAcceleration.x on [-3, 3]");
 
     final String label;
 
@@ -97,7 +112,8 @@ class IntervalCoverageTest {
       this.label = label;
     }
 
-    double next(RandomBits bits) {
+    /** An input in [0, 1] (unit of the domain) for a mechanism's layout. */
+    double next(RandomBits bits, Layout layout) {
       return switch (this) {
         case POINT_LO -> 0;
         case POINT_HI -> 1;
@@ -107,7 +123,52 @@ class IntervalCoverageTest {
         case UNIFORM -> bits.nextUniform();
         case POINT_MIDDLE -> 0.5;
         case NARROW_MIDDLE -> 0.45 + 0.1 * bits.nextUniform();
+        case MIDDLE_HALF -> 0.25 + 0.5 * bits.nextUniform();
+        case INSIDE_FLAT_END -> 0.9 * layout.flat();
+        case OUTSIDE_FLAT_END -> layout.flat() + 0.02;
+        case FLAT_EDGES_50_50 -> bits.nextUniform() < 0.5 ? layout.flat() : 1 - layout.flat();
+        case TAIL_THRESHOLDS -> bits.nextUniform() < 0.5 ? layout.lowerThreshold() : layout.upperThreshold();
+        case OUTPUT_BIN_EDGES -> Math.min(1, Math.floor(bits.nextUniform() * (BINS + 1)) / BINS);
+        case MOTIONSENSE -> MOTION[(int) Math.min(MOTION.length - 1, bits.nextUniform() * MOTION.length)];
       };
+    }
+  }
+
+  /**
+   * Where a mechanism's tail statistics look, in units of the domain: the width of the lower flat
+   * end of its mean function (0 where it is affine to the end) and the thresholds of the tails.
+   */
+  record Layout(double flat, double lowerThreshold, double upperThreshold) {
+    static Layout of(FieldEstimator estimator) {
+      FieldBinning b = estimator.binning();
+      AffinePart affine = estimator.affinePart();
+      double flat = affine.exists() ? (affine.from() - b.lo()) / b.width() : 0;
+      double flatHi = affine.exists() ? (b.lo() + b.width() - affine.to()) / b.width() : 0;
+      int lower = TailStatistics.edge(b, b.lo() + flat * b.width() / 2);
+      int upper = TailStatistics.edge(b, b.lo() + b.width() - flatHi * b.width() / 2);
+      return new Layout(flat, lower == 0 ? 0 : (b.outputBinLo(lower) - b.lo()) / b.width(),
+          upper == 0 ? 1 : (b.outputBinLo(upper) - b.lo()) / b.width());
+    }
+  }
+
+  /** The sample's userAcceleration.x (domain [-3, 3]) in units of that domain, for MotionSense-shaped inputs. */
+  static final double[] MOTION = motionSense();
+
+  private static double[] motionSense() {
+    try {
+      com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+      return Files.readAllLines(Path.of("../sample-data/motionsense-dws1.jsonl")).stream()
+          .mapToDouble(line -> {
+            try {
+              double v = json.readTree(line).path("userAcceleration").path("x").asDouble();
+              return Math.min(1, Math.max(0, (v + 3) / 6));
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          })
+          .toArray();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 
@@ -137,7 +198,7 @@ class IntervalCoverageTest {
   }
 
   /** Coverage counts of one interval kind in one cell. */
-  static final class Tally {
+  static class Tally {
     long windows;
     long covered;
     double width;
@@ -186,22 +247,77 @@ class IntervalCoverageTest {
     LinearInputs[] inputs = LinearInputs.values();
     Tally[][] raw = new Tally[inputs.length][];
     Tally[][] em = new Tally[inputs.length][];
-    linearGrid(MechanismType.OGPM, inputs, raw, em, failures);
-    table("Linear mean (ogpm), method raw (headline `meanInterval`)", inputs, raw);
+    Tally[][] old = new Tally[inputs.length][];
+    Tally[][] band = new Tally[inputs.length][];
+    linearGrid(MechanismType.OGPM, inputs, raw, em, old, band, failures);
+    sideBySide("Linear mean (ogpm), method raw (headline `meanInterval`): coverage / mean width, and the output mean's"
+        + " interval alone (before the tail statistics)", inputs, raw, old);
     table("Linear mean (ogpm), method em (the same interval, reconstructed mean)", inputs, em);
-    exact(failures, "ogpm", LinearInputs.POINT_LO, raw[0], 0.975);
-    exact(failures, "ogpm", LinearInputs.POINT_HI, raw[1], 0.975);
+    table("Histogram band (ogpm, `histogramBand`): coverage of every bin at once / mean height of the band", inputs, band);
+    oracleAndPm();
+    exact(failures, "ogpm", LinearInputs.POINT_LO, raw[0], 0.975, 0.9875);
+    exact(failures, "ogpm", LinearInputs.POINT_HI, raw[1], 0.975, 0.9875);
+    exact(failures, "ogpm, cells where the tails take each side's whole 2.5 %", LinearInputs.POINT_MIDDLE,
+        wholeShareCells(MechanismType.OGPM, raw[LinearInputs.POINT_MIDDLE.ordinal()]), 0.95, 0.95);
     assertThat(failures).as("cells whose interval under-covers (or misses its exact coverage)").isEmpty();
+  }
+
+  /** The cells of a row where both sides of the interval are the tail statistics' alone. */
+  private static Tally[] wholeShareCells(MechanismType type, Tally[] row) {
+    List<Tally> cells = new ArrayList<>();
+    for (int e = 0; e < EPSILONS.length; e++) {
+      Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(EPSILONS[e]).domain(LINEAR).build());
+      LinearMeanBounds bounds = FieldEstimator.of(m, BINS).linearBounds();
+      for (int s = 0; s < SIZES.length; s++) {
+        if (bounds.upperShare(SIZES[s]) == 1 && bounds.lowerShare(SIZES[s]) == 1) {
+          cells.add(row[e * SIZES.length + s]);
+        }
+      }
+    }
+    assertThat(cells).as("cells where the tails take the whole share").isNotEmpty();
+    return cells.toArray(new Tally[0]);
+  }
+
+  /**
+   * The oracle's width beside pm's, per eps and n: an oracle that knows the inputs avoid the flat
+   * ends inverts ogpm's affine mean, {@code 2 x 1.96 sd(Y | x = middle) / (b sqrt n)}; pm's plain
+   * interval is {@code 2 x 1.96 sqrt(maxVar) / sqrt n} (plus its slack), whatever the inputs.
+   */
+  private static void oracleAndPm() {
+    StringBuilder b = new StringBuilder("## The oracle's width and pm's, for comparison\n\n| | ");
+    StringBuilder rule = new StringBuilder("| --- |");
+    for (double eps : EPSILONS) {
+      for (int n : SIZES) {
+        b.append(String.format(Locale.ROOT, "eps %s, n %d | ", eps, n));
+        rule.append(" ---: |");
+      }
+    }
+    b.append('\n').append(rule).append('\n');
+    StringBuilder oracle = new StringBuilder("| oracle (ogpm, inputs away from the flat ends) |");
+    StringBuilder pm = new StringBuilder("| pm, output mean |");
+    double middle = LINEAR.lo() + LINEAR.width() / 2;
+    for (double eps : EPSILONS) {
+      Mechanism o = MechanismCatalog.of(MechanismSpec.builder().epsilon(eps).domain(LINEAR).build());
+      double slope = AffinePart.of(o).slope();
+      Mechanism p = MechanismCatalog.of(MechanismSpec.builder().type(MechanismType.PM).epsilon(eps).domain(LINEAR).build());
+      LinearMeanBounds pmBounds = FieldEstimator.of(p, BINS).linearBounds();
+      for (int n : SIZES) {
+        oracle.append(String.format(Locale.ROOT, " %.3g |", 2 * Interval.Z95 * Math.sqrt(o.outputVariance(middle)) / (slope * Math.sqrt(n))));
+        LinearMeanBounds.Bounds plain = pmBounds.outputMeanBounds(n, middle);
+        pm.append(String.format(Locale.ROOT, " %.3g |", plain.upper() - plain.lower()));
+      }
+    }
+    TABLE.add(b.append(oracle).append('\n').append(pm).append('\n').toString());
   }
 
   @Test
   void unbiasedMechanismIntervalIsExactAtTheMixtureOfBothEnds() {
     List<String> failures = new ArrayList<>();
     Tally[][] raw = new Tally[UNBIASED_INPUTS.length][];
-    linearGrid(MechanismType.PM, UNBIASED_INPUTS, raw, null, failures);
+    linearGrid(MechanismType.PM, UNBIASED_INPUTS, raw, null, null, null, failures);
     table("Linear mean (pm, unbiased), method raw", UNBIASED_INPUTS, raw);
-    exact(failures, "pm", LinearInputs.ENDS_50_50, raw[0], 0.95);
-    exact(failures, "pm", LinearInputs.POINT_LO, raw[1], 0.975);
+    exact(failures, "pm", LinearInputs.ENDS_50_50, raw[0], 0.95, 0.95);
+    exact(failures, "pm", LinearInputs.POINT_LO, raw[1], 0.975, 0.975);
     assertThat(failures).as("cells whose interval under-covers (or misses its exact coverage)").isEmpty();
   }
 
@@ -224,7 +340,7 @@ class IntervalCoverageTest {
             FieldAccumulator acc = estimator.newAccumulator();
             double sum = 0;
             for (int i = 0; i < n; i++) {
-              double x = Math.min(LINEAR.lo() + LINEAR.width() * in.next(bits), LINEAR.hi());
+              double x = Math.min(LINEAR.lo() + LINEAR.width() * in.next(bits, null), LINEAR.hi());
               sum += x;
               acc.add(m.perturb(x, bits), estimator.binning());
             }
@@ -272,31 +388,41 @@ class IntervalCoverageTest {
     assertThat(failures).as("cells whose interval under-covers").isEmpty();
   }
 
-  /** Simulates every cell of a linear grid for one mechanism type; em tallies only when em is not null. */
+  /**
+   * Simulates every cell of a linear grid for one mechanism type; em, old (the output mean's interval
+   * alone) and band tallies only where their arrays are not null.
+   */
   private static void linearGrid(MechanismType type, LinearInputs[] inputs, Tally[][] raw, Tally[][] em,
-      List<String> failures) {
+      Tally[][] old, Tally[][] band, List<String> failures) {
     for (int d = 0; d < inputs.length; d++) {
       raw[d] = new Tally[EPSILONS.length * SIZES.length];
       if (em != null) {
         em[d] = new Tally[EPSILONS.length * SIZES.length];
+        old[d] = new Tally[EPSILONS.length * SIZES.length];
+        band[d] = new Tally[EPSILONS.length * SIZES.length];
       }
     }
     for (int e = 0; e < EPSILONS.length; e++) {
       Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(EPSILONS[e]).domain(LINEAR).build());
       FieldEstimator estimator = FieldEstimator.of(m, BINS);
+      Layout layout = Layout.of(estimator);
       for (int d = 0; d < inputs.length; d++) {
         LinearInputs in = inputs[d];
         for (int s = 0; s < SIZES.length; s++) {
           int cell = e * SIZES.length + s;
           Tally r = raw[d][cell] = new Tally();
           Tally t = em == null ? null : (em[d][cell] = new Tally());
+          Tally o = em == null ? null : (old[d][cell] = new Tally());
+          Tally h = em == null ? null : (band[d][cell] = new Tally());
           RandomBits bits = AesCtrSource.seeded(1_000_000L * (type.ordinal() + 1) + 10_000L * (in.ordinal() + 1) + cell);
           for (int w = 0; w < WINDOWS[s]; w++) {
             FieldAccumulator acc = estimator.newAccumulator();
             double sum = 0;
+            double[] histogram = new double[BINS];
             for (int i = 0; i < SIZES[s]; i++) {
-              double x = Math.min(LINEAR.lo() + LINEAR.width() * in.next(bits), LINEAR.hi());
+              double x = Math.min(LINEAR.lo() + LINEAR.width() * in.next(bits, layout), LINEAR.hi());
               sum += x;
+              histogram[estimator.binning().inputBin(x)] += 1.0 / SIZES[s];
               acc.add(m.perturb(x, bits), estimator.binning());
             }
             double truth = sum / SIZES[s];
@@ -304,6 +430,11 @@ class IntervalCoverageTest {
             FieldEstimate estimate = estimator.estimate(acc, withEm);
             JsonNode rawJson = EstimateJson.render(estimate, false);
             tallyLinear(r, rawJson, truth);
+            if (o != null) {
+              LinearMeanBounds.Bounds before = estimator.linearBounds().outputMeanBounds(acc.getCount(), acc.mean());
+              o.add(true, truth >= before.lower() && truth <= before.upper(), before.upper() - before.lower(), true);
+              tallyBand(h, estimate.band(), histogram);
+            }
             if (withEm) {
               JsonNode emJson = EstimateJson.render(estimate, true);
               assertThat(emJson.get("meanInterval")).as("em shares the raw interval").isEqualTo(rawJson.get("meanInterval"));
@@ -314,14 +445,34 @@ class IntervalCoverageTest {
           check(failures, type.id() + " mean (raw)", where, r);
           if (t != null) {
             check(failures, type.id() + " mean (em)", where, t);
+            check(failures, type.id() + " histogram band", where, h);
           }
         }
       }
     }
   }
 
-  /** Pooled over a row's cells, coverage is the claim up to the normal approximation's error, from both sides. */
-  private static void exact(List<String> failures, String mechanism, LinearInputs inputs, Tally[] row, double claim) {
+  /** The band covers when every bin's true share lies in it; its width is its mean height over the bins. */
+  private static void tallyBand(Tally t, HistogramBand band, double[] truth) {
+    if (band == null) {
+      t.add(false, false, 0, true);
+      return;
+    }
+    boolean all = true;
+    double height = 0;
+    for (int j = 0; j < truth.length; j++) {
+      all &= truth[j] >= band.lower()[j] - 1e-12 && truth[j] <= band.upper()[j] + 1e-12;
+      height += (band.upper()[j] - band.lower()[j]) / truth.length;
+    }
+    t.add(true, all, height, true);
+  }
+
+  /**
+   * Pooled over a row's cells, coverage is within the claimed range up to the normal approximation's
+   * error, from both sides.
+   */
+  private static void exact(List<String> failures, String mechanism, LinearInputs inputs, Tally[] row, double low,
+      double high) {
     long k = 0;
     long n = 0;
     for (Tally t : row) {
@@ -330,10 +481,12 @@ class IntervalCoverageTest {
     }
     double lower = ClopperPearson.lower(k, n, ALPHA);
     double upper = ClopperPearson.upper(k, n, ALPHA);
-    TABLE.add(String.format(Locale.ROOT, "%s, %s, pooled: coverage %.2f %% (bounds %.2f %% to %.2f %%; claimed %.1f %%)%n",
-        mechanism, inputs.label, 100.0 * k / n, 100 * lower, 100 * upper, 100 * claim));
-    if (lower > claim + EXACT_SLACK || upper < claim - EXACT_SLACK) {
-      failures.add(String.format(Locale.ROOT, "%s mean, %s: claimed %.3f but pooled coverage %d/%d (bounds %.4f to %.4f)",
+    String claim = low == high ? String.format(Locale.ROOT, "%.2f %%", 100 * low)
+        : String.format(Locale.ROOT, "%.2f %% to %.2f %%", 100 * low, 100 * high);
+    TABLE.add(String.format(Locale.ROOT, "%s, %s, pooled: coverage %.2f %% (bounds %.2f %% to %.2f %%; claimed %s)%n",
+        mechanism, inputs.label, 100.0 * k / n, 100 * lower, 100 * upper, claim));
+    if (lower > high + EXACT_SLACK || upper < low - EXACT_SLACK) {
+      failures.add(String.format(Locale.ROOT, "%s mean, %s: claimed %s but pooled coverage %d/%d (bounds %.4f to %.4f)",
           mechanism, inputs.label, claim, k, n, lower, upper));
     }
   }
@@ -345,6 +498,8 @@ class IntervalCoverageTest {
     Tally[][] direction = new Tally[CircularInputs.values().length][cells];
     Tally[][] emDirection = new Tally[CircularInputs.values().length][cells];
     Tally[][] length = new Tally[CircularInputs.values().length][cells];
+    Tally[][] diskDirection = new Tally[CircularInputs.values().length][cells];
+    Tally[][] band = new Tally[CircularInputs.values().length][cells];
     for (int e = 0; e < EPSILONS.length; e++) {
       Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(EPSILONS[e]).domain(CIRCLE).build());
       FieldEstimator estimator = FieldEstimator.of(m, BINS);
@@ -354,15 +509,19 @@ class IntervalCoverageTest {
           Tally d = direction[inputs.ordinal()][cell] = new Tally();
           Tally t = emDirection[inputs.ordinal()][cell] = new Tally();
           Tally l = length[inputs.ordinal()][cell] = new Tally();
+          Tally before = diskDirection[inputs.ordinal()][cell] = new Tally();
+          Tally h = band[inputs.ordinal()][cell] = new Tally();
           RandomBits bits = AesCtrSource.seeded(2_000_000L * (inputs.ordinal() + 1) + cell);
           for (int w = 0; w < WINDOWS[s]; w++) {
             FieldAccumulator acc = estimator.newAccumulator();
             double c = 0;
             double sn = 0;
+            double[] histogram = new double[BINS];
             for (int i = 0; i < SIZES[s]; i++) {
               double x = inputs.next(bits);
               c += Math.cos(Math.toRadians(x));
               sn += Math.sin(Math.toRadians(x));
+              histogram[estimator.binning().inputBin(x)] += 1.0 / SIZES[s];
               acc.add(m.perturb(x, bits), estimator.binning());
             }
             double trueLength = Math.min(1, Math.hypot(c, sn) / SIZES[s]); // at most 1 but for rounding
@@ -372,6 +531,9 @@ class IntervalCoverageTest {
             FieldEstimate estimate = estimator.estimate(acc, withEm);
             JsonNode json = EstimateJson.render(estimate, false);
             tallyDirection(d, json, trueDirection);
+            Interval disk = estimator.circularMeansFromTheDisk(acc).direction();
+            before.add(true, onArc(trueDirection, disk.lower(), disk.upper()), arcWidth(disk.lower(), disk.upper()), true);
+            tallyBand(h, estimate.band(), histogram);
             JsonNode li = json.get("resultantLengthInterval");
             boolean hasLength = li != null && !li.isNull();
             double lo = hasLength ? li.get(0).asDouble() : Double.NaN;
@@ -389,12 +551,16 @@ class IntervalCoverageTest {
           check(failures, "circular mean direction (raw)", where, d);
           check(failures, "circular mean direction (em)", where, t);
           check(failures, "resultant length", where, l);
+          check(failures, "circular histogram band", where, h);
         }
       }
     }
-    table("Circular mean direction, method raw (`circularMeanInterval`, width in degrees)", CircularInputs.values(), direction);
+    sideBySide("Circular mean direction, method raw (`circularMeanInterval`, width in degrees), and the confidence"
+        + " disk's projection it replaces", CircularInputs.values(), direction, diskDirection);
     table("Circular mean direction, method em (`circularMeanInterval`, width in degrees)", CircularInputs.values(), emDirection);
     table("Mean resultant length (`resultantLengthInterval`)", CircularInputs.values(), length);
+    table("Histogram band (circular ogpm, `histogramBand`): coverage of every bin at once / mean height",
+        CircularInputs.values(), band);
     assertThat(failures).as("cells whose interval under-covers").isEmpty();
   }
 
@@ -464,6 +630,27 @@ class IntervalCoverageTest {
 
   private static int scaled(int windows) {
     return Math.max(1, (int) Math.round(windows * SCALE));
+  }
+
+  /** A table whose cells hold the new interval's coverage / width and, after it, the old one's. */
+  private static void sideBySide(String title, Enum<?>[] rows, Tally[][] tallies, Tally[][] before) {
+    Tally[][] joined = new Tally[tallies.length][];
+    for (int r = 0; r < tallies.length; r++) {
+      joined[r] = new Tally[tallies[r].length];
+      for (int c = 0; c < tallies[r].length; c++) {
+        Tally now = tallies[r][c];
+        Tally then = before[r][c];
+        joined[r][c] = new Tally() {
+          @Override
+          String cell() {
+            return now.cell() + " (before " + then.cell() + ")";
+          }
+        };
+        joined[r][c].windows = now.windows;
+        joined[r][c].covered = now.covered;
+      }
+    }
+    table(title, rows, joined);
   }
 
   private static void table(String title, Enum<?>[] rows, Tally[][] tallies) {

@@ -25,21 +25,25 @@ class LinearMeanBoundsTest {
   }
 
   @Test
-  void ogpmGetsOneTailPerEndAtTheMiddleOfItsFlatEndWhoseKappaRestoresTheSlope() {
+  void ogpmGetsTwoTailsPerEndInItsFlatEndWhoseKappaRestoresTheSlope() {
     Mechanism m = unit(MechanismType.OGPM, 1);
     double s = ((ClassicalOgpm) m.unit()).shape().central();
     LinearMeanBounds b = bounds(m, 50);
-    BinStatistic upper = b.upperTail();
-    BinStatistic lower = b.lowerTail();
-    assertThat(upper).isNotNull();
-    assertThat(lower).isNotNull();
-    // The flat end is s/2 wide: the upper threshold is the bin edge nearest 1 - s/4 (0.906: 0.90).
-    double[] v = upper.values();
-    int edge = 0;
-    while (v[edge + 1] - v[edge] < 0.021) {
-      edge++;
+    assertThat(b.upperTails()).hasSize(2);
+    assertThat(b.lowerTails()).hasSize(2);
+    // The flat end is s/2 wide: the upper thresholds are the bin edges nearest 1 - s/4 (0.906:
+    // 0.90) and 1 - s/8 (0.953: 0.96).
+    double[] fractions = {0.25, 0.125};
+    for (int t = 0; t < 2; t++) {
+      double[] v = b.upperTails()[t].values();
+      int edge = 0;
+      while (v[edge + 1] - v[edge] < 0.021) {
+        edge++;
+      }
+      assertThat(edge + 1).isEqualTo((int) Math.round((1 - s * fractions[t]) * 50));
     }
-    assertThat(edge + 1).isEqualTo((int) Math.round((1 - s / 4) * 50));
+    BinStatistic upper = b.upperTails()[0];
+    BinStatistic lower = b.lowerTails()[0];
     // kappa makes Psi rise from the middle to hi as the line b x does: Psi(1) - Psi(1/2) = b / 2.
     AffinePart affine = AffinePart.of(m);
     assertThat(upper.expectationAt(2) - upper.expectationAt(1)).isCloseTo(affine.slope() / 2, within(0.02));
@@ -53,8 +57,8 @@ class LinearMeanBoundsTest {
     for (MechanismType type : new MechanismType[] {MechanismType.PM, MechanismType.SW, MechanismType.OGPM_U,
         MechanismType.PM_C, MechanismType.SW_C, MechanismType.STAIRCASE, MechanismType.T_LAPLACE}) {
       LinearMeanBounds b = bounds(unit(type, 1), 20);
-      assertThat(b.upperTail()).as(type.id()).isNull();
-      assertThat(b.lowerTail()).as(type.id()).isNull();
+      assertThat(b.upperTails()).as(type.id()).isEmpty();
+      assertThat(b.lowerTails()).as(type.id()).isEmpty();
       assertThat(b.upperShare(1_000_000)).isZero();
     }
   }
