@@ -6,43 +6,39 @@ import io.ogpm.mechanism.Mechanism;
 
 /**
  * Turns a {@link FieldAccumulator} into a {@link FieldEstimate} for one field's mechanism. Holds
- * what depends only on the mechanism, computed once: the transition matrix, the largest output
- * variance, the mean function's envelopes ({@link MeanIdentification}) and affine part, the
- * noise's trigonometric moments.
+ * what depends only on the mechanism and the binning, computed once: the transition matrix, the
+ * linear interval's statistics ({@link LinearMeanBounds}), the histogram band's windows ({@link
+ * HistogramBands}), the noise's trigonometric moments.
  *
- * <p>Every 95 % interval covers the truth of the window, the mean (on a circle: the mean resultant
- * vector) of its actual inputs, for every input distribution on the domain. The outputs are
- * independent given the inputs. Their mean is taken as normal only from the count where the
- * leading error of that approximation is at most 1 percentage point for the mechanism's most skewed
- * output ({@link NormalApproximation}: 141 records for OGPM at eps 4, 7 at eps 1); below it, the
- * intervals come from Bernstein's inequality, which needs no approximation (for staircase, whose
- * outputs are unbounded, there is then no interval). The README has the coverage measured over a
- * grid of input distributions.
+ * <p>Every 95 % interval covers the truth of the window, the mean (on a circle: the direction and
+ * length of the mean resultant vector, each; for the histogram: every bin's share at once) of its
+ * actual inputs, for every input distribution on the domain. The outputs are independent given the
+ * inputs. A mean of outputs is taken as normal only from the count where the leading error of that
+ * approximation is small ({@link NormalApproximation}); below it, the intervals come from
+ * Bernstein's inequality, which needs no approximation (for staircase, whose outputs are unbounded,
+ * there is then no interval). docs/interval-coverage.md has the coverage measured over a grid of
+ * input distributions.
  *
  * <ul>
- *   <li>Linear means: the outputs' mean has expectation {@code gbar = (1/n) sum g(x_i)}, {@code g(x)
- *       = E[M(x)]}, and variance at most {@code maxVar / n}, so {@code [L, U] = mean +- (1.96
- *       sqrt(maxVar / n) + slack)} holds gbar (or the Bernstein half-width); the interval is every input mean consistent with
- *       that ({@link MeanIdentification}: the range where g's concave majorant reaches L and its
- *       convex minorant stays below U). Where the output variance is largest at both ends (OGPM,
- *       PM, SW) the variance bound cannot be tightened by the output mean: a mixture of the two
- *       ends has that variance at every output mean. (Where it is largest inside, as for
- *       t-laplace, the concave majorant of (g, variance) would tighten it near the ends only; not
- *       done.) The point estimates (unbiased or raw; the
- *       reconstruction's for em) are moved into the interval when they fall outside: that never
- *       moves them away from a mean the interval holds.
+ *   <li>Linear means: every input mean consistent with the window's output mean and, for mechanisms
+ *       whose mean function is flat at the ends (OGPM), with the tails of its output histogram
+ *       ({@link LinearMeanBounds}). The point estimates (unbiased or raw; the reconstruction's for
+ *       em) are moved into the interval when they fall outside: that never moves them away from a
+ *       mean the interval holds.
  *   <li>Circular means (rotation-invariant mechanisms only, whose noise is the same symmetric
  *       distribution at every input: {@code E[e^{i M(x)}] = rho1 e^{i x}} exactly): {@code v =
  *       mean(e^{i y}) / rho1} is unbiased for the inputs' mean resultant vector m; along any
  *       direction one output's component has variance at most {@code max((1 - rho2) / 2, (1 + rho2)
  *       / 2 - rho1^2)}, so the covariance of v is at most {@code s^2 I} with {@code s^2} that over
- *       {@code n rho1^2}, and the disk of radius {@code sqrt(chi2_2(0.95)) s} around v holds m
- *       with probability at least 95 % (Anderson's theorem: a centred disk holds a normal vector
- *       with smaller covariance at least as often; below the normal regime, the disk around the
- *       square that Bernstein bounds for two fixed components at 2.5 % each). The direction interval is the directions of
- *       the disk's points (the whole circle when it holds the origin: then the data say nothing
- *       about the direction), the resultant length interval their lengths ({@link ResultantDisk}).
+ *       {@code n rho1^2}. The disk of radius {@code sqrt(chi2_2(0.95)) s} around v holds m with
+ *       probability at least 95 % (Anderson's theorem: a centred disk holds a normal vector with
+ *       smaller covariance at least as often; below the normal regime, the disk around the square
+ *       that Bernstein bounds for two fixed components at 2.5 % each); the resultant length
+ *       interval is its points' lengths ({@link ResultantDisk}). The direction interval comes from
+ *       a test of each direction in the normal regime ({@link ResultantProjections}: the disk's
+ *       projection onto the directions covers more than it needs to), from the disk below it.
  *       Other mechanisms on a circle have no interval.
+ *   <li>The histogram band: {@link HistogramBands}, for piecewise mechanisms.
  * </ul>
  *
  * <p>The slack: outputs are snapped to the grid, which moves each by at most one cell, so its

@@ -1,5 +1,7 @@
 package io.ogpm.estimate;
 
+import io.ogpm.annotation.PublicEvolving;
+
 /**
  * A simultaneous 95 % band for a window's histogram of inputs: in at least 95 % of windows, whatever
  * the inputs, every bin's share of the window's actual inputs lies in {@code [lower[i], upper[i]]}
@@ -9,6 +11,7 @@ package io.ogpm.estimate;
  *     one input bin from its neighbours at the mechanism's resolution)
  * @param upper the most share of the inputs each bin can hold
  */
+@PublicEvolving
 public record HistogramBand(double[] lower, double[] upper) {
   public HistogramBand {
     if (lower.length != upper.length) {
