@@ -52,7 +52,7 @@ public final class EstimateJson {
       Interval headline = useEm ? m.reconstructedMean() : m.mean();
       out.put("mean", headline.estimate());
       out.set("meanInterval", pair(headline));
-      out.put("meanIntervalMethod", m.intervalMethod());
+      out.put("meanIntervalMethod", m.intervalMethod().code());
       ObjectNode means = out.putObject("means");
       means.putObject("raw").put("estimate", m.raw());
       if (!Double.isNaN(m.unbiased())) {

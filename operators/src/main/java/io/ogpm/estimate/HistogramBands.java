@@ -6,9 +6,9 @@ import io.ogpm.mechanism.Mechanism;
  * A simultaneous 95 % band for the histogram of a window's inputs ({@link HistogramBand}), for a
  * piecewise mechanism on an interval, or a rotation-invariant one on a circle.
  *
- * <p><b>How.</b> Each input bin j has a window W_j of output bins: those that every input in bin j
- * reaches with more probability than the inputs outside it do at least (half the largest such
- * excess, around its peak; for OGPM the stretch all of bin j's central pieces cover), no longer
+ * <p><b>How.</b> Each input bin j has a window W_j of output bins: those that the inputs in bin j
+ * reach with more probability than the inputs far from it (half the largest such excess, around
+ * its peak; for OGPM the stretch all of bin j's central pieces cover), no longer
  * than the typical window, around the bin (at the ends of an interval a whole flat end shares one
  * long run); and its halves and quarters at either end, whose far side from inputs nearby the bin
  * still tells apart. The share
@@ -46,6 +46,11 @@ final class HistogramBands {
   static final double ALPHA = 0.05;
   /** About this many grid cells over the domain, a whole number per input bin. */
   static final int CELLS = 4096;
+  /**
+   * Most bins with a band. Finer bins are far finer than any mechanism's resolution (its central
+   * piece), where a band says little, and its grid of kernels grows with the square of the bins.
+   */
+  static final int MAX_BINS = 500;
 
   private final int bins;
   private final int outputBins;
@@ -70,8 +75,12 @@ final class HistogramBands {
     int[][] windows = new int[bins][];
     int[] lengths = new int[bins];
     int found = 0;
+    double[][] atEdges = new double[bins + 1][];
+    for (int j = 0; j <= bins; j++) {
+      atEdges[j] = kernel.probabilities(Math.min(binning.lo() + binning.width() * j / bins, binning.lo() + binning.width()));
+    }
     for (int j = 0; j < bins; j++) {
-      windows[j] = window(cells, j, perBin);
+      windows[j] = window(atEdges, j);
       if (windows[j] != null) {
         lengths[found++] = windows[j][1];
       }
@@ -126,7 +135,8 @@ final class HistogramBands {
    * on a circle not rotation invariant, or on an interval not stochastically monotone).
    */
   static HistogramBands of(Mechanism mechanism, FieldBinning binning) {
-    if (!mechanism.isPiecewise() || (binning.circular() && !mechanism.isRotationInvariant())) {
+    if (!mechanism.isPiecewise() || (binning.circular() && !mechanism.isRotationInvariant())
+        || binning.bins() < 2 || binning.bins() > MAX_BINS) {
       return null;
     }
     BinnedKernel kernel = new BinnedKernel(mechanism, binning);
@@ -207,15 +217,19 @@ final class HistogramBands {
 
   /**
    * The window of input bin j, {@code {first output bin, length}}: the run of output bins around
-   * the one whose least probability from inside bin j most exceeds its least from outside, while
-   * the excess stays at least half that; null when no output bin has an excess.
+   * the one that the bin's inputs reach with the most probability above the inputs far from it,
+   * while the excess stays at least half that; null when no output bin has an excess. A choice only
+   * (what the window's bounds are is certified over every input afterwards): the bin's inputs by
+   * its two edges, far inputs by the domain's ends (or, on a circle, the far side), as a bump's
+   * probability for one output bin rises and falls with the input.
    */
-  private int[] window(Cells cells, int j, int perBin) {
+  private int[] window(double[][] atEdges, int j) {
     double[] excess = new double[outputBins];
     int best = -1;
+    double[] far = circular ? atEdges[Math.floorMod(j + bins / 2, bins)] : null;
     for (int o = 0; o < outputBins; o++) {
-      double in = cells.windowRange(o, 1, j * perBin, (j + 1) * perBin)[0];
-      double out = outside(cells, new int[] {o, 1}, j, perBin)[0];
+      double in = Math.min(atEdges[j][o], atEdges[j + 1][o]);
+      double out = circular ? far[o] : Math.min(atEdges[0][o], atEdges[bins][o]);
       excess[o] = in - out;
       if (excess[o] > 0 && (best < 0 || excess[o] > excess[best])) {
         best = o;

@@ -63,10 +63,10 @@ final class LinearMeanBounds {
   static final int COUNTS = 160;
 
   /** The interval and what it used. */
-  record Bounds(double lower, double upper, String method) {}
+  record Bounds(double lower, double upper, MeanIntervalMethod method) {}
 
-  static final String OUTPUT_MEAN = "output-mean";
-  static final String OUTPUT_MEAN_AND_TAILS = "output-mean-and-tails";
+  static final MeanIntervalMethod OUTPUT_MEAN = MeanIntervalMethod.OUTPUT_MEAN;
+  static final MeanIntervalMethod OUTPUT_MEAN_AND_TAILS = MeanIntervalMethod.OUTPUT_MEAN_AND_TAILS;
 
   private final MeanIdentification identification;
   private final double outputSd;

@@ -22,9 +22,8 @@ import io.ogpm.annotation.PublicEvolving;
  *     ogpm-u, pm and sw; the middle of it for ogpm, whose central piece is clamped at the ends)
  * @param unbiasedTo upper end of that range
  * @param reconstructed the mean of the reconstructed distribution (bin centres), or NaN
- * @param intervalMethod how the interval was found: {@code output-mean} (the identification of the
- *     outputs' mean alone) or {@code output-mean-and-tails} (also the end tails of the outputs'
- *     histogram)
+ * @param intervalMethod how the interval was found: from the outputs' mean alone, or also from the
+ *     end tails of their histogram
  */
 @PublicEvolving
 public record LinearMeans(
@@ -35,4 +34,4 @@ public record LinearMeans(
     double unbiasedFrom,
     double unbiasedTo,
     double reconstructed,
-    String intervalMethod) {}
+    MeanIntervalMethod intervalMethod) {}

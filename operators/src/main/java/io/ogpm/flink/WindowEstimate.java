@@ -1,5 +1,6 @@
 package io.ogpm.flink;
 
+import io.ogpm.estimate.MeanIntervalMethod;
 import java.util.Arrays;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
@@ -14,8 +15,11 @@ import org.apache.flink.annotation.PublicEvolving;
  * <p>Classical fields have {@link #getMean()} with its 95 % interval, circular fields {@link
  * #getCircularMean()} and {@link #getResultantLength()} with theirs; the other kind's values are
  * NaN. An interval's ends are NaN where the mechanism allows no valid interval. Every interval
- * holds the window's truth (the mean, or the mean resultant vector, of its actual inputs) in at
- * least 95 % of windows whatever the inputs.
+ * holds the window's truth (the mean, or the direction or length of the mean resultant vector, of
+ * its actual inputs) in at least 95 % of windows whatever the inputs; {@link
+ * #getMeanIntervalMethod()} says what the linear one used. {@link #getHistogramLower()} and {@link
+ * #getHistogramUpper()} are a band that holds the window's histogram of inputs, every bin at once, in
+ * at least 95 % of windows (null for mechanisms without one).
  *
  * <p>A Flink POJO (no Kryo). Times are epoch milliseconds; a window is {@code [windowStart,
  * windowEnd)}.
@@ -48,6 +52,9 @@ public class WindowEstimate {
   private double[] rawHistogram;
   private double[] reconstructedHistogram;
   private int emIterations;
+  private MeanIntervalMethod meanIntervalMethod;
+  private double[] histogramLower;
+  private double[] histogramUpper;
 
   /** For Flink. */
   public WindowEstimate() {}
@@ -283,6 +290,33 @@ public class WindowEstimate {
     this.emIterations = emIterations;
   }
 
+  /** What the linear mean's interval used (null on a circle or for an empty window). */
+  public MeanIntervalMethod getMeanIntervalMethod() {
+    return meanIntervalMethod;
+  }
+
+  public void setMeanIntervalMethod(MeanIntervalMethod meanIntervalMethod) {
+    this.meanIntervalMethod = meanIntervalMethod;
+  }
+
+  /** The least share of the inputs each bin can hold, of the simultaneous 95 % band; or null. */
+  public double[] getHistogramLower() {
+    return histogramLower;
+  }
+
+  public void setHistogramLower(double[] histogramLower) {
+    this.histogramLower = histogramLower;
+  }
+
+  /** The most share of the inputs each bin can hold, of the simultaneous 95 % band; or null. */
+  public double[] getHistogramUpper() {
+    return histogramUpper;
+  }
+
+  public void setHistogramUpper(double[] histogramUpper) {
+    this.histogramUpper = histogramUpper;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof WindowEstimate w)) {
@@ -297,7 +331,9 @@ public class WindowEstimate {
         && same(resultantLengthUpper, w.resultantLengthUpper) && same(rawMean, w.rawMean)
         && same(unbiasedMean, w.unbiasedMean) && same(unbiasedFrom, w.unbiasedFrom) && same(unbiasedTo, w.unbiasedTo)
         && same(reconstructedMean, w.reconstructedMean) && Arrays.equals(rawHistogram, w.rawHistogram)
-        && Arrays.equals(reconstructedHistogram, w.reconstructedHistogram) && emIterations == w.emIterations;
+        && Arrays.equals(reconstructedHistogram, w.reconstructedHistogram) && emIterations == w.emIterations
+        && meanIntervalMethod == w.meanIntervalMethod && Arrays.equals(histogramLower, w.histogramLower)
+        && Arrays.equals(histogramUpper, w.histogramUpper);
   }
 
   private static boolean same(double a, double b) {

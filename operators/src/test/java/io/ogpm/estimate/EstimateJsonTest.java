@@ -29,7 +29,7 @@ class EstimateJsonTest {
   /** A classical field with every estimator: the unbiased headline for raw, the EM one for em. */
   static final FieldEstimate CLASSICAL = new FieldEstimate(1000, RAW, EM, 17,
       new LinearMeans(new Interval(0.375, -0.5, 0.75), new Interval(0.0625, -0.5, 0.75),
-          0.1, 0.375, -1.5, 1.5, 0.0625, "output-mean-and-tails"),
+          0.1, 0.375, -1.5, 1.5, 0.0625, MeanIntervalMethod.OUTPUT_MEAN_AND_TAILS),
       null, new HistogramBand(new double[] {0, 0.25, 0}, new double[] {0.5, 1, 0.375}));
 
   @Test
@@ -64,7 +64,7 @@ class EstimateJsonTest {
   @Test
   void whatAnEstimateLacksIsLeftOutAndAMissingIntervalIsNull() throws Exception {
     FieldEstimate e = new FieldEstimate(40, RAW, null, 0,
-        new LinearMeans(Interval.pointOnly(0.1), null, 0.1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, "output-mean"),
+        new LinearMeans(Interval.pointOnly(0.1), null, 0.1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, MeanIntervalMethod.OUTPUT_MEAN),
         null, null);
     String expected = """
         {"count":40,"method":"raw","histogram":[0.25,0.5,0.25],"mean":0.1,"meanInterval":null,

@@ -37,6 +37,10 @@ public final class WindowEstimates {
     w.setRawHistogram(e.rawHistogram());
     w.setReconstructedHistogram(e.reconstructedHistogram());
     w.setEmIterations(e.iterations());
+    if (e.band() != null) {
+      w.setHistogramLower(e.band().lower());
+      w.setHistogramUpper(e.band().upper());
+    }
     if (e.linear() != null) {
       LinearMeans m = e.linear();
       Interval headline = useEm ? m.reconstructedMean() : m.mean();
@@ -48,6 +52,7 @@ public final class WindowEstimates {
       w.setUnbiasedFrom(m.unbiasedFrom());
       w.setUnbiasedTo(m.unbiasedTo());
       w.setReconstructedMean(m.reconstructed());
+      w.setMeanIntervalMethod(m.intervalMethod());
     }
     if (e.circular() != null) {
       CircularMeans m = e.circular();

@@ -49,6 +49,7 @@ public final class WindowEstimateSerializer implements KafkaRecordSerializationS
       if (e.getCount() > 0 && !e.isCircular()) { // a classical field with values
         g.writeNumberField("mean", e.getMean());
         pair(g, "meanInterval", e.getMeanLower(), e.getMeanUpper());
+        g.writeStringField("meanIntervalMethod", e.getMeanIntervalMethod() == null ? null : e.getMeanIntervalMethod().code());
         g.writeObjectFieldStart("means");
         estimate(g, "raw", e.getRawMean());
         if (!Double.isNaN(e.getUnbiasedMean())) {
@@ -83,6 +84,12 @@ public final class WindowEstimateSerializer implements KafkaRecordSerializationS
       g.writeEndObject();
       if (e.getReconstructedHistogram() != null) {
         g.writeNumberField("emIterations", e.getEmIterations());
+      }
+      if (e.getHistogramLower() != null && e.getHistogramUpper() != null) {
+        g.writeObjectFieldStart("histogramBand");
+        array(g, "lower", e.getHistogramLower());
+        array(g, "upper", e.getHistogramUpper());
+        g.writeEndObject();
       }
       g.writeEndObject();
     } catch (IOException ex) {

@@ -13,7 +13,7 @@ import org.apache.flink.types.Row;
  * the distribution of the inputs of values perturbed on {@code [lo, hi)} over {@code bins} equal
  * bins (default 50, at most 10,000): {@code ROW<n BIGINT, estimate_method STRING, histogram
  * ARRAY<DOUBLE>, raw_histogram ARRAY<DOUBLE>, reconstructed_histogram ARRAY<DOUBLE>, em_iterations
- * INT>}.
+ * INT, band_lower ARRAY<DOUBLE>, band_upper ARRAY<DOUBLE>>}.
  *
  * <p>The DataStream aggregation's estimate with method {@code em} ({@link
  * io.ogpm.estimate.FieldEstimator}): {@code histogram} is the EM reconstruction of the input
@@ -21,12 +21,15 @@ import org.apache.flink.types.Row;
  * distribution, else the perturbed values' own histogram ({@code estimate_method = 'raw'});
  * frequencies summing to 1. {@code raw_histogram} is always the perturbed values' histogram
  * (outputs beyond the domain in the end bins), {@code reconstructed_histogram} the reconstruction
- * or NULL. A histogram has no confidence interval here (nor in the DataStream aggregation). NULL
- * for a group without values. See {@link EstimateFunction} for what is left out.
+ * or NULL. {@code band_lower} and {@code band_upper} are a band that holds the histogram of the
+ * group's or window's actual inputs, every bin at once, in at least 95 % of groups whatever the
+ * inputs ({@link io.ogpm.estimate.HistogramBand}; NULL for mechanisms without one). NULL for a group
+ * without values. See {@link EstimateFunction} for what is left out.
  */
 @PublicEvolving
 @FunctionHint(output = @DataTypeHint("ROW<n BIGINT, estimate_method STRING, histogram ARRAY<DOUBLE>, "
-    + "raw_histogram ARRAY<DOUBLE>, reconstructed_histogram ARRAY<DOUBLE>, em_iterations INT>"))
+    + "raw_histogram ARRAY<DOUBLE>, reconstructed_histogram ARRAY<DOUBLE>, em_iterations INT, "
+    + "band_lower ARRAY<DOUBLE>, band_upper ARRAY<DOUBLE>>"))
 public class LdpHistogram extends EstimateFunction {
   private static final long serialVersionUID = 1L;
   /** The bins of a call that does not give them: the DataStream aggregation's default. */
@@ -101,6 +104,7 @@ public class LdpHistogram extends EstimateFunction {
   Row result(FieldEstimate e) {
     boolean em = e.reconstructedHistogram() != null;
     return Row.of(e.count(), (em ? EstimationMethod.EM : EstimationMethod.RAW).code(), array(em ? e.reconstructedHistogram() : e.rawHistogram()),
-        array(e.rawHistogram()), array(e.reconstructedHistogram()), e.iterations());
+        array(e.rawHistogram()), array(e.reconstructedHistogram()), e.iterations(),
+        array(e.band() == null ? null : e.band().lower()), array(e.band() == null ? null : e.band().upper()));
   }
 }

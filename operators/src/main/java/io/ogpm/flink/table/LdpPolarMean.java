@@ -18,7 +18,8 @@ import org.apache.flink.types.Row;
  * DataStream operator's polar item) with these arguments, with their 95 % intervals: {@code
  * ROW<radius_n BIGINT, radius_mean DOUBLE, radius_mean_lower DOUBLE, radius_mean_upper DOUBLE,
  * angle_n BIGINT, angle_mean DOUBLE, angle_mean_lower DOUBLE, angle_mean_upper DOUBLE,
- * resultant_length DOUBLE, resultant_length_lower DOUBLE, resultant_length_upper DOUBLE>}.
+ * resultant_length DOUBLE, resultant_length_lower DOUBLE, resultant_length_upper DOUBLE,
+ * radius_mean_interval_method STRING>}.
  *
  * <p>With eps split as {@code LDP_PERTURB_POLAR} splits it ({@link PolarArguments#split()}), the
  * radius's columns are {@code LDP_MEAN(radius, 0, radius_max, eps_radius, 'ogpm', objective)}'s and
@@ -33,7 +34,7 @@ import org.apache.flink.types.Row;
 @FunctionHint(output = @DataTypeHint("ROW<radius_n BIGINT, radius_mean DOUBLE, radius_mean_lower DOUBLE, "
     + "radius_mean_upper DOUBLE, angle_n BIGINT, angle_mean DOUBLE, angle_mean_lower DOUBLE, "
     + "angle_mean_upper DOUBLE, resultant_length DOUBLE, resultant_length_lower DOUBLE, "
-    + "resultant_length_upper DOUBLE>"))
+    + "resultant_length_upper DOUBLE, radius_mean_interval_method STRING>"))
 public class LdpPolarMean extends AggregateFunction<Row, LdpPolarAccumulator> {
   private static final long serialVersionUID = 1L;
   /** What an invalid pair's values are given: arguments the estimators refuse, counted there. */
@@ -103,10 +104,10 @@ public class LdpPolarMean extends AggregateFunction<Row, LdpPolarAccumulator> {
     }
     SpecArguments r = lastSplit.radius();
     SpecArguments g = lastSplit.angle();
-    radiusMean.change(acc.radius, radius, r.lo(), r.hi(), r.eps(), r.domain(), r.mechanism(), 1, r.objective(),
-        retract);
-    angleMean.change(acc.angle, angle, g.lo(), g.hi(), g.eps(), g.domain(), g.mechanism(), 1, g.objective(),
-        retract);
+    radiusMean.change(acc.radius, radius, r.lo(), r.hi(), r.eps(), r.domain(), r.mechanism(), MeanFunction.BINS,
+        r.objective(), retract);
+    angleMean.change(acc.angle, angle, g.lo(), g.hi(), g.eps(), g.domain(), g.mechanism(), MeanFunction.BINS,
+        g.objective(), retract);
   }
 
   /** Merges accumulators (HOP, CUMULATE and session windows, two-phase aggregation). */
@@ -129,7 +130,7 @@ public class LdpPolarMean extends AggregateFunction<Row, LdpPolarAccumulator> {
       return null;
     }
     return Row.of(field(r, 0), field(r, 1), field(r, 2), field(r, 3), field(a, 0), field(a, 1), field(a, 2),
-        field(a, 3), field(a, 4), field(a, 5), field(a, 6));
+        field(a, 3), field(a, 4), field(a, 5), field(a, 6), field(r, 6));
   }
 
   private static Object field(Row row, int i) {

@@ -6,15 +6,16 @@ import org.apache.flink.types.Row;
 /**
  * What {@link LdpMean} and {@link LdpCircularMean} share: the same calls ({@code (perturbed, lo,
  * hi, eps [, mechanism [, objective]])}, the domain fixed by the function: classical or circular),
- * accumulated, retracted and merged alike into one histogram bin, since a mean and its intervals do
- * not depend on the bins. Each function says only its call layout and how its row is read from the
- * estimate.
+ * accumulated, retracted and merged alike over the DataStream aggregation's default bins, which a
+ * linear mean's interval reads the tails of its outputs from (so that it is the aggregation's
+ * interval at its default). Each function says only its call layout and how its row is read from
+ * the estimate.
  */
 @Internal
 public abstract class MeanFunction extends EstimateFunction {
   private static final long serialVersionUID = 1L;
-  /** A mean needs no histogram: one bin (the intervals do not depend on the bins). */
-  private static final Integer BINS = 1;
+  /** The DataStream aggregation's default bins: the linear interval reads the tails of the outputs' histogram. */
+  static final Integer BINS = io.ogpm.flink.LdpAggregation.DEFAULT_BINS;
 
   MeanFunction() {}
 

@@ -72,13 +72,14 @@ class EstimateFunctionsTest {
       double[] values = perturbed(LINE, n, n);
       WindowEstimate w = dataStream(LINE, 50, values, false);
       Row r = mean(values);
-      assertThat(r.getArity()).isEqualTo(6);
+      assertThat(r.getArity()).isEqualTo(7);
       assertThat(r.getField(0)).isEqualTo((long) n);
       assertThat((Double) r.getField(1)).isEqualTo(w.getMean());
       assertThat((Double) r.getField(2)).isEqualTo(w.getMeanLower());
       assertThat((Double) r.getField(3)).isEqualTo(w.getMeanUpper());
       assertThat((Double) r.getField(4)).isEqualTo(w.getRawMean());
       assertThat((Double) r.getField(5)).isEqualTo(w.getUnbiasedMean());
+      assertThat(r.getField(6)).isEqualTo(w.getMeanIntervalMethod().code());
     }
   }
 
@@ -177,7 +178,7 @@ class EstimateFunctionsTest {
     }
     assertThat(g.getValue(a)).isEqualTo(g.getValue(b)).isEqualTo(g.getValue(c));
     assertThat(a.domain).isEqualTo("classical");
-    assertThat(a.bins).isEqualTo(1);
+    assertThat(a.bins).isEqualTo(50);
   }
 
   @Test

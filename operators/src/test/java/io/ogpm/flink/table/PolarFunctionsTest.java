@@ -289,7 +289,7 @@ class PolarFunctionsTest {
     Row r = mean.getValue(m);
     Row a = circular.getValue(c);
     return Row.of(r.getField(0), r.getField(1), r.getField(2), r.getField(3), a.getField(0), a.getField(1),
-        a.getField(2), a.getField(3), a.getField(4), a.getField(5), a.getField(6));
+        a.getField(2), a.getField(3), a.getField(4), a.getField(5), a.getField(6), r.getField(6));
   }
 
   @Test
@@ -304,8 +304,8 @@ class PolarFunctionsTest {
       }
       Row r = f.getValue(acc);
       Row expected = separately(values);
-      assertThat(r.getArity()).isEqualTo(11);
-      for (int i = 0; i < 11; i++) {
+      assertThat(r.getArity()).isEqualTo(12);
+      for (int i = 0; i < 12; i++) {
         assertThat(r.getField(i)).as("field %s, n = %s", i, n).isEqualTo(expected.getField(i));
       }
       assertThat(r.getField(0)).isEqualTo((long) n);
