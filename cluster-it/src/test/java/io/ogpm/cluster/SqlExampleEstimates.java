@@ -17,13 +17,14 @@ import java.util.Map;
  * plain Java from the perturbed records the example itself committed: the estimators the SQL
  * aggregates and the DataStream aggregation share ({@link FieldEstimator}), with the example's
  * arguments ({@code accel_x}: OGPM on [-3, 3], eps 1, mean and a 20-bin histogram; {@code roll}:
- * circular OGPM on [-pi, pi), eps 1).
+ * circular OGPM on [-pi, pi), eps 1). The means' estimators have the aggregation's default 50 bins,
+ * as LDP_MEAN and LDP_CIRCULAR_MEAN do: the linear interval reads the tails of the outputs' histogram.
  */
 final class SqlExampleEstimates {
   static final long WINDOW_MS = 10_000;
-  static final FieldEstimator MEAN = estimator(Domain.Kind.CLASSICAL, 3.0, 1);
+  static final FieldEstimator MEAN = estimator(Domain.Kind.CLASSICAL, 3.0, 50);
   static final FieldEstimator HISTOGRAM = estimator(Domain.Kind.CLASSICAL, 3.0, 20);
-  static final FieldEstimator CIRCULAR = estimator(Domain.Kind.CIRCULAR, Math.PI, 1);
+  static final FieldEstimator CIRCULAR = estimator(Domain.Kind.CIRCULAR, Math.PI, 50);
 
   /** One window and activity: its accumulators. */
   static final class Window {
