@@ -152,33 +152,51 @@ final class MeanIdentification {
 
   /**
    * {@code inf{x : upperHull(x) >= l}} for l in [g(lo), g(hi)]: the upper hull is concave and
-   * non-decreasing, and its last vertex is (hi, g(hi)), so the search ends on an edge.
+   * non-decreasing, and its last vertex is (hi, g(hi)), so the search ends on an edge. Binary
+   * search over the vertices (a curved expectation has thousands).
    */
   private double firstReaching(double l) {
     if (upperG[0] >= l) {
       return lo;
     }
-    int i = 1;
-    while (upperG[i] < l) {
-      i++;
+    // The first vertex with g >= l: upperG[i - 1] < l <= upperG[i].
+    int below = 0;
+    int above = upperG.length - 1;
+    while (above - below > 1) {
+      int mid = (below + above) >>> 1;
+      if (upperG[mid] >= l) {
+        above = mid;
+      } else {
+        below = mid;
+      }
     }
+    int i = above;
     double t = (l - upperG[i - 1]) / (upperG[i] - upperG[i - 1]);
     return Math.min(upperX[i], upperX[i - 1] + t * (upperX[i] - upperX[i - 1]));
   }
 
   /**
    * {@code sup{x : lowerHull(x) <= u}} for u in [g(lo), g(hi)]: the lower hull is convex and
-   * non-decreasing, and its first vertex is (lo, g(lo)), so the search ends on an edge.
+   * non-decreasing, and its first vertex is (lo, g(lo)), so the search ends on an edge. Binary
+   * search over the vertices.
    */
   private double lastNotAbove(double u) {
     int last = lowerX.length - 1;
     if (lowerG[last] <= u) {
       return hi;
     }
-    int i = last - 1;
-    while (lowerG[i] > u) {
-      i--;
+    // The last vertex with g <= u: lowerG[i] <= u < lowerG[i + 1].
+    int below = 0;
+    int above = last;
+    while (above - below > 1) {
+      int mid = (below + above) >>> 1;
+      if (lowerG[mid] > u) {
+        above = mid;
+      } else {
+        below = mid;
+      }
     }
+    int i = below;
     double t = (u - lowerG[i]) / (lowerG[i + 1] - lowerG[i]);
     return Math.max(lowerX[i], lowerX[i] + t * (lowerX[i + 1] - lowerX[i]));
   }
