@@ -161,10 +161,15 @@ final class HistogramBands {
     }
     for (Bound b : bounds) {
       long k = windowCount(prefix, b.from(), b.length());
+      double share = (double) k / n;
+      // A confidence bound lies beyond the window's own share: where even the share could not
+      // tighten this bin's bound, the bound cannot either, and is not computed.
       if (b.upper()) {
-        double u = ChernoffBounds.upper(k, n, logInverseLevel);
-        upper[b.bin()] = Math.min(upper[b.bin()], clamp((u - b.out()) / (b.in() - b.out())));
-      } else {
+        if ((share - b.out()) / (b.in() - b.out()) < upper[b.bin()]) {
+          double u = ChernoffBounds.upper(k, n, logInverseLevel);
+          upper[b.bin()] = Math.min(upper[b.bin()], clamp((u - b.out()) / (b.in() - b.out())));
+        }
+      } else if ((share - b.out()) / (b.in() - b.out()) > lower[b.bin()]) {
         double l = ChernoffBounds.lower(k, n, logInverseLevel);
         lower[b.bin()] = Math.max(lower[b.bin()], clamp((l - b.out()) / (b.in() - b.out())));
       }
