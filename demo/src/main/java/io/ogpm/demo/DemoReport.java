@@ -69,7 +69,8 @@ final class DemoReport {
       FieldEstimate all = c.overall() == null ? null : c.overall().get(f.name());
       if (all != null && t != null) {
         double[] em = all.reconstructedHistogram();
-        html.append(histogramChart(f, t.frequencies(), all.rawHistogram(), em, "the whole replay").toSvg());
+        html.append(histogramChart(f, t.frequencies(), all.rawHistogram(), em, all.band() == null ? null
+            : all.band().lower(), all.band() == null ? null : all.band().upper(), "the whole replay").toSvg());
         if (f.domain().isCircular()) {
           html.append(circleChart(f, t.frequencies(), all.rawHistogram(), em, "the whole replay"));
         }
@@ -79,7 +80,8 @@ final class DemoReport {
         GroundTruth.Cell lt = c.truth().cell(last.windowStart(), last.group(), f.name());
         if (lt != null) {
           String which = "the window from " + Instant.ofEpochMilli(last.windowStart());
-          html.append(histogramChart(f, lt.frequencies(), last.rawHistogram(), last.histogram(), which).toSvg());
+          html.append(histogramChart(f, lt.frequencies(), last.rawHistogram(), last.histogram(), last.bandLower(),
+              last.bandUpper(), which).toSvg());
           if (f.domain().isCircular()) {
             html.append(circleChart(f, lt.frequencies(), last.rawHistogram(), last.histogram(), which));
           }
@@ -172,14 +174,21 @@ final class DemoReport {
     return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
   }
 
-  private static SvgChart histogramChart(FieldConfig f, double[] truth, double[] raw, double[] em, String of) {
+  /** The true, perturbed and reconstructed histograms, over the band where there is one (null ends: none). */
+  private static SvgChart histogramChart(FieldConfig f, double[] truth, double[] raw, double[] em, double[] bandLower,
+      double[] bandUpper, String of) {
     double lo = f.domain().lo();
     double hi = f.domain().hi();
     int k = truth.length;
     double[] x = new double[k];
+    double[] from = new double[k];
+    double[] to = new double[k];
     for (int i = 0; i < k; i++) {
       x[i] = lo + (hi - lo) * (i + 0.5) / k;
+      from[i] = lo + (hi - lo) * i / k;
+      to[i] = lo + (hi - lo) * (i + 1) / k;
     }
+    // The band's upper ends reach 1 near the data at small eps: the axis stays the histograms'.
     double top = max(truth, raw, em);
     String xName = f.name() + " (" + unit(f) + ")";
     Axis xAxis = angle(f) ? Axis.angle(xName, lo, hi) : Axis.fixed(xName, lo, hi);
@@ -187,6 +196,9 @@ final class DemoReport {
         + " bins", xAxis, Axis.round("share of records per bin", 0, top))
         .line(Kind.TRUE, x, truth)
         .line(Kind.PERTURBED, x, raw);
+    if (bandLower != null && bandUpper != null && bandLower.length == k) {
+      chart.band(Kind.BAND, from, to, bandLower, bandUpper);
+    }
     if (em != null) {
       chart.line(Kind.RECONSTRUCTED, x, em);
     }

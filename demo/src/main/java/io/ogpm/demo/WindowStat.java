@@ -5,7 +5,8 @@ import java.time.Instant;
 
 /** One stats-topic record, as the demo reads it back. */
 record WindowStat(long windowStart, long windowEnd, String group, String field, long count, double mean, double lower,
-    double upper, double[] histogram, double[] rawHistogram, boolean circular, double resultantLength) {
+    double upper, double[] histogram, double[] rawHistogram, boolean circular, double resultantLength,
+    double[] bandLower, double[] bandUpper) {
 
   static WindowStat of(JsonNode s) {
     boolean circular = s.has("circularMean");
@@ -23,7 +24,9 @@ record WindowStat(long windowStart, long windowEnd, String group, String field, 
         doubles(s.get("histogram")),
         doubles(s.get("histograms").get("raw")),
         circular,
-        circular ? s.get("resultantLength").asDouble() : Double.NaN);
+        circular ? s.get("resultantLength").asDouble() : Double.NaN,
+        s.has("histogramBand") ? doubles(s.get("histogramBand").get("lower")) : null,
+        s.has("histogramBand") ? doubles(s.get("histogramBand").get("upper")) : null);
   }
 
   private static double[] doubles(JsonNode a) {

@@ -59,6 +59,7 @@ class DemoReportTest {
 
     Map<String, Set<String>> looks = new HashMap<>();
     int seamSplits = 0;
+    int bands = 0;
     for (Element svg : svgs) {
       String title = child(svg, "text", "title").getTextContent();
       FieldConfig field = CONFIG.fields().stream().filter(f -> title.startsWith(f.name() + " (")).findFirst().orElseThrow();
@@ -96,9 +97,22 @@ class DemoReportTest {
           }
           seamSplits += byClass(series, "g", "seam-split").size();
         }
+        boolean inLegend = ((Element) series.getParentNode()).getAttribute("class").equals("entry");
+        if ("BAND".equals(series.getAttribute("data-kind")) && !inLegend) {
+          assertThat(title).as("a band shades a histogram").contains("distribution");
+          List<Element> shaded = byClass(series, "rect", "band");
+          assertThat(shaded).as("%s: one shaded rectangle per bin", title).hasSize(BINS);
+          for (Element r : shaded) {
+            assertThat(Double.parseDouble(r.getAttribute("data-lower")))
+                .isLessThanOrEqualTo(Double.parseDouble(r.getAttribute("data-upper")));
+            assertThat(Double.parseDouble(r.getAttribute("height"))).isGreaterThanOrEqualTo(0);
+          }
+          bands++;
+        }
       }
     }
-    assertThat(looks).containsKeys("TRUE", "PERTURBED", "RECONSTRUCTED", "ESTIMATE", "INTERVAL");
+    assertThat(looks).containsKeys("TRUE", "PERTURBED", "RECONSTRUCTED", "ESTIMATE", "INTERVAL", "BAND");
+    assertThat(bands).as("every field's histogram of the whole replay has its band").isEqualTo(CONFIG.fields().size());
     looks.forEach((kind, styles) -> assertThat(styles).as("looks of %s across the charts", kind).hasSize(1));
     assertThat(seamSplits).as("the one interval across the seam (attitude.roll), in two pieces").isEqualTo(1);
     assertThat(doc.getElementsByTagName("meta").getLength()).as("no refresh: a finished run").isEqualTo(1);
@@ -142,7 +156,7 @@ class DemoReportTest {
         double lower = seam ? lo + 0.9 * w : lo + 0.3 * w;
         double upper = seam ? lo + 0.1 * w : lo + 0.7 * w;
         stats.add(new WindowStat(window, window + WINDOW.toMillis(), "downstairs", f.name(), window == T0 ? 400 : 100,
-            lo + 0.5 * w, lower, upper, h, h, f.domain().isCircular(), 0.5));
+            lo + 0.5 * w, lower, upper, h, h, f.domain().isCircular(), 0.5, null, null));
         counts.put(GroundTruth.key(window, "downstairs", f.name()), window == T0 ? 400L : 100L);
       }
     }

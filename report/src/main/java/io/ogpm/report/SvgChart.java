@@ -22,7 +22,8 @@ public final class SvgChart {
     PERTURBED("perturbed (raw)", "#E69F00", "7 4", "triangle", true),
     RECONSTRUCTED("reconstructed (EM)", "#009E73", "2 3", "diamond", true),
     ESTIMATE("estimate", "#D55E00", "none", "square", false),
-    INTERVAL("95 % interval", "#CC79A7", "none", "bar", false);
+    INTERVAL("95 % interval", "#CC79A7", "none", "bar", false),
+    BAND("95 % band (every bin at once)", "#CC79A7", "none", "area", false);
 
     final String label;
     final String colour;
@@ -75,6 +76,8 @@ public final class SvgChart {
 
   private record Intervals(Kind kind, double[] x, double[] lo, double[] hi, boolean circular) {}
 
+  private record Band(Kind kind, double[] from, double[] to, double[] lo, double[] hi) {}
+
   static final int WIDTH = 860;
   static final int HEIGHT = 380;
   static final int LEFT = 70;
@@ -87,6 +90,7 @@ public final class SvgChart {
   private final Axis y;
   private final List<Line> lines = new ArrayList<>();
   private final List<Intervals> intervals = new ArrayList<>();
+  private final List<Band> bands = new ArrayList<>();
 
   public SvgChart(String title, Axis x, Axis y) {
     this.title = Objects.requireNonNull(title);
@@ -113,6 +117,15 @@ public final class SvgChart {
     return this;
   }
 
+  /**
+   * A shaded band over bins: bin i spans {@code [from[i], to[i])} on the x axis, shaded from
+   * {@code lo[i]} to {@code hi[i]}, drawn under every line.
+   */
+  public SvgChart band(Kind kind, double[] from, double[] to, double[] lo, double[] hi) {
+    bands.add(new Band(kind, from.clone(), to.clone(), lo.clone(), hi.clone()));
+    return this;
+  }
+
   private double px(double v) {
     return LEFT + (v - x.min()) / (x.max() - x.min()) * (WIDTH - LEFT - RIGHT);
   }
@@ -135,6 +148,9 @@ public final class SvgChart {
         + "stroke=\"#999\"/>", LEFT, TOP, plotW, plotH));
     axis(s, true);
     axis(s, false);
+    for (Band b : bands) {
+      drawBand(s, b);
+    }
     for (Intervals iv : intervals) {
       drawIntervals(s, iv);
     }
@@ -216,6 +232,21 @@ public final class SvgChart {
     }
   }
 
+  private void drawBand(StringBuilder s, Band b) {
+    s.append(open(b.kind()));
+    for (int i = 0; i < b.from().length; i++) {
+      double lo = Math.max(b.lo()[i], y.min());
+      double hi = Math.min(b.hi()[i], y.max());
+      if (!(hi >= lo)) {
+        continue;
+      }
+      s.append(String.format(Locale.ROOT, "<rect class=\"band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+          + "fill-opacity=\"0.25\" stroke=\"none\" data-lower=\"%s\" data-upper=\"%s\"/>", px(b.from()[i]), py(hi),
+          px(b.to()[i]) - px(b.from()[i]), py(lo) - py(hi), b.lo()[i], b.hi()[i]));
+    }
+    s.append("</g>");
+  }
+
   private void drawIntervals(StringBuilder s, Intervals iv) {
     s.append(open(iv.kind()));
     for (int i = 0; i < iv.x().length; i++) {
@@ -251,6 +282,7 @@ public final class SvgChart {
 
   private void legend(StringBuilder s) {
     List<Kind> kinds = new ArrayList<>();
+    bands.forEach(b -> { if (!kinds.contains(b.kind())) kinds.add(b.kind()); });
     intervals.forEach(iv -> { if (!kinds.contains(iv.kind())) kinds.add(iv.kind()); });
     lines.forEach(l -> { if (!kinds.contains(l.kind())) kinds.add(l.kind()); });
     kinds.sort(null);
@@ -265,6 +297,9 @@ public final class SvgChart {
       }
       if (k == Kind.INTERVAL) {
         s.append(String.format(Locale.ROOT, "<line class=\"bar\" x1=\"14\" y1=\"%d\" x2=\"14\" y2=\"%d\"/>", yy + 7, yy - 7));
+      } else if (k == Kind.BAND) {
+        s.append(String.format(Locale.ROOT, "<rect class=\"band\" x=\"2\" y=\"%d\" width=\"24\" height=\"12\" "
+            + "fill-opacity=\"0.25\" stroke=\"none\"/>", yy - 6));
       } else {
         marker(s, k.marker, 14, yy, 3.5);
       }
