@@ -23,7 +23,7 @@ public final class SvgChart {
     RECONSTRUCTED("reconstructed (EM)", "#009E73", "2 3", "diamond", true),
     ESTIMATE("estimate", "#D55E00", "none", "square", false),
     INTERVAL("95 % interval", "#CC79A7", "none", "bar", false),
-    BAND("95 % band (every bin at once)", "#CC79A7", "none", "area", false);
+    BAND("95 % band", "#CC79A7", "none", "area", false);
 
     final String label;
     final String colour;
@@ -241,7 +241,7 @@ public final class SvgChart {
         continue;
       }
       s.append(String.format(Locale.ROOT, "<rect class=\"band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-          + "fill-opacity=\"0.25\" stroke=\"none\" data-lower=\"%s\" data-upper=\"%s\"/>", px(b.from()[i]), py(hi),
+          + "fill-opacity=\"0.18\" stroke=\"none\" data-lower=\"%s\" data-upper=\"%s\"/>", px(b.from()[i]), py(hi),
           px(b.to()[i]) - px(b.from()[i]), py(lo) - py(hi), b.lo()[i], b.hi()[i]));
     }
     s.append("</g>");
@@ -299,7 +299,7 @@ public final class SvgChart {
         s.append(String.format(Locale.ROOT, "<line class=\"bar\" x1=\"14\" y1=\"%d\" x2=\"14\" y2=\"%d\"/>", yy + 7, yy - 7));
       } else if (k == Kind.BAND) {
         s.append(String.format(Locale.ROOT, "<rect class=\"band\" x=\"2\" y=\"%d\" width=\"24\" height=\"12\" "
-            + "fill-opacity=\"0.25\" stroke=\"none\"/>", yy - 6));
+            + "fill-opacity=\"0.18\" stroke=\"none\"/>", yy - 6));
       } else {
         marker(s, k.marker, 14, yy, 3.5);
       }
