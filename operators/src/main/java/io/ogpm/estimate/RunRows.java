@@ -153,7 +153,19 @@ final class RunRows {
 
   /** {@code A x}. */
   double[] apply(double[] x) {
-    return applyPrefix(prefixSums(x));
+    double[] out = new double[background.length];
+    apply(x, out, new double[columns + 1]);
+    return out;
+  }
+
+  /**
+   * {@code A x} into {@code out}, with {@code prefix} (at least columns + 1 long) for the prefix
+   * sums: the same numbers as {@link #apply(double[])}, without allocating (a reconstruction takes
+   * thousands of products per emission).
+   */
+  void apply(double[] x, double[] out, double[] prefix) {
+    prefixSums(x, prefix);
+    applyPrefix(prefix, out);
   }
 
   /**
@@ -163,14 +175,21 @@ final class RunRows {
    * mean square are equal along the same input bins) one pass over the runs computes both rows.
    */
   double[][] applyWith(RunRows b, boolean sameRuns, double[] x) {
-    double[] prefix = prefixSums(x);
+    double[][] both = {new double[background.length], new double[background.length]};
+    applyWith(b, sameRuns, x, both[0], both[1], new double[columns + 1]);
+    return both;
+  }
+
+  /** {@link #applyWith(RunRows, boolean, double[])} into {@code out} and {@code outB}, prefix sums in {@code prefix}. */
+  void applyWith(RunRows b, boolean sameRuns, double[] x, double[] out, double[] outB, double[] prefix) {
+    prefixSums(x, prefix);
     if (!sameRuns) {
-      return new double[][] {applyPrefix(prefix), b.applyPrefix(prefix)};
+      applyPrefix(prefix, out);
+      b.applyPrefix(prefix, outB);
+      return;
     }
     double total = prefix[columns];
     int m = background.length;
-    double[] out = new double[m];
-    double[] outB = new double[m];
     for (int j = 0; j < m; j++) {
       double s = background[j] * total;
       double sb = b.background[j] * total;
@@ -182,7 +201,6 @@ final class RunRows {
       out[j] = s;
       outB[j] = sb;
     }
-    return new double[][] {out, outB};
   }
 
   /** Whether b's rows have their runs where this one's have (the same boundaries, any values). */
@@ -191,18 +209,16 @@ final class RunRows {
         && Arrays.equals(to, b.to);
   }
 
-  private double[] prefixSums(double[] x) {
-    double[] prefix = new double[columns + 1];
+  private void prefixSums(double[] x, double[] prefix) {
+    prefix[0] = 0;
     for (int i = 0; i < columns; i++) {
       prefix[i + 1] = prefix[i] + x[i];
     }
-    return prefix;
   }
 
-  private double[] applyPrefix(double[] prefix) {
+  private void applyPrefix(double[] prefix, double[] out) {
     double total = prefix[columns];
     int m = background.length;
-    double[] out = new double[m];
     for (int j = 0; j < m; j++) {
       double s = background[j] * total;
       for (int r = rowStart[j]; r < rowStart[j + 1]; r++) {
@@ -210,13 +226,19 @@ final class RunRows {
       }
       out[j] = s;
     }
-    return out;
   }
 
   /** {@code A^T w}. */
   double[] applyTransposed(double[] w) {
+    double[] out = new double[columns];
+    applyTransposed(w, out, new double[columns + 1]);
+    return out;
+  }
+
+  /** {@code A^T w} into {@code out}, with {@code steps} (at least columns + 1 long, any content) for the run boundaries. */
+  void applyTransposed(double[] w, double[] out, double[] steps) {
+    Arrays.fill(steps, 0, columns + 1, 0.0);
     double base = 0;
-    double[] steps = new double[columns + 1];
     for (int j = 0; j < background.length; j++) {
       double wj = w[j];
       base += background[j] * wj;
@@ -226,13 +248,11 @@ final class RunRows {
         steps[to[r]] -= d;
       }
     }
-    double[] out = new double[columns];
     double running = 0;
     for (int i = 0; i < columns; i++) {
       running += steps[i];
       out[i] = base + running;
     }
-    return out;
   }
 
   /** The bound above on {@code |fl(A x)_j - (A x)_j|}, for non-negative x. */

@@ -3,6 +3,7 @@ package io.ogpm.estimate;
 import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.PiecewiseDistribution;
+import java.util.Arrays;
 
 /**
  * {@code T[j][i] = P(output in output bin j | input uniform in input bin i)}, computed from the
@@ -132,12 +133,38 @@ public final class TransitionMatrix {
 
   /** The output-bin probabilities for an input-bin distribution theta: {@code T theta}. */
   public double[] apply(double[] theta) {
-    return runs != null ? runs.apply(theta) : denseApply(t, theta);
+    double[] out = new double[rows()];
+    apply(theta, out, scratch());
+    return out;
+  }
+
+  /**
+   * {@code T theta} into {@code out}, {@code scratch} ({@link #scratch()}) for the products' working
+   * space: the same numbers as {@link #apply(double[])}. The reconstruction's products take no
+   * allocation this way; the scratch is the caller's, so one matrix serves any number of threads.
+   */
+  void apply(double[] theta, double[] out, double[] scratch) {
+    if (runs != null) {
+      runs.apply(theta, out, scratch);
+    } else {
+      denseApply(t, theta, out);
+    }
   }
 
   /** {@code S theta}: {@code sum_i theta_i meanSquare(j, i)} for every output bin j. */
   public double[] applyMeanSquare(double[] theta) {
-    return squareRuns != null ? squareRuns.apply(theta) : denseApply(meanSquare, theta);
+    double[] out = new double[rows()];
+    applyMeanSquare(theta, out, scratch());
+    return out;
+  }
+
+  /** {@code S theta} into {@code out}, like {@link #apply(double[], double[], double[])}. */
+  void applyMeanSquare(double[] theta, double[] out, double[] scratch) {
+    if (squareRuns != null) {
+      squareRuns.apply(theta, out, scratch);
+    } else {
+      denseApply(meanSquare, theta, out);
+    }
   }
 
   /**
@@ -145,10 +172,19 @@ public final class TransitionMatrix {
    * #applyMeanSquare} bit for bit (one pass over the runs where they share them).
    */
   public double[][] applyWithMeanSquare(double[] theta) {
+    double[][] both = {new double[rows()], new double[rows()]};
+    applyWithMeanSquare(theta, both[0], both[1], scratch());
+    return both;
+  }
+
+  /** {@code T theta} into {@code out} and {@code S theta} into {@code square}, like {@link #apply(double[], double[], double[])}. */
+  void applyWithMeanSquare(double[] theta, double[] out, double[] square, double[] scratch) {
     if (runs != null) {
-      return runs.applyWith(squareRuns, pairedRuns, theta);
+      runs.applyWith(squareRuns, pairedRuns, theta, out, square, scratch);
+    } else {
+      denseApply(t, theta, out);
+      denseApply(meanSquare, theta, square);
     }
-    return new double[][] {denseApply(t, theta), denseApply(meanSquare, theta)};
   }
 
   /**
@@ -156,26 +192,37 @@ public final class TransitionMatrix {
    * back-projection of the ratios of observed to fitted counts).
    */
   public double[] applyTransposed(double[] r) {
+    double[] out = new double[columns()];
+    applyTransposed(r, out, scratch());
+    return out;
+  }
+
+  /** {@code T^T r} into {@code out}, like {@link #apply(double[], double[], double[])}. */
+  void applyTransposed(double[] r, double[] out, double[] scratch) {
     if (runs != null) {
-      return runs.applyTransposed(r);
+      runs.applyTransposed(r, out, scratch);
+      return;
     }
     // Row by row, skipping zero weights (adding 0 * t changes no sum): today's order of additions.
-    double[] out = new double[columns()];
+    Arrays.fill(out, 0, columns(), 0.0);
     for (int j = 0; j < t.length; j++) {
       double w = r[j];
       if (w == 0) {
         continue;
       }
       double[] row = t[j];
-      for (int i = 0; i < out.length; i++) {
+      for (int i = 0; i < row.length; i++) {
         out[i] += row[i] * w;
       }
     }
-    return out;
   }
 
-  private static double[] denseApply(double[][] a, double[] x) {
-    double[] out = new double[a.length];
+  /** Working space for the products that take one ({@code columns() + 1} long). */
+  double[] scratch() {
+    return new double[columns() + 1];
+  }
+
+  private static void denseApply(double[][] a, double[] x, double[] out) {
     for (int j = 0; j < a.length; j++) {
       double s = 0;
       double[] row = a[j];
@@ -184,6 +231,5 @@ public final class TransitionMatrix {
       }
       out[j] = s;
     }
-    return out;
   }
 }

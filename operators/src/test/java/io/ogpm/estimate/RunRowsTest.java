@@ -207,8 +207,8 @@ class RunRowsTest {
       counts[j] = Math.round(2_000 * pi[j]) + (j % 3);
     }
     // Plain EMS (the accelerated path depends on the products' last bits).
-    Reconstruction.Result fast = Reconstruction.em(counts, t, 2_000, Integer.MAX_VALUE);
-    Reconstruction.Result slow = Reconstruction.em(counts, t.dense(), 2_000, Integer.MAX_VALUE);
+    Reconstruction.Result fast = Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN.maxIterations(2_000));
+    Reconstruction.Result slow = Reconstruction.em(counts, t.dense(), Reconstruction.Schedule.PLAIN.maxIterations(2_000));
     assertThat(fast.iterations()).isEqualTo(slow.iterations()).isPositive().isLessThan(2_000);
     double bound = StructuredProducts.stepBound(t);
     for (int i = 0; i < 50; i++) {
