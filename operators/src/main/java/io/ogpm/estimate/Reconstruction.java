@@ -44,42 +44,80 @@ import java.util.Arrays;
  * histogram's at any eps from 1 to 8, on either field. {@code reproduce} also reports the best
  * error over every EM and EMS iterate chosen knowing the truth, the ceiling for any rule of this
  * kind.
+ *
+ * <p>Running it ({@link Schedule#DEFAULT}): plain EMS is slow, thousands of steps for a window of
+ * a few thousand records at low eps, so it is accelerated by SQUAREM (Varadhan and Roland, Scand.
+ * J. Statist. 35, 2008) from the first step, with three safeguards that keep its answers plain
+ * EMS's where they are defined by the path rather than the fixed point:
+ *
+ * <ul>
+ *   <li>The step length is at most {@value #FIRST_STEP_LIMIT} in the first cycle and grows
+ *       {@value #STEP_LIMIT_GROWTH} times whenever it binds (the SQUAREM authors' own default).
+ *       An extrapolation multiplies the components of the error that EMS damps fast by up to the
+ *       square of the step length; from the uniform start those are still large, and an unbounded
+ *       first jump lands on a different path to the target than plain EMS's, with a worse error
+ *       against the truth for windows that stop at the target. A few capped cycles damp them first.
+ *   <li>A jump past the target is pulled back to the crossing (bisection along the jump), and then
+ *       one EMS step is taken from the last point before the target, as plain EMS stops at the
+ *       first iterate past it, not at the target itself (pulled back to the crossing alone, the
+ *       fit stopped at a systematically higher deviance, less fitted than plain EMS's).
+ *   <li>The fit has settled when SQUAREM's own estimate of the distance to the fixed point is small
+ *       (below).
+ * </ul>
+ *
+ * <p>Settling: a window that never reaches the target ends at the fixed point of the smoothed EM
+ * step, and only there: stopping sooner only approximates it. Two EMS steps {@code theta0 ->
+ * theta1 -> theta2} of a map contracting at rate lambda have {@code |r| / |v| = 1 / (1 - lambda)}
+ * ({@code r}, {@code v} as in {@link Fit#squaremCycle}), so the fixed point is about {@code
+ * |theta2 - theta1| |r| / |v|} from theta2 (in L1). The fit has settled when that is below {@value
+ * #SETTLE_FRACTION} {@code sqrt(k / n)}, k bins and n records: a small fraction of the sampling
+ * error of any histogram of n records over k bins (about {@code sqrt(2 k / (pi n))} in L1 for an
+ * even histogram), so the distance to the fixed point is an order of magnitude below the
+ * estimate's error against the truth (the estimate lies a few times the estimated distance from
+ * the fixed point, since several slow components converge at once), and a window of many records
+ * is settled more finely than a small one. The tolerance trades iterations for that distance
+ * ({@code ReconstructionCapTest} states the bound by which results moved).
+ *
+ * <p>Two rules it replaces: the deviance's relative change in one step below a tolerance
+ * ({@link Schedule#settleChange}) has no scale of its own (at 1e-9 it ran to the fixed point to
+ * nine digits; at 1e-6 it settled some windows at the deviance's lowest point, where the deviance
+ * changes little but the fixed point is still far, since the smoothed iteration's deviance falls to
+ * a lowest point before it climbs to the fixed point's). And a start from the window's own data (the
+ * raw output histogram debiased through the transition matrix by least squares or a few projected
+ * Landweber steps, projected onto the simplex) did not take fewer iterations (the slow components
+ * are the ones the matrix hardly sees, which the data does not pin down either), and it made the
+ * windows that stop at the target worse at high eps: the start already fits the counts' noise, so
+ * the stop comes at once, with the noise in.
+ *
+ * <p>An emission is a function of its counts alone: the start, the schedule and every tolerance
+ * depend on nothing else, so a late update equals recomputing from all the window's records.
  */
 @Internal
 public final class Reconstruction {
   /**
    * Most EMS steps: bounds the cost of an emission whatever the number of records (a step is
    * three matrix products: O(bins x output bins) dense, O(runs) over a piecewise mechanism's runs
-   * of equal entries, {@link TransitionMatrix}). Plain EMS is slow (at eps 1, 50 bins: 1,600 steps
-   * for 1e3 records, 4,000 for 1e4, 50,000 for 1e6, 1.6 million for 1e7), so after {@link
-   * #ACCELERATE_AFTER} steps it is accelerated by SQUAREM, which stops 1e3-record windows at eps 1
-   * within about 170 steps and 1e6-record windows within about 1,100, within 1e-3 in total
-   * variation of plain EMS; 1e6 records at eps 0.5 settle within about 4,300 steps, within 3e-3 of
-   * plain EMS. The cap can bind beyond that (eps 1 and 1e7 records): there the result is within
-   * 1.2e-2 of plain EMS's, whose own error is 0.04 (ReconstructionCapTest).
+   * of equal entries, {@link TransitionMatrix}). SQUAREM stops windows of up to millions of records
+   * by the rule well within it; beyond, the cap can bind (ten million records at eps 1), and the
+   * result is then within a stated distance of plain EMS's ({@code ReconstructionCapTest}).
    *
    * <p>SQUAREM keeps or drops a jump by comparing deviances (or residuals), which near
    * convergence differ by about their rounding, so the accelerated path (and whether the cap
    * binds) depends on the last bits of the products: a change of one ulp in one entry of the
-   * matrix moves some 1e6-record windows' stop by thousands of steps and their result by up to
-   * about 1e-5 in total variation.
-   * The plain phase does not: its steps differ only by their rounding.
+   * matrix can move a large window's stop by many steps, and its result by about the settling
+   * tolerance. Plain EMS does not: its steps differ only by their rounding.
    */
   static final int MAX_ITERATIONS = 10_000;
   /** Most halvings of an extrapolation's distance to a plain step, to keep every frequency >= 0. */
   static final int MAX_HALVINGS = 30;
   /** Halvings of the step length that find where an accelerated jump crosses the target. */
   static final int CROSSING_BISECTIONS = 8;
-  /**
-   * Plain EMS steps before the acceleration starts: a window that stops before (eps 4 and a few
-   * hundred records, or higher eps) gets exactly plain EMS's result. Later windows get SQUAREM's,
-   * whose error against the truth is plain EMS's to four decimals, 20 windows each of 1e3 to 3e4
-   * records at eps 0.5, 1 and 4 on the interval and the circle, while it takes 3-30x fewer steps
-   * ({@code ReconstructionCapTest}). Starting sooner does not pay: SQUAREM's first jumps from the
-   * uniform start then overshoot (0.1 in total variation from plain EMS at eps 2, 300 records,
-   * starting at once; 0.02 starting after 50 steps; at most 0.005 after 100).
-   */
-  static final int ACCELERATE_AFTER = 100;
+  /** SQUAREM's largest step length in its first cycle (1: the cycle is three plain steps). */
+  static final double FIRST_STEP_LIMIT = 1;
+  /** Growth of the largest step length each time it binds. */
+  static final double STEP_LIMIT_GROWTH = 4;
+  /** The settled fit's estimated distance to the fixed point, as a fraction of {@code sqrt(k / n)}. */
+  static final double SETTLE_FRACTION = 0.003;
   /** The target deviance is this many standard deviations below its expectation at the truth. */
   static final double TARGET_SDS = 1;
   /** A settled smoothed fit this many standard deviations above the expectation is a misfit. */
@@ -97,21 +135,57 @@ public final class Reconstruction {
    */
   public record Result(double[] frequencies, int iterations, double deviance, double targetDeviance) {}
 
+  /**
+   * How a reconstruction runs to its stop (the stop itself, the target deviance and the misfit
+   * check, is the same for all).
+   *
+   * @param maxIterations most EMS steps
+   * @param accelerateAfter plain EMS steps before SQUAREM starts
+   * @param firstStepLimit SQUAREM's largest step length in its first cycle, {@value
+   *     #STEP_LIMIT_GROWTH} times more each time it binds (infinite: no limit)
+   * @param stepPastTarget whether a jump pulled back to the target's crossing ends with an EMS step
+   *     from the last point before the target, as plain EMS does
+   * @param settleChange settled when the deviance changes by less than this fraction of itself in
+   *     one step (0: never by this rule)
+   * @param settleFraction settled when a SQUAREM cycle estimates the fixed point to be within this
+   *     times {@code sqrt(k / n)} (L1) of its second step (0: never by this rule)
+   */
+  record Schedule(int maxIterations, int accelerateAfter, double firstStepLimit, boolean stepPastTarget,
+      double settleChange, double settleFraction) {
+    /** The shipped schedule (the class description says why). */
+    static final Schedule DEFAULT =
+        new Schedule(MAX_ITERATIONS, 0, FIRST_STEP_LIMIT, true, 0, SETTLE_FRACTION);
+    /**
+     * The former schedule, kept so that tests compare the shipped one with it: 100 plain steps,
+     * then SQUAREM without a step limit, a jump past the target ending at the crossing, settled when
+     * the deviance changes by less than 1e-9 of itself in a step.
+     */
+    static final Schedule PLAIN_FIRST =
+        new Schedule(MAX_ITERATIONS, 100, Double.POSITIVE_INFINITY, false, 1e-9, 0);
+    /** Plain EMS, settled as {@link #PLAIN_FIRST} settles, at most {@link #MAX_ITERATIONS} steps. */
+    static final Schedule PLAIN = PLAIN_FIRST.accelerateAfter(Integer.MAX_VALUE);
+
+    Schedule maxIterations(int steps) {
+      return new Schedule(steps, accelerateAfter, firstStepLimit, stepPastTarget, settleChange, settleFraction);
+    }
+
+    Schedule accelerateAfter(int steps) {
+      return new Schedule(maxIterations, steps, firstStepLimit, stepPastTarget, settleChange, settleFraction);
+    }
+  }
+
   /** Reconstructs from output-bin counts. */
   public static Result em(long[] counts, TransitionMatrix t) {
-    return em(counts, t, MAX_ITERATIONS);
+    return em(counts, t, Schedule.DEFAULT);
   }
 
   /** Reconstructs from output-bin counts, with at most {@code maxIterations} iterations. */
   static Result em(long[] counts, TransitionMatrix t, int maxIterations) {
-    return em(counts, t, maxIterations, ACCELERATE_AFTER);
+    return em(counts, t, Schedule.DEFAULT.maxIterations(maxIterations));
   }
 
-  /**
-   * Reconstructs with at most {@code maxIterations} EMS steps, plain for the first {@code
-   * accelerateAfter} of them, then accelerated.
-   */
-  static Result em(long[] counts, TransitionMatrix t, int maxIterations, int accelerateAfter) {
+  /** Reconstructs from output-bin counts, run as the schedule says. */
+  static Result em(long[] counts, TransitionMatrix t, Schedule schedule) {
     int k = t.columns();
     int m = t.rows();
     if (counts.length != m) {
@@ -121,133 +195,238 @@ public final class Reconstruction {
     for (long c : counts) {
       n += c;
     }
-    double[] uniform = new double[k];
-    Arrays.fill(uniform, 1.0 / k);
     if (n == 0) {
+      double[] uniform = new double[k];
+      Arrays.fill(uniform, 1.0 / k);
       return new Result(uniform, 0, 0, 0);
     }
-    Fit fit = new Fit(counts, n, t, uniform);
-    while (!fit.done && fit.iterations < Math.min(maxIterations, accelerateAfter)) {
-      fit.accept(fit.next(fit.theta));
+    int maxIterations = schedule.maxIterations();
+    Fit fit = new Fit(counts, n, t, schedule);
+    while (!fit.done && fit.iterations < Math.min(maxIterations, schedule.accelerateAfter())) {
+      fit.plainStep();
     }
     while (!fit.done && fit.iterations + 4 + CROSSING_BISECTIONS <= maxIterations) {
       fit.squaremCycle();
+      fit.recycle();
     }
     while (!fit.done && fit.iterations < maxIterations) {
-      fit.accept(fit.next(fit.theta));
+      fit.plainStep();
     }
-    return new Result(fit.theta, fit.iterations, fit.deviance, target(fit.expected));
+    Point last = fit.current;
+    return new Result(last.theta, fit.iterations, fit.deviance(last), target(fit.expected(last)));
   }
 
   /**
-   * The state of one reconstruction: the current iterate, its fitted output distribution, deviance
-   * and expected deviance, the steps taken, the smoothing weight, and whether it has stopped.
+   * An iterate and what has been computed of it: its fitted output distribution {@code T theta},
+   * {@code S theta} (for the expected deviance), its deviance and expected deviance, each computed
+   * at most once and only when needed (an accelerated jump's deviance decides whether it is kept,
+   * and is needed again when it is). A point's arrays are reused for another iterate once the fit
+   * no longer needs it ({@link Fit#recycle}), so an emission allocates a few points, not a few
+   * arrays per step.
+   */
+  private static final class Point {
+    final double[] theta;
+    final double[] pi;
+    final double[] square;
+    boolean hasPi;
+    boolean hasSquare;
+    boolean hasDeviance;
+    boolean hasExpected;
+    double deviance;
+    double expected;
+    boolean free;
+
+    Point(int k, int m) {
+      theta = new double[k];
+      pi = new double[m];
+      square = new double[m];
+    }
+
+    void reuse() {
+      hasPi = false;
+      hasSquare = false;
+      hasDeviance = false;
+      hasExpected = false;
+      free = false;
+    }
+  }
+
+  /**
+   * The state of one reconstruction: the current iterate, the steps taken, the smoothing weight,
+   * SQUAREM's step limit, whether it has stopped, and the working arrays of its steps.
    */
   private static final class Fit {
+    /** More points than a SQUAREM cycle holds at once (the crossing's bisection holds the most). */
+    private static final int POOL = 12;
+
     final long[] counts;
     final long n;
     final TransitionMatrix t;
-    double[] theta;
-    double[] pi;
-    double deviance;
-    double expected;
+    final Schedule schedule;
+    final int k;
+    final int m;
+    /** The settled fit's largest estimated distance to the fixed point. */
+    final double settleDistance;
+    /** The EM step's ratios of observed to fitted counts, and its result before smoothing. */
+    final double[] ratio;
+    final double[] stepped;
+    /** The products' working space ({@link TransitionMatrix#scratch}). */
+    final double[] scratch;
+    /** The points made so far; those marked free may be reused. */
+    final Point[] points = new Point[POOL];
+    int made;
+    Point current;
     double smoothing = SMOOTHING;
+    double stepLimit;
     int iterations;
     boolean done;
 
-    /** The last vector {@link #piOf} or {@link #fitted} computed products for (arrays are never changed once made). */
-    private double[] productsOf;
-    private double[] productsPi;
-    /** {@code S productsOf}, or null if only {@code T productsOf} was needed so far. */
-    private double[] productsSquare;
-    /**
-     * The last fitted distribution {@link #devianceOf} was asked for, and its deviance: an
-     * accelerated jump's is needed to keep or drop it, to test it against the target and when it
-     * is accepted (the same array, so the same number, without its logarithms again).
-     */
-    private double[] devianceOfPi;
-    private double devianceOfPiValue;
-
-    Fit(long[] counts, long n, TransitionMatrix t, double[] theta) {
+    Fit(long[] counts, long n, TransitionMatrix t, Schedule schedule) {
       this.counts = counts;
       this.n = n;
       this.t = t;
-      this.theta = theta;
-      double[][] f = fitted(theta);
-      this.pi = f[0];
-      this.deviance = deviance(counts, n, pi);
-      this.expected = expectedDeviance(f[1], pi);
-      this.done = deviance <= target(expected);
+      this.schedule = schedule;
+      this.k = t.columns();
+      this.m = t.rows();
+      this.settleDistance = schedule.settleFraction() * Math.sqrt(k / (double) n);
+      this.stepLimit = schedule.firstStepLimit();
+      this.ratio = new double[m];
+      this.stepped = new double[k];
+      this.scratch = t.scratch();
+      this.current = take();
+      Arrays.fill(current.theta, 1.0 / k);
+      this.done = reachesTarget(current);
     }
 
-    /**
-     * {@code T x}, reused when x is the vector of the last products: an accelerated jump is
-     * applied to decide whether to keep it, then again when it is kept. The same product of the
-     * same vector, so the same numbers.
-     */
-    double[] piOf(double[] x) {
-      if (x != productsOf) {
-        productsOf = x;
-        productsPi = t.apply(x);
-        productsSquare = null;
-      }
-      return productsPi;
-    }
-
-    /** {@code T x} and {@code S x} (for the expected deviance), reused like {@link #piOf}. */
-    double[][] fitted(double[] x) {
-      if (x != productsOf) {
-        double[][] both = t.applyWithMeanSquare(x);
-        productsOf = x;
-        productsPi = both[0];
-        productsSquare = both[1];
-      } else if (productsSquare == null) {
-        productsSquare = t.applyMeanSquare(x);
-      }
-      return new double[][] {productsPi, productsSquare};
-    }
-
-    /** {@link Reconstruction#deviance} of {@code pi}, reused for the same array. */
-    double devianceOf(double[] pi) {
-      if (pi != devianceOfPi) {
-        devianceOfPi = pi;
-        devianceOfPiValue = deviance(counts, n, pi);
-      }
-      return devianceOfPiValue;
-    }
-
-    /**
-     * One EMS step (EM, then smoothing) from {@code from}; counts as an iteration. From the current
-     * iterate it reuses its fitted output distribution, already computed by the same product.
-     */
-    double[] next(double[] from) {
-      iterations++;
-      double[] fromPi = from == theta ? pi : piOf(from);
-      return smooth(step(counts, n, t, from, fromPi), smoothing, t.circular());
-    }
-
-    /**
-     * Makes {@code next} the current iterate; stops at the target deviance, or when the fit has
-     * settled and is no misfit (a settled misfit halves the smoothing and goes on, as described
-     * above).
-     */
-    void accept(double[] next) {
-      double[][] f = fitted(next);
-      double[] nextPi = f[0];
-      double nextDeviance = devianceOf(nextPi);
-      boolean settled = Math.abs(deviance - nextDeviance) < 1e-9 * Math.max(1, nextDeviance);
-      theta = next;
-      pi = nextPi;
-      deviance = nextDeviance;
-      expected = expectedDeviance(f[1], pi);
-      if (deviance <= target(expected)) {
-        done = true;
-      } else if (settled) {
-        if (smoothing > 0 && deviance > expected + MISFIT_SDS * Math.sqrt(2 * expected)) {
-          smoothing = smoothing < MIN_SMOOTHING ? 0 : smoothing / 2;
-        } else {
-          done = true;
+    /** A point for a new iterate: a free one, or a new one. */
+    Point take() {
+      for (int i = 0; i < made; i++) {
+        if (points[i].free) {
+          points[i].reuse();
+          return points[i];
         }
+      }
+      if (made == POOL) {
+        throw new IllegalStateException("more than " + POOL + " EMS iterates held at once");
+      }
+      Point p = new Point(k, m);
+      points[made++] = p;
+      return p;
+    }
+
+    /** Frees a point the fit no longer needs (never the current iterate). */
+    void give(Point p) {
+      if (p != current) {
+        p.free = true;
+      }
+    }
+
+    /** Frees every point but the current iterate: between steps, nothing else is needed. */
+    void recycle() {
+      for (int i = 0; i < made; i++) {
+        give(points[i]);
+      }
+    }
+
+    /** {@code T theta} of the point. */
+    double[] pi(Point p) {
+      if (!p.hasPi) {
+        t.apply(p.theta, p.pi, scratch);
+        p.hasPi = true;
+      }
+      return p.pi;
+    }
+
+    double deviance(Point p) {
+      if (!p.hasDeviance) {
+        p.deviance = Reconstruction.deviance(counts, n, pi(p));
+        p.hasDeviance = true;
+      }
+      return p.deviance;
+    }
+
+    /** The expected deviance at the point; {@code S theta} with {@code T theta} in one pass if neither is known. */
+    double expected(Point p) {
+      if (!p.hasExpected) {
+        if (!p.hasPi) {
+          t.applyWithMeanSquare(p.theta, p.pi, p.square, scratch);
+          p.hasPi = true;
+        } else {
+          t.applyMeanSquare(p.theta, p.square, scratch);
+        }
+        p.hasSquare = true;
+        p.expected = expectedDeviance(p.square, p.pi);
+        p.hasExpected = true;
+      }
+      return p.expected;
+    }
+
+    /**
+     * Whether the point's deviance is at most the target, which stops the iteration. The target
+     * needs the expected deviance E, a product with S; but {@code E <= sum_j (1 - pi_j)} over the
+     * output bins with {@code pi_j > 0} (since {@code (S theta)_j >= sum_i T_ji^2 theta_i >= pi_j^2}
+     * for a theta summing to 1, by Cauchy-Schwarz, a mean square being at least the square of the
+     * mean), and the target {@code E - sqrt(2 E)} is at most {@code max(0, target(bound))} for any
+     * E up to a bound. A deviance above that (with a margin far above rounding) cannot reach the
+     * target, whatever E is: then E is not computed, and the answer is the same.
+     */
+    boolean reachesTarget(Point p) {
+      double deviance = deviance(p);
+      if (!p.hasExpected) {
+        double[] pi = p.pi;
+        double bound = 0;
+        for (int j = 0; j < m; j++) {
+          if (pi[j] > 0) {
+            bound += 1 - pi[j];
+          }
+        }
+        if (deviance > Math.max(0, target(bound + 1e-6 * m)) + 1e-6) {
+          return false;
+        }
+      }
+      return deviance <= target(expected(p));
+    }
+
+    /** One EMS step (EM, then smoothing) from {@code from}; counts as an iteration. */
+    Point next(Point from) {
+      iterations++;
+      Point to = take();
+      step(counts, n, t, from.theta, pi(from), ratio, stepped, scratch);
+      smooth(stepped, smoothing, t.circular(), to.theta);
+      return to;
+    }
+
+    /** One plain EMS step from the current iterate. */
+    void plainStep() {
+      accept(next(current));
+      recycle();
+    }
+
+    /**
+     * Makes {@code next} the current iterate; stops at the target deviance, or, with {@link
+     * Schedule#settleChange}, when the deviance has settled (a settled misfit halves the
+     * smoothing and goes on, as described above).
+     */
+    void accept(Point next) {
+      double previous = deviance(current);
+      current = next;
+      if (reachesTarget(next)) {
+        done = true;
+      } else if (Math.abs(previous - deviance(next)) < schedule.settleChange() * Math.max(1, deviance(next))) {
+        settle(next);
+      }
+    }
+
+    /**
+     * The fit has settled at {@code p}: it stops there, unless it is a misfit (far above the
+     * expected deviance) with smoothing left to halve.
+     */
+    void settle(Point p) {
+      double expected = expected(p);
+      if (smoothing > 0 && deviance(p) > expected + MISFIT_SDS * Math.sqrt(2 * expected)) {
+        smoothing = smoothing < MIN_SMOOTHING ? 0 : smoothing / 2;
+      } else {
+        done = true;
       }
     }
 
@@ -256,38 +435,42 @@ public final class Reconstruction {
      * accelerating the convergence of any EM algorithm", Scand. J. Statist. 35, 2008, scheme S3):
      * two EMS steps {@code theta1 = F(theta0)}, {@code theta2 = F(theta1)}, each checked against
      * the stop like any iterate; then, with {@code r = theta1 - theta0}, {@code v = theta2 - 2
-     * theta1 + theta0} and the step length {@code alpha = -|r| / |v|} (at most -1), the
-     * extrapolation {@code theta0 - 2 alpha r + alpha^2 v}, pulled back towards alpha = -1 (which is
-     * theta2) until no frequency is negative, and one stabilising EMS step from it. The result is
-     * kept if its deviance is at most theta2's. Else a plain step {@code F(theta2)} is taken, unless
-     * the deviance is rising (theta2's above theta1's) and the jump is nearer the fixed point by
-     * the residual {@code |F(x) - x|} (the jump's against theta2's; both are at hand). Every
-     * iterate is checked against the same stop as plain EMS; a jump past the target is pulled back
-     * to the crossing ({@link #crossing}).
+     * theta1 + theta0} and the step length {@code alpha = -|r| / |v|} (at most -1, at least minus
+     * the step limit), the extrapolation {@code theta0 - 2 alpha r + alpha^2 v}, pulled back towards
+     * alpha = -1 (which is theta2) until no frequency is negative, and one stabilising EMS step
+     * from it. The result is kept if its deviance is at most theta2's. Else a plain step {@code
+     * F(theta2)} is taken, unless the deviance is rising (theta2's above theta1's) and the jump is
+     * nearer the fixed point by the residual {@code |F(x) - x|} (the jump's against theta2's; both
+     * are at hand). Every iterate is checked against the same stop as plain EMS; a jump past the
+     * target is pulled back to the crossing ({@link #crossing}). With {@link
+     * Schedule#settleFraction}, the two steps also decide whether the fit has settled (the class
+     * description).
      *
      * <p>Why the residual while the deviance rises: EMS is not EM, and its smoothing step does not
      * lower the deviance. Where the target is out of reach, the deviance falls to a lowest point,
      * then climbs to the settled fit's, and a jump that lands nearer the settled fit has the higher
-     * deviance. Kept or dropped by its deviance alone, every such jump was dropped: on the sample's
-     * windows, about 80 % of which settle so, SQUAREM took more steps than plain EMS. The residual
-     * is SQUAREM's merit for a fixed-point map without an objective; before the lowest point the
-     * deviance decides as before, so a window whose deviance falls until it reaches the target
+     * deviance. Kept or dropped by its deviance alone, every such jump was dropped, and on the
+     * sample's windows, most of which settle so, SQUAREM took more steps than plain EMS. The
+     * residual is SQUAREM's merit for a fixed-point map without an objective; before the lowest
+     * point the deviance decides, so a window whose deviance falls until it reaches the target
      * takes the same path.
      */
     void squaremCycle() {
-      double[] theta0 = theta;
-      double[] theta1 = next(theta0);
-      accept(theta1);
+      Point p0 = current;
+      Point p1 = next(p0);
+      accept(p1);
       if (done) {
         return;
       }
-      double deviance1 = deviance;
-      double[] theta2 = next(theta1);
-      accept(theta2);
+      double deviance1 = deviance(p1);
+      Point p2 = next(p1);
+      accept(p2);
       if (done) {
         return;
       }
-      int k = theta0.length;
+      double[] theta0 = p0.theta;
+      double[] theta1 = p1.theta;
+      double[] theta2 = p2.theta;
       double rr = 0;
       double vv = 0;
       for (int i = 0; i < k; i++) {
@@ -299,8 +482,19 @@ public final class Reconstruction {
       if (vv == 0) {
         return;
       }
+      if (schedule.settleFraction() > 0 && settledAt(theta1, theta2, rr, vv)) {
+        settle(p2);
+        if (done) {
+          return;
+        }
+      }
       double alpha = Math.min(-Math.sqrt(rr / vv), -1);
-      double[] jump = new double[k];
+      if (-alpha >= stepLimit) {
+        alpha = -stepLimit;
+        stepLimit *= STEP_LIMIT_GROWTH;
+      }
+      Point jumpPoint = take();
+      double[] jump = jumpPoint.theta;
       // Each halving moves alpha halfway to -1 (theta2); the last falls back to -1.
       for (int halvings = 0; halvings < MAX_HALVINGS; halvings++) {
         boolean negative = false;
@@ -316,19 +510,33 @@ public final class Reconstruction {
         alpha = halvings + 1 < MAX_HALVINGS ? Math.min((alpha - 1) / 2, -1) : -1;
       }
       if (alpha == -1) {
-        accept(next(theta2));
+        accept(next(p2));
         return;
       }
-      double[] accelerated = next(jump);
-      if (devianceOf(piOf(accelerated)) > deviance) {
-        double[] plain = next(theta2);
-        boolean rising = deviance > deviance1;
-        accept(rising && squaredDistance(accelerated, jump) < squaredDistance(plain, theta2) ? accelerated : plain);
+      Point accelerated = next(jumpPoint);
+      if (deviance(accelerated) > deviance(p2)) {
+        Point plain = next(p2);
+        boolean rising = deviance(p2) > deviance1;
+        accept(rising && squaredDistance(accelerated.theta, jump) < squaredDistance(plain.theta, theta2)
+            ? accelerated : plain);
       } else if (!reachesTarget(accelerated)) {
         accept(accelerated);
       } else {
-        accept(crossing(theta0, theta1, theta2, alpha, accelerated));
+        accept(crossing(p0, p1, p2, alpha, accelerated));
       }
+    }
+
+    /**
+     * Whether two EMS steps {@code theta0 -> theta1 -> theta2} ({@code rr = |r|^2}, {@code vv =
+     * |v|^2}) put the fixed point within the settling distance of theta2: {@code |theta2 - theta1|_1
+     * |r| / |v|}, the last step times {@code 1 / (1 - lambda)} for a map contracting at rate lambda.
+     */
+    private boolean settledAt(double[] theta1, double[] theta2, double rr, double vv) {
+      double last = 0;
+      for (int i = 0; i < k; i++) {
+        last += Math.abs(theta2[i] - theta1[i]);
+      }
+      return last * Math.sqrt(rr / vv) < settleDistance;
     }
 
     /** {@code |x - y|^2}: between a point and its EMS step, the fixed-point residual SQUAREM falls back on. */
@@ -341,40 +549,53 @@ public final class Reconstruction {
       return s;
     }
 
-    /** Whether {@code theta}'s deviance is at most the target, which stops the iteration. */
-    boolean reachesTarget(double[] theta) {
-      double[][] f = fitted(theta);
-      return devianceOf(f[0]) <= target(expectedDeviance(f[1], f[0]));
-    }
-
     /**
      * The jump reached the target: plain EMS would have stopped at the first iterate past it, not
      * wherever the jump lands beyond. So the step length is bisected between -1 (a plain step from
      * theta2) and {@code alpha} to the stabilised point closest to the crossing ({@value
-     * #CROSSING_BISECTIONS} halvings, each one EMS step).
+     * #CROSSING_BISECTIONS} halvings, each one EMS step); with {@link Schedule#stepPastTarget},
+     * then one EMS step from the last point found before the target, kept if it reaches the target
+     * (as plain EMS's last step does).
      */
-    double[] crossing(double[] theta0, double[] theta1, double[] theta2, double alpha, double[] past) {
-      double[] plain = next(theta2);
+    Point crossing(Point p0, Point p1, Point p2, double alpha, Point past) {
+      Point plain = next(p2);
       if (reachesTarget(plain)) {
         return plain;
       }
+      double[] theta0 = p0.theta;
+      double[] theta1 = p1.theta;
+      double[] theta2 = p2.theta;
       double before = -1;
       double after = alpha;
-      double[] best = past;
+      Point best = past;
+      Point lastBefore = null;
       for (int b = 0; b < CROSSING_BISECTIONS; b++) {
         double mid = (before + after) / 2;
-        double[] at = new double[theta0.length];
-        for (int i = 0; i < at.length; i++) {
+        Point atPoint = take();
+        double[] at = atPoint.theta;
+        for (int i = 0; i < k; i++) {
           double r = theta1[i] - theta0[i];
           double v = theta2[i] - 2 * theta1[i] + theta0[i];
           at[i] = Math.max(0, theta0[i] - 2 * mid * r + mid * mid * v);
         }
-        double[] stabilised = next(at);
+        Point stabilised = next(atPoint);
+        give(atPoint);
         if (reachesTarget(stabilised)) {
           after = mid;
+          give(best);
           best = stabilised;
         } else {
           before = mid;
+          if (lastBefore != null) {
+            give(lastBefore);
+          }
+          lastBefore = stabilised;
+        }
+      }
+      if (schedule.stepPastTarget() && lastBefore != null) {
+        Point over = next(lastBefore);
+        if (reachesTarget(over)) {
+          return over;
         }
       }
       return best;
@@ -418,17 +639,21 @@ public final class Reconstruction {
   }
 
   private static double[] step(long[] counts, long n, TransitionMatrix t, double[] theta, double[] pi) {
-    double[] ratio = new double[counts.length];
+    double[] next = new double[t.columns()];
+    step(counts, n, t, theta, pi, new double[counts.length], next, t.scratch());
+    return next;
+  }
+
+  /** The EM step into {@code next}, with the working arrays {@code ratio} (one per output bin) and {@code scratch}. */
+  private static void step(long[] counts, long n, TransitionMatrix t, double[] theta, double[] pi, double[] ratio,
+      double[] next, double[] scratch) {
     for (int j = 0; j < counts.length; j++) {
-      if (counts[j] > 0 && pi[j] > 0) {
-        ratio[j] = counts[j] / (n * pi[j]);
-      }
+      ratio[j] = counts[j] > 0 && pi[j] > 0 ? counts[j] / (n * pi[j]) : 0;
     }
-    double[] next = t.applyTransposed(ratio);
+    t.applyTransposed(ratio, next, scratch);
     for (int i = 0; i < next.length; i++) {
       next[i] *= theta[i];
     }
-    return next;
   }
 
   /**
@@ -439,8 +664,14 @@ public final class Reconstruction {
     if (!(w >= 0 && w <= 1)) {
       throw new IllegalArgumentException("smoothing weight must be in [0, 1], got " + w);
     }
+    double[] out = new double[theta.length];
+    smooth(theta, w, circular, out);
+    return out;
+  }
+
+  /** The smoothing step into {@code out} (not {@code theta} itself). */
+  private static void smooth(double[] theta, double w, boolean circular, double[] out) {
     int k = theta.length;
-    double[] out = new double[k];
     double keep = 1 - w;
     double half = 0.5 * w;
     for (int i = 1; i < k - 1; i++) {
@@ -451,7 +682,6 @@ public final class Reconstruction {
       out[0] = keep * theta[0] + half * (theta[circular ? k - 1 : 0] + theta[Math.min(1, k - 1)]);
       out[k - 1] = keep * theta[k - 1] + half * (theta[Math.max(k - 2, 0)] + theta[circular ? 0 : k - 1]);
     }
-    return out;
   }
 
   /**

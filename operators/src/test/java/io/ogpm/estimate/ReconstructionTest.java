@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * EMS on counts chosen by hand (no sampling): the EM step, the smoothing step's weights, the
- * deviance, and the stop at the first iterate whose deviance reaches the target {@code E -
- * sqrt(2 E)}.
+ * deviance, the stop at the first iterate whose deviance reaches the target {@code E - sqrt(2 E)},
+ * the settling rules, and the schedules ({@link Reconstruction.Schedule}).
  */
 class ReconstructionTest {
   private static final Mechanism OGPM = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).build());
@@ -87,9 +87,9 @@ class ReconstructionTest {
 
   @Test
   void emsStopsAtTheFirstIterateWhoseDevianceReachesTheTarget() {
-    // A smooth truth, counts at their expectation: EMS from the uniform distribution, replayed
-    // here step by step, must stop at the first iterate with deviance <= E - sqrt(2 E), E the
-    // expected deviance at that iterate.
+    // A smooth truth, counts at their expectation: plain EMS from the uniform distribution,
+    // replayed here step by step, must stop at the first iterate with deviance <= E - sqrt(2 E), E
+    // the expected deviance at that iterate.
     int k = 10;
     FieldBinning binning = FieldBinning.of(OGPM, k);
     TransitionMatrix t = TransitionMatrix.of(OGPM, binning);
@@ -100,7 +100,7 @@ class ReconstructionTest {
     long n = 2_000;
     long[] counts = expectedCounts(t, truth, n);
     long total = Arrays.stream(counts).sum();
-    Reconstruction.Result r = Reconstruction.em(counts, t);
+    Reconstruction.Result r = Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN);
 
     double[] theta = new double[k];
     Arrays.fill(theta, 1.0 / k);
@@ -165,6 +165,20 @@ class ReconstructionTest {
     return theta;
   }
 
+  /** {@code |a - b|_1}. */
+  private static double l1(double[] a, double[] b) {
+    double s = 0;
+    for (int i = 0; i < a.length; i++) {
+      s += Math.abs(a[i] - b[i]);
+    }
+    return s;
+  }
+
+  /** The default schedule's settling distance for n records over k bins. */
+  private static double settleDistance(int k, long n) {
+    return Reconstruction.SETTLE_FRACTION * Math.sqrt(k / (double) n);
+  }
+
   @Test
   void aMisfitHalvesTheSmoothingUntilTheSettledFitIsWithinThreeStandardDeviations() {
     // Every input in one bin, 2,000 records at eps 8 (counts at their expectation): the smoothed
@@ -177,11 +191,25 @@ class ReconstructionTest {
     truth[10] = 1;
     long[] counts = expectedCounts(t, truth, 2_000);
     long total = Arrays.stream(counts).sum();
+    double finalWeight = Reconstruction.SMOOTHING / 8;
+    // The former schedule settles where the deviance stops changing (to 1e-9 of itself): a fixed
+    // point at the final weight to six digits in every bin.
+    double[] former = Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN_FIRST).frequencies();
+    assertThat(Reconstruction.smooth(Reconstruction.step(counts, total, t, former), finalWeight, false))
+        .containsExactly(former, within(1e-6));
+    // The default settles when SQUAREM puts the fixed point within its settling distance, so one
+    // more step at the final weight moves it by less than that; at any other weight the step moves
+    // it by far more (about 0.01 at half the weight).
     Reconstruction.Result r = Reconstruction.em(counts, t);
     double[] theta = r.frequencies();
-    double finalWeight = Reconstruction.SMOOTHING / 8;
-    double[] again = Reconstruction.smooth(Reconstruction.step(counts, total, t, theta), finalWeight, false);
-    assertThat(again).containsExactly(theta, within(1e-6));
+    for (double w : new double[] {finalWeight * 2, finalWeight, finalWeight / 2}) {
+      double moved = l1(Reconstruction.smooth(Reconstruction.step(counts, total, t, theta), w, false), theta);
+      if (w == finalWeight) {
+        assertThat(moved).isLessThan(settleDistance(k, total));
+      } else {
+        assertThat(moved).as("w = %s", w).isGreaterThan(10 * settleDistance(k, total));
+      }
+    }
     double[] pi = t.apply(theta);
     double expected = Reconstruction.expectedDeviance(t, theta, pi);
     assertThat(r.deviance()).isGreaterThan(r.targetDeviance()).isLessThanOrEqualTo(expected + 3 * Math.sqrt(2 * expected));
@@ -247,20 +275,21 @@ class ReconstructionTest {
   }
 
   /**
-   * SQUAREM from the first step, on 1e6 records of a two-humped truth (20 bins, eps 1): a fraction
-   * of plain EMS's steps, to nearly the same place, a valid distribution.
+   * SQUAREM from the first step (the default schedule), on 1e6 records of a two-humped truth (20
+   * bins, eps 1): a fraction of plain EMS's steps, to nearly the same place, a valid distribution.
    */
   @Test
   void squaremReachesPlainEmsResultInFewerSteps() {
     Mechanism ogpm = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).build());
     TransitionMatrix t = TransitionMatrix.of(ogpm, FieldBinning.of(ogpm, 20));
     long[] counts = twoHumps(t, 1_000_000);
-    Reconstruction.Result plain = Reconstruction.em(counts, t, Integer.MAX_VALUE, Integer.MAX_VALUE);
-    Reconstruction.Result accelerated = Reconstruction.em(counts, t, Integer.MAX_VALUE, 0);
+    Reconstruction.Result plain = Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN.maxIterations(Integer.MAX_VALUE));
+    Reconstruction.Result accelerated = Reconstruction.em(counts, t, Reconstruction.Schedule.DEFAULT.maxIterations(Integer.MAX_VALUE));
     double tv = ReconstructionCapTest.totalVariation(plain.frequencies(), accelerated.frequencies());
     assertThat(accelerated.iterations()).isLessThan(plain.iterations() / 3);
-    // Plain EMS stops here at its first iterate past the target (34,147 steps), SQUAREM (1,285)
-    // at the crossing its bisection finds on another path to it: 1.5e-3 apart in total variation.
+    // Plain EMS stops here at its first iterate past the target (34,137 steps), SQUAREM (388) one
+    // step past the crossing its bisection finds, on another path to it: 1.7e-3 apart in total
+    // variation.
     assertThat(accelerated.deviance()).isLessThanOrEqualTo(accelerated.targetDeviance());
     assertThat(tv).isLessThan(2e-3);
     assertThat(Arrays.stream(accelerated.frequencies()).min().getAsDouble()).isGreaterThanOrEqualTo(0.0);
@@ -272,17 +301,23 @@ class ReconstructionTest {
     Mechanism ogpm = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).build());
     TransitionMatrix t = TransitionMatrix.of(ogpm, FieldBinning.of(ogpm, 20));
     long[] counts = twoHumps(t, 1_000_000);
-    for (int limit : new int[] {1, 2, 3, 4, 5, 7, 10, 11}) {
-      assertThat(Reconstruction.em(counts, t, limit, 0).iterations()).as("accelerated, limit %d", limit).isEqualTo(limit);
-      assertThat(Reconstruction.em(counts, t, limit, Integer.MAX_VALUE).iterations()).isEqualTo(limit);
-      assertThat(Reconstruction.em(counts, t, limit, 3).iterations()).isEqualTo(limit);
+    for (Reconstruction.Schedule s : new Reconstruction.Schedule[] {Reconstruction.Schedule.DEFAULT,
+        Reconstruction.Schedule.PLAIN_FIRST.accelerateAfter(0)}) {
+      for (int limit : new int[] {1, 2, 3, 4, 5, 7, 10, 11}) {
+        assertThat(Reconstruction.em(counts, t, s.maxIterations(limit)).iterations()).as("accelerated, limit %d", limit).isEqualTo(limit);
+        assertThat(Reconstruction.em(counts, t, s.accelerateAfter(Integer.MAX_VALUE).maxIterations(limit)).iterations()).isEqualTo(limit);
+        assertThat(Reconstruction.em(counts, t, s.accelerateAfter(3).maxIterations(limit)).iterations()).isEqualTo(limit);
+      }
+      // Before the acceleration starts, the iterates are plain EMS's.
+      assertThat(Reconstruction.em(counts, t, s.accelerateAfter(50).maxIterations(50)).frequencies()).containsExactly(
+          Reconstruction.em(counts, t, s.accelerateAfter(Integer.MAX_VALUE).maxIterations(50)).frequencies());
     }
-    // The default: at most MAX_ITERATIONS, plain for the first ACCELERATE_AFTER.
+    // The default: at most MAX_ITERATIONS, SQUAREM from the first step.
     assertThat(Reconstruction.em(counts, t).frequencies()).containsExactly(
-        Reconstruction.em(counts, t, Reconstruction.MAX_ITERATIONS, Reconstruction.ACCELERATE_AFTER).frequencies());
-    // Before the acceleration starts, the iterates are plain EMS's.
-    assertThat(Reconstruction.em(counts, t, 50, 50).frequencies()).containsExactly(
-        Reconstruction.em(counts, t, 50, Integer.MAX_VALUE).frequencies());
+        Reconstruction.em(counts, t, new Reconstruction.Schedule(Reconstruction.MAX_ITERATIONS, 0,
+            Reconstruction.FIRST_STEP_LIMIT, true, 0, Reconstruction.SETTLE_FRACTION)).frequencies());
+    assertThat(Reconstruction.em(counts, t, 777).frequencies()).containsExactly(
+        Reconstruction.em(counts, t, Reconstruction.Schedule.DEFAULT.maxIterations(777)).frequencies());
   }
 
   /**
@@ -291,7 +326,9 @@ class ReconstructionTest {
    * group of the first window of {@code bench records}' aggregationSampleWindows). SQUAREM's jumps
    * towards the settled fit raise the deviance; kept by their residual, they reach plain EMS's
    * settled fit in a fraction of its steps (dropped by their deviance, SQUAREM took 2,065 steps,
-   * more than plain EMS's 1,637).
+   * more than plain EMS's 1,637). The former schedule (100 plain steps first, settled by the
+   * deviance's change) is pinned as it was; the default gets there sooner still, to within its
+   * settling distance's order.
    */
   @Test
   void squaremKeepsJumpsTowardsTheSettledFitWhileTheDevianceRises() {
@@ -299,14 +336,22 @@ class ReconstructionTest {
     TransitionMatrix t = TransitionMatrix.of(m, FieldBinning.of(m, 50));
     long[] counts = {12, 10, 19, 13, 10, 5, 16, 14, 15, 15, 13, 11, 12, 18, 17, 17, 17, 31, 27, 18, 32, 30, 32,
         26, 34, 33, 32, 37, 38, 32, 36, 25, 34, 32, 21, 17, 14, 19, 21, 20, 11, 10, 16, 14, 12, 12, 19, 10, 13, 8};
-    Reconstruction.Result accelerated = Reconstruction.em(counts, t);
-    Reconstruction.Result plain = Reconstruction.em(counts, t, Integer.MAX_VALUE, Integer.MAX_VALUE);
+    Reconstruction.Result accelerated = Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN_FIRST);
+    Reconstruction.Result plain = Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN.maxIterations(Integer.MAX_VALUE));
     double tv = ReconstructionCapTest.totalVariation(plain.frequencies(), accelerated.frequencies());
     assertThat(plain.deviance()).isGreaterThan(plain.targetDeviance());
     assertThat(accelerated.deviance()).isGreaterThan(accelerated.targetDeviance());
-    assertThat(accelerated.iterations()).isLessThan(plain.iterations() / 3);
-    // 218 steps against 1,637, 2.4e-5 apart in total variation: both stop by settling, where the
-    // deviance changes by less than 1e-9 of itself in a step, short of the fixed point itself.
+    assertThat(accelerated.iterations()).isEqualTo(218);
+    assertThat(plain.iterations()).isEqualTo(1_637);
+    // 2.4e-5 apart in total variation: both stop by settling, where the deviance changes by less
+    // than 1e-9 of itself in a step, short of the fixed point itself.
     assertThat(tv).isLessThan(1e-4);
+    // The default: 51 steps, 3.5e-3 from plain EMS's fixed point in L1, about five times its
+    // settling distance (several slow components converge at once, so SQUAREM's estimate of the
+    // distance, from the slowest, is short of it).
+    Reconstruction.Result fast = Reconstruction.em(counts, t);
+    assertThat(fast.deviance()).isGreaterThan(fast.targetDeviance());
+    assertThat(fast.iterations()).isLessThan(accelerated.iterations() / 3);
+    assertThat(l1(fast.frequencies(), plain.frequencies())).isLessThan(10 * settleDistance(50, 1_000));
   }
 }

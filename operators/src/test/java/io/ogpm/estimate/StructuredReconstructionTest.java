@@ -137,8 +137,8 @@ class StructuredReconstructionTest {
       double bound = t.structured() ? StructuredProducts.stepBound(t) : 0;
       for (int n : new int[] {300, 3_000, 30_000}) {
         long[] counts = window(c, n, bits);
-        Reconstruction.Result fast = Reconstruction.em(counts, t, PLAIN, Integer.MAX_VALUE);
-        Reconstruction.Result slow = Reconstruction.em(counts, dense, PLAIN, Integer.MAX_VALUE);
+        Reconstruction.Result fast = Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN.maxIterations(PLAIN));
+        Reconstruction.Result slow = Reconstruction.em(counts, dense, Reconstruction.Schedule.PLAIN.maxIterations(PLAIN));
         if (slow.iterations() >= PLAIN) {
           continue;
         }
