@@ -77,7 +77,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *       the records, which any pipeline that looks into them pays;
  *   <li>Kafka -> windowed estimates -> Kafka ({@link AggregateJob}) against Kafka -> count per window
  *       -> Kafka (the same source, deserializer, watermarks and windows): how much of a pipeline the
- *       estimation costs, with 6 fields and 100 groups, and with one field and no group.
+ *       estimation costs, with 6 fields and 100 groups, 6 fields and 1,000 groups (about 100 records
+ *       per group and window at the default window), and one field and no group.
  * </ul>
  *
  * <p>The pipelines compared run one after the other, in an order rotated from repetition to
@@ -96,10 +97,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 final class PipelineBench {
   static final String RAW = "bench.raw";
   static final String RAW_ONE_FIELD = "bench.raw-1";
+  static final String RAW_MANY_GROUPS = "bench.raw-groups";
   static final int USERS = 1000;
   /** The pipelines compared: see {@link #compared}. */
   static final int KINDS = 5;
   static final int GROUPS = 100;
+  /** The many-groups case's groups: about 100 records per group and window at the default window. */
+  static final int MANY_GROUPS = 1000;
   static final Duration CHECKPOINTS = Duration.ofSeconds(5);
   /** The aggregation's watermarks, the same for the aggregate job and the count it is compared with. */
   static final Duration OUT_OF_ORDERNESS = Duration.ofMinutes(5);
@@ -150,7 +154,9 @@ final class PipelineBench {
       kafka.createTopic(RAW_ONE_FIELD, 2, STAMPED_BY_BROKER);
       produce(RAW);
       produce(RAW_ONE_FIELD);
-      log("produced %d records into %s and %s", records, RAW, RAW_ONE_FIELD);
+      kafka.createTopic(RAW_MANY_GROUPS, 2, STAMPED_BY_BROKER);
+      produce(RAW_MANY_GROUPS, MANY_GROUPS);
+      log("produced %d records into %s, %s and %s", records, RAW, RAW_ONE_FIELD, RAW_MANY_GROUPS);
 
       // Five pipelines, in an order rotated from one repetition to the next: the perturbation with
       // the sample's per-user budget (a shuffle by user and keyed state), the perturbation alone
@@ -204,13 +210,19 @@ final class PipelineBench {
       String oneTopic = "bench.perturbed-1";
       Timing oneField = perturbJob(one, RAW_ONE_FIELD, oneTopic);
       log("perturbation, one field: %.0f records/s (net run time)", oneField.netRate);
-      out.set("aggregation", aggregation(six, perturbedTopic, "activity", median(perturbedNet)));
-      out.set("aggregationOneFieldNoGroup", aggregation(one, oneTopic, null, oneField.netRate));
+      String manyTopic = "bench.perturbed-groups";
+      Timing many = perturbJob(six, RAW_MANY_GROUPS, manyTopic);
+      log("perturbation, %d groups: %.0f records/s (net run time)", MANY_GROUPS, many.netRate);
+      out.set("aggregation", aggregation(six, perturbedTopic, GROUPS, median(perturbedNet)));
+      out.set("aggregationManyGroups", aggregation(six, manyTopic, MANY_GROUPS, many.netRate));
+      out.set("aggregationOneFieldNoGroup", aggregation(one, oneTopic, 1, oneField.netRate));
     }
     return out;
   }
 
-  private ObjectNode aggregation(PrivacyConfig config, String input, String group, double perturbNetRate) {
+  /** The aggregation against the count per window; {@code groups} 1: no group, else by activity. */
+  private ObjectNode aggregation(PrivacyConfig config, String input, int groups, double perturbNetRate) {
+    String group = groups == 1 ? null : "activity";
     for (int w = 0; w < warmUpRounds; w++) {
       aggregateJob(config, input, group);
       countJob(config, input, group);
@@ -223,12 +235,12 @@ final class PipelineBench {
         double rate = estimate ? aggregateJob(config, input, group) : countJob(config, input, group);
         (estimate ? estimates : counts).add(rate);
         log("%s (%s) %d: %.0f records/s (net run time)", estimate ? "aggregation" : "count per window",
-            group == null ? "one field, no group" : config.fields().size() + " fields, " + GROUPS + " groups", rep, rate);
+            group == null ? "one field, no group" : config.fields().size() + " fields, " + groups + " groups", rep, rate);
       }
     }
     ObjectNode a = JsonNodeFactory.instance.objectNode();
     a.put("fields", config.fields().size());
-    a.put("groups", group == null ? 1 : GROUPS);
+    a.put("groups", groups);
     a.put("recordsPerWindow", recordsPerWindow);
     pairs(a, "recordsPerSecond", estimates, "countRecordsPerSecond", counts);
     a.put("measure", "records over the job's net run time (start-up included, alike for both)");
@@ -532,6 +544,11 @@ final class PipelineBench {
    * ms apart.
    */
   private void produce(String topic) {
+    produce(topic, GROUPS);
+  }
+
+  /** As {@link #produce(String)}, with one of {@code groups} activities. */
+  private void produce(String topic, int groups) {
     List<String> sample = BundledSample.records(Integer.MAX_VALUE);
     Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
         ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 1 << 18,
@@ -539,16 +556,20 @@ final class PipelineBench {
         ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
       for (int i = 0; i < records; i++) {
-        producer.send(new ProducerRecord<>(topic, record(sample.get(i % sample.size()), i).getBytes(StandardCharsets.UTF_8)));
+        producer.send(new ProducerRecord<>(topic, record(sample.get(i % sample.size()), i, groups).getBytes(StandardCharsets.UTF_8)));
       }
       producer.flush();
     }
   }
 
   static String record(String line, int i) {
+    return record(line, i, GROUPS);
+  }
+
+  static String record(String line, int i, int groups) {
     int tail = line.indexOf(",\"attitude\"");
     return "{\"id\":\"b" + i + "\",\"user\":\"u" + (i % USERS) + "\",\"ts\":" + (1767225600000L + i)
-        + ",\"activity\":\"g" + (i % GROUPS) + "\"" + line.substring(tail);
+        + ",\"activity\":\"g" + (i % groups) + "\"" + line.substring(tail);
   }
 
   /** A configuration's YAML without its budget section (the sample's is its last key). */

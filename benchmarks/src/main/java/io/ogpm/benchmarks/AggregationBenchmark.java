@@ -171,6 +171,19 @@ public class AggregationBenchmark {
   }
 
   /**
+   * The same window's emission as the library computed it before the tail statistics, the bands
+   * and the accelerated EMS schedule ({@link FieldEstimator#estimateAsFormerly}): the side-by-side
+   * reference for {@link #emission} (products over runs; with dense products it is the same
+   * reference).
+   */
+  @Benchmark
+  @BenchmarkMode(Mode.AverageTime)
+  @OutputTimeUnit(TimeUnit.MILLISECONDS)
+  public FieldEstimate emissionAsFormerly(Emitting s) {
+    return s.estimator.estimateAsFormerly(s.window);
+  }
+
+  /**
    * The same emission without the EMS reconstruction: raw histogram, means and their 95 %
    * intervals only (what {@code --method raw} emits); the difference to {@link #emission} is the
    * reconstruction's cost.

@@ -51,7 +51,7 @@ class BenchPipelineIT {
       assertThat(ceiling.get(key).asDouble()).as("unperturbedAgainstIdentity." + key).isPositive();
     }
     assertThat(ceiling.get("jobCpu").get("ratio").asDouble()).isPositive();
-    for (String name : new String[] {"aggregation", "aggregationOneFieldNoGroup"}) {
+    for (String name : new String[] {"aggregation", "aggregationManyGroups", "aggregationOneFieldNoGroup"}) {
       JsonNode a = j.get(name);
       for (String key : new String[] {"recordsPerSecond", "countRecordsPerSecond", "ratio", "perturbationRecordsPerSecond",
           "overPerturbation"}) {
@@ -59,6 +59,7 @@ class BenchPipelineIT {
       }
     }
     assertThat(j.get("aggregation").get("groups").asInt()).isEqualTo(100);
+    assertThat(j.get("aggregationManyGroups").get("groups").asInt()).isEqualTo(1000);
     assertThat(j.get("aggregationOneFieldNoGroup").get("fields").asInt()).isEqualTo(1);
     assertThat(j.get("records").asInt()).isEqualTo(300);
   }

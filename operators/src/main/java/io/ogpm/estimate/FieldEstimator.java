@@ -186,11 +186,38 @@ public final class FieldEstimator {
     return new FieldEstimate(n, raw, reconstructed, iterations, linearMeans(acc, reconstructed), null, band);
   }
 
+  /**
+   * The estimate as this library computed it before the tail statistics, the bands and the
+   * accelerated schedule: EMS by {@link Reconstruction.Schedule#PLAIN_FIRST}, the linear mean's
+   * interval from the outputs' mean alone, the circular direction from the confidence disk, no
+   * band. Only for benchmarks that measure the present emission side by side with the former one.
+   */
+  @Internal
+  public FieldEstimate estimateAsFormerly(FieldAccumulator acc) {
+    long n = acc.getCount();
+    double[] raw = binning.rawHistogram(acc.getHistogram());
+    if (transition == null || n == 0) {
+      throw new IllegalArgumentException("the former estimate needs a piecewise mechanism and a value");
+    }
+    Reconstruction.Result r = Reconstruction.em(acc.getHistogram(), transition, Reconstruction.Schedule.PLAIN_FIRST);
+    if (binning.circular()) {
+      return new FieldEstimate(n, raw, r.frequencies(), r.iterations(), null, circularMeans(acc, r.frequencies(), true),
+          null);
+    }
+    return new FieldEstimate(n, raw, r.frequencies(), r.iterations(), linearMeans(acc, r.frequencies(), true), null,
+        null);
+  }
+
   private LinearMeans linearMeans(FieldAccumulator acc, double[] reconstructed) {
+    return linearMeans(acc, reconstructed, false);
+  }
+
+  private LinearMeans linearMeans(FieldAccumulator acc, double[] reconstructed, boolean outputMeanOnly) {
     long n = acc.getCount();
     double mean = acc.mean();
     double unbiased = affine.exists() ? affine.inverse(mean) : Double.NaN;
-    LinearMeanBounds.Bounds bounds = linearBounds.bounds(n, mean, acc.getHistogram());
+    LinearMeanBounds.Bounds bounds = outputMeanOnly ? linearBounds.outputMeanBounds(n, mean)
+        : linearBounds.bounds(n, mean, acc.getHistogram());
     Interval headline = Interval.within(Double.isNaN(unbiased) ? mean : unbiased, bounds.lower(), bounds.upper());
     double rec = reconstructed == null ? Double.NaN : linearMean(reconstructed);
     Interval recHeadline = reconstructed == null ? null : Interval.within(rec, bounds.lower(), bounds.upper());
