@@ -97,6 +97,7 @@ final class WindowSweep {
     ObjectMapper json = new ObjectMapper();
     double[][] values = new double[estimators.size()][SAMPLE_WINDOW];
     long nanos = 0;
+    long cpuNanos = 0;
     long emissions = 0;
     long iterations = 0;
     long windows = 0;
@@ -114,6 +115,7 @@ final class WindowSweep {
         }
       }
       long start = System.nanoTime();
+      long cpuStart = ThreadAllocation.cpuNanos();
       for (int f = 0; f < estimators.size(); f++) {
         FieldEstimator e = estimators.get(f);
         List<FieldAccumulator> groups = new ArrayList<>();
@@ -133,6 +135,7 @@ final class WindowSweep {
         }
       }
       nanos += System.nanoTime() - start;
+      cpuNanos = cpuStart < 0 || cpuNanos < 0 ? -1 : cpuNanos + ThreadAllocation.cpuNanos() - cpuStart;
       windows++;
     } while (nanos < measure.toNanos());
     // How the first window's reconstructions stopped (untimed): by the target, or by settling above it.
@@ -156,6 +159,8 @@ final class WindowSweep {
     out.put("recordsPerSecond", Math.round(windows * SAMPLE_WINDOW * 1e9 / nanos));
     out.put("emsIterationsPerEmission", Math.round((double) iterations / emissions));
     out.put("microsecondsPerEmission", Math.round(nanos / 1e3 / emissions));
+    // The measuring thread's own CPU time: what a core of its own would take, whatever the load.
+    out.put("cpuMicrosecondsPerEmission", cpuNanos < 0 ? -1 : Math.round(cpuNanos / 1e3 / emissions));
     out.put("firstWindowEmissionsStoppedBySettling", settled);
     out.put("firstWindowIterationsOfThose", settledIterations);
     out.put("firstWindowIterations", firstIterations);
