@@ -2,6 +2,7 @@ package io.ogpm.record;
 
 import com.fasterxml.jackson.core.io.NumberInput;
 import io.ogpm.mechanism.random.Identifier;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -15,11 +16,11 @@ import java.util.Arrays;
  * <p>Plain JSON, where being valid and what each value reads as are simple to decide: strings of
  * printable ASCII without escapes (0x20 to 0x7E, no backslash); numbers of at most {@value
  * #MAX_NUMBER} characters, in JSON's grammar; nesting at most {@value #MAX_DEPTH} deep; at most
- * {@value #MAX_KEYS} keys per object; the integer {@code -0} and decimals in captured passthrough
- * values excluded (Jackson rewrites them: {@code 0}, and a double's canonical form). Anything else,
- * including every fault, is given up on. In plain JSON the rest follows: a string or integer
- * written back is its own text, a key's bytes are its name's, and numbers read as Jackson reads them
- * ({@link #parseDouble}).
+ * {@value #MAX_KEYS} keys per object. Anything else, including every fault, is given up on. In
+ * plain JSON the rest follows: a key's bytes are its name's, a number reads as Jackson reads it
+ * ({@link #parseDouble}), and a passthrough value is written as Jackson writes it back: a string
+ * or an integer as its own text (the integer {@code -0} as {@code 0}), a decimal as the double it
+ * reads as, in {@link Double#toString}'s form.
  *
  * <p>Why: Jackson's parser, created per record, tokenises every member and canonicalises every
  * name; for a record of 21 values the scanner does about half the work (see README, Performance).
@@ -462,8 +463,9 @@ final class PlainJsonScanner {
 
   /**
    * A number in JSON's grammar: {@code -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?}.
-   * A configured field reads it as a double, the id and the user as an integer; an integer is
-   * captured as its own text (Jackson writes an int or long back as it reads it).
+   * A configured field reads it as a double, the id and the user as an integer. Captured, it is
+   * written as Jackson writes back what it read: an integer (an int, long or BigInteger) as its
+   * own text, -0 as 0; a decimal (a double) as {@link Double#toString} writes the double.
    */
   private void number(JsonShape.Node node, RecordValues values) {
     byte[] in = this.in;
@@ -515,41 +517,55 @@ final class PlainJsonScanner {
       requireDigits();
     }
     int length = pos - from;
-    if (length > MAX_NUMBER || integer && length == 2 && in[from] == '-' && in[from + 1] == '0') {
-      // Too long for here, or -0: Jackson reads the integer -0 as 0.
+    if (length > MAX_NUMBER) {
       throw NotPlain.INSTANCE;
     }
-    if (node != null) {
-      if (node.field >= 0) {
-        values.number(node.field, exponent || count > 15
-            ? parseDouble(in, from, pos)
-            : exactDecimal(in[from] == '-', digits, point < 0 ? 0 : point - count));
+    boolean field = node != null && node.field >= 0;
+    if (field || capturing >= 0 && !integer) {
+      // (The integer -0 is Jackson's int 0, read here as -0.0: the plan perturbs both as +0.0.)
+      double value = exponent || count > 15
+          ? parseDouble(in, from, pos)
+          : exactDecimal(in[from] == '-', digits, point < 0 ? 0 : point - count);
+      if (field) {
+        values.number(node.field, value);
       }
-      if (node.id || node.user) {
-        Identifier id = integer ? integer(from, length) : null;
-        if (node.id && id != null) {
-          values.id(id);
+      if (capturing >= 0 && !integer) {
+        // Jackson writes a decimal back as the double it read, in Double.toString's form, and one
+        // beyond a double's range as the string "Infinity": left to Jackson.
+        if (Double.isInfinite(value)) {
+          throw NotPlain.INSTANCE;
         }
-        if (node.user && id != null) {
-          values.user(id);
-        }
+        captured.writeDouble(value);
       }
     }
-    if (capturing >= 0) {
-      if (!integer) {
-        // Jackson writes a captured decimal back in a double's canonical form.
-        throw NotPlain.INSTANCE;
+    if (node != null && (node.id || node.user)) {
+      Identifier id = integer ? integer(from, length) : null;
+      if (node.id && id != null) {
+        values.id(id);
       }
-      captured.write(in, from, length);
+      if (node.user && id != null) {
+        values.user(id);
+      }
+    }
+    if (capturing >= 0 && integer) {
+      if (length == 2 && in[from] == '-' && in[from + 1] == '0') {
+        // -0, which Jackson reads as the int 0.
+        captured.write('0');
+      } else {
+        captured.write(in, from, length);
+      }
     }
   }
 
-  /** An integer id or user: one of at most 18 digits is a long; longer ones are left to Jackson. */
+  /**
+   * An integer id or user: one of at most 18 digits is a long; a longer one (at most {@value
+   * #MAX_NUMBER} characters) a BigInteger, the same identifier as Jackson's long or BigInteger.
+   */
   private Identifier integer(int from, int length) {
     boolean negative = in[from] == '-';
     int digits = negative ? length - 1 : length;
     if (digits > 18) {
-      throw NotPlain.INSTANCE;
+      return Identifier.integer(new BigInteger(new String(in, from, length, StandardCharsets.ISO_8859_1)));
     }
     long v = 0;
     for (int i = from + (negative ? 1 : 0); i < from + length; i++) {

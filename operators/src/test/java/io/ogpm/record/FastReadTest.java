@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * count is what shows a fast read that gives up where it should not (and pays twice).
  */
 class FastReadTest {
-  static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
+  static final String YAML = """
       id-field: id
       passthrough: [ts, activity, id, meta]
       fields:
@@ -27,7 +27,8 @@ class FastReadTest {
           min: -3.141592653589793
           max: 3.141592653589793
           epsilon: 2.0
-      """);
+      """;
+  static final PrivacyConfig CONFIG = PrivacyConfig.parse(YAML);
 
   static final List<String> VALID = List.of(
       "{\"id\":\"r1\",\"user\":\"u\",\"ts\":1,\"activity\":\"walk\",\"accel_x\":0.25,\"attitude\":{\"roll\":1.5}}",
