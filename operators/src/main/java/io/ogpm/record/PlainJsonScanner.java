@@ -13,14 +13,14 @@ import java.util.Arrays;
  * is read by Jackson as before. It never refuses a record: every dead letter still comes from
  * Jackson's strict reader.
  *
- * <p>Plain JSON, where being valid and what each value reads as are simple to decide: strings of
- * printable ASCII without escapes (0x20 to 0x7E, no backslash); numbers of at most {@value
- * #MAX_NUMBER} characters, in JSON's grammar; nesting at most {@value #MAX_DEPTH} deep; at most
- * {@value #MAX_KEYS} keys per object. Anything else, including every fault, is given up on. In
- * plain JSON the rest follows: a key's bytes are its name's, a number reads as Jackson reads it
- * ({@link #parseDouble}), and a passthrough value is written as Jackson writes it back: a string
- * or an integer as its own text (the integer {@code -0} as {@code 0}), a decimal as the double it
- * reads as, in {@link Double#toString}'s form.
+ * <p>Plain JSON, where being valid and what each value reads as are simple to decide: numbers of
+ * at most {@value #MAX_NUMBER} characters, in JSON's grammar; strings of printable ASCII and valid
+ * UTF-8, whose escapes depend on what the string is read for ({@link #TEXT}); nesting at most
+ * {@value #MAX_DEPTH} deep; at most {@value #MAX_KEYS} keys per object. Anything else, including
+ * every fault, is given up on. In plain JSON the rest follows: a key's bytes are its name's, a
+ * number reads as Jackson reads it ({@link #parseDouble}), and a passthrough value is written as
+ * Jackson writes it back: a string or an integer as its own text (the integer {@code -0} as
+ * {@code 0}), a decimal as the double it reads as, in {@link Double#toString}'s form.
  *
  * <p>Why: Jackson's parser, created per record, tokenises every member and canonicalises every
  * name; for a record of 21 values the scanner does about half the work (see README, Performance).
@@ -49,6 +49,15 @@ final class PlainJsonScanner {
   private static final byte STRING = 1;
   private static final byte NUMBER = 2;
   private static final byte LITERAL = 3;
+
+  /**
+   * What a string is read for, which decides the escapes it may hold ({@link #pastEscape}): its
+   * text (a key, an id or a user: none, so its bytes are its text), to be carried into the output
+   * (those Jackson writes back as they are), or to be dropped (any valid one).
+   */
+  private static final byte TEXT = 0;
+  private static final byte CARRIED = 1;
+  private static final byte DROPPED = 2;
 
   /** Exact powers of ten as doubles: 10^22 is the largest a double holds exactly. */
   private static final double[] POWERS_OF_TEN = new double[23];
@@ -258,11 +267,11 @@ final class PlainJsonScanner {
         array(values);
       }
     } else if (b == '"') {
-      skipString();
+      boolean named = node != null && (node.id || node.user);
+      skipString(named ? TEXT : capturing >= 0 ? CARRIED : DROPPED);
       if (node != null) {
         notNumber(node, "string", values);
-        Identifier text = node.id || node.user
-            ? Identifier.string(new String(in, from + 1, pos - from - 2, StandardCharsets.ISO_8859_1)) : null;
+        Identifier text = named ? Identifier.string(new String(in, from + 1, pos - from - 2, StandardCharsets.UTF_8)) : null;
         if (node.id) {
           values.id(text);
         }
@@ -316,7 +325,7 @@ final class PlainJsonScanner {
           throw NotPlain.INSTANCE;
         }
         int from = pos + 1;
-        int hash = skipString();
+        int hash = skipString(TEXT);
         int length = pos - 1 - from;
         addKey(first, from, length, hash);
         if (keys - first > 1) {
@@ -416,10 +425,13 @@ final class PlainJsonScanner {
   }
 
   /**
-   * Past a string of printable ASCII without escapes, from its opening quote; returns its {@link
-   * #hash} (what a key is looked up and compared by), computed on the way.
+   * Past a string, from its opening quote; returns its {@link #hash} (what a key is looked up and
+   * compared by), computed on the way. Printable ASCII is read here; the first other byte hands
+   * the rest of the string to {@link #restOfString}.
+   *
+   * @param use {@link #TEXT}, {@link #CARRIED} or {@link #DROPPED}: which escapes are read
    */
-  private int skipString() {
+  private int skipString(byte use) {
     byte[] in = this.in;
     int p = pos + 1;
     int h = 0;
@@ -427,13 +439,109 @@ final class PlainJsonScanner {
     while ((b = in[p]) != '"') {
       if (b < 0x20 || b == '\\' || b == 0x7F) {
         // Also b < 0: a byte of a multi-byte UTF-8 sequence.
-        throw NotPlain.INSTANCE;
+        return restOfString(p, h, use);
       }
       h = 31 * h + b;
       p++;
     }
     pos = p + 1;
     return h;
+  }
+
+  /**
+   * The rest of a string from {@code p}, with its hash so far. UTF-8 is read only where it is
+   * valid (RFC 3629: shortest form, no surrogates, at most U+10FFFF), so the bytes are the text's
+   * one encoding and Jackson writes them back as they are; except a character beyond U+FFFF,
+   * which Jackson writes back as two escapes: not read in a captured value. Escapes as {@link
+   * #pastEscape} reads them for the string's use. Anything else (a control character, DEL) is
+   * given up on.
+   */
+  private int restOfString(int p, int hash, byte use) {
+    byte[] in = this.in;
+    int h = hash;
+    int b;
+    while ((b = in[p] & 0xFF) != '"') {
+      if (b >= 0x80) {
+        int end = p + utf8Length(p);
+        if (end - p == 4 && capturing >= 0) {
+          throw NotPlain.INSTANCE;
+        }
+        for (; p < end; p++) {
+          h = 31 * h + (in[p] & 0xFF);
+        }
+      } else if (b == '\\' && use != TEXT) {
+        p = pastEscape(p, use);
+      } else if (b < 0x20 || b == '\\' || b == 0x7F) {
+        throw NotPlain.INSTANCE;
+      } else {
+        h = 31 * h + b;
+        p++;
+      }
+    }
+    pos = p + 1;
+    return h;
+  }
+
+  /** The length of the valid UTF-8 sequence at {@code p} (RFC 3629, table 4), whose first byte is not ASCII. */
+  private int utf8Length(int p) {
+    int b = in[p] & 0xFF;
+    int length;
+    int low = 0x80;
+    int high = 0xBF;
+    if (b >= 0xC2 && b <= 0xDF) {
+      length = 2;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+      length = 3;
+      // E0: not an overlong form; ED: not a surrogate.
+      low = b == 0xE0 ? 0xA0 : low;
+      high = b == 0xED ? 0x9F : high;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+      length = 4;
+      // F0: not an overlong form; F4: not beyond U+10FFFF.
+      low = b == 0xF0 ? 0x90 : low;
+      high = b == 0xF4 ? 0x8F : high;
+    } else {
+      throw NotPlain.INSTANCE;
+    }
+    int second = in[p + 1] & 0xFF;
+    if (second < low || second > high) {
+      throw NotPlain.INSTANCE;
+    }
+    for (int i = 2; i < length; i++) {
+      if ((in[p + i] & 0xC0) != 0x80) {
+        throw NotPlain.INSTANCE;
+      }
+    }
+    return length;
+  }
+
+  /**
+   * Past the escape at {@code p} (its backslash). In a carried string only those Jackson writes
+   * back as they are: {@code \"}, {@code \\} and the short escapes of {@code b f n r t}
+   * (Jackson writes {@code \/} as {@code /}, and a {@code \}{@code u} escape as the character
+   * or a short escape). In a dropped string any of JSON's: also {@code \/} and a {@code u} with
+   * four hex digits.
+   */
+  private int pastEscape(int p, byte use) {
+    byte e = in[p + 1];
+    if (e == '"' || e == '\\' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't') {
+      return p + 2;
+    }
+    if (use != DROPPED) {
+      throw NotPlain.INSTANCE;
+    }
+    if (e == '/') {
+      return p + 2;
+    }
+    if (e == 'u') {
+      for (int i = p + 2; i < p + 6; i++) {
+        if (Character.digit(in[i], 16) < 0) {
+          throw NotPlain.INSTANCE;
+        }
+      }
+      return p + 6;
+    }
+    throw NotPlain.INSTANCE;
   }
 
   private void literal(JsonShape.Node node, RecordValues values) {

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.mechanism.random.RandomnessMode;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -15,9 +17,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The values the scanner reads in passthrough and dropped values, and the faults it must still
- * leave to Jackson there: every JSON number form, and deep nesting. Each record ends as the
- * tree-based perturber ends it, byte for byte ({@link StreamingEquivalenceTest#assertSameOutcomes}),
- * and is read by the read it should be: the scanner, or Jackson after the scanner gave up.
+ * leave to Jackson there: every JSON number form, UTF-8 at each boundary of its validity, escapes
+ * and deep nesting. Each record ends as the tree-based perturber ends it, byte for byte ({@link
+ * StreamingEquivalenceTest#assertSameOutcomes}), and is read by the read it should be: the
+ * scanner, or Jackson after the scanner gave up.
  */
 class ScannerEquivalenceTest {
   static final String SHAPES = StreamingEquivalenceTest.SHAPES;
@@ -108,6 +111,76 @@ class ScannerEquivalenceTest {
   }
 
   /**
+   * UTF-8 sequences at the edges of RFC 3629's table 4, and a byte each way past them: the valid
+   * ones (shortest form, no surrogate, at most U+10FFFF) are read by the scanner wherever they
+   * stand, except a character beyond U+FFFF in a passthrough value (Jackson writes it back as two
+   * escapes); the others are left to Jackson, which takes some of them.
+   */
+  static Stream<Arguments> utf8() {
+    return Stream.of(
+        Arguments.of("C2 80", true), Arguments.of("DF BF", true), Arguments.of("E0 A0 80", true), Arguments.of("E1 80 80", true),
+        Arguments.of("EC BF BF", true), Arguments.of("ED 80 80", true), Arguments.of("ED 9F BF", true),
+        Arguments.of("EE 80 80", true), Arguments.of("EF BF BF", true), Arguments.of("F0 90 80 80", true),
+        Arguments.of("F1 80 80 80", true), Arguments.of("F3 BF BF BF", true), Arguments.of("F4 80 80 80", true),
+        Arguments.of("F4 8F BF BF", true),
+        Arguments.of("80", false), Arguments.of("BF", false), Arguments.of("C0 80", false), Arguments.of("C1 BF", false),
+        Arguments.of("C2 7F", false), Arguments.of("C2 C0", false), Arguments.of("E0 80 80", false), Arguments.of("E0 9F BF", false),
+        Arguments.of("ED A0 80", false), Arguments.of("ED BF BF", false), Arguments.of("E1 7F 80", false),
+        Arguments.of("E1 80 C0", false), Arguments.of("F0 80 80 80", false), Arguments.of("F0 8F BF BF", false),
+        Arguments.of("F1 80 80 C0", false), Arguments.of("F4 90 80 80", false), Arguments.of("F5 80 80 80", false),
+        Arguments.of("F8 80 80 80", false), Arguments.of("FF", false), Arguments.of("E1 80", false), Arguments.of("F1 80 80", false));
+  }
+
+  @ParameterizedTest
+  @MethodSource("utf8")
+  void utf8IsReadWhereValid(String hex, boolean valid) {
+    byte[] s = HexFormat.ofDelimiter(" ").parseHex(hex);
+    boolean beyondBmp = s.length == 4;
+    // In a dropped value, in a dropped key, in a passthrough value, in a key inside one, in an id
+    // inside one; in an id, in a user.
+    check(SHAPES, join("{" + VALID + ",\"x\":\"a", s, "b\"}"), valid);
+    check(SHAPES, join("{" + VALID + ",\"x\":{\"a", s, "\":1}}"), valid);
+    check(SHAPES, join("{" + VALID + ",\"ts\":\"a", s, "\"}"), valid && !beyondBmp);
+    check(SHAPES, join("{" + VALID + ",\"a\":{\"k", s, "\":1}}"), valid && !beyondBmp);
+    String[] id = ("{" + VALID + "}").split("\"r\"");
+    check(SHAPES, join(id[0] + "\"r", s, "\"" + id[1]), valid && !beyondBmp);
+    check(IDS, join("{\"accel_x\":0.5,\"id\":\"r", s, "\",\"u\":\"u\"}"), valid);
+    check(IDS, join("{\"accel_x\":0.5,\"id\":\"r\",\"u\":\"u", s, "\"}"), valid);
+  }
+
+  /**
+   * Escapes: any valid one in a dropped string; in a passthrough string those Jackson writes back
+   * as they are; none in a key, an id or a user (their text is needed).
+   */
+  static Stream<Arguments> escapes() {
+    return Stream.of(
+        Arguments.of("{" + VALID + ",\"x\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\uD834\\uDD1E\\ud800\"}", true),
+        Arguments.of("{" + VALID + ",\"x\":[\"\\u0000\",{\"y\":\"\\uFFFF\"}]}", true),
+        Arguments.of("{" + VALID + ",\"ts\":\"\\\"\\\\\\b\\f\\n\\r\\t\"}", true),
+        Arguments.of("{" + VALID + ",\"a\":{\"b\":[\"x\\ny\"]}}", true),
+        Arguments.of("{" + VALID + ",\"ts\":\"a\\/b\"}", false),
+        Arguments.of("{" + VALID + ",\"ts\":\"\\u0041\"}", false),
+        Arguments.of("{" + VALID + ",\"ts\":\"\\u000a\"}", false),
+        Arguments.of("{" + VALID + ",\"z\":[\"\\u001f\"]}", false),
+        Arguments.of("{" + VALID.replace("\"r\"", "\"r\\n\"") + "}", false),
+        Arguments.of("{" + VALID.replace("7", "\"\\u0041\"") + "}", false),
+        Arguments.of("{" + VALID + ",\"x\":{\"a\\nb\":1}}", false),
+        Arguments.of("{" + VALID + ",\"t\\u0073\":1}", false),
+        Arguments.of("{" + VALID + ",\"x\":\"\\x\"}", false),
+        Arguments.of("{" + VALID + ",\"x\":\"\\u12G4\"}", false),
+        Arguments.of("{" + VALID + ",\"x\":\"\\u12\"}", false),
+        Arguments.of("{" + VALID + ",\"x\":\"\\", false),
+        Arguments.of("{" + VALID + ",\"x\":\"a\u007fb\"}", false),
+        Arguments.of("{" + VALID + ",\"x\":\"a\u001fb\"}", false));
+  }
+
+  @ParameterizedTest
+  @MethodSource("escapes")
+  void escapesAreReadWhereTheTextIsNotNeeded(String record, boolean scanned) {
+    check(SHAPES, bytes(record), scanned);
+  }
+
+  /**
    * Decimals deep inside a passthrough value, up to the scanner's depth, past it (Jackson reads
    * them), and around Jackson's own limit ({@link RecordPerturber#MAX_NESTING}, a dead letter
    * beyond).
@@ -147,5 +220,13 @@ class ScannerEquivalenceTest {
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] join(String before, byte[] middle, String after) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.writeBytes(bytes(before));
+    out.writeBytes(middle);
+    out.writeBytes(bytes(after));
+    return out.toByteArray();
   }
 }
