@@ -9,8 +9,8 @@ import java.util.Arrays;
 /**
  * The first read of {@link JsonRecordReader}: a byte scanner for records in plain JSON, the shape
  * sensor records have. It either reads a record completely, with exactly the values and passthrough
- * bytes Jackson's reading gives, or gives up at the first thing outside plain JSON, and the record
- * is read by Jackson as before. It never refuses a record: every dead letter still comes from
+ * bytes Jackson's reading gives, or gives up at the first thing outside plain JSON, and Jackson's
+ * strict reader reads the record. It never refuses a record: every dead letter comes from
  * Jackson's strict reader.
  *
  * <p>Plain JSON, where being valid and what each value reads as are simple to decide: numbers of

@@ -138,14 +138,14 @@ class PlainJsonScannerTest {
   @ParameterizedTest
   @MethodSource("records")
   void whichRecordsTheScannerReads(String json, boolean plain) {
-    RecordPerturber p = new RecordPerturber(FastReadTest.CONFIG, RandomnessMode.seeded(7));
+    RecordPerturber p = new RecordPerturber(ReadOnceTest.CONFIG, RandomnessMode.seeded(7));
     p.perturb(json.getBytes(StandardCharsets.UTF_8), Source.kafka("raw", 0, 1));
     assertThat(p.plainReads()).as(json).isEqualTo(plain ? 1 : 0);
   }
 
   @Test
   void nestingAndKeysUpToTheirLimits() {
-    RecordPerturber p = new RecordPerturber(FastReadTest.CONFIG, RandomnessMode.seeded(7));
+    RecordPerturber p = new RecordPerturber(ReadOnceTest.CONFIG, RandomnessMode.seeded(7));
     int depth = PlainJsonScanner.MAX_DEPTH;
     // The record is depth 1: an array of depth - 1 more levels fits, one more does not.
     assertThat(plain(p, "{" + VALID + ",\"x\":" + "[".repeat(depth - 1) + "]".repeat(depth - 1) + "}")).isTrue();
@@ -153,15 +153,15 @@ class PlainJsonScannerTest {
     assertThat(plain(p, "{" + VALID + ",\"x\":" + "{\"a\":".repeat(depth - 1) + "1" + "}".repeat(depth - 1) + "}")).isTrue();
     assertThat(plain(p, "{" + VALID + ",\"x\":" + "{\"a\":".repeat(depth) + "1" + "}".repeat(depth) + "}")).isFalse();
     int keys = PlainJsonScanner.MAX_KEYS;
-    assertThat(plain(p, "{" + VALID + ",\"o\":{" + FastReadTest.keys("k", keys) + "}}")).isTrue();
-    assertThat(plain(p, "{" + VALID + ",\"o\":{" + FastReadTest.keys("k", keys + 1) + "}}")).isFalse();
+    assertThat(plain(p, "{" + VALID + ",\"o\":{" + ReadOnceTest.keys("k", keys) + "}}")).isTrue();
+    assertThat(plain(p, "{" + VALID + ",\"o\":{" + ReadOnceTest.keys("k", keys + 1) + "}}")).isFalse();
     // Keys of closed objects are forgotten: many small objects side by side, and past the buffer's first size.
     StringBuilder many = new StringBuilder("{" + VALID + ",\"o\":[");
     for (int i = 0; i < 50; i++) {
-      many.append(i == 0 ? "" : ",").append("{").append(FastReadTest.keys("k", 10)).append("}");
+      many.append(i == 0 ? "" : ",").append("{").append(ReadOnceTest.keys("k", 10)).append("}");
     }
-    assertThat(plain(p, many.append("],").append(FastReadTest.keys("q", 50)).append(",\"p\":{")
-        .append(FastReadTest.keys("k", 60)).append(",\"r\":{").append(FastReadTest.keys("k", 60)).append("}}}").toString())).isTrue();
+    assertThat(plain(p, many.append("],").append(ReadOnceTest.keys("q", 50)).append(",\"p\":{")
+        .append(ReadOnceTest.keys("k", 60)).append(",\"r\":{").append(ReadOnceTest.keys("k", 60)).append("}}}").toString())).isTrue();
   }
 
   private static boolean plain(RecordPerturber p, String json) {

@@ -17,10 +17,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The values the scanner reads in passthrough and dropped values, and the faults it must still
- * leave to Jackson there: every JSON number form, UTF-8 at each boundary of its validity, escapes
- * and deep nesting. Each record ends as the tree-based perturber ends it, byte for byte ({@link
- * StreamingEquivalenceTest#assertSameOutcomes}), and is read by the read it should be: the
- * scanner, or Jackson after the scanner gave up.
+ * leave to Jackson there: every JSON number form, UTF-8 at each boundary of its validity, escapes,
+ * duplicate keys and deep nesting. Each record ends as the tree-based perturber ends it, byte for
+ * byte ({@link StreamingEquivalenceTest#assertSameOutcomes}), and is read by the read it should
+ * be: the scanner, or Jackson's strict reader after the scanner gave up.
  */
 class ScannerEquivalenceTest {
   static final String SHAPES = StreamingEquivalenceTest.SHAPES;
@@ -95,12 +95,12 @@ class ScannerEquivalenceTest {
     List<byte[]> replayed = List.of(bytes(scalars), bytes(scalars.replace("0.25", "0.75")));
     assertThat(StreamingEquivalenceTest.assertSameOutcomes(SHAPES, () -> RandomnessMode.seeded(2), List.of(bytes(nested)), 4096))
         .isEqualTo(1);
-    assertThat(StreamingEquivalenceTest.assertSameOutcomes(FastReadTest.YAML, () -> RandomnessMode.seeded(2), replayed, 4096))
+    assertThat(StreamingEquivalenceTest.assertSameOutcomes(ReadOnceTest.YAML, () -> RandomnessMode.seeded(2), replayed, 4096))
         .isEqualTo(2);
     RecordPerturber p = perturber(SHAPES);
     p.perturb(bytes(nested), Source.line(1));
     assertThat(p.plainReads()).as(number).isEqualTo(scanned ? 1 : 0);
-    p = perturber(FastReadTest.YAML);
+    p = perturber(ReadOnceTest.YAML);
     for (byte[] input : replayed) {
       p.perturb(input, Source.line(1));
     }
@@ -178,6 +178,61 @@ class ScannerEquivalenceTest {
   @MethodSource("escapes")
   void escapesAreReadWhereTheTextIsNotNeeded(String record, boolean scanned) {
     check(SHAPES, bytes(record), scanned);
+  }
+
+  /**
+   * Duplicate keys in values the scanner now reads (passthrough values holding decimals, objects
+   * after strings with escapes or UTF-8, keys in UTF-8, deep inside a passthrough value, late in a
+   * large object): each record is refused with the dead letter it had, and the same keys in
+   * sibling objects are not duplicates.
+   */
+  @Test
+  void duplicateKeysInValuesTheScannerReadsAreRefusedAsBefore() {
+    String deep = "[".repeat(25);
+    String deepEnd = "]".repeat(25);
+    StringBuilder large = new StringBuilder("{\"q\":0.5");
+    for (int k = 0; k < 40; k++) {
+      large.append(",\"k").append(k).append("\":").append(k).append(".5");
+    }
+    List<String> duplicated = List.of(
+        "{" + VALID + ",\"a\":{\"b\":1.5,\"b\":2.5}}",
+        "{" + VALID + ",\"a\":{\"q\":[0.5,{\"p\":1e-3,\"p\":2e-3}]}}",
+        "{" + VALID + ",\"z\":[{\"v\":-0.0},{\"v\":1.5,\"w\":2.5,\"v\":3.5}]}",
+        "{" + VALID + ",\"ts\":1.5,\"ts\":2.5}",
+        "{" + VALID + ",\"gps\":{\"lat\":1.5,\"lat\":1.5}}",
+        "{" + VALID.replace("\"user\":7", "\"user\":7,\"n\":0.5,\"n\":0.5") + "}",
+        "{" + VALID + ",\"x\":\"\\u00e9\\n\",\"x\":1}",
+        "{" + VALID + ",\"x\":{\"s\":\"\u00e9\u20ac\",\"s\":1}}",
+        "{" + VALID + ",\"\u00e9\":1.5,\"\u00e9\":2.5}",
+        "{" + VALID + ",\"x\":{\"\u00e9\":\"\u20ac\",\"\u20ac\":1,\"\u00e9\":2}}",
+        "{" + VALID + ",\"x\":{\"\ud83d\ude00\":1,\"\ud83d\ude00\":2}}",
+        "{" + VALID + ",\"\u00e9\":1,\"\\u00e9\":2}",
+        "{" + VALID + ",\"a\":" + deep + "{\"k\":1.5,\"k\":1.5}" + deepEnd + "}",
+        "{" + VALID + ",\"a\":" + large + ",\"k39\":1.5}}",
+        "{" + VALID + ",\"a\":" + large + ",\"q\":1}}");
+    List<String> distinct = List.of(
+        "{" + VALID + ",\"a\":{\"b\":1.5,\"c\":{\"b\":2.5},\"d\":[{\"b\":0.5},{\"b\":0.5}]}}",
+        "{" + VALID + ",\"x\":{\"\u00e9\":\"\u20ac\",\"\u20ac\":1,\"e\":2},\"\u00e9\":{\"\u00e9\":0.5}}",
+        "{" + VALID + ",\"a\":" + deep + "{\"k\":1.5,\"l\":{\"k\":1.5}}" + deepEnd + "}",
+        "{" + VALID + ",\"a\":" + large + "},\"z\":" + large + "}}");
+    List<byte[]> inputs = new ArrayList<>();
+    for (String r : duplicated) {
+      inputs.add(bytes(r));
+      // Each after a valid record of another structure, which the scanner may have kept as its template.
+      inputs.add(bytes(distinct.get(0)));
+    }
+    for (String r : distinct) {
+      inputs.add(bytes(r));
+    }
+    assertThat(StreamingEquivalenceTest.assertSameOutcomes(SHAPES, () -> RandomnessMode.seeded(6), inputs, 4096))
+        .isEqualTo(duplicated.size() + distinct.size());
+    RecordPerturber p = perturber(SHAPES);
+    for (byte[] input : inputs) {
+      p.perturb(input, Source.line(1));
+    }
+    // Every refused record is read by the strict reader; the valid ones by the scanner.
+    assertThat(p.strictReads()).isEqualTo(duplicated.size());
+    assertThat(p.plainReads()).isEqualTo(duplicated.size() + distinct.size());
   }
 
   /**
