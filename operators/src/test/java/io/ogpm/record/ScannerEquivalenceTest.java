@@ -9,11 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The values the scanner reads in passthrough and dropped values, and the faults it must still
@@ -35,79 +31,77 @@ class ScannerEquivalenceTest {
   static final String VALID = "\"accel_x\":0.5,\"attitude\":{\"roll\":1.0},\"deep\":{\"er\":{\"value\":0.25}},\"meta\":{\"id\":\"r\",\"user\":7}";
 
   /** A number, and whether the scanner reads a record that passes it through. */
-  static Stream<Arguments> numberForms() {
-    return Stream.of(
-        Arguments.of("0", true),
-        Arguments.of("-0", true),
-        Arguments.of("7", true),
-        Arguments.of("-7", true),
-        Arguments.of("123456789012345678901234", true),
-        // 2^64 and 2^65: their digits overflow a long to 0.
-        Arguments.of("18446744073709551616", true),
-        Arguments.of("-36893488147419103232", true),
-        Arguments.of("-12345678901234567890123", true),
-        Arguments.of("1234567890123456789012345", false),
-        Arguments.of("0.0", true),
-        Arguments.of("-0.0", true),
-        Arguments.of("1.50", true),
-        Arguments.of("0.1", true),
-        Arguments.of("-2.5", true),
-        Arguments.of("3.14159265358979323846", true),
-        Arguments.of("123456789012345678901.5", true),
-        Arguments.of("12345678901234567890123.5", false),
-        Arguments.of("1e2", true),
-        Arguments.of("1E2", true),
-        Arguments.of("1e+2", true),
-        Arguments.of("1E-2", true),
-        Arguments.of("-1.25e-7", true),
-        Arguments.of("0e0", true),
-        Arguments.of("-0e-0", true),
-        Arguments.of("0.001", true),
-        Arguments.of("0.0009999", true),
-        Arguments.of("9999999.999999999", true),
-        Arguments.of("1e7", true),
-        Arguments.of("1e22", true),
-        Arguments.of("1e23", true),
-        Arguments.of("4.9e-324", true),
-        Arguments.of("2e-324", true),
-        Arguments.of("1e-400", true),
-        Arguments.of("-1e-400", true),
-        Arguments.of("1.7976931348623157e308", true),
-        // Beyond a double: Jackson writes the string "Infinity".
-        Arguments.of("1.7976931348623159e308", false),
-        Arguments.of("1e309", false),
-        Arguments.of("-1e309", false));
-  }
+  record Form(String number, boolean scanned) {}
+
+  static final List<Form> NUMBER_FORMS = List.of(
+      new Form("0", true),
+      new Form("-0", true),
+      new Form("7", true),
+      new Form("-7", true),
+      new Form("123456789012345678901234", true),
+      // 2^64 and 2^65: their digits overflow a long to 0.
+      new Form("18446744073709551616", true),
+      new Form("-36893488147419103232", true),
+      new Form("-12345678901234567890123", true),
+      new Form("1234567890123456789012345", false),
+      new Form("0.0", true),
+      new Form("-0.0", true),
+      new Form("1.50", true),
+      new Form("0.1", true),
+      new Form("-2.5", true),
+      new Form("3.14159265358979323846", true),
+      new Form("123456789012345678901.5", true),
+      new Form("12345678901234567890123.5", false),
+      new Form("1e2", true),
+      new Form("1E2", true),
+      new Form("1e+2", true),
+      new Form("1E-2", true),
+      new Form("-1.25e-7", true),
+      new Form("0e0", true),
+      new Form("-0e-0", true),
+      new Form("0.001", true),
+      new Form("0.0009999", true),
+      new Form("9999999.999999999", true),
+      new Form("1e7", true),
+      new Form("1e22", true),
+      new Form("1e23", true),
+      new Form("4.9e-324", true),
+      new Form("2e-324", true),
+      new Form("1e-400", true),
+      new Form("-1e-400", true),
+      new Form("1.7976931348623157e308", true),
+      // Beyond a double: Jackson writes the string "Infinity".
+      new Form("1.7976931348623159e308", false),
+      new Form("1e309", false),
+      new Form("-1e309", false));
 
   /**
-   * A number passed through on its own ({@code ts}, {@code gps.lat}), inside passthrough objects
-   * and arrays at several depths ({@code a}, {@code z}, {@code meta}); then, under other
-   * configurations, a record of scalar passthrough values twice, the second a replay of the first,
-   * and a record with the number as its id and user.
+   * Each number passed through on its own ({@code ts}, {@code gps.lat}), inside passthrough
+   * objects and arrays at several depths ({@code a}, {@code z}, {@code meta}); under another
+   * configuration in records of scalar passthrough values, each after the last a replay when both
+   * are scanned; and as an id and a user, which are not passed through (an integer is one, a
+   * decimal none).
    */
-  @ParameterizedTest
-  @MethodSource("numberForms")
-  void everyNumberFormIsPassedThroughAsBefore(String number, boolean scanned) {
-    String n = number;
-    String nested = "{" + VALID.replace("\"user\":7}", "\"user\":7,\"n\":[" + n + "]}") + ",\"ts\":" + n + ",\"gps\":{\"lat\":" + n
-        + "},\"a\":{\"b\":[" + n + ",{\"c\":" + n + ",\"d\":[[" + n + "],{}]}],\"e\":" + n + "},\"z\":[" + n + "," + n + "]}";
-    String scalars = "{\"id\":\"r1\",\"ts\":" + n + ",\"activity\":" + n + ",\"accel_x\":0.25,\"attitude\":{\"roll\":1.5}}";
-    List<byte[]> replayed = List.of(bytes(scalars), bytes(scalars.replace("0.25", "0.75")));
-    assertThat(StreamingEquivalenceTest.assertSameOutcomes(SHAPES, () -> RandomnessMode.seeded(2), List.of(bytes(nested)), 4096))
-        .isEqualTo(1);
-    assertThat(StreamingEquivalenceTest.assertSameOutcomes(ReadOnceTest.YAML, () -> RandomnessMode.seeded(2), replayed, 4096))
-        .isEqualTo(2);
-    RecordPerturber p = perturber(SHAPES);
-    p.perturb(bytes(nested), Source.line(1));
-    assertThat(p.plainReads()).as(number).isEqualTo(scanned ? 1 : 0);
-    p = perturber(ReadOnceTest.YAML);
-    for (byte[] input : replayed) {
-      p.perturb(input, Source.line(1));
+  @Test
+  void everyNumberFormIsPassedThroughAsBefore() {
+    List<Scanned> nested = new ArrayList<>();
+    List<Scanned> scalars = new ArrayList<>();
+    List<Scanned> ids = new ArrayList<>();
+    for (Form f : NUMBER_FORMS) {
+      String n = f.number();
+      nested.add(new Scanned("{" + VALID.replace("\"user\":7}", "\"user\":7,\"n\":[" + n + "]}") + ",\"ts\":" + n
+          + ",\"gps\":{\"lat\":" + n + "},\"a\":{\"b\":[" + n + ",{\"c\":" + n + ",\"d\":[[" + n + "],{}]}],\"e\":" + n
+          + "},\"z\":[" + n + "," + n + "]}", f.scanned()));
+      scalars.add(new Scanned("{\"id\":\"r1\",\"ts\":" + n + ",\"activity\":" + n + ",\"accel_x\":0.25,\"attitude\":{\"roll\":1.5}}",
+          f.scanned()));
+      ids.add(new Scanned("{\"accel_x\":0.5,\"id\":" + n + ",\"u\":" + n + "}", n.length() <= PlainJsonScanner.MAX_NUMBER));
     }
-    assertThat(p.plainReads()).as(number).isEqualTo(scanned ? 2 : 0);
-    assertThat(p.replays()).as(number).isEqualTo(scanned ? 1 : 0);
-    // As an id and a user, which are not passed through: an integer is one, a decimal none.
-    check(IDS, bytes("{\"accel_x\":0.5,\"id\":" + n + ",\"u\":" + n + "}"), n.length() <= PlainJsonScanner.MAX_NUMBER);
+    check(SHAPES, nested);
+    RecordPerturber p = check(ReadOnceTest.YAML, scalars);
+    long scanned = NUMBER_FORMS.stream().filter(Form::scanned).count();
+    // The first record is read in full and becomes the template; every other scanned one is a replay.
+    assertThat(p.replays()).isEqualTo(scanned - 1);
+    check(IDS, ids);
   }
 
   /**
@@ -116,68 +110,70 @@ class ScannerEquivalenceTest {
    * stand, except a character beyond U+FFFF in a passthrough value (Jackson writes it back as two
    * escapes); the others are left to Jackson, which takes some of them.
    */
-  static Stream<Arguments> utf8() {
-    return Stream.of(
-        Arguments.of("C2 80", true), Arguments.of("DF BF", true), Arguments.of("E0 A0 80", true), Arguments.of("E1 80 80", true),
-        Arguments.of("EC BF BF", true), Arguments.of("ED 80 80", true), Arguments.of("ED 9F BF", true),
-        Arguments.of("EE 80 80", true), Arguments.of("EF BF BF", true), Arguments.of("F0 90 80 80", true),
-        Arguments.of("F1 80 80 80", true), Arguments.of("F3 BF BF BF", true), Arguments.of("F4 80 80 80", true),
-        Arguments.of("F4 8F BF BF", true),
-        Arguments.of("80", false), Arguments.of("BF", false), Arguments.of("C0 80", false), Arguments.of("C1 BF", false),
-        Arguments.of("C2 7F", false), Arguments.of("C2 C0", false), Arguments.of("E0 80 80", false), Arguments.of("E0 9F BF", false),
-        Arguments.of("ED A0 80", false), Arguments.of("ED BF BF", false), Arguments.of("E1 7F 80", false),
-        Arguments.of("E1 80 C0", false), Arguments.of("F0 80 80 80", false), Arguments.of("F0 8F BF BF", false),
-        Arguments.of("F1 80 80 C0", false), Arguments.of("F4 90 80 80", false), Arguments.of("F5 80 80 80", false),
-        Arguments.of("F8 80 80 80", false), Arguments.of("FF", false), Arguments.of("E1 80", false), Arguments.of("F1 80 80", false));
-  }
+  record Utf8(String hex, boolean valid) {}
 
-  @ParameterizedTest
-  @MethodSource("utf8")
-  void utf8IsReadWhereValid(String hex, boolean valid) {
-    byte[] s = HexFormat.ofDelimiter(" ").parseHex(hex);
-    boolean beyondBmp = s.length == 4;
-    // In a dropped value, in a dropped key, in a passthrough value, in a key inside one, in an id
-    // inside one; in an id, in a user.
-    check(SHAPES, join("{" + VALID + ",\"x\":\"a", s, "b\"}"), valid);
-    check(SHAPES, join("{" + VALID + ",\"x\":{\"a", s, "\":1}}"), valid);
-    check(SHAPES, join("{" + VALID + ",\"ts\":\"a", s, "\"}"), valid && !beyondBmp);
-    check(SHAPES, join("{" + VALID + ",\"a\":{\"k", s, "\":1}}"), valid && !beyondBmp);
+  static final List<Utf8> UTF8 = List.of(
+      new Utf8("C2 80", true), new Utf8("DF BF", true), new Utf8("E0 A0 80", true),
+      new Utf8("E1 80 80", true), new Utf8("EC BF BF", true), new Utf8("ED 80 80", true),
+      new Utf8("ED 9F BF", true), new Utf8("EE 80 80", true), new Utf8("EF BF BF", true),
+      new Utf8("F0 90 80 80", true), new Utf8("F1 80 80 80", true), new Utf8("F3 BF BF BF", true),
+      new Utf8("F4 80 80 80", true), new Utf8("F4 8F BF BF", true), new Utf8("80", false),
+      new Utf8("BF", false), new Utf8("C0 80", false), new Utf8("C1 BF", false), new Utf8("C2 7F", false),
+      new Utf8("C2 C0", false), new Utf8("E0 80 80", false), new Utf8("E0 9F BF", false),
+      new Utf8("ED A0 80", false), new Utf8("ED BF BF", false), new Utf8("E1 7F 80", false),
+      new Utf8("E1 80 C0", false), new Utf8("F0 80 80 80", false), new Utf8("F0 8F BF BF", false),
+      new Utf8("F1 80 80 C0", false), new Utf8("F4 90 80 80", false), new Utf8("F5 80 80 80", false),
+      new Utf8("F8 80 80 80", false), new Utf8("FF", false), new Utf8("E1 80", false),
+      new Utf8("F1 80 80", false));
+
+  @Test
+  void utf8IsReadWhereValid() {
+    List<Scanned> shapes = new ArrayList<>();
+    List<Scanned> ids = new ArrayList<>();
     String[] id = ("{" + VALID + "}").split("\"r\"");
-    check(SHAPES, join(id[0] + "\"r", s, "\"" + id[1]), valid && !beyondBmp);
-    check(IDS, join("{\"accel_x\":0.5,\"id\":\"r", s, "\",\"u\":\"u\"}"), valid);
-    check(IDS, join("{\"accel_x\":0.5,\"id\":\"r\",\"u\":\"u", s, "\"}"), valid);
+    for (Utf8 u : UTF8) {
+      byte[] s = HexFormat.ofDelimiter(" ").parseHex(u.hex());
+      boolean valid = u.valid();
+      boolean beyondBmp = s.length == 4;
+      // In a dropped value, in a dropped key, in a passthrough value, in a key inside one, in an
+      // id inside one; in an id, in a user.
+      shapes.add(new Scanned(join("{" + VALID + ",\"x\":\"a", s, "b\"}"), valid));
+      shapes.add(new Scanned(join("{" + VALID + ",\"x\":{\"a", s, "\":1}}"), valid));
+      shapes.add(new Scanned(join("{" + VALID + ",\"ts\":\"a", s, "\"}"), valid && !beyondBmp));
+      shapes.add(new Scanned(join("{" + VALID + ",\"a\":{\"k", s, "\":1}}"), valid && !beyondBmp));
+      shapes.add(new Scanned(join(id[0] + "\"r", s, "\"" + id[1]), valid && !beyondBmp));
+      ids.add(new Scanned(join("{\"accel_x\":0.5,\"id\":\"r", s, "\",\"u\":\"u\"}"), valid));
+      ids.add(new Scanned(join("{\"accel_x\":0.5,\"id\":\"r\",\"u\":\"u", s, "\"}"), valid));
+    }
+    check(SHAPES, shapes);
+    check(IDS, ids);
   }
 
   /**
    * Escapes: any valid one in a dropped string; in a passthrough string those Jackson writes back
    * as they are; none in a key, an id or a user (their text is needed).
    */
-  static Stream<Arguments> escapes() {
-    return Stream.of(
-        Arguments.of("{" + VALID + ",\"x\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\uD834\\uDD1E\\ud800\"}", true),
-        Arguments.of("{" + VALID + ",\"x\":[\"\\u0000\",{\"y\":\"\\uFFFF\"}]}", true),
-        Arguments.of("{" + VALID + ",\"ts\":\"\\\"\\\\\\b\\f\\n\\r\\t\"}", true),
-        Arguments.of("{" + VALID + ",\"a\":{\"b\":[\"x\\ny\"]}}", true),
-        Arguments.of("{" + VALID + ",\"ts\":\"a\\/b\"}", false),
-        Arguments.of("{" + VALID + ",\"ts\":\"\\u0041\"}", false),
-        Arguments.of("{" + VALID + ",\"ts\":\"\\u000a\"}", false),
-        Arguments.of("{" + VALID + ",\"z\":[\"\\u001f\"]}", false),
-        Arguments.of("{" + VALID.replace("\"r\"", "\"r\\n\"") + "}", false),
-        Arguments.of("{" + VALID.replace("7", "\"\\u0041\"") + "}", false),
-        Arguments.of("{" + VALID + ",\"x\":{\"a\\nb\":1}}", false),
-        Arguments.of("{" + VALID + ",\"t\\u0073\":1}", false),
-        Arguments.of("{" + VALID + ",\"x\":\"\\x\"}", false),
-        Arguments.of("{" + VALID + ",\"x\":\"\\u12G4\"}", false),
-        Arguments.of("{" + VALID + ",\"x\":\"\\u12\"}", false),
-        Arguments.of("{" + VALID + ",\"x\":\"\\", false),
-        Arguments.of("{" + VALID + ",\"x\":\"a\u007fb\"}", false),
-        Arguments.of("{" + VALID + ",\"x\":\"a\u001fb\"}", false));
-  }
-
-  @ParameterizedTest
-  @MethodSource("escapes")
-  void escapesAreReadWhereTheTextIsNotNeeded(String record, boolean scanned) {
-    check(SHAPES, bytes(record), scanned);
+  @Test
+  void escapesAreReadWhereTheTextIsNotNeeded() {
+    check(SHAPES, List.of(
+        new Scanned("{" + VALID + ",\"x\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\uD834\\uDD1E\\ud800\"}", true),
+        new Scanned("{" + VALID + ",\"x\":[\"\\u0000\",{\"y\":\"\\uFFFF\"}]}", true),
+        new Scanned("{" + VALID + ",\"ts\":\"\\\"\\\\\\b\\f\\n\\r\\t\"}", true),
+        new Scanned("{" + VALID + ",\"a\":{\"b\":[\"x\\ny\"]}}", true),
+        new Scanned("{" + VALID + ",\"ts\":\"a\\/b\"}", false),
+        new Scanned("{" + VALID + ",\"ts\":\"\\u0041\"}", false),
+        new Scanned("{" + VALID + ",\"ts\":\"\\u000a\"}", false),
+        new Scanned("{" + VALID + ",\"z\":[\"\\u001f\"]}", false),
+        new Scanned("{" + VALID.replace("\"r\"", "\"r\\n\"") + "}", false),
+        new Scanned("{" + VALID.replace("7", "\"\\u0041\"") + "}", false),
+        new Scanned("{" + VALID + ",\"x\":{\"a\\nb\":1}}", false),
+        new Scanned("{" + VALID + ",\"t\\u0073\":1}", false),
+        new Scanned("{" + VALID + ",\"x\":\"\\x\"}", false),
+        new Scanned("{" + VALID + ",\"x\":\"\\u12G4\"}", false),
+        new Scanned("{" + VALID + ",\"x\":\"\\u12\"}", false),
+        new Scanned("{" + VALID + ",\"x\":\"\\", false),
+        new Scanned("{" + VALID + ",\"x\":\"a\u007fb\"}", false),
+        new Scanned("{" + VALID + ",\"x\":\"a\u001fb\"}", false)));
   }
 
   /**
@@ -242,31 +238,45 @@ class ScannerEquivalenceTest {
    */
   @Test
   void deeplyNestedDecimalsArePassedThroughAsBefore() {
-    List<byte[]> inputs = new ArrayList<>();
+    List<Scanned> records = new ArrayList<>();
     // Levels inside the record, which is the first.
     int[] levels = {PlainJsonScanner.MAX_DEPTH - 1, PlainJsonScanner.MAX_DEPTH, RecordPerturber.MAX_NESTING - 1,
         RecordPerturber.MAX_NESTING};
     for (int n : levels) {
-      inputs.add(bytes("{" + VALID + ",\"a\":" + "[1.5,".repeat(n) + "-2.5e-3" + "]".repeat(n) + "}"));
-      inputs.add(bytes("{" + VALID + ",\"a\":" + "{\"b\":".repeat(n) + "0.1" + "}".repeat(n) + "}"));
+      boolean scanned = n < PlainJsonScanner.MAX_DEPTH;
+      records.add(new Scanned("{" + VALID + ",\"a\":" + "[1.5,".repeat(n) + "-2.5e-3" + "]".repeat(n) + "}", scanned));
+      records.add(new Scanned("{" + VALID + ",\"a\":" + "{\"b\":".repeat(n) + "0.1" + "}".repeat(n) + "}", scanned));
     }
+    check(SHAPES, records);
     // The last two nest one deeper than Jackson accepts.
-    assertThat(StreamingEquivalenceTest.assertSameOutcomes(SHAPES, () -> RandomnessMode.seeded(9), inputs, 4096))
-        .isEqualTo(inputs.size() - 2);
-    RecordPerturber p = perturber(SHAPES);
-    for (byte[] input : inputs) {
-      p.perturb(input, Source.line(1));
-    }
-    assertThat(p.plainReads()).isEqualTo(2);
+    assertThat(StreamingEquivalenceTest.assertSameOutcomes(SHAPES, () -> RandomnessMode.seeded(9),
+        records.stream().map(Scanned::record).toList(), 4096)).isEqualTo(records.size() - 2);
   }
 
-  /** The record ends as the tree-based perturber ends it, and is read by the scanner or not. */
-  private static void check(String yaml, byte[] record, boolean scanned) {
-    String text = new String(record, StandardCharsets.UTF_8);
-    StreamingEquivalenceTest.assertSameOutcomes(yaml, () -> RandomnessMode.keyed(StreamingEquivalenceTest.KEY), List.of(record), 4096);
+  /** A record, and whether the scanner reads it (else Jackson's strict reader does). */
+  record Scanned(byte[] record, boolean scanned) {
+    Scanned(String record, boolean scanned) {
+      this(bytes(record), scanned);
+    }
+  }
+
+  /**
+   * The records, in order, end as the tree-based perturber ends them, byte for byte, and each is
+   * read by the read it should be. One perturber for all (not one per record): the tests are
+   * cheap enough for mutation testing to run them for every mutant of the record path.
+   *
+   * @return the perturber that counted the reads
+   */
+  private static RecordPerturber check(String yaml, List<Scanned> records) {
+    List<byte[]> inputs = records.stream().map(Scanned::record).toList();
+    StreamingEquivalenceTest.assertSameOutcomes(yaml, () -> RandomnessMode.keyed(StreamingEquivalenceTest.KEY), inputs, 4096);
     RecordPerturber p = perturber(yaml);
-    p.perturb(record, Source.line(1));
-    assertThat(p.plainReads()).as(text).isEqualTo(scanned ? 1 : 0);
+    for (int i = 0; i < inputs.size(); i++) {
+      long before = p.plainReads();
+      p.perturb(inputs.get(i), Source.line(i + 1));
+      assertThat(p.plainReads() - before).as(new String(inputs.get(i), StandardCharsets.UTF_8)).isEqualTo(records.get(i).scanned() ? 1 : 0);
+    }
+    return p;
   }
 
   private static RecordPerturber perturber(String yaml) {
