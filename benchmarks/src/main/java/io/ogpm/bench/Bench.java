@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /** The {@code bench} command's measurements, each one JSON object with the machine it ran on. */
 public final class Bench {
@@ -17,8 +18,9 @@ public final class Bench {
     return withMachine(SamplerBench.run(warmUp, measure));
   }
 
-  public static Result records(Duration warmUp, Duration measure, int[] fieldCounts, int[] windowSizes) {
-    return withMachine(RecordBench.run(warmUp, measure, fieldCounts, windowSizes));
+  public static Result records(Duration warmUp, Duration measure, int[] fieldCounts, int[] windowSizes,
+      List<String> passthrough) {
+    return withMachine(RecordBench.run(warmUp, measure, fieldCounts, windowSizes, passthrough));
   }
 
   public static Result pipeline(int records, int repetitions, int parallelism, int recordsPerWindow, int warmUpRounds,

@@ -21,14 +21,17 @@ import java.util.Locale;
  * perturbed fields, 3 passed through, 12 values dropped per record) under its configuration, and
  * on records of 1 to 24 fields (each field perturbed; an id, a user, a time and a text passed
  * through) for the throughput against the number of fields. Allocation per record is the
- * thread's allocated bytes over the measured run, divided by the records.
+ * thread's allocated bytes over the measured run, divided by the records. Optionally the sample
+ * again with more of its fields passed through (for example {@code gravity}, an object of three
+ * decimals), which the record path copies into the output instead of dropping.
  */
 final class RecordBench {
   private RecordBench() {}
 
-  static ObjectNode run(Duration warmUp, Duration measure, int[] fieldCounts, int[] windowSizes) {
+  static ObjectNode run(Duration warmUp, Duration measure, int[] fieldCounts, int[] windowSizes, List<String> passthrough) {
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     PrivacyConfig sample = PrivacyConfig.parse(BundledSample.config());
+    PrivacyConfig more = passthrough.isEmpty() ? null : withPassthrough(sample, passthrough);
     List<byte[]> records = new ArrayList<>();
     for (String line : BundledSample.records(Integer.MAX_VALUE)) {
       records.add(line.getBytes(StandardCharsets.UTF_8));
@@ -40,6 +43,15 @@ final class RecordBench {
     out.put("recordsPerCpuSecond", Math.round(run.perCpuSecond()));
     out.put("bytesAllocatedPerRecord", Math.round(run.allocatedPerOperation()));
     out.put("records", run.operations());
+    if (more != null) {
+      Stopwatch.Run withMore = measure(more, records, warmUp, measure);
+      ObjectNode o = out.putObject("sampleWithPassthrough");
+      o.putPOJO("passthrough", more.passthrough());
+      o.put("recordsPerSecond", Math.round(withMore.perSecond()));
+      o.put("recordsPerCpuSecond", Math.round(withMore.perCpuSecond()));
+      o.put("bytesAllocatedPerRecord", Math.round(withMore.allocatedPerOperation()));
+      o.put("records", withMore.operations());
+    }
     ObjectNode byFields = out.putObject("recordsPerSecondByFields");
     ObjectNode byFieldsCpu = out.putObject("recordsPerCpuSecondByFields");
     for (int k : fieldCounts) {
@@ -52,6 +64,18 @@ final class RecordBench {
       out.set("aggregationSampleWindows", WindowSweep.sampleWindows(sample, records, measure));
     }
     return out;
+  }
+
+  /**
+   * The configuration with more passthrough fields.
+   *
+   * @throws io.ogpm.config.ConfigException for a name the configuration cannot pass through
+   */
+  static PrivacyConfig withPassthrough(PrivacyConfig config, List<String> more) {
+    List<String> names = new ArrayList<>(config.passthrough());
+    names.addAll(more);
+    return PrivacyConfig.of(config.idField().orElse(null), config.userField().orElse(null), names, config.fields(),
+        config.gridBits(), config.budget().orElse(null));
   }
 
   private static Stopwatch.Run measure(PrivacyConfig config, List<byte[]> records, Duration warmUp, Duration measure) {

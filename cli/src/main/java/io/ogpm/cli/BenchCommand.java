@@ -3,8 +3,10 @@ package io.ogpm.cli;
 import io.ogpm.bench.Bench;
 import io.ogpm.jobs.cli.UsageError;
 import io.ogpm.bench.BenchCharts;
+import io.ogpm.config.ConfigException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -43,6 +45,11 @@ final class BenchCommand implements Callable<Integer> {
   /** A string, not an int[]: picocli would refuse the empty list ({@code --windows=}) that turns the sweep off. */
   @Option(names = "--windows", paramLabel = "N[,N...]", defaultValue = "1000,10000,100000,1000000", description = "records: records per window of the aggregation sweep (empty, --windows=: none, and no sample windows either). Default: ${DEFAULT-VALUE}.")
   String windows;
+
+  @Option(names = "--passthrough", paramLabel = "NAME[,NAME...]", split = ",", description = "records: also measure the"
+      + " sample with these of its fields passed through besides its configuration's (e.g. gravity, an object of three"
+      + " decimals), as sampleWithPassthrough. Default: none.")
+  List<String> passthrough = List.of();
 
   @Option(names = "--chart", paramLabel = "DIR", description = "records: also draw the sweeps as DIR/throughput-by-fields.png and DIR/throughput-by-window.png.")
   Path chart;
@@ -83,7 +90,7 @@ final class BenchCommand implements Callable<Integer> {
     Duration warm = Duration.ofMillis(Math.round(warmup * 1000));
     Bench.Result result = switch (what) {
       case "samplers" -> Bench.samplers(warm, measure);
-      case "records" -> Bench.records(warm, measure, fields, windowSizes);
+      case "records" -> records(warm, measure, windowSizes);
       case "pipeline" -> Bench.pipeline(records, repetitions, parallelism, recordsPerWindow, Math.max(0, warmupRounds), spec.commandLine().getErr());
       default -> throw new UsageError("bench: WHAT must be samplers, records or pipeline, got '" + what + "'");
     };
@@ -93,6 +100,14 @@ final class BenchCommand implements Callable<Integer> {
     spec.commandLine().getOut().println(result.json());
     spec.commandLine().getOut().flush();
     return 0;
+  }
+
+  private Bench.Result records(Duration warm, Duration measure, int[] windowSizes) {
+    try {
+      return Bench.records(warm, measure, fields, windowSizes, passthrough);
+    } catch (ConfigException e) {
+      throw new UsageError("--passthrough: " + e.getMessage());
+    }
   }
 
   /** {@code --windows}: comma-separated records per window, each >= 1; none when blank. */

@@ -80,6 +80,24 @@ class BenchCommandTest {
     assertThat(CliRunner.run("bench", "records", "--windows", "0").status()).isEqualTo(2);
   }
 
+  /** {@code --passthrough} measures the sample once more with those fields copied into the output. */
+  @Test
+  void morePassthroughFieldsMeasureTheSampleAgain() throws Exception {
+    JsonNode j = json(CliRunner.run("bench", "records", "--json", "--seconds", "0.02", "--warmup", "0", "--fields", "1",
+        "--windows=", "--passthrough", "gravity,rotationRate.x"));
+    JsonNode more = j.get("sampleWithPassthrough");
+    List<String> names = new ArrayList<>();
+    more.get("passthrough").forEach(n -> names.add(n.asText()));
+    assertThat(names).containsExactly("id", "ts", "activity", "gravity", "rotationRate.x");
+    assertThat(more.get("recordsPerSecond").asLong()).isPositive();
+    assertThat(more.get("bytesAllocatedPerRecord").asLong()).isPositive();
+    assertThat(json(CliRunner.run("bench", "records", "--json", "--seconds", "0.02", "--warmup", "0", "--fields", "1",
+        "--windows=")).has("sampleWithPassthrough")).isFalse();
+    CommandRun clash = CliRunner.run("bench", "records", "--passthrough", "attitude");
+    assertThat(clash.status()).isEqualTo(2);
+    assertThat(clash.err()).contains("--passthrough", "attitude");
+  }
+
   /** {@code --windows=} turns the aggregation sweep and the sample windows off, as the help says. */
   @Test
   void anEmptyWindowListMeasuresTheRecordPathOnly() throws Exception {

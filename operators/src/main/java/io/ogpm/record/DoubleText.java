@@ -33,10 +33,9 @@ import java.nio.ByteOrder;
 /**
  * A double's text exactly as {@link Double#toString} writes it, without its cost where that cost
  * is high. On Java 17, {@code Double.toString} runs the FloatingDecimal algorithm, which for the
- * 16-17 significant digits of a perturbed value falls back to big-integer arithmetic (about 1 us
- * per value, a third of the record path). Raffaello Giulietti's Schubfach algorithm writes the
- * shortest decimal that reads back as the same double, and of those the closest, in the same
- * format, in a few tens of nanoseconds.
+ * 16-17 significant digits of a perturbed value falls back to big-integer arithmetic and allocates.
+ * Raffaello Giulietti's Schubfach algorithm writes the shortest decimal that reads back as the
+ * same double, and of those the closest, in the same format, with a few 64-bit multiplications.
  *
  * <p>The two agree in the plain-notation range 1e-3 <= |x| < 1e7, where Java 17's algorithm does
  * produce the shortest and closest digits: no decimal of 17 digits or fewer lies on the boundary
@@ -54,10 +53,9 @@ import java.nio.ByteOrder;
  * of each 64 x 64-bit product in software (six per value, each four multiplications) and returns
  * a new String; here {@link Math#multiplyHigh} (one instruction) is used, equal to it for the
  * non-negative operands it gets, and the digits go into the caller's buffer, eight in one store
- * ({@link #digits}): about 40 ns a value instead of 60-100 (a loop over a million values of a
- * 2^-32 grid, side by side, before the eight-digit stores). And only the
- * eleven powers of ten that the plain range needs are kept, each computed exactly at class loading
- * from its definition (the table check in {@code DoubleTextTest} compares them with Jackson's).
+ * ({@link #digits}), so nothing is allocated. And only the eleven powers of ten that the plain
+ * range needs are kept, each computed exactly at class loading from its definition (the table
+ * check in {@code DoubleTextTest} compares them with Jackson's).
  * Section numbers below refer to Giulietti, "The Schubfach way to render doubles" (2020).
  */
 final class DoubleText {

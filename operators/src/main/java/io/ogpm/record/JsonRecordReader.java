@@ -6,18 +6,16 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import io.ogpm.mechanism.random.Identifier;
 import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * Reads one JSON record in a single streaming pass (more only for a record outside plain JSON or refused, see
- * {@link #read}): the configured values into a {@link
- * RecordValues}, the passthrough values, re-serialised by a JSON generator, into a reusable buffer.
- * Keys off the {@link JsonShape} are skipped, but every token of the record is still read, so the
- * whole record is checked: syntax, duplicate keys at any depth, trailing data, nesting and number
- * limits (the factory's), NaN and Infinity literals.
+ * Reads one JSON record (see {@link #read}): the configured values into a {@link RecordValues},
+ * the passthrough values into a reusable buffer, as JSON. Keys off the {@link JsonShape} are
+ * skipped, but every byte of the record is still read, so the whole record is checked: syntax,
+ * duplicate keys at any depth, trailing data, nesting and number limits (the factory's), NaN and
+ * Infinity literals.
  *
  * <p>Passthrough values are written as the tree-based reader wrote them (numbers in the canonical
  * form of their parsed type, strings re-escaped), so outputs stay byte-identical to it.
@@ -25,10 +23,8 @@ import java.util.Arrays;
  * <p>Not thread-safe: one per perturber.
  */
 final class JsonRecordReader {
-  /** Jackson's strict reader: the reference for every record the fast read does not accept. */
+  /** Jackson's strict reader: the reference for every record the scanner does not read. */
   private final JsonFactory strict;
-  /** The same settings without Jackson's duplicate detection: this class finds duplicates itself. */
-  private final JsonFactory fast;
   private final JsonShape shape;
   private final int maxBytes;
   /** Passthrough values, back to back, each as JSON. */
@@ -36,11 +32,8 @@ final class JsonRecordReader {
   private final int[] start;
   private final int[] end;
   private final boolean[] present;
-  private final DuplicateKeys keys = new DuplicateKeys();
   /** The first read, for records in plain JSON. */
   private final PlainJsonScanner plain;
-  /** Whether this class checks keys for duplicates (the fast read) or the parser does (the strict one). */
-  private boolean checkKeys;
   /** Records read by the plain scanner, for {@link #plainReads()}. */
   private long plainReads;
   /** Records read by {@link #readStrict}, for {@link #strictReads()}. */
@@ -49,13 +42,9 @@ final class JsonRecordReader {
   /** The passthrough being captured, or -1. */
   private int capturing = -1;
 
-  /**
-   * @param strict a factory with {@code STRICT_DUPLICATE_DETECTION}; the fast read uses a copy
-   *     without it
-   */
+  /** @param strict a factory with {@code STRICT_DUPLICATE_DETECTION} */
   JsonRecordReader(JsonFactory strict, JsonShape shape, int maxBytes) {
     this.strict = strict;
-    this.fast = strict.rebuild().disable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
     this.shape = shape;
     this.maxBytes = maxBytes;
     start = new int[shape.passthroughs];
@@ -67,14 +56,12 @@ final class JsonRecordReader {
   /**
    * Reads a record into {@code values} (cleared first) and the passthrough buffer.
    *
-   * <p>Up to three reads, each only for records the one before does not take: the {@link
+   * <p>Two reads, the second only for records the first does not take: the {@link
    * PlainJsonScanner} (first as a replay of the last record it read, see {@link
-   * PlainJsonScanner#replay}), for records in plain JSON (printable ASCII strings without escapes, short
-   * numbers: sensor records), which reads them as Jackson would; a fast Jackson read that finds
-   * duplicate keys itself ({@link DuplicateKeys}) and takes a record only when it is a JSON object
-   * without any fault; then, for anything else, Jackson's strict reader, which decides the dead
-   * letter exactly as before (the first fault in the text, its position, its wording). A record
-   * the fast read accepts, the strict one accepts too: they differ only in who checks the keys.
+   * PlainJsonScanner#replay}), for records in plain JSON (sensor records: short numbers, strings
+   * that need no unescaping), which reads them as Jackson would; then, for anything else,
+   * Jackson's strict reader, which reads the valid records the scanner leaves and decides every
+   * dead letter exactly as before (the first fault in the text, its position, its wording).
    *
    * @return null for a JSON object, else why the record is refused
    */
@@ -102,10 +89,6 @@ final class JsonRecordReader {
       return null;
     }
     clear(values);
-    if (readFast(input, values)) {
-      return null;
-    }
-    clear(values);
     return readStrict(input, values, source);
   }
 
@@ -116,29 +99,9 @@ final class JsonRecordReader {
     captured.reset();
   }
 
-  /** True when the record is a JSON object without any fault, read into values; false for anything else. */
-  private boolean readFast(byte[] input, RecordValues values) {
-    checkKeys = true;
-    keys.reset();
-    try (JsonParser p = fast.createParser(input)) {
-      if (capture == null) {
-        capture = fast.createGenerator(captured);
-      }
-      if (p.nextToken() != JsonToken.START_OBJECT) {
-        return false;
-      }
-      value(p, JsonToken.START_OBJECT, shape.root, values);
-      return p.nextToken() == null;
-    } catch (IOException | RuntimeException e) {
-      abandon(null);
-      return false;
-    }
-  }
-
   /** The read as Jackson's strict parser decides it; every refused record's dead letter comes from here. */
   private DeadLetter readStrict(byte[] input, RecordValues values, Source source) {
     strictReads++;
-    checkKeys = false;
     JsonToken first;
     try (JsonParser p = strict.createParser(input)) {
       if (capture == null) {
@@ -168,7 +131,7 @@ final class JsonRecordReader {
     return null;
   }
 
-  /** How many records the plain scanner read (the rest Jackson's fast or strict read). */
+  /** How many records the plain scanner read (the rest Jackson's strict reader read). */
   long plainReads() {
     return plainReads;
   }
@@ -179,8 +142,9 @@ final class JsonRecordReader {
   }
 
   /**
-   * How many records the strict reader read: the refused ones, if the fast read is right. A valid
-   * record read twice costs twice as much, with the same outcome, so only this count shows it.
+   * How many records the strict reader read: the refused ones, and the valid ones outside plain
+   * JSON. A valid record read twice costs about twice as much, with the same outcome, so only this
+   * count shows it.
    */
   long strictReads() {
     return strictReads;
@@ -230,27 +194,16 @@ final class JsonRecordReader {
       if (capturing >= 0) {
         capture.writeStartObject();
       }
-      if (checkKeys) {
-        keys.open();
-      }
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String key = p.currentName();
-        if (checkKeys && !keys.add(key)) {
-          throw DuplicateKey.INSTANCE;
-        }
         if (capturing >= 0) {
           capture.writeFieldName(key);
         }
         value(p, p.nextToken(), node.child(key), values);
       }
-      if (checkKeys) {
-        keys.close();
-      }
       if (capturing >= 0) {
         capture.writeEndObject();
       }
-    } else if (checkKeys) {
-      consume(p, t, capturing >= 0 ? capture : null);
     } else if (capturing >= 0) {
       capture.copyCurrentStructure(p);
     } else {
@@ -260,60 +213,6 @@ final class JsonRecordReader {
       capture.flush();
       end[started] = captured.size();
       capturing = -1;
-    }
-  }
-
-  /**
-   * Reads past the value at the current token {@code t}, checking the keys of every object in it
-   * for duplicates, and copies it to {@code out} unless null (token by token, as the generator's
-   * {@code copyCurrentStructure} does).
-   */
-  private void consume(JsonParser p, JsonToken t, JsonGenerator out) throws IOException {
-    if (out != null) {
-      out.copyCurrentEvent(p);
-    }
-    if (!t.isStructStart()) {
-      return;
-    }
-    if (t == JsonToken.START_OBJECT) {
-      keys.open();
-    }
-    int depth = 1;
-    while (depth > 0) {
-      JsonToken next = p.nextToken();
-      if (next == null) {
-        throw new IOException("end of input inside a value");
-      }
-      if (out != null) {
-        out.copyCurrentEvent(p);
-      }
-      switch (next) {
-        case FIELD_NAME -> {
-          if (!keys.add(p.currentName())) {
-            throw DuplicateKey.INSTANCE;
-          }
-        }
-        case START_OBJECT -> {
-          keys.open();
-          depth++;
-        }
-        case START_ARRAY -> depth++;
-        case END_OBJECT -> {
-          keys.close();
-          depth--;
-        }
-        case END_ARRAY -> depth--;
-        default -> { }
-      }
-    }
-  }
-
-  /** A key twice in one object, found by the fast read: the strict read then writes the dead letter. */
-  private static final class DuplicateKey extends RuntimeException {
-    static final DuplicateKey INSTANCE = new DuplicateKey();
-
-    private DuplicateKey() {
-      super("duplicate key", null, false, false);
     }
   }
 

@@ -2,27 +2,29 @@ package io.ogpm.record;
 
 import com.fasterxml.jackson.core.io.NumberInput;
 import io.ogpm.mechanism.random.Identifier;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * The first read of {@link JsonRecordReader}: a byte scanner for records in plain JSON, the shape
  * sensor records have. It either reads a record completely, with exactly the values and passthrough
- * bytes Jackson's reading gives, or gives up at the first thing outside plain JSON, and the record
- * is read by Jackson as before. It never refuses a record: every dead letter still comes from
+ * bytes Jackson's reading gives, or gives up at the first thing outside plain JSON, and Jackson's
+ * strict reader reads the record. It never refuses a record: every dead letter comes from
  * Jackson's strict reader.
  *
- * <p>Plain JSON, where being valid and what each value reads as are simple to decide: strings of
- * printable ASCII without escapes (0x20 to 0x7E, no backslash); numbers of at most {@value
- * #MAX_NUMBER} characters, in JSON's grammar; nesting at most {@value #MAX_DEPTH} deep; at most
- * {@value #MAX_KEYS} keys per object; the integer {@code -0} and decimals in captured passthrough
- * values excluded (Jackson rewrites them: {@code 0}, and a double's canonical form). Anything else,
- * including every fault, is given up on. In plain JSON the rest follows: a string or integer
- * written back is its own text, a key's bytes are its name's, and numbers read as Jackson reads them
- * ({@link #parseDouble}).
+ * <p>Plain JSON, where being valid and what each value reads as are simple to decide: numbers of
+ * at most {@value #MAX_NUMBER} characters, in JSON's grammar; strings of printable ASCII and valid
+ * UTF-8, whose escapes depend on what the string is read for ({@link #TEXT}); nesting at most
+ * {@value #MAX_DEPTH} deep; at most {@value #MAX_KEYS} keys per object. Anything else, including
+ * every fault, is given up on. In plain JSON the rest follows: a key's bytes are its name's, a
+ * number reads as Jackson reads it ({@link #parseDouble}), and a passthrough value is written as
+ * Jackson writes it back: a string or an integer as its own text (the integer {@code -0} as
+ * {@code 0}), a decimal as the double it reads as, in {@link Double#toString}'s form.
  *
  * <p>Why: Jackson's parser, created per record, tokenises every member and canonicalises every
- * name; for a record of 21 values the scanner does about half the work (see README, Performance).
+ * name, and its strict reader keeps a hash set per object for duplicate keys; the scanner reads
+ * each byte once and allocates nothing (README, Performance, has the figures).
  *
  * <p>Records of one source mostly share their structure and differ only in their values, so a record
  * is first {@link #replay replayed} against the last one read in full: where every byte between
@@ -48,6 +50,15 @@ final class PlainJsonScanner {
   private static final byte STRING = 1;
   private static final byte NUMBER = 2;
   private static final byte LITERAL = 3;
+
+  /**
+   * What a string is read for, which decides the escapes it may hold ({@link #pastEscape}): its
+   * text (a key, an id or a user: none, so its bytes are its text), to be carried into the output
+   * (those Jackson writes back as they are), or to be dropped (any valid one).
+   */
+  private static final byte TEXT = 0;
+  private static final byte CARRIED = 1;
+  private static final byte DROPPED = 2;
 
   /** Exact powers of ten as doubles: 10^22 is the largest a double holds exactly. */
   private static final double[] POWERS_OF_TEN = new double[23];
@@ -257,11 +268,11 @@ final class PlainJsonScanner {
         array(values);
       }
     } else if (b == '"') {
-      skipString();
+      boolean named = node != null && (node.id || node.user);
+      skipString(named ? TEXT : capturing >= 0 ? CARRIED : DROPPED);
       if (node != null) {
         notNumber(node, "string", values);
-        Identifier text = node.id || node.user
-            ? Identifier.string(new String(in, from + 1, pos - from - 2, StandardCharsets.ISO_8859_1)) : null;
+        Identifier text = named ? Identifier.string(new String(in, from + 1, pos - from - 2, StandardCharsets.UTF_8)) : null;
         if (node.id) {
           values.id(text);
         }
@@ -315,7 +326,7 @@ final class PlainJsonScanner {
           throw NotPlain.INSTANCE;
         }
         int from = pos + 1;
-        int hash = skipString();
+        int hash = skipString(TEXT);
         int length = pos - 1 - from;
         addKey(first, from, length, hash);
         if (keys - first > 1) {
@@ -415,10 +426,13 @@ final class PlainJsonScanner {
   }
 
   /**
-   * Past a string of printable ASCII without escapes, from its opening quote; returns its {@link
-   * #hash} (what a key is looked up and compared by), computed on the way.
+   * Past a string, from its opening quote; returns its {@link #hash} (what a key is looked up and
+   * compared by), computed on the way. Printable ASCII is read here; the first other byte hands
+   * the rest of the string to {@link #restOfString}.
+   *
+   * @param use {@link #TEXT}, {@link #CARRIED} or {@link #DROPPED}: which escapes are read
    */
-  private int skipString() {
+  private int skipString(byte use) {
     byte[] in = this.in;
     int p = pos + 1;
     int h = 0;
@@ -426,13 +440,109 @@ final class PlainJsonScanner {
     while ((b = in[p]) != '"') {
       if (b < 0x20 || b == '\\' || b == 0x7F) {
         // Also b < 0: a byte of a multi-byte UTF-8 sequence.
-        throw NotPlain.INSTANCE;
+        return restOfString(p, h, use);
       }
       h = 31 * h + b;
       p++;
     }
     pos = p + 1;
     return h;
+  }
+
+  /**
+   * The rest of a string from {@code p}, with its hash so far. UTF-8 is read only where it is
+   * valid (RFC 3629: shortest form, no surrogates, at most U+10FFFF), so the bytes are the text's
+   * one encoding and Jackson writes them back as they are; except a character beyond U+FFFF,
+   * which Jackson writes back as two escapes: not read in a captured value. Escapes as {@link
+   * #pastEscape} reads them for the string's use. Anything else (a control character, DEL) is
+   * given up on.
+   */
+  private int restOfString(int p, int hash, byte use) {
+    byte[] in = this.in;
+    int h = hash;
+    int b;
+    while ((b = in[p] & 0xFF) != '"') {
+      if (b >= 0x80) {
+        int end = p + utf8Length(p);
+        if (end - p == 4 && capturing >= 0) {
+          throw NotPlain.INSTANCE;
+        }
+        for (; p < end; p++) {
+          h = 31 * h + (in[p] & 0xFF);
+        }
+      } else if (b == '\\' && use != TEXT) {
+        p = pastEscape(p, use);
+      } else if (b < 0x20 || b == '\\' || b == 0x7F) {
+        throw NotPlain.INSTANCE;
+      } else {
+        h = 31 * h + b;
+        p++;
+      }
+    }
+    pos = p + 1;
+    return h;
+  }
+
+  /** The length of the valid UTF-8 sequence at {@code p} (RFC 3629, table 4), whose first byte is not ASCII. */
+  private int utf8Length(int p) {
+    int b = in[p] & 0xFF;
+    int length;
+    int low = 0x80;
+    int high = 0xBF;
+    if (b >= 0xC2 && b <= 0xDF) {
+      length = 2;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+      length = 3;
+      // E0: not an overlong form; ED: not a surrogate.
+      low = b == 0xE0 ? 0xA0 : low;
+      high = b == 0xED ? 0x9F : high;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+      length = 4;
+      // F0: not an overlong form; F4: not beyond U+10FFFF.
+      low = b == 0xF0 ? 0x90 : low;
+      high = b == 0xF4 ? 0x8F : high;
+    } else {
+      throw NotPlain.INSTANCE;
+    }
+    int second = in[p + 1] & 0xFF;
+    if (second < low || second > high) {
+      throw NotPlain.INSTANCE;
+    }
+    for (int i = 2; i < length; i++) {
+      if ((in[p + i] & 0xC0) != 0x80) {
+        throw NotPlain.INSTANCE;
+      }
+    }
+    return length;
+  }
+
+  /**
+   * Past the escape at {@code p} (its backslash). In a carried string only those Jackson writes
+   * back as they are: {@code \"}, {@code \\} and the short escapes of {@code b f n r t}
+   * (Jackson writes {@code \/} as {@code /}, and a {@code \}{@code u} escape as the character
+   * or a short escape). In a dropped string any of JSON's: also {@code \/} and a {@code u} with
+   * four hex digits.
+   */
+  private int pastEscape(int p, byte use) {
+    byte e = in[p + 1];
+    if (e == '"' || e == '\\' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't') {
+      return p + 2;
+    }
+    if (use != DROPPED) {
+      throw NotPlain.INSTANCE;
+    }
+    if (e == '/') {
+      return p + 2;
+    }
+    if (e == 'u') {
+      for (int i = p + 2; i < p + 6; i++) {
+        if (Character.digit(in[i], 16) < 0) {
+          throw NotPlain.INSTANCE;
+        }
+      }
+      return p + 6;
+    }
+    throw NotPlain.INSTANCE;
   }
 
   private void literal(JsonShape.Node node, RecordValues values) {
@@ -462,8 +572,9 @@ final class PlainJsonScanner {
 
   /**
    * A number in JSON's grammar: {@code -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?}.
-   * A configured field reads it as a double, the id and the user as an integer; an integer is
-   * captured as its own text (Jackson writes an int or long back as it reads it).
+   * A configured field reads it as a double, the id and the user as an integer. Captured, it is
+   * written as Jackson writes back what it read: an integer (an int, long or BigInteger) as its
+   * own text, -0 as 0; a decimal (a double) as {@link Double#toString} writes the double.
    */
   private void number(JsonShape.Node node, RecordValues values) {
     byte[] in = this.in;
@@ -515,41 +626,55 @@ final class PlainJsonScanner {
       requireDigits();
     }
     int length = pos - from;
-    if (length > MAX_NUMBER || integer && length == 2 && in[from] == '-' && in[from + 1] == '0') {
-      // Too long for here, or -0: Jackson reads the integer -0 as 0.
+    if (length > MAX_NUMBER) {
       throw NotPlain.INSTANCE;
     }
-    if (node != null) {
-      if (node.field >= 0) {
-        values.number(node.field, exponent || count > 15
-            ? parseDouble(in, from, pos)
-            : exactDecimal(in[from] == '-', digits, point < 0 ? 0 : point - count));
+    boolean field = node != null && node.field >= 0;
+    if (field || capturing >= 0 && !integer) {
+      // (The integer -0 is Jackson's int 0, read here as -0.0: the plan perturbs both as +0.0.)
+      double value = exponent || count > 15
+          ? parseDouble(in, from, pos)
+          : exactDecimal(in[from] == '-', digits, point < 0 ? 0 : point - count);
+      if (field) {
+        values.number(node.field, value);
       }
-      if (node.id || node.user) {
-        Identifier id = integer ? integer(from, length) : null;
-        if (node.id && id != null) {
-          values.id(id);
+      if (capturing >= 0 && !integer) {
+        // Jackson writes a decimal back as the double it read, in Double.toString's form, and one
+        // beyond a double's range as the string "Infinity": left to Jackson.
+        if (Double.isInfinite(value)) {
+          throw NotPlain.INSTANCE;
         }
-        if (node.user && id != null) {
-          values.user(id);
-        }
+        captured.writeDouble(value);
       }
     }
-    if (capturing >= 0) {
-      if (!integer) {
-        // Jackson writes a captured decimal back in a double's canonical form.
-        throw NotPlain.INSTANCE;
+    if (node != null && (node.id || node.user)) {
+      Identifier id = integer ? integer(from, length) : null;
+      if (node.id && id != null) {
+        values.id(id);
       }
-      captured.write(in, from, length);
+      if (node.user && id != null) {
+        values.user(id);
+      }
+    }
+    if (capturing >= 0 && integer) {
+      if (length == 2 && in[from] == '-' && in[from + 1] == '0') {
+        // -0, which Jackson reads as the int 0.
+        captured.write('0');
+      } else {
+        captured.write(in, from, length);
+      }
     }
   }
 
-  /** An integer id or user: one of at most 18 digits is a long; longer ones are left to Jackson. */
+  /**
+   * An integer id or user: one of at most 18 digits is a long; a longer one (at most {@value
+   * #MAX_NUMBER} characters) a BigInteger, the same identifier as Jackson's long or BigInteger.
+   */
   private Identifier integer(int from, int length) {
     boolean negative = in[from] == '-';
     int digits = negative ? length - 1 : length;
     if (digits > 18) {
-      throw NotPlain.INSTANCE;
+      return Identifier.integer(new BigInteger(new String(in, from, length, StandardCharsets.ISO_8859_1)));
     }
     long v = 0;
     for (int i = from + (negative ? 1 : 0); i < from + length; i++) {
@@ -612,7 +737,7 @@ final class PlainJsonScanner {
    * accurately", PLDI 1990). The digits are counted with their leading zeros (one test per digit
    * instead of three), so a decimal of more than 15 digits in all goes to Jackson's fast parser, as
    * in the Jackson read, even when fewer are significant: rare in sensor data (0.000123456789012 has
-   * 15), and the same double either way. Of the sample's values, the 6 % with 17 digits go there.
+   * 15), and the same double either way.
    */
   static double parseDouble(byte[] in, int from, int to) {
     int i = from;

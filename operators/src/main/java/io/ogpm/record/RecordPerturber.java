@@ -88,7 +88,7 @@ public final class RecordPerturber {
     return plan.epsilonPerRecord();
   }
 
-  /** How many records took the strict, slower read (tests: valid records never should). */
+  /** How many records took the strict read after the scanner gave up (tests: valid sensor records never should). */
   long strictReads() {
     return reader.strictReads();
   }

@@ -92,23 +92,23 @@ class PlainJsonScannerTest {
         Arguments.of("{" + VALID + ",\"x\":[],\"y\":{},\"z\":[1,[2,{\"a\":null}],true,false,\"s\"],\"n\":null}", true),
         Arguments.of("{" + VALID + ",\"x\":\"~ !#$%&'()*+,-./:;<=>?@[]^_`{|}\"}", true),
         Arguments.of("{" + VALID + ",\"x\":\"\u007f\"}", false),
-        Arguments.of("{" + VALID + ",\"x\":\"a\\nb\"}", false),
-        Arguments.of("{" + VALID + ",\"x\":\"\u00e9\"}", false),
+        Arguments.of("{" + VALID + ",\"x\":\"a\\nb\"}", true),
+        Arguments.of("{" + VALID + ",\"x\":\"\u00e9\"}", true),
         Arguments.of("{" + VALID + ",\"x\":\"a\tb\"}", false),
         Arguments.of("{" + VALID + ",\"x\\u0041\":1}", false),
-        Arguments.of("{" + VALID + ",\"x\":-0}", false),
+        Arguments.of("{" + VALID + ",\"x\":-0}", true),
         Arguments.of("{" + VALID + ",\"x\":-0.0,\"y\":0,\"z\":-0e1}", true),
         Arguments.of("{" + VALID + ",\"x\":1.5e300,\"y\":-12345678901234567890}", true),
         Arguments.of("{" + VALID + ",\"x\":123456789012345678901234}", true),
         Arguments.of("{" + VALID + ",\"x\":1234567890123456789012345}", false),
         Arguments.of("{\"id\":123456789012345678,\"accel_x\":0.25}", true),
-        Arguments.of("{\"id\":1234567890123456789,\"accel_x\":0.25}", false),
+        Arguments.of("{\"id\":1234567890123456789,\"accel_x\":0.25}", true),
         Arguments.of("{\"id\":-123456789012345678,\"accel_x\":0.25}", true),
-        Arguments.of("{\"id\":1.5,\"accel_x\":0.25}", false),
-        Arguments.of("{" + VALID.replace("\"ts\":1", "\"ts\":1.5") + "}", false),
+        Arguments.of("{\"id\":1.5,\"accel_x\":0.25}", true),
+        Arguments.of("{" + VALID.replace("\"ts\":1", "\"ts\":1.5") + "}", true),
         Arguments.of("{" + VALID.replace("\"ts\":1", "\"ts\":-1") + "}", true),
         Arguments.of("{" + VALID.replace("\"ts\":1", "\"ts\":{\"a\":[1,{\"b\":2}],\"c\":\"d\"}") + "}", true),
-        Arguments.of("{" + VALID.replace("\"ts\":1", "\"ts\":{\"a\":[1.5]}") + "}", false),
+        Arguments.of("{" + VALID.replace("\"ts\":1", "\"ts\":{\"a\":[1.5]}") + "}", true),
         Arguments.of("{" + VALID + ",\"x\":1.25}", true),
         Arguments.of("{" + VALID + ",\"x\":1,\"x\":2}", false),
         Arguments.of("{" + VALID + ",\"o\":{\"x\":1,\"x\":2}}", false),
@@ -138,14 +138,14 @@ class PlainJsonScannerTest {
   @ParameterizedTest
   @MethodSource("records")
   void whichRecordsTheScannerReads(String json, boolean plain) {
-    RecordPerturber p = new RecordPerturber(FastReadTest.CONFIG, RandomnessMode.seeded(7));
+    RecordPerturber p = new RecordPerturber(ReadOnceTest.CONFIG, RandomnessMode.seeded(7));
     p.perturb(json.getBytes(StandardCharsets.UTF_8), Source.kafka("raw", 0, 1));
     assertThat(p.plainReads()).as(json).isEqualTo(plain ? 1 : 0);
   }
 
   @Test
   void nestingAndKeysUpToTheirLimits() {
-    RecordPerturber p = new RecordPerturber(FastReadTest.CONFIG, RandomnessMode.seeded(7));
+    RecordPerturber p = new RecordPerturber(ReadOnceTest.CONFIG, RandomnessMode.seeded(7));
     int depth = PlainJsonScanner.MAX_DEPTH;
     // The record is depth 1: an array of depth - 1 more levels fits, one more does not.
     assertThat(plain(p, "{" + VALID + ",\"x\":" + "[".repeat(depth - 1) + "]".repeat(depth - 1) + "}")).isTrue();
@@ -153,15 +153,15 @@ class PlainJsonScannerTest {
     assertThat(plain(p, "{" + VALID + ",\"x\":" + "{\"a\":".repeat(depth - 1) + "1" + "}".repeat(depth - 1) + "}")).isTrue();
     assertThat(plain(p, "{" + VALID + ",\"x\":" + "{\"a\":".repeat(depth) + "1" + "}".repeat(depth) + "}")).isFalse();
     int keys = PlainJsonScanner.MAX_KEYS;
-    assertThat(plain(p, "{" + VALID + ",\"o\":{" + FastReadTest.keys("k", keys) + "}}")).isTrue();
-    assertThat(plain(p, "{" + VALID + ",\"o\":{" + FastReadTest.keys("k", keys + 1) + "}}")).isFalse();
+    assertThat(plain(p, "{" + VALID + ",\"o\":{" + ReadOnceTest.keys("k", keys) + "}}")).isTrue();
+    assertThat(plain(p, "{" + VALID + ",\"o\":{" + ReadOnceTest.keys("k", keys + 1) + "}}")).isFalse();
     // Keys of closed objects are forgotten: many small objects side by side, and past the buffer's first size.
     StringBuilder many = new StringBuilder("{" + VALID + ",\"o\":[");
     for (int i = 0; i < 50; i++) {
-      many.append(i == 0 ? "" : ",").append("{").append(FastReadTest.keys("k", 10)).append("}");
+      many.append(i == 0 ? "" : ",").append("{").append(ReadOnceTest.keys("k", 10)).append("}");
     }
-    assertThat(plain(p, many.append("],").append(FastReadTest.keys("q", 50)).append(",\"p\":{")
-        .append(FastReadTest.keys("k", 60)).append(",\"r\":{").append(FastReadTest.keys("k", 60)).append("}}}").toString())).isTrue();
+    assertThat(plain(p, many.append("],").append(ReadOnceTest.keys("q", 50)).append(",\"p\":{")
+        .append(ReadOnceTest.keys("k", 60)).append(",\"r\":{").append(ReadOnceTest.keys("k", 60)).append("}}}").toString())).isTrue();
   }
 
   private static boolean plain(RecordPerturber p, String json) {

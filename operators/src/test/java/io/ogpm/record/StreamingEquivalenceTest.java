@@ -233,10 +233,10 @@ class StreamingEquivalenceTest {
   }
 
   /**
-   * The fast read finds duplicate keys itself (DuplicateKeys) and leaves every refused record to
-   * Jackson's strict reader: a duplicate anywhere (the root, an object on the way to a field, a
-   * skipped value, a captured passthrough value, an object in an array, names equal only once
-   * unescaped, the 17th and later keys of a large object, where a hash set takes over) is refused
+   * The scanner finds duplicate keys itself and leaves every refused record to Jackson's strict
+   * reader: a duplicate anywhere (the root, an object on the way to a field, a skipped value, a
+   * captured passthrough value, an object in an array, names equal only once unescaped, late keys
+   * of a large object) is refused
    * with the same dead letter as before; the same key in sibling objects or at other depths, and
    * large objects without duplicates, are accepted with the same output. Also the values the
    * writer formats: big numbers, -0.0, "NaN" as a string, values near the ends of the plain range.
