@@ -32,7 +32,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * holds more than {@value #MAX_SLOTS} pane-group slots (each flush sends at most that many slots'
  * partials at once) or when its accumulators take more than {@link #MAX_HELD_BYTES} of heap
  * ({@link #accumulatorHeapBytes}: a slot holds an accumulator per field, of 8 bytes per output
- * bin, 80 kilobytes at the most bins, so a bound in slots alone bounds no heap).
+ * bin, 80 kilobytes or more at the most bins, so a bound in slots alone bounds no heap).
  *
  * <p>Metrics: {@code recordsPreAggregated} (records with at least one value), {@code
  * partialAggregates} (sent on), {@code valuesSkipped} (values that no field can hold, from a
