@@ -28,8 +28,11 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * Flink's window operator judges it), before each checkpoint barrier (so it holds no state: what
  * it has added is downstream, in the merge's checkpointed state, and nothing is lost or counted
  * twice on recovery), at the end of input, every {@value #FLUSH_INTERVAL_MS} ms of processing
- * time (late records reach their windows while the watermark stands still) and when it holds more
- * than {@value #MAX_SLOTS} pane-group slots (memory).
+ * time (late records reach their windows while the watermark stands still), and by size: when it
+ * holds more than {@value #MAX_SLOTS} pane-group slots (each flush sends at most that many slots'
+ * partials at once) or when its accumulators take more than {@link #MAX_HELD_BYTES} of heap
+ * ({@link #accumulatorHeapBytes}: a slot holds an accumulator per field, of 8 bytes per output
+ * bin, 80 kilobytes or more at the most bins, so a bound in slots alone bounds no heap).
  *
  * <p>Metrics: {@code recordsPreAggregated} (records with at least one value), {@code
  * partialAggregates} (sent on), {@code valuesSkipped} (values that no field can hold, from a
@@ -44,6 +47,16 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
 
   static final long FLUSH_INTERVAL_MS = 1_000;
   static final int MAX_SLOTS = 10_000;
+  /**
+   * Most heap the held accumulators may take before they are sent on: 32 MiB, a small share of a
+   * task manager's heap, and above what the slot bound lets six fields of the default 50 bins
+   * hold, so that the bound in bytes takes over only for more fields or bins.
+   */
+  static final long MAX_HELD_BYTES = 32L << 20;
+  /** A {@link FieldAccumulator}'s object: 12-byte header, 3 references, an int and 7 longs, padded to 8. */
+  static final long ACCUMULATOR_OBJECT_BYTES = 88;
+  /** The header of a {@code long[]}: 12-byte object header and the 4-byte length. */
+  static final long ARRAY_HEADER_BYTES = 16;
   static final String TIME_OUT_OF_RANGE = "time-out-of-range";
 
   private final PrivacyConfig config;
@@ -54,6 +67,8 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
   private transient FieldBinning[] binnings;
   private transient Map<Long, Map<String, Slot>> panes;
   private transient int slots;
+  private transient long[] accumulatorBytes;
+  private transient long heldBytes;
   private transient long lastPane;
   private transient Map<String, Slot> lastPaneSlots;
   private transient Counter recordsIn;
@@ -84,9 +99,11 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
     int n = config.fields().size();
     names = new String[n];
     binnings = new FieldBinning[n];
+    accumulatorBytes = new long[n];
     for (int i = 0; i < n; i++) {
       names[i] = config.fields().get(i).name();
       binnings[i] = FieldBinning.of(MechanismCatalog.of(config.fields().get(i).spec()), bins);
+      accumulatorBytes[i] = accumulatorHeapBytes(binnings[i]);
     }
     panes = new HashMap<>();
     lastPaneSlots = null;
@@ -135,6 +152,7 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
       if (acc == null) {
         acc = FieldAccumulator.forField(names[i], binnings[i]);
         slot.accumulators[i] = acc;
+        heldBytes += accumulatorBytes[i];
       }
       acc.add(y, binnings[i]);
       if (!counted) {
@@ -145,7 +163,7 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
     if (counted) {
       recordsIn.inc();
     }
-    if (slots > MAX_SLOTS) {
+    if (slots > MAX_SLOTS || heldBytes > MAX_HELD_BYTES) {
       flush();
     }
   }
@@ -186,6 +204,18 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
     panes.clear();
     lastPaneSlots = null;
     slots = 0;
+    heldBytes = 0;
+  }
+
+  /**
+   * The heap of an accumulator of this binning as this stage holds it: its object and its
+   * histogram of {@link FieldBinning#outputBins()} longs (its field's name and binning id are
+   * shared by all), on a 64-bit JVM with compressed references and class pointers (the default
+   * below 32 GB of heap; without them an object takes a little more). docs/memory.md compares it
+   * with the measured heap.
+   */
+  public static long accumulatorHeapBytes(FieldBinning binning) {
+    return ACCUMULATOR_OBJECT_BYTES + ARRAY_HEADER_BYTES + 8L * binning.outputBins();
   }
 
   @Override

@@ -121,9 +121,15 @@ public final class WindowEstimateOperator extends AbstractStreamOperator<WindowE
       }
       windowTimers.registerEventTimeTimer(w, windowing.cleanupTime(w));
     }
-    // A copy: the state may keep the object, and the input's may be reused (object reuse).
+    // A copy: the state may keep the object, and the input's may be reused (object reuse). Into a
+    // fresh accumulator of the field's rather than partial.copy(): on the heap it then shares the
+    // field's name and binning id with every other pane, instead of keeping per pane the strings
+    // the network deserialized for its first partial (docs/memory.md).
     FieldAccumulator acc = panes.get(pane);
-    panes.put(pane, acc == null ? partial.getAccumulator().copy() : acc.merge(partial.getAccumulator()));
+    if (acc == null) {
+      acc = estimators[partial.getField()].newAccumulator(names[partial.getField()]);
+    }
+    panes.put(pane, acc.merge(partial.getAccumulator()));
   }
 
   private void scheduleLateUpdate() throws Exception {

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.ogpm.estimate.FieldAccumulator;
+import io.ogpm.estimate.FieldBinning;
 import io.ogpm.flink.CapturedMetrics;
+import io.ogpm.flink.LdpAggregation;
 import io.ogpm.flink.PerturbedValues;
 import io.ogpm.mechanism.random.AesCtrSource;
 import java.util.ArrayList;
@@ -150,6 +152,48 @@ class PreAggregateOperatorTest {
       assertThat(partials(h)).extracting(PartialAggregate::getGroup, PartialAggregate::getRecords)
           .containsExactlyInAnyOrder(tuple(null, 2L), tuple("", 1L));
     }
+  }
+
+  /**
+   * The accumulators' heap is bounded as well as the slots: at the most bins an accumulator holds
+   * 10,000 longs, and the partials go on as soon as their accumulators take more than {@link
+   * PreAggregateOperator#MAX_HELD_BYTES}, counted per field with a value, long before {@link
+   * PreAggregateOperator#MAX_SLOTS} slots.
+   */
+  @Test
+  void accumulatorsTakingTooMuchHeapAreSentOnAtOnce() throws Exception {
+    int bins = LdpAggregation.MAX_BINS;
+    long x = PreAggregateOperator.accumulatorHeapBytes(FieldBinning.of(Aggregations.MECHANISMS[0], bins));
+    long roll = PreAggregateOperator.accumulatorHeapBytes(FieldBinning.of(Aggregations.MECHANISMS[1], bins));
+    assertThat(x).isEqualTo(88 + 16 + 8 * 10_000);
+    int fit = (int) (PreAggregateOperator.MAX_HELD_BYTES / x);
+    assertThat(fit).isLessThan(PreAggregateOperator.MAX_SLOTS / 10);
+    try (var h = new OneInputStreamOperatorTestHarness<>(new PreAggregateOperator(Aggregations.CONFIG, bins, SLIDING))) {
+      h.open();
+      for (int g = 0; g < fit; g++) {
+        h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, "g" + g, 1), 1);
+      }
+      assertThat(h.getOutput()).as("within the bound").isEmpty();
+      h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, "g" + fit, 1), 1);
+      assertThat(partials(h)).hasSize(fit + 1);
+      // Both fields: two accumulators per slot, so half as many slots.
+      int fitBoth = (int) (PreAggregateOperator.MAX_HELD_BYTES / (x + roll));
+      for (int g = 0; g < fitBoth; g++) {
+        h.processElement(new PerturbedValues(new double[] {0.5, 1.0}, "g" + g, 1), 1);
+      }
+      assertThat(h.getOutput()).as("within the bound").isEmpty();
+      h.processElement(new PerturbedValues(new double[] {0.5, 1.0}, "g" + fitBoth, 1), 1);
+      assertThat(partials(h)).hasSize(2 * (fitBoth + 1));
+    }
+  }
+
+  /** Six fields of the default bins fill the slots before the bytes: the bound in bytes leaves them as they were. */
+  @Test
+  void theBoundInBytesLeavesSixFieldsOfTheDefaultBinsToTheBoundInSlots() {
+    long each = PreAggregateOperator.accumulatorHeapBytes(FieldBinning.of(Aggregations.MECHANISMS[0],
+        LdpAggregation.DEFAULT_BINS));
+    assertThat(each).isEqualTo(504);
+    assertThat((PreAggregateOperator.MAX_SLOTS + 1) * 6 * each).isLessThanOrEqualTo(PreAggregateOperator.MAX_HELD_BYTES);
   }
 
   @Test

@@ -11,10 +11,20 @@ import io.ogpm.flink.WindowEstimate;
 import io.ogpm.mechanism.random.AesCtrSource;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.KeyedStateBackend;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -273,6 +283,38 @@ class WindowEstimateOperatorTest {
       h.processWatermark(19_999);
       assertThat(take(h)).extracting(WindowEstimate::getWindowStart, WindowEstimate::getCount)
           .containsExactly(tuple(10_000L, 8L));
+    }
+  }
+
+  /**
+   * On the heap, every pane of a field shares the field's name and binning id: none keeps the
+   * strings its partial brought over the network (each partial deserialized has its own).
+   */
+  @Test
+  void panesShareTheirFieldsStringsInsteadOfKeepingTheirPartials() throws Exception {
+    TypeSerializer<PartialAggregate> serializer =
+        TypeInformation.of(PartialAggregate.class).createSerializer(new SerializerConfigImpl());
+    List<PartialAggregate> received = new ArrayList<>();
+    try (var h = Aggregations.stage2(TUMBLING, true, null)) {
+      for (long pane : new long[] {0, 10_000}) {
+        PartialAggregate p = InstantiationUtil.deserializeFromByteArray(serializer,
+            InstantiationUtil.serializeToByteArray(serializer, partial(0, "a", pane, 5)));
+        received.add(p);
+        h.processElement(p, 1);
+      }
+      KeyedStateBackend<String> backend = h.getOperator().getKeyedStateBackend();
+      backend.setCurrentKey(PartialAggregate.key(0, "a"));
+      MapState<Long, FieldAccumulator> panes = backend.getPartitionedState(VoidNamespace.INSTANCE,
+          VoidNamespaceSerializer.INSTANCE,
+          new MapStateDescriptor<>("panes", Types.LONG, TypeInformation.of(FieldAccumulator.class)));
+      FieldAccumulator first = panes.get(0L);
+      FieldAccumulator second = panes.get(10_000L);
+      assertThat(first).isEqualTo(received.get(0).getAccumulator());
+      assertThat(second).isEqualTo(received.get(1).getAccumulator());
+      assertThat(second.getBinning()).isSameAs(first.getBinning())
+          .isNotSameAs(received.get(1).getAccumulator().getBinning());
+      assertThat(second.getField()).isSameAs(first.getField())
+          .isNotSameAs(received.get(1).getAccumulator().getField());
     }
   }
 
