@@ -340,4 +340,46 @@ class FieldEstimatorTest {
     assertThat(plain.reconstructedDirection()).isNull();
     assertThat(plain.reconstructed()).isNaN();
   }
+  /**
+   * The former emission, kept for benchmarks side by side: the former EMS schedule, the output
+   * mean's interval alone, the disk's direction on the circle, no band; the same counts and raw
+   * histogram as today's.
+   */
+  @Test
+  void theFormerEstimateIsTheFormerScheduleWithTheOutputMeansIntervalAndNoBand() {
+    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).build());
+    FieldEstimator e = FieldEstimator.of(m, 50);
+    FieldAccumulator acc = e.newAccumulator("f");
+    io.ogpm.mechanism.random.AesCtrSource bits = io.ogpm.mechanism.random.AesCtrSource.seeded(4);
+    for (int i = 0; i < 20_000; i++) {
+      acc.add(m.perturb(0.25 + 0.5 * bits.nextUniform(), bits), e.binning());
+    }
+    FieldEstimate now = e.estimate(acc, true);
+    FieldEstimate former = e.estimateAsFormerly(acc);
+    assertThat(former.count()).isEqualTo(now.count());
+    assertThat(former.rawHistogram()).containsExactly(now.rawHistogram());
+    assertThat(former.reconstructedHistogram()).containsExactly(
+        Reconstruction.em(acc.getHistogram(), e.transition(), Reconstruction.Schedule.PLAIN_FIRST).frequencies());
+    assertThat(former.band()).isNull();
+    assertThat(now.band()).isNotNull();
+    assertThat(former.linear().intervalMethod()).isEqualTo(MeanIntervalMethod.OUTPUT_MEAN);
+    assertThat(now.linear().intervalMethod()).isEqualTo(MeanIntervalMethod.OUTPUT_MEAN_AND_TAILS);
+    // Inputs on the middle half: the tails make today's interval several times narrower.
+    double formerWidth = former.linear().mean().upper() - former.linear().mean().lower();
+    double width = now.linear().mean().upper() - now.linear().mean().lower();
+    assertThat(width).isLessThan(formerWidth / 3);
+    assertThat(former.linear().raw()).isEqualTo(now.linear().raw());
+
+    Mechanism circle = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).domain(Domain.circular(-Math.PI, Math.PI)).build());
+    FieldEstimator c = FieldEstimator.of(circle, 50);
+    FieldAccumulator angles = c.newAccumulator("a");
+    for (int i = 0; i < 5_000; i++) {
+      angles.add(circle.perturb(0.3 * bits.nextUniform(), bits), c.binning());
+    }
+    FieldEstimate formerCircle = c.estimateAsFormerly(angles);
+    assertThat(formerCircle.circular().direction()).isEqualTo(c.circularMeansFromTheDisk(angles).direction());
+    assertThat(formerCircle.band()).isNull();
+    assertThatThrownBy(() -> c.estimateAsFormerly(c.newAccumulator("a")))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
 }
