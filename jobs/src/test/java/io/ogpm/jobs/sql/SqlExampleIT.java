@@ -188,7 +188,8 @@ class SqlExampleIT {
 
   /**
    * The DataStream aggregation of the perturbed records (the sample's, without the closing reading
-   * whose window stays open): per window start and group, accel_x by methods raw and em, roll raw.
+   * whose window stays open): per window start and group, accel_x by methods raw (the default 50
+   * bins, as LDP_MEAN reads) and em (20 bins, as the example's LDP_HISTOGRAM), roll raw.
    */
   private static Map<String, WindowEstimate[]> dataStreamEstimates(List<KafkaRecord> perturbed) throws Exception {
     List<PerturbedValues> values = new ArrayList<>();
@@ -202,8 +203,11 @@ class SqlExampleIT {
       StreamExecutionEnvironment env = ENV.executionEnvironment();
       DataStream<PerturbedValues> stream = env.fromData(values, TypeInformation.of(PerturbedValues.class))
           .assignTimestampsAndWatermarks(PerturbedValues.watermarks(Duration.ofSeconds(5)));
+      // LDP_MEAN reads its interval from the output histogram over the aggregation's default bins
+      // (the tails); LDP_HISTOGRAM is called with 20.
+      int bins = method == EstimationMethod.RAW ? LdpAggregation.DEFAULT_BINS : 20;
       DataStream<WindowEstimate> estimates = LdpAggregation.builder().config(CONFIG)
-          .window(Duration.ofSeconds(10)).groupBy("activity").bins(20).method(method).build().apply(stream);
+          .window(Duration.ofSeconds(10)).groupBy("activity").bins(bins).method(method).build().apply(stream);
       try (CloseableIterator<WindowEstimate> it = estimates.executeAndCollect("data stream " + method)) {
         while (it.hasNext()) {
           WindowEstimate e = it.next();
