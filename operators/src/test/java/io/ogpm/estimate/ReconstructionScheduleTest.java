@@ -110,8 +110,10 @@ class ReconstructionScheduleTest {
     }
   }
 
-  static Pair pair(Mechanism m, FieldBinning b, TransitionMatrix t, double[] inputs, AesCtrSource bits) {
+  static Pair pair(Mechanism m, FieldEstimator e, double[] inputs, AesCtrSource bits) {
     Domain d = m.domain();
+    FieldBinning b = e.binning();
+    TransitionMatrix t = e.transition();
     FieldAccumulator acc = FieldAccumulator.forBinning(b);
     double[] truth = new double[b.bins()];
     double mean = 0;
@@ -128,27 +130,16 @@ class ReconstructionScheduleTest {
     double trueAngle = Math.atan2(s, c);
     double[] shipped = Reconstruction.em(acc.getHistogram(), t).frequencies();
     double[] former = Reconstruction.em(acc.getHistogram(), t, Reconstruction.Schedule.PLAIN_FIRST).frequencies();
-    return new Pair(inputs.length, l1(shipped, truth), l1(former, truth), meanError(b, shipped, mean, trueAngle),
-        meanError(b, former, mean, trueAngle), l1(shipped, former));
+    return new Pair(inputs.length, l1(shipped, truth), l1(former, truth), meanError(e, shipped, mean, trueAngle),
+        meanError(e, former, mean, trueAngle), l1(shipped, former));
   }
 
   /** The reconstructed mean's error: linear, or the circular mean's angle (radians, of the circle's 2 pi). */
-  static double meanError(FieldBinning b, double[] theta, double mean, double angle) {
-    if (!b.circular()) {
-      double m = 0;
-      for (int i = 0; i < theta.length; i++) {
-        m += theta[i] * b.inputBinCentre(i);
-      }
-      return Math.abs(m - mean);
+  static double meanError(FieldEstimator e, double[] theta, double mean, double angle) {
+    if (!e.binning().circular()) {
+      return Math.abs(e.meanOf(theta) - mean);
     }
-    double c = 0;
-    double s = 0;
-    for (int i = 0; i < theta.length; i++) {
-      double a = 2 * Math.PI * (i + 0.5) / theta.length;
-      c += theta[i] * Math.cos(a);
-      s += theta[i] * Math.sin(a);
-    }
-    double gap = Math.abs(Math.atan2(s, c) - angle) % (2 * Math.PI);
+    double gap = Math.abs(e.circularMeanAngleOf(theta) - angle) % (2 * Math.PI);
     return Math.min(gap, 2 * Math.PI - gap);
   }
 
@@ -202,8 +193,7 @@ class ReconstructionScheduleTest {
       for (Map.Entry<String, double[]> input : inputs.entrySet()) {
         Domain d = input.getKey().equals("attitude.roll") ? circle : interval;
         Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(epsilon).domain(d).build());
-        FieldBinning b = FieldBinning.of(m, BINS);
-        TransitionMatrix t = TransitionMatrix.of(m, b);
+        FieldEstimator e = FieldEstimator.of(m, BINS);
         for (int n : new int[] {1_000, 10_000}) {
           Random draw = new Random(n + (long) (100 * epsilon));
           AesCtrSource bits = AesCtrSource.seeded(7 + n + (long) (1000 * epsilon));
@@ -214,7 +204,7 @@ class ReconstructionScheduleTest {
             for (int i = 0; i < n; i++) {
               x[i] = input.getValue()[draw.nextInt(input.getValue().length)];
             }
-            pairs.add(pair(m, b, t, x, bits));
+            pairs.add(pair(m, e, x, bits));
           }
           // The synthetic input checks the bound; the sample's fields the errors as well.
           check(input.getKey() + ", eps " + epsilon + ", " + n + " records", pairs, !input.getKey().equals("two humps"));
@@ -243,8 +233,7 @@ class ReconstructionScheduleTest {
     for (Object[] f : fields) {
       Domain d = (Domain) f[1];
       Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon((Double) f[2]).domain(d).build());
-      FieldBinning b = FieldBinning.of(m, BINS);
-      TransitionMatrix t = TransitionMatrix.of(m, b);
+      FieldEstimator e = FieldEstimator.of(m, BINS);
       double[] values = values(records, (String) f[0], d);
       AesCtrSource bits = AesCtrSource.seeded(5);
       List<Pair> pairs = new ArrayList<>();
@@ -255,7 +244,7 @@ class ReconstructionScheduleTest {
           for (int i = 0; i < x.length; i++) {
             x[i] = values[rows.get(i)];
           }
-          pairs.add(pair(m, b, t, x, bits));
+          pairs.add(pair(m, e, x, bits));
         }
       }
       check((String) f[0], pairs, true);
