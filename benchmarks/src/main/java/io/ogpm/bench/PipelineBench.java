@@ -155,8 +155,8 @@ final class PipelineBench {
       PrivacyConfig one = PrivacyConfig.parse(ONE_FIELD);
       kafka.createTopic(RAW, 2, STAMPED_BY_BROKER);
       kafka.createTopic(RAW_ONE_FIELD, 2, STAMPED_BY_BROKER);
-      produce(RAW);
-      produce(RAW_ONE_FIELD);
+      produce(RAW, GROUPS);
+      produce(RAW_ONE_FIELD, GROUPS);
       kafka.createTopic(RAW_MANY_GROUPS, 2, STAMPED_BY_BROKER);
       produce(RAW_MANY_GROUPS, MANY_GROUPS);
       log("produced %d records into %s, %s and %s", records, RAW, RAW_ONE_FIELD, RAW_MANY_GROUPS);
@@ -551,14 +551,9 @@ final class PipelineBench {
 
   /**
    * The sample's records, in a loop, each with an id of its own, one of {@value #USERS} users (so
-   * the sample's budget lets every record through), one of {@value #GROUPS} activities, and times 1
+   * the sample's budget lets every record through), one of {@code groups} activities, and times 1
    * ms apart.
    */
-  private void produce(String topic) {
-    produce(topic, GROUPS);
-  }
-
-  /** As {@link #produce(String)}, with one of {@code groups} activities. */
   private void produce(String topic, int groups) {
     List<String> sample = BundledSample.records(Integer.MAX_VALUE);
     Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
@@ -571,10 +566,6 @@ final class PipelineBench {
       }
       producer.flush();
     }
-  }
-
-  static String record(String line, int i) {
-    return record(line, i, GROUPS);
   }
 
   static String record(String line, int i, int groups) {
