@@ -55,15 +55,26 @@ final class HistogramBands {
   private final int bins;
   private final int outputBins;
   private final boolean circular;
-  /** Every bound that can say anything, with what it needs at an emission. */
+  /**
+   * Every bound that can say anything, with what it needs at an emission, bin by bin (bin j's from
+   * {@code binStart[j]} to {@code binStart[j + 1]}), each bin's upper bounds before its lower one.
+   */
   private final Bound[] bounds;
+  private final int[] binStart;
+  /** The most bounds of one bin. */
+  private final int mostPerBin;
   private final double logInverseLevel;
 
   /**
    * One bound on one bin's share from one window's count: an upper bound from the least window
    * probabilities inside and outside the bin, or a lower one from the largest.
    */
-  private record Bound(int bin, int from, int length, double in, double out, boolean upper) {}
+  private record Bound(int bin, int from, int length, double in, double out, boolean upper) {
+    /** The bin's share that a bound c on the window's expected share gives: {@code (c - out) / (in - out)}. */
+    double share(double c) {
+      return (c - out) / (in - out);
+    }
+  }
 
   private HistogramBands(BinnedKernel kernel, FieldBinning binning, boolean circular) {
     this.bins = binning.bins();
@@ -109,6 +120,16 @@ final class HistogramBands {
       }
     }
     this.bounds = kept.toArray(new Bound[0]);
+    this.binStart = new int[bins + 1];
+    for (Bound b : bounds) {
+      binStart[b.bin() + 1]++;
+    }
+    int most = 0;
+    for (int j = 0; j < bins; j++) {
+      most = Math.max(most, binStart[j + 1]);
+      binStart[j + 1] += binStart[j];
+    }
+    this.mostPerBin = most;
     this.logInverseLevel = Math.log(Math.max(1, bounds.length) / ALPHA);
   }
 
@@ -149,29 +170,65 @@ final class HistogramBands {
 
   /** The band for a window of n outputs with these bin counts; null for an empty window. */
   HistogramBand band(long[] counts, long n) {
+    return band(counts, n, true);
+  }
+
+  /**
+   * The band, computing each Chernoff bound ({@link ChernoffBounds}, a root found by Newton's
+   * method: most of the band's cost) only where it can tighten its bin's bound, or, without {@code
+   * skip}, every one (the reference the skipping is tested against: the two are equal bit for bit).
+   *
+   * <p>A window's confidence bound lies beyond a floor known without solving ({@link
+   * ChernoffBounds#upperFloor}), so a bound gives its bin at least {@code (floor - out) / (in -
+   * out)}. A bin's upper bounds are tried from the least such floor up, and the rest are skipped
+   * once their floors reach the tightest bound found: each could only give more. The lower bound
+   * mirrors it with the ceiling {@code 1 - floor(n - k)}.
+   */
+  HistogramBand band(long[] counts, long n, boolean skip) {
     if (n <= 0) {
       return null;
     }
-    double[] upper = new double[bins];
-    double[] lower = new double[bins];
-    java.util.Arrays.fill(upper, 1);
     long[] prefix = new long[outputBins + 1];
     for (int o = 0; o < outputBins; o++) {
       prefix[o + 1] = prefix[o] + counts[o];
     }
-    for (Bound b : bounds) {
-      long k = windowCount(prefix, b.from(), b.length());
-      double share = (double) k / n;
-      // A confidence bound lies beyond the window's own share: where even the share could not
-      // tighten this bin's bound, the bound cannot either, and is not computed.
-      if (b.upper()) {
-        if ((share - b.out()) / (b.in() - b.out()) < upper[b.bin()]) {
-          double u = ChernoffBounds.upper(k, n, logInverseLevel);
-          upper[b.bin()] = Math.min(upper[b.bin()], clamp((u - b.out()) / (b.in() - b.out())));
+    double[] upper = new double[bins];
+    double[] lower = new double[bins];
+    long[] windowCounts = new long[mostPerBin];
+    double[] floors = new double[mostPerBin];
+    for (int j = 0; j < bins; j++) {
+      upper[j] = 1;
+      int count = 0;
+      for (int b = binStart[j]; b < binStart[j + 1]; b++) {
+        Bound bound = bounds[b];
+        long k = windowCount(prefix, bound.from(), bound.length());
+        if (!bound.upper()) {
+          // The bin's one lower bound: computed where its ceiling could lift the bin above 0.
+          double ceiling = skip ? bound.share(1 - ChernoffBounds.upperFloor(n - k, n, logInverseLevel)) : 1;
+          if (ceiling > 0) {
+            lower[j] = Math.max(lower[j], clamp(bound.share(ChernoffBounds.lower(k, n, logInverseLevel))));
+          }
+          continue;
         }
-      } else if ((share - b.out()) / (b.in() - b.out()) > lower[b.bin()]) {
-        double l = ChernoffBounds.lower(k, n, logInverseLevel);
-        lower[b.bin()] = Math.max(lower[b.bin()], clamp((l - b.out()) / (b.in() - b.out())));
+        windowCounts[count] = k;
+        floors[count] = skip ? bound.share(ChernoffBounds.upperFloor(k, n, logInverseLevel)) : 0;
+        count++;
+      }
+      // The upper bounds come first among the bin's bounds: the i-th of them is bounds[binStart[j] + i].
+      for (int tried = 0; tried < count; tried++) {
+        int next = -1;
+        for (int i = 0; i < count; i++) {
+          if (floors[i] < upper[j] && (next < 0 || floors[i] < floors[next])) {
+            next = i;
+          }
+        }
+        if (next < 0) {
+          break;
+        }
+        Bound bound = bounds[binStart[j] + next];
+        double u = ChernoffBounds.upper(windowCounts[next], n, logInverseLevel);
+        upper[j] = Math.min(upper[j], clamp(bound.share(u)));
+        floors[next] = Double.POSITIVE_INFINITY;
       }
     }
     double sumUpper = 0;

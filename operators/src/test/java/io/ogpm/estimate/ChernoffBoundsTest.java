@@ -31,6 +31,24 @@ class ChernoffBoundsTest {
   }
 
   @Test
+  void theFloorIsNeverAboveTheBoundAndTellsMoreThanTheShare() {
+    for (double level : new double[] {Math.log(20), Math.log(6000), Math.log(1e6)}) {
+      for (long n : new long[] {1, 7, 100, 1000, 123_457, 10_000_000}) {
+        for (long k = 0; k <= n; k += Math.max(1, n / 97)) {
+          double floor = ChernoffBounds.upperFloor(k, n, level);
+          double p = (double) k / n;
+          assertThat(floor).as("n %s k %s", n, k).isLessThanOrEqualTo(ChernoffBounds.upper(k, n, level))
+              .isGreaterThanOrEqualTo(p);
+          if (k < n) {
+            // Half-way or more from the share to the bound: the skipping it serves has something to skip.
+            assertThat(floor - p).as("n %s k %s", n, k).isGreaterThan(0.5 * (ChernoffBounds.upper(k, n, level) - p));
+          }
+        }
+      }
+    }
+  }
+
+  @Test
   void theLowerBoundMirrorsTheUpper() {
     double level = Math.log(40);
     for (long k : new long[] {0, 3, 50, 97, 100}) {

@@ -94,6 +94,34 @@ class HistogramBandsTest {
   }
 
   @Test
+  void skippingTheBoundsThatCannotTightenChangesNoBit() {
+    io.ogpm.mechanism.random.AesCtrSource bits = io.ogpm.mechanism.random.AesCtrSource.seeded(5);
+    Mechanism circle = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(0, 360)).build());
+    for (Mechanism m : new Mechanism[] {classical(MechanismType.OGPM, 0.5), classical(MechanismType.OGPM, 4),
+        classical(MechanismType.PM, 1), classical(MechanismType.SW, 2), circle}) {
+      FieldBinning binning = FieldBinning.of(m, 50);
+      HistogramBands bands = HistogramBands.of(m, binning);
+      for (long n : new long[] {1, 30, 1000, 100_000}) {
+        for (int window = 0; window < 20; window++) {
+          // Inputs at a few random points (a point mass to a spread), n outputs drawn.
+          double[] inputs = new double[1 + window % 5];
+          for (int i = 0; i < inputs.length; i++) {
+            inputs[i] = m.domain().lo() + m.domain().width() * bits.nextUniform();
+          }
+          long[] counts = new long[binning.outputBins()];
+          for (long r = 0; r < n; r++) {
+            counts[binning.outputBin(m.perturb(inputs[(int) (r % inputs.length)], bits))]++;
+          }
+          HistogramBand skipped = bands.band(counts, n, true);
+          HistogramBand all = bands.band(counts, n, false);
+          assertThat(skipped.lower()).as("%s n %s", m.spec(), n).containsExactly(all.lower());
+          assertThat(skipped.upper()).as("%s n %s", m.spec(), n).containsExactly(all.upper());
+        }
+      }
+    }
+  }
+
+  @Test
   void anEmptyWindowHasNoBand() {
     Mechanism m = classical(MechanismType.OGPM, 1);
     FieldBinning binning = FieldBinning.of(m, 10);
