@@ -3,6 +3,7 @@ package io.ogpm.flink.kafka;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.ogpm.flink.WindowEstimate;
+import io.ogpm.record.JsonDoubleWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,7 +36,8 @@ public final class WindowEstimateSerializer implements KafkaRecordSerializationS
 
   /** The JSON object of an estimate, UTF-8. */
   public static byte[] toJson(WindowEstimate e) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(1024);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
+    JsonDoubleWriter doubles = new JsonDoubleWriter();
     try (JsonGenerator g = JSON.createGenerator(bytes)) {
       g.writeStartObject();
       g.writeStringField("windowStart", Instant.ofEpochMilli(e.getWindowStart()).toString());
@@ -45,7 +47,7 @@ public final class WindowEstimateSerializer implements KafkaRecordSerializationS
       g.writeNumberField("bins", e.getBins());
       g.writeNumberField("count", e.getCount());
       g.writeStringField("method", e.getMethod() == null ? null : e.getMethod().code());
-      array(g, "histogram", e.getHistogram());
+      array(g, doubles, "histogram", e.getHistogram());
       if (e.getCount() > 0 && !e.isCircular()) { // a classical field with values
         g.writeNumberField("mean", e.getMean());
         pair(g, "meanInterval", e.getMeanLower(), e.getMeanUpper());
@@ -77,9 +79,9 @@ public final class WindowEstimateSerializer implements KafkaRecordSerializationS
         g.writeEndObject();
       }
       g.writeObjectFieldStart("histograms");
-      array(g, "raw", e.getRawHistogram());
+      array(g, doubles, "raw", e.getRawHistogram());
       if (e.getReconstructedHistogram() != null) {
-        array(g, "reconstructed", e.getReconstructedHistogram());
+        array(g, doubles, "reconstructed", e.getReconstructedHistogram());
       }
       g.writeEndObject();
       if (e.getReconstructedHistogram() != null) {
@@ -87,8 +89,8 @@ public final class WindowEstimateSerializer implements KafkaRecordSerializationS
       }
       if (e.getHistogramLower() != null && e.getHistogramUpper() != null) {
         g.writeObjectFieldStart("histogramBand");
-        array(g, "lower", e.getHistogramLower());
-        array(g, "upper", e.getHistogramUpper());
+        array(g, doubles, "lower", e.getHistogramLower());
+        array(g, doubles, "upper", e.getHistogramUpper());
         g.writeEndObject();
       }
       g.writeEndObject();
@@ -98,10 +100,12 @@ public final class WindowEstimateSerializer implements KafkaRecordSerializationS
     return bytes.toByteArray();
   }
 
-  private static void array(JsonGenerator g, String name, double[] values) throws IOException {
+  /** The histograms and band: most of an estimate's text, written by {@link JsonDoubleWriter}. */
+  private static void array(JsonGenerator g, JsonDoubleWriter doubles, String name, double[] values)
+      throws IOException {
     g.writeArrayFieldStart(name);
     for (double v : values) {
-      g.writeNumber(v);
+      doubles.write(g, v);
     }
     g.writeEndArray();
   }
