@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import io.ogpm.mechanism.random.AesCtrSource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,15 +13,14 @@ import org.junit.jupiter.api.Test;
 
 /** The writer's text is the generator's own, in arrays and objects, for every kind of double. */
 class JsonDoubleWriterTest {
-  private static final JsonFactory JSON = new JsonFactory();
 
   private interface Write {
     void number(JsonGenerator g, double x) throws IOException;
   }
 
-  private static String document(double[] values, Write write) throws IOException {
+  private static String document(JsonFactory json, double[] values, Write write) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (JsonGenerator g = JSON.createGenerator(out)) {
+    try (JsonGenerator g = json.createGenerator(out)) {
       g.writeStartObject();
       g.writeArrayFieldStart("values");
       for (double v : values) {
@@ -34,6 +34,7 @@ class JsonDoubleWriterTest {
     return out.toString(StandardCharsets.UTF_8);
   }
 
+  /** With Java 17's Double.toString and with Jackson's fast writer (Schubfach), as the generator is configured. */
   @Test
   void writesWhatTheGeneratorWrites() throws IOException {
     AesCtrSource bits = AesCtrSource.seeded(11);
@@ -47,6 +48,9 @@ class JsonDoubleWriterTest {
       values[i] = i % 2 == 0 ? u : (bits.nextUniform() < 0.5 ? -1 : 1) * Math.pow(10, 24 * u - 12);
     }
     JsonDoubleWriter writer = new JsonDoubleWriter();
-    assertThat(document(values, writer::write)).isEqualTo(document(values, JsonGenerator::writeNumber));
+    for (JsonFactory json : new JsonFactory[] {new JsonFactory(),
+        JsonFactory.builder().enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build()}) {
+      assertThat(document(json, values, writer::write)).isEqualTo(document(json, values, JsonGenerator::writeNumber));
+    }
   }
 }
