@@ -6,6 +6,7 @@ import io.ogpm.estimate.FieldBinning;
 import io.ogpm.flink.PerturbedValues;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.Map;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
@@ -23,16 +24,22 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * {@link WindowEstimateOperator}. So one busy field and group is spread over every subtask here,
  * and the merge sees one partial per subtask and flush instead of every record.
  *
- * <p>It flushes before passing on each watermark (so a record reaches the merge before any
- * watermark that follows it, as it would without this stage, and lateness is judged there as
- * Flink's window operator judges it), before each checkpoint barrier (so it holds no state: what
- * it has added is downstream, in the merge's checkpointed state, and nothing is lost or counted
- * twice on recovery), at the end of input, every {@value #FLUSH_INTERVAL_MS} ms of processing
- * time (late records reach their windows while the watermark stands still), and by size: when it
- * holds more than {@value #MAX_SLOTS} pane-group slots (each flush sends at most that many slots'
- * partials at once) or when its accumulators take more than {@link #MAX_HELD_BYTES} of heap
- * ({@link #accumulatorHeapBytes}: a slot holds an accumulator per field, of 8 bytes per output
- * bin, 80 kilobytes or more at the most bins, so a bound in slots alone bounds no heap).
+ * <p>A pane's partials go on once a window of it can fire: before the watermark that reaches the
+ * last millisecond of its first window is passed on (so its records reach the merge before any
+ * watermark that fires or closes one of their windows, as they would without this stage, and
+ * lateness is judged there as Flink's window operator judges it), and from then on, for late
+ * records, before each watermark and every {@value #FLUSH_INTERVAL_MS} ms of processing time (late
+ * records reach their windows while the watermark stands still). A pane whose windows are all
+ * still open is held: it needs to be downstream only when one of them fires, and held it sends one
+ * partial per field and group, not one per watermark, and leaves the merge free to emit the windows
+ * before it meanwhile (sent on while the merge estimates, the partials of open panes waited for it
+ * and stalled this stage). Every partial goes on before each checkpoint barrier (so the stage holds
+ * no state: what it has added is downstream, in the merge's checkpointed state, and nothing is lost
+ * or counted twice on recovery), at the end of input, and by size: when it holds more than {@value
+ * #MAX_SLOTS} pane-group slots (each flush sends at most that many slots' partials at once) or when
+ * its accumulators take more than {@link #MAX_HELD_BYTES} of heap ({@link #accumulatorHeapBytes}: a
+ * slot holds an accumulator per field, of 8 bytes per output bin, 80 kilobytes or more at the most
+ * bins, so a bound in slots alone bounds no heap).
  *
  * <p>Metrics: {@code recordsPreAggregated} (records with at least one value), {@code
  * partialAggregates} (sent on), {@code valuesSkipped} (values that no field can hold, from a
@@ -70,6 +77,8 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
   private transient long[] accumulatorBytes;
   private transient long heldBytes;
   private transient long lastPane;
+  /** The last watermark passed on. */
+  private transient long watermark;
   private transient Map<String, Slot> lastPaneSlots;
   private transient Counter recordsIn;
   private transient Counter partialsOut;
@@ -107,6 +116,7 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
     }
     panes = new HashMap<>();
     lastPaneSlots = null;
+    watermark = Long.MIN_VALUE;
     recordsIn = getMetricGroup().counter("recordsPreAggregated");
     partialsOut = getMetricGroup().counter("partialAggregates");
     valuesSkipped = getMetricGroup().counter("valuesSkipped");
@@ -184,27 +194,42 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
 
   /** Sends every partial on and forgets them. */
   void flush() {
+    flush(Long.MAX_VALUE);
+  }
+
+  /**
+   * Sends on and forgets the partials of every pane a window of which can fire at this watermark
+   * (its first window's last millisecond at or before it); {@code Long.MAX_VALUE}: every pane.
+   */
+  private void flush(long watermark) {
     if (slots == 0) {
       return;
     }
-    for (Map.Entry<Long, Map<String, Slot>> pane : panes.entrySet()) {
-      long maxTimestamp = pane.getKey() + windowing.pane - 1;
+    Iterator<Map.Entry<Long, Map<String, Slot>>> it = panes.entrySet().iterator();
+    while (it.hasNext()) {
+      Map.Entry<Long, Map<String, Slot>> pane = it.next();
+      long start = pane.getKey();
+      if (watermark != Long.MAX_VALUE && windowing.firstWindowEnd(start) - 1 > watermark) {
+        continue;
+      }
+      long maxTimestamp = start + windowing.pane - 1;
       for (Map.Entry<String, Slot> group : pane.getValue().entrySet()) {
         Slot slot = group.getValue();
         for (int i = 0; i < slot.accumulators.length; i++) {
           if (slot.accumulators[i] != null) {
             output.collect(new StreamRecord<>(
-                new PartialAggregate(i, group.getKey(), pane.getKey(), slot.records[i], slot.accumulators[i]),
-                maxTimestamp));
+                new PartialAggregate(i, group.getKey(), start, slot.records[i], slot.accumulators[i]), maxTimestamp));
             partialsOut.inc();
+            heldBytes -= accumulatorBytes[i];
           }
         }
+        slots--;
+      }
+      it.remove();
+      if (pane.getValue() == lastPaneSlots) {
+        lastPaneSlots = null;
       }
     }
-    panes.clear();
-    lastPaneSlots = null;
-    slots = 0;
-    heldBytes = 0;
   }
 
   /**
@@ -220,7 +245,8 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
 
   @Override
   public void processWatermark(Watermark mark) throws Exception {
-    flush();
+    watermark = mark.getTimestamp();
+    flush(watermark);
     super.processWatermark(mark);
   }
 
@@ -238,7 +264,7 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
 
   @Override
   public void onProcessingTime(long time) {
-    flush();
+    flush(watermark);
     scheduleFlush();
   }
 }

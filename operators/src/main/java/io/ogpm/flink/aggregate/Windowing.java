@@ -64,6 +64,15 @@ public final class Windowing implements Serializable {
     return TimeWindow.getWindowStartWithOffset(paneStart, 0, slide);
   }
 
+  /**
+   * End of the first (earliest-ending) window that holds a pane: the one starting at the least
+   * multiple of the slide above {@code pane - size}. Until the watermark reaches its last
+   * millisecond, no window of the pane can fire or be late.
+   */
+  long firstWindowEnd(long paneStart) {
+    return lastWindowStart(paneStart - size + slide) + size;
+  }
+
   /** Whether the window starting at {@code start} holds a pane: start <= pane < start + size. */
   boolean holds(long start, long paneStart) {
     return start <= paneStart && paneStart - start < size;

@@ -20,13 +20,16 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The first stage, in Flink's operator test harness: each record's values go once into the
- * partial accumulator of their pane, field and group; partials go on before every watermark,
- * before every checkpoint barrier, at the end of input, every second of processing time and when
- * too many are held; each record counts in the partial of its first field with a value.
+ * partial accumulator of their pane, field and group; a pane's partials go on before the watermark
+ * that ends its first window and, once one has ended, before every watermark and every second of
+ * processing time; every partial before every checkpoint barrier, at the end of input and when too
+ * many are held; each record counts in the partial of its first field with a value.
  */
 class PreAggregateOperatorTest {
   /** Windows of 10 s sliding by 4 s: panes of 2 s. */
   static final Windowing SLIDING = new Windowing(10_000, 4_000, 0, 0);
+  /** A watermark past every window of these tests' records: their panes go on. */
+  static final Watermark PAST = new Watermark(100_000);
 
   final CapturedMetrics metrics = new CapturedMetrics();
 
@@ -55,11 +58,21 @@ class PreAggregateOperatorTest {
         h.processElement(r, r.getEventTime());
       }
       assertThat(h.getOutput()).as("nothing before the watermark").isEmpty();
-      h.processWatermark(new Watermark(1_000));
+      // Pane [0, 2 s) is in windows [-8 s, 2 s), [-4 s, 6 s) and [0, 10 s); pane [2 s, 4 s) in the
+      // last two and [4 s, 14 s). Before a watermark reaches 1,999 ms no window of either can fire.
+      h.processWatermark(new Watermark(1_998));
+      assertThat(h.getOutput()).as("open panes are held").containsExactly(new Watermark(1_998));
+      h.getOutput().clear();
+      h.processWatermark(new Watermark(1_999));
       List<Object> out = new ArrayList<>(h.getOutput());
-      assertThat(out).hasSize(2 * 2 * 2 + 1);
-      assertThat(out.get(out.size() - 1)).as("the watermark after the partials").isEqualTo(new Watermark(1_000));
-      List<PartialAggregate> p = partials(h);
+      assertThat(out).hasSize(2 * 2 + 1);
+      assertThat(out.get(out.size() - 1)).as("the watermark after the partials").isEqualTo(new Watermark(1_999));
+      List<PartialAggregate> p = new ArrayList<>(partials(h));
+      h.processWatermark(new Watermark(5_998));
+      assertThat(h.getOutput()).containsExactly(new Watermark(5_998));
+      h.getOutput().clear();
+      h.processWatermark(new Watermark(5_999));
+      p.addAll(partials(h));
       assertThat(p).extracting(PartialAggregate::getPane, PartialAggregate::getField, PartialAggregate::getGroup,
           PartialAggregate::getRecords).containsExactly(
               tuple(0L, 0, "a", 10L), tuple(0L, 0, "b", 10L), tuple(0L, 1, "a", 0L), tuple(0L, 1, "b", 0L),
@@ -76,18 +89,25 @@ class PreAggregateOperatorTest {
         assertThat(partial.getAccumulator().getCount()).isEqualTo(10);
       }
       // Flushed: the next watermark sends nothing but itself.
-      h.processWatermark(new Watermark(2_000));
-      assertThat(h.getOutput()).containsExactly(new Watermark(2_000));
+      h.processWatermark(new Watermark(6_000));
+      assertThat(h.getOutput()).containsExactly(new Watermark(6_000));
+      h.getOutput().clear();
+      // A late record of a pane whose first window has ended goes on at the next watermark.
+      PerturbedValues late = Aggregations.record("a", 100, bits);
+      h.processElement(late, late.getEventTime());
+      h.processWatermark(new Watermark(6_001));
+      assertThat(partials(h)).extracting(PartialAggregate::getPane, PartialAggregate::getField, PartialAggregate::getRecords)
+          .containsExactly(tuple(0L, 0, 1L), tuple(0L, 1, 0L));
     }
-    assertThat(counter("recordsPreAggregated")).isEqualTo(40);
-    assertThat(counter("partialAggregates")).isEqualTo(8);
+    assertThat(counter("recordsPreAggregated")).isEqualTo(41);
+    assertThat(counter("partialAggregates")).isEqualTo(10);
   }
 
   @Test
   void partialsAreStampedWithTheirPanesLastMillisecond() throws Exception {
     try (var h = Aggregations.stage1(SLIDING, null)) {
       h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, null, 5_500), 5_500);
-      h.processWatermark(new Watermark(0));
+      h.processWatermark(PAST);
       assertThat(h.extractOutputStreamRecords()).extracting(StreamRecord::getTimestamp).containsExactly(5_999L);
     }
   }
@@ -98,7 +118,7 @@ class PreAggregateOperatorTest {
       h.processElement(new PerturbedValues(new double[] {Double.NaN, 1.0}, null, 1), 1);
       h.processElement(new PerturbedValues(new double[] {0.5, 1.0}, null, 2), 2);
       h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, null, 3), 3);
-      h.processWatermark(new Watermark(0));
+      h.processWatermark(PAST);
       assertThat(partials(h)).extracting(PartialAggregate::getField, PartialAggregate::getRecords,
           p -> p.getAccumulator().getCount()).containsExactly(tuple(0, 2L, 2L), tuple(1, 1L, 2L));
     }
@@ -116,24 +136,42 @@ class PreAggregateOperatorTest {
     }
   }
 
+  /**
+   * Late records (of a pane whose first window has ended) go on every second while the watermark
+   * stands still; an open pane waits for its window.
+   */
   @Test
-  void partialsGoOnEverySecondOfProcessingTimeAndAtTheEndOfInput() throws Exception {
+  void latePartialsGoOnEverySecondOfProcessingTimeAndAllAtTheEndOfInput() throws Exception {
     try (var h = Aggregations.stage1(SLIDING, null)) {
       long now = h.getProcessingTime();
+      h.processWatermark(new Watermark(1_999));
+      h.getOutput().clear();
       h.processElement(new PerturbedValues(new double[] {0.5, 1.0}, "g", 1), 1);
+      h.processElement(new PerturbedValues(new double[] {0.5, 1.0}, "g", 2_500), 2_500);
       h.setProcessingTime(now + PreAggregateOperator.FLUSH_INTERVAL_MS - 1);
       assertThat(h.getOutput()).isEmpty();
       h.setProcessingTime(now + PreAggregateOperator.FLUSH_INTERVAL_MS);
-      assertThat(partials(h)).hasSize(2);
+      assertThat(partials(h)).extracting(PartialAggregate::getPane).containsExactly(0L, 0L);
       // And again a second later: the timer is set again.
       h.processElement(new PerturbedValues(new double[] {0.5, 1.0}, "g", 1), 1);
       h.setProcessingTime(now + 2 * PreAggregateOperator.FLUSH_INTERVAL_MS);
-      assertThat(partials(h)).hasSize(2);
+      assertThat(partials(h)).extracting(PartialAggregate::getPane).containsExactly(0L, 0L);
       h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, "g", 1), 1);
       h.endInput();
       h.getOneInputOperator().finish();
-      assertThat(partials(h)).hasSize(1);
+      assertThat(partials(h)).extracting(PartialAggregate::getPane).containsExactly(0L, 2_000L, 2_000L);
     }
+  }
+
+  @Test
+  void theFirstWindowOfAPaneEndsAtTheLeastSlideAboveItsStartLessTheSize() {
+    assertThat(SLIDING.firstWindowEnd(0)).isEqualTo(2_000);
+    assertThat(SLIDING.firstWindowEnd(2_000)).isEqualTo(6_000);
+    assertThat(SLIDING.firstWindowEnd(4_000)).isEqualTo(6_000);
+    assertThat(SLIDING.firstWindowEnd(-2_000)).isEqualTo(2_000);
+    Windowing tumbling = new Windowing(10_000, 10_000, 0, 0);
+    assertThat(tumbling.firstWindowEnd(-10_000)).isEqualTo(0);
+    assertThat(tumbling.firstWindowEnd(20_000)).isEqualTo(30_000);
   }
 
   @Test
@@ -148,7 +186,7 @@ class PreAggregateOperatorTest {
       h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, null, 1), 1);
       h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, "", 1), 1);
       h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, null, 2), 2);
-      h.processWatermark(new Watermark(0));
+      h.processWatermark(PAST);
       assertThat(partials(h)).extracting(PartialAggregate::getGroup, PartialAggregate::getRecords)
           .containsExactlyInAnyOrder(tuple(null, 2L), tuple("", 1L));
     }
@@ -222,7 +260,7 @@ class PreAggregateOperatorTest {
     try (var h = Aggregations.stage1(SLIDING, metrics.environment)) {
       h.processElement(new PerturbedValues(new double[] {1e300, Double.POSITIVE_INFINITY}, null, 1), 1);
       h.processElement(new PerturbedValues(new double[] {0.5, 1e300}, null, 1), 1);
-      h.processWatermark(new Watermark(0));
+      h.processWatermark(PAST);
       assertThat(partials(h)).extracting(PartialAggregate::getField, PartialAggregate::getRecords)
           .containsExactly(tuple(0, 1L));
     }
