@@ -230,26 +230,44 @@ final class PipelineBench {
       aggregateJob(config, input, group);
       countJob(config, input, group);
     }
-    List<Double> estimates = new ArrayList<>();
-    List<Double> counts = new ArrayList<>();
+    List<Run> estimates = new ArrayList<>();
+    List<Run> counts = new ArrayList<>();
     for (int rep = 0; rep < repetitions; rep++) {
       for (int k = 0; k < 2; k++) {
         boolean estimate = (k == 0) == (rep % 2 == 0);
-        double rate = estimate ? aggregateJob(config, input, group) : countJob(config, input, group);
-        (estimate ? estimates : counts).add(rate);
-        log("%s (%s) %d: %.0f records/s (net run time)", estimate ? "aggregation" : "count per window",
-            group == null ? "one field, no group" : config.fields().size() + " fields, " + groups + " groups", rep, rate);
+        Run run = estimate ? aggregateJob(config, input, group) : countJob(config, input, group);
+        (estimate ? estimates : counts).add(run);
+        log("%s (%s) %d: %.0f records/s (net run time), %.2f us CPU per record in the job's threads",
+            estimate ? "aggregation" : "count per window",
+            group == null ? "one field, no group" : config.fields().size() + " fields, " + groups + " groups", rep,
+            run.netRate(records), run.jobCpuMicros(records));
       }
     }
     ObjectNode a = JsonNodeFactory.instance.objectNode();
     a.put("fields", config.fields().size());
     a.put("groups", groups);
     a.put("recordsPerWindow", recordsPerWindow);
-    pairs(a, "recordsPerSecond", estimates, "countRecordsPerSecond", counts);
+    pairs(a, "recordsPerSecond", rates(estimates), "countRecordsPerSecond", rates(counts));
     a.put("measure", "records over the job's net run time (start-up included, alike for both)");
+    ObjectNode cpu = a.putObject("cpu");
+    pairs(cpu, "countMicrosPerRecord", counts.stream().map(r -> r.cpuMicros(records)).toList(), "microsPerRecord",
+        estimates.stream().map(r -> r.cpuMicros(records)).toList(), true);
+    cpu.put("measure", "CPU time of the whole process (broker, clients, jobs, JIT) while the job ran, per record;"
+        + " ratio: the count's over the aggregation's");
+    if (Stream.concat(estimates.stream(), counts.stream()).allMatch(r -> r.jobCpuNanos >= 0)) {
+      ObjectNode job = a.putObject("jobCpu");
+      pairs(job, "countMicrosPerRecord", counts.stream().map(r -> r.jobCpuMicros(records)).toList(), "microsPerRecord",
+          estimates.stream().map(r -> r.jobCpuMicros(records)).toList(), true);
+      job.put("measure", "CPU time of the job's own threads (Flink tasks, Kafka source fetchers, the sinks' producers;"
+          + " not the broker, the garbage collector or the JIT) per record; ratio: the count's over the aggregation's");
+    }
     a.put("perturbationRecordsPerSecond", Math.round(perturbNetRate));
-    a.put("overPerturbation", round(median(estimates) / perturbNetRate));
+    a.put("overPerturbation", round(median(rates(estimates)) / perturbNetRate));
     return a;
+  }
+
+  private List<Double> rates(List<Run> runs) {
+    return runs.stream().map(r -> r.netRate(records)).toList();
   }
 
   /**
@@ -406,6 +424,31 @@ final class PipelineBench {
    * ({@code outputs}' first).
    */
   private Timing execute(StreamExecutionEnvironment env, String name, List<String> outputs) {
+    Run run = run(env, name, outputs);
+    return timing(run.result, run.cpuNanos, run.jobCpuNanos, run.jitMillis, outputs.get(0));
+  }
+
+  /**
+   * A bounded job's run: its result, the process's CPU nanoseconds while it ran, its own threads'
+   * ({@link JobThreadCpu}; -1: not measured by this JVM), and the JIT compilers' milliseconds
+   * meanwhile (-1: not measured by this JVM).
+   */
+  private record Run(JobExecutionResult result, long cpuNanos, long jobCpuNanos, long jitMillis) {
+    double netRate(long records) {
+      return records * 1000.0 / result.getNetRuntime();
+    }
+
+    double jobCpuMicros(long records) {
+      return jobCpuNanos < 0 ? -1 : jobCpuNanos / 1e3 / records;
+    }
+
+    double cpuMicros(long records) {
+      return cpuNanos / 1e3 / records;
+    }
+  }
+
+  /** Runs a bounded job to its end, taking the process's and the job's threads' CPU time meanwhile. */
+  private Run run(StreamExecutionEnvironment env, String name, List<String> outputs) {
     long cpu = processCpuNanos();
     long jit = jitMillis();
     JobThreadCpu jobThreads = JobThreadCpu.start();
@@ -418,8 +461,8 @@ final class PipelineBench {
       }
     }
     long jitAfter = jitMillis();
-    return timing(result, processCpuNanos() - cpu, jobThreads == null ? -1 : jobThreads.nanos(),
-        jit < 0 || jitAfter < 0 ? -1 : jitAfter - jit, outputs.get(0));
+    return new Run(result, processCpuNanos() - cpu, jobThreads == null ? -1 : jobThreads.nanos(),
+        jit < 0 || jitAfter < 0 ? -1 : jitAfter - jit);
   }
 
   /** Each raw value, unchanged, as a record for the same sink. */
@@ -430,7 +473,7 @@ final class PipelineBench {
     }
   }
 
-  private double aggregateJob(PrivacyConfig config, String input, String group) {
+  private Run aggregateJob(PrivacyConfig config, String input, String group) {
     String output = "bench.stats." + runs;
     kafka.createTopic(output, 1, KEEP);
     String id = "bench-" + runs++;
@@ -441,11 +484,10 @@ final class PipelineBench {
         .outOfOrderness(OUT_OF_ORDERNESS).idleTimeout(IDLE_TIMEOUT).bounded(true).checkpointInterval(CHECKPOINTS)
         .parallelism(parallelism);
     AggregateJob.build(env, b.build());
-    JobExecutionResult result = JobRunner.execute(env, "bench aggregation", true, settings, List.of(output));
-    return records * 1000.0 / result.getNetRuntime();
+    return run(env, "bench aggregation", List.of(output));
   }
 
-  private double countJob(PrivacyConfig config, String input, String group) {
+  private Run countJob(PrivacyConfig config, String input, String group) {
     String output = "bench.counts." + runs;
     kafka.createTopic(output, 1, KEEP);
     String id = "bench-" + runs++;
@@ -463,8 +505,7 @@ final class PipelineBench {
         .window(TumblingEventTimeWindows.of(window()))
         .aggregate(new Count())
         .sinkTo(settings.exactlyOnceSink(countSerializer(output), id));
-    JobExecutionResult result = JobRunner.execute(env, "bench count per window", true, settings, List.of(output));
-    return records * 1000.0 / result.getNetRuntime();
+    return run(env, "bench count per window", List.of(output));
   }
 
   static final class GroupKey implements KeySelector<PerturbedValues, String> {

@@ -57,6 +57,10 @@ class BenchPipelineIT {
           "overPerturbation"}) {
         assertThat(a.get(key).asDouble()).as(name + "." + key).isPositive();
       }
+      for (String key : new String[] {"countMicrosPerRecord", "microsPerRecord", "ratio"}) {
+        assertThat(a.get("cpu").get(key).asDouble()).as(name + ".cpu." + key).isPositive();
+        assertThat(a.get("jobCpu").get(key).asDouble()).as(name + ".jobCpu." + key).isPositive();
+      }
     }
     assertThat(j.get("aggregation").get("groups").asInt()).isEqualTo(100);
     assertThat(j.get("aggregationManyGroups").get("groups").asInt()).isEqualTo(1000);
