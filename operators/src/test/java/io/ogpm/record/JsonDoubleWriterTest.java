@@ -18,9 +18,10 @@ class JsonDoubleWriterTest {
     void number(JsonGenerator g, double x) throws IOException;
   }
 
-  private static String document(JsonFactory json, double[] values, Write write) throws IOException {
+  private static String document(JsonFactory json, boolean chars, double[] values, Write write) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (JsonGenerator g = json.createGenerator(out)) {
+    java.io.StringWriter text = new java.io.StringWriter();
+    try (JsonGenerator g = chars ? json.createGenerator(text) : json.createGenerator(out)) {
       g.writeStartObject();
       g.writeArrayFieldStart("values");
       for (double v : values) {
@@ -31,10 +32,14 @@ class JsonDoubleWriterTest {
       write.number(g, values[values.length - 1]);
       g.writeEndObject();
     }
-    return out.toString(StandardCharsets.UTF_8);
+    return chars ? text.toString() : out.toString(StandardCharsets.UTF_8);
   }
 
-  /** With Java 17's Double.toString and with Jackson's fast writer (Schubfach), as the generator is configured. */
+  /**
+   * With Java 17's Double.toString and with Jackson's fast writer (Schubfach), as the generator is
+   * configured; into bytes and into characters; in documents longer than the generators' buffers,
+   * so that some numbers meet a buffer's end.
+   */
   @Test
   void writesWhatTheGeneratorWrites() throws IOException {
     AesCtrSource bits = AesCtrSource.seeded(11);
@@ -50,7 +55,10 @@ class JsonDoubleWriterTest {
     JsonDoubleWriter writer = new JsonDoubleWriter();
     for (JsonFactory json : new JsonFactory[] {new JsonFactory(),
         JsonFactory.builder().enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build()}) {
-      assertThat(document(json, values, writer::write)).isEqualTo(document(json, values, JsonGenerator::writeNumber));
+      for (boolean chars : new boolean[] {false, true}) {
+        assertThat(document(json, chars, values, writer::write))
+            .isEqualTo(document(json, chars, values, JsonGenerator::writeNumber));
+      }
     }
   }
 }
