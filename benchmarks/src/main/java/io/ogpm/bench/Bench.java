@@ -1,6 +1,7 @@
 package io.ogpm.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ogpm.flink.EstimationMethod;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -23,9 +24,10 @@ public final class Bench {
     return withMachine(RecordBench.run(warmUp, measure, fieldCounts, windowSizes, passthrough));
   }
 
-  public static Result pipeline(int records, int repetitions, int parallelism, int recordsPerWindow, int warmUpRounds,
-      PrintWriter log) {
-    return withMachine(new PipelineBench(records, repetitions, parallelism, recordsPerWindow, warmUpRounds, log).run());
+  public static Result pipeline(int records, int repetitions, int parallelism, int recordsPerWindow,
+      EstimationMethod method, int warmUpRounds, PrintWriter log) {
+    return withMachine(
+        new PipelineBench(records, repetitions, parallelism, recordsPerWindow, method, warmUpRounds, log).run());
   }
 
   /** When, on how many processors, and under what load (the load average over the last minute, at the end). */

@@ -124,6 +124,8 @@ final class PipelineBench {
   private final int repetitions;
   private final int parallelism;
   private final int recordsPerWindow;
+  /** The aggregation's headline estimate: {@code em} reconstructs every emission, {@code raw} does not. */
+  private final EstimationMethod method;
   private final int warmUpRounds;
   private final PrintWriter log;
   private EmbeddedBroker kafka;
@@ -131,7 +133,9 @@ final class PipelineBench {
   private KafkaSettings settings;
   private int runs;
 
-  PipelineBench(int records, int repetitions, int parallelism, int recordsPerWindow, int warmUpRounds, PrintWriter log) {
+  PipelineBench(int records, int repetitions, int parallelism, int recordsPerWindow, EstimationMethod method,
+      int warmUpRounds, PrintWriter log) {
+    this.method = method;
     this.warmUpRounds = warmUpRounds;
     this.records = records;
     this.repetitions = repetitions;
@@ -247,6 +251,7 @@ final class PipelineBench {
     a.put("fields", config.fields().size());
     a.put("groups", groups);
     a.put("recordsPerWindow", recordsPerWindow);
+    a.put("method", method.code());
     pairs(a, "recordsPerSecond", rates(estimates), "countRecordsPerSecond", rates(counts));
     a.put("measure", "records over the job's net run time (start-up included, alike for both)");
     ObjectNode cpu = a.putObject("cpu");
@@ -479,7 +484,7 @@ final class PipelineBench {
     String id = "bench-" + runs++;
     StreamExecutionEnvironment env = environment();
     AggregateJob.Settings.Builder b = AggregateJob.Settings.builder()
-        .aggregation(a -> a.config(config).window(window()).groupBy(group).bins(50).method(EstimationMethod.EM))
+        .aggregation(a -> a.config(config).window(window()).groupBy(group).bins(50).method(method))
         .kafka(settings).inputTopic(input).outputTopic(output).groupId(id).transactionalIdPrefix(id).timeField("ts")
         .outOfOrderness(OUT_OF_ORDERNESS).idleTimeout(IDLE_TIMEOUT).bounded(true).checkpointInterval(CHECKPOINTS)
         .parallelism(parallelism);

@@ -1,6 +1,7 @@
 package io.ogpm.cli;
 
 import io.ogpm.bench.Bench;
+import io.ogpm.flink.EstimationMethod;
 import io.ogpm.jobs.cli.UsageError;
 import io.ogpm.bench.BenchCharts;
 import io.ogpm.config.ConfigException;
@@ -66,6 +67,10 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--records-per-window", defaultValue = "100000", description = "pipeline: records per event-time window of the aggregations. Default: ${DEFAULT-VALUE}.")
   int recordsPerWindow;
 
+  @Option(names = "--method", defaultValue = "em", description = "pipeline: the aggregation's headline histogram and"
+      + " mean, raw or em (the EMS reconstruction, the aggregate job's default). Default: ${DEFAULT-VALUE}.")
+  String method;
+
   @Option(names = "--warmup-rounds", defaultValue = "2", description = "pipeline: untimed rounds first, each running every"
       + " pipeline compared once. Default: ${DEFAULT-VALUE}.")
   int warmupRounds;
@@ -80,6 +85,9 @@ final class BenchCommand implements Callable<Integer> {
     if (records < 1 || repetitions < 1 || parallelism < 1 || recordsPerWindow < 1) {
       throw new UsageError("--records, --repetitions, --parallelism and --records-per-window must be >= 1");
     }
+    if (!method.equals("raw") && !method.equals("em")) {
+      throw new UsageError("--method must be raw or em, got '" + method + "'");
+    }
     int[] windowSizes = windowSizes();
     for (int k : fields) {
       if (k < 1) {
@@ -91,7 +99,9 @@ final class BenchCommand implements Callable<Integer> {
     Bench.Result result = switch (what) {
       case "samplers" -> Bench.samplers(warm, measure);
       case "records" -> records(warm, measure, windowSizes);
-      case "pipeline" -> Bench.pipeline(records, repetitions, parallelism, recordsPerWindow, Math.max(0, warmupRounds), spec.commandLine().getErr());
+      case "pipeline" -> Bench.pipeline(records, repetitions, parallelism, recordsPerWindow,
+          method.equals("em") ? EstimationMethod.EM : EstimationMethod.RAW, Math.max(0, warmupRounds),
+          spec.commandLine().getErr());
       default -> throw new UsageError("bench: WHAT must be samplers, records or pipeline, got '" + what + "'");
     };
     if (chart != null && what.equals("records")) {

@@ -78,6 +78,9 @@ class BenchCommandTest {
     assertThat(badWindow.status()).isEqualTo(2);
     assertThat(badWindow.err()).contains("--windows", "'x'");
     assertThat(CliRunner.run("bench", "records", "--windows", "0").status()).isEqualTo(2);
+    CommandRun badMethod = CliRunner.run("bench", "pipeline", "--method", "ems");
+    assertThat(badMethod.status()).isEqualTo(2);
+    assertThat(badMethod.err()).contains("--method must be raw or em, got 'ems'");
   }
 
   /** {@code --passthrough} measures the sample once more with those fields copied into the output. */

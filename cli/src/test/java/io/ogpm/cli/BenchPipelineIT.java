@@ -63,6 +63,7 @@ class BenchPipelineIT {
       }
     }
     assertThat(j.get("aggregation").get("groups").asInt()).isEqualTo(100);
+    assertThat(j.get("aggregation").get("method").asText()).isEqualTo("em");
     assertThat(j.get("aggregationManyGroups").get("groups").asInt()).isEqualTo(1000);
     assertThat(j.get("aggregationOneFieldNoGroup").get("fields").asInt()).isEqualTo(1);
     assertThat(j.get("records").asInt()).isEqualTo(300);
