@@ -6,6 +6,7 @@ import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
@@ -35,13 +36,43 @@ public final class ConfigFingerprint implements Serializable {
     this.value = value;
   }
 
-  /** The fingerprint of a configuration's fields. */
+  /**
+   * The fingerprint of a configuration's fields, at the epsilon of a report. With field sampling
+   * (fewer fields per record than it has), also how many each record reports, and which report
+   * together: a record that reports some of its fields says less of each field's input mix than
+   * one that reports all, so the two are never aggregated as one.
+   */
   public static ConfigFingerprint of(PrivacyConfig config) {
-    return of(config.fields());
+    StringBuilder canonical = canonical(config.fields());
+    config.sampling().filter(FieldSampling::samples).ifPresent(s -> {
+      canonical.append("sampling ").append(s.fieldsPerRecord()).append(" of ").append(s.units()).append('\n');
+      List<String> units = new ArrayList<>();
+      for (int u = 0; u < s.units(); u++) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < config.fields().size(); i++) {
+          if (s.unitOf(i) == u) {
+            names.add(config.fields().get(i).name());
+          }
+        }
+        names.sort(null);
+        units.add(String.join(" ", names));
+      }
+      units.sort(null);
+      units.forEach(unit -> canonical.append("unit ").append(unit).append('\n'));
+    });
+    return digest(canonical);
   }
 
   /** The fingerprint of some fields. */
   public static ConfigFingerprint of(List<FieldConfig> fields) {
+    return digest(canonical(fields));
+  }
+
+  private static ConfigFingerprint digest(StringBuilder canonical) {
+    return new ConfigFingerprint("v1:" + HexFormat.of().formatHex(sha256(canonical.toString()), 0, 8));
+  }
+
+  private static StringBuilder canonical(List<FieldConfig> fields) {
     StringBuilder canonical = new StringBuilder("ogpm-config-fingerprint-v1\n");
     fields.stream().sorted(Comparator.comparing(FieldConfig::name)).forEach(f -> {
       MechanismSpec s = f.spec();
@@ -57,7 +88,7 @@ public final class ConfigFingerprint implements Serializable {
       s.optimizeAt().ifPresent(x0 -> canonical.append(" at ").append(Double.toHexString(x0)));
       canonical.append('\n');
     });
-    return new ConfigFingerprint("v1:" + HexFormat.of().formatHex(sha256(canonical.toString()), 0, 8));
+    return canonical;
   }
 
   /** A fingerprint as written on a record, for comparison; null if the text is not one. */

@@ -16,10 +16,11 @@ import java.util.List;
  */
 final class ConfigReader {
   static final List<String> TOP_KEYS =
-      List.of("id-field", "user-field", "passthrough", "fields", "grid-bits", "budget");
+      List.of("id-field", "user-field", "passthrough", "fields", "grid-bits", "budget", "sampling");
   static final List<String> FIELD_KEYS = List.of(
       "name", "domain", "min", "max", "epsilon", "mechanism", "objective", "optimize-at", "out-of-range");
   static final List<String> BUDGET_KEYS = List.of("epsilon", "period", "clock", "max-lag");
+  static final List<String> SAMPLING_KEYS = List.of("fields-per-record");
 
   private ConfigReader() {}
 
@@ -31,17 +32,41 @@ final class ConfigReader {
     List<String> passthrough = top.strings("passthrough");
     int gridBits = PrivacyConfig.checkGridBits(top.integer("grid-bits", OutputGrid.DEFAULT_BITS));
     List<FieldConfig> fields = new ArrayList<>();
+    // Each field's reporting unit for sampling: a field, or a polar pair's two fields together.
+    List<Integer> units = new ArrayList<>();
     List<JsonNode> items = top.list("fields");
     for (int i = 0; i < items.size(); i++) {
-      if (PolarFields.isPolar(items.get(i))) {
-        fields.addAll(PolarFields.read(i + 1, items.get(i), gridBits));
-      } else {
-        fields.add(field(i + 1, items.get(i), gridBits));
+      List<FieldConfig> item = PolarFields.isPolar(items.get(i))
+          ? PolarFields.read(i + 1, items.get(i), gridBits)
+          : List.of(field(i + 1, items.get(i), gridBits));
+      fields.addAll(item);
+      for (int k = 0; k < item.size(); k++) {
+        units.add(i);
       }
     }
     JsonNode budgetNode = top.get("budget");
     BudgetConfig budget = budgetNode == null ? null : budget(budgetNode);
-    return PrivacyConfig.of(idField, userField, passthrough, fields, gridBits, budget);
+    JsonNode samplingNode = top.get("sampling");
+    FieldSampling.Request sampling = samplingNode == null ? null : sampling(samplingNode);
+    return PrivacyConfig.of(idField, userField, passthrough, fields, gridBits, budget, sampling,
+        units.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  /** {@code sampling: {fields-per-record: K}}, K a whole number or {@code auto}. */
+  private static FieldSampling.Request sampling(JsonNode node) {
+    YamlMapping m = YamlMapping.of("sampling", "sampling", node).allowOnly(SAMPLING_KEYS);
+    JsonNode k = m.get("fields-per-record");
+    if (k == null) {
+      throw new ConfigException("sampling: fields-per-record is required (a whole number of fields, or auto)");
+    }
+    if (k.isTextual() && k.textValue().equals("auto")) {
+      return FieldSampling.Request.AUTO;
+    }
+    if (k.isIntegralNumber() && k.canConvertToInt()) {
+      return FieldSampling.Request.of(k.intValue());
+    }
+    throw new ConfigException("sampling: fields-per-record must be a whole number of fields or auto, got "
+        + YamlMapping.describe(k));
   }
 
   private static FieldConfig field(int number, JsonNode node, int gridBits) {

@@ -9,9 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * What leaves the operator and how: the perturbed {@link #fields()}, the {@link #passthrough()}
@@ -36,15 +38,18 @@ public final class PrivacyConfig implements Serializable {
   private final List<FieldConfig> fields;
   private final int gridBits;
   private final BudgetConfig budget;
+  /** Null: every record reports every field. */
+  private final FieldSampling sampling;
 
   private PrivacyConfig(String idField, String userField, List<String> passthrough,
-      List<FieldConfig> fields, int gridBits, BudgetConfig budget) {
+      List<FieldConfig> fields, int gridBits, BudgetConfig budget, FieldSampling sampling) {
     this.idField = idField;
     this.userField = userField;
     this.passthrough = passthrough;
     this.fields = fields;
     this.gridBits = gridBits;
     this.budget = budget;
+    this.sampling = sampling;
   }
 
   /** Reads and validates a YAML configuration file (UTF-8). */
@@ -78,6 +83,28 @@ public final class PrivacyConfig implements Serializable {
    */
   public static PrivacyConfig of(String idField, String userField, List<String> passthrough,
       List<FieldConfig> fields, int gridBits, BudgetConfig budget) {
+    return of(idField, userField, passthrough, fields, gridBits, budget, null, null);
+  }
+
+  /**
+   * A validated configuration whose records each report some of their fields ({@link
+   * FieldSampling}), each field a unit of its own; as {@link #of(String, String, List, List, int,
+   * BudgetConfig)} with {@code sampling} null.
+   *
+   * @param fields the perturbed fields at their configured epsilons; {@link #fields()} holds them at
+   *     the epsilon of a report
+   */
+  public static PrivacyConfig of(String idField, String userField, List<String> passthrough,
+      List<FieldConfig> fields, int gridBits, BudgetConfig budget, FieldSampling.Request sampling) {
+    return of(idField, userField, passthrough, fields, gridBits, budget, sampling, null);
+  }
+
+  /**
+   * The configuration, with field sampling when {@code sampling} is not null, over the units {@code
+   * unitOf} (per field; null: each field a unit of its own).
+   */
+  static PrivacyConfig of(String idField, String userField, List<String> passthrough,
+      List<FieldConfig> fields, int gridBits, BudgetConfig budget, FieldSampling.Request sampling, int[] unitOf) {
     List<Named> others = new ArrayList<>();
     if (idField != null) {
       others.add(new Named("id-field", idField, FieldNames.path("id-field", idField)));
@@ -111,10 +138,36 @@ public final class PrivacyConfig implements Serializable {
         checkDisjoint(f, other);
       }
     }
-    PrivacyConfig config = new PrivacyConfig(idField, userField, List.copyOf(pass),
-        List.copyOf(fields), gridBits, budget);
+    FieldSampling resolved = null;
+    List<FieldConfig> reported = List.copyOf(fields);
+    if (sampling != null) {
+      int[] units = unitOf != null ? unitOf : IntStream.range(0, fields.size()).toArray();
+      resolved = FieldSampling.resolve(sampling, reported, units);
+      reported = scaled(reported, resolved.scale());
+    }
+    PrivacyConfig config = new PrivacyConfig(idField, userField, List.copyOf(pass), reported, gridBits, budget,
+        resolved);
     config.checkBudget();
     return config;
+  }
+
+  /** The fields at their epsilons times {@code scale}: the epsilon of a report when sampled. */
+  private static List<FieldConfig> scaled(List<FieldConfig> fields, double scale) {
+    if (scale == 1) {
+      return fields;
+    }
+    List<FieldConfig> out = new ArrayList<>();
+    for (FieldConfig f : fields) {
+      MechanismSpec spec;
+      try {
+        spec = f.spec().toBuilder().epsilon(f.epsilon() * scale).build();
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("sampling: field " + ConfigException.quote(f.name()) + " reported at epsilon "
+            + f.epsilon() * scale + ": " + e.getMessage(), e);
+      }
+      out.add(FieldConfig.of(f.name(), spec, f.outOfRange()));
+    }
+    return List.copyOf(out);
   }
 
   /**
@@ -176,9 +229,18 @@ public final class PrivacyConfig implements Serializable {
     return passthrough;
   }
 
-  /** The perturbed fields, in configuration order; never empty. */
+  /**
+   * The perturbed fields, in configuration order; never empty. With field sampling, each at the
+   * epsilon a record reports it with ({@link FieldSampling#scale()} times the configured one): what
+   * its outputs mean, and what the estimators use.
+   */
   public List<FieldConfig> fields() {
     return fields;
+  }
+
+  /** Field sampling, if configured: how many fields each record reports, and at what epsilon. */
+  public Optional<FieldSampling> sampling() {
+    return Optional.ofNullable(sampling);
   }
 
   /** The perturbed field with this dotted name. */
@@ -201,11 +263,26 @@ public final class PrivacyConfig implements Serializable {
     return Optional.ofNullable(budget);
   }
 
-  /** The privacy cost of one record: the sum of its fields' epsilons (sequential composition). */
+  /**
+   * The most one record spends: the sum of its fields' epsilons (sequential composition); with field
+   * sampling, the sum over the K units whose reports cost the most, at most the configured sum.
+   */
   public double epsilonPerRecord() {
+    if (sampling == null) {
+      double sum = 0;
+      for (FieldConfig f : fields) {
+        sum += f.epsilon();
+      }
+      return sum;
+    }
+    double[] units = new double[sampling.units()];
+    for (int i = 0; i < fields.size(); i++) {
+      units[sampling.unitOf(i)] += fields.get(i).epsilon();
+    }
+    Arrays.sort(units);
     double sum = 0;
-    for (FieldConfig f : fields) {
-      sum += f.epsilon();
+    for (int u = units.length - sampling.fieldsPerRecord(); u < units.length; u++) {
+      sum += units[u];
     }
     return sum;
   }
@@ -218,18 +295,20 @@ public final class PrivacyConfig implements Serializable {
         && c.passthrough.equals(passthrough)
         && c.fields.equals(fields)
         && c.gridBits == gridBits
-        && Objects.equals(c.budget, budget);
+        && Objects.equals(c.budget, budget)
+        && Objects.equals(c.sampling, sampling);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(idField, userField, passthrough, fields, gridBits, budget);
+    return Objects.hash(idField, userField, passthrough, fields, gridBits, budget, sampling);
   }
 
   @Override
   public String toString() {
     return "PrivacyConfig{id-field=" + idField + ", user-field=" + userField + ", passthrough="
-        + passthrough + ", fields=" + fields + ", grid-bits=" + gridBits + ", " + budget + "}";
+        + passthrough + ", fields=" + fields + ", grid-bits=" + gridBits + ", " + budget
+        + (sampling == null ? "" : ", " + sampling) + "}";
   }
 
   /** A configured name that is not perturbed, with its role for messages. */

@@ -52,7 +52,7 @@ class ConfigErrorsTest {
             "unknown key 'nmae' in field #1 (known keys: name, domain, min, max, epsilon,"
                 + " mechanism, objective, optimize-at, out-of-range)"),
         bad("feilds: [" + A + "]", "unknown key 'feilds' (known keys: id-field, user-field,"
-            + " passthrough, fields, grid-bits, budget)"),
+            + " passthrough, fields, grid-bits, budget, sampling)"),
         bad("user-field: u\nbudget: {epsilon: 1, periode: 1d}\nfields: [" + A + "]",
             "unknown key 'periode' in budget (known keys: epsilon, period, clock, max-lag)"),
         // numbers

@@ -1,0 +1,59 @@
+package io.ogpm.config;
+
+import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
+
+/**
+ * The variance of one report's unbiased estimate of its input, at its worst over the domain and in
+ * units of the domain: what one record adds to the error of a field's mean, which {@code auto}
+ * field sampling weighs against how many records report the field ({@link FieldSampling}); and
+ * the variance of the inputs themselves, in the same units, which a mean over the records that
+ * report a field misses of the mean over all of them.
+ *
+ * <ul>
+ *   <li>On an interval (and for a mechanism that is not rotation invariant on a circle, which works
+ *       on the flattened range): the mean output {@code g(x)} moves with the input at the slope b
+ *       of its middle, where every mechanism here is affine (the secant over the middle tenth of the
+ *       domain), so {@code (y - g(lo)) / b} estimates x without bias there with variance {@code
+ *       Var[M(x)] / b^2}: {@code maxOutputVariance / (b w)^2}, w the domain's width.
+ *   <li>On a circle (rotation invariant): {@code e^{iy} / rho1} estimates {@code e^{ix}} without
+ *       bias, each component with variance at most {@code max((1 - rho2) / 2, (1 + rho2) / 2 -
+ *       rho1^2) / rho1^2} ({@code rho_k} the noise's cosine moments), which is the variance of the
+ *       direction's estimate, in radians, of inputs all in one direction: over {@code (2 pi)^2}.
+ * </ul>
+ *
+ * Exact up to the quadrature and the maximisation the mechanism's moments use.
+ *
+ * <p>The inputs' variance is a choice, made before any data: that of inputs spread evenly over the
+ * domain, 1/12 of its width (or period) squared. The worst case, 1/4 (half the inputs at each end),
+ * would weigh the records that a sampled field leaves out as if every window were split between
+ * the ends of its domain, and choose to report every field at a small epsilon where sensor
+ * readings (whose spread is a small part of their range) lose far more to the noise.
+ */
+final class ReportVariance {
+  private ReportVariance() {}
+
+  /** The variance for a field's mechanism at another epsilon. */
+  static double of(MechanismSpec spec, double epsilon) {
+    Mechanism m = MechanismCatalog.of(spec.toBuilder().epsilon(epsilon).build());
+    double lo = m.domain().lo();
+    double w = m.domain().width();
+    if (m.domain().isCircular() && m.isRotationInvariant()) {
+      double r1 = m.noiseCosineMoment(lo, 1);
+      double r2 = m.noiseCosineMoment(lo, 2);
+      double component = Math.max((1 - r2) / 2, (1 + r2) / 2 - r1 * r1);
+      return component / (r1 * r1) / (4 * Math.PI * Math.PI);
+    }
+    double a = lo + 0.45 * w;
+    // The secant over the middle tenth: g is affine there for every mechanism offered.
+    double b = lo + 0.55 * w;
+    double slope = (m.outputMean(b) - m.outputMean(a)) / (b - a);
+    return m.maxOutputVariance() / (slope * slope * w * w);
+  }
+
+  /** The variance of inputs spread evenly over a field's domain, in its units: 1/12. */
+  static double ofInputs() {
+    return 1.0 / 12;
+  }
+}

@@ -1,0 +1,213 @@
+package io.ogpm.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@code sampling: {fields-per-record: K}}: K and the epsilon of a report, never more spent than
+ * configured whichever units are chosen, {@code auto}'s choice from the errors it states, polar
+ * pairs as one unit, the fingerprint, and one-line errors naming the value.
+ */
+class FieldSamplingTest {
+  /** Six fields as the sample's: five at 1 and one at 0.5, 5.5 in all. */
+  static final String SIX = """
+      fields:
+        - {name: a.x, min: -3, max: 3, epsilon: 1}
+        - {name: a.y, min: -3, max: 3, epsilon: 1}
+        - {name: a.z, min: -3, max: 3, epsilon: 1}
+        - {name: roll, domain: circular, min: -3.141592653589793, max: 3.141592653589793, epsilon: 1}
+        - {name: pitch, min: -1.5707963267948966, max: 1.5707963267948966, epsilon: 0.5}
+        - {name: yaw, domain: circular, min: -3.141592653589793, max: 3.141592653589793, epsilon: 1}
+      """;
+
+  static PrivacyConfig sampled(String fields, String k) {
+    return PrivacyConfig.parse(fields + "sampling: {fields-per-record: " + k + "}\n");
+  }
+
+  @Test
+  void eachReportedFieldTakesTheBudgetOfTheFieldsLeftOut() {
+    PrivacyConfig c = sampled(SIX, "2");
+    FieldSampling s = c.sampling().orElseThrow();
+    assertThat(s.fieldsPerRecord()).isEqualTo(2);
+    assertThat(s.units()).isEqualTo(6);
+    assertThat(s.isAuto()).isFalse();
+    // The two largest units have 1 each: a report of either is at 5.5 / 2 (less the margin).
+    assertThat(s.scale()).isCloseTo(2.75, org.assertj.core.data.Offset.offset(1e-9)).isLessThan(2.75);
+    assertThat(c.fields().get(0).epsilon()).isEqualTo(1 * s.scale());
+    assertThat(c.fields().get(4).epsilon()).isEqualTo(0.5 * s.scale());
+    assertThat(c.epsilonPerRecord()).isLessThanOrEqualTo(5.5).isCloseTo(5.5, org.assertj.core.data.Offset.offset(1e-9));
+  }
+
+  /** Every choice of K units, summed in configuration order as the record path sums them, is at most the configured epsilon. */
+  @ParameterizedTest
+  @CsvSource({"1", "2", "3", "4", "5"})
+  void noChoiceSpendsMoreThanConfigured(int k) {
+    String odd = """
+        fields:
+          - {name: f1, min: 0, max: 1, epsilon: 0.1}
+          - {name: f2, min: 0, max: 1, epsilon: 0.7}
+          - {name: f3, min: 0, max: 1, epsilon: 0.3}
+          - {name: f4, min: 0, max: 1, epsilon: 1.1}
+          - {name: f5, min: 0, max: 1, epsilon: 0.2}
+          - {name: f6, min: 0, max: 1, epsilon: 0.9}
+        """;
+    PrivacyConfig plain = PrivacyConfig.parse(odd);
+    PrivacyConfig c = sampled(odd, Integer.toString(k));
+    double configured = plain.epsilonPerRecord();
+    double most = 0;
+    for (List<Integer> choice : choices(6, k)) {
+      double spent = 0;
+      for (int i = 0; i < 6; i++) {
+        if (choice.contains(i)) {
+          spent += c.fields().get(i).epsilon();
+        }
+      }
+      assertThat(spent).as("k %s choice %s", k, choice).isLessThanOrEqualTo(configured);
+      most = Math.max(most, spent);
+    }
+    // The costliest choice spends what the configuration does, less the margin; so does epsilonPerRecord.
+    assertThat(most).isGreaterThan(configured * (1 - 1e-9));
+    assertThat(c.epsilonPerRecord()).isLessThanOrEqualTo(configured).isGreaterThan(configured * (1 - 1e-9));
+    // Relative weights are kept.
+    assertThat(c.fields().get(3).epsilon() / c.fields().get(0).epsilon()).isCloseTo(11,
+        org.assertj.core.data.Offset.offset(1e-9));
+  }
+
+  private static List<List<Integer>> choices(int d, int k) {
+    List<List<Integer>> out = new ArrayList<>();
+    for (int mask = 0; mask < 1 << d; mask++) {
+      if (Integer.bitCount(mask) == k) {
+        List<Integer> c = new ArrayList<>();
+        for (int i = 0; i < d; i++) {
+          if ((mask & 1 << i) != 0) {
+            c.add(i);
+          }
+        }
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void reportingEveryFieldIsNoSampling() {
+    PrivacyConfig all = sampled(SIX, "6");
+    PrivacyConfig plain = PrivacyConfig.parse(SIX);
+    assertThat(all.sampling().orElseThrow().samples()).isFalse();
+    assertThat(all.fields()).isEqualTo(plain.fields());
+    assertThat(all.epsilonPerRecord()).isEqualTo(plain.epsilonPerRecord());
+    assertThat(ConfigFingerprint.of(all)).isEqualTo(ConfigFingerprint.of(plain));
+  }
+
+  @Test
+  void theFingerprintTellsSampledRecordsFromOthers() {
+    ConfigFingerprint plain = ConfigFingerprint.of(PrivacyConfig.parse(SIX));
+    ConfigFingerprint two = ConfigFingerprint.of(sampled(SIX, "2"));
+    ConfigFingerprint three = ConfigFingerprint.of(sampled(SIX, "3"));
+    assertThat(two).isNotEqualTo(plain).isNotEqualTo(three);
+    assertThat(ConfigFingerprint.of(sampled(SIX, "2"))).isEqualTo(two);
+    // The same fields at the reported epsilons, without the sampling: still not the sampled records' meaning.
+    assertThat(ConfigFingerprint.of(sampled(SIX, "2").fields())).isNotEqualTo(two);
+  }
+
+  /**
+   * auto: K is the one whose stated error is least. At the sample's 5.5 it reports 2 of the 6
+   * (Wang et al.'s k = eps / 2.5 gives 2 too); one at a time where the split epsilons are tiny
+   * (a report's variance grows as 1 / eps^2 there); every field at a large epsilon, where one
+   * more report costs a field more than its noise.
+   */
+  @Test
+  void autoChoosesTheLeastExpectedError() {
+    PrivacyConfig c = sampled(SIX, "auto");
+    FieldSampling s = c.sampling().orElseThrow();
+    assertThat(s.isAuto()).isTrue();
+    assertThat(s.fieldsPerRecord()).isEqualTo(2);
+    assertThat(s.describe()).startsWith("sampling: each record reports " + s.fieldsPerRecord() + " of its 6 fields,")
+        .contains("(auto: the least expected error of the fields' means for inputs spread over their domains; by K: 1 ");
+    assertThat(leastDescribed(s)).isEqualTo(s.fieldsPerRecord());
+    String little = SIX.replace("epsilon: 1}", "epsilon: 0.05}").replace("epsilon: 0.5}", "epsilon: 0.025}");
+    assertThat(sampled(little, "auto").sampling().orElseThrow().fieldsPerRecord()).isEqualTo(1);
+    String lots = SIX.replace("epsilon: 1}", "epsilon: 6}").replace("epsilon: 0.5}", "epsilon: 3}");
+    FieldSampling large = sampled(lots, "auto").sampling().orElseThrow();
+    assertThat(large.fieldsPerRecord()).isEqualTo(6);
+    assertThat(leastDescribed(large)).isEqualTo(large.fieldsPerRecord());
+  }
+
+  /** The K whose error, as the start-up line gives it, is least. */
+  private static int leastDescribed(FieldSampling s) {
+    String described = s.describe();
+    String[] byK = described.substring(described.indexOf("by K: ") + 6, described.length() - 1).split(" ");
+    double least = Double.POSITIVE_INFINITY;
+    int best = 0;
+    for (int i = 0; i < byK.length; i += 2) {
+      double e = Double.parseDouble(byK[i + 1]);
+      if (e < least) {
+        least = e;
+        best = Integer.parseInt(byK[i]);
+      }
+    }
+    return best;
+  }
+
+  @Test
+  void aPolarPairIsOneUnit() {
+    String polar = """
+        fields:
+          - {name: speed, min: 0, max: 10, epsilon: 1}
+          - domain: polar
+            radius: {name: target.distance, max: 1}
+            angle: {name: target.bearing, min: 0, max: 360}
+            epsilon: 7.283
+        sampling: {fields-per-record: 1}
+        """;
+    PrivacyConfig c = PrivacyConfig.parse(polar);
+    FieldSampling s = c.sampling().orElseThrow();
+    assertThat(c.fields()).hasSize(3);
+    assertThat(s.units()).isEqualTo(2);
+    assertThat(s.unitOf(1)).isEqualTo(s.unitOf(2)).isNotEqualTo(s.unitOf(0));
+    // The pair (7.283) is the costlier unit: a report of it spends the configured 8.283.
+    assertThat(c.fields().get(1).epsilon() + c.fields().get(2).epsilon()).isLessThanOrEqualTo(8.283)
+        .isGreaterThan(8.283 * (1 - 1e-9));
+    assertThatThrownBy(() -> PrivacyConfig.parse(polar.replace("fields-per-record: 1", "fields-per-record: 3")))
+        .hasMessage("sampling: fields-per-record must be a whole number from 1 to 2 (the configuration's fields,"
+            + " a polar pair counting as one) or auto, got 3");
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "0|sampling: fields-per-record must be a whole number from 1 to 6 (the configuration's fields, a polar pair counting as one) or auto, got 0",
+      "7|sampling: fields-per-record must be a whole number from 1 to 6 (the configuration's fields, a polar pair counting as one) or auto, got 7",
+      "-1|sampling: fields-per-record must be a whole number from 1 to 6 (the configuration's fields, a polar pair counting as one) or auto, got -1",
+      "2.5|sampling: fields-per-record must be a whole number of fields or auto, got 2.5",
+      "two|sampling: fields-per-record must be a whole number of fields or auto, got 'two'",
+      "AUTO|sampling: fields-per-record must be a whole number of fields or auto, got 'AUTO'",
+      "[1]|sampling: fields-per-record must be a whole number of fields or auto, got a list",
+      "99999999999|sampling: fields-per-record must be a whole number of fields or auto, got 99999999999"})
+  void aBadNumberOfFieldsIsOneLineNamingIt(String k, String message) {
+    assertThatThrownBy(() -> sampled(SIX, k)).isInstanceOf(ConfigException.class).hasMessage(message);
+  }
+
+  @Test
+  void theSamplingMappingIsChecked() {
+    assertThatThrownBy(() -> PrivacyConfig.parse(SIX + "sampling: {}\n"))
+        .hasMessage("sampling: fields-per-record is required (a whole number of fields, or auto)");
+    assertThatThrownBy(() -> PrivacyConfig.parse(SIX + "sampling: {fields-per-record: 2, seed: 1}\n"))
+        .hasMessage("unknown key 'seed' in sampling (known keys: fields-per-record)");
+    assertThatThrownBy(() -> PrivacyConfig.parse(SIX + "sampling: 2\n"))
+        .hasMessage("sampling must be a mapping, got 2");
+  }
+
+  /** The budget must allow one record at its costliest: the configured epsilon, as without sampling. */
+  @Test
+  void theBudgetIsCheckedAgainstTheCostliestRecord() {
+    String withBudget = "user-field: user\n" + SIX + "budget: {epsilon: 5, period: P1D}\n";
+    assertThatThrownBy(() -> PrivacyConfig.parse(withBudget + "sampling: {fields-per-record: 2}\n"))
+        .hasMessageStartingWith("budget: epsilon 5.0 is less than the epsilon per record 5.49999");
+  }
+}
