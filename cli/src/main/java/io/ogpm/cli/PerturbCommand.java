@@ -1,8 +1,9 @@
 package io.ogpm.cli;
 
+import io.ogpm.config.FieldSampling;
+import io.ogpm.config.PrivacyConfig;
 import io.ogpm.jobs.cli.ConfigOption;
 import io.ogpm.jobs.cli.UsageError;
-import io.ogpm.config.PrivacyConfig;
 import io.ogpm.mechanism.random.RandomnessMode;
 import io.ogpm.record.Outcome;
 import io.ogpm.record.RecordPerturber;
@@ -53,10 +54,13 @@ final class PerturbCommand implements Callable<Integer> {
     } finally {
       mode.destroy();
     }
+    boolean sampled = cfg.sampling().filter(FieldSampling::samples).isPresent();
+    cfg.sampling().ifPresent(s -> System.err.println("ogpm: " + s.describe()));
     OutputStream out = new java.io.BufferedOutputStream(System.out, 1 << 16);
     OutputStream dlqStream = dlq != null ? Files.newOutputStream(dlq) : System.err;
     PrintStream dead = new PrintStream(dlqStream, false, StandardCharsets.UTF_8);
     long perturbed = 0;
+    double spent = 0;
     long rejected = 0;
     long line = 0;
     try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
@@ -68,6 +72,7 @@ final class PerturbCommand implements Callable<Integer> {
           out.write(p.value());
           out.write('\n');
           perturbed++;
+          spent += p.epsilon();
         } else if (o instanceof Outcome.Rejected r) {
           dead.println(r.deadLetter().toJson().toString());
           rejected++;
@@ -79,8 +84,10 @@ final class PerturbCommand implements Callable<Integer> {
     if (dlq != null) {
       dead.close();
     }
-    System.err.printf(java.util.Locale.ROOT, "ogpm: perturbed %d records at epsilon %s each (%s in all); dead-lettered %d%n",
-        perturbed, Double.toString(perturber.epsilonPerRecord()), Double.toString(perturbed * perturber.epsilonPerRecord()), rejected);
+    // With field sampling a record spends the epsilons of the fields it reports: at most the most.
+    System.err.printf(java.util.Locale.ROOT, "ogpm: perturbed %d records at epsilon %s%s each (%s in all); dead-lettered %d%n",
+        perturbed, sampled ? "at most " : "", Double.toString(perturber.epsilonPerRecord()),
+        Double.toString(sampled ? spent : perturbed * perturber.epsilonPerRecord()), rejected);
     return 0;
   }
 }

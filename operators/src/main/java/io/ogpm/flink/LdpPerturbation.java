@@ -15,7 +15,7 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
-import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.api.java.typeutils.TupleTypeInfo;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -136,13 +136,14 @@ public final class LdpPerturbation {
           .name("perturb");
       return new PerturbationResult<>(perturbed, perturbed.getSideOutput(DeadLetters.TAG));
     }
-    SingleOutputStreamOperator<Tuple2<String, T>> perturbed = records
-        .process(ObjectPerturbFunction.forBudget(config, randomness, access, type), new TupleTypeInfo<>(Types.STRING, type))
+    SingleOutputStreamOperator<Tuple3<String, Double, T>> perturbed = records
+        .process(ObjectPerturbFunction.forBudget(config, randomness, access, type),
+            new TupleTypeInfo<>(Types.STRING, Types.DOUBLE, type))
         .uid(uid(PERTURB))
         .name("perturb");
     SingleOutputStreamOperator<T> withinBudget = perturbed
-        .keyBy(new PairUser<>(), Types.STRING)
-        .process(new ObjectBudgetFunction<T>(budget, config.epsilonPerRecord()), type)
+        .keyBy(new UserOf<>(), Types.STRING)
+        .process(new ObjectBudgetFunction<T>(budget), type)
         .uid(uid(BUDGET))
         .name("privacy budget");
     return new PerturbationResult<>(withinBudget, perturbed.getSideOutput(DeadLetters.TAG)
@@ -164,12 +165,12 @@ public final class LdpPerturbation {
     }
   }
 
-  /** The user of a (user, record) pair: the budget's key. */
-  private static final class PairUser<T> implements KeySelector<Tuple2<String, T>, String> {
+  /** The user of a (user, epsilon, record) triple: the budget's key. */
+  private static final class UserOf<T> implements KeySelector<Tuple3<String, Double, T>, String> {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public String getKey(Tuple2<String, T> r) {
+    public String getKey(Tuple3<String, Double, T> r) {
       return r.f0;
     }
   }

@@ -11,7 +11,9 @@ import java.util.Arrays;
  * passthrough values are copied from the reader's buffer.
  *
  * <p>Which keys, brackets and commas an output has depends only on which passthrough values the
- * record holds (and which of them were captured on their own): the values fill fixed places. So
+ * record holds (and which of them were captured on their own) and which fields it reports (all,
+ * but with field sampling): the values fill fixed places. A field the record does not report is
+ * left out, and so is an object that would hold nothing. So
  * the writer keeps the bytes between the values of the last output it walked the shape for, with
  * the holdings they belong to, and writes a record with the same holdings by copying those bytes
  * around its values. Not thread-safe: one per perturber.
@@ -27,6 +29,7 @@ final class JsonRecordWriter {
    */
   private final boolean[] present;
   private final boolean[] captured;
+  private final boolean[] reported;
   private final SlotGaps gaps;
   private final int[] slotValue;
   private final int[] slotStart;
@@ -38,6 +41,7 @@ final class JsonRecordWriter {
     this.shape = shape;
     present = new boolean[shape.passthroughs];
     captured = new boolean[shape.passthroughs];
+    reported = new boolean[shape.fields];
     int values = shape.fields + shape.passthroughs;
     gaps = new SlotGaps(256, values);
     slotValue = new int[values];
@@ -48,7 +52,7 @@ final class JsonRecordWriter {
   /** The output record of perturbed {@code values} and the passthrough values {@code reader} holds. */
   byte[] write(RecordValues values, JsonRecordReader reader) {
     out.reset();
-    if (gaps.isKept() && sameHoldings(reader)) {
+    if (gaps.isKept() && sameHoldings(values, reader)) {
       fill(values, reader);
       return out.toByteArray();
     }
@@ -60,13 +64,21 @@ final class JsonRecordWriter {
       present[j] = reader.present(j);
       captured[j] = reader.captured(j);
     }
+    for (int i = 0; i < reported.length; i++) {
+      reported[i] = values.reported(i);
+    }
     return record;
   }
 
-  /** Whether the record holds the same passthrough values as the kept structure's. */
-  private boolean sameHoldings(JsonRecordReader reader) {
+  /** Whether the record holds the same passthrough values, and reports the same fields, as the kept structure's. */
+  private boolean sameHoldings(RecordValues values, JsonRecordReader reader) {
     for (int j = 0; j < present.length; j++) {
       if (reader.present(j) != present[j] || reader.captured(j) != captured[j]) {
+        return false;
+      }
+    }
+    for (int i = 0; i < reported.length; i++) {
+      if (values.reported(i) != reported[i]) {
         return false;
       }
     }
@@ -97,7 +109,7 @@ final class JsonRecordWriter {
     for (int k = 0; k < node.ranks.length; k++) {
       int rank = node.ranks[k];
       int c = node.rankChild[k];
-      if (written[c] || rank >= shape.fields && !reader.present(rank - shape.fields)) {
+      if (written[c] || (rank < shape.fields ? !values.reported(rank) : !reader.present(rank - shape.fields))) {
         continue;
       }
       written[c] = true;

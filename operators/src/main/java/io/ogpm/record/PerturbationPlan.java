@@ -2,6 +2,7 @@ package io.ogpm.record;
 
 import io.ogpm.annotation.Internal;
 import io.ogpm.config.FieldConfig;
+import io.ogpm.config.FieldSampling;
 import io.ogpm.config.OutOfRange;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.mechanism.Domain;
@@ -27,6 +28,15 @@ import java.util.List;
  * clamped (wrapped on a circle). Randomness is drawn only for accepted records, field by field in
  * configuration order, so a seeded plan is reproducible.
  *
+ * <p>With field sampling ({@link FieldSampling}) every field is checked as without it, so a record
+ * is refused or not whichever fields would be chosen; then K of the d units are chosen uniformly
+ * (a partial Fisher-Yates shuffle of the units by exact bounded draws), from the secure stream
+ * before the record's perturbations, or from the keyed PRF of the record's id and user alone (the
+ * field name {@value #SAMPLING_FIELD}, which no configured name can be: a replay reports the same
+ * fields, and the choice never depends on a value), and only the chosen units' fields are
+ * perturbed; the others' outputs are NaN. The record spends the sum of its reported fields'
+ * epsilons ({@link RecordValues#epsilon()}).
+ *
  * <p>Not thread-safe (it owns a random stream and reusable PRF state): one per Flink subtask.
  */
 @Internal
@@ -36,11 +46,22 @@ public final class PerturbationPlan {
   private final Mechanism[] mechanisms;
   private final Domain[] domains;
   private final boolean[] clamp;
+  /** Each field's epsilon as configured (with sampling, of a report): what a record spends on it. */
+  private final double[] epsilons;
   private final KeyedPrf.RecordBits[] keyed;
   private final AesCtrSource stream;
   private final double epsilon;
   private final String idField;
   private final String userField;
+  /** Field sampling: each field's unit, K, the units' order of the current draw; null without sampling. */
+  private final int[] unitOf;
+  private final int fieldsPerRecord;
+  private final int[] units;
+  private final boolean[] chosen;
+  private final KeyedPrf.RecordBits choiceBits;
+
+  /** The keyed PRF's field name for the choice of the reported fields: empty, which no field's name is. */
+  static final String SAMPLING_FIELD = "";
 
   private PerturbationPlan(PrivacyConfig config, RandomnessMode randomness) {
     if (randomness.isKeyed() && config.idField().isEmpty()) {
@@ -53,6 +74,7 @@ public final class PerturbationPlan {
     mechanisms = new Mechanism[n];
     domains = new Domain[n];
     clamp = new boolean[n];
+    epsilons = new double[n];
     KeyedPrf prf = randomness.isKeyed() ? randomness.prf() : null;
     keyed = prf != null ? new KeyedPrf.RecordBits[n] : null;
     for (int i = 0; i < n; i++) {
@@ -61,6 +83,7 @@ public final class PerturbationPlan {
       mechanisms[i] = MechanismCatalog.of(f.spec());
       domains[i] = f.domain();
       clamp[i] = f.outOfRange() == OutOfRange.CLAMP;
+      epsilons[i] = f.epsilon();
       if (prf != null) {
         // The mechanism spec is bound too: a changed configuration never reuses old bits.
         keyed[i] = prf.forField(f.name(), f.spec().toString()).newBits();
@@ -70,6 +93,24 @@ public final class PerturbationPlan {
     this.epsilon = config.epsilonPerRecord();
     this.idField = config.idField().orElse(null);
     this.userField = config.userField().orElse(null);
+    FieldSampling sampling = config.sampling().filter(FieldSampling::samples).orElse(null);
+    if (sampling == null) {
+      unitOf = null;
+      fieldsPerRecord = 0;
+      units = null;
+      chosen = null;
+      choiceBits = null;
+    } else {
+      unitOf = new int[n];
+      for (int i = 0; i < n; i++) {
+        unitOf[i] = sampling.unitOf(i);
+      }
+      fieldsPerRecord = sampling.fieldsPerRecord();
+      units = new int[sampling.units()];
+      chosen = new boolean[sampling.units()];
+      choiceBits = prf == null ? null
+          : prf.forField(SAMPLING_FIELD, "choose " + fieldsPerRecord + " of " + units.length).newBits();
+    }
   }
 
   /**
@@ -92,7 +133,10 @@ public final class PerturbationPlan {
     return names.length;
   }
 
-  /** The privacy cost of every perturbed record: the sum of its fields' epsilons. */
+  /**
+   * The most a perturbed record spends: the sum of its fields' epsilons; with field sampling, of the
+   * costliest K units' ({@link RecordValues#epsilon()} is what each record spends).
+   */
   public double epsilonPerRecord() {
     return epsilon;
   }
@@ -123,13 +167,38 @@ public final class PerturbationPlan {
         return refused;
       }
     }
+    if (unitOf != null) {
+      choose(choiceBits != null ? choiceBits.load(r.id(), r.user(), 0.0) : stream);
+    }
+    double spent = 0;
     for (int i = 0; i < names.length; i++) {
+      if (unitOf != null && !chosen[unitOf[i]]) {
+        r.output(i, Double.NaN);
+        continue;
+      }
       // Keyed bits depend on the field, id, user and the exact value perturbed: a replay of the
       // same record gets the same output, any other record independent noise.
       RandomBits bits = keyed != null ? keyed[i].load(r.id(), r.user(), r.input(i)) : stream;
       r.output(i, mechanisms[i].perturb(r.input(i), bits));
+      spent += epsilons[i];
     }
+    r.epsilon(spent);
     return null;
+  }
+
+  /** Marks K of the d units chosen, uniformly: the first K places of a Fisher-Yates shuffle. */
+  private void choose(RandomBits bits) {
+    for (int u = 0; u < units.length; u++) {
+      units[u] = u;
+      chosen[u] = false;
+    }
+    for (int k = 0; k < fieldsPerRecord; k++) {
+      int j = k + (int) bits.nextBounded(units.length - k);
+      int u = units[j];
+      units[j] = units[k];
+      units[k] = u;
+      chosen[u] = true;
+    }
   }
 
   /** Checks field i; clamps its value when the field says so. */

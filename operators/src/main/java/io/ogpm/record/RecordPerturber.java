@@ -83,7 +83,7 @@ public final class RecordPerturber {
         .build();
   }
 
-  /** The privacy cost of every perturbed record. */
+  /** The most a perturbed record spends ({@link Outcome.Perturbed#epsilon()}: what each spends). */
   public double epsilonPerRecord() {
     return plan.epsilonPerRecord();
   }
@@ -109,7 +109,7 @@ public final class RecordPerturber {
     }
     Identifier user = values.user();
     byte[] key = idPassedThrough ? values.id().text().getBytes(StandardCharsets.UTF_8) : null;
-    return new Outcome.Perturbed(key, writer.write(values, reader), plan.epsilonPerRecord(), user.isNone() ? null : user.text());
+    return new Outcome.Perturbed(key, writer.write(values, reader), values.epsilon(), user.isNone() ? null : user.text());
   }
 
   /** How many of the plain reads were replays of an earlier record's structure. */

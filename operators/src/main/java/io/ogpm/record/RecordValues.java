@@ -19,6 +19,8 @@ public final class RecordValues {
   private final boolean[] present;
   private final String[] otherType;
   private final double[] output;
+  private final boolean[] reported;
+  private double epsilon;
   private Identifier id;
   private Identifier user;
 
@@ -27,6 +29,7 @@ public final class RecordValues {
     present = new boolean[fields];
     otherType = new String[fields];
     output = new double[fields];
+    reported = new boolean[fields];
   }
 
   /** Forgets the previous record: every field missing, no id, no user. */
@@ -58,9 +61,22 @@ public final class RecordValues {
     user = value;
   }
 
-  /** The perturbed output of a field, once the plan has perturbed the record. */
+  /**
+   * The perturbed output of a field, once the plan has perturbed the record; NaN for a field the
+   * record does not report (field sampling).
+   */
   public double output(int field) {
     return output[field];
+  }
+
+  /** Whether the record reports a field, once the plan has perturbed it: always, without field sampling. */
+  public boolean reported(int field) {
+    return reported[field];
+  }
+
+  /** What the perturbed record spends: the sum of the epsilons of the fields it reports. */
+  public double epsilon() {
+    return epsilon;
   }
 
   /** The record's id as read (null: missing or unusable). */
@@ -91,5 +107,10 @@ public final class RecordValues {
 
   void output(int field, double value) {
     output[field] = value;
+    reported[field] = !Double.isNaN(value);
+  }
+
+  void epsilon(double spent) {
+    epsilon = spent;
   }
 }

@@ -4,49 +4,46 @@ import io.ogpm.config.BudgetConfig;
 import io.ogpm.flink.LdpPerturbation;
 import io.ogpm.record.Source;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.kafka.common.record.TimestampType;
 
 /**
  * The per-user privacy budget ({@link PerUserBudget}) of the user's own perturbed objects, which
- * reach it as (user, record) pairs and leave it as records. Every record costs the configuration's
- * epsilon per record. They carry no Kafka timestamp, so only the ingestion-time clock applies
+ * reach it as (user, epsilon, record) triples and leave it as records. Every record costs what it
+ * spends: the epsilons of the fields it reports. They carry no Kafka timestamp, so only the ingestion-time clock applies
  * ({@link LdpPerturbation} refuses a budget on the log-append-time clock for them). Internal: use
  * {@link LdpPerturbation}.
  */
 @Internal
-public final class ObjectBudgetFunction<T> extends PerUserBudget<Tuple2<String, T>, T> {
+public final class ObjectBudgetFunction<T> extends PerUserBudget<Tuple3<String, Double, T>, T> {
   private static final long serialVersionUID = 1L;
 
-  private final double epsilonPerRecord;
-
-  public ObjectBudgetFunction(BudgetConfig budget, double epsilonPerRecord) {
+  public ObjectBudgetFunction(BudgetConfig budget) {
     super(budget);
-    this.epsilonPerRecord = epsilonPerRecord;
   }
 
   @Override
-  double epsilon(Tuple2<String, T> r) {
-    return epsilonPerRecord;
+  double epsilon(Tuple3<String, Double, T> r) {
+    return r.f1;
   }
 
   @Override
-  long timestamp(Tuple2<String, T> r) {
+  long timestamp(Tuple3<String, Double, T> r) {
     return 0;
   }
 
   @Override
-  TimestampType timestampType(Tuple2<String, T> r) {
+  TimestampType timestampType(Tuple3<String, Double, T> r) {
     return null;
   }
 
   @Override
-  Source source(Tuple2<String, T> r) {
+  Source source(Tuple3<String, Double, T> r) {
     return Source.unknown();
   }
 
   @Override
-  T released(Tuple2<String, T> r) {
-    return r.f1;
+  T released(Tuple3<String, Double, T> r) {
+    return r.f2;
   }
 }

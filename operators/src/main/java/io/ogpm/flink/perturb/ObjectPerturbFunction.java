@@ -14,7 +14,7 @@ import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
@@ -26,8 +26,10 @@ import org.apache.flink.util.Collector;
  * the same reasons and messages as JSON records (their source is unknown) and the record's
  * timestamp, if it has one. Same metrics as {@link PerturbFunction}.
  *
- * <p>{@code O} is the record itself ({@link #released}) or, when a budget follows, the pair (user,
- * record) ({@link #forBudget}): the budget is kept by user, a field the output may not hold.
+ * <p>{@code O} is the record itself ({@link #released}) or, when a budget follows, the triple (user,
+ * what the record spends, record) ({@link #forBudget}): the budget is kept by user, a field the
+ * output may not hold, and charges what each record spends (with field sampling, the epsilons of
+ * the fields it reports).
  * Internal: use {@link LdpPerturbation}.
  */
 @Internal
@@ -59,7 +61,8 @@ public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> 
   }
 
   /** The budget operator that follows counts the released records. */
-  public static <T> ObjectPerturbFunction<T, Tuple2<String, T>> forBudget(PrivacyConfig config, KeySource keySource,
+  public static <T> ObjectPerturbFunction<T, Tuple3<String, Double, T>> forBudget(PrivacyConfig config,
+      KeySource keySource,
       RecordAccess<T> access, TypeInformation<T> type) {
     return new ForBudget<>(config, keySource, access, type);
   }
@@ -97,7 +100,7 @@ public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> 
     }
     out.collect(emit(shape.write(in, values), values));
     if (releasedRecords != null) {
-      releasedRecords.add(plan.epsilonPerRecord());
+      releasedRecords.add(values.epsilon());
     }
   }
 
@@ -119,7 +122,7 @@ public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> 
     }
   }
 
-  private static final class ForBudget<T> extends ObjectPerturbFunction<T, Tuple2<String, T>> {
+  private static final class ForBudget<T> extends ObjectPerturbFunction<T, Tuple3<String, Double, T>> {
     private static final long serialVersionUID = 1L;
 
     ForBudget(PrivacyConfig config, KeySource keySource, RecordAccess<T> access, TypeInformation<T> type) {
@@ -127,8 +130,8 @@ public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> 
     }
 
     @Override
-    Tuple2<String, T> emit(T record, RecordValues values) {
-      return Tuple2.of(values.user().text(), record);
+    Tuple3<String, Double, T> emit(T record, RecordValues values) {
+      return Tuple3.of(values.user().text(), values.epsilon(), record);
     }
 
     @Override

@@ -143,6 +143,7 @@ public final class RecordShape<T> {
         Object v = s.get(in);
         level.set(out, s.index, v == null || s.copier == null ? v : s.copier.copy(v));
       } else if (s.field >= 0) {
+        // NaN where the record does not report the field (field sampling).
         level.set(out, s.index, values.output(s.field));
       } else if (s.output) {
         Object child = s.get(in);

@@ -16,7 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
@@ -40,15 +40,15 @@ class ObjectBudgetFunctionTest {
     List<Reading> released = new ArrayList<>();
     List<JsonNode> dead = new ArrayList<>();
     try (var h = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new ObjectBudgetFunction<Reading>(budget, 2.0)), (Tuple2<String, Reading> t) -> t.f0,
+        new KeyedProcessOperator<>(new ObjectBudgetFunction<Reading>(budget)), (Tuple3<String, Double, Reading> t) -> t.f0,
         Types.STRING, metrics.environment)) {
       h.open();
       h.setProcessingTime(10 * DAY + 1);
       for (int i = 0; i < 6; i++) {
-        h.processElement(Tuple2.of("user-" + (i % 2), Readings.reading(i, 0.5, 1.0)), 0);
+        h.processElement(Tuple3.of("user-" + (i % 2), 2.0, Readings.reading(i, 0.5, 1.0)), 0);
       }
       h.setProcessingTime(11 * DAY + 1); // the next day: a new budget
-      h.processElement(Tuple2.of("user-0", Readings.reading(6, 0.5, 1.0)), 0);
+      h.processElement(Tuple3.of("user-0", 2.0, Readings.reading(6, 0.5, 1.0)), 0);
       released.addAll(h.extractOutputValues());
       for (StreamRecord<DeadLetterRecord> d : h.getSideOutput(DeadLetters.TAG)) {
         assertThat(d.getValue().getTimestamp()).as("the ingestion time").isEqualTo(10 * DAY + 1);
@@ -74,11 +74,11 @@ class ObjectBudgetFunctionTest {
   void withoutABrokersTimeNoRecordPassesTheLogAppendClock() throws Exception {
     BudgetConfig budget = BudgetConfig.of(5, Duration.ofDays(1));
     try (var h = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new ObjectBudgetFunction<Reading>(budget, 2.0)), (Tuple2<String, Reading> t) -> t.f0,
+        new KeyedProcessOperator<>(new ObjectBudgetFunction<Reading>(budget)), (Tuple3<String, Double, Reading> t) -> t.f0,
         Types.STRING)) {
       h.open();
       h.setProcessingTime(10 * DAY);
-      h.processElement(Tuple2.of("user-0", Readings.reading(0, 0.5, 1.0)), 10 * DAY);
+      h.processElement(Tuple3.of("user-0", 2.0, Readings.reading(0, 0.5, 1.0)), 10 * DAY);
       assertThat(h.extractOutputValues()).isEmpty();
       assertThat(BudgetFunctionTest.reasons(castHarness(h))).containsExactly("untrusted-time");
     }

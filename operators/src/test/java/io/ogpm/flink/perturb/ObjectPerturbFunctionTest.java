@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.streaming.api.operators.ProcessOperator;
@@ -167,16 +167,17 @@ class ObjectPerturbFunctionTest {
     assertThat(((Gauge<?>) run.metrics.operator.get("epsilonSpent")).getValue()).isEqualTo(2.0);
   }
 
-  /** Before a budget: (user, record) pairs, and the budget operator counts what it releases. */
+  /** Before a budget: (user, epsilon spent, record) triples, and the budget operator counts what it releases. */
   @Test
   void beforeABudgetEachRecordTravelsWithItsUser() throws Exception {
     PrivacyConfig config = PrivacyConfig.parse(Readings.YAML + "budget: {epsilon: 4, period: 1d, clock: ingestion-time}\n");
-    Run<Tuple2<String, Reading>> run = run(
+    Run<Tuple3<String, Double, Reading>> run = run(
         ObjectPerturbFunction.forBudget(config, KeySource.none(), RecordAccess.pojo(Reading.class), READING),
         Readings.reading(1, 0.5, 1.0), Readings.reading(2, 0.5, 1.0));
     assertThat(run.out).extracting(t -> t.f0).containsExactly("user-1", "user-2");
-    assertThat(run.out).extracting(t -> t.f1.user).containsOnlyNulls();
-    assertThat(run.out).extracting(t -> t.f1.id).containsExactly("r1", "r2");
+    assertThat(run.out).extracting(t -> t.f1).containsExactly(config.epsilonPerRecord(), config.epsilonPerRecord());
+    assertThat(run.out).extracting(t -> t.f2.user).containsOnlyNulls();
+    assertThat(run.out).extracting(t -> t.f2.id).containsExactly("r1", "r2");
     assertThat(run.metrics.operator.get("recordsPerturbed")).isNull();
     assertThat(run.metrics.operator.get("epsilonSpent")).isNull();
   }
