@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.ogpm.config.FieldConfig;
+import io.ogpm.config.FieldSampling;
 import io.ogpm.estimate.FieldBinning;
 import io.ogpm.flink.PerturbedValues;
 import java.io.IOException;
@@ -30,6 +31,8 @@ import org.apache.flink.annotation.Internal;
  * FieldBinning#reachOf}); a group is the text of a scalar (a string's content, a number or boolean
  * as written by Jackson), the compact JSON of an object or array, and null when absent or JSON
  * null; the event time is read by {@link EventTimes} and falls back to the record's timestamp.
+ * A value that is absent counts as lacking, unless the configuration samples its fields: a record
+ * then reports some of them, and the others are absent by design ({@code FieldSampling}).
  * The record must be one UTF-8 JSON object: records that are not, or whose JSON is malformed
  * (syntax, duplicate keys, trailing data, NaN, nesting deeper than {@value #MAX_NESTING}), give
  * nothing.
@@ -53,6 +56,8 @@ public final class PerturbedValuesReader {
 
   private final int fields;
   private final ValueRanges ranges;
+  /** Whether records report some of their fields only (field sampling): an absent value is then no lack. */
+  private final boolean sampled;
   private final PathNode root = new PathNode();
   private final int group;
   private final int time;
@@ -67,13 +72,17 @@ public final class PerturbedValuesReader {
     }
   }
 
-  /** The outcome of one record: its values (null for a record that is no JSON object), and how many values it lacked. */
+  /**
+   * The outcome of one record: its values (null for a record that is no JSON object), and how many
+   * values it lacked (present but unusable, or absent where every field is reported).
+   */
   public record Reading(PerturbedValues values, int skipped, boolean malformed) {}
 
   public PerturbedValuesReader(AggregationFields spec) {
     List<FieldConfig> list = spec.config().fields();
     this.fields = list.size();
     this.ranges = new ValueRanges(spec.config());
+    this.sampled = spec.config().sampling().filter(FieldSampling::samples).isPresent();
     for (int i = 0; i < fields; i++) {
       add(list.get(i).path(), i);
     }
@@ -113,14 +122,14 @@ public final class PerturbedValuesReader {
     } catch (IOException | RuntimeException e) {
       return new Reading(null, 0, true);
     }
-    int skipped = 0;
+    int lacking = 0;
     for (double v : state.values) {
       if (Double.isNaN(v)) {
-        skipped++;
+        lacking++;
       }
     }
-    PerturbedValues values = skipped == fields ? null : new PerturbedValues(state.values, state.group, state.time);
-    return new Reading(values, skipped, false);
+    PerturbedValues values = lacking == fields ? null : new PerturbedValues(state.values, state.group, state.time);
+    return new Reading(values, sampled ? state.unusable : lacking, false);
   }
 
   /** What one record has given so far. */
@@ -128,6 +137,8 @@ public final class PerturbedValuesReader {
     final double[] values;
     String group;
     long time;
+    /** Values present but not usable: not numbers, or outside their output domain. */
+    int unusable;
 
     State(int fields, long fallbackTime) {
       values = new double[fields];
@@ -167,6 +178,7 @@ public final class PerturbedValuesReader {
         p.skipChildren();
         state.values[target] = Double.NaN;
       }
+      state.unusable += Double.isNaN(state.values[target]) ? 1 : 0;
     } else if (target == group && token == JsonToken.VALUE_STRING) {
       state.group = p.getText();
     } else {
@@ -187,6 +199,7 @@ public final class PerturbedValuesReader {
   private void set(int target, JsonNode node, State state) {
     if (target < fields) {
       state.values[target] = node != null && node.isNumber() ? ranges.usable(target, node.asDouble()) : Double.NaN;
+      state.unusable += node != null && Double.isNaN(state.values[target]) ? 1 : 0;
     } else if (target == group) {
       state.group = node == null || node.isNull() ? null : node.isValueNode() ? node.asText() : node.toString();
     } else {

@@ -15,7 +15,8 @@ import org.apache.flink.util.Collector;
  * {@link PerturbedValues#fromRecords}: your own records to their perturbed values, read by name
  * through a {@link FieldReader}; the event time is the record's timestamp in the stream. A value
  * that is absent, not a number or not a possible perturbed value of its field is skipped and
- * counted ({@code valuesSkipped}); a record with none gives nothing.
+ * counted ({@code valuesSkipped}); a record with none gives nothing. With field sampling a record
+ * holds NaN (or nothing) for the fields it did not report: those are left out, not counted.
  */
 @Internal
 public final class RecordValuesFunction<T> extends ProcessFunction<T, PerturbedValues> {
@@ -26,6 +27,7 @@ public final class RecordValuesFunction<T> extends ProcessFunction<T, PerturbedV
   private transient String[] names;
   private transient ValueRanges ranges;
   private transient Counter valuesSkipped;
+  private transient boolean sampled;
 
   public RecordValuesFunction(AggregationFields spec, FieldReader<T> reader) {
     this.spec = spec;
@@ -37,6 +39,7 @@ public final class RecordValuesFunction<T> extends ProcessFunction<T, PerturbedV
     List<FieldConfig> fields = spec.config().fields();
     names = fields.stream().map(FieldConfig::name).toArray(String[]::new);
     ranges = new ValueRanges(spec.config());
+    sampled = spec.config().sampling().filter(io.ogpm.config.FieldSampling::samples).isPresent();
     valuesSkipped = getRuntimeContext().getMetricGroup().counter("valuesSkipped");
   }
 
@@ -45,15 +48,18 @@ public final class RecordValuesFunction<T> extends ProcessFunction<T, PerturbedV
     double[] values = new double[names.length];
     Arrays.fill(values, Double.NaN);
     int skipped = 0;
+    int absent = 0;
     for (int i = 0; i < names.length; i++) {
       Object v = reader.read(record, names[i]);
       values[i] = v instanceof Number n ? ranges.usable(i, n.doubleValue()) : Double.NaN;
-      if (Double.isNaN(values[i])) {
+      if (sampled && (v == null || v instanceof Double d && d.isNaN())) {
+        absent++;
+      } else if (Double.isNaN(values[i])) {
         skipped++;
       }
     }
     valuesSkipped.inc(skipped);
-    if (skipped == names.length) {
+    if (skipped + absent == names.length) {
       return;
     }
     Object group = spec.groupField() == null ? null : reader.read(record, spec.groupField());

@@ -112,6 +112,29 @@ class PerturbedValuesSourcesTest {
     assertThat(((Counter) metrics.operator.get("valuesSkipped")).getCount()).isEqualTo(1 + 2);
   }
 
+  /** With field sampling, the NaN (or null) of a field a record did not report is no lack; 9.0 still is. */
+  @Test
+  void fieldsYourRecordsDidNotReportAreNotCountedWhenSampled() throws Exception {
+    io.ogpm.config.PrivacyConfig sampled = io.ogpm.config.PrivacyConfig.parse("""
+        sampling: {fields-per-record: 1}
+        fields:
+          - {name: x, min: 0, max: 1, epsilon: 1}
+          - {name: att.roll, domain: circular, min: -3.141592653589793, max: 3.141592653589793, epsilon: 2}
+        """);
+    FieldReader<Reading> reader = (r, name) -> name.equals("x") ? (Object) r.x : name.equals("att.roll") ? r.roll : null;
+    var function = new RecordValuesFunction<>(AggregationFields.checked(sampled, null, null), reader);
+    CapturedMetrics metrics = new CapturedMetrics();
+    try (var h = new OneInputStreamOperatorTestHarness<>(
+        new org.apache.flink.streaming.api.operators.ProcessOperator<>(function), metrics.environment)) {
+      h.open();
+      h.processElement(new Reading(0.5, null, "walking"), 1);
+      h.processElement(new Reading(Double.NaN, 1.0, "walking"), 2);
+      h.processElement(new Reading(Double.NaN, 9.0, "walking"), 3);
+      assertThat(h.extractOutputValues()).extracting(PerturbedValues::getEventTime).containsExactly(1L, 2L);
+    }
+    assertThat(((Counter) metrics.operator.get("valuesSkipped")).getCount()).isEqualTo(1);
+  }
+
   @Test
   void namedRowsAreReadByDottedNames() {
     Row att = Row.withNames();

@@ -199,6 +199,33 @@ public class PerturbedValuesDeserializerTest {
   }
 
   /**
+   * With field sampling a record reports some of its fields: the others are absent by design and no
+   * lack, while a reported value that is unusable still counts. Records of the same fields without
+   * sampling carry another fingerprint and are refused, so one field's estimate never mixes both.
+   */
+  @Test
+  void withFieldSamplingAbsentValuesAreNoLackAndUnsampledRecordsAreRefused() {
+    PrivacyConfig sampled = PrivacyConfig.parse("""
+        passthrough: [ts, activity, meta]
+        sampling: {fields-per-record: 1}
+        fields:
+          - {name: x, min: 0, max: 1, epsilon: 1}
+          - {name: att.roll, domain: circular, min: -3.141592653589793, max: 3.141592653589793, epsilon: 2}
+        """);
+    String fingerprint = ConfigFingerprint.of(sampled).value();
+    assertThat(fingerprint).isNotEqualTo(FINGERPRINT);
+    PerturbedValuesDeserializer d = new PerturbedValuesDeserializer(sampled, null, null);
+    byte[][] records = {bytes("{\"x\":0.5}"), bytes("{\"att\":{\"roll\":1}}"), bytes("{\"x\":\"0.5\"}"),
+        bytes("{\"x\":0.25,\"att\":{\"roll\":null}}"), bytes("{}")};
+    Read r = readWith(d, fingerprint, records);
+    assertThat(r.values()).hasSize(3);
+    assertThat(r.skipped()).as("the string and the null only").isEqualTo(2);
+    Read unsampled = readWith(new PerturbedValuesDeserializer(sampled, null, null), FINGERPRINT, records);
+    assertThat(unsampled.values()).isEmpty();
+    assertThat(unsampled.mismatched()).isEqualTo(records.length);
+  }
+
+  /**
    * A record that is no JSON object, not UTF-8, or ambiguous JSON (a duplicate key, trailing data,
    * a NaN literal, nesting past 64) yields nothing and counts once.
    */
