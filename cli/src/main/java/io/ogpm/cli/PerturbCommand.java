@@ -85,9 +85,15 @@ final class PerturbCommand implements Callable<Integer> {
       dead.close();
     }
     // With field sampling a record spends the epsilons of the fields it reports: at most the most.
+    // Those are a hair below round figures (FieldSampling's margin), shown to seven digits.
     System.err.printf(java.util.Locale.ROOT, "ogpm: perturbed %d records at epsilon %s%s each (%s in all); dead-lettered %d%n",
-        perturbed, sampled ? "at most " : "", Double.toString(perturber.epsilonPerRecord()),
-        Double.toString(sampled ? spent : perturbed * perturber.epsilonPerRecord()), rejected);
+        perturbed, sampled ? "at most " : "", shown(perturber.epsilonPerRecord(), sampled),
+        shown(sampled ? spent : perturbed * perturber.epsilonPerRecord(), sampled), rejected);
     return 0;
+  }
+
+  private static String shown(double epsilon, boolean rounded) {
+    return rounded ? new java.math.BigDecimal(epsilon).round(new java.math.MathContext(7)).stripTrailingZeros()
+        .toPlainString() : Double.toString(epsilon);
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ogpm.config.BudgetClock;
 import io.ogpm.config.ConfigException;
 import io.ogpm.config.FieldConfig;
+import io.ogpm.config.FieldSampling;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimate;
@@ -81,9 +82,19 @@ public final class Demo {
     } catch (ConfigException e) {
       throw new Demo.BadOption("--config" + (o.config() == null ? "" : " " + o.config()) + ": " + e.getMessage());
     }
+    boolean sampled = config.sampling().filter(FieldSampling::samples).isPresent();
+    if (sampled && (o.follow() || config.idField().filter(config.passthrough()::contains).isEmpty())) {
+      // Each field's statistics are over the records that reported it: the demo checks them
+      // against the raw records it matches by id, which needs the id in the perturbed records
+      // and a bounded run (the live demo does not re-read the perturbed topic).
+      throw new Demo.BadOption("--config" + (o.config() == null ? "" : " " + o.config()) + ": with field sampling the"
+          + " demo needs " + (o.follow() ? "a bounded run (no --follow)" : "the id-field among the passthrough fields")
+          + ", to match each perturbed record to the fields it reported");
+    }
     List<String> records = SampleData.records(o.data(), o.records());
-    out.printf("ogpm demo: %d records, %d fields, epsilon %s per record%n", records.size(), config.fields().size(),
-        Double.toString(config.fields().stream().mapToDouble(FieldConfig::epsilon).sum()));
+    out.printf("ogpm demo: %d records, %d fields, epsilon %s%s per record%n", records.size(), config.fields().size(),
+        sampled ? "at most " : "", epsilonShown(config));
+    config.sampling().filter(FieldSampling::samples).ifPresent(f -> out.println(f.describe()));
     try (EmbeddedBroker kafka = EmbeddedBroker.start()) {
       out.println("Kafka broker (embedded): " + kafka.bootstrapServers());
       createTopics(kafka.bootstrapServers());
@@ -129,7 +140,7 @@ public final class Demo {
       }
       List<WindowStat> stats = new ArrayList<>(latest.values());
       GroundTruth truth = GroundTruth.of(perturbedInputs(records, landed, deadSources), config, TIME_FIELD, GROUP_FIELD,
-          o.window().toMillis(), o.bins());
+          o.window().toMillis(), o.bins(), sampled ? GroundTruth.reportedIn(perturbed, config) : GroundTruth.ALL);
       Map<String, Long> counts = new HashMap<>();
       latest.forEach((k, s) -> counts.put(k, s.count()));
       Path report = null;
@@ -139,7 +150,7 @@ public final class Demo {
         report = DemoReport.write(o.report(), new DemoReport.Content(String.format(Locale.ROOT,
             "%d records replayed; %d perturbed, %d dead-lettered; %d window statistics; epsilon %s per record.",
             records.size(), perturbed.size(), dead.size(), stats.size(),
-            Double.toString(config.fields().stream().mapToDouble(FieldConfig::epsilon).sum())), config, o.window(),
+            (sampled ? "at most " : "") + epsilonShown(config)), config, o.window(),
             ReportAccounting.of(records.size(), (long) perturbed.size(), deadByReason, truth.counts(), counts), truth,
             stats, overall, estimators, false));
       }
@@ -245,6 +256,13 @@ public final class Demo {
   }
 
   /** The replayed records that were not dead-lettered: the inputs of the perturbed topic. */
+  /** A record's epsilon: exact without field sampling; with it, a hair below round figures, shown to seven digits. */
+  static String epsilonShown(PrivacyConfig config) {
+    double e = config.epsilonPerRecord();
+    return config.sampling().filter(FieldSampling::samples).isEmpty() ? Double.toString(e)
+        : new java.math.BigDecimal(e).round(new java.math.MathContext(7)).stripTrailingZeros().toPlainString();
+  }
+
   static List<String> perturbedInputs(List<String> records, List<RecordMetadata> landed, Set<String> deadSources) {
     List<String> out = new ArrayList<>(records.size());
     for (int i = 0; i < records.size(); i++) {

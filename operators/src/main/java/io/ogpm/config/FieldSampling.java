@@ -166,9 +166,12 @@ public final class FieldSampling implements Serializable {
 
   /** One line for start-up: K, how it was chosen, and the epsilon of a report. */
   public String describe() {
+    // Six significant digits: the scale is a hair below E / (sum of the K largest) (SCALE_MARGIN),
+    // which people read as that ratio; rounding to it overstates the spend, never understates it.
+    String shown = new java.math.BigDecimal(scale).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
     String line = String.format(Locale.ROOT, "sampling: each record reports %d of its %d fields%s, each at %s times"
         + " its configured epsilon", fieldsPerRecord, units, units == unitOf.length ? "" : " (a polar pair counting as one)",
-        Double.toString(scale));
+        shown);
     if (!auto) {
       return line;
     }

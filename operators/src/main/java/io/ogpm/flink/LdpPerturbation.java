@@ -19,6 +19,8 @@ import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.api.java.typeutils.TupleTypeInfo;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Local differential privacy for a DataStream: every record is perturbed with the configured field
@@ -57,6 +59,7 @@ public final class LdpPerturbation {
   static final String PERTURB = "perturb";
   /** The uid role of the budget operator (its state: the spending per user and period). */
   static final String BUDGET = "budget-by-period";
+  private static final Logger LOG = LoggerFactory.getLogger(LdpPerturbation.class);
 
   private final PrivacyConfig config;
   private final KeySource randomness;
@@ -222,6 +225,9 @@ public final class LdpPerturbation {
         throw new IllegalArgumentException("randomness: keyed randomness (" + randomness
             + ") needs an id-field in the configuration");
       }
+      // Which fields a record reports is decided here, once: say so where the job is built (the
+      // client's log for flink run, the JobManager's for the web UI and REST).
+      config.sampling().filter(io.ogpm.config.FieldSampling::samples).ifPresent(s -> LOG.info("ogpm {}", s.describe()));
       return new LdpPerturbation(this);
     }
   }

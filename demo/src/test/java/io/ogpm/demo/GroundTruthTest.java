@@ -1,0 +1,68 @@
+package io.ogpm.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ogpm.config.FieldConfig;
+import io.ogpm.config.PrivacyConfig;
+import io.ogpm.mechanism.random.RandomnessMode;
+import io.ogpm.record.Outcome;
+import io.ogpm.record.RecordPerturber;
+import io.ogpm.record.Source;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * With field sampling the demo checks each field's statistics against the records that reported
+ * it: the truth counts a record's value only where its perturbed record holds that field.
+ */
+class GroundTruthTest {
+  static final String SAMPLED = SampleData.config(null) + "\nsampling: {fields-per-record: 2}\n";
+
+  @Test
+  void aSampledFieldsTruthIsOverTheRecordsThatReportedIt() {
+    PrivacyConfig config = PrivacyConfig.parse(SAMPLED);
+    List<String> records = SampleData.records(null, 600);
+    RecordPerturber perturber = new RecordPerturber(config, RandomnessMode.seeded(5));
+    List<ConsumerRecord<byte[], byte[]>> perturbed = new ArrayList<>();
+    for (int i = 0; i < records.size(); i++) {
+      Outcome o = perturber.perturb(records.get(i).getBytes(StandardCharsets.UTF_8), Source.line(i));
+      perturbed.add(new ConsumerRecord<>("ogpm.perturbed", 0, i, null, ((Outcome.Perturbed) o).value()));
+    }
+    long window = Duration.ofHours(1).toMillis();
+    GroundTruth all = GroundTruth.of(records, config, "ts", null, window, 10);
+    GroundTruth reported = GroundTruth.of(records, config, "ts", null, window, 10,
+        GroundTruth.reportedIn(perturbed, config));
+    long sum = 0;
+    for (FieldConfig f : config.fields()) {
+      long n = reported.overall(f.name()).count;
+      assertThat(n).as(f.name()).isLessThan(all.overall(f.name()).count).isPositive();
+      sum += n;
+    }
+    assertThat(sum).as("two fields of each record").isEqualTo(2L * records.size());
+  }
+
+  @Test
+  void theDemoRefusesASampledConfigurationItCannotMatchToItsRecords(@TempDir Path dir) throws Exception {
+    Path noId = Files.writeString(dir.resolve("no-id.yaml"), SAMPLED.replace("passthrough: [id, ts, activity]",
+        "passthrough: [ts, activity]"));
+    assertThatThrownBy(() -> Demo.run(options(noId, false), new PrintWriter(new StringWriter())))
+        .isInstanceOf(Demo.BadOption.class).hasMessageContaining("the id-field among the passthrough fields");
+    Path sampled = Files.writeString(dir.resolve("sampled.yaml"), SAMPLED);
+    assertThatThrownBy(() -> Demo.run(options(sampled, true), new PrintWriter(new StringWriter())))
+        .isInstanceOf(Demo.BadOption.class).hasMessageContaining("a bounded run (no --follow)");
+  }
+
+  static Demo.Options options(Path config, boolean follow) {
+    return new Demo.Options(10, null, config, null, follow, 0, Duration.ofSeconds(10), 50, 1);
+  }
+}
