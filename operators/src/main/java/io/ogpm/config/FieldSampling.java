@@ -24,15 +24,18 @@ import java.util.Objects;
  * budget charges what it spends. Relative weights are kept: a unit configured at twice another's
  * epsilon is reported at twice its epsilon.
  *
- * <p><b>{@code auto}.</b> K minimises the summed worst-case variance, per record, of the fields'
- * estimates of the mean of all the window's inputs: a field reported by a share K / d of the
- * records, each at {@code scale(K) * e_f}, has {@code (d / K) V_f(scale(K) e_f) + (d / K - 1) P_f},
- * with {@code V_f} the variance of one report's unbiased estimate of its input and {@code P_f} that
- * of inputs spread evenly over the domain, both in units of the domain ({@link ReportVariance}):
- * the first is the noise of the reports, the second what a mean over the records that report the
- * field misses of the mean over all of them (Wang et al.'s analysis, their section on sampling).
- * A larger K spends less epsilon per report but leaves fewer records out. The variances by K are
- * kept for the start-up line ({@link #describe}).
+ * <p><b>{@code auto}.</b> A field reported by a share K / d of the records, each at {@code
+ * scale(K) * e_f}, estimates the mean of all the window's inputs with variance, per record, {@code
+ * (d / K) V_f(scale(K) e_f) + (d / K - 1) P}: {@code V_f} the variance of one report's unbiased
+ * estimate of its input, the noise, and P the variance of the inputs themselves, what a mean over
+ * the records that report the field misses of the mean over all of them (Wang et al.'s analysis,
+ * their section on sampling); both in units of the domain ({@link ReportVariance}). P is not known
+ * before the data, and the best K depends on it: sensor readings spread over a small part of their
+ * range (P near 0) want few fields at a large epsilon, inputs spread evenly over the domain (P =
+ * 1/12) want more. So {@code auto} takes the K whose summed variance is nearest the best K's, as a
+ * ratio, at its worst over every P from 0 to 1/12 (minimax regret, computed exactly by {@link
+ * #worstRatios}); the ratios by K are kept for the start-up line ({@link #describe}). Only K's
+ * that report no field above {@link #MAX_REPORTED_EPSILON} compete.
  *
  * <p>Immutable and serializable.
  */
@@ -42,6 +45,14 @@ public final class FieldSampling implements Serializable {
 
   /** How much the scale is lowered below {@code E / (sum of the K largest e_u)}, relatively. */
   static final double SCALE_MARGIN = 0x1p-40;
+
+  /**
+   * The largest epsilon a sampled report may get. Above it the mechanisms' exact moments, which
+   * the estimates and their intervals are built from, lose the bump: at epsilon 36 its width,
+   * e^-epsilon of the domain, falls below a double's resolution of an input. 30 keeps the bump's
+   * ends exact to 1e-9 of its width.
+   */
+  public static final double MAX_REPORTED_EPSILON = 30;
 
   private final int fieldsPerRecord;
   private final boolean auto;
@@ -95,18 +106,29 @@ public final class FieldSampling implements Serializable {
       total += fields.get(i).epsilon();
     }
     if (request.isAuto()) {
-      double[] errors = new double[units];
-      for (int k = 1; k <= units; k++) {
+      // Only K's whose reports stay within MAX_REPORTED_EPSILON compete: the fewest is kMin.
+      int kMin = units;
+      while (kMin > 1 && largestReported(fields, scale(unitEpsilon, total, kMin - 1)) <= MAX_REPORTED_EPSILON) {
+        kMin--;
+      }
+      // The summed variance of the fields' means is affine in the inputs' spread P: noise + left P.
+      double[] noise = new double[units - kMin + 1];
+      double[] left = new double[noise.length];
+      for (int k = kMin; k <= units; k++) {
         double s = scale(unitEpsilon, total, k);
+        double share = (double) units / k;
         for (FieldConfig f : fields) {
-          double share = (double) units / k;
-          errors[k - 1] += share * ReportVariance.of(f.spec(), s * f.epsilon())
-              + (share - 1) * ReportVariance.ofInputs();
+          noise[k - kMin] += share * ReportVariance.of(f.spec(), s * f.epsilon());
+          left[k - kMin] += share - 1;
         }
       }
-      int best = 1;
-      for (int k = 2; k <= units; k++) {
-        if (errors[k - 1] < errors[best - 1]) {
+      double[] worst = worstRatios(noise, left, ReportVariance.ofInputs());
+      double[] errors = new double[units];
+      Arrays.fill(errors, Double.NaN);
+      System.arraycopy(worst, 0, errors, kMin - 1, worst.length);
+      int best = units;
+      for (int k = units - 1; k >= kMin; k--) {
+        if (errors[k - 1] <= errors[best - 1]) {
           best = k;
         }
       }
@@ -117,7 +139,48 @@ public final class FieldSampling implements Serializable {
       throw new ConfigException("sampling: fields-per-record must be a whole number from 1 to " + units
           + " (the configuration's fields, a polar pair counting as one) or auto, got " + k);
     }
-    return new FieldSampling(k, false, unitOf.clone(), units, scale(unitEpsilon, total, k), null);
+    double s = scale(unitEpsilon, total, k);
+    if (largestReported(fields, s) > MAX_REPORTED_EPSILON) {
+      throw new ConfigException("sampling: fields-per-record " + k + " would report a field at epsilon "
+          + largestReported(fields, s) + ", above the " + MAX_REPORTED_EPSILON + " the estimates are exact for;"
+          + " report more fields per record or configure smaller epsilons");
+    }
+    return new FieldSampling(k, false, unitOf.clone(), units, s, null);
+  }
+
+  private static double largestReported(List<FieldConfig> fields, double scale) {
+    return fields.stream().mapToDouble(f -> f.epsilon() * scale).max().orElse(0);
+  }
+
+  /**
+   * For each K, the most its variance {@code noise[k] + left[k] P} exceeds the least over all K,
+   * as a ratio, over every spread P of the inputs from 0 to {@code most}. The least is a concave
+   * piecewise-affine function of P, so on each of its pieces the ratio is a ratio of affine
+   * functions, monotone: its largest value is at an end of [0, most] or where two K's lines cross,
+   * and those points are all tried (exact, no grid).
+   */
+  static double[] worstRatios(double[] noise, double[] left, double most) {
+    int n = noise.length;
+    java.util.List<Double> points = new java.util.ArrayList<>(List.of(0.0, most));
+    for (int a = 0; a < n; a++) {
+      for (int b = a + 1; b < n; b++) {
+        double p = (noise[b] - noise[a]) / (left[a] - left[b]);
+        if (p > 0 && p < most) {
+          points.add(p);
+        }
+      }
+    }
+    double[] worst = new double[n];
+    for (double p : points) {
+      double least = Double.POSITIVE_INFINITY;
+      for (int k = 0; k < n; k++) {
+        least = Math.min(least, noise[k] + left[k] * p);
+      }
+      for (int k = 0; k < n; k++) {
+        worst[k] = Math.max(worst[k], (noise[k] + left[k] * p) / least);
+      }
+    }
+    return worst;
   }
 
   /** {@code E / (the sum of the K largest unit epsilons)}, lowered by the margin; 1 when every unit is reported. */
@@ -175,10 +238,11 @@ public final class FieldSampling implements Serializable {
     if (!auto) {
       return line;
     }
-    StringBuilder b = new StringBuilder(line).append(" (auto: the least expected error of the fields' means"
-        + " for inputs spread over their domains; by K:");
+    StringBuilder b = new StringBuilder(line).append(" (auto: the K whose fields' means are nearest the best K's"
+        + " whatever the spread of the inputs; by K, their variance at most times the best's:");
     for (int k = 1; k <= units; k++) {
-      b.append(String.format(Locale.ROOT, " %d %.4g", k, errors[k - 1]));
+      // A K that would report above MAX_REPORTED_EPSILON is not offered.
+      b.append(String.format(Locale.ROOT, Double.isNaN(errors[k - 1]) ? " %d -" : " %d x%.3g", k, errors[k - 1]));
     }
     return b.append(')').toString();
   }

@@ -25,11 +25,10 @@ import io.ogpm.mechanism.catalog.MechanismCatalog;
  *
  * Exact up to the quadrature and the maximisation the mechanism's moments use.
  *
- * <p>The inputs' variance is a choice, made before any data: that of inputs spread evenly over the
- * domain, 1/12 of its width (or period) squared. The worst case, 1/4 (half the inputs at each end),
- * would weigh the records that a sampled field leaves out as if every window were split between
- * the ends of its domain, and choose to report every field at a small epsilon where sensor
- * readings (whose spread is a small part of their range) lose far more to the noise.
+ * <p>The inputs' variance is not known before the data: {@link #ofInputs} is the largest that
+ * {@code auto} weighs, that of inputs spread evenly over the domain, 1/12 of its width (or period)
+ * squared. The worst case, 1/4 (half the inputs at each end), would weigh the records a sampled
+ * field leaves out as if every window were split between the ends of its domain.
  */
 final class ReportVariance {
   private ReportVariance() {}
@@ -52,7 +51,7 @@ final class ReportVariance {
     return m.maxOutputVariance() / (slope * slope * w * w);
   }
 
-  /** The variance of inputs spread evenly over a field's domain, in its units: 1/12. */
+  /** The largest inputs' variance auto weighs: inputs spread evenly over a field's domain, 1/12 in its units. */
   static double ofInputs() {
     return 1.0 / 12;
   }

@@ -117,36 +117,65 @@ class FieldSamplingTest {
   }
 
   /**
-   * auto: K is the one whose stated error is least. At the sample's 5.5 it reports 2 of the 6
-   * (Wang et al.'s k = eps / 2.5 gives 2 too); one at a time where the split epsilons are tiny
-   * (a report's variance grows as 1 / eps^2 there); every field at a large epsilon, where one
-   * more report costs a field more than its noise.
+   * auto: the K whose variance is nearest the best K's whatever the inputs' spread, as the line
+   * states it. For the sample's six fields it reports one at a time, at every record epsilon (the
+   * noise of a split epsilon costs far more than the records left out cost evenly spread inputs;
+   * MotionSense agrees: docs/field-sampling.md); with one field configured far above the others,
+   * sampling would report the others at barely more epsilon, so it reports every field.
    */
   @Test
-  void autoChoosesTheLeastExpectedError() {
+  void autoChoosesTheKNearestTheBestForEverySpreadOfTheInputs() {
     PrivacyConfig c = sampled(SIX, "auto");
     FieldSampling s = c.sampling().orElseThrow();
     assertThat(s.isAuto()).isTrue();
-    assertThat(s.fieldsPerRecord()).isEqualTo(2);
+    assertThat(s.fieldsPerRecord()).isEqualTo(1);
     assertThat(s.describe()).startsWith("sampling: each record reports " + s.fieldsPerRecord() + " of its 6 fields,")
-        .contains("(auto: the least expected error of the fields' means for inputs spread over their domains; by K: 1 ");
+        .contains("(auto: the K whose fields' means are nearest the best K's whatever the spread of the inputs; by K,"
+            + " their variance at most times the best's: 1 x");
     assertThat(leastDescribed(s)).isEqualTo(s.fieldsPerRecord());
-    String little = SIX.replace("epsilon: 1}", "epsilon: 0.05}").replace("epsilon: 0.5}", "epsilon: 0.025}");
-    assertThat(sampled(little, "auto").sampling().orElseThrow().fieldsPerRecord()).isEqualTo(1);
-    String lots = SIX.replace("epsilon: 1}", "epsilon: 6}").replace("epsilon: 0.5}", "epsilon: 3}");
-    FieldSampling large = sampled(lots, "auto").sampling().orElseThrow();
-    assertThat(large.fieldsPerRecord()).isEqualTo(6);
-    assertThat(leastDescribed(large)).isEqualTo(large.fieldsPerRecord());
+    for (String eps : new String[] {"0.05", "5"}) {
+      String scaled = SIX.replace("epsilon: 1}", "epsilon: " + eps + "}").replace("epsilon: 0.5}", "epsilon: " + eps + "}");
+      assertThat(sampled(scaled, "auto").sampling().orElseThrow().fieldsPerRecord()).as("at %s each", eps).isEqualTo(1);
+    }
+    // At 20 each, one field per record would get 120, beyond the epsilons estimates are exact for:
+    // auto offers only K's that stay within them, and a K that does not is an error naming it.
+    String twenty = SIX.replace("epsilon: 1}", "epsilon: 20}").replace("epsilon: 0.5}", "epsilon: 20}");
+    FieldSampling high = sampled(twenty, "auto").sampling().orElseThrow();
+    assertThat(high.fieldsPerRecord()).isBetween(4, 6);
+    assertThat(high.describe()).contains("1 - 2 - 3 - 4 x");
+    assertThatThrownBy(() -> sampled(twenty, "3")).isInstanceOf(ConfigException.class)
+        .hasMessage("sampling: fields-per-record 3 would report a field at epsilon 39.99999999996362, above the 30.0 the"
+            + " estimates are exact for; report more fields per record or configure smaller epsilons");
+    String lopsided = SIX.replace("epsilon: 0.5}", "epsilon: 10}");
+    FieldSampling all = sampled(lopsided, "auto").sampling().orElseThrow();
+    assertThat(all.fieldsPerRecord()).isEqualTo(6);
+    assertThat(leastDescribed(all)).isEqualTo(all.fieldsPerRecord());
+  }
+
+  /** The exact worst ratio: at the ends of the spreads and where two K's variances cross. */
+  @Test
+  void theWorstRatiosAreFoundAtTheEndsOrWhereTwoLinesCross() {
+    // K=1: 1 + 2P, K=2: 2 + P, K=3: 3 (P from 0 to 2). Least: 1 + 2P up to 1, then 2 + P up to 1, then 3.
+    double[] worst = FieldSampling.worstRatios(new double[] {1, 2, 3}, new double[] {2, 1, 0}, 2);
+    // K=1 at P=2: 5 / 3; K=2 at P=0: 2 / 1 (and 4 / 3 at P=2); K=3 at P=0: 3.
+    assertThat(worst).containsExactly(5.0 / 3, 2.0, 3.0);
+    // A grid of P's that misses the crossing underestimates nothing here, but a crossing inside
+    // (K=1: 0 + 4P, K=2: 1 + 0P; cross at 1/4, where K=1 and K=2 tie) must be tried.
+    double[] crossing = FieldSampling.worstRatios(new double[] {0.5, 1}, new double[] {4, 0}, 1);
+    assertThat(crossing).containsExactly(4.5 / 1, 1 / 0.5);
   }
 
   /** The K whose error, as the start-up line gives it, is least. */
   private static int leastDescribed(FieldSampling s) {
     String described = s.describe();
-    String[] byK = described.substring(described.indexOf("by K: ") + 6, described.length() - 1).split(" ");
+    String[] byK = described.substring(described.indexOf("the best's: ") + 12, described.length() - 1).split(" ");
     double least = Double.POSITIVE_INFINITY;
     int best = 0;
     for (int i = 0; i < byK.length; i += 2) {
-      double e = Double.parseDouble(byK[i + 1]);
+      if (byK[i + 1].equals("-")) {
+        continue;
+      }
+      double e = Double.parseDouble(byK[i + 1].substring(1));
       if (e < least) {
         least = e;
         best = Integer.parseInt(byK[i]);
