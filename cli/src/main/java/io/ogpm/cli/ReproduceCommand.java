@@ -3,6 +3,7 @@ package io.ogpm.cli;
 import io.ogpm.jobs.cli.UsageError;
 import io.ogpm.reproduce.Claim;
 import io.ogpm.reproduce.EstimationEvaluation;
+import io.ogpm.reproduce.FieldSamplingEvaluation;
 import io.ogpm.reproduce.Figure;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,6 +57,11 @@ final class ReproduceCommand implements Callable<Integer> {
               + " machine). Distribution error is the sum of absolute frequency differences (the paper's text; its"
               + " artifact used an L2 norm of counts, paper-notes 5).%n",
           repetitions, (System.nanoTime() - start) / 1e9) + estimation.targetsMarkdown();
+      start = System.nanoTime();
+      FieldSamplingEvaluation sampling = FieldSamplingEvaluation.compute(repetitions);
+      figures.addAll(sampling.figures());
+      extra += String.format(java.util.Locale.ROOT, "%n## Field sampling against splitting (%.0f s)%n%n",
+          (System.nanoTime() - start) / 1e9) + sampling.markdown();
     }
     Reports.write(figures, claims, out, extra);
     for (Claim c : claims) {

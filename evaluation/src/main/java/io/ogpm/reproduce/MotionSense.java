@@ -66,8 +66,31 @@ public final class MotionSense {
     return out;
   }
 
+  /**
+   * The named columns of subjects {@code from} to {@code to}, one array per column, rows in subject
+   * order.
+   */
+  public static double[][] columns(int from, int to, String... names) {
+    List<double[]> rows = new ArrayList<>();
+    for (int subject = from; subject <= to; subject++) {
+      rows.addAll(read("sub_" + subject + ".csv", names));
+    }
+    double[][] out = new double[names.length][rows.size()];
+    for (int i = 0; i < rows.size(); i++) {
+      for (int c = 0; c < names.length; c++) {
+        out[c][i] = rows.get(i)[c];
+      }
+    }
+    return out;
+  }
+
   /** Rows of (attitude.roll, userAcceleration.x). */
   private static List<double[]> read(String file) {
+    return read(file, "attitude.roll", "userAcceleration.x");
+  }
+
+  /** Rows of the named columns. */
+  private static List<double[]> read(String file, String... columns) {
     InputStream in = MotionSense.class.getResourceAsStream(DIR + file);
     if (in == null) {
       throw new IllegalStateException("missing bundled resource " + DIR + file);
@@ -75,13 +98,19 @@ public final class MotionSense {
     try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       String header = r.readLine();
       String[] names = header.split(",");
-      int roll = indexOf(names, "attitude.roll");
-      int accel = indexOf(names, "userAcceleration.x");
+      int[] index = new int[columns.length];
+      for (int c = 0; c < columns.length; c++) {
+        index[c] = indexOf(names, columns[c]);
+      }
       List<double[]> rows = new ArrayList<>();
       String line;
       while ((line = r.readLine()) != null) {
         String[] cells = line.split(",");
-        rows.add(new double[] {Double.parseDouble(cells[roll]), Double.parseDouble(cells[accel])});
+        double[] row = new double[columns.length];
+        for (int c = 0; c < columns.length; c++) {
+          row[c] = Double.parseDouble(cells[index[c]]);
+        }
+        rows.add(row);
       }
       return rows;
     } catch (IOException e) {
