@@ -30,7 +30,7 @@ final class ReproduceCommand implements Callable<Integer> {
       names = "--repetitions",
       paramLabel = "R",
       defaultValue = "100",
-      description = "Runs per eps of the MotionSense experiments (about 1 s each on 2 cores). Default: ${DEFAULT-VALUE}.")
+      description = "Runs per point of the MotionSense experiments, the paper's and field sampling's (about 1 s each on 2 cores). Default: ${DEFAULT-VALUE}.")
   int repetitions;
 
   @Option(names = "--skip-motionsense", description = "Only the expected-error figures (seconds).")
