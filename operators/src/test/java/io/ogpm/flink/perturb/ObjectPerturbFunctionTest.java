@@ -182,6 +182,34 @@ class ObjectPerturbFunctionTest {
     assertThat(run.metrics.operator.get("epsilonSpent")).isNull();
   }
 
+  /**
+   * With field sampling (1 of the 2 fields), a record carries NaN for the field it did not report,
+   * and travels to the budget with what it spent: the reported field's epsilon, never the sum.
+   */
+  @Test
+  void withFieldSamplingYourRecordsHoldNaNForUnreportedFieldsAndChargeWhatTheySpent() throws Exception {
+    PrivacyConfig config = PrivacyConfig.parse(Readings.YAML
+        + "sampling: {fields-per-record: 1}\nbudget: {epsilon: 400, period: 1d, clock: ingestion-time}\n");
+    Reading[] in = new Reading[200];
+    for (int i = 0; i < in.length; i++) {
+      in[i] = Readings.reading(i, 0.5, 1.0);
+    }
+    Run<Tuple3<String, Double, Reading>> run = run(
+        ObjectPerturbFunction.forBudget(config, KeySource.none(), RecordAccess.pojo(Reading.class), READING), in);
+    assertThat(run.out).hasSize(in.length);
+    int accel = 0;
+    for (Tuple3<String, Double, Reading> t : run.out) {
+      boolean reportedAccel = !Double.isNaN(t.f2.accel);
+      boolean reportedRoll = !Double.isNaN(t.f2.attitude.roll);
+      assertThat(reportedAccel).as("exactly one field").isNotEqualTo(reportedRoll);
+      // Both fields are configured at 1: the one reported is at 2 (less the scale's margin).
+      assertThat(t.f1).isEqualTo(config.epsilonPerRecord()).isLessThanOrEqualTo(2.0).isGreaterThan(1.999);
+      accel += reportedAccel ? 1 : 0;
+    }
+    // Each field half the time: 100 of 200, within 4 standard deviations (sd = sqrt(200 / 4) = 7.1).
+    assertThat(accel).isBetween(100 - 29, 100 + 29);
+  }
+
   /** Keyed randomness: a replayed record gets the same output, by any subtask; another id does not. */
   @Test
   void keyedRandomnessReplaysPojosExactly(@TempDir Path dir) throws Exception {
