@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = "Reads perturbed JSON records (one per line) on stdin and prints one JSON object: count,"
         + " histogram (K frequencies over the field's domain), mean or circularMean and resultantLength,"
-        + " each with a 95%% interval.")
+        + " each with a 95%% interval; skipped (records without a usable value) and, with field sampling,"
+        + " unreported (records that reported other fields).")
 final class EstimateCommand implements Callable<Integer> {
   @Option(names = "--config", paramLabel = "FILE", required = true, description = "The field configuration (YAML).")
   Path config;
@@ -70,6 +71,8 @@ final class EstimateCommand implements Callable<Integer> {
     FieldAccumulator acc = estimator.newAccumulator();
     ObjectMapper json = new ObjectMapper();
     long skipped = 0;
+    long unreported = 0;
+    boolean sampled = cfg.sampling().filter(io.ogpm.config.FieldSampling::samples).isPresent();
     double lo = mechanism.outputLo();
     double hi = mechanism.outputHi();
     try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
@@ -79,10 +82,19 @@ final class EstimateCommand implements Callable<Integer> {
           continue;
         }
         JsonNode value;
+        boolean object;
         try {
-          value = JsonFields.at(json.readTree(line), fc.path());
+          JsonNode root = json.readTree(line);
+          object = root != null && root.isObject();
+          value = JsonFields.at(root, fc.path());
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+          object = false;
           value = null;
+        }
+        if (sampled && object && value == null) {
+          // Field sampling: this record reported other fields.
+          unreported++;
+          continue;
         }
         if (value == null || !value.isNumber() || !(value.asDouble() >= lo && value.asDouble() <= hi)) {
           skipped++;
@@ -96,6 +108,9 @@ final class EstimateCommand implements Callable<Integer> {
     out.put("bins", bins);
     out.setAll(EstimateJson.render(estimator.estimate(acc, method.equals("em")), method.equals("em")));
     out.put("skipped", skipped);
+    if (sampled) {
+      out.put("unreported", unreported);
+    }
     spec.commandLine().getOut().println(json.writeValueAsString(out));
     return 0;
   }

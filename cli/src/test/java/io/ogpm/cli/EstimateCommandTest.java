@@ -45,6 +45,47 @@ class EstimateCommandTest {
     }
   }
 
+  /**
+   * perturb then estimate with field sampling (1 of 2 fields per record): each field is estimated
+   * over the records that reported it, and the others are counted as unreported, not skipped.
+   */
+  @Test
+  void withFieldSamplingEachFieldIsEstimatedOverTheRecordsThatReportedIt(@TempDir Path dir) throws Exception {
+    Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG + "sampling: {fields-per-record: 1}\n");
+    StringBuilder raw = new StringBuilder();
+    for (int i = 0; i < 4_000; i++) {
+      raw.append("{\"id\":\"r").append(i).append("\",\"ts\":").append(i).append(",\"accel_x\":0.5,\"attitude\":{\"roll\":1.0}}\n");
+    }
+    // perturb writes its records to the process's stdout and its summary to its stderr.
+    java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
+    java.io.ByteArrayOutputStream stderr = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream savedOut = System.out;
+    java.io.PrintStream savedErr = System.err;
+    CommandRun perturbed;
+    try {
+      System.setOut(new java.io.PrintStream(stdout, true, StandardCharsets.UTF_8));
+      System.setErr(new java.io.PrintStream(stderr, true, StandardCharsets.UTF_8));
+      perturbed = withStdin(raw.toString(), "perturb", "--config", config.toString(), "--seed", "3");
+    } finally {
+      System.setOut(savedOut);
+      System.setErr(savedErr);
+    }
+    assertThat(perturbed.status()).as(perturbed.err()).isZero();
+    assertThat(stderr.toString(StandardCharsets.UTF_8)).contains("sampling: each record reports 1 of its 2 fields, each at 2 times its"
+        + " configured epsilon", "perturbed 4000 records at epsilon at most 4 each (16000 in all)");
+    CommandRun r = withStdin(stdout.toString(StandardCharsets.UTF_8) + "not json\n", "estimate", "--config", config.toString(), "--field",
+        "accel_x", "--method", "raw");
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode out = new ObjectMapper().readTree(r.out());
+    long count = out.get("count").asLong();
+    assertThat(count + out.get("unreported").asLong()).isEqualTo(4_000);
+    // Half of the records, within 4 standard deviations (sqrt(4000 / 4) = 31.6).
+    assertThat(count).isBetween(2_000L - 127, 2_000L + 127);
+    assertThat(out.get("skipped").asLong()).isEqualTo(1);
+    assertThat(out.get("meanInterval").get(0).asDouble()).isLessThan(0.5);
+    assertThat(out.get("meanInterval").get(1).asDouble()).isGreaterThan(0.5);
+  }
+
   @Test
   void estimatesAClassicalField(@TempDir Path dir) throws Exception {
     Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG);
