@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.JsonToken;
 import io.ogpm.mechanism.random.Identifier;
 import java.io.IOException;
@@ -120,6 +121,14 @@ final class JsonRecordReader {
         // What the tree reader reported: trailing data, at the token that follows the record.
         return malformed("not valid JSON" + where(p.currentTokenLocation()), source);
       }
+    } catch (StreamConstraintsException e) {
+      // Jackson's message is the only thing that tells nesting from its other limits (a number's
+      // or a string's length), which stay malformed JSON.
+      if (e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Document nesting depth")) {
+        return abandon(new DeadLetter(ReasonCode.TOO_DEEP, null, "the record nests deeper than "
+            + RecordPerturber.MAX_NESTING + " levels" + where(e.getLocation()), source));
+      }
+      return abandon(malformed("not valid JSON" + where(e.getLocation()), source));
     } catch (JsonProcessingException e) {
       return abandon(malformed("not valid JSON" + where(e.getLocation()), source));
     } catch (IOException | RuntimeException e) {

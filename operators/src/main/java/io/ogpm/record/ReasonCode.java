@@ -5,8 +5,10 @@ import io.ogpm.annotation.PublicEvolving;
 /** Why a record was dead-lettered: stable codes that dashboards and alerts can rely on. */
 @PublicEvolving
 public enum ReasonCode {
-  /** Not valid JSON (syntax, invalid UTF-8, duplicate keys, trailing data, nesting too deep). */
+  /** Not valid JSON (syntax, invalid UTF-8, duplicate keys, trailing data). */
   MALFORMED_JSON("malformed-json"),
+  /** Valid JSON up to where it nests deeper than the reader allows ({@code RecordPerturber.MAX_NESTING}). */
+  TOO_DEEP("too-deep"),
   /** Valid JSON, but not an object. */
   NOT_AN_OBJECT("not-an-object"),
   /** Larger than the configured record size limit. */

@@ -35,7 +35,7 @@ class DeadLetterTest {
   @Test
   void theReasonCodesAreTheDocumentedOnes() {
     assertThat(Arrays.stream(ReasonCode.values()).map(ReasonCode::code)).containsExactly(
-        "malformed-json", "not-an-object", "too-large", "missing-field", "not-a-number", "out-of-range",
+        "malformed-json", "too-deep", "not-an-object", "too-large", "missing-field", "not-a-number", "out-of-range",
         "budget-exhausted", "budget-period-closed", "untrusted-time");
   }
 }

@@ -41,7 +41,7 @@ import java.util.List;
  * configuration, never values (parser messages, which can quote the input, are not used).
  *
  * <p>Parsing is strict: duplicate keys, trailing data, NaN and Infinity literals, invalid UTF-8 and
- * nesting deeper than {@value #MAX_NESTING} are malformed JSON; records over the size limit are
+ * nesting deeper than {@value #MAX_NESTING} are too deep (malformed JSON before that reason existed); records over the size limit are
  * rejected before parsing.
  *
  * <p>Not thread-safe (it owns a random stream): one per Flink subtask.
@@ -121,6 +121,13 @@ public final class LegacyRecordPerturber {
     JsonNode root;
     try {
       root = json.readTree(input);
+    } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+      // Since the too-deep reason: the one decision the legacy reader is updated for.
+      if (e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Document nesting depth")) {
+        return reject(ReasonCode.TOO_DEEP, null, "the record nests deeper than " + MAX_NESTING + " levels"
+            + where(e.getLocation()), source);
+      }
+      return reject(ReasonCode.MALFORMED_JSON, null, "not valid JSON" + where(e.getLocation()), source);
     } catch (JsonProcessingException e) {
       return reject(ReasonCode.MALFORMED_JSON, null, "not valid JSON" + where(e.getLocation()), source);
     } catch (IOException | RuntimeException e) {

@@ -115,7 +115,7 @@ class RecordPerturberTest {
       {"{\"accel_x\":0.5," + base + "} {\"x\":1234.5678}", ReasonCode.MALFORMED_JSON, null},
       {"{\"accel_x\":NaN," + base + "}", ReasonCode.MALFORMED_JSON, null},
       {"{\"pad\":\"" + "1234.5678".repeat(500) + "\",\"accel_x\":0.5," + base + "}", ReasonCode.TOO_LARGE, null},
-      {"{\"a\":".repeat(100) + "1" + "}".repeat(100), ReasonCode.MALFORMED_JSON, null},
+      {"{\"a\":".repeat(100) + "1" + "}".repeat(100), ReasonCode.TOO_DEEP, null},
       {"", ReasonCode.MALFORMED_JSON, null},
     };
     for (Object[] c : cases) {
@@ -140,7 +140,7 @@ class RecordPerturberTest {
       // The "}" after the trailing comma is at line 2, column 56.
       {"{\"accel_x\": 0.5,\n " + base + ",}", "not valid JSON (line 2, column 56)"},
       // The reader's limits (nesting, number length) give no position.
-      {"{\"a\":".repeat(100) + "1" + "}".repeat(100), "not valid JSON"},
+      {"{\"a\":".repeat(100) + "1" + "}".repeat(100), "the record nests deeper than 64 levels"},
       {"{\"accel_x\":0." + "1".repeat(500) + "," + base + "}", "not valid JSON"},
       {"[0.5]", "the record is a JSON array, not an object"},
       {"\"text\"", "the record is a JSON string, not an object"},
