@@ -61,8 +61,10 @@ class BaselineCommandsTest {
   void reproduceWritesItsReport(@TempDir Path dir) throws Exception {
     CommandRun r = CliRunner.run("reproduce", "--out", dir.toString(), "--repetitions", "2");
     assertThat(r.status()).as(r.err()).isZero();
-    assertThat(r.out()).contains("paper 94.2 %", "wrote 21 figures");
-    assertThat(Files.readString(dir.resolve("summary.md"))).contains("## MotionSense estimation", "| 1.0 |");
+    assertThat(r.out()).contains("paper 94.2 %", "wrote 23 figures");
+    assertThat(Files.readString(dir.resolve("summary.md"))).contains("## MotionSense estimation", "| 1.0 |",
+        "## Field sampling against splitting", "### Which K auto picks");
+    assertThat(Files.exists(dir.resolve("field-sampling-histogram.png"))).isTrue();
     assertThat(Files.exists(dir.resolve("summary.md"))).isTrue();
     assertThat(Files.exists(dir.resolve("classical-worst-case-l1.png"))).isTrue();
   }
