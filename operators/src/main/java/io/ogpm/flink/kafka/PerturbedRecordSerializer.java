@@ -13,6 +13,14 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * input's timestamp, the record's privacy cost in the header {@value #EPSILON_HEADER} and the
  * fingerprint of the configuration that perturbed it in the header {@value
  * io.ogpm.config.ConfigFingerprint#HEADER}.
+ *
+ * <p>A record read from Kafka goes to the perturbed partition of its raw partition's number
+ * (modulo the perturbed topic's partitions), not to its key's: each perturbed partition then holds
+ * one raw partition's records in their order (several raw partitions' in theirs, when the perturbed
+ * topic has fewer). Why: after a restore the job's source subtasks catch up at their own speeds;
+ * partitioned by key, every perturbed partition took records of all of them, stepping back in
+ * event time by as much as one subtask trailed another, and the aggregation's windows dropped
+ * those records as late. The key stays the id, for readers that use it.
  */
 @PublicEvolving
 public final class PerturbedRecordSerializer implements KafkaRecordSerializationSchema<PerturbedRecord> {
@@ -51,6 +59,16 @@ public final class PerturbedRecordSerializer implements KafkaRecordSerialization
       }
       headers.add(ConfigFingerprint.HEADER, lastFingerprintBytes);
     }
-    return new ProducerRecord<>(topic, null, r.getTimestamp() > 0 ? r.getTimestamp() : null, r.getKey(), r.getValue(), headers);
+    return new ProducerRecord<>(topic, partition(r, context), r.getTimestamp() > 0 ? r.getTimestamp() : null, r.getKey(),
+        r.getValue(), headers);
+  }
+
+  /** The raw partition's number modulo the perturbed topic's partitions; null (the key's) for a record not from Kafka. */
+  private Integer partition(PerturbedRecord r, KafkaSinkContext context) {
+    if (r.getSourceTopic() == null || r.getSourcePartition() < 0) {
+      return null;
+    }
+    int[] partitions = context.getPartitionsForTopic(topic);
+    return partitions.length == 0 ? null : partitions[r.getSourcePartition() % partitions.length];
   }
 }

@@ -13,6 +13,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -75,9 +76,9 @@ class KafkaRecordFormatsTest {
     byte[] id = "r-1".getBytes(StandardCharsets.UTF_8);
     PerturbedRecord r = new PerturbedRecord(id, JSON, 1.5, "alice", 1_700_000_000_000L, TimestampType.LOG_APPEND_TIME)
         .from("ogpm.raw", 0, 9);
-    ProducerRecord<byte[], byte[]> m = s.serialize(r, null, null);
+    ProducerRecord<byte[], byte[]> m = s.serialize(r, partitions(4), null);
     assertThat(m.topic()).isEqualTo("ogpm.perturbed");
-    assertThat(m.partition()).isNull();
+    assertThat(m.partition()).as("its raw partition's").isZero();
     assertThat(m.key()).isEqualTo(id);
     assertThat(m.value()).isEqualTo(JSON);
     assertThat(m.timestamp()).isEqualTo(1_700_000_000_000L);
@@ -87,10 +88,49 @@ class KafkaRecordFormatsTest {
     // Full precision (Double.toString), and the user never leaves the job.
     r.setEpsilon(0.1 + 0.2);
     r.setKey(null);
-    m = s.serialize(r, null, null);
+    m = s.serialize(r, partitions(4), null);
     assertThat(text(m.headers().lastHeader("ogpm-epsilon"))).isEqualTo("0.30000000000000004");
     assertThat(m.key()).isNull();
     assertThat(new String(m.value(), StandardCharsets.UTF_8)).doesNotContain("alice");
+  }
+
+  /**
+   * A record from Kafka goes to its raw partition's number, modulo the perturbed topic's
+   * partitions, whatever its key: each perturbed partition holds its raw partitions' records in
+   * their order. A record not from Kafka goes where its key sends it.
+   */
+  @Test
+  void perturbedRecordsStayInTheirRawPartitionsNumber() {
+    PerturbedRecordSerializer s = new PerturbedRecordSerializer("ogpm.perturbed");
+    for (int raw = 0; raw < 6; raw++) {
+      for (String id : new String[] {"a", "b", "c"}) {
+        PerturbedRecord r = new PerturbedRecord(id.getBytes(StandardCharsets.UTF_8), JSON, 1, null, 1, null)
+            .from("ogpm.raw", raw, 7);
+        assertThat(s.serialize(r, partitions(6), null).partition()).isEqualTo(raw);
+        assertThat(s.serialize(r, partitions(4), null).partition()).isEqualTo(raw % 4);
+      }
+    }
+    assertThat(s.serialize(new PerturbedRecord(null, JSON, 1, null, 1, null), partitions(4), null).partition()).isNull();
+  }
+
+  /** A sink context whose perturbed topic has {@code n} partitions. */
+  static KafkaRecordSerializationSchema.KafkaSinkContext partitions(int n) {
+    return new KafkaRecordSerializationSchema.KafkaSinkContext() {
+      @Override
+      public int getParallelInstanceId() {
+        return 0;
+      }
+
+      @Override
+      public int getNumberOfParallelInstances() {
+        return 1;
+      }
+
+      @Override
+      public int[] getPartitionsForTopic(String topic) {
+        return java.util.stream.IntStream.range(0, n).toArray();
+      }
+    };
   }
 
   /** The serializer converts a header once and reuses it: a record with other values gets its own. */
