@@ -55,6 +55,14 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 public final class LdpAggregation {
   /** Default {@link Builder#lateUpdateInterval}. */
   public static final Duration DEFAULT_LATE_UPDATE_INTERVAL = Duration.ofSeconds(10);
+  /**
+   * Default {@link Builder#allowedLateness}: 5 minutes, not Flink's 0. When the job that perturbs
+   * the records restarts, its partitions fall silent; past the idle timeout their event time moves
+   * on with the wall clock, and the records written after the restore arrive behind it. With 5
+   * minutes of lateness they update their windows (late updates) instead of being dropped, for
+   * restarts up to about that long; the cost is each window's state kept 5 minutes longer.
+   */
+  public static final Duration DEFAULT_ALLOWED_LATENESS = Duration.ofMinutes(5);
   /** Default {@link Builder#bins}. */
   public static final int DEFAULT_BINS = 50;
   /** Most {@link Builder#bins}. */
@@ -178,7 +186,7 @@ public final class LdpAggregation {
     private PrivacyConfig config;
     private Duration window;
     private Duration slide;
-    private Duration allowedLateness = Duration.ZERO;
+    private Duration allowedLateness = DEFAULT_ALLOWED_LATENESS;
     private Duration lateUpdateInterval = DEFAULT_LATE_UPDATE_INTERVAL;
     private String groupBy;
     private int bins = DEFAULT_BINS;
@@ -205,7 +213,7 @@ public final class LdpAggregation {
       return this;
     }
 
-    /** How long after its end a window still takes late records (default 0). */
+    /** How long after its end a window still takes late records (default {@link #DEFAULT_ALLOWED_LATENESS}, 5 minutes). */
     public Builder allowedLateness(Duration lateness) {
       this.allowedLateness = lateness;
       return this;

@@ -48,7 +48,7 @@ class LdpAggregationTest {
     assertThat(a.config()).isEqualTo(Aggregations.CONFIG);
     assertThat(a.window()).isEqualTo(Duration.ofMinutes(1));
     assertThat(a.slide()).isEqualTo(Duration.ofMinutes(1));
-    assertThat(a.allowedLateness()).isZero();
+    assertThat(a.allowedLateness()).isEqualTo(Duration.ofMinutes(5));
     assertThat(a.lateUpdateInterval()).isEqualTo(Duration.ofSeconds(10));
     assertThat(a.groupBy()).isNull();
     assertThat(a.bins()).isEqualTo(50);

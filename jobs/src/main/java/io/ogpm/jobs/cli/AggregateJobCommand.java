@@ -42,7 +42,7 @@ public final class AggregateJobCommand implements Callable<Integer> {
   @Option(names = "--slide", converter = DurationConverter.class, description = "Slide of sliding windows; default: tumbling.")
   Duration slide;
 
-  @Option(names = "--allowed-lateness", defaultValue = "0s", converter = DurationConverter.class,
+  @Option(names = "--allowed-lateness", defaultValue = "5m", converter = DurationConverter.class,
       description = "Late records within this delay update their window (see --late-update-interval). Default: ${DEFAULT-VALUE}.")
   Duration allowedLateness;
 
