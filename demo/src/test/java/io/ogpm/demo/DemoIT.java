@@ -42,8 +42,8 @@ class DemoIT {
   void withFieldSamplingEachFieldIsCountedOverTheRecordsThatReportedIt(@TempDir Path dir) throws Exception {
     Path config = Files.writeString(dir.resolve("sampled.yaml"), GroundTruthTest.SAMPLED);
     StringWriter text = new StringWriter();
-    int status = Demo.run(new Demo.Options(1200, null, config, null, false, 0, Duration.ofSeconds(10), 20, 2),
-        new PrintWriter(text, true));
+    int status = Demo.run(new Demo.Options(1200, null, config, dir.resolve("report"), false, 0, Duration.ofSeconds(10), 20,
+        2), new PrintWriter(text, true));
     String out = text.toString();
     assertThat(status).isZero();
     assertThat(out).contains("epsilon at most 5.5 per record", "sampling: each record reports 2 of its 6 fields",
@@ -51,5 +51,9 @@ class DemoIT {
     long counted = out.lines().filter(l -> l.startsWith("2026-01-01T00:00:00Z"))
         .mapToLong(l -> Long.parseLong(l.trim().split("\\s+")[3])).sum();
     assertThat(counted).isEqualTo(2 * 1200);
+    // Each field at 2.75 (5.5 over the two largest configured epsilons, 1 and 1), shown round.
+    String html = Files.readString(dir.resolve("report").resolve("index.html"));
+    assertThat(html).contains("epsilon 2.75 (each record reports 2 of its 6 fields)", "\u03b5 = 2.75:",
+        "epsilon at most 5.5 per record").doesNotContain("class=\"mismatch\"");
   }
 }
