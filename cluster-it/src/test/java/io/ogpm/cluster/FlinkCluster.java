@@ -93,7 +93,7 @@ final class FlinkCluster {
   }
 
   /** Writes {@code conf/} under {@code dir}; starts nothing. */
-  static FlinkCluster configure(ManagedProcesses processes, Path lib, Path dir, String opens) {
+  static FlinkCluster configure(ManagedProcesses processes, Path lib, Path dir, String opens, Path log4jConsole) {
     int restPort = Ports.free();
     FlinkCluster cluster = new FlinkCluster(processes, lib, dir, Arrays.asList(opens.trim().split("\\s+")), restPort);
     Map<String, String> settings = settings(dir, Ports.free(), restPort, Ports.free(), opens);
@@ -108,7 +108,13 @@ final class FlinkCluster {
         yaml.add(e.getKey() + ": " + (v.contains(" ") || v.contains(":") ? JSON.writeValueAsString(v) : v));
       }
       Files.write(cluster.conf.resolve("config.yaml"), yaml, StandardCharsets.UTF_8);
-      String log4j = String.join("\n",
+      // The JobManager's and TaskManagers' logging is the one the Compose and Kubernetes clusters
+      // ship (docker/log4j-console.properties), with Kafka's clients at WARN: their INFO lines
+      // would be most of the logs a failure prints.
+      String log4j = Files.readString(log4jConsole, StandardCharsets.UTF_8) + "\nlogger.kafka.level = WARN\n";
+      Files.writeString(cluster.conf.resolve("log4j.properties"), log4j, StandardCharsets.UTF_8);
+      // The command line's log goes to its file only: its console is the output the tests read.
+      String cli = String.join("\n",
           "rootLogger.level = INFO",
           "rootLogger.appenderRef.file.ref = file",
           "appender.file.name = file",
@@ -118,8 +124,7 @@ final class FlinkCluster {
           "appender.file.layout.pattern = %d{HH:mm:ss,SSS} %-5p %-60c %x - %m%n",
           "logger.kafka.name = org.apache.kafka",
           "logger.kafka.level = WARN", "");
-      Files.writeString(cluster.conf.resolve("log4j.properties"), log4j, StandardCharsets.UTF_8);
-      Files.writeString(cluster.conf.resolve("log4j-cli.properties"), log4j, StandardCharsets.UTF_8);
+      Files.writeString(cluster.conf.resolve("log4j-cli.properties"), cli, StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * What the test streams into the raw topic: the MotionSense sample, in order, with a bad record
@@ -52,26 +51,43 @@ final class SampleStream {
   }
 
   /**
-   * Valid records stamped a day after the sample, one for each partition of the perturbed topic.
-   * The perturb job keys each perturbed record by its id and Kafka's partitioner puts it in
-   * partition murmur2(key) mod partitions, so ids are picked until every partition has one: each
-   * split of the aggregate job then sees event time pass every window of the sample. (One record
-   * in one partition is not enough: a split silent for the idle timeout moves its event time on
-   * only with the wall clock, and holds the others back until its silence exceeds the
-   * out-of-orderness.)
+   * Valid records stamped a day after the sample, one for each partition of the raw topic (sent
+   * there explicitly): the perturb job writes a record to the perturbed partition of its raw
+   * partition's number, so every perturbed partition gets one, and each split of the aggregate job
+   * then sees event time pass every window of the sample. (One record in one partition is not
+   * enough: a split silent for the idle timeout moves its event time on only with the wall clock,
+   * and holds the others back until its silence exceeds the out-of-orderness.)
    */
   static List<TestRecord> watermarkMovers(int partitions) {
+    return watermarkMovers(partitions, NEXT_DAY);
+  }
+
+  /** One valid record stamped {@code ts} for each raw partition. */
+  static List<TestRecord> watermarkMovers(int partitions, long ts) {
     List<TestRecord> movers = new ArrayList<>();
-    boolean[] covered = new boolean[partitions];
-    for (int k = 0; movers.size() < partitions; k++) {
-      String id = "last-" + k;
-      int partition = Utils.toPositive(Utils.murmur2(id.getBytes(StandardCharsets.UTF_8))) % partitions;
-      if (!covered[partition]) {
-        covered[partition] = true;
-        movers.add(TestRecord.json("{\"id\":\"" + id + "\",\"user\":\"subject-1\",\"ts\":1767312000000,\"activity\":\"downstairs\","
-            + "\"attitude\":{\"roll\":0.5,\"pitch\":0.1,\"yaw\":0.2},\"userAcceleration\":{\"x\":0.1,\"y\":0.1,\"z\":0.1}}"));
-      }
+    for (int p = 0; p < partitions; p++) {
+      movers.add(TestRecord.json(reading("last-" + ts + "-" + p, "subject-1", ts)).withPartition(p));
     }
     return movers;
+  }
+
+  /** The day after the sample's, at midnight (UTC): the watermark movers' time. */
+  static final long NEXT_DAY = 1767312000000L;
+
+  /**
+   * {@code n} valid readings of the four subjects side by side, 5 ms apart from {@code from}: a
+   * stream that went on while the perturb job was stopped.
+   */
+  static List<TestRecord> backlog(int n, long from) {
+    List<TestRecord> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(TestRecord.json(reading("backlog-" + i, "subject-" + (i % 4 + 1), from + 5L * i)));
+    }
+    return out;
+  }
+
+  private static String reading(String id, String user, long ts) {
+    return "{\"id\":\"" + id + "\",\"user\":\"" + user + "\",\"ts\":" + ts + ",\"activity\":\"downstairs\","
+        + "\"attitude\":{\"roll\":0.5,\"pitch\":0.1,\"yaw\":0.2},\"userAcceleration\":{\"x\":0.1,\"y\":0.1,\"z\":0.1}}";
   }
 }

@@ -17,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -55,7 +56,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *       sinks is open; a new one is started and the jobs restore from their last completed
  *       checkpoint; every input is then in the perturbed or the dead-letter topic once under {@code
  *       read_committed} (the killed attempt's records are there only as aborted);
- *   <li>the aggregate job's statistics of every window count exactly that window's records;
+ *   <li>the aggregate job, at its defaults, writes statistics of every window that count exactly
+ *       that window's records: each perturbed partition kept its raw partition's order across the
+ *       kill;
  *   <li>Flink's SQL Gateway, on the same cluster, reads the perturbed topic back: as many records,
  *       and distinct ids, as the jobs committed. README's SQL example runs there too, and its
  *       windows' estimates are checked ({@link #theReadmeSqlExampleRunsThroughTheSqlGateway});
@@ -79,6 +82,7 @@ class StandaloneClusterIT {
   static final Path FLINK_OPT = Path.of(System.getProperty("ogpm.flink.opt", "../cluster-lib/target/opt")).toAbsolutePath();
   static final Path README = Path.of(System.getProperty("ogpm.readme", "../README.md")).toAbsolutePath();
   static final Path SAMPLE_DIR = Path.of(System.getProperty("ogpm.sample.dir", "../sample-data")).toAbsolutePath();
+  static final Path LOG4J = Path.of(System.getProperty("ogpm.log4j", "../docker/log4j-console.properties")).toAbsolutePath();
   static final String OPENS = System.getProperty("ogpm.flink.jvm.opens", "");
 
   static final String RAW = "ogpm.raw";
@@ -92,6 +96,7 @@ class StandaloneClusterIT {
   static final int BEFORE_KILL = 6500;
   static final long WINDOW_MS = 10_000;
   static final Pattern JOB_ID = Pattern.compile("Job has been submitted with JobID ([0-9a-f]{32})");
+  static final Pattern SAVEPOINT = Pattern.compile("Savepoint completed\\. Path: (\\S+)");
   static final ObjectMapper JSON = new ObjectMapper();
 
   static final Timings TIMINGS = new Timings();
@@ -109,7 +114,7 @@ class StandaloneClusterIT {
     deleteRecursively(WORK);
     Files.createDirectories(WORK);
     kafka = TIMINGS.time("Kafka broker started (format + start)", () -> KafkaBroker.start(PROCESSES, WORK.resolve("kafka")));
-    flink = FlinkCluster.configure(PROCESSES, FLINK_LIB, WORK.resolve("flink"), OPENS);
+    flink = FlinkCluster.configure(PROCESSES, FLINK_LIB, WORK.resolve("flink"), OPENS, LOG4J);
     TIMINGS.time("JobManager started", () -> {
       flink.startJobManager();
       return null;
@@ -159,7 +164,7 @@ class StandaloneClusterIT {
     String aggregateJob = TIMINGS.time("aggregate-job submitted through the REST API", () -> {
       HttpResponse<String> response = flink.rest().runJar(jarId, PARALLELISM, List.of("aggregate-job",
           "--config-yaml", inlineYaml(config), "--bootstrap-servers", bootstrap, "--group-by", "activity", "--time-field", "ts",
-          "--window", "10s", "--out-of-orderness", "5m", "--idle-timeout", "5s", "--checkpoint-interval", "1s"));
+          "--window", "10s", "--checkpoint-interval", "1s"));
       assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
       return JSON.readTree(response.body()).get("jobid").asText();
     });
@@ -234,7 +239,11 @@ class StandaloneClusterIT {
     assertThat(flink.rest().restoredCheckpoint(aggregateJob)).as("the aggregate job restored its last completed checkpoint").isEqualTo(aggregateCheckpoint);
 
     // 6. Every window's statistics over exactly its records, across the kill.
-    List<TestRecord> movers = SampleStream.watermarkMovers(kafka.partitions(PERTURBED));
+    // The aggregate job runs at its defaults (out-of-orderness, allowed lateness, idle timeout):
+    // the perturbed partitions keep their raw partitions' order across the kill and the restore.
+    long stepBack = WindowCounts.largestStepBack(all.get(PERTURBED));
+    TIMINGS.note("largest step back in event time within a perturbed partition: " + stepBack + " ms");
+    List<TestRecord> movers = SampleStream.watermarkMovers(kafka.partitions(RAW));
     inputs.addAll(kafka.produceRecords(RAW, movers));
     List<String> fields = PrivacyConfig.load(config).fields().stream().map(FieldConfig::name).toList();
     Map<String, Long> expected = WindowCounts.ofPerturbed(all.get(PERTURBED), WINDOW_MS, fields);
@@ -242,9 +251,74 @@ class StandaloneClusterIT {
         "statistics for the " + expected.size() + " windows, groups and fields of the sample",
         () -> WindowCounts.ofStats(kafka.readCommitted(STATS)), s -> s.keySet().containsAll(expected.keySet())));
     assertThat(stats).as("each window's count, by window, group and field").isEqualTo(expected);
+    // With the budget, two subtasks write into each perturbed partition, a flush of one landing after
+    // the other's: after the restore, records came behind the watermark (the step back above, more
+    // than the default 5 s of out-of-orderness). None was dropped: they updated their windows
+    // within the default allowed lateness.
+    List<Prometheus.Sample> afterRestore = Prometheus.scrape(secondMetricsPort);
+    assertThat(Prometheus.count(afterRestore, "lateRecords")).as("the aggregate job's lateRecords, per subtask").isPositive();
+    assertThat(Prometheus.sum(afterRestore, "lateRecords")).as("records dropped as too late").isZero();
+    TIMINGS.note("windows updated by late records: " + WindowCounts.updatedLate(kafka.readCommitted(STATS)) + " of "
+        + expected.size());
 
-    // 7. SQL through the SQL Gateway, on the same cluster: the perturbed topic read back, committed only.
-    long perturbedNow = all.get(PERTURBED).size() + movers.size();
+    // 7. A backlog caught up: the perturb job stopped with a savepoint while the stream goes on,
+    //    long enough for the aggregate job's partitions to fall silent past its idle timeout (their
+    //    event time then moves on with the wall clock), and resumed from the savepoint. Its backlog
+    //    arrives behind the watermark and updates its windows within the default allowed lateness:
+    //    lateUpdates rise, lateRecords stay 0, and every window counts all of its records.
+    long stoppedAt = System.nanoTime();
+    FlinkCluster.CliResult stopped = TIMINGS.time("perturb-job stopped with a savepoint", () -> flink.flink(
+        KafkaFixture.PATIENCE, "stop", "--savepointPath", WORK.resolve("savepoints").toUri().toString(), perturbJob));
+    assertThat(stopped.status()).as(stopped.output()).isZero();
+    Matcher savepoint = SAVEPOINT.matcher(stopped.output());
+    assertThat(savepoint.find()).as(stopped.output()).isTrue();
+    List<TestRecord> backlog = SampleStream.backlog(3000, SampleStream.NEXT_DAY + 1000);
+    inputs.addAll(kafka.produceRecords(RAW, backlog));
+    // A lower bound, not a deadline: the silence must last the idle timeout (30 s) and then some.
+    long silentFor = Duration.ofSeconds(45).toNanos() - (System.nanoTime() - stoppedAt);
+    if (silentFor > 0) {
+      Thread.sleep(silentFor / 1_000_000);
+    }
+    FlinkCluster.CliResult resumed = TIMINGS.time("perturb-job resumed from the savepoint", () -> flink.flink(
+        KafkaFixture.PATIENCE, "run", "-d", "-s", savepoint.group(1), "-p", Integer.toString(PARALLELISM), JOB_JAR.toString(),
+        "perturb-job", "--config", config.toString(), "--bootstrap-servers", bootstrap, "--checkpoint-interval", "1s"));
+    assertThat(resumed.status()).as(resumed.output()).isZero();
+    int committedBefore = all.get(PERTURBED).size() + all.get(DEAD).size() + movers.size();
+    // Nothing closes these windows but the watermark the pause moved on: no record a day later,
+    // which one of the two budget subtasks writing into a partition could land before the
+    // other's last records of the backlog (the step back above), beyond any lateness.
+    Map<String, List<KafkaRecord>> caughtUp = TIMINGS.time("the backlog perturbed", () -> kafka.awaitCommitted(
+        committedBefore + backlog.size(), PERTURBED, DEAD));
+    List<KafkaRecord> dayTwo = caughtUp.get(PERTURBED).stream()
+        .filter(r -> r.valueAsString().contains("\"ts\":1767312")).toList();
+    assertThat(dayTwo).as("the backlog and the watermark movers, stamped on the day after the sample")
+        .hasSize(backlog.size() + movers.size());
+    Map<String, Long> expectedBacklog = WindowCounts.ofPerturbed(dayTwo, WINDOW_MS, fields);
+    Map<String, Long> backlogStats;
+    try {
+      backlogStats = TIMINGS.time("the backlog's windows updated", () -> Await.until(
+          "statistics of the backlog's " + expectedBacklog.size() + " windows, groups and fields over all their records",
+          () -> WindowCounts.ofStats(kafka.readCommitted(STATS)), st -> expectedBacklog.entrySet().stream()
+              .allMatch(e -> e.getValue().equals(st.get(e.getKey())))));
+    } catch (AssertionError e) {
+      Map<String, Long> seen = new java.util.TreeMap<>(WindowCounts.ofStats(kafka.readCommitted(STATS)));
+      seen.keySet().retainAll(expectedBacklog.keySet());
+      List<Prometheus.Sample> metrics = Prometheus.scrape(secondMetricsPort);
+      throw new AssertionError("the backlog's windows: expected " + new java.util.TreeMap<>(expectedBacklog) + ", seen "
+          + seen + "; lateRecords " + Prometheus.sum(metrics, "lateRecords") + ", lateUpdates "
+          + Prometheus.sum(metrics, "lateUpdates") + ", windowEstimates " + Prometheus.sum(metrics, "windowEstimates"), e);
+    }
+    assertThat(backlogStats).containsAllEntriesOf(expectedBacklog);
+    List<Prometheus.Sample> afterBacklog = Prometheus.scrape(secondMetricsPort);
+    assertThat(Prometheus.sum(afterBacklog, "lateUpdates")).as("window estimates emitted after the watermark passed them")
+        .isPositive();
+    assertThat(Prometheus.sum(afterBacklog, "lateRecords")).as("records dropped as too late").isZero();
+    TIMINGS.note("backlog: " + backlog.size() + " records in " + expectedBacklog.size() / fields.size()
+        + " windows, late updates emitted: " + (long) Prometheus.sum(afterBacklog, "lateUpdates")
+        + "; largest step back in a perturbed partition now " + WindowCounts.largestStepBack(caughtUp.get(PERTURBED)) + " ms");
+
+    // 8. SQL through the SQL Gateway, on the same cluster: the perturbed topic read back, committed only.
+    long perturbedNow = caughtUp.get(PERTURBED).size();
     List<JsonNode> counted = TIMINGS.time("a SQL query through the SQL Gateway", () -> {
       SqlGateway gateway = sqlGateway();
       String session = gateway.openSession();
@@ -261,14 +335,12 @@ class StandaloneClusterIT {
     assertThat(counted.get(0).get(0).asLong()).as("perturbed records counted in SQL").isEqualTo(perturbedNow);
     assertThat(counted.get(0).get(1).asLong()).as("distinct ids counted in SQL").isEqualTo(perturbedNow);
 
-    // 8. The other way round, bounded: the perturb job through the REST API, the aggregate job with
-    //    `flink run` waiting for its end, into topics of their own. The two perturb subtasks write
-    //    into each perturbed partition side by side, so a watermark mover (stamped a day later) can
-    //    land before the last few hundred records of the other subtask: with 5 minutes of
-    //    out-of-orderness those would be late whenever a periodic watermark falls between, and how
-    //    many are dropped then depends on timing (it happened once in CI: 65 to 275 values of one
-    //    field). A bounded job needs no watermark movers (the end of its input fires every window),
-    //    so it allows two days.
+    // 9. The other way round, bounded: the perturb job through the REST API, the aggregate job with
+    //    `flink run` waiting for its end, into topics of their own. This replay spans two days (the
+    //    sample, then the movers and the backlog a day later), and with the budget two subtasks
+    //    write into each perturbed partition: a flush of day-two records by one can land before the
+    //    other's last records of day one, a day behind. A replay of a history with such jumps
+    //    allows for them: two days of out-of-orderness (the end of its input fires every window).
     List<String> secondTopics = List.of("--perturbed-topic", PERTURBED + "-2", "--dead-letter-topic", DEAD + "-2",
         "--stats-topic", STATS + "-2");
     FlinkCluster.CliResult more = ogpm("topics", concat(topicOptions, secondTopics));
@@ -294,6 +366,13 @@ class StandaloneClusterIT {
     assertThat(WindowCounts.ofStats(kafka.readCommitted(STATS + "-2")))
         .as("the bounded aggregate job's counts: every window, the last one included")
         .isEqualTo(WindowCounts.ofPerturbed(perturbed2, WINDOW_MS, fields));
+
+    // 10. Logs an operator can read: with the shipped logging, not one pendingCommittables name
+    //    collision (Flink's Kafka committer repeats it at every checkpoint without it).
+    for (String process : List.of("jobmanager", "taskmanager-1", "taskmanager-2")) {
+      String log = Files.readString(flink.logs().resolve(process + ".log"), StandardCharsets.UTF_8);
+      assertThat(log).as(process + ".log").contains("INFO").doesNotContain("name 'pendingCommittables'");
+    }
 
     scraped.stream().filter(x -> x.name().endsWith("_recordsPerturbed")).forEach(x -> TIMINGS.note("scraped " + x.name()
         + " " + x.labels().replaceAll(".*(operator_name=\"[^\"]*\").*(subtask_index=\"[^\"]*\").*", "$1,$2") + " " + x.value()));

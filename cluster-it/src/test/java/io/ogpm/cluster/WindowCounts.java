@@ -32,6 +32,26 @@ final class WindowCounts {
     return out;
   }
 
+  /**
+   * How far, in event time ({@code ts}), a record of the perturbed topic lies behind the latest one
+   * before it in its partition (read_committed order), at most over all partitions: what the
+   * aggregation's out-of-orderness has to cover, or its allowed lateness to repair.
+   */
+  static long largestStepBack(List<KafkaRecord> perturbed) throws IOException {
+    Map<Integer, Long> latest = new HashMap<>();
+    long largest = 0;
+    for (KafkaRecord r : perturbed.stream().sorted(java.util.Comparator.comparingInt(KafkaRecord::partition)
+        .thenComparingLong(KafkaRecord::offset)).toList()) {
+      long ts = JSON.readTree(r.value()).get("ts").asLong();
+      long before = latest.getOrDefault(r.partition(), Long.MIN_VALUE);
+      if (before != Long.MIN_VALUE) {
+        largest = Math.max(largest, before - ts);
+      }
+      latest.put(r.partition(), Math.max(before, ts));
+    }
+    return largest;
+  }
+
   /** The count of the last statistics record of each window, group and field. */
   static Map<String, Long> ofStats(List<KafkaRecord> stats) {
     Map<String, Long> out = new LinkedHashMap<>();
@@ -44,5 +64,20 @@ final class WindowCounts {
       }
     }
     return out;
+  }
+
+  /** How many windows, groups and fields have more than one statistics record: updated by late records. */
+  static long updatedLate(List<KafkaRecord> stats) {
+    Map<String, Long> records = new HashMap<>();
+    for (KafkaRecord r : stats) {
+      try {
+        JsonNode s = JSON.readTree(r.value());
+        records.merge(s.get("windowStart").asText() + " " + s.get("group").asText() + " " + s.get("field").asText(), 1L,
+            Long::sum);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    return records.values().stream().filter(n -> n > 1).count();
   }
 }

@@ -148,6 +148,9 @@ class DockerComposeConfigTest {
           .contains("state.backend.type: ")
           .contains("restart-strategy.type: ");
       assertThat(text(compose.path("services").path(flink).path("volumes"))).as(flink).contains("checkpoints:/checkpoints");
+      // The logging of docker/log4j-console.properties (less the warning every checkpoint repeats).
+      assertThat(text(compose.path("services").path(flink).path("volumes"))).as(flink)
+          .contains("./log4j-console.properties:/opt/flink/conf/log4j-console.properties:ro");
     }
     assertThat(text(compose.path("services").path("jobmanager").path("ports"))).contains(":8081:8081");
   }

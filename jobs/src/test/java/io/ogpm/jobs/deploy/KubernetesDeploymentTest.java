@@ -92,6 +92,19 @@ class KubernetesDeploymentTest {
     }
   }
 
+  /**
+   * Both deployments log as the Compose cluster does: Flink's default less the pendingCommittables
+   * name collision that every checkpoint repeats (the same file, mounted there).
+   */
+  @Test
+  void bothDeploymentsLogWithTheComposeClustersConfiguration() throws IOException {
+    String file = Files.readString(repo.resolve("docker/log4j-console.properties"));
+    for (JsonNode d : List.of(perturb, aggregate)) {
+      assertThat(d.path("spec").path("logConfiguration").path("log4j-console.properties").asText()).isEqualTo(file);
+    }
+    assertThat(file).contains("logger.metricgroup.filter.pending.onMatch = DENY");
+  }
+
   @Test
   void jobArgumentsParseWithTheJobsCommandLine() {
     ParseResult p = parse(args(perturb));
