@@ -33,7 +33,7 @@ import java.util.Objects;
  * before the data, and the best K depends on it: sensor readings spread over a small part of their
  * range (P near 0) want few fields at a large epsilon, inputs spread evenly over the domain (P =
  * 1/12) want more. So {@code auto} takes the K whose summed variance is nearest the best K's, as a
- * ratio, at its worst over every P from 0 to 1/12 (minimax regret, computed exactly by {@link
+ * ratio, at its worst over every P from 0 to 1/12 (minimax regret; the worst is at an end, {@link
  * #worstRatios}); the ratios by K are kept for the start-up line ({@link #describe}). Only K's
  * that report no field above {@link #MAX_REPORTED_EPSILON} compete.
  *
@@ -155,23 +155,16 @@ public final class FieldSampling implements Serializable {
   /**
    * For each K, the most its variance {@code noise[k] + left[k] P} exceeds the least over all K,
    * as a ratio, over every spread P of the inputs from 0 to {@code most}. The least is a concave
-   * piecewise-affine function of P, so on each of its pieces the ratio is a ratio of affine
-   * functions, monotone: its largest value is at an end of [0, most] or where two K's lines cross,
-   * and those points are all tried (exact, no grid).
+   * piecewise-affine function of P, and on each of its pieces a K's ratio to it is a ratio of
+   * affine functions, so monotone. It cannot rise on one piece and fall on the next: that would
+   * need {@code b1/b0 < c1/c0 < a1/a0} for the earlier piece's line b, K's line c and the later
+   * piece's line a, while concavity gives {@code a1/a0 < b1/b0} (a flatter line above at 0). So
+   * the worst ratio is at P = 0 or P = most, exactly.
    */
   static double[] worstRatios(double[] noise, double[] left, double most) {
     int n = noise.length;
-    java.util.List<Double> points = new java.util.ArrayList<>(List.of(0.0, most));
-    for (int a = 0; a < n; a++) {
-      for (int b = a + 1; b < n; b++) {
-        double p = (noise[b] - noise[a]) / (left[a] - left[b]);
-        if (p > 0 && p < most) {
-          points.add(p);
-        }
-      }
-    }
     double[] worst = new double[n];
-    for (double p : points) {
+    for (double p : new double[] {0, most}) {
       double least = Double.POSITIVE_INFINITY;
       for (int k = 0; k < n; k++) {
         least = Math.min(least, noise[k] + left[k] * p);
