@@ -18,4 +18,9 @@ public record Deviation(String subject, String found, String why) {
   public String line() {
     return subject + ": " + found + ": " + why;
   }
+
+  /** "1 partition", "3 partitions": how a deviation counts. */
+  static String plural(int n, String noun) {
+    return n + " " + noun + (n == 1 ? "" : "s");
+  }
 }

@@ -16,7 +16,8 @@ public final class TopicAudit {
 
   /**
    * Every deviation: a missing topic, then each unmet requirement of each existing topic, in the
-   * layout's order, then each broker whose transaction timeout ceiling is too low.
+   * layout's order, then a perturbed topic with fewer partitions than the raw topic, then each
+   * broker whose transaction timeout ceiling is too low.
    *
    * @param observed the existing topics by name (a layout topic absent here does not exist)
    */
@@ -32,6 +33,7 @@ public final class TopicAudit {
         r.found(topic).ifPresent(found -> out.add(new Deviation(spec.name(), found, r.why())));
       }
     }
+    layout.checkPartitions(observed).ifPresent(out::add);
     for (ObservedBroker b : brokers) {
       layout.check(b).ifPresent(out::add);
     }

@@ -39,6 +39,9 @@ public final class TopicLayout {
       + " raw topic's partitions read nothing";
   static final String WHY_PERTURBED_PARTITIONS = "the aggregate job (like any consumer group) reads it with at most"
       + " one subtask per partition: fewer partitions than perturb subtasks narrow the pipeline after the perturbation";
+  static final String WHY_PARTITIONS_FOLLOW_RAW = "the perturb job writes each record to the perturbed partition of"
+      + " its raw partition's number: with fewer, raw partitions read by different subtasks share one, and after a"
+      + " restore their records interleave out of event-time order";
   static final String WHY_RAW_RETENTION = "raw readings are the personal data the perturbation protects: keep them"
       + " only long enough to outlive a perturb-job outage (the job resumes from its checkpointed offsets)";
   static final String WHY_RAW_NO_COMPACTION = "compaction keeps each key's last raw reading however old, whatever"
@@ -139,6 +142,20 @@ public final class TopicLayout {
   }
 
   /** The deviation of a broker whose transaction timeout ceiling is below the jobs' timeout, if any. */
+  /**
+   * The perturbed topic's partitions against the raw topic's: at least as many, so that each holds
+   * one raw partition's records in their order. Empty when either topic is missing (reported as such).
+   */
+  public java.util.Optional<Deviation> checkPartitions(java.util.Map<String, ObservedTopic> observed) {
+    ObservedTopic r = observed.get(raw);
+    ObservedTopic p = observed.get(perturbed);
+    if (r == null || p == null || p.partitions() >= r.partitions()) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(new Deviation(perturbed, Deviation.plural(p.partitions(), "partition")
+        + ", fewer than the " + r.partitions() + " of " + raw, WHY_PARTITIONS_FOLLOW_RAW));
+  }
+
   public java.util.Optional<Deviation> check(ObservedBroker broker) {
     String value = broker.config(TRANSACTION_MAX_TIMEOUT).orElse(null);
     long max;

@@ -178,6 +178,6 @@ public sealed interface TopicRequirement {
   }
 
   private static String plural(int n, String noun) {
-    return n + " " + noun + (n == 1 ? "" : "s");
+    return Deviation.plural(n, noun);
   }
 }

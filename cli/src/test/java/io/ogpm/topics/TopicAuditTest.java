@@ -52,6 +52,15 @@ class TopicAuditTest {
     assertThat(TopicAudit.fixes(LAYOUT, asCreated(LAYOUT))).isEmpty();
   }
 
+  /** A raw topic grown past the perturbed topic's partitions: their records would share partitions. */
+  @Test
+  void aPerturbedTopicWithFewerPartitionsThanTheRawTopicDeviates() {
+    Map<String, ObservedTopic> grown = with(asCreated(LAYOUT), "ogpm.raw", 6, 3, Map.of());
+    assertThat(lines(grown, GOOD_BROKER)).containsExactly("ogpm.perturbed: 4 partitions, fewer than the 6 of ogpm.raw: "
+        + TopicLayout.WHY_PARTITIONS_FOLLOW_RAW);
+    assertThat(lines(with(asCreated(LAYOUT), "ogpm.perturbed", 6, 3, Map.of()), GOOD_BROKER)).as("more is fine").isEmpty();
+  }
+
   @Test
   void theLayoutCreatesWhatTheJobsNeed() {
     Map<String, TopicSpec> topics = new LinkedHashMap<>();
@@ -85,10 +94,12 @@ class TopicAuditTest {
     Map<String, ObservedTopic> topics = with(with(asCreated(LAYOUT), "ogpm.raw", 3, 3, Map.of()), "ogpm.perturbed", 1, 3, Map.of());
     assertThat(lines(topics, GOOD_BROKER)).containsExactly(
         "ogpm.raw: 3 partitions, needs at least 4 (--perturb-parallelism): " + TopicLayout.WHY_RAW_PARTITIONS,
-        "ogpm.perturbed: 1 partition, needs at least 4 (--perturb-parallelism): " + TopicLayout.WHY_PERTURBED_PARTITIONS);
+        "ogpm.perturbed: 1 partition, needs at least 4 (--perturb-parallelism): " + TopicLayout.WHY_PERTURBED_PARTITIONS,
+        "ogpm.perturbed: 1 partition, fewer than the 3 of ogpm.raw: " + TopicLayout.WHY_PARTITIONS_FOLLOW_RAW);
     assertThat(TopicAudit.fixes(LAYOUT, topics)).as("partitions are never changed").isEmpty();
     assertThat(lines(with(asCreated(LAYOUT), "ogpm.raw", 4, 3, Map.of()), GOOD_BROKER)).as("exactly as many").isEmpty();
-    assertThat(lines(with(asCreated(LAYOUT), "ogpm.raw", 40, 3, Map.of()), GOOD_BROKER)).as("more").isEmpty();
+    assertThat(lines(with(with(asCreated(LAYOUT), "ogpm.raw", 40, 3, Map.of()), "ogpm.perturbed", 40, 3, Map.of()),
+        GOOD_BROKER)).as("more").isEmpty();
     assertThat(lines(with(asCreated(LAYOUT), "ogpm.dead-letters", 1, 3, Map.of()), GOOD_BROKER)).as("one dead-letter partition").isEmpty();
   }
 
