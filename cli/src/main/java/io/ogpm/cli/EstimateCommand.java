@@ -72,7 +72,7 @@ final class EstimateCommand implements Callable<Integer> {
     ObjectMapper json = new ObjectMapper();
     long skipped = 0;
     long unreported = 0;
-    boolean sampled = cfg.sampling().filter(io.ogpm.config.FieldSampling::samples).isPresent();
+    boolean sampled = cfg.samplesFields();
     double lo = mechanism.outputLo();
     double hi = mechanism.outputHi();
     try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {

@@ -54,7 +54,7 @@ final class PerturbCommand implements Callable<Integer> {
     } finally {
       mode.destroy();
     }
-    boolean sampled = cfg.sampling().filter(FieldSampling::samples).isPresent();
+    boolean sampled = cfg.samplesFields();
     cfg.sampling().ifPresent(s -> System.err.println("ogpm: " + s.describe()));
     OutputStream out = new java.io.BufferedOutputStream(System.out, 1 << 16);
     OutputStream dlqStream = dlq != null ? Files.newOutputStream(dlq) : System.err;
@@ -85,7 +85,7 @@ final class PerturbCommand implements Callable<Integer> {
       dead.close();
     }
     // With field sampling a record spends the epsilons of the fields it reports: at most the most.
-    // Those are a hair below round figures (FieldSampling's margin), shown to seven digits.
+    // Those are a hair below round figures (FieldSampling.rounded).
     System.err.printf(java.util.Locale.ROOT, "ogpm: perturbed %d records at epsilon %s%s each (%s in all); dead-lettered %d%n",
         perturbed, sampled ? "at most " : "", shown(perturber.epsilonPerRecord(), sampled),
         shown(sampled ? spent : perturbed * perturber.epsilonPerRecord(), sampled), rejected);
@@ -93,7 +93,6 @@ final class PerturbCommand implements Callable<Integer> {
   }
 
   private static String shown(double epsilon, boolean rounded) {
-    return rounded ? new java.math.BigDecimal(epsilon).round(new java.math.MathContext(7)).stripTrailingZeros()
-        .toPlainString() : Double.toString(epsilon);
+    return rounded ? FieldSampling.rounded(epsilon) : Double.toString(epsilon);
   }
 }

@@ -82,7 +82,7 @@ public final class Demo {
     } catch (ConfigException e) {
       throw new Demo.BadOption("--config" + (o.config() == null ? "" : " " + o.config()) + ": " + e.getMessage());
     }
-    boolean sampled = config.sampling().filter(FieldSampling::samples).isPresent();
+    boolean sampled = config.samplesFields();
     if (sampled && (o.follow() || config.idField().filter(config.passthrough()::contains).isEmpty())) {
       // Each field's statistics are over the records that reported it: the demo checks them
       // against the raw records it matches by id, which needs the id in the perturbed records
@@ -256,11 +256,10 @@ public final class Demo {
   }
 
   /** The replayed records that were not dead-lettered: the inputs of the perturbed topic. */
-  /** A record's epsilon: exact without field sampling; with it, a hair below round figures, shown to seven digits. */
+  /** A record's epsilon: exact without field sampling; with it, a hair below a round figure, shown round. */
   static String epsilonShown(PrivacyConfig config) {
     double e = config.epsilonPerRecord();
-    return config.sampling().filter(FieldSampling::samples).isEmpty() ? Double.toString(e)
-        : new java.math.BigDecimal(e).round(new java.math.MathContext(7)).stripTrailingZeros().toPlainString();
+    return config.samplesFields() ? FieldSampling.rounded(e) : Double.toString(e);
   }
 
   static List<String> perturbedInputs(List<String> records, List<RecordMetadata> landed, Set<String> deadSources) {

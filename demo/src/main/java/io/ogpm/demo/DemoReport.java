@@ -61,7 +61,7 @@ final class DemoReport {
     for (FieldConfig f : c.config().fields()) {
       html.append("<section class=\"field\" id=\"").append(Html.escape(f.name())).append("\"><h2>")
           .append(Html.escape(f.name())).append("</h2><p>").append(Html.escape(domain(f)))
-          .append(", unit ").append(Html.escape(unit(f))).append(", epsilon ").append(epsilon(f.epsilon()))
+          .append(", unit ").append(Html.escape(unit(f))).append(", epsilon ").append(io.ogpm.config.FieldSampling.rounded(f.epsilon()))
           .append(sampled(c.config())).append(", mechanism ").append(f.mechanism().id()).append("</p>");
       List<WindowStat> mine = c.stats().stream().filter(s -> s.field().equals(f.name()))
           .sorted((a, b) -> Long.compare(a.windowStart(), b.windowStart())).toList();
@@ -167,19 +167,11 @@ final class DemoReport {
   }
 
   private static String eps(FieldConfig f) {
-    return "\u03b5 = " + epsilon(f.epsilon());
+    return "\u03b5 = " + io.ogpm.config.FieldSampling.rounded(f.epsilon());
   }
 
   private static String trim(double v) {
     return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
-  }
-
-  /**
-   * An epsilon as people read it: to seven significant digits. A sampled field's is a hair below
-   * a round figure (FieldSampling's margin), which this shows as the round figure.
-   */
-  private static String epsilon(double v) {
-    return new java.math.BigDecimal(v).round(new java.math.MathContext(7)).stripTrailingZeros().toPlainString();
   }
 
   /** With field sampling, what each report is: one of the K fields a record reports. */

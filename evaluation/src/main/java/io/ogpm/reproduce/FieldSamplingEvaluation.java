@@ -236,10 +236,11 @@ public final class FieldSamplingEvaluation {
         .append(" lower ends of the ratios' 95 % intervals)\n\n")
         .append("| field | histogram: splitting / auto (95 % interval) | interval width: splitting / auto | holds |\n")
         .append("| --- | ---: | ---: | --- |\n");
-    int e = indexOf(TARGET_EPSILON);
+    Interval[] histograms = targetRatios(true);
+    Interval[] widths = targetRatios(false);
     for (int f = 0; f < COLUMNS.length; f++) {
-      Interval h = cells[e][0].histogram()[f].ratio(cells[e][METHODS.length - 1].histogram()[f]);
-      Interval w = cells[e][0].width()[f].ratio(cells[e][METHODS.length - 1].width()[f]);
+      Interval h = histograms[f];
+      Interval w = widths[f];
       boolean holds = targetHolds(h, w);
       md.append(String.format(Locale.ROOT, "| %s | %.2f (%.2f-%.2f) | %.2f (%.2f-%.2f) | %s |%n", COLUMNS[f],
           h.estimate(), h.lower(), h.upper(), w.estimate(), w.lower(), w.upper(), holds ? "yes" : "**no**"));
@@ -259,9 +260,9 @@ public final class FieldSamplingEvaluation {
   public Interval[] targetRatios(boolean histogram) {
     int e = indexOf(TARGET_EPSILON);
     Interval[] out = new Interval[COLUMNS.length];
+    Cell split = cells[e][0];
+    Cell auto = cells[e][METHODS.length - 1];
     for (int f = 0; f < COLUMNS.length; f++) {
-      Cell split = cells[e][0];
-      Cell auto = cells[e][METHODS.length - 1];
       out[f] = histogram ? split.histogram()[f].ratio(auto.histogram()[f]) : split.width()[f].ratio(auto.width()[f]);
     }
     return out;

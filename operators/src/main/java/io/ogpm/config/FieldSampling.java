@@ -220,14 +220,20 @@ public final class FieldSampling implements Serializable {
     return scale;
   }
 
+  /**
+   * A sampled epsilon (or scale) as people read it: to seven significant digits. It is a hair
+   * below a round figure ({@link #SCALE_MARGIN}), which this shows as the round figure: rounding
+   * overstates the spend, never understates it.
+   */
+  public static String rounded(double epsilon) {
+    return new java.math.BigDecimal(epsilon).round(new java.math.MathContext(7)).stripTrailingZeros().toPlainString();
+  }
+
   /** One line for start-up: K, how it was chosen, and the epsilon of a report. */
   public String describe() {
-    // Six significant digits: the scale is a hair below E / (sum of the K largest) (SCALE_MARGIN),
-    // which people read as that ratio; rounding to it overstates the spend, never understates it.
-    String shown = new java.math.BigDecimal(scale).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
     String line = String.format(Locale.ROOT, "sampling: each record reports %d of its %d fields%s, each at %s times"
         + " its configured epsilon", fieldsPerRecord, units, units == unitOf.length ? "" : " (a polar pair counting as one)",
-        shown);
+        rounded(scale));
     if (!auto) {
       return line;
     }

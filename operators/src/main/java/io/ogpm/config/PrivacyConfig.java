@@ -243,6 +243,14 @@ public final class PrivacyConfig implements Serializable {
     return Optional.ofNullable(sampling);
   }
 
+  /**
+   * Whether records report some of their fields only: field sampling with K below the number of
+   * units ({@code auto} may choose them all, and then nothing is left out).
+   */
+  public boolean samplesFields() {
+    return sampling != null && sampling.samples();
+  }
+
   /** The perturbed field with this dotted name. */
   public Optional<FieldConfig> field(String name) {
     for (FieldConfig f : fields) {

@@ -9,7 +9,6 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.ogpm.config.FieldConfig;
-import io.ogpm.config.FieldSampling;
 import io.ogpm.estimate.FieldBinning;
 import io.ogpm.flink.PerturbedValues;
 import java.io.IOException;
@@ -82,7 +81,7 @@ public final class PerturbedValuesReader {
     List<FieldConfig> list = spec.config().fields();
     this.fields = list.size();
     this.ranges = new ValueRanges(spec.config());
-    this.sampled = spec.config().sampling().filter(FieldSampling::samples).isPresent();
+    this.sampled = spec.config().samplesFields();
     for (int i = 0; i < fields; i++) {
       add(list.get(i).path(), i);
     }

@@ -39,7 +39,7 @@ public final class RecordValuesFunction<T> extends ProcessFunction<T, PerturbedV
     List<FieldConfig> fields = spec.config().fields();
     names = fields.stream().map(FieldConfig::name).toArray(String[]::new);
     ranges = new ValueRanges(spec.config());
-    sampled = spec.config().sampling().filter(io.ogpm.config.FieldSampling::samples).isPresent();
+    sampled = spec.config().samplesFields();
     valuesSkipped = getRuntimeContext().getMetricGroup().counter("valuesSkipped");
   }
 
