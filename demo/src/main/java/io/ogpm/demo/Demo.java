@@ -94,7 +94,7 @@ public final class Demo {
     List<String> records = SampleData.records(o.data(), o.records());
     out.printf("ogpm demo: %d records, %d fields, epsilon %s%s per record%n", records.size(), config.fields().size(),
         sampled ? "at most " : "", epsilonShown(config));
-    config.sampling().filter(FieldSampling::samples).ifPresent(f -> out.println(f.describe()));
+    config.sampling().ifPresent(f -> out.println(f.describe()));
     try (EmbeddedBroker kafka = EmbeddedBroker.start()) {
       out.println("Kafka broker (embedded): " + kafka.bootstrapServers());
       createTopics(kafka.bootstrapServers());

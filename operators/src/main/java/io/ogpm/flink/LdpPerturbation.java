@@ -227,7 +227,8 @@ public final class LdpPerturbation {
       }
       // Which fields a record reports is decided here, once: say so where the job is built (the
       // client's log for flink run, the JobManager's for the web UI and REST).
-      config.sampling().filter(io.ogpm.config.FieldSampling::samples).ifPresent(s -> LOG.info("ogpm {}", s.describe()));
+      // Also when auto chose every field: the line says which K it picked.
+      config.sampling().ifPresent(s -> LOG.info("ogpm {}", s.describe()));
       return new LdpPerturbation(this);
     }
   }
