@@ -9,13 +9,14 @@ import io.ogpm.flink.perturb.ReleasedRecords;
 import io.ogpm.record.DeadLetter;
 import io.ogpm.record.ReasonCode;
 import io.ogpm.record.Source;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -29,16 +30,21 @@ import org.apache.kafka.common.record.TimestampType;
  * <p>Periods come from a clock the producer does not control ({@link BudgetClock}): the broker's
  * LogAppendTime (records with any other timestamp are refused as {@code untrusted-time}), or the
  * processing time of this operator. The spending of every period still open is kept, each period
- * on its own (a map from period to epsilon spent, in Flink keyed state, checkpointed with the
- * timers that clear it), so a record from an earlier or later period (a user's records spread over
- * partitions read at different paces, a backlog) is charged to its own period and never resets
- * another. A period closes {@code max-lag} after its end by this operator's clock; records for a
+ * on its own (one value per user holding its periods and their spending, {@link PeriodSpending}, in
+ * Flink keyed state, checkpointed with the timers that clear it), so a record from an earlier or
+ * later period (a user's records spread over partitions read at different paces, a backlog) is
+ * charged to its own period and never resets another. A period closes {@code max-lag} after its end by this operator's clock; records for a
  * closed period are refused ({@code budget-period-closed}), and a timer forgets its spending one
  * period later ({@link BudgetPeriods}). Hence the spending of a period is never dropped while the
  * period can still be charged, and no period's spending ever exceeds the budget.
  *
  * <p>Rounding: a record fits if {@code spent + epsilon <= budget (1 + 1e-12)}, so that budgets that
  * are exact multiples of the per-record cost (0.1 + 0.2 > 0.3 in doubles) are usable to the end.
+ *
+ * <p>State migration: savepoints written before the one-value layout hold a map state {@code
+ * epsilon-spent-by-period} (period to epsilon). It is still declared, so that those savepoints
+ * restore; a user's map is moved into the value, and emptied, the first time the user's state is
+ * read with no value (a record or a timer), so it costs one more lookup only then.
  *
  * <p>Metrics: {@code recordsPerturbed} and {@code epsilonSpent} of the released records ({@link
  * ReleasedRecords}), {@code recordsDeadLettered} under {@code reason=<code>} for the refused ones.
@@ -58,7 +64,9 @@ public abstract class PerUserBudget<I, O> extends KeyedProcessFunction<String, I
 
   private final BudgetConfig budget;
   private transient BudgetPeriods periods;
-  private transient MapState<Long, Double> spentByPeriod;
+  private transient ValueState<long[]> spendingByPeriod;
+  /** The former layout, read only to move a restored user's spending into {@link #spendingByPeriod}. */
+  private transient MapState<Long, Double> formerSpentByPeriod;
   private transient ReleasedRecords released;
   private transient DeadLetterCounters refused;
   /**
@@ -88,7 +96,9 @@ public abstract class PerUserBudget<I, O> extends KeyedProcessFunction<String, I
   @Override
   public void open(OpenContext context) {
     periods = new BudgetPeriods(budget);
-    spentByPeriod = getRuntimeContext().getMapState(
+    spendingByPeriod = getRuntimeContext().getState(
+        new ValueStateDescriptor<>("spending-by-period", PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
+    formerSpentByPeriod = getRuntimeContext().getMapState(
         new MapStateDescriptor<>("epsilon-spent-by-period", Types.LONG, Types.DOUBLE));
     MetricGroup metrics = getRuntimeContext().getMetricGroup();
     released = ReleasedRecords.register(metrics);
@@ -123,12 +133,12 @@ public abstract class PerUserBudget<I, O> extends KeyedProcessFunction<String, I
           + budget.maxLag() + " (the budget's max-lag) ago, its spending is no longer kept");
       return;
     }
-    Double before = spentByPeriod.get(period);
-    double spent = before == null ? 0 : before;
+    long[] before = spending();
+    double spent = PeriodSpending.spent(before, period);
     double epsilon = epsilon(r);
     if (spent + epsilon <= budget.epsilon() * (1 + 1e-12)) {
-      spentByPeriod.put(period, spent + epsilon);
-      if (before == null) {
+      spendingByPeriod.update(PeriodSpending.with(before, period, spent + epsilon));
+      if (!PeriodSpending.has(before, period)) {
         ctx.timerService().registerProcessingTimeTimer(periods.forgetAt(period));
       }
       out.collect(released(r));
@@ -143,14 +153,27 @@ public abstract class PerUserBudget<I, O> extends KeyedProcessFunction<String, I
   @Override
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<O> out) throws Exception {
     now(timestamp);
-    for (Iterator<Map.Entry<Long, Double>> it = spentByPeriod.iterator(); it.hasNext(); ) {
-      if (periods.forgetAt(it.next().getKey()) <= timestamp) {
-        it.remove();
-      }
+    long[] before = spending();
+    if (before == null) {
+      return;
     }
-    if (spentByPeriod.isEmpty()) {
-      spentByPeriod.clear();
+    long[] kept = PeriodSpending.keptAt(before, periods, timestamp);
+    if (kept == null) {
+      spendingByPeriod.clear();
+    } else if (kept != before) {
+      spendingByPeriod.update(kept);
     }
+  }
+
+  /** The user's spending (null: none), moved first from the former layout if a savepoint had it there. */
+  private long[] spending() throws Exception {
+    long[] value = spendingByPeriod.value();
+    if (value == null && !formerSpentByPeriod.isEmpty()) {
+      value = PeriodSpending.of(formerSpentByPeriod.entries());
+      formerSpentByPeriod.clear();
+      spendingByPeriod.update(value);
+    }
+    return value;
   }
 
   private long now(long clock) {

@@ -8,10 +8,12 @@
  * kept the same by the SQL budget ({@code io.ogpm.flink.table.LdpBudget}).
  *
  * <p>A package of its own because it is the library's one stateful part of the perturbation: its
- * state (the map {@code epsilon-spent-by-period} from period to epsilon, under the uid {@code
- * budget-by-period}, and its processing-time timers) is in every savepoint of the perturb job and
- * must keep restoring. Its names and serializers (Flink's own: String keys, Long periods, Double
- * sums) do not change without a state migration.
+ * state (one value per user, {@code spending-by-period}, a {@code long[]} of periods and their
+ * spending ({@link io.ogpm.flink.budget.PeriodSpending}), under the uid {@code budget-by-period},
+ * and its processing-time timers) is in every savepoint of the perturb job and must keep restoring.
+ * Its names and serializers (Flink's own: String keys, {@code long[]} values) do not change without
+ * a state migration, as the former map {@code epsilon-spent-by-period} (Long periods to Double sums)
+ * was migrated: still declared, and moved into the value when a restored user is first read.
  *
  * <p>Everything here is {@link org.apache.flink.annotation.Internal}: wired by {@code
  * LdpPerturbation}, free to change as far as the state allows.
