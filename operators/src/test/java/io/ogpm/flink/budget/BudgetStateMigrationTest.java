@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.OperatorSnapshotUtil;
@@ -35,6 +36,7 @@ class BudgetStateMigrationTest {
   static final long DAY = 24 * HOUR;
   static final long DAY_0 = Instant.parse("2026-03-01T00:00:00Z").toEpochMilli();
   static final BudgetConfig BUDGET = BudgetConfig.of(3, Duration.ofDays(1));
+  static final String FINGERPRINT = "v1:0123456789abcdef";
   static final String MAP_LAYOUT = "src/test/resources/budget/map-layout.snapshot";
 
   private final List<AutoCloseable> open = new ArrayList<>();
@@ -53,9 +55,14 @@ class BudgetStateMigrationTest {
 
   private KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> harness(
       OperatorSubtaskState restore) throws Exception {
+    return harness(new BudgetFunction(BUDGET, FINGERPRINT), restore);
+  }
+
+  private KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> harness(
+      KeyedProcessFunction<String, PerturbedRecord, PerturbedRecord> budget, OperatorSubtaskState restore)
+      throws Exception {
     var h = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new BudgetFunction(BUDGET, "v1:0123456789abcdef")), PerturbedRecord::getUser,
-        Types.STRING);
+        new KeyedProcessOperator<>(budget), PerturbedRecord::getUser, Types.STRING);
     open.add(h);
     if (restore != null) {
       h.initializeState(restore);
@@ -125,11 +132,14 @@ class BudgetStateMigrationTest {
     assertThat(h.numProcessingTimeTimers()).isZero();
   }
 
-  /** Writes the fixture; run only with {@code -Dogpm.budget.rewrite=true}, and only with the layout it names. */
+  /**
+   * Writes the fixture with the former layout's function; run only with {@code
+   * -Dogpm.budget.rewrite=true} (it was written by the former {@code BudgetFunction} itself).
+   */
   @Test
   @EnabledIfSystemProperty(named = "ogpm.budget.rewrite", matches = "true")
   void rewriteTheMapLayoutFixture() throws Exception {
-    var h = harness(null);
+    var h = harness(new MapLayoutBudgetFunction(BUDGET, FINGERPRINT), null);
     h.setProcessingTime(at(1, 6));
     appended(h, "u", at(1, 5));
     appended(h, "u", at(1, 5.5));
