@@ -3,6 +3,7 @@ package io.ogpm.benchmarks;
 import io.ogpm.config.BudgetConfig;
 import io.ogpm.flink.PerturbedRecord;
 import io.ogpm.flink.budget.BudgetFunction;
+import io.ogpm.flink.budget.MapLayoutBudgetFunction;
 import io.ogpm.flink.perturb.DeadLetters;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -28,14 +29,17 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What the per-user budget's state costs a record, apart from the shuffle and the sink: {@link
- * BudgetFunction} (the user's map from period to epsilon spent, in Flink's heap keyed state, read
- * and written per record) against an operator on the same keyed stream that releases each record
- * as it comes ({@code budget=false}), in Flink's keyed operator test harness, one thread. Records
- * cycle through {@code users} users, as in {@code bench pipeline} (1,000) and with a hundred times
- * more, whose state no longer fits a core's cache. Each operation is one record; the harness's own
- * costs (its output queue, setting the key) are in both. Run from the repository root: {@code java
- * -jar benchmarks/target/benchmarks.jar BudgetBenchmark}.
+ * What the per-user budget's state costs a record, apart from the shuffle and the sink, in Flink's
+ * keyed operator test harness, one thread: {@code budget=value}, {@link BudgetFunction} (one value
+ * per user, its periods and their spending, read and written per record), against {@code
+ * budget=map}, the former layout ({@link MapLayoutBudgetFunction}: a map state per user from period
+ * to epsilon), and {@code budget=none}, an operator on the same keyed stream that releases each
+ * record as it comes. On the heap state backend and on RocksDB ({@code backend}). Records cycle
+ * through {@code users} users, as in {@code bench pipeline} (1,000) and with a hundred times more,
+ * whose state no longer fits a core's cache. Each operation is one record; the harness's own costs
+ * (its output queue, setting the key) are in all. Run from the repository root: {@code java -jar
+ * benchmarks/target/benchmarks.jar BudgetBenchmark}. Memory and checkpoints, up to ten million
+ * users: {@link BudgetStateCost}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -44,8 +48,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 @State(Scope.Thread)
 public class BudgetBenchmark {
-  @Param({"true", "false"})
-  public boolean budget;
+  @Param({"value", "map", "none"})
+  public String budget;
+
+  @Param({"hashmap", "rocksdb"})
+  public String backend;
 
   @Param({"1000", "100000"})
   public int users;
@@ -64,11 +71,16 @@ public class BudgetBenchmark {
       records[i] = new PerturbedRecord(("b" + i).getBytes(StandardCharsets.UTF_8), new byte[240], 5.5, "u" + i, now,
           TimestampType.LOG_APPEND_TIME).from("raw", 0, i);
     }
-    KeyedProcessFunction<String, PerturbedRecord, PerturbedRecord> f = budget
-        ? new BudgetFunction(BudgetConfig.of(1e15, Duration.ofDays(1)), "fingerprint")
-        : new Release();
+    BudgetConfig unspent = BudgetConfig.of(1e15, Duration.ofDays(1));
+    KeyedProcessFunction<String, PerturbedRecord, PerturbedRecord> f = switch (budget) {
+      case "value" -> new BudgetFunction(unspent, "fingerprint");
+      case "map" -> new MapLayoutBudgetFunction(unspent, "fingerprint");
+      case "none" -> new Release();
+      default -> throw new IllegalArgumentException("budget: value, map or none, got " + budget);
+    };
     harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(f), PerturbedRecord::getUser,
         Types.STRING);
+    harness.setStateBackend(StateBackends.named(backend));
     harness.open();
     // The harness's clock starts at 0, which would put every record's period ahead of it (refused).
     harness.setProcessingTime(now);

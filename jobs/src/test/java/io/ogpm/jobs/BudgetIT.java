@@ -189,13 +189,18 @@ class BudgetIT {
 
   @Test
   void forgedTimestampsBuyNoBudgetAcrossAStopWithSavepointAndARestore(@TempDir Path dir) throws Exception {
-    KafkaFixture kafka = ENV.kafka();
-    String name = "savepoint";
+    budgetHoldsAcrossAStopWithSavepointAndARestore(ENV, "savepoint", dir);
+  }
+
+  /** The budget across a stop with savepoint and a restore, on {@code cluster}'s MiniCluster and state backend. */
+  static void budgetHoldsAcrossAStopWithSavepointAndARestore(LdpTestEnvironment cluster, String name, Path dir)
+      throws Exception {
+    KafkaFixture kafka = cluster.kafka();
     createTopics(kafka, name, false);
     long start = System.currentTimeMillis();
     // Four records per user stamped alternately on two days (which used to reset the budget).
     List<KafkaRecord> inputs = new ArrayList<>(produce(kafka, name + "-raw", "a", 3, 4, i -> JAN_1 + (i % 2) * DAY));
-    JobClient job = submit(ENV.executionEnvironment(), settings(kafka, CONFIG, name, false), "budget before the savepoint");
+    JobClient job = submit(cluster.executionEnvironment(), settings(kafka, CONFIG, name, false), "budget before the savepoint");
     try {
       awaitAccounted(kafka, name, inputs.size());
     } catch (AssertionError | RuntimeException e) {
@@ -231,28 +236,36 @@ class BudgetIT {
     // The budget operator, not the perturb operator, gives the released records the fingerprint.
     assertThat(out).extracting(r -> r.header(ConfigFingerprint.HEADER)).containsOnly(ConfigFingerprint.of(CONFIG).value());
     // The restored job's metrics count the records it released, not those it perturbed.
-    CapturedMetrics metrics = ENV.metrics().ofJob(restored);
+    CapturedMetrics metrics = cluster.metrics().ofJob(restored);
     assertThat(metrics.counter("recordsPerturbed")).isEqualTo(released - 12);
     assertThat(metrics.gauge("epsilonSpent")).isEqualTo(2.0 * (released - 12));
   }
 
   @Test
   void forgedTimestampsBuyNoBudgetAcrossARestoreFromACheckpointAfterAFailure() throws Exception {
-    KafkaFixture kafka = ENV.kafka();
-    String name = "checkpoint";
+    budgetHoldsAcrossARestoreFromACheckpointAfterAFailure(ENV, "checkpoint");
+  }
+
+  /**
+   * The budget across a restore from the last checkpoint after a killed task manager, on {@code
+   * cluster}'s cluster (two task managers) and state backend.
+   */
+  static void budgetHoldsAcrossARestoreFromACheckpointAfterAFailure(LdpTestEnvironment cluster, String name)
+      throws Exception {
+    KafkaFixture kafka = cluster.kafka();
     createTopics(kafka, name, false);
     long start = System.currentTimeMillis();
     // 200 records per user, each stamped by the producer on a different past day.
     List<KafkaRecord> inputs = produce(kafka, name + "-raw", "r", 3, 200, i -> JAN_1 - i * DAY);
-    StreamExecutionEnvironment env = ENV.executionEnvironment();
+    StreamExecutionEnvironment env = cluster.executionEnvironment();
     PerturbJob.build(env, settings(kafka, CONFIG, name, true), in -> Hooks.throttled(in, 5000));
     JobClient job = env.executeAsync("budget killed mid-stream");
     Await.jobStatus(job, JobStatus.RUNNING);
     // Mid-stream: once dead letters flow (the budgets are spent), kill a task manager.
     Await.until("30 dead letters before the failure (uncommitted included)",
         () -> kafka.readUncommitted(name + "-dead").size(), n -> n >= 30);
-    ENV.miniCluster().terminateTaskManager(0).get();
-    ENV.miniCluster().startTaskManager();
+    cluster.miniCluster().terminateTaskManager(0).get();
+    cluster.miniCluster().startTaskManager();
     assertThat(job.getJobExecutionResult()).as("the job's result").succeedsWithin(KafkaFixture.PATIENCE);
     awaitAccounted(kafka, name, inputs.size());
     Map<String, Integer> expected = capped(appendedPerUserAndPeriod(kafka, name + "-raw", start - 60_000,

@@ -142,7 +142,15 @@ class PerturbSavepointIT {
   @Test
   @DisabledIfSystemProperty(named = REWRITE, matches = "true", disabledReason = "rewriting the fixture")
   void theJobRestoresTheCommittedSavepointAndEnforcesItsBudget(@TempDir Path dir) throws Exception {
-    KafkaFixture kafka = ENV.kafka();
+    restoresTheFixtureAndEnforcesItsBudget(ENV, dir);
+  }
+
+  /**
+   * The restore of the committed fixture on {@code cluster}'s MiniCluster and state backend, and its
+   * broker, which must not have the fixture's topics yet (the savepoint names them).
+   */
+  static void restoresTheFixtureAndEnforcesItsBudget(LdpTestEnvironment cluster, Path dir) throws Exception {
+    KafkaFixture kafka = cluster.kafka();
     createTopics(kafka);
     // The fixture's source resumes at offset 7: these are not read again.
     produceBeforeTheSavepoint(kafka);

@@ -145,7 +145,8 @@ class DockerComposeConfigTest {
           .contains("jobmanager.rpc.address: jobmanager")
           .contains("taskmanager.numberOfTaskSlots: ")
           .contains("execution.checkpointing.dir: file:///checkpoints")
-          .contains("state.backend.type: ")
+          .contains("state.backend.type: ${OGPM_STATE_BACKEND:-hashmap}")
+          .contains("execution.checkpointing.incremental: true")
           .contains("restart-strategy.type: ");
       assertThat(text(compose.path("services").path(flink).path("volumes"))).as(flink).contains("checkpoints:/checkpoints");
       // The logging of docker/log4j-console.properties (less the warning every checkpoint repeats).

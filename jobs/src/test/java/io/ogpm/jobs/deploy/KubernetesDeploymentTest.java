@@ -135,6 +135,9 @@ class KubernetesDeploymentTest {
         directories.add(dir);
       }
       assertThat(conf.path("high-availability.type").asText()).as(name).isEqualTo("kubernetes");
+      // Per-user budgets and windows outgrow a heap: RocksDB, whose checkpoints upload only new files.
+      assertThat(conf.path("state.backend.type").asText()).as(name).isEqualTo("rocksdb");
+      assertThat(conf.path("execution.checkpointing.incremental").asText()).as(name).isEqualTo("true");
     }
     assertThat(directories).as("each job has its own checkpoint, savepoint and HA directories").doesNotHaveDuplicates();
   }
