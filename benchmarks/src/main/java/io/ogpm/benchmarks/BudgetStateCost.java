@@ -43,8 +43,8 @@ import org.apache.kafka.common.record.TimestampType;
  *
  * <p>Run from the repository root, with a heap for ten million users on the heap backend: {@code
  * java -Xms12g -Xmx12g -XX:+UseParallelGC -XX:+AlwaysPreTouch -cp benchmarks/target/benchmarks.jar
- * io.ogpm.benchmarks.BudgetStateCost [users,... [value|map,...]]} (default {@code
- * 1000,100000,10000000} and {@code value}). Prints a Markdown table. See docs/state-backends.md.
+ * io.ogpm.benchmarks.BudgetStateCost [users,... [value|map,... [hashmap|rocksdb,...]]]} (default
+ * {@code 1000,100000,10000000}, {@code value}, both backends). Prints a Markdown table. See docs/state-backends.md.
  */
 public final class BudgetStateCost {
   static final BudgetConfig UNSPENT = BudgetConfig.of(1e15, Duration.ofDays(1));
@@ -58,6 +58,7 @@ public final class BudgetStateCost {
     int[] users = args.length > 0 ? Stream.of(args[0].split(",")).mapToInt(Integer::parseInt).toArray()
         : new int[] {1_000, 100_000, 10_000_000};
     List<String> layouts = args.length > 1 ? List.of(args[1].split(",")) : List.of("value");
+    List<String> backends = args.length > 2 ? List.of(args[2].split(",")) : List.of("hashmap", "rocksdb");
     BudgetStateCost cost = new BudgetStateCost();
     System.out.println("| users | backend | layout | records/s | heap MiB | heap B/user | native MiB | RocksDB files MiB"
         + " | checkpoint MiB | checkpoint s | next checkpoint MiB | next checkpoint s |");
@@ -65,9 +66,12 @@ public final class BudgetStateCost {
     int alternate = 0;
     for (int u : users) {
       for (String layout : layouts) {
-        List<String> backends = alternate++ % 2 == 0 ? List.of("hashmap", "rocksdb") : List.of("rocksdb", "hashmap");
+        List<String> order = new ArrayList<>(backends);
+        if (alternate++ % 2 == 1) {
+          java.util.Collections.reverse(order);
+        }
         List<String> rows = new ArrayList<>();
-        for (String backend : backends) {
+        for (String backend : order) {
           rows.add(cost.run(u, backend, layout));
         }
         rows.stream().sorted().forEach(System.out::println);
@@ -115,7 +119,7 @@ public final class BudgetStateCost {
       }
       long heap = usedHeap() - heapBefore;
       long resident = resident() - residentBefore;
-      String files = backend.equals("rocksdb") ? String.format(Locale.ROOT, "%,.0f", mib(size(rocksDb))) : "-";
+      String files = backend.startsWith("rocksdb") ? String.format(Locale.ROOT, "%,.0f", mib(size(rocksDb))) : "-";
       harness.close();
       return String.format(Locale.ROOT, "| %,d | %s | %s | %,.0f | %,.0f | %,.0f | %,.0f | %s | %,.2f | %.2f | %,.2f | %.2f |",
           users, backend, layout, perSecond, mib(heap), (double) heap / users, mib(resident), files,
