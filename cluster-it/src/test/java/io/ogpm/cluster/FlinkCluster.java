@@ -80,10 +80,12 @@ final class FlinkCluster {
     // Two jobs at parallelism 2, and room for a SQL query through the gateway.
     s.put("taskmanager.numberOfTaskSlots", "6");
     s.put("parallelism.default", "2");
-    // RocksDB with incremental checkpoints, as the Kubernetes deployment: the TaskManager kill
+    // RocksDB with incremental checkpoints as the Kubernetes deployment sets it: the TaskManager kill
     // restores from incremental checkpoints, the stop with savepoint writes the canonical format.
     s.put("state.backend.type", "rocksdb");
     s.put("execution.checkpointing.incremental", "true");
+    s.put("state.backend.rocksdb.use-bloom-filter", "true");
+    s.put("state.backend.rocksdb.memory.partitioned-index-filters", "true");
     s.put("execution.checkpointing.storage", "filesystem");
     s.put("execution.checkpointing.dir", dir.resolve("checkpoints").toUri().toString());
     s.put("heartbeat.interval", "2s");

@@ -40,6 +40,8 @@ class RocksDbStateIT {
     Configuration conf = FaultToleranceIT.restarts();
     conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
     conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+    conf.setString("state.backend.rocksdb.use-bloom-filter", "true");
+    conf.setString("state.backend.rocksdb.memory.partitioned-index-filters", "true");
     return conf;
   }
 

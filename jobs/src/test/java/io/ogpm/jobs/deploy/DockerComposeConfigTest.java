@@ -147,6 +147,8 @@ class DockerComposeConfigTest {
           .contains("execution.checkpointing.dir: file:///checkpoints")
           .contains("state.backend.type: ${OGPM_STATE_BACKEND:-hashmap}")
           .contains("execution.checkpointing.incremental: true")
+          .contains("state.backend.rocksdb.use-bloom-filter: true")
+          .contains("state.backend.rocksdb.memory.partitioned-index-filters: true")
           .contains("restart-strategy.type: ");
       assertThat(text(compose.path("services").path(flink).path("volumes"))).as(flink).contains("checkpoints:/checkpoints");
       // The logging of docker/log4j-console.properties (less the warning every checkpoint repeats).

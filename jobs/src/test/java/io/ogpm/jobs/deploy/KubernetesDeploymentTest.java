@@ -138,6 +138,8 @@ class KubernetesDeploymentTest {
       // Per-user budgets and windows outgrow a heap: RocksDB, whose checkpoints upload only new files.
       assertThat(conf.path("state.backend.type").asText()).as(name).isEqualTo("rocksdb");
       assertThat(conf.path("execution.checkpointing.incremental").asText()).as(name).isEqualTo("true");
+      assertThat(conf.path("state.backend.rocksdb.use-bloom-filter").asText()).as(name).isEqualTo("true");
+      assertThat(conf.path("state.backend.rocksdb.memory.partitioned-index-filters").asText()).as(name).isEqualTo("true");
     }
     assertThat(directories).as("each job has its own checkpoint, savepoint and HA directories").doesNotHaveDuplicates();
   }
