@@ -22,8 +22,8 @@ import java.util.Map;
 final class ZooKeeperServer {
   static final String MAIN = "org.apache.zookeeper.server.ZooKeeperServerMain";
   /**
-   * A tick of 2 s (ZooKeeper's default): clients may ask for sessions of 4 s to 40 s, and a
-   * session whose client is gone expires when its timeout passes.
+   * A tick of 2 s (the sample zoo.cfg's; the server's own default is 3 s): clients may ask for
+   * sessions of 4 s to 40 s, and a session whose client is gone expires when its timeout passes.
    */
   static final int TICK_MILLIS = 2000;
 
