@@ -17,13 +17,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A Flink 2.2 standalone session cluster of separate JVMs, started the way Flink's scripts start
- * one, without the scripts (they are in flink-dist, which Maven Central does not serve):
+ * A Flink 2.2 standalone session cluster of separate JVMs, highly available with ZooKeeper, started
+ * the way Flink's scripts start one, without the scripts (they are in flink-dist, which Maven
+ * Central does not serve):
  *
  * <ul>
  *   <li>{@code lib/}: Flink's jars from Maven Central (see this module's POM);
  *   <li>{@code conf/config.yaml}: {@link #settings};
- *   <li>the JobManager: {@code StandaloneSessionClusterEntrypoint}, the TaskManagers: {@code
+ *   <li>the JobManagers, a leader and standbys (what {@code conf/masters} lists, each with its REST
+ *       port, for {@code start-cluster.sh}): {@code StandaloneSessionClusterEntrypoint}; ZooKeeper
+ *       elects the leader ({@link FlinkHaState} reads it), and every client (TaskManagers, the
+ *       command line, the SQL Gateway, {@link #rest()}) finds the leader there;
+ *   <li>the TaskManagers: {@code
  *       TaskManagerRunner}, each with the JVM options and dynamic settings that {@code
  *       BashJavaUtils} computes from the configuration (what {@code jobmanager.sh} and {@code
  *       taskmanager.sh} do: a TaskManager refuses to start without its memory settings), and the
@@ -45,34 +50,69 @@ final class FlinkCluster {
   private final Path conf;
   private final Path logs;
   private final List<String> opens;
-  private final int restPort;
-  private ManagedProcesses.ManagedProcess jobManager;
+  private final FlinkHaState ha;
+  private final List<JobManager> jobManagers = new ArrayList<>();
+  private JobManager leader;
 
-  private FlinkCluster(ManagedProcesses processes, Path lib, Path dir, List<String> opens, int restPort) {
+  private FlinkCluster(ManagedProcesses processes, Path lib, Path dir, List<String> opens, FlinkHaState ha) {
     this.processes = processes;
     this.lib = lib;
     this.conf = dir.resolve("conf");
     this.logs = dir.resolve("log");
     this.opens = opens;
-    this.restPort = restPort;
+    this.ha = ha;
   }
+
+  /** A JobManager's process and the port of its REST API (and web UI). */
+  record JobManager(String name, ManagedProcesses.ManagedProcess process, int restPort) {
+    /** Its REST API's address. */
+    String restAddress() {
+      return "http://localhost:" + restPort;
+    }
+
+    FlinkRest rest() {
+      return new FlinkRest(URI.create(restAddress()));
+    }
+  }
+
+  /** ZooKeeper's root for Flink ({@code high-availability.zookeeper.path.root}, Flink's default). */
+  static final String HA_ROOT = "/flink";
+  /** The cluster's id: its znodes are under {@link #HA_ROOT}{@code /ogpm-cluster-it}, its files under the storage dir's. */
+  static final String CLUSTER_ID = "ogpm-cluster-it";
+  /**
+   * How long ZooKeeper keeps the session of a JobManager that stopped answering (Flink's default:
+   * 60 s, which a ZooKeeper ticking every 2 s caps at 40). A killed leader's session must expire
+   * before a standby can lead, so this is most of a failover; shorter would risk a busy machine's
+   * pause costing a leader its leadership.
+   */
+  static final String HA_SESSION_TIMEOUT = "15 s";
 
   /**
    * The cluster's configuration, what an operator puts in {@code config.yaml}. Beyond addresses
-   * and memory: checkpoints on the file system; the Prometheus reporter (each process is given its
-   * own port); heartbeats every 2 s, so a TaskManager killed with SIGKILL is noticed within
-   * seconds (its RPCs fail, and two failed heartbeats mark it gone) rather than the default 20.
+   * and memory: high availability with ZooKeeper; checkpoints on the file system; the Prometheus
+   * reporter (each process is given its own port); heartbeats every 2 s, so a TaskManager killed
+   * with SIGKILL is noticed within seconds (its RPCs fail, and two failed heartbeats mark it gone)
+   * rather than the default 20. No JobManager address or port: each JobManager is given its own
+   * REST and RPC ports ({@link #startJobManager}), and clients find the leader in ZooKeeper.
    */
-  static Map<String, String> settings(Path dir, int rpcPort, int restPort, int jobManagerMetricsPort, String opens) {
+  static Map<String, String> settings(Path dir, String zooKeeperQuorum, String opens) {
     Map<String, String> s = new LinkedHashMap<>();
+    s.put("high-availability.type", "zookeeper");
+    s.put("high-availability.zookeeper.quorum", zooKeeperQuorum);
+    s.put("high-availability.zookeeper.path.root", HA_ROOT);
+    s.put("high-availability.cluster-id", CLUSTER_ID);
+    // Job graphs, jars and completed checkpoints' metadata: ZooKeeper holds pointers to these files.
+    s.put("high-availability.storageDir", dir.resolve("ha").toUri().toString());
+    s.put("high-availability.zookeeper.client.session-timeout", HA_SESSION_TIMEOUT);
+    // A ZooKeeper without Kerberos: else every Flink process tries SASL first, and logs a WARN
+    // (SASL configuration failed) and an ERROR (Authentication failed) when it connects.
+    s.put("zookeeper.sasl.disable", "true");
     s.put("jobmanager.rpc.address", "localhost");
-    s.put("jobmanager.rpc.port", Integer.toString(rpcPort));
     s.put("jobmanager.bind-host", "localhost");
     s.put("taskmanager.bind-host", "localhost");
     s.put("taskmanager.host", "localhost");
     s.put("rest.address", "localhost");
     s.put("rest.bind-address", "localhost");
-    s.put("rest.port", Integer.toString(restPort));
     s.put("jobmanager.memory.process.size", "1024m");
     s.put("taskmanager.memory.process.size", "1536m");
     // The jobs keep their state on the heap (hashmap backend): little managed memory is needed.
@@ -90,7 +130,6 @@ final class FlinkCluster {
     s.put("execution.checkpointing.dir", dir.resolve("checkpoints").toUri().toString());
     s.put("heartbeat.interval", "2s");
     s.put("metrics.reporter.prom.factory.class", "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
-    s.put("metrics.reporter.prom.port", Integer.toString(jobManagerMetricsPort));
     s.put("io.tmp.dirs", dir.resolve("tmp").toString());
     s.put("web.upload.dir", dir.resolve("web-upload").toString());
     // What flink-dist's scripts give every Flink JVM; recorded here as an operator would, passed below.
@@ -98,11 +137,12 @@ final class FlinkCluster {
     return s;
   }
 
-  /** Writes {@code conf/} under {@code dir}; starts nothing. */
-  static FlinkCluster configure(ManagedProcesses processes, Path lib, Path dir, String opens, Path log4jConsole) {
-    int restPort = Ports.free();
-    FlinkCluster cluster = new FlinkCluster(processes, lib, dir, Arrays.asList(opens.trim().split("\\s+")), restPort);
-    Map<String, String> settings = settings(dir, Ports.free(), restPort, Ports.free(), opens);
+  /** Writes {@code conf/} under {@code dir} for a cluster whose leader ZooKeeper elects; starts nothing. */
+  static FlinkCluster configure(ManagedProcesses processes, Path lib, Path dir, String opens, Path log4jConsole,
+      ZooKeeperServer zooKeeper) {
+    FlinkCluster cluster = new FlinkCluster(processes, lib, dir, Arrays.asList(opens.trim().split("\\s+")),
+        new FlinkHaState(zooKeeper.connectString(), HA_ROOT + "/" + CLUSTER_ID));
+    Map<String, String> settings = settings(dir, zooKeeper.connectString(), opens);
     try {
       Files.createDirectories(cluster.conf);
       Files.createDirectories(cluster.logs);
@@ -147,23 +187,72 @@ final class FlinkCluster {
     return logs;
   }
 
-  /** The JobManager's REST API. */
+  /** The leading JobManager's REST API (the leader {@link #awaitLeader} last found). */
   FlinkRest rest() {
-    return new FlinkRest(URI.create("http://localhost:" + restPort));
+    if (leader == null) {
+      throw new IllegalStateException("no JobManager is known to lead: the leader was killed, and awaitLeader() not called since");
+    }
+    return leader.rest();
   }
 
-  /** Starts the JobManager and returns once its REST API answers. */
-  void startJobManager() {
-    Resources resources = resources("GET_JM_RESOURCE_PARAMS", "jobmanager");
-    List<String> command = java(resources.jvmOptions(), "jobmanager");
+  /** What the cluster keeps in ZooKeeper. */
+  FlinkHaState ha() {
+    return ha;
+  }
+
+  /**
+   * Starts a JobManager and returns once its REST API answers: the first one started leads, the
+   * next ones stand by (their REST API answers once they know the leader, whose dispatcher it
+   * serves). Each has its own REST port, RPC port and Prometheus port, as each host of {@code
+   * conf/masters} would.
+   */
+  JobManager startJobManager(String name) {
+    Resources resources = resources("GET_JM_RESOURCE_PARAMS", name);
+    List<String> command = java(resources.jvmOptions(), name);
     command.add(JOB_MANAGER);
     command.addAll(List.of("--configDir", conf.toString()));
     command.addAll(resources.dynamicSettings());
-    jobManager = processes.start("jobmanager", command, Map.of(), logs.resolve("jobmanager.out"), logs.resolve("jobmanager.log"));
-    Await.until("the JobManager's REST API answers at " + rest(), () -> {
-      requireAlive(jobManager);
-      return FlinkRest.status(rest().address().resolve("/overview"));
+    int restPort = Ports.free();
+    command.addAll(List.of("-D", "rest.port=" + restPort, "-D", "high-availability.jobmanager.port=" + Ports.free(),
+        "-D", "metrics.reporter.prom.port=" + Ports.free()));
+    JobManager jobManager = new JobManager(name,
+        processes.start(name, command, Map.of(), logs.resolve(name + ".out"), logs.resolve(name + ".log")), restPort);
+    jobManagers.add(jobManager);
+    Await.until(name + "'s REST API answers at " + jobManager.restAddress(), () -> {
+      requireAlive(jobManager.process());
+      return FlinkRest.status(URI.create(jobManager.restAddress() + "/overview"));
     }, s -> s == 200);
+    awaitLeader();
+    return jobManager;
+  }
+
+  /**
+   * {@code kill -9} to the leading JobManager: no goodbye to ZooKeeper, whose session for it
+   * lives on until its timeout. Returns the JobManager killed.
+   */
+  JobManager killLeader() {
+    JobManager killed = leader;
+    leader = null;
+    killed.process().kill();
+    return killed;
+  }
+
+  /**
+   * Waits until ZooKeeper names a live JobManager of this cluster as the leader and its REST API
+   * serves (a new leader's answers 503 until its dispatcher has taken over), and returns it.
+   */
+  JobManager awaitLeader() {
+    JobManager elected = Await.until("a live JobManager leads (its REST port in ZooKeeper's rest_server leader node)", () -> {
+      // The leader publishes rest.address resolved: http://127.0.0.1:PORT here. The ports tell the JobManagers apart.
+      int port = ha.leaderRestAddress().map(a -> URI.create(a).getPort()).orElse(-1);
+      return jobManagers.stream().filter(j -> j.restPort() == port && j.process().alive()).findFirst();
+    }, java.util.Optional::isPresent).orElseThrow();
+    Await.until(elected.name() + "'s REST API serves as the leader", () -> {
+      requireAlive(elected.process());
+      return FlinkRest.status(URI.create(elected.restAddress() + "/overview"));
+    }, s -> s == 200);
+    leader = elected;
+    return leader;
   }
 
   /**

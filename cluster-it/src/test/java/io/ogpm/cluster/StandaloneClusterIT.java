@@ -40,10 +40,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The project as a user deploys it: a Flink 2.2.1 standalone cluster (a JobManager and a
- * TaskManager, each its own JVM, built from Flink's artifacts on Maven Central) and a Kafka broker
- * in its own JVM, all started by this test ({@link FlinkCluster}, {@link KafkaBroker}). Then, as a
- * user would:
+ * The project as a user deploys it: a Flink 2.2.1 standalone cluster, highly available (two
+ * JobManagers, one leading and one standing by, elected by a ZooKeeper server; and a TaskManager;
+ * each its own JVM, built from Flink's and ZooKeeper's artifacts on Maven Central) and a Kafka
+ * broker in its own JVM, all started by this test ({@link FlinkCluster}, {@link ZooKeeperServer},
+ * {@link KafkaBroker}). Then, as a user would:
  *
  * <ol>
  *   <li>{@code ogpm topics} creates the topics, {@code ogpm topics --check} finds nothing to report;
@@ -54,11 +55,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *       Prometheus reporter's {@code recordsPerturbed} equals the perturbed records read;
  *   <li>the TaskManager is killed with SIGKILL while the sample streams in and a transaction of the
  *       sinks is open; a new one is started and the jobs restore from their last completed
- *       checkpoint; every input is then in the perturbed or the dead-letter topic once under {@code
- *       read_committed} (the killed attempt's records are there only as aborted);
+ *       checkpoint;
+ *   <li>the leading JobManager is killed with SIGKILL while the sample streams in; the standby
+ *       leads, and recovers both jobs (the same ids) from the last checkpoint in ZooKeeper;
+ *   <li>every input is then in the perturbed or the dead-letter topic once under {@code
+ *       read_committed} (the killed attempts' records are there only as aborted);
  *   <li>the aggregate job, at its defaults, writes statistics of every window that count exactly
  *       that window's records: each perturbed partition kept its raw partition's order across the
- *       kill;
+ *       kills;
  *   <li>Flink's SQL Gateway, on the same cluster, reads the perturbed topic back: as many records,
  *       and distinct ids, as the jobs committed. README's SQL example runs there too, and its
  *       windows' estimates are checked ({@link #theReadmeSqlExampleRunsThroughTheSqlGateway});
@@ -92,8 +96,18 @@ class StandaloneClusterIT {
   static final int PARALLELISM = 2;
   /** Inputs produced before the kill phase: perturbed with the first TaskManager alone. */
   static final int FIRST_PART = 3000;
-  /** Inputs produced, paced, while the kill is prepared; the rest follows the kill. */
-  static final int BEFORE_KILL = 6500;
+  /**
+   * Inputs produced, paced, while the TaskManager's kill is prepared (it waited 0.5 to 1.3 s for a
+   * checkpoint with a transaction open; this part lasts about 5 s).
+   */
+  static final int BEFORE_TASK_MANAGER_KILL = 5300;
+  /** Inputs produced right after the TaskManager's kill, while none runs. */
+  static final int AFTER_TASK_MANAGER_KILL = 5800;
+  /**
+   * Inputs produced, paced, after the recovery while the JobManager's kill is prepared (it waited
+   * 0.3 to 3.1 s for both jobs' checkpoints; this part lasts about 10 s); the rest follows the kill.
+   */
+  static final int BEFORE_JOB_MANAGER_KILL = 7900;
   static final long WINDOW_MS = 10_000;
   static final Pattern JOB_ID = Pattern.compile("Job has been submitted with JobID ([0-9a-f]{32})");
   static final Pattern SAVEPOINT = Pattern.compile("Savepoint completed\\. Path: (\\S+)");
@@ -101,6 +115,7 @@ class StandaloneClusterIT {
 
   static final Timings TIMINGS = new Timings();
   static KafkaBroker kafka;
+  static ZooKeeperServer zooKeeper;
   static FlinkCluster flink;
   static int firstMetricsPort;
   static ManagedProcesses.ManagedProcess firstTaskManager;
@@ -114,11 +129,16 @@ class StandaloneClusterIT {
     deleteRecursively(WORK);
     Files.createDirectories(WORK);
     kafka = TIMINGS.time("Kafka broker started (format + start)", () -> KafkaBroker.start(PROCESSES, WORK.resolve("kafka")));
-    flink = FlinkCluster.configure(PROCESSES, FLINK_LIB, WORK.resolve("flink"), OPENS, LOG4J);
-    TIMINGS.time("JobManager started", () -> {
-      flink.startJobManager();
-      return null;
-    });
+    // The server logs through the SLF4J binding Flink's lib/ has (the test class path has none).
+    Path slf4jBinding;
+    try (Stream<Path> jars = Files.list(FLINK_LIB)) {
+      slf4jBinding = jars.filter(j -> j.getFileName().toString().startsWith("log4j-slf4j-impl-")).findFirst().orElseThrow();
+    }
+    zooKeeper = TIMINGS.time("ZooKeeper started", () -> ZooKeeperServer.start(PROCESSES, WORK.resolve("zookeeper"), slf4jBinding));
+    flink = FlinkCluster.configure(PROCESSES, FLINK_LIB, WORK.resolve("flink"), OPENS, LOG4J, zooKeeper);
+    TIMINGS.time("JobManager started (leads)", () -> flink.startJobManager("jobmanager-1"));
+    assertThat(flink.awaitLeader().name()).as("the first JobManager started leads").isEqualTo("jobmanager-1");
+    TIMINGS.time("a second JobManager started (stands by)", () -> flink.startJobManager("jobmanager-2"));
     firstMetricsPort = Ports.free();
     firstTaskManager = TIMINGS.time("TaskManager started", () -> flink.startTaskManager("taskmanager-1", firstMetricsPort, 1));
   }
@@ -139,7 +159,7 @@ class StandaloneClusterIT {
 
   @Test
   @Order(1)
-  void theJobsRunOnAStandaloneClusterSurviveAKilledTaskManagerExactlyOnceAndReportToPrometheus() throws Exception {
+  void theJobsRunOnAStandaloneClusterSurviveAKilledTaskManagerAndJobManagerExactlyOnceAndReportToPrometheus() throws Exception {
     // 1. The topics, created and checked as an operator would.
     String bootstrap = kafka.bootstrapServers();
     List<String> topicOptions = List.of("--bootstrap-servers", bootstrap, "--replication-factor", "1",
@@ -192,14 +212,21 @@ class StandaloneClusterIT {
     assertThat(Prometheus.sum(scraped, "recordsDeadLettered")).as("recordsDeadLettered against the dead letters read").isEqualTo(deadRead);
 
     // 4. SIGKILL to the TaskManager mid-stream, with a transaction open; a new TaskManager.
-    CountDownLatch killed = new CountDownLatch(1);
+    CountDownLatch taskManagerKilled = new CountDownLatch(1);
+    CountDownLatch recovered = new CountDownLatch(1);
+    CountDownLatch jobManagerKilled = new CountDownLatch(1);
     AtomicReference<Throwable> producerFailure = new AtomicReference<>();
     AtomicInteger produced = new AtomicInteger(FIRST_PART);
     Thread producer = new Thread(() -> {
       try {
-        produceInChunks(stream.subList(FIRST_PART, BEFORE_KILL), inputs, produced);
-        killed.await();
-        produceInChunks(stream.subList(BEFORE_KILL, stream.size()), inputs, produced);
+        // Smaller chunks while a kill is prepared: a part must outlast the wait for its checkpoint, on a busy machine too.
+        produceInChunks(stream.subList(FIRST_PART, BEFORE_TASK_MANAGER_KILL), 50, inputs, produced);
+        taskManagerKilled.await();
+        produceInChunks(stream.subList(BEFORE_TASK_MANAGER_KILL, AFTER_TASK_MANAGER_KILL), 100, inputs, produced);
+        recovered.await();
+        produceInChunks(stream.subList(AFTER_TASK_MANAGER_KILL, BEFORE_JOB_MANAGER_KILL), 25, inputs, produced);
+        jobManagerKilled.await();
+        produceInChunks(stream.subList(BEFORE_JOB_MANAGER_KILL, stream.size()), 100, inputs, produced);
       } catch (Throwable t) {
         producerFailure.set(t);
       }
@@ -214,7 +241,7 @@ class StandaloneClusterIT {
           o -> o[0] > committedBefore && o[1] > o[0]));
       firstTaskManager.kill();
     } finally {
-      killed.countDown();
+      taskManagerKilled.countDown();
     }
     int producedAtKill = produced.get();
     TIMINGS.time("the JobManager notices the killed TaskManager", () -> Await.until("the TaskManager gone and both jobs failed over",
@@ -223,24 +250,69 @@ class StandaloneClusterIT {
     long aggregateCheckpoint = flink.rest().latestCompletedCheckpoint(aggregateJob);
     int secondMetricsPort = Ports.free();
     TIMINGS.time("a new TaskManager started", () -> flink.startTaskManager("taskmanager-2", secondMetricsPort, 1));
+    TIMINGS.time("both jobs running again on the new TaskManager", () -> {
+      flink.rest().awaitRunning(perturbJob);
+      flink.rest().awaitRunning(aggregateJob);
+      return null;
+    });
+    assertThat(flink.rest().restoredCheckpoint(perturbJob)).as("the perturb job restored its last completed checkpoint").isEqualTo(perturbCheckpoint);
+    assertThat(flink.rest().restoredCheckpoint(aggregateJob)).as("the aggregate job restored its last completed checkpoint").isEqualTo(aggregateCheckpoint);
+
+    // 5. SIGKILL to the leading JobManager mid-stream, with a transaction open. The standby leads
+    //    once ZooKeeper expires the killed leader's session, and recovers the jobs from what the
+    //    cluster keeps in ZooKeeper and its storage dir: the same jobs, from their last checkpoint.
+    long[] committedAtJobManagerKill;
+    FlinkCluster.JobManager killedJobManager;
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+      long committedBefore = KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_COMMITTED);
+      recovered.countDown();
+      // Both jobs checkpointed since their restore: the JobManager's failover must restore newer ones.
+      committedAtJobManagerKill = TIMINGS.time("the recovered jobs checkpointing, committing with a transaction open", () -> Await.until(
+          "both recovered jobs complete a checkpoint, and one commits records of the third part while the sinks have a transaction open",
+          () -> new long[] {KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_COMMITTED), KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_UNCOMMITTED),
+              flink.rest().latestCompletedCheckpoint(perturbJob), flink.rest().latestCompletedCheckpoint(aggregateJob)},
+          o -> o[0] > committedBefore && o[1] > o[0] && o[2] > perturbCheckpoint && o[3] > aggregateCheckpoint));
+      killedJobManager = flink.killLeader();
+    } finally {
+      recovered.countDown();
+      jobManagerKilled.countDown();
+    }
+    long killedAt = System.nanoTime();
+    int producedAtJobManagerKill = produced.get();
+    // Read once the leader is dead, before a new one can lead: no checkpoint completes in between.
+    long perturbHaCheckpoint = flink.ha().latestCheckpoint(perturbJob).orElseThrow();
+    long aggregateHaCheckpoint = flink.ha().latestCheckpoint(aggregateJob).orElseThrow();
+    FlinkCluster.JobManager newLeader = TIMINGS.time("the standby JobManager leads", flink::awaitLeader);
+    long ledAfter = System.nanoTime() - killedAt;
+    assertThat(newLeader.name()).as("the new leader").isNotEqualTo(killedJobManager.name());
+    TIMINGS.time("both jobs running again under the new leader", () -> {
+      flink.rest().awaitRunning(perturbJob);
+      flink.rest().awaitRunning(aggregateJob);
+      return null;
+    });
+    long runningAfter = System.nanoTime() - killedAt;
+    assertThat(flink.rest().runningJobs()).as("the jobs the new leader runs: the same, recovered, not submitted again")
+        .containsExactlyInAnyOrder(perturbJob, aggregateJob);
+    assertThat(flink.rest().restoredCheckpoint(perturbJob)).as("the perturb job restored the last checkpoint in ZooKeeper")
+        .isEqualTo(perturbHaCheckpoint);
+    assertThat(flink.rest().restoredCheckpoint(aggregateJob)).as("the aggregate job restored the last checkpoint in ZooKeeper")
+        .isEqualTo(aggregateHaCheckpoint);
     producer.join(KafkaFixture.PATIENCE.toMillis());
     assertThat(producerFailure.get()).as("the producer of the sample").isNull();
     assertThat(inputs).hasSize(stream.size());
 
-    // 5. Exactly once, and recovery from the last completed checkpoint.
+    // 6. Exactly once across both kills.
     Map<String, List<KafkaRecord>> all = TIMINGS.time("every input committed after the recovery",
         () -> kafka.awaitCommitted(stream.size(), PERTURBED, DEAD));
     PrivacyAssertions.assertPrivacyContract(PrivacyConfig.load(config), inputs, all.get(PERTURBED), all.get(DEAD));
     assertThat(all.get(DEAD)).hasSize(stream.size() / (SampleStream.BAD_EVERY + 1));
     assertThat(kafka.readUncommitted(PERTURBED).size())
-        .as("the killed attempt's open transaction is in the topic, aborted: those records were perturbed again")
+        .as("the killed attempts' open transactions are in the topic, aborted: those records were perturbed again")
         .isGreaterThan(all.get(PERTURBED).size());
-    assertThat(flink.rest().restoredCheckpoint(perturbJob)).as("the perturb job restored its last completed checkpoint").isEqualTo(perturbCheckpoint);
-    assertThat(flink.rest().restoredCheckpoint(aggregateJob)).as("the aggregate job restored its last completed checkpoint").isEqualTo(aggregateCheckpoint);
 
-    // 6. Every window's statistics over exactly its records, across the kill.
+    // 7. Every window's statistics over exactly its records, across the kills.
     // The aggregate job runs at its defaults (out-of-orderness, allowed lateness, idle timeout):
-    // the perturbed partitions keep their raw partitions' order across the kill and the restore.
+    // the perturbed partitions keep their raw partitions' order across the kills and the restores.
     long stepBack = WindowCounts.largestStepBack(all.get(PERTURBED));
     TIMINGS.note("largest step back in event time within a perturbed partition: " + stepBack + " ms");
     List<TestRecord> movers = SampleStream.watermarkMovers(kafka.partitions(RAW));
@@ -261,7 +333,7 @@ class StandaloneClusterIT {
     TIMINGS.note("windows updated by late records: " + WindowCounts.updatedLate(kafka.readCommitted(STATS)) + " of "
         + expected.size());
 
-    // 7. A backlog caught up: the perturb job stopped with a savepoint while the stream goes on,
+    // 8. A backlog caught up: the perturb job stopped with a savepoint while the stream goes on,
     //    long enough for the aggregate job's partitions to fall silent past its idle timeout (their
     //    event time then moves on with the wall clock), and resumed from the savepoint. Its backlog
     //    arrives behind the watermark and updates its windows within the default allowed lateness:
@@ -317,7 +389,7 @@ class StandaloneClusterIT {
         + " windows, late updates emitted: " + (long) Prometheus.sum(afterBacklog, "lateUpdates")
         + "; largest step back in a perturbed partition now " + WindowCounts.largestStepBack(caughtUp.get(PERTURBED)) + " ms");
 
-    // 8. SQL through the SQL Gateway, on the same cluster: the perturbed topic read back, committed only.
+    // 9. SQL through the SQL Gateway, on the same cluster: the perturbed topic read back, committed only.
     long perturbedNow = caughtUp.get(PERTURBED).size();
     List<JsonNode> counted = TIMINGS.time("a SQL query through the SQL Gateway", () -> {
       SqlGateway gateway = sqlGateway();
@@ -335,7 +407,7 @@ class StandaloneClusterIT {
     assertThat(counted.get(0).get(0).asLong()).as("perturbed records counted in SQL").isEqualTo(perturbedNow);
     assertThat(counted.get(0).get(1).asLong()).as("distinct ids counted in SQL").isEqualTo(perturbedNow);
 
-    // 9. The other way round, bounded: the perturb job through the REST API, the aggregate job with
+    // 10. The other way round, bounded: the perturb job through the REST API, the aggregate job with
     //    `flink run` waiting for its end, into topics of their own. This replay spans two days (the
     //    sample, then the movers and the backlog a day later), and with the budget two subtasks
     //    write into each perturbed partition: a flush of day-two records by one can land before the
@@ -367,11 +439,13 @@ class StandaloneClusterIT {
         .as("the bounded aggregate job's counts: every window, the last one included")
         .isEqualTo(WindowCounts.ofPerturbed(perturbed2, WINDOW_MS, fields));
 
-    // 10. Logs an operator can read: with the shipped logging, not one pendingCommittables name
-    //    collision (Flink's Kafka committer repeats it at every checkpoint without it).
-    for (String process : List.of("jobmanager", "taskmanager-1", "taskmanager-2")) {
+    // 11. Logs an operator can read: with the shipped logging, not one pendingCommittables name
+    //    collision (Flink's Kafka committer repeats it at every checkpoint without it); with SASL
+    //    off for ZooKeeper, no failed authentication to it.
+    for (String process : List.of("jobmanager-1", "jobmanager-2", "taskmanager-1", "taskmanager-2", "flink-client")) {
       String log = Files.readString(flink.logs().resolve(process + ".log"), StandardCharsets.UTF_8);
-      assertThat(log).as(process + ".log").contains("INFO").doesNotContain("name 'pendingCommittables'");
+      assertThat(log).as(process + ".log").contains("INFO").doesNotContain("name 'pendingCommittables'")
+          .doesNotContain("SASL configuration failed").doesNotContain("Authentication failed");
     }
 
     scraped.stream().filter(x -> x.name().endsWith("_recordsPerturbed")).forEach(x -> TIMINGS.note("scraped " + x.name()
@@ -379,6 +453,10 @@ class StandaloneClusterIT {
     TIMINGS.note(String.format("killed with %d of %d inputs produced, %d perturbed-topic offsets committed and %d written",
         producedAtKill, stream.size(), committedAtKill[0], committedAtKill[1]));
     TIMINGS.note("restored checkpoints: perturb " + perturbCheckpoint + ", aggregate " + aggregateCheckpoint);
+    TIMINGS.note(String.format("%s killed with %d of %d inputs produced, %d perturbed-topic offsets committed and %d written;"
+        + " %s led %.1f s after the kill, both jobs ran again after %.1f s, restored checkpoints: perturb %d, aggregate %d",
+        killedJobManager.name(), producedAtJobManagerKill, stream.size(), committedAtJobManagerKill[0], committedAtJobManagerKill[1],
+        newLeader.name(), ledAfter / 1e9, runningAfter / 1e9, perturbHaCheckpoint, aggregateHaCheckpoint));
   }
 
   /**
@@ -527,10 +605,11 @@ class StandaloneClusterIT {
     return JSON.writeValueAsString(new YAMLMapper().readTree(config.toFile()));
   }
 
-  /** Produces in chunks of 100, a tenth of a second apart: a stream, not one burst. */
-  static void produceInChunks(List<TestRecord> records, List<KafkaRecord> landed, AtomicInteger produced) throws InterruptedException {
-    for (int i = 0; i < records.size(); i += 100) {
-      List<TestRecord> chunk = records.subList(i, Math.min(records.size(), i + 100));
+  /** Produces in chunks of {@code size}, a tenth of a second apart: a stream, not one burst. */
+  static void produceInChunks(List<TestRecord> records, int size, List<KafkaRecord> landed, AtomicInteger produced)
+      throws InterruptedException {
+    for (int i = 0; i < records.size(); i += size) {
+      List<TestRecord> chunk = records.subList(i, Math.min(records.size(), i + size));
       landed.addAll(kafka.produceRecords(RAW, chunk));
       produced.addAndGet(chunk.size());
       Thread.sleep(100);

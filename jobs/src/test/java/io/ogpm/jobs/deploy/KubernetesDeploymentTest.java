@@ -144,6 +144,24 @@ class KubernetesDeploymentTest {
     assertThat(directories).as("each job has its own checkpoint, savepoint and HA directories").doesNotHaveDuplicates();
   }
 
+  /**
+   * A JobManager that can die: Kubernetes high availability, its metadata on storage every
+   * JobManager pod reaches, and a standby JobManager (which the operator accepts only with high
+   * availability on) to take over from the leader; docs/high-availability.md says what each does.
+   */
+  @Test
+  void eachJobHasAStandbyJobManagerWithKubernetesHighAvailability() {
+    for (JsonNode d : List.of(perturb, aggregate)) {
+      String name = d.path("metadata").path("name").asText();
+      JsonNode conf = d.path("spec").path("flinkConfiguration");
+      assertThat(conf.path("high-availability.type").asText()).as(name).isEqualTo("kubernetes");
+      assertThat(conf.path("high-availability.storageDir").asText()).as(name).startsWith("s3://ogpm-flink/");
+      assertThat(d.path("spec").path("jobManager").path("replicas").asInt()).as(name + ": JobManager replicas").isEqualTo(2);
+      // The operator names the cluster after the resource: no cluster id of our own to collide.
+      assertThat(conf.has("kubernetes.cluster-id")).as(name).isFalse();
+    }
+  }
+
   /** Every JobManager and TaskManager pod serves Prometheus metrics on a named, annotated port. */
   @Test
   void prometheusReporterIsConfiguredAndItsPortExposed() {
