@@ -39,7 +39,7 @@ import org.apache.kafka.common.record.TimestampType;
  * used heap after full collections, less that before the case; the process's resident set likewise
  * ({@code native}: with the heap touched in advance, {@code -XX:+AlwaysPreTouch}, it is RocksDB's
  * memory outside the heap); RocksDB's files on local disk.
- * Cases run one after the other in one JVM, backends alternating, so that both see the same machine.
+ * Each case runs in a JVM of its own, with the options given to this one, one after the other.
  *
  * <p>Run from the repository root, with a heap for ten million users on the heap backend: {@code
  * java -Xms12g -Xmx12g -XX:+UseParallelGC -XX:+AlwaysPreTouch -cp benchmarks/target/benchmarks.jar
@@ -55,28 +55,43 @@ public final class BudgetStateCost {
   private long offset;
 
   public static void main(String[] args) throws Exception {
+    if (args.length == 4 && args[0].equals("--case")) {
+      System.out.println(new BudgetStateCost().run(Integer.parseInt(args[1]), args[2], args[3]));
+      return;
+    }
     int[] users = args.length > 0 ? Stream.of(args[0].split(",")).mapToInt(Integer::parseInt).toArray()
         : new int[] {1_000, 100_000, 10_000_000};
     List<String> layouts = args.length > 1 ? List.of(args[1].split(",")) : List.of("value");
     List<String> backends = args.length > 2 ? List.of(args[2].split(",")) : List.of("hashmap", "rocksdb");
-    BudgetStateCost cost = new BudgetStateCost();
     System.out.println("| users | backend | layout | records/s | heap MiB | heap B/user | native MiB | RocksDB files MiB"
         + " | checkpoint MiB | checkpoint s | next checkpoint MiB | next checkpoint s |");
     System.out.println("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    int alternate = 0;
     for (int u : users) {
       for (String layout : layouts) {
-        List<String> order = new ArrayList<>(backends);
-        if (alternate++ % 2 == 1) {
-          java.util.Collections.reverse(order);
+        for (String backend : backends) {
+          System.out.println(inItsOwnJvm(u, backend, layout));
         }
-        List<String> rows = new ArrayList<>();
-        for (String backend : order) {
-          rows.add(cost.run(u, backend, layout));
-        }
-        rows.stream().sorted().forEach(System.out::println);
       }
     }
+  }
+
+  /**
+   * Runs one case in a JVM of its own, with this one's options: state a case leaves behind (the
+   * harness's heap backend is not all unreachable once closed) would count against the next one.
+   */
+  private static String inItsOwnJvm(int users, String backend, String layout) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), BudgetStateCost.class.getName(),
+        "--case", Integer.toString(users), backend, layout));
+    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (p.waitFor() != 0) {
+      throw new IllegalStateException("the case " + users + " " + backend + " " + layout + " failed: " + out);
+    }
+    return out.lines().filter(l -> l.startsWith("|")).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no row from the case " + users + " " + backend + " " + layout + ": " + out));
   }
 
   private String run(int users, String backend, String layout) throws Exception {
