@@ -41,8 +41,8 @@ import org.apache.kafka.common.record.TimestampType;
  * memory outside the heap); RocksDB's files on local disk.
  * Each case runs in a JVM of its own, with the options given to this one, one after the other.
  *
- * <p>Run from the repository root, with a heap for ten million users on the heap backend: {@code
- * java -Xms12g -Xmx12g -XX:+UseParallelGC -XX:+AlwaysPreTouch -cp benchmarks/target/benchmarks.jar
+ * <p>Run from the repository root (each case's JVM gets {@link #CASE_JVM_DEFAULT}, or the options
+ * of {@code -Dogpm.budget.jvm=...}): {@code java -cp benchmarks/target/benchmarks.jar
  * io.ogpm.benchmarks.BudgetStateCost [users,... [value|map,... [hashmap|rocksdb,...]]]} (default
  * {@code 1000,100000,10000000}, {@code value}, both backends). Prints a Markdown table. See docs/state-backends.md.
  */
@@ -50,6 +50,13 @@ public final class BudgetStateCost {
   static final BudgetConfig UNSPENT = BudgetConfig.of(1e15, Duration.ofDays(1));
   static final int TIMED_RECORDS = 2_000_000;
   static final byte[] VALUE = new byte[240];
+  /** The system property with the JVM options of each case. */
+  static final String CASE_JVM = "ogpm.budget.jvm";
+  /**
+   * A heap for ten million users on the heap backend (about 4 GiB in the former layout), touched in
+   * advance so that the resident set grows only with what lies outside the heap (RocksDB).
+   */
+  static final String CASE_JVM_DEFAULT = "-Xms10g -Xmx10g -XX:+UseParallelGC -XX:+AlwaysPreTouch";
 
   private final long now = System.currentTimeMillis();
   private long offset;
@@ -76,13 +83,14 @@ public final class BudgetStateCost {
   }
 
   /**
-   * Runs one case in a JVM of its own, with this one's options: state a case leaves behind (the
-   * harness's heap backend is not all unreachable once closed) would count against the next one.
+   * Runs one case in a JVM of its own, with the options of {@link #CASE_JVM}: state a case leaves
+   * behind (the harness's heap backend is not all unreachable once closed) would count against the
+   * next one.
    */
   private static String inItsOwnJvm(int users, String backend, String layout) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    command.addAll(List.of(System.getProperty(CASE_JVM, CASE_JVM_DEFAULT).strip().split("\\s+")));
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), BudgetStateCost.class.getName(),
         "--case", Integer.toString(users), backend, layout));
     Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
