@@ -43,7 +43,7 @@ import org.apache.kafka.common.record.TimestampType;
  *
  * <p>Run from the repository root (each case's JVM gets {@link #CASE_JVM_DEFAULT}, or the options
  * of {@code -Dogpm.budget.jvm=...}): {@code java -cp benchmarks/target/benchmarks.jar
- * io.ogpm.benchmarks.BudgetStateCost [users,... [value|map,... [hashmap|rocksdb,...]]]} (default
+ * io.ogpm.benchmarks.BudgetStateCost [users,... [value|map,... [hashmap|rocksdb|rocksdb-plain,...]]]} (default
  * {@code 1000,100000,10000000}, {@code value}, both backends). Prints a Markdown table. See docs/state-backends.md.
  */
 public final class BudgetStateCost {
