@@ -33,9 +33,10 @@ import org.apache.kafka.common.record.TimestampType;
  * on its own (one value per user holding its periods and their spending, {@link PeriodSpending}, in
  * Flink keyed state, checkpointed with the timers that clear it), so a record from an earlier or
  * later period (a user's records spread over partitions read at different paces, a backlog) is
- * charged to its own period and never resets another. A period closes {@code max-lag} after its end by this operator's clock; records for a
- * closed period are refused ({@code budget-period-closed}), and a timer forgets its spending one
- * period later ({@link BudgetPeriods}). Hence the spending of a period is never dropped while the
+ * charged to its own period and never resets another. A period closes {@code max-lag} after its
+ * end by this operator's clock; records for a closed period are refused ({@code
+ * budget-period-closed}), and a timer forgets its spending one period later ({@link
+ * BudgetPeriods}). Hence the spending of a period is never dropped while the
  * period can still be charged, and no period's spending ever exceeds the budget.
  *
  * <p>Rounding: a record fits if {@code spent + epsilon <= budget (1 + 1e-12)}, so that budgets that
