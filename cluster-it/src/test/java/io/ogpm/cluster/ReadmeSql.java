@@ -10,7 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * README.md's SQL example (the {@code ```sql} block after its {@value #MARKER} comment), statement
+ * The SQL example of docs/sql.md (the {@code ```sql} block after its {@value #MARKER} comment), statement
  * by statement, ready to run against a test's cluster: the same text jobs' {@code SqlExampleIT}
  * runs on a MiniCluster.
  */
@@ -28,7 +28,7 @@ final class ReadmeSql {
    * '...'} set to {@code bootstrapServers} and README's job jar ({@value #README_JAR}) replaced by
    * {@code jobJar}.
    *
-   * @throws IllegalStateException if README.md has no such block
+   * @throws IllegalStateException if the page has no such block
    */
   static List<String> statements(Path readme, Path jobJar, String bootstrapServers) throws IOException {
     String text = Files.readString(readme, StandardCharsets.UTF_8);

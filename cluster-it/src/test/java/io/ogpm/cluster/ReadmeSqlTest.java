@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's SQL example as the cluster test runs it. */
+/** The SQL example of docs/sql.md as the cluster test runs it. */
 class ReadmeSqlTest {
   @Test
   void takesTheMarkedBlocksStatementsPointedAtTheTestsBrokerAndJobJar(@TempDir Path dir) throws Exception {
@@ -39,8 +39,8 @@ class ReadmeSqlTest {
   }
 
   @Test
-  void theProjectsReadmeHasTheExample() throws Exception {
-    assertThat(ReadmeSql.statements(Path.of(System.getProperty("ogpm.readme", "../README.md")), Path.of("/j.jar"), "b:1"))
+  void theProjectsSqlPageHasTheExample() throws Exception {
+    assertThat(ReadmeSql.statements(Path.of(System.getProperty("ogpm.readme", "../docs/sql.md")), Path.of("/j.jar"), "b:1"))
         .anyMatch(s -> s.contains("USING JAR 'file:///j.jar'"))
         .filteredOn(s -> s.startsWith("INSERT INTO")).hasSize(2);
   }

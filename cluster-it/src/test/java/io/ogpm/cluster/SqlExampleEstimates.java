@@ -13,7 +13,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * What README's SQL example must write for each 10-second window and activity, computed here in
+ * What docs/sql.md's SQL example must write for each 10-second window and activity, computed here in
  * plain Java from the perturbed records the example itself committed: the estimators the SQL
  * aggregates and the DataStream aggregation share ({@link FieldEstimator}), with the example's
  * arguments ({@code accel_x}: OGPM on [-3, 3], eps 1, mean and a 20-bin histogram; {@code roll}:

@@ -64,7 +64,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *       that window's records: each perturbed partition kept its raw partition's order across the
  *       kills;
  *   <li>Flink's SQL Gateway, on the same cluster, reads the perturbed topic back: as many records,
- *       and distinct ids, as the jobs committed. README's SQL example runs there too, and its
+ *       and distinct ids, as the jobs committed. docs/sql.md's SQL example runs there too, and its
  *       windows' estimates are checked ({@link #theReadmeSqlExampleRunsThroughTheSqlGateway});
  *   <li>the other way round, bounded, into topics of their own: the perturb job through the REST
  *       API, the aggregate job with {@code flink run} waiting for its end; the same checks.
@@ -84,7 +84,7 @@ class StandaloneClusterIT {
   static final Path JOB_JAR = Path.of(System.getProperty("ogpm.job.jar", "../jobs/target/ogpm-job.jar")).toAbsolutePath();
   static final Path CLI_JAR = Path.of(System.getProperty("ogpm.cli.jar", "../cli/target/ogpm.jar")).toAbsolutePath();
   static final Path FLINK_OPT = Path.of(System.getProperty("ogpm.flink.opt", "../cluster-lib/target/opt")).toAbsolutePath();
-  static final Path README = Path.of(System.getProperty("ogpm.readme", "../README.md")).toAbsolutePath();
+  static final Path README = Path.of(System.getProperty("ogpm.readme", "../docs/sql.md")).toAbsolutePath();
   static final Path SAMPLE_DIR = Path.of(System.getProperty("ogpm.sample.dir", "../sample-data")).toAbsolutePath();
   static final Path LOG4J = Path.of(System.getProperty("ogpm.log4j", "../docker/log4j-console.properties")).toAbsolutePath();
   static final String OPENS = System.getProperty("ogpm.flink.jvm.opens", "");
@@ -462,7 +462,7 @@ class StandaloneClusterIT {
   }
 
   /**
-   * README's Flink SQL example, run through the SQL Gateway against this cluster as a user pastes
+   * docs/sql.md's Flink SQL example, run through the SQL Gateway against this cluster as a user pastes
    * it into a session: its statements in order, with only the broker's address and the job jar's
    * path replaced (the jar brings the functions and the Kafka connector; nothing is added to the
    * session). The sample's readings, in time order, go through its perturbing {@code INSERT INTO};
@@ -531,7 +531,7 @@ class StandaloneClusterIT {
     }
   }
 
-  /** README's SQL example's perturbed table, as a configuration (for the privacy assertions). */
+  /** docs/sql.md's SQL example's perturbed table, as a configuration (for the privacy assertions). */
   static final PrivacyConfig SQL_EXAMPLE_CONFIG = PrivacyConfig.parse("""
       passthrough: [id, ts, activity]
       fields:

@@ -35,9 +35,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's section "Adding local differential privacy to your DataStream job", run: its two
+ * The examples of README.md and docs/datastream.md, run: the two
  * examples, JSON records from Kafka and the job's own POJOs, on a Flink MiniCluster (and a real
- * broker for the first). The example code below is the README's, with the test's topic names.
+ * broker for the first). The example code below is the pages', with the test's topic names.
  */
 class LibraryExamplesIT {
   @RegisterExtension
@@ -45,7 +45,7 @@ class LibraryExamplesIT {
 
   static final ObjectMapper JSON = new ObjectMapper();
 
-  /** README: "JSON records from Kafka". */
+  /** README.md and docs/datastream.md: "JSON records from Kafka". */
   static void jsonExample(StreamExecutionEnvironment env, String bootstrapServers, Path configFile, String rawTopic,
       String perturbedTopic, String deadLetterTopic) {
     PrivacyConfig config = PrivacyConfig.load(configFile);
@@ -112,7 +112,7 @@ class LibraryExamplesIT {
     }
   }
 
-  /** README: "Your own POJO". A Flink POJO: public fields (or getters and setters), a no-argument constructor. */
+  /** README.md and docs/datastream.md: "Your own POJO". A Flink POJO: public fields (or getters and setters), a no-argument constructor. */
   public static class SensorReading {
     public String deviceId;
     public String user;
@@ -133,7 +133,7 @@ class LibraryExamplesIT {
     }
   }
 
-  /** README: "Your own POJO". */
+  /** README.md and docs/datastream.md: "Your own POJO". */
   static PerturbationResult<SensorReading> pojoExample(DataStream<SensorReading> readings) {
     PrivacyConfig config = PrivacyConfig.parse("""
         id-field: deviceId

@@ -25,7 +25,7 @@
  * subtask, merged per window, field and group), so one busy field is spread over the whole job,
  * and it estimates at emissions only (at the watermark, then at most once per late-update interval,
  * and at the end of the allowed lateness). {@link io.ogpm.flink.kafka.WindowEstimateSerializer}
- * writes the JSON documented in README.md.
+ * writes the JSON documented in docs/aggregation.md.
  *
  * <p><b>Kafka.</b> {@code io.ogpm.flink.kafka} builds the sources and exactly-once sinks the
  * perturbation reads from and writes to ({@code RawRecordSource}, {@code PerturbationSinks}) and

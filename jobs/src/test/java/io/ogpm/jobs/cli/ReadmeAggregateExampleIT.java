@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The README's {@code aggregate-job} example (1 min windows sliding by 10 s, 30 s allowed lateness,
+ * The {@code aggregate-job} example of docs/aggregation.md and docs/deployment.md (1 min windows sliding by 10 s, 30 s allowed lateness,
  * grouped by activity) on the whole MotionSense sample, as a user would run it after the perturb
  * job: it must keep up. The sample used to list its four subjects one after another with the same
  * timestamps, so in file order most records of subjects 2 to 4 arrived late, within the lateness
@@ -50,7 +50,7 @@ class ReadmeAggregateExampleIT {
     assertThat(kafka.readCommitted("ex-perturbed")).hasSize(SAMPLE_RECORDS);
 
     long start = System.nanoTime();
-    // README "Running on a Flink cluster", with this test's topics, bounded so that it ends.
+    // docs/aggregation.md's example, with this test's topics, bounded so that it ends.
     CommandRun aggregate = CliRunner.run("aggregate-job", "--config", CONFIG.toString(), "--bootstrap-servers",
         kafka.bootstrapServers(), "--input-topic", "ex-perturbed", "--output-topic", "ex-stats",
         "--group-by", "activity", "--time-field", "ts", "--window", "1m", "--slide", "10s", "--allowed-lateness", "30s",

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The README's Flink SQL example, run as it is written: its statements, parsed out of README.md,
+ * The Flink SQL example of docs/sql.md, run as it is written: its statements, parsed out of that page,
  * through a {@code TableEnvironment} on the test kit's MiniCluster over its Kafka broker, with the
  * functions registered from the built job jar ({@code CREATE FUNCTION ... USING JAR}). The sample
  * readings go through the perturbing {@code INSERT INTO} into the perturbed topic, whose values are
@@ -56,6 +56,8 @@ class SqlExampleIT {
   static final String README_BROKER = "kafka:9092";
   static final String README_JAR = "file:///opt/ogpm/ogpm-job.jar";
   static final Path REPO = Path.of("").toAbsolutePath().getParent();
+  /** The page with the SQL examples, relative to the repository's root. */
+  static final String PAGE = "docs/sql.md";
   static final ObjectMapper JSON = new ObjectMapper();
   /** What the example perturbs, as a configuration: for the DataStream aggregation and the grid check. */
   static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
@@ -77,16 +79,16 @@ class SqlExampleIT {
           CoreOptions.ALWAYS_PARENT_FIRST_LOADER_PATTERNS_ADDITIONAL.key(), "org.apache.kafka.")))
       .build();
 
-  /** The README's example, statement by statement (comments dropped). */
+  /** The page's example, statement by statement (comments dropped). */
   static List<String> readmeStatements() throws Exception {
     return readmeStatements(MARKER);
   }
 
-  /** The README's SQL block after a marker, statement by statement (comments dropped). */
+  /** The page's SQL block after a marker, statement by statement (comments dropped). */
   static List<String> readmeStatements(String marker) throws Exception {
-    String readme = Files.readString(REPO.resolve("README.md"), StandardCharsets.UTF_8);
+    String readme = Files.readString(REPO.resolve(PAGE), StandardCharsets.UTF_8);
     int start = readme.indexOf(marker + "```sql\n");
-    assertThat(start).as("README.md has the marker %s", marker.strip()).isNotNegative();
+    assertThat(start).as("%s has the marker %s", PAGE, marker.strip()).isNotNegative();
     int from = start + marker.length() + "```sql\n".length();
     String block = readme.substring(from, readme.indexOf("```\n", from));
     StringBuilder sql = new StringBuilder();
@@ -110,7 +112,7 @@ class SqlExampleIT {
 
   private static final Pattern SET = Pattern.compile("SET '([^']+)' = '([^']*)'");
 
-  /** Runs the README's statements; returns the jobs its INSERTs started. */
+  /** Runs the page's statements; returns the jobs its INSERTs started. */
   private static List<JobClient> runReadme(StreamTableEnvironment t) throws Exception {
     return runReadme(t, readmeStatements());
   }

@@ -118,7 +118,7 @@ class SqlFunctionsTest {
 
   @Test
   void theReadmesPolarExampleRuns() throws Exception {
-    // README, "Polar coordinates": its statements after CREATE FUNCTION.
+    // docs/mechanisms.md, "Polar coordinates": its statements after CREATE FUNCTION.
     TableEnvironment t = batchless();
     t.executeSql("""
         CREATE TEMPORARY VIEW targets AS
