@@ -229,6 +229,8 @@ class IntervalCoverageTest {
   static void header() {
     TABLE.clear();
     TABLE.add("# Interval coverage\n");
+    TABLE.add("This page shows how often each 95 % interval and band holds the truth, and how wide it is, over a\n"
+        + "grid of input distributions, epsilons and window sizes. What the intervals are: [estimation.md](estimation.md).\n");
     TABLE.add(String.format(Locale.ROOT, "%d, %d and %d windows per cell at n = 200, 1000 and 10000; the first %d of"
         + " each with EM. Each cell: coverage / mean width. Linear domain %s (width 5); circle %s in degrees;"
         + " %d bins.%n", WINDOWS[0], WINDOWS[1], WINDOWS[2], EM_WINDOWS, LINEAR, CIRCLE, BINS));
