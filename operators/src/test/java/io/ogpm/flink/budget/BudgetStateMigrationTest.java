@@ -1,5 +1,7 @@
 package io.ogpm.flink.budget;
 
+import static io.ogpm.flink.budget.BudgetFunctionTest.at;
+import static io.ogpm.flink.budget.BudgetFunctionTest.released;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ogpm.config.BudgetConfig;
@@ -7,8 +9,6 @@ import io.ogpm.flink.PerturbedRecord;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -32,11 +32,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * day 3 and day 1 at 00:00 of day 4.
  */
 class BudgetStateMigrationTest {
-  static final long HOUR = 3_600_000L;
-  static final long DAY = 24 * HOUR;
-  static final long DAY_0 = Instant.parse("2026-03-01T00:00:00Z").toEpochMilli();
-  static final BudgetConfig BUDGET = BudgetConfig.of(3, Duration.ofDays(1));
-  static final String FINGERPRINT = "v1:0123456789abcdef";
+  /** BudgetFunctionTest's budget: 3 per day, max-lag a day; its calendar ({@link BudgetFunctionTest#at}). */
+  static final BudgetConfig BUDGET = BudgetFunctionTest.LOG_APPEND;
+  static final String FINGERPRINT = BudgetFunctionTest.FINGERPRINT;
   static final String MAP_LAYOUT = "src/test/resources/budget/map-layout.snapshot";
 
   private final List<AutoCloseable> open = new ArrayList<>();
@@ -47,10 +45,6 @@ class BudgetStateMigrationTest {
     for (AutoCloseable c : open) {
       c.close();
     }
-  }
-
-  static long at(int day, double hours) {
-    return DAY_0 + day * DAY + (long) (hours * HOUR);
   }
 
   private KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> harness(
@@ -82,10 +76,6 @@ class BudgetStateMigrationTest {
 
   private OperatorSubtaskState mapLayout() throws Exception {
     return OperatorSnapshotUtil.readStateHandle(MAP_LAYOUT);
-  }
-
-  private List<String> released(KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h) {
-    return h.extractOutputValues().stream().map(r -> new String(r.getKey(), StandardCharsets.UTF_8)).toList();
   }
 
   @Test
