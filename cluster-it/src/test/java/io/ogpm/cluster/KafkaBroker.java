@@ -71,19 +71,13 @@ final class KafkaBroker implements KafkaFixture {
     try {
       Files.createDirectories(dir);
       Files.write(config, lines, StandardCharsets.UTF_8);
-      Files.writeString(logConfig, String.join("\n",
-          "rootLogger.level = INFO",
-          "rootLogger.appenderRef.out.ref = out",
-          "appender.out.type = Console",
-          "appender.out.name = out",
-          "appender.out.layout.type = PatternLayout",
-          "appender.out.layout.pattern = %d{HH:mm:ss.SSS} %-5p %c{1} - %m%n",
+      Files.writeString(logConfig, JavaCommand.consoleLog4j(
           "logger.kafka.name = kafka",
           "logger.kafka.level = WARN",
           "logger.apache.name = org.apache.kafka",
           "logger.apache.level = WARN",
           "logger.server.name = kafka.server.KafkaRaftServer",
-          "logger.server.level = INFO", ""), StandardCharsets.UTF_8);
+          "logger.server.level = INFO"), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -50,13 +50,7 @@ final class ZooKeeperServer {
           // No AdminServer (an HTTP server on port 8080 by default); the four-letter words the test asks.
           "admin.enableServer=false",
           "4lw.commands.whitelist=ruok,srvr"), StandardCharsets.UTF_8);
-      Files.writeString(logConfig, String.join("\n",
-          "rootLogger.level = INFO",
-          "rootLogger.appenderRef.out.ref = out",
-          "appender.out.type = Console",
-          "appender.out.name = out",
-          "appender.out.layout.type = PatternLayout",
-          "appender.out.layout.pattern = %d{HH:mm:ss.SSS} %-5p %c{1} - %m%n", ""), StandardCharsets.UTF_8);
+      Files.writeString(logConfig, JavaCommand.consoleLog4j(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
