@@ -26,14 +26,14 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine.ParseResult;
 
 /**
- * deploy/kubernetes/: the Flink Kubernetes Operator's FlinkDeployments of both jobs, checked
+ * docker/kubernetes/: the Flink Kubernetes Operator's FlinkDeployments of both jobs, checked
  * structurally (no cluster here): arguments the jobs' command line accepts, savepoint upgrades with
  * checkpoint and savepoint storage, the Prometheus reporter with its port exposed, the key read
  * from a mounted Secret file (and only by the job that needs it), the configuration from a
  * ConfigMap, and the same jobs as docker/docker-compose.yml (topics, options, parallelism).
  */
 class KubernetesDeploymentTest {
-  static final String DIR = "deploy/kubernetes";
+  static final String DIR = "docker/kubernetes";
   static final String MAIN_CONTAINER = "flink-main-container";
 
   static Path repo;

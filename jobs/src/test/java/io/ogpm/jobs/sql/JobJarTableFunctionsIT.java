@@ -29,7 +29,7 @@ class JobJarTableFunctionsIT {
 
   @Test
   void holdsEveryClassOfTheFunctionsAndWhatTheyUse() throws IOException {
-    Path classes = REPO.resolve("operators/target/classes");
+    Path classes = REPO.resolve("operators/sql/target/classes");
     List<String> functions;
     try (Stream<Path> files = Files.walk(classes.resolve("io/ogpm/flink/table"))) {
       functions = files.filter(p -> p.toString().endsWith(".class"))
