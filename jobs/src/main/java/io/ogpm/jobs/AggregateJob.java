@@ -15,8 +15,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * The perturbed topic to the stats topic: per event-time window, per field and optional group, the
  * count, histograms (raw and reconstructed) and means with 95 % intervals, one JSON object each
- * ({@link LdpAggregation}, two-phase). Reads with {@code isolation.level=read_committed}, so it only
- * sees what the perturb job committed; watermarks allow bounded out-of-orderness per Kafka
+ * ({@link LdpAggregation}, two-phase). Reads with {@code isolation.level=read_committed}, so it
+ * only sees what the perturb job committed; watermarks allow bounded out-of-orderness per Kafka
  * partition, and a partition silent for the idle timeout moves on with the wall clock, so the last
  * window of a replay closes ({@link PerturbedValues#watermarks(Duration, Duration)}). A thin user
  * of the library: this class sets what belongs to the job (checkpointing, parallelism, no Kryo) and
@@ -25,9 +25,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 public final class AggregateJob {
   /**
    * The aggregation's uid prefix: its operators' uids are {@code ogpm-aggregate-pre-aggregate} and
-   * {@code ogpm-aggregate-window-estimates}, those of earlier versions, so their savepoints restore.
+   * {@code ogpm-aggregate-window-estimates}, those of earlier versions, so their savepoints
+   * restore.
    */
   static final String UID_PREFIX = "ogpm-aggregate";
+
   /** The window of the job's aggregation unless one is set. */
   static final Duration DEFAULT_WINDOW = Duration.ofMinutes(1);
 
@@ -37,13 +39,22 @@ public final class AggregateJob {
   public static void build(StreamExecutionEnvironment env, Settings s) {
     JobEnvironment.configure(env, s.checkpointInterval(), s.parallelism());
     LdpAggregation aggregation = s.aggregation();
-    DataStream<PerturbedValues> perturbed = env
-        .fromSource(AggregationKafka.perturbedValuesSource().kafka(s.kafka()).topics(s.inputTopic())
-                .groupId(s.groupId()).deserializer(aggregation.deserializer(s.timeField())).bounded(s.bounded()).build(),
-            PerturbedValues.watermarks(s.outOfOrderness(), s.idleTimeout()), "perturbed records")
-        .uid("perturbed-source");
-    aggregation.apply(perturbed)
-        .sinkTo(AggregationKafka.estimateSink(s.kafka(), s.outputTopic(), s.transactionalIdPrefix()))
+    DataStream<PerturbedValues> perturbed =
+        env.fromSource(
+                AggregationKafka.perturbedValuesSource()
+                    .kafka(s.kafka())
+                    .topics(s.inputTopic())
+                    .groupId(s.groupId())
+                    .deserializer(aggregation.deserializer(s.timeField()))
+                    .bounded(s.bounded())
+                    .build(),
+                PerturbedValues.watermarks(s.outOfOrderness(), s.idleTimeout()),
+                "perturbed records")
+            .uid("perturbed-source");
+    aggregation
+        .apply(perturbed)
+        .sinkTo(
+            AggregationKafka.estimateSink(s.kafka(), s.outputTopic(), s.transactionalIdPrefix()))
         .uid("stats-sink")
         .name("stats topic");
   }
@@ -157,8 +168,8 @@ public final class AggregateJob {
     /**
      * Options of the job; {@link #build()} validates them, naming the bad option and value. The
      * aggregation's own options (configuration, windows, grouping, bins, method) are set on the
-     * library's {@link LdpAggregation.Builder} through {@link #aggregation}, which checks them; only
-     * the window has a default of its own here (1 minute), and the uid prefix is the job's.
+     * library's {@link LdpAggregation.Builder} through {@link #aggregation}, which checks them;
+     * only the window has a default of its own here (1 minute), and the uid prefix is the job's.
      */
     public static final class Builder {
       private final LdpAggregation.Builder aggregation;
@@ -268,20 +279,23 @@ public final class AggregateJob {
         Options.notBlank("groupId", groupId);
         Options.notBlank("transactionalIdPrefix", transactionalIdPrefix);
         if (outputTopic.equals(inputTopic)) {
-          throw new IllegalArgumentException("outputTopic: must differ from the input topic, got '" + inputTopic + "'");
+          throw new IllegalArgumentException(
+              "outputTopic: must differ from the input topic, got '" + inputTopic + "'");
         }
         if (outOfOrderness == null || outOfOrderness.isNegative()) {
-          throw new IllegalArgumentException("outOfOrderness: must be at least 0, got " + outOfOrderness);
+          throw new IllegalArgumentException(
+              "outOfOrderness: must be at least 0, got " + outOfOrderness);
         }
         if (idleTimeout == null || idleTimeout.isZero() || idleTimeout.isNegative()) {
           throw new IllegalArgumentException("idleTimeout: must be positive, got " + idleTimeout);
         }
         if (checkpointInterval == null || checkpointInterval.toMillis() < 10) {
-          throw new IllegalArgumentException("checkpointInterval: must be at least 10 ms, got " + checkpointInterval);
+          throw new IllegalArgumentException(
+              "checkpointInterval: must be at least 10 ms, got " + checkpointInterval);
         }
         if (parallelism < 0) {
-          throw new IllegalArgumentException("parallelism: must be at least 0 (0: the cluster's default), got "
-              + parallelism);
+          throw new IllegalArgumentException(
+              "parallelism: must be at least 0 (0: the cluster's default), got " + parallelism);
         }
         LdpAggregation built = aggregation.uidPrefix(UID_PREFIX).build();
         // The time field is validated as the deserializer's.

@@ -11,10 +11,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
- * Runs a job built on an environment the way the command line and the demo need it: with a
- * bounded restart strategy unless the cluster configures one, and, for a bounded run that waits
- * for its result, returning only once its output is committed and visible to {@code
- * read_committed} readers.
+ * Runs a job built on an environment the way the command line and the demo need it: with a bounded
+ * restart strategy unless the cluster configures one, and, for a bounded run that waits for its
+ * result, returning only once its output is committed and visible to {@code read_committed}
+ * readers.
  */
 public final class JobRunner {
   /**
@@ -26,19 +26,21 @@ public final class JobRunner {
 
   /** Backoff of the restart strategy set by {@link #boundRestarts}. */
   static final Duration INITIAL_BACKOFF = Duration.ofSeconds(1);
+
   static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
+
   /** A job that ran this long without failing starts counting its restarts again. */
   static final Duration RESET_AFTER = Duration.ofHours(1);
 
   private JobRunner() {}
 
   /**
-   * Unless the environment (the cluster's or the submitter's configuration) already names a
-   * restart strategy, makes the job fail after {@code attempts} consecutive restarts instead of
-   * restarting forever: exponential delay from 1 s to 1 min, the count reset after an hour
-   * without failure. Why: with checkpointing on, Flink's default restarts without end, so a job
-   * whose sink can never work (a broker refusing its transaction timeout, a topic deleted) would
-   * only ever print warnings.
+   * Unless the environment (the cluster's or the submitter's configuration) already names a restart
+   * strategy, makes the job fail after {@code attempts} consecutive restarts instead of restarting
+   * forever: exponential delay from 1 s to 1 min, the count reset after an hour without failure.
+   * Why: with checkpointing on, Flink's default restarts without end, so a job whose sink can never
+   * work (a broker refusing its transaction timeout, a topic deleted) would only ever print
+   * warnings.
    *
    * @return whether this strategy was applied
    */
@@ -51,9 +53,13 @@ public final class JobRunner {
       c.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
     } else {
       c.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
-      c.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF, INITIAL_BACKOFF);
+      c.set(
+          RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF,
+          INITIAL_BACKOFF);
       c.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF, MAX_BACKOFF);
-      c.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_RESET_BACKOFF_THRESHOLD, RESET_AFTER);
+      c.set(
+          RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_RESET_BACKOFF_THRESHOLD,
+          RESET_AFTER);
       c.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS, attempts);
     }
     env.configure(c);
@@ -68,8 +74,12 @@ public final class JobRunner {
    * @return the result, or null for a detached submission (web UI, REST API, {@code flink run -d})
    * @throws JobFailedException with a one-line message (the root cause) if the job fails
    */
-  public static JobExecutionResult execute(StreamExecutionEnvironment env, String name, boolean bounded,
-      KafkaSettings kafka, List<String> outputTopics) {
+  public static JobExecutionResult execute(
+      StreamExecutionEnvironment env,
+      String name,
+      boolean bounded,
+      KafkaSettings kafka,
+      List<String> outputTopics) {
     JobExecutionResult result;
     try {
       result = env.execute(name);
@@ -83,7 +93,8 @@ public final class JobRunner {
       try (Admin admin = Admin.create(kafka.adminConfig())) {
         StableOffsets.awaitTopics(admin, outputTopics, OUTPUT_VISIBILITY_TIMEOUT);
       } catch (IllegalStateException e) {
-        throw new JobFailedException("job '" + name + "' finished but its output is not visible: " + e.getMessage(), e);
+        throw new JobFailedException(
+            "job '" + name + "' finished but its output is not visible: " + e.getMessage(), e);
       }
     }
     return result;
@@ -95,7 +106,8 @@ public final class JobRunner {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    String message = root.getMessage() == null ? "" : ": " + root.getMessage().lines().findFirst().orElse("");
+    String message =
+        root.getMessage() == null ? "" : ": " + root.getMessage().lines().findFirst().orElse("");
     return root.getClass().getSimpleName() + message;
   }
 

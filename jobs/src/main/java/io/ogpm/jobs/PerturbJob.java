@@ -25,8 +25,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *
  * <p>A thin user of the library: the job owns the environment (checkpointing, parallelism, no
  * generic types: every stream has Flink's own serializers), the library adds the operators. The
- * uids are those of earlier versions ({@code raw-source}, {@code perturb}, {@code budget-by-period},
- * {@code perturbed-sink}, {@code dead-letter-sink}), so their savepoints restore.
+ * uids are those of earlier versions ({@code raw-source}, {@code perturb}, {@code
+ * budget-by-period}, {@code perturbed-sink}, {@code dead-letter-sink}), so their savepoints
+ * restore.
  */
 public final class PerturbJob {
   private PerturbJob() {}
@@ -167,7 +168,10 @@ public final class PerturbJob {
         return this;
       }
 
-      /** Prefix of the sinks' transactional ids, unique per job on a Kafka cluster; default {@code ogpm-perturb}. */
+      /**
+       * Prefix of the sinks' transactional ids, unique per job on a Kafka cluster; default {@code
+       * ogpm-perturb}.
+       */
       public Builder transactionalIdPrefix(String prefix) {
         this.transactionalIdPrefix = prefix;
         return this;
@@ -210,25 +214,32 @@ public final class PerturbJob {
       public Settings build() {
         Objects.requireNonNull(config, "config: required");
         Objects.requireNonNull(kafka, "kafka: required");
-        Objects.requireNonNull(keySource, "keySource: required (KeySource.none() for secure randomness)");
+        Objects.requireNonNull(
+            keySource, "keySource: required (KeySource.none() for secure randomness)");
         Options.notBlank("inputTopic", inputTopic);
         Options.notBlank("outputTopic", outputTopic);
         Options.notBlank("deadLetterTopic", deadLetterTopic);
         Options.notBlank("groupId", groupId);
         Options.notBlank("transactionalIdPrefix", transactionalIdPrefix);
         if (outputTopic.equals(inputTopic) || deadLetterTopic.equals(inputTopic)) {
-          throw new IllegalArgumentException((outputTopic.equals(inputTopic) ? "outputTopic" : "deadLetterTopic")
-              + ": must differ from the input topic, got '" + inputTopic + "'");
+          throw new IllegalArgumentException(
+              (outputTopic.equals(inputTopic) ? "outputTopic" : "deadLetterTopic")
+                  + ": must differ from the input topic, got '"
+                  + inputTopic
+                  + "'");
         }
         if (deadLetterTopic.equals(outputTopic)) {
-          throw new IllegalArgumentException("deadLetterTopic: must differ from the output topic, got '" + outputTopic + "'");
+          throw new IllegalArgumentException(
+              "deadLetterTopic: must differ from the output topic, got '" + outputTopic + "'");
         }
         Objects.requireNonNull(checkpointInterval, "checkpointInterval: required");
         if (checkpointInterval.isZero() || checkpointInterval.isNegative()) {
-          throw new IllegalArgumentException("checkpointInterval: must be positive, got " + checkpointInterval);
+          throw new IllegalArgumentException(
+              "checkpointInterval: must be positive, got " + checkpointInterval);
         }
         if (parallelism < 0) {
-          throw new IllegalArgumentException("parallelism: must be >= 0 (0: the environment's), got " + parallelism);
+          throw new IllegalArgumentException(
+              "parallelism: must be >= 0 (0: the environment's), got " + parallelism);
         }
         return new Settings(this);
       }
@@ -240,19 +251,34 @@ public final class PerturbJob {
    * the job's operators; {@code beforePerturb} may insert operators between the source and the
    * perturbation (tests).
    */
-  public static void build(StreamExecutionEnvironment env, Settings s, UnaryOperator<DataStream<RawRecord>> beforePerturb) {
+  public static void build(
+      StreamExecutionEnvironment env,
+      Settings s,
+      UnaryOperator<DataStream<RawRecord>> beforePerturb) {
     JobEnvironment.configure(env, s.checkpointInterval(), s.parallelism());
-    DataStream<RawRecord> raw = env
-        .fromSource(RawRecordSource.builder().kafka(s.kafka()).topics(s.inputTopic()).groupId(s.groupId())
-            .fromEarliest(s.fromEarliest()).bounded(s.bounded()).build(), WatermarkStrategy.noWatermarks(), "raw records")
-        .uid("raw-source");
+    DataStream<RawRecord> raw =
+        env.fromSource(
+                RawRecordSource.builder()
+                    .kafka(s.kafka())
+                    .topics(s.inputTopic())
+                    .groupId(s.groupId())
+                    .fromEarliest(s.fromEarliest())
+                    .bounded(s.bounded())
+                    .build(),
+                WatermarkStrategy.noWatermarks(),
+                "raw records")
+            .uid("raw-source");
     PerturbationResult<PerturbedRecord> result = s.perturbation.apply(beforePerturb.apply(raw));
-    result.perturbed()
+    result
+        .perturbed()
         .sinkTo(PerturbationSinks.perturbed(s.kafka(), s.outputTopic(), s.transactionalIdPrefix()))
         .uid("perturbed-sink")
         .name("perturbed topic");
-    result.deadLetters()
-        .sinkTo(PerturbationSinks.deadLetters(s.kafka(), s.deadLetterTopic(), s.transactionalIdPrefix()))
+    result
+        .deadLetters()
+        .sinkTo(
+            PerturbationSinks.deadLetters(
+                s.kafka(), s.deadLetterTopic(), s.transactionalIdPrefix()))
         .uid("dead-letter-sink")
         .name("dead-letter topic");
   }

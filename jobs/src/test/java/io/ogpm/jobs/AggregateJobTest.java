@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
  * and key, with generic types disabled (building would fail if any type needed Kryo).
  */
 class AggregateJobTest {
-  static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
+  static final PrivacyConfig CONFIG =
+      PrivacyConfig.parse(
+          """
       passthrough: [ts, g]
       fields:
         - {name: x, min: 0, max: 1, epsilon: 1}
@@ -47,14 +49,17 @@ class AggregateJobTest {
     assertThat(s.config()).isSameAs(CONFIG);
     assertThat(s.aggregation().window()).isEqualTo(Duration.ofMinutes(1));
     assertThat(settings().aggregation(a -> a.uidPrefix("mine")).build().aggregation().uidPrefix())
-        .as("the job's uids are its own").isEqualTo("ogpm-aggregate");
+        .as("the job's uids are its own")
+        .isEqualTo("ogpm-aggregate");
     assertThat(s.toBuilder().aggregation(a -> a.bins(7)).build().aggregation().bins()).isEqualTo(7);
     assertThat(s.toBuilder().outputTopic("other").build().outputTopic()).isEqualTo("other");
     assertThat(s.outputTopic()).isEqualTo("ogpm.stats");
 
-    assertThatThrownBy(() -> AggregateJob.Settings.builder().aggregation(a -> a.config(CONFIG)).build())
+    assertThatThrownBy(
+            () -> AggregateJob.Settings.builder().aggregation(a -> a.config(CONFIG)).build())
         .hasMessage("kafka: required");
-    assertThatThrownBy(() -> settings().inputTopic(" ").build()).hasMessage("inputTopic: must not be blank, got ' '");
+    assertThatThrownBy(() -> settings().inputTopic(" ").build())
+        .hasMessage("inputTopic: must not be blank, got ' '");
     assertThatThrownBy(() -> settings().groupId(null).build()).hasMessage("groupId: required");
     assertThatThrownBy(() -> settings().outputTopic("ogpm.perturbed").build())
         .hasMessage("outputTopic: must differ from the input topic, got 'ogpm.perturbed'");
@@ -66,23 +71,36 @@ class AggregateJobTest {
         .hasMessage("checkpointInterval: must be at least 10 ms, got PT0.005S");
     assertThatThrownBy(() -> settings().parallelism(-1).build())
         .hasMessage("parallelism: must be at least 0 (0: the cluster's default), got -1");
-    assertThatThrownBy(() -> settings().aggregation(a -> a.groupBy("nope")).build()).hasMessageContaining("nope");
+    assertThatThrownBy(() -> settings().aggregation(a -> a.groupBy("nope")).build())
+        .hasMessageContaining("nope");
     assertThatThrownBy(() -> settings().timeField("x").build()).hasMessageContaining("x");
   }
 
   @Test
   void theJobSetsUpItsEnvironmentKeepsItsUidsAndNeedsNoKryo() {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    AggregateJob.build(env, settings().aggregation(a -> a.groupBy("g")).timeField("ts").checkpointInterval(Duration.ofSeconds(3))
-        .parallelism(3).bounded(true).build());
+    AggregateJob.build(
+        env,
+        settings()
+            .aggregation(a -> a.groupBy("g"))
+            .timeField("ts")
+            .checkpointInterval(Duration.ofSeconds(3))
+            .parallelism(3)
+            .bounded(true)
+            .build());
     assertThat(env.getCheckpointConfig().getCheckpointInterval()).isEqualTo(3_000);
-    assertThat(env.getCheckpointConfig().getCheckpointingConsistencyMode()).isEqualTo(CheckpointingMode.EXACTLY_ONCE);
+    assertThat(env.getCheckpointConfig().getCheckpointingConsistencyMode())
+        .isEqualTo(CheckpointingMode.EXACTLY_ONCE);
     assertThat(env.getParallelism()).isEqualTo(3);
     assertThat(env.getConfiguration().get(PipelineOptions.GENERIC_TYPES)).isFalse();
     assertThat(env.getConfig().isObjectReuseEnabled()).isTrue();
     StreamGraph graph = env.getStreamGraph();
     assertThat(PerturbJobTest.uids(graph))
-        .contains("perturbed-source", "ogpm-aggregate-pre-aggregate", "ogpm-aggregate-window-estimates", "stats-sink");
+        .contains(
+            "perturbed-source",
+            "ogpm-aggregate-pre-aggregate",
+            "ogpm-aggregate-window-estimates",
+            "stats-sink");
     assertThat(FlinkTypes.assertNoKryo(graph)).isNotEmpty();
   }
 

@@ -29,14 +29,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The README's "Windowed estimates" example, run on the test kit's MiniCluster and broker: the code
  * of {@link #aggregationExample} is the README's, with the test's topic names and a bounded source
- * (so that the job ends). Every sliding window, group and field of the input is estimated once, over
- * exactly its records; records perturbed under another configuration are skipped and counted.
+ * (so that the job ends). Every sliding window, group and field of the input is estimated once,
+ * over exactly its records; records perturbed under another configuration are skipped and counted.
  */
 class AggregationExampleIT {
   @RegisterExtension
   static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().parallelism(2).build();
 
-  static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
+  static final PrivacyConfig CONFIG =
+      PrivacyConfig.parse(
+          """
       passthrough: [ts, activity]
       fields:
         - {name: accel_x, min: -2, max: 2, epsilon: 1}
@@ -46,24 +48,40 @@ class AggregationExampleIT {
   static final String[] ACTIVITIES = {"walking", "sitting"};
 
   /** README: "Windowed estimates". */
-  static void aggregationExample(StreamExecutionEnvironment env, PrivacyConfig config, KafkaSettings kafka,
-      String perturbedTopic, String statsTopic, boolean bounded) {
-    LdpAggregation aggregation = LdpAggregation.builder()
-        .config(config)
-        .window(Duration.ofMinutes(1)).slide(Duration.ofSeconds(10))
-        .allowedLateness(Duration.ofSeconds(30))
-        .groupBy("activity")
-        .uidPrefix("my-stats")
-        .build();
+  static void aggregationExample(
+      StreamExecutionEnvironment env,
+      PrivacyConfig config,
+      KafkaSettings kafka,
+      String perturbedTopic,
+      String statsTopic,
+      boolean bounded) {
+    LdpAggregation aggregation =
+        LdpAggregation.builder()
+            .config(config)
+            .window(Duration.ofMinutes(1))
+            .slide(Duration.ofSeconds(10))
+            .allowedLateness(Duration.ofSeconds(30))
+            .groupBy("activity")
+            .uidPrefix("my-stats")
+            .build();
 
-    DataStream<PerturbedValues> values = env.fromSource(
-        AggregationKafka.perturbedValuesSource().kafka(kafka).topics(perturbedTopic).groupId("my-stats")
-            .deserializer(aggregation.deserializer("ts")).bounded(bounded).build(),
-        PerturbedValues.watermarks(Duration.ofSeconds(5), Duration.ofSeconds(30)), "perturbed records")
-        .uid("perturbed-source");
+    DataStream<PerturbedValues> values =
+        env.fromSource(
+                AggregationKafka.perturbedValuesSource()
+                    .kafka(kafka)
+                    .topics(perturbedTopic)
+                    .groupId("my-stats")
+                    .deserializer(aggregation.deserializer("ts"))
+                    .bounded(bounded)
+                    .build(),
+                PerturbedValues.watermarks(Duration.ofSeconds(5), Duration.ofSeconds(30)),
+                "perturbed records")
+            .uid("perturbed-source");
 
     DataStream<WindowEstimate> estimates = aggregation.apply(values);
-    estimates.sinkTo(AggregationKafka.estimateSink(kafka, statsTopic, "my-stats")).uid("stats-sink");
+    estimates
+        .sinkTo(AggregationKafka.estimateSink(kafka, statsTopic, "my-stats"))
+        .uid("stats-sink");
   }
 
   @Test
@@ -78,8 +96,13 @@ class AggregationExampleIT {
     for (int i = 0; i < records; i++) {
       long ts = T0 + i * 100L; // two minutes, 10 records a second
       String activity = ACTIVITIES[i % 2];
-      ObjectNode raw = PerturbedRecords.JSON.createObjectNode().put("ts", ts).put("activity", activity)
-          .put("accel_x", Math.sin(i) * 1.5).put("heading", (i * 7) % 360);
+      ObjectNode raw =
+          PerturbedRecords.JSON
+              .createObjectNode()
+              .put("ts", ts)
+              .put("activity", activity)
+              .put("accel_x", Math.sin(i) * 1.5)
+              .put("heading", (i * 7) % 360);
       messages.add(perturbation.message(i % 2, perturbation.perturb(raw)));
       long lastStart = ts - ts % 10_000;
       for (long start = lastStart; start > ts - 60_000; start -= 10_000) {
@@ -88,31 +111,51 @@ class AggregationExampleIT {
     }
     // Perturbed under another configuration: skipped and counted, never estimated.
     for (int i = 0; i < 5; i++) {
-      messages.add(TestRecord.json("{\"ts\":" + (T0 + i) + ",\"activity\":\"walking\",\"accel_x\":0.5,\"heading\":10}")
-          .withPartition(0).withHeader(ConfigFingerprint.HEADER, "v1:0123456789abcdef"));
+      messages.add(
+          TestRecord.json(
+                  "{\"ts\":"
+                      + (T0 + i)
+                      + ",\"activity\":\"walking\",\"accel_x\":0.5,\"heading\":10}")
+              .withPartition(0)
+              .withHeader(ConfigFingerprint.HEADER, "v1:0123456789abcdef"));
     }
     kafka.produceRecords("agg-perturbed", messages);
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.enableCheckpointing(1_000);
-    aggregationExample(env, CONFIG, KafkaSettings.of(kafka.bootstrapServers()), "agg-perturbed", "agg-stats", true);
+    aggregationExample(
+        env,
+        CONFIG,
+        KafkaSettings.of(kafka.bootstrapServers()),
+        "agg-perturbed",
+        "agg-stats",
+        true);
     env.execute("README aggregation example");
 
     Map<String, Long> got = new HashMap<>();
     for (KafkaRecord r : kafka.readCommitted("agg-stats")) {
       JsonNode stat = PerturbedRecords.JSON.readTree(r.value());
-      String key = Instant.parse(stat.get("windowStart").asText()).toEpochMilli() + "/" + stat.get("group").asText()
-          + "/" + stat.get("field").asText();
+      String key =
+          Instant.parse(stat.get("windowStart").asText()).toEpochMilli()
+              + "/"
+              + stat.get("group").asText()
+              + "/"
+              + stat.get("field").asText();
       assertThat(got.put(key, stat.get("count").asLong())).as("one estimate of " + key).isNull();
     }
     Map<String, Long> expected = new HashMap<>();
-    expectedCounts.forEach((windowAndGroup, n) -> {
-      expected.put(windowAndGroup + "/accel_x", (long) n);
-      expected.put(windowAndGroup + "/heading", (long) n);
-    });
+    expectedCounts.forEach(
+        (windowAndGroup, n) -> {
+          expected.put(windowAndGroup + "/accel_x", (long) n);
+          expected.put(windowAndGroup + "/heading", (long) n);
+        });
     assertThat(got).isEqualTo(expected);
-    assertThat(ENV.metrics().ofJob("README aggregation example").counter("recordsSkipped", "reason", "config-mismatch"))
+    assertThat(
+            ENV.metrics()
+                .ofJob("README aggregation example")
+                .counter("recordsSkipped", "reason", "config-mismatch"))
         .isEqualTo(5);
-    assertThat(ENV.metrics().ofJob("README aggregation example").counter("recordsPreAggregated")).isEqualTo(records);
+    assertThat(ENV.metrics().ofJob("README aggregation example").counter("recordsPreAggregated"))
+        .isEqualTo(records);
   }
 }

@@ -37,16 +37,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The per-user budget (10 per day, 2 per record: 5 records per user per day) on a real broker and
- * a MiniCluster, against a producer who forges its records' timestamps (alternating days, past
- * days, future days) to buy a fresh budget per record: on a raw topic with
+ * The per-user budget (10 per day, 2 per record: 5 records per user per day) on a real broker and a
+ * MiniCluster, against a producer who forges its records' timestamps (alternating days, past days,
+ * future days) to buy a fresh budget per record: on a raw topic with
  * message.timestamp.type=LogAppendTime the broker's time decides, and the budget holds across a
  * stop with savepoint and restore and across a restore from a checkpoint after a killed task
  * manager. On a CreateTime topic the log-append clock refuses every record; the ingestion-time
  * clock caps the forger there too.
  *
- * <p>Expectations are computed from the broker's own timestamps read back from the raw topic, so
- * a run that crosses midnight UTC (two budget periods) is judged right too. Every wait is for a
+ * <p>Expectations are computed from the broker's own timestamps read back from the raw topic, so a
+ * run that crosses midnight UTC (two budget periods) is judged right too. Every wait is for a
  * condition (every input accounted for), with a deadline of minutes.
  */
 class BudgetIT {
@@ -55,10 +55,15 @@ class BudgetIT {
    * (slot sharing), so killing either is sure to hit the job; the fault tests' quick restarts.
    */
   @RegisterExtension
-  static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().taskManagers(2).slotsPerTaskManager(1)
-      .flinkConfiguration(FaultToleranceIT.restarts()).build();
+  static final LdpTestEnvironment ENV =
+      LdpTestEnvironment.builder()
+          .taskManagers(2)
+          .slotsPerTaskManager(1)
+          .flinkConfiguration(FaultToleranceIT.restarts())
+          .build();
 
-  static final String FIELDS = """
+  static final String FIELDS =
+      """
       id-field: id
       user-field: user
       passthrough: [id]
@@ -72,14 +77,17 @@ class BudgetIT {
           max: 1
           epsilon: 1
       """;
-  static final PrivacyConfig CONFIG = PrivacyConfig.parse(FIELDS + "budget: {epsilon: 10, period: P1D}\n");
+  static final PrivacyConfig CONFIG =
+      PrivacyConfig.parse(FIELDS + "budget: {epsilon: 10, period: P1D}\n");
   static final PrivacyConfig INGESTION_CONFIG =
       PrivacyConfig.parse(FIELDS + "budget: {epsilon: 10, period: P1D, clock: ingestion-time}\n");
   static final int PER_PERIOD = 5;
   static final long DAY = Duration.ofDays(1).toMillis();
   static final ObjectMapper JSON = new ObjectMapper();
+
   /** Timestamps the producer forges. */
   static final long JAN_1 = Instant.parse("2026-01-01T12:00:00Z").toEpochMilli();
+
   static final long FUTURE = Instant.parse("2030-06-01T12:00:00Z").toEpochMilli();
 
   /**
@@ -101,13 +109,28 @@ class BudgetIT {
    * records share a partition); the i-th record of a user is stamped by the producer with {@code
    * forged(i)}. Returns where they landed.
    */
-  private static List<KafkaRecord> produce(KafkaFixture kafka, String topic, String prefix, int users, int perUser,
+  private static List<KafkaRecord> produce(
+      KafkaFixture kafka,
+      String topic,
+      String prefix,
+      int users,
+      int perUser,
       IntToLongFunction forged) {
     List<TestRecord> records = new ArrayList<>();
     for (int i = 0; i < perUser; i++) {
       for (int u = 0; u < users; u++) {
-        String json = "{\"id\":\"" + prefix + "-" + u + "-" + i + "\",\"user\":\"user-" + u + "\",\"x\":0.5,\"y\":0.25}";
-        records.add(TestRecord.json(json).withKey("user-" + u).withTimestamp(forged.applyAsLong(i)));
+        String json =
+            "{\"id\":\""
+                + prefix
+                + "-"
+                + u
+                + "-"
+                + i
+                + "\",\"user\":\"user-"
+                + u
+                + "\",\"x\":0.5,\"y\":0.25}";
+        records.add(
+            TestRecord.json(json).withKey("user-" + u).withTimestamp(forged.applyAsLong(i)));
       }
     }
     return kafka.produceRecords(topic, records);
@@ -117,13 +140,19 @@ class BudgetIT {
     return kafka.readCommitted(topic);
   }
 
-  /** Waits until {@code inputs} records are in the committed output and dead-letter topics together. */
+  /**
+   * Waits until {@code inputs} records are in the committed output and dead-letter topics together.
+   */
   private static void awaitAccounted(KafkaFixture kafka, String name, int inputs) {
-    Map<String, List<KafkaRecord>> read = kafka.awaitCommitted(inputs, name + "-out", name + "-dead");
-    assertThat(read.get(name + "-out").size() + read.get(name + "-dead").size()).as("each input once").isEqualTo(inputs);
+    Map<String, List<KafkaRecord>> read =
+        kafka.awaitCommitted(inputs, name + "-out", name + "-dead");
+    assertThat(read.get(name + "-out").size() + read.get(name + "-dead").size())
+        .as("each input once")
+        .isEqualTo(inputs);
   }
 
-  private static PerturbJob.Settings settings(KafkaFixture kafka, PrivacyConfig config, String name, boolean bounded) {
+  private static PerturbJob.Settings settings(
+      KafkaFixture kafka, PrivacyConfig config, String name, boolean bounded) {
     return PerturbJob.Settings.builder()
         .config(config)
         .kafka(KafkaSettings.of(kafka.bootstrapServers()))
@@ -143,13 +172,17 @@ class BudgetIT {
    * The raw records as the broker stamped them: every one with its LogAppendTime, none with the
    * producer's forged time. Returns the number of records per "user/period".
    */
-  private static Map<String, Integer> appendedPerUserAndPeriod(KafkaFixture kafka, String topic, long from, long to) {
+  private static Map<String, Integer> appendedPerUserAndPeriod(
+      KafkaFixture kafka, String topic, long from, long to) {
     Map<String, Integer> counts = new HashMap<>();
     // Read as consumer records: a KafkaRecord has the timestamp but not its type.
     for (ConsumerRecord<byte[], byte[]> r : kafka.consumeAll(topic, true, KafkaFixture.PATIENCE)) {
       assertThat(r.timestampType()).isEqualTo(TimestampType.LOG_APPEND_TIME);
       assertThat(r.timestamp()).isBetween(from, to);
-      counts.merge(new String(r.key(), StandardCharsets.UTF_8) + "/" + Math.floorDiv(r.timestamp(), DAY), 1, Integer::sum);
+      counts.merge(
+          new String(r.key(), StandardCharsets.UTF_8) + "/" + Math.floorDiv(r.timestamp(), DAY),
+          1,
+          Integer::sum);
     }
     return counts;
   }
@@ -161,8 +194,11 @@ class BudgetIT {
     return out;
   }
 
-  /** Released records per "user/period", the period read from the output's timestamp (the input's). */
-  private static Map<String, Integer> releasedPerUserAndPeriod(List<KafkaRecord> out) throws Exception {
+  /**
+   * Released records per "user/period", the period read from the output's timestamp (the input's).
+   */
+  private static Map<String, Integer> releasedPerUserAndPeriod(List<KafkaRecord> out)
+      throws Exception {
     Map<String, Integer> counts = new HashMap<>();
     for (KafkaRecord r : out) {
       String[] id = JSON.readTree(r.value()).get("id").asText().split("-");
@@ -181,50 +217,69 @@ class BudgetIT {
   }
 
   /** Builds the perturb job on an environment of the kit's cluster and submits it. */
-  private static JobClient submit(StreamExecutionEnvironment env, PerturbJob.Settings settings, String jobName)
+  private static JobClient submit(
+      StreamExecutionEnvironment env, PerturbJob.Settings settings, String jobName)
       throws Exception {
     PerturbJob.build(env, settings);
     return env.executeAsync(jobName);
   }
 
   @Test
-  void forgedTimestampsBuyNoBudgetAcrossAStopWithSavepointAndARestore(@TempDir Path dir) throws Exception {
+  void forgedTimestampsBuyNoBudgetAcrossAStopWithSavepointAndARestore(@TempDir Path dir)
+      throws Exception {
     budgetHoldsAcrossAStopWithSavepointAndARestore(ENV, "savepoint", dir);
   }
 
-  /** The budget across a stop with savepoint and a restore, on {@code cluster}'s MiniCluster and state backend. */
-  static void budgetHoldsAcrossAStopWithSavepointAndARestore(LdpTestEnvironment cluster, String name, Path dir)
-      throws Exception {
+  /**
+   * The budget across a stop with savepoint and a restore, on {@code cluster}'s MiniCluster and
+   * state backend.
+   */
+  static void budgetHoldsAcrossAStopWithSavepointAndARestore(
+      LdpTestEnvironment cluster, String name, Path dir) throws Exception {
     KafkaFixture kafka = cluster.kafka();
     createTopics(kafka, name, false);
     long start = System.currentTimeMillis();
     // Four records per user stamped alternately on two days (which used to reset the budget).
-    List<KafkaRecord> inputs = new ArrayList<>(produce(kafka, name + "-raw", "a", 3, 4, i -> JAN_1 + (i % 2) * DAY));
-    JobClient job = submit(cluster.executionEnvironment(), settings(kafka, CONFIG, name, false), "budget before the savepoint");
+    List<KafkaRecord> inputs =
+        new ArrayList<>(produce(kafka, name + "-raw", "a", 3, 4, i -> JAN_1 + (i % 2) * DAY));
+    JobClient job =
+        submit(
+            cluster.executionEnvironment(),
+            settings(kafka, CONFIG, name, false),
+            "budget before the savepoint");
     try {
       awaitAccounted(kafka, name, inputs.size());
     } catch (AssertionError | RuntimeException e) {
       job.cancel().get(); // it would hold the cluster's slots for the class's next tests
       throw e;
     }
-    String savepoint = job.stopWithSavepoint(false, dir.resolve("savepoints").toUri().toString(),
-        SavepointFormatType.CANONICAL).get();
-    assertThat(committed(kafka, name + "-out")).as("4 records per user fit in any period").hasSize(inputs.size());
+    String savepoint =
+        job.stopWithSavepoint(
+                false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
+            .get();
+    assertThat(committed(kafka, name + "-out"))
+        .as("4 records per user fit in any period")
+        .hasSize(inputs.size());
     // Four more per user stamped on four past days, and two of user-0 stamped in 2030.
     inputs.addAll(produce(kafka, name + "-raw", "b", 3, 4, i -> JAN_1 - (i + 1) * DAY));
     inputs.addAll(produce(kafka, name + "-raw", "c", 1, 2, i -> FUTURE + i * DAY));
     Configuration restore = new Configuration();
     restore.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
     String restored = "budget restored from the savepoint";
-    job = submit(StreamExecutionEnvironment.getExecutionEnvironment(restore), settings(kafka, CONFIG, name, false),
-        restored);
+    job =
+        submit(
+            StreamExecutionEnvironment.getExecutionEnvironment(restore),
+            settings(kafka, CONFIG, name, false),
+            restored);
     try {
       awaitAccounted(kafka, name, inputs.size());
     } finally {
       job.cancel().get();
     }
-    Map<String, Integer> expected = capped(appendedPerUserAndPeriod(kafka, name + "-raw", start - 60_000,
-        System.currentTimeMillis() + 60_000));
+    Map<String, Integer> expected =
+        capped(
+            appendedPerUserAndPeriod(
+                kafka, name + "-raw", start - 60_000, System.currentTimeMillis() + 60_000));
     List<KafkaRecord> out = committed(kafka, name + "-out");
     assertThat(releasedPerUserAndPeriod(out)).isEqualTo(expected);
     int released = expected.values().stream().mapToInt(Integer::intValue).sum();
@@ -234,7 +289,9 @@ class BudgetIT {
     assertDeadLetters(dead, name + "-raw", "budget-exhausted");
     PrivacyAssertions.assertPrivacyContract(CONFIG, inputs, out, dead);
     // The budget operator, not the perturb operator, gives the released records the fingerprint.
-    assertThat(out).extracting(r -> r.header(ConfigFingerprint.HEADER)).containsOnly(ConfigFingerprint.of(CONFIG).value());
+    assertThat(out)
+        .extracting(r -> r.header(ConfigFingerprint.HEADER))
+        .containsOnly(ConfigFingerprint.of(CONFIG).value());
     // The restored job's metrics count the records it released, not those it perturbed.
     CapturedMetrics metrics = cluster.metrics().ofJob(restored);
     assertThat(metrics.counter("recordsPerturbed")).isEqualTo(released - 12);
@@ -250,8 +307,8 @@ class BudgetIT {
    * The budget across a restore from the last checkpoint after a killed task manager, on {@code
    * cluster}'s cluster (two task managers) and state backend.
    */
-  static void budgetHoldsAcrossARestoreFromACheckpointAfterAFailure(LdpTestEnvironment cluster, String name)
-      throws Exception {
+  static void budgetHoldsAcrossARestoreFromACheckpointAfterAFailure(
+      LdpTestEnvironment cluster, String name) throws Exception {
     KafkaFixture kafka = cluster.kafka();
     createTopics(kafka, name, false);
     long start = System.currentTimeMillis();
@@ -262,14 +319,20 @@ class BudgetIT {
     JobClient job = env.executeAsync("budget killed mid-stream");
     Await.jobStatus(job, JobStatus.RUNNING);
     // Mid-stream: once dead letters flow (the budgets are spent), kill a task manager.
-    Await.until("30 dead letters before the failure (uncommitted included)",
-        () -> kafka.readUncommitted(name + "-dead").size(), n -> n >= 30);
+    Await.until(
+        "30 dead letters before the failure (uncommitted included)",
+        () -> kafka.readUncommitted(name + "-dead").size(),
+        n -> n >= 30);
     cluster.miniCluster().terminateTaskManager(0).get();
     cluster.miniCluster().startTaskManager();
-    assertThat(job.getJobExecutionResult()).as("the job's result").succeedsWithin(KafkaFixture.PATIENCE);
+    assertThat(job.getJobExecutionResult())
+        .as("the job's result")
+        .succeedsWithin(KafkaFixture.PATIENCE);
     awaitAccounted(kafka, name, inputs.size());
-    Map<String, Integer> expected = capped(appendedPerUserAndPeriod(kafka, name + "-raw", start - 60_000,
-        System.currentTimeMillis() + 60_000));
+    Map<String, Integer> expected =
+        capped(
+            appendedPerUserAndPeriod(
+                kafka, name + "-raw", start - 60_000, System.currentTimeMillis() + 60_000));
     List<KafkaRecord> out = committed(kafka, name + "-out");
     assertThat(releasedPerUserAndPeriod(out)).isEqualTo(expected);
     int released = expected.values().stream().mapToInt(Integer::intValue).sum();
@@ -281,7 +344,8 @@ class BudgetIT {
   }
 
   @Test
-  void onACreateTimeTopicTheLogAppendClockRefusesEveryRecordAndIngestionTimeCapsTheForger() throws Exception {
+  void onACreateTimeTopicTheLogAppendClockRefusesEveryRecordAndIngestionTimeCapsTheForger()
+      throws Exception {
     KafkaFixture kafka = ENV.kafka();
     createTopics(kafka, "createtime", true);
     createTopics(kafka, "ingestion", true);
@@ -289,7 +353,8 @@ class BudgetIT {
     // Eight records per user stamped on seven past days and the next half hour (a CreateTime topic
     // refuses stamps over an hour ahead: message.timestamp.after.max.ms).
     long soon = System.currentTimeMillis() + 30 * 60_000L;
-    List<KafkaRecord> capped = produce(kafka, "ingestion-raw", "g", 3, 8, i -> i == 7 ? soon : JAN_1 - i * DAY);
+    List<KafkaRecord> capped =
+        produce(kafka, "ingestion-raw", "g", 3, 8, i -> i == 7 ? soon : JAN_1 - i * DAY);
     long firstDay = Math.floorDiv(System.currentTimeMillis(), DAY);
     StreamExecutionEnvironment env = ENV.executionEnvironment();
     PerturbJob.build(env, settings(kafka, CONFIG, "createtime", true));
@@ -317,7 +382,8 @@ class BudgetIT {
     if (days == 1) {
       assertThat(perUser).containsOnly(Map.entry("0", 5), Map.entry("1", 5), Map.entry("2", 5));
     } else {
-      assertThat(perUser.values()).allSatisfy(n -> assertThat(n).isBetween(PER_PERIOD, (int) days * PER_PERIOD));
+      assertThat(perUser.values())
+          .allSatisfy(n -> assertThat(n).isBetween(PER_PERIOD, (int) days * PER_PERIOD));
     }
     List<KafkaRecord> dead = committed(kafka, "ingestion-dead");
     assertDeadLetters(dead, "ingestion-raw", "budget-exhausted");

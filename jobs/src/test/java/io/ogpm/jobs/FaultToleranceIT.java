@@ -38,19 +38,24 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Exactly once under failure, against a real broker: a task manager killed mid-stream, and a
- * failure injected in the operator. A read_committed consumer then finds every input exactly
- * once, in the perturbed or the dead-letter topic; in keyed mode every record replayed after the
- * failure (visible to a read_uncommitted consumer, in the aborted transactions) got the identical
- * perturbed value, so the retry leaked nothing.
+ * failure injected in the operator. A read_committed consumer then finds every input exactly once,
+ * in the perturbed or the dead-letter topic; in keyed mode every record replayed after the failure
+ * (visible to a read_uncommitted consumer, in the aborted transactions) got the identical perturbed
+ * value, so the retry leaked nothing.
  */
 class FaultToleranceIT {
   /**
    * Two task managers with one slot each: at parallelism 2 each runs one subtask of every operator
-   * (slot sharing), so killing either is sure to hit the job; quick restarts, enough for the faults.
+   * (slot sharing), so killing either is sure to hit the job; quick restarts, enough for the
+   * faults.
    */
   @RegisterExtension
-  static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().taskManagers(2).slotsPerTaskManager(1)
-      .flinkConfiguration(restarts()).build();
+  static final LdpTestEnvironment ENV =
+      LdpTestEnvironment.builder()
+          .taskManagers(2)
+          .slotsPerTaskManager(1)
+          .flinkConfiguration(restarts())
+          .build();
 
   /** Fixed-delay restarts, 20 attempts 200 ms apart (BudgetIT's cluster too). */
   static Configuration restarts() {
@@ -61,7 +66,9 @@ class FaultToleranceIT {
     return conf;
   }
 
-  static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
+  static final PrivacyConfig CONFIG =
+      PrivacyConfig.parse(
+          """
       id-field: id
       passthrough: [id]
       fields:
@@ -76,20 +83,28 @@ class FaultToleranceIT {
   @Test
   void killingATaskManagerMidStreamLosesAndDuplicatesNothing(@TempDir Path dir) throws Exception {
     KafkaFixture kafka = ENV.kafka();
-    run(kafka, dir, "tm", (job, inputs) -> {
-      // Mid-stream, on both subtasks: each reads one raw partition, and the one on the task manager
-      // killed must have records in open transactions, or no replay is there to check. (Waiting
-      // for 300 records in all let one subtask write them all on a loaded machine: then nothing
-      // was replayed.)
-      Map<String, Integer> rawPartition = new HashMap<>();
-      for (KafkaRecord r : inputs) {
-        rawPartition.put(id(r), r.partition());
-      }
-      Await.until("100 records of each raw partition written to tm-perturbed (uncommitted included)",
-          () -> fewestOfAPartition(kafka.readUncommitted("tm-perturbed"), rawPartition, 2), n -> n >= 100);
-      ENV.miniCluster().terminateTaskManager(0).get();
-      ENV.miniCluster().startTaskManager();
-    }, in -> Hooks.throttled(in, 2000));
+    run(
+        kafka,
+        dir,
+        "tm",
+        (job, inputs) -> {
+          // Mid-stream, on both subtasks: each reads one raw partition, and the one on the task
+          // manager
+          // killed must have records in open transactions, or no replay is there to check. (Waiting
+          // for 300 records in all let one subtask write them all on a loaded machine: then nothing
+          // was replayed.)
+          Map<String, Integer> rawPartition = new HashMap<>();
+          for (KafkaRecord r : inputs) {
+            rawPartition.put(id(r), r.partition());
+          }
+          Await.until(
+              "100 records of each raw partition written to tm-perturbed (uncommitted included)",
+              () -> fewestOfAPartition(kafka.readUncommitted("tm-perturbed"), rawPartition, 2),
+              n -> n >= 100);
+          ENV.miniCluster().terminateTaskManager(0).get();
+          ENV.miniCluster().startTaskManager();
+        },
+        in -> Hooks.throttled(in, 2000));
   }
 
   @Test
@@ -98,7 +113,8 @@ class FaultToleranceIT {
   }
 
   /** The fewest output records that came from one of the raw topic's partitions. */
-  private static int fewestOfAPartition(List<KafkaRecord> outputs, Map<String, Integer> rawPartition, int partitions) {
+  private static int fewestOfAPartition(
+      List<KafkaRecord> outputs, Map<String, Integer> rawPartition, int partitions) {
     int[] counts = new int[partitions];
     for (KafkaRecord r : outputs) {
       counts[rawPartition.get(id(r))]++;
@@ -115,11 +131,18 @@ class FaultToleranceIT {
   }
 
   interface Fault {
-    /** @param inputs the raw records as produced, with the partition each landed in */
+    /**
+     * @param inputs the raw records as produced, with the partition each landed in
+     */
     void cause(JobClient job, List<KafkaRecord> inputs) throws Exception;
   }
 
-  private void run(KafkaFixture kafka, Path dir, String name, Fault fault, UnaryOperator<DataStream<RawRecord>> hook)
+  private void run(
+      KafkaFixture kafka,
+      Path dir,
+      String name,
+      Fault fault,
+      UnaryOperator<DataStream<RawRecord>> hook)
       throws Exception {
     String raw = name + "-raw";
     String out = name + "-perturbed";
@@ -133,32 +156,40 @@ class FaultToleranceIT {
     List<TestRecord> records = new ArrayList<>();
     for (int i = 0; i < RECORDS; i++) {
       String value = i % 100 == 99 ? "\"bad\"" : Double.toString((i % 97) / 97.0);
-      records.add(TestRecord.json("{\"id\":\"" + name + "-" + i + "\",\"x\":" + value + "}").withPartition(i % 2));
+      records.add(
+          TestRecord.json("{\"id\":\"" + name + "-" + i + "\",\"x\":" + value + "}")
+              .withPartition(i % 2));
     }
     List<KafkaRecord> inputs = kafka.produceRecords(raw, records);
-    Path key = Files.write(dir.resolve("key"), "fault-tolerance test key 0123456789".getBytes(StandardCharsets.US_ASCII));
+    Path key =
+        Files.write(
+            dir.resolve("key"),
+            "fault-tolerance test key 0123456789".getBytes(StandardCharsets.US_ASCII));
     // Checkpoints every 5 s, longer than the faults take to strike (under a second of processing):
     // the records processed before a fault sit in open transactions, so they are aborted and
     // replayed, and the test sees the replay (a read_uncommitted consumer sees both attempts).
-    PerturbJob.Settings settings = PerturbJob.Settings.builder()
-        .config(CONFIG)
-        .kafka(KafkaSettings.of(kafka.bootstrapServers()))
-        .inputTopic(raw)
-        .outputTopic(out)
-        .deadLetterTopic(dead)
-        .groupId(name)
-        .transactionalIdPrefix(name)
-        .keySource(KeySource.file(key))
-        .bounded(true)
-        .checkpointInterval(Duration.ofSeconds(5))
-        .parallelism(2)
-        .build();
+    PerturbJob.Settings settings =
+        PerturbJob.Settings.builder()
+            .config(CONFIG)
+            .kafka(KafkaSettings.of(kafka.bootstrapServers()))
+            .inputTopic(raw)
+            .outputTopic(out)
+            .deadLetterTopic(dead)
+            .groupId(name)
+            .transactionalIdPrefix(name)
+            .keySource(KeySource.file(key))
+            .bounded(true)
+            .checkpointInterval(Duration.ofSeconds(5))
+            .parallelism(2)
+            .build();
     StreamExecutionEnvironment env = ENV.executionEnvironment();
     PerturbJob.build(env, settings, hook);
     JobClient job = env.executeAsync("fault tolerance " + name);
     Await.jobStatus(job, JobStatus.RUNNING);
     fault.cause(job, inputs);
-    assertThat(job.getJobExecutionResult()).as("the job's result").succeedsWithin(KafkaFixture.PATIENCE);
+    assertThat(job.getJobExecutionResult())
+        .as("the job's result")
+        .succeedsWithin(KafkaFixture.PATIENCE);
 
     List<KafkaRecord> committed = kafka.readCommitted(out);
     List<KafkaRecord> deadLetters = kafka.readCommitted(dead);
@@ -176,7 +207,9 @@ class FaultToleranceIT {
     Map<String, List<Double>> values = new HashMap<>();
     for (KafkaRecord r : kafka.readUncommitted(out)) {
       JsonNode v = JSON.readTree(r.value());
-      values.computeIfAbsent(v.get("id").asText(), k -> new ArrayList<>()).add(v.get("x").asDouble());
+      values
+          .computeIfAbsent(v.get("id").asText(), k -> new ArrayList<>())
+          .add(v.get("x").asDouble());
     }
     long replayed = values.values().stream().filter(l -> l.size() > 1).count();
     assertThat(replayed).as("records written twice (first attempt aborted)").isPositive();

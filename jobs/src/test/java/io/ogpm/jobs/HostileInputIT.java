@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Hostile input through the Flink operator against a real broker (the aggregation's deserializer
- * is checked on the same generator in PerturbedValuesDeserializerTest): the job
- * never fails, every input ends in exactly one of the perturbed or dead-letter topics, and no
- * output, dead letter or log line carries a raw value.
+ * Hostile input through the Flink operator against a real broker (the aggregation's deserializer is
+ * checked on the same generator in PerturbedValuesDeserializerTest): the job never fails, every
+ * input ends in exactly one of the perturbed or dead-letter topics, and no output, dead letter or
+ * log line carries a raw value.
  */
 class HostileInputIT {
   @RegisterExtension
@@ -35,22 +35,24 @@ class HostileInputIT {
     kafka.createTopic("hostile-raw", 2);
     kafka.createTopic("hostile-out", 2);
     kafka.createTopic("hostile-dead", 1);
-    List<KafkaRecord> inputs = kafka.produceRecords("hostile-raw", values.stream().map(TestRecord::value).toList());
+    List<KafkaRecord> inputs =
+        kafka.produceRecords("hostile-raw", values.stream().map(TestRecord::value).toList());
     PrivacyConfig config = PrivacyConfig.parse(HostileInputs.CONFIG_REJECT);
     try (LogCapture logs = new LogCapture()) {
-      PerturbJob.Settings settings = PerturbJob.Settings.builder()
-          .config(config)
-          .kafka(KafkaSettings.of(kafka.bootstrapServers()))
-          .inputTopic("hostile-raw")
-          .outputTopic("hostile-out")
-          .deadLetterTopic("hostile-dead")
-          .groupId("hostile")
-          .transactionalIdPrefix("hostile")
-          .keySource(KeySource.none())
-          .bounded(true)
-          .checkpointInterval(Duration.ofMillis(500))
-          .parallelism(2)
-          .build();
+      PerturbJob.Settings settings =
+          PerturbJob.Settings.builder()
+              .config(config)
+              .kafka(KafkaSettings.of(kafka.bootstrapServers()))
+              .inputTopic("hostile-raw")
+              .outputTopic("hostile-out")
+              .deadLetterTopic("hostile-dead")
+              .groupId("hostile")
+              .transactionalIdPrefix("hostile")
+              .keySource(KeySource.none())
+              .bounded(true)
+              .checkpointInterval(Duration.ofMillis(500))
+              .parallelism(2)
+              .build();
       StreamExecutionEnvironment env = ENV.executionEnvironment();
       PerturbJob.build(env, settings);
       env.execute("hostile input");
@@ -59,10 +61,12 @@ class HostileInputIT {
       assertThat(out.size() + dead.size()).isEqualTo(values.size());
       assertThat(out).isNotEmpty();
       for (KafkaRecord r : out) {
-        assertThat(new String(r.value(), StandardCharsets.UTF_8)).doesNotContain(HostileInputs.MARKER);
+        assertThat(new String(r.value(), StandardCharsets.UTF_8))
+            .doesNotContain(HostileInputs.MARKER);
       }
       for (KafkaRecord r : dead) {
-        assertThat(new String(r.value(), StandardCharsets.UTF_8)).doesNotContain(HostileInputs.MARKER);
+        assertThat(new String(r.value(), StandardCharsets.UTF_8))
+            .doesNotContain(HostileInputs.MARKER);
       }
       PrivacyAssertions.assertPrivacyContract(config, inputs, out, dead);
       // The capture works (it sees this line), and no line carries a value.

@@ -35,9 +35,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The examples of README.md and docs/datastream.md, run: the two
- * examples, JSON records from Kafka and the job's own POJOs, on a Flink MiniCluster (and a real
- * broker for the first). The example code below is the pages', with the test's topic names.
+ * The examples of README.md and docs/datastream.md, run: the two examples, JSON records from Kafka
+ * and the job's own POJOs, on a Flink MiniCluster (and a real broker for the first). The example
+ * code below is the pages', with the test's topic names.
  */
 class LibraryExamplesIT {
   @RegisterExtension
@@ -46,30 +46,42 @@ class LibraryExamplesIT {
   static final ObjectMapper JSON = new ObjectMapper();
 
   /** README.md and docs/datastream.md: "JSON records from Kafka". */
-  static void jsonExample(StreamExecutionEnvironment env, String bootstrapServers, Path configFile, String rawTopic,
-      String perturbedTopic, String deadLetterTopic) {
+  static void jsonExample(
+      StreamExecutionEnvironment env,
+      String bootstrapServers,
+      Path configFile,
+      String rawTopic,
+      String perturbedTopic,
+      String deadLetterTopic) {
     PrivacyConfig config = PrivacyConfig.load(configFile);
     KafkaSettings kafka = KafkaSettings.of(bootstrapServers);
     env.enableCheckpointing(1_000); // the exactly-once sinks commit on checkpoints
 
-    DataStream<RawRecord> raw = env.fromSource(
-        RawRecordSource.builder().kafka(kafka).topics(rawTopic).groupId("my-job").build(),
-        WatermarkStrategy.noWatermarks(), "raw records").uid("raw-source");
+    DataStream<RawRecord> raw =
+        env.fromSource(
+                RawRecordSource.builder().kafka(kafka).topics(rawTopic).groupId("my-job").build(),
+                WatermarkStrategy.noWatermarks(),
+                "raw records")
+            .uid("raw-source");
 
-    PerturbationResult<PerturbedRecord> ldp = LdpPerturbation.builder()
-        .config(config)
-        .uidPrefix("my-job")
-        .build()
-        .apply(raw);
+    PerturbationResult<PerturbedRecord> ldp =
+        LdpPerturbation.builder().config(config).uidPrefix("my-job").build().apply(raw);
 
-    ldp.perturbed().sinkTo(PerturbationSinks.perturbed(kafka, perturbedTopic, "my-job")).uid("perturbed-sink");
-    ldp.deadLetters().sinkTo(PerturbationSinks.deadLetters(kafka, deadLetterTopic, "my-job")).uid("dead-letter-sink");
+    ldp.perturbed()
+        .sinkTo(PerturbationSinks.perturbed(kafka, perturbedTopic, "my-job"))
+        .uid("perturbed-sink");
+    ldp.deadLetters()
+        .sinkTo(PerturbationSinks.deadLetters(kafka, deadLetterTopic, "my-job"))
+        .uid("dead-letter-sink");
   }
 
   @Test
   void jsonRecordsFromKafka(@TempDir Path dir) throws Exception {
     KafkaFixture kafka = ENV.kafka();
-    Path config = Files.writeString(dir.resolve("ogpm.yaml"), """
+    Path config =
+        Files.writeString(
+            dir.resolve("ogpm.yaml"),
+            """
         id-field: id
         passthrough: [id, ts]
         fields:
@@ -81,7 +93,8 @@ class LibraryExamplesIT {
     List<String> records = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
       String x = i % 50 == 49 ? "\"7.345612\"" : Double.toString((i % 40) / 10.0 - 2);
-      records.add("{\"id\":\"r" + i + "\",\"ts\":" + i + ",\"accel_x\":" + x + ",\"name\":\"SECRET\"}");
+      records.add(
+          "{\"id\":\"r" + i + "\",\"ts\":" + i + ",\"accel_x\":" + x + ",\"name\":\"SECRET\"}");
     }
     List<KafkaRecord> inputs = kafka.produceJson("ex-raw", records);
 
@@ -90,7 +103,8 @@ class LibraryExamplesIT {
     jsonExample(env, kafka.bootstrapServers(), config, "ex-raw", "ex-perturbed", "ex-dead");
     JobClient job = env.executeAsync("README example: JSON records from Kafka");
     try {
-      Map<String, List<KafkaRecord>> read = kafka.awaitCommitted(records.size(), "ex-perturbed", "ex-dead");
+      Map<String, List<KafkaRecord>> read =
+          kafka.awaitCommitted(records.size(), "ex-perturbed", "ex-dead");
       List<KafkaRecord> out = read.get("ex-perturbed");
       List<KafkaRecord> dead = read.get("ex-dead");
       assertThat(out.size() + dead.size()).isEqualTo(records.size());
@@ -112,7 +126,10 @@ class LibraryExamplesIT {
     }
   }
 
-  /** README.md and docs/datastream.md: "Your own POJO". A Flink POJO: public fields (or getters and setters), a no-argument constructor. */
+  /**
+   * README.md and docs/datastream.md: "Your own POJO". A Flink POJO: public fields (or getters and
+   * setters), a no-argument constructor.
+   */
   public static class SensorReading {
     public String deviceId;
     public String user;
@@ -135,7 +152,9 @@ class LibraryExamplesIT {
 
   /** README.md and docs/datastream.md: "Your own POJO". */
   static PerturbationResult<SensorReading> pojoExample(DataStream<SensorReading> readings) {
-    PrivacyConfig config = PrivacyConfig.parse("""
+    PrivacyConfig config =
+        PrivacyConfig.parse(
+            """
         id-field: deviceId
         passthrough: [deviceId, timestamp]
         fields:

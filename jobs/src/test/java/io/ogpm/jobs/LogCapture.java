@@ -13,7 +13,9 @@ import org.apache.logging.log4j.core.config.Configuration;
 import org.apache.logging.log4j.core.config.LoggerConfig;
 import org.apache.logging.log4j.core.config.Property;
 
-/** Captures every log event (message and stack trace) while open: for checking logs carry no values. */
+/**
+ * Captures every log event (message and stack trace) while open: for checking logs carry no values.
+ */
 final class LogCapture implements AutoCloseable {
   private final List<String> lines = new CopyOnWriteArrayList<>();
   private final AbstractAppender appender;
@@ -21,18 +23,19 @@ final class LogCapture implements AutoCloseable {
 
   LogCapture() {
     context = (LoggerContext) LogManager.getContext(false);
-    appender = new AbstractAppender("ogpm-test-capture", null, null, true, Property.EMPTY_ARRAY) {
-      @Override
-      public void append(LogEvent event) {
-        StringBuilder s = new StringBuilder(event.getMessage().getFormattedMessage());
-        if (event.getThrown() != null) {
-          StringWriter w = new StringWriter();
-          event.getThrown().printStackTrace(new PrintWriter(w));
-          s.append('\n').append(w);
-        }
-        lines.add(s.toString());
-      }
-    };
+    appender =
+        new AbstractAppender("ogpm-test-capture", null, null, true, Property.EMPTY_ARRAY) {
+          @Override
+          public void append(LogEvent event) {
+            StringBuilder s = new StringBuilder(event.getMessage().getFormattedMessage());
+            if (event.getThrown() != null) {
+              StringWriter w = new StringWriter();
+              event.getThrown().printStackTrace(new PrintWriter(w));
+              s.append('\n').append(w);
+            }
+            lines.add(s.toString());
+          }
+        };
     appender.start();
     Configuration config = context.getConfiguration();
     config.addAppender(appender);

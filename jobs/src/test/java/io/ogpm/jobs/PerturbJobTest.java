@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Test;
  * their savepoints restore) and Flink's own serializers on every stream.
  */
 class PerturbJobTest {
-  static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
+  static final PrivacyConfig CONFIG =
+      PrivacyConfig.parse(
+          """
       id-field: id
       user-field: user
       passthrough: [id]
@@ -53,11 +55,14 @@ class PerturbJobTest {
     assertThat(s.config()).isSameAs(CONFIG);
     assertThat(s.kafka()).isSameAs(KAFKA);
 
-    assertThatThrownBy(() -> PerturbJob.Settings.builder().kafka(KAFKA).build()).hasMessage("config: required");
-    assertThatThrownBy(() -> PerturbJob.Settings.builder().config(CONFIG).build()).hasMessage("kafka: required");
+    assertThatThrownBy(() -> PerturbJob.Settings.builder().kafka(KAFKA).build())
+        .hasMessage("config: required");
+    assertThatThrownBy(() -> PerturbJob.Settings.builder().config(CONFIG).build())
+        .hasMessage("kafka: required");
     assertThatThrownBy(() -> settings().keySource(null).build())
         .hasMessage("keySource: required (KeySource.none() for secure randomness)");
-    assertThatThrownBy(() -> settings().inputTopic(" ").build()).hasMessage("inputTopic: must not be blank, got ' '");
+    assertThatThrownBy(() -> settings().inputTopic(" ").build())
+        .hasMessage("inputTopic: must not be blank, got ' '");
     assertThatThrownBy(() -> settings().groupId(null).build()).hasMessage("groupId: required");
     assertThatThrownBy(() -> settings().transactionalIdPrefix("").build())
         .hasMessage("transactionalIdPrefix: must not be blank, got ''");
@@ -73,7 +78,8 @@ class PerturbJobTest {
         .hasMessage("parallelism: must be >= 0 (0: the environment's), got -1");
     PrivacyConfig noId = PrivacyConfig.parse("fields: [{name: x, min: 0, max: 1, epsilon: 1}]");
     assertThatThrownBy(() -> settings().config(noId).keySource(KeySource.environment("K")).build())
-        .hasMessage("randomness: keyed randomness (key in $K) needs an id-field in the configuration");
+        .hasMessage(
+            "randomness: keyed randomness (key in $K) needs an id-field in the configuration");
   }
 
   static Set<String> uids(StreamGraph graph) {
@@ -89,15 +95,20 @@ class PerturbJobTest {
   @Test
   void theJobSetsUpItsEnvironmentAndKeepsItsUids() {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    PerturbJob.build(env, settings().checkpointInterval(Duration.ofSeconds(3)).parallelism(3).bounded(true).build(),
+    PerturbJob.build(
+        env,
+        settings().checkpointInterval(Duration.ofSeconds(3)).parallelism(3).bounded(true).build(),
         UnaryOperator.identity());
     assertThat(env.getCheckpointConfig().getCheckpointInterval()).isEqualTo(3_000);
-    assertThat(env.getCheckpointConfig().getCheckpointingConsistencyMode()).isEqualTo(CheckpointingMode.EXACTLY_ONCE);
+    assertThat(env.getCheckpointConfig().getCheckpointingConsistencyMode())
+        .isEqualTo(CheckpointingMode.EXACTLY_ONCE);
     assertThat(env.getParallelism()).isEqualTo(3);
     assertThat(env.getConfiguration().get(PipelineOptions.GENERIC_TYPES)).isFalse();
     assertThat(env.getConfig().isObjectReuseEnabled()).isTrue();
     StreamGraph graph = env.getStreamGraph();
-    assertThat(uids(graph)).contains("raw-source", "perturb", "budget-by-period", "perturbed-sink", "dead-letter-sink");
+    assertThat(uids(graph))
+        .contains(
+            "raw-source", "perturb", "budget-by-period", "perturbed-sink", "dead-letter-sink");
     assertThat(FlinkTypes.assertNoKryo(graph)).isNotEmpty();
   }
 

@@ -41,22 +41,22 @@ import org.junit.jupiter.api.io.TempDir;
  * fixture {@code src/test/resources/savepoints/perturb-budget} (canonical format; see its README)
  * holds a per-user budget in which user {@code spent} has spent all of it and user {@code partial}
  * two fifths. Restored into the current {@link PerturbJob} on a real broker and a MiniCluster, the
- * budget is enforced as saved: {@code spent}'s records become {@code budget-exhausted} dead letters,
- * {@code partial} gets the three records it has left (its fourth is a dead letter) and a user the
- * savepoint never saw gets all five of its records.
+ * budget is enforced as saved: {@code spent}'s records become {@code budget-exhausted} dead
+ * letters, {@code partial} gets the three records it has left (its fourth is a dead letter) and a
+ * user the savepoint never saw gets all five of its records.
  *
  * <p>The savepoint holds, under the job's uids, the Kafka source's splits (topic, partition, next
  * offset), the budget's keyed state and timers, and the two Kafka sinks' writer and committer
  * state. All of it restores against a fresh broker, so nothing is dropped with {@code
  * allow-non-restored-state}: the source resumes each split at its saved offset (the test writes the
- * fixture's first seven records again, which the restored job must not read a second time, then
- * the new ones), and the sinks hold no pending transaction, since the fixture was taken once every
+ * fixture's first seven records again, which the restored job must not read a second time, then the
+ * new ones), and the sinks hold no pending transaction, since the fixture was taken once every
  * input was committed (an empty transaction leaves no committable; the writer merely aborts
  * transactions of its prefix the fresh broker never had).
  *
- * <p>Periods: the fixture's budget period is 36,500 days (the longest {@code BudgetConfig}
- * allows), so the period of its spending, 1970 to 2069, is still the current one when the test
- * runs, and its timers (which forget a period one period after it closed) lie far ahead.
+ * <p>Periods: the fixture's budget period is 36,500 days (the longest {@code BudgetConfig} allows),
+ * so the period of its spending, 1970 to 2069, is still the current one when the test runs, and its
+ * timers (which forget a period one period after it closed) lie far ahead.
  *
  * <p>To rewrite the fixture (only when the job's state itself changes on purpose, and then the old
  * fixture must still restore or the change needs a state migration): {@code mvn -B -pl jobs -am
@@ -65,17 +65,23 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PerturbSavepointIT {
   @RegisterExtension
-  static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().taskManagers(1).slotsPerTaskManager(1).build();
+  static final LdpTestEnvironment ENV =
+      LdpTestEnvironment.builder().taskManagers(1).slotsPerTaskManager(1).build();
 
   /** The system property that makes this class rewrite the fixture instead of restoring it. */
   static final String REWRITE = "ogpm.savepoint.rewrite";
+
   /** The committed fixture, relative to the jobs module (Maven runs the tests there). */
-  static final Path FIXTURE_SOURCE = Path.of("src", "test", "resources", "savepoints", "perturb-budget");
+  static final Path FIXTURE_SOURCE =
+      Path.of("src", "test", "resources", "savepoints", "perturb-budget");
+
   /** The fixture as a test resource. */
   static final String FIXTURE = "/savepoints/perturb-budget";
 
   /** 2 per record, 10 per period of 36,500 days: 5 records per user. */
-  static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
+  static final PrivacyConfig CONFIG =
+      PrivacyConfig.parse(
+          """
       id-field: id
       user-field: user
       passthrough: [id]
@@ -90,6 +96,7 @@ class PerturbSavepointIT {
           epsilon: 1
       budget: {epsilon: 10, period: P36500D}
       """);
+
   static final String NAME = "savepoint-fixture";
   static final ObjectMapper JSON = new ObjectMapper();
 
@@ -114,16 +121,29 @@ class PerturbSavepointIT {
     kafka.createTopic(NAME + "-dead", 1);
   }
 
-  private static List<KafkaRecord> produce(KafkaFixture kafka, String batch, String user, int records) {
+  private static List<KafkaRecord> produce(
+      KafkaFixture kafka, String batch, String user, int records) {
     List<TestRecord> out = new ArrayList<>();
     for (int i = 0; i < records; i++) {
-      out.add(TestRecord.json("{\"id\":\"" + batch + "-" + user + "-" + i + "\",\"user\":\"" + user
-          + "\",\"x\":0.5,\"y\":0.25}").withKey(user));
+      out.add(
+          TestRecord.json(
+                  "{\"id\":\""
+                      + batch
+                      + "-"
+                      + user
+                      + "-"
+                      + i
+                      + "\",\"user\":\""
+                      + user
+                      + "\",\"x\":0.5,\"y\":0.25}")
+              .withKey(user));
     }
     return kafka.produceRecords(NAME + "-raw", out);
   }
 
-  /** What the fixture's job read before its savepoint: {@code spent} 5 records, {@code partial} 2. */
+  /**
+   * What the fixture's job read before its savepoint: {@code spent} 5 records, {@code partial} 2.
+   */
   private static List<KafkaRecord> produceBeforeTheSavepoint(KafkaFixture kafka) {
     List<KafkaRecord> in = new ArrayList<>(produce(kafka, "before", "spent", 5));
     in.addAll(produce(kafka, "before", "partial", 2));
@@ -140,16 +160,20 @@ class PerturbSavepointIT {
   }
 
   @Test
-  @DisabledIfSystemProperty(named = REWRITE, matches = "true", disabledReason = "rewriting the fixture")
+  @DisabledIfSystemProperty(
+      named = REWRITE,
+      matches = "true",
+      disabledReason = "rewriting the fixture")
   void theJobRestoresTheCommittedSavepointAndEnforcesItsBudget(@TempDir Path dir) throws Exception {
     restoresTheFixtureAndEnforcesItsBudget(ENV, dir);
   }
 
   /**
-   * The restore of the committed fixture on {@code cluster}'s MiniCluster and state backend, and its
-   * broker, which must not have the fixture's topics yet (the savepoint names them).
+   * The restore of the committed fixture on {@code cluster}'s MiniCluster and state backend, and
+   * its broker, which must not have the fixture's topics yet (the savepoint names them).
    */
-  static void restoresTheFixtureAndEnforcesItsBudget(LdpTestEnvironment cluster, Path dir) throws Exception {
+  static void restoresTheFixtureAndEnforcesItsBudget(LdpTestEnvironment cluster, Path dir)
+      throws Exception {
     KafkaFixture kafka = cluster.kafka();
     createTopics(kafka);
     // The fixture's source resumes at offset 7: these are not read again.
@@ -172,11 +196,16 @@ class PerturbSavepointIT {
     }
     List<KafkaRecord> out = read.get(NAME + "-out");
     List<KafkaRecord> dead = read.get(NAME + "-dead");
-    assertThat(out.size() + dead.size()).as("each new input once, none of the saved ones again").isEqualTo(after.size());
-    assertThat(out).extracting(r -> JSON.readTree(r.value()).get("id").asText()).allMatch(id -> id.startsWith("after-"));
+    assertThat(out.size() + dead.size())
+        .as("each new input once, none of the saved ones again")
+        .isEqualTo(after.size());
+    assertThat(out)
+        .extracting(r -> JSON.readTree(r.value()).get("id").asText())
+        .allMatch(id -> id.startsWith("after-"));
     // spent: 0 left; partial: 3 of its 4 (it had spent 2 records' worth); new: all 5.
     assertThat(perUser(out)).as("released per user").isEqualTo(Map.of("partial", 3, "new", 5));
-    assertThat(dead).as("dead letters: spent's 2 (offsets 7, 8) and partial's fourth (offset 12)")
+    assertThat(dead)
+        .as("dead letters: spent's 2 (offsets 7, 8) and partial's fourth (offset 12)")
         .extracting(r -> JSON.readTree(r.value()).get("source").get("offset").asLong())
         .containsExactlyInAnyOrder(7L, 8L, 12L);
     for (KafkaRecord d : dead) {
@@ -203,9 +232,13 @@ class PerturbSavepointIT {
     JobClient job = env.executeAsync("perturb job writing the savepoint fixture");
     String savepoint;
     try {
-      Map<String, List<KafkaRecord>> read = kafka.awaitCommitted(inputs.size(), name + "-out", name + "-dead");
-      assertThat(read.get(name + "-out")).as("7 records within a budget of 5 per user").hasSize(inputs.size());
-      savepoint = job.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL).get();
+      Map<String, List<KafkaRecord>> read =
+          kafka.awaitCommitted(inputs.size(), name + "-out", name + "-dead");
+      assertThat(read.get(name + "-out"))
+          .as("7 records within a budget of 5 per user")
+          .hasSize(inputs.size());
+      savepoint =
+          job.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL).get();
     } catch (AssertionError | RuntimeException e) {
       job.cancel().get();
       throw e;
@@ -222,10 +255,14 @@ class PerturbSavepointIT {
     copyFiles(written, FIXTURE_SOURCE);
   }
 
-  /** The fixture as files of its own (restoring reads the directory the {@code _metadata} is in). */
+  /**
+   * The fixture as files of its own (restoring reads the directory the {@code _metadata} is in).
+   */
   private static Path copyOfFixture(Path dir) throws IOException, URISyntaxException {
     URL metadata = PerturbSavepointIT.class.getResource(FIXTURE + "/_metadata");
-    assertThat(metadata).as("the committed fixture " + FIXTURE + "/_metadata on the test class path").isNotNull();
+    assertThat(metadata)
+        .as("the committed fixture " + FIXTURE + "/_metadata on the test class path")
+        .isNotNull();
     Path copy = dir.resolve("perturb-budget");
     Files.createDirectories(copy);
     copyFiles(Path.of(metadata.toURI()).getParent(), copy);
@@ -234,13 +271,17 @@ class PerturbSavepointIT {
 
   private static void copyFiles(Path from, Path to) throws IOException {
     try (Stream<Path> files = Files.list(from)) {
-      files.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().equals("README.md")).forEach(p -> {
-        try {
-          Files.copy(p, to.resolve(p.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      files
+          .filter(Files::isRegularFile)
+          .filter(p -> !p.getFileName().toString().equals("README.md"))
+          .forEach(
+              p -> {
+                try {
+                  Files.copy(p, to.resolve(p.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     }
   }
 }

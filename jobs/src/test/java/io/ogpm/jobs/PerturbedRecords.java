@@ -11,8 +11,8 @@ import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 import io.ogpm.record.JsonFields;
-import java.util.List;
 import io.ogpm.testkit.TestRecord;
+import java.util.List;
 
 /**
  * Perturbed records as the perturb job writes them (each configured field perturbed by its
@@ -30,12 +30,16 @@ final class PerturbedRecords {
 
   PerturbedRecords(PrivacyConfig config, long seed) {
     this.config = config;
-    this.mechanisms = config.fields().stream().map(f -> MechanismCatalog.of(f.spec())).toArray(Mechanism[]::new);
+    this.mechanisms =
+        config.fields().stream().map(f -> MechanismCatalog.of(f.spec())).toArray(Mechanism[]::new);
     this.fingerprint = ConfigFingerprint.of(config);
     this.bits = AesCtrSource.seeded(seed);
   }
 
-  /** The perturbed record of a raw one (inputs outside a field's domain clamped, or wrapped on a circle). */
+  /**
+   * The perturbed record of a raw one (inputs outside a field's domain clamped, or wrapped on a
+   * circle).
+   */
   ObjectNode perturb(JsonNode raw) {
     ObjectNode out = JSON.createObjectNode();
     for (String name : config.passthrough()) {
@@ -57,8 +61,10 @@ final class PerturbedRecords {
   /** Field i's input x perturbed. */
   double perturb(int i, double x) {
     Domain d = mechanisms[i].domain();
-    double in = d.isCircular() ? d.lo() + ((x - d.lo()) % d.width() + d.width()) % d.width()
-        : Math.min(Math.max(x, d.lo()), d.hi());
+    double in =
+        d.isCircular()
+            ? d.lo() + ((x - d.lo()) % d.width() + d.width()) % d.width()
+            : Math.min(Math.max(x, d.lo()), d.hi());
     return mechanisms[i].perturb(in, bits);
   }
 
@@ -73,7 +79,8 @@ final class PerturbedRecords {
   /** A Kafka record of a perturbed record, with the fingerprint header, for one partition. */
   TestRecord message(int partition, JsonNode perturbed) {
     try {
-      return TestRecord.value(JSON.writeValueAsBytes(perturbed)).withPartition(partition)
+      return TestRecord.value(JSON.writeValueAsBytes(perturbed))
+          .withPartition(partition)
           .withHeader(ConfigFingerprint.HEADER, fingerprint.value());
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);

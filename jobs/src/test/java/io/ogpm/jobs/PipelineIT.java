@@ -42,7 +42,8 @@ class PipelineIT {
   @RegisterExtension
   static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().parallelism(2).build();
 
-  static final String CONFIG_YAML = """
+  static final String CONFIG_YAML =
+      """
       id-field: id
       user-field: user
       passthrough: [id, ts, activity]
@@ -65,6 +66,7 @@ class PipelineIT {
 
   /** Inputs by id, for checking; filled by the first test. */
   static final Map<String, double[]> INPUTS = new HashMap<>();
+
   static int badRecords;
 
   @Test
@@ -85,32 +87,49 @@ class PipelineIT {
       String id = "rec-" + i;
       INPUTS.put(id, new double[] {accel, roll});
       long ts = START + (long) (i * (4.0 * WINDOW_MS / GOOD));
-      records.add("{\"id\":\"" + id + "\",\"user\":\"user-" + (i % 7) + "\",\"ts\":" + ts + ",\"activity\":\"" + activity
-          + "\",\"accel_x\":" + accel + ",\"attitude\":{\"roll\":" + roll + ",\"pitch\":0.123456},\"name\":\"SECRET-NAME\"}");
+      records.add(
+          "{\"id\":\""
+              + id
+              + "\",\"user\":\"user-"
+              + (i % 7)
+              + "\",\"ts\":"
+              + ts
+              + ",\"activity\":\""
+              + activity
+              + "\",\"accel_x\":"
+              + accel
+              + ",\"attitude\":{\"roll\":"
+              + roll
+              + ",\"pitch\":0.123456},\"name\":\"SECRET-NAME\"}");
     }
     String[] bad = {
-      "{not json", "[1,2,3]", "{\"id\":\"b1\",\"user\":\"u\",\"ts\":1,\"attitude\":{\"roll\":0.1}}",
+      "{not json",
+      "[1,2,3]",
+      "{\"id\":\"b1\",\"user\":\"u\",\"ts\":1,\"attitude\":{\"roll\":0.1}}",
       "{\"id\":\"b2\",\"user\":\"u\",\"accel_x\":\"7.654321\",\"attitude\":{\"roll\":0.1}}",
-      "{\"id\":\"b3\",\"user\":\"u\",\"accel_x\":7.654321,\"attitude\":{\"roll\":0.1}}", ""
+      "{\"id\":\"b3\",\"user\":\"u\",\"accel_x\":7.654321,\"attitude\":{\"roll\":0.1}}",
+      ""
     };
     records.addAll(List.of(bad));
     badRecords = bad.length;
     List<KafkaRecord> inputs = kafka.produceJson("raw", records);
 
     StreamExecutionEnvironment env = ENV.executionEnvironment();
-    PerturbJob.build(env, PerturbJob.Settings.builder()
-        .config(CONFIG)
-        .kafka(KafkaSettings.of(kafka.bootstrapServers()))
-        .inputTopic("raw")
-        .outputTopic("perturbed")
-        .deadLetterTopic("dead")
-        .groupId("perturb-test")
-        .transactionalIdPrefix("perturb-test")
-        .keySource(KeySource.none())
-        .bounded(true)
-        .checkpointInterval(Duration.ofSeconds(1))
-        .parallelism(2)
-        .build());
+    PerturbJob.build(
+        env,
+        PerturbJob.Settings.builder()
+            .config(CONFIG)
+            .kafka(KafkaSettings.of(kafka.bootstrapServers()))
+            .inputTopic("raw")
+            .outputTopic("perturbed")
+            .deadLetterTopic("dead")
+            .groupId("perturb-test")
+            .transactionalIdPrefix("perturb-test")
+            .keySource(KeySource.none())
+            .bounded(true)
+            .checkpointInterval(Duration.ofSeconds(1))
+            .parallelism(2)
+            .build());
     env.execute("perturb test");
 
     List<KafkaRecord> out = kafka.readCommitted("perturbed");
@@ -134,7 +153,8 @@ class PipelineIT {
       assertThat(r.keyAsString()).isEqualTo(id);
       assertThat(r.header(PerturbedRecordSerializer.EPSILON_HEADER)).isEqualTo("4.0");
       // No budget here: the perturb operator sets it.
-      assertThat(r.header(ConfigFingerprint.HEADER)).isEqualTo(ConfigFingerprint.of(CONFIG).value());
+      assertThat(r.header(ConfigFingerprint.HEADER))
+          .isEqualTo(ConfigFingerprint.of(CONFIG).value());
     }
     assertThat(seen).isEqualTo(INPUTS.keySet());
     Set<String> reasons = new HashSet<>();
@@ -146,7 +166,9 @@ class PipelineIT {
       assertThat(d.get("source").has("offset")).isTrue();
       assertThat(text).doesNotContain("7.654321", "SECRET");
     }
-    assertThat(reasons).containsExactlyInAnyOrder("malformed-json", "not-an-object", "missing-field", "not-a-number", "out-of-range");
+    assertThat(reasons)
+        .containsExactlyInAnyOrder(
+            "malformed-json", "not-an-object", "missing-field", "not-a-number", "out-of-range");
 
     // Metrics, summed over the subtasks.
     CapturedMetrics metrics = ENV.metrics().ofJob("perturb test");
@@ -166,13 +188,27 @@ class PipelineIT {
     // so event times there are out of order by up to the whole test's span (40 s): the watermark
     // allows a minute, so no record is late.
     StreamExecutionEnvironment env = ENV.executionEnvironment();
-    AggregateJob.build(env, AggregateJob.Settings.builder()
-        .aggregation(a -> a.config(CONFIG).groupBy("activity").window(Duration.ofMillis(WINDOW_MS)).bins(20))
-        .kafka(KafkaSettings.of(kafka.bootstrapServers()))
-        .inputTopic("perturbed").outputTopic("stats").groupId("aggregate-test").transactionalIdPrefix("aggregate-test")
-        .timeField("ts").outOfOrderness(Duration.ofMinutes(1))
-        .idleTimeout(Duration.ofSeconds(5)).bounded(true).checkpointInterval(Duration.ofSeconds(1)).parallelism(2)
-        .build());
+    AggregateJob.build(
+        env,
+        AggregateJob.Settings.builder()
+            .aggregation(
+                a ->
+                    a.config(CONFIG)
+                        .groupBy("activity")
+                        .window(Duration.ofMillis(WINDOW_MS))
+                        .bins(20))
+            .kafka(KafkaSettings.of(kafka.bootstrapServers()))
+            .inputTopic("perturbed")
+            .outputTopic("stats")
+            .groupId("aggregate-test")
+            .transactionalIdPrefix("aggregate-test")
+            .timeField("ts")
+            .outOfOrderness(Duration.ofMinutes(1))
+            .idleTimeout(Duration.ofSeconds(5))
+            .bounded(true)
+            .checkpointInterval(Duration.ofSeconds(1))
+            .parallelism(2)
+            .build());
     env.execute("aggregate test");
 
     List<KafkaRecord> stats = kafka.readCommitted("stats");
@@ -189,17 +225,22 @@ class PipelineIT {
       assertThat(s.get("count").asLong()).isEqualTo((long) truth[2]);
       if (field.equals("accel_x")) {
         accelCount += s.get("count").asLong();
-        // Every input lies where OGPM's mean function is affine (|x| <= 1.2, affine on |x| < 1.5 at eps
-        // 2), so the unbiased estimate's standard deviation is at most sd = sqrt(maxVar / n) / slope:
+        // Every input lies where OGPM's mean function is affine (|x| <= 1.2, affine on |x| < 1.5 at
+        // eps
+        // 2), so the unbiased estimate's standard deviation is at most sd = sqrt(maxVar / n) /
+        // slope:
         // it is within 4.89 sd of the truth (p = 1e-6, as the secure randomness draws a new sample
         // every run). The 95 % interval widened by 4.89 - 1.96 sd on each side holds the truth as
         // often: widening [L, U] by d moves the consistent means out by at least d / slope.
         Mechanism m = MechanismCatalog.of(CONFIG.fields().get(0).spec());
         double slope = (m.outputMean(0.5) - m.outputMean(-0.5));
         double sd = Math.sqrt(m.maxOutputVariance() / s.get("count").asDouble()) / slope;
-        assertThat(Math.abs(s.get("means").get("unbiased").get("estimate").asDouble() - truth[0])).isLessThan(4.89 * sd);
-        assertThat(truth[0]).isBetween(s.get("meanInterval").get(0).asDouble() - (4.89 - 1.96) * sd,
-            s.get("meanInterval").get(1).asDouble() + (4.89 - 1.96) * sd);
+        assertThat(Math.abs(s.get("means").get("unbiased").get("estimate").asDouble() - truth[0]))
+            .isLessThan(4.89 * sd);
+        assertThat(truth[0])
+            .isBetween(
+                s.get("meanInterval").get(0).asDouble() - (4.89 - 1.96) * sd,
+                s.get("meanInterval").get(1).asDouble() + (4.89 - 1.96) * sd);
       } else {
         // Circular mean near the seam: the angle to the true mean, not the linear difference. The
         // mean resultant vector's components along and across the truth's direction have standard
@@ -209,8 +250,15 @@ class PipelineIT {
         Mechanism m = MechanismCatalog.of(CONFIG.fields().get(1).spec());
         double rho1 = m.noiseCosineMoment(0, 1);
         double rho2 = m.noiseCosineMoment(0, 2);
-        double sd = Math.sqrt(Math.max((1 - rho2) / 2, (1 + rho2) / 2 - rho1 * rho1) / s.get("count").asDouble()) / rho1;
-        double angle = Math.abs(Math.IEEEremainder(s.get("means").get("raw").get("estimate").asDouble() - truth[1], 2 * Math.PI));
+        double sd =
+            Math.sqrt(
+                    Math.max((1 - rho2) / 2, (1 + rho2) / 2 - rho1 * rho1)
+                        / s.get("count").asDouble())
+                / rho1;
+        double angle =
+            Math.abs(
+                Math.IEEEremainder(
+                    s.get("means").get("raw").get("estimate").asDouble() - truth[1], 2 * Math.PI));
         if (0.985 - 4.89 * sd > 4.89 * sd) {
           assertThat(angle).isLessThan(Math.asin(4.89 * sd / (0.985 - 4.89 * sd)));
         }

@@ -23,15 +23,19 @@ import org.junit.jupiter.api.io.TempDir;
  * The per-user budget on the RocksDB state backend with incremental checkpoints, as the Kubernetes
  * deployment runs it: the cases of {@link BudgetIT} (a restore from the last, incremental,
  * checkpoint after a killed task manager; a stop with savepoint and a restore) and of {@link
- * PerturbSavepointIT} (the committed savepoint, written on the heap backend with the budget's former
- * state layout, restores into RocksDB and its spending is enforced). Every job of the class is
- * checked to have run on RocksDB, incrementally. The windows on RocksDB: {@code StandaloneClusterIT}
- * (module cluster-it), whose cluster runs both jobs on it.
+ * PerturbSavepointIT} (the committed savepoint, written on the heap backend with the budget's
+ * former state layout, restores into RocksDB and its spending is enforced). Every job of the class
+ * is checked to have run on RocksDB, incrementally. The windows on RocksDB: {@code
+ * StandaloneClusterIT} (module cluster-it), whose cluster runs both jobs on it.
  */
 class RocksDbStateIT {
   @RegisterExtension
-  static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().taskManagers(2).slotsPerTaskManager(1)
-      .flinkConfiguration(rocksDb()).build();
+  static final LdpTestEnvironment ENV =
+      LdpTestEnvironment.builder()
+          .taskManagers(2)
+          .slotsPerTaskManager(1)
+          .flinkConfiguration(rocksDb())
+          .build();
 
   static final ObjectMapper JSON = new ObjectMapper();
 
@@ -56,21 +60,28 @@ class RocksDbStateIT {
   }
 
   @Test
-  void aSavepointOfTheHeapBackendInTheFormerLayoutRestoresIntoRocksDb(@TempDir Path dir) throws Exception {
+  void aSavepointOfTheHeapBackendInTheFormerLayoutRestoresIntoRocksDb(@TempDir Path dir)
+      throws Exception {
     PerturbSavepointIT.restoresTheFixtureAndEnforcesItsBudget(ENV, dir);
   }
 
-  /** Each job of the test ran on RocksDB with incremental checkpoints, as its checkpoint configuration says. */
+  /**
+   * Each job of the test ran on RocksDB with incremental checkpoints, as its checkpoint
+   * configuration says.
+   */
   @AfterEach
   void everyJobRanOnRocksDbIncrementally() throws Exception {
     HttpClient http = HttpClient.newHttpClient();
     int jobs = 0;
     for (JobStatusMessage job : ENV.miniCluster().listJobs().get()) {
       URI config = ENV.restAddress().resolve("/jobs/" + job.getJobId() + "/checkpoints/config");
-      HttpResponse<String> response = http.send(HttpRequest.newBuilder(config).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          http.send(HttpRequest.newBuilder(config).build(), HttpResponse.BodyHandlers.ofString());
       assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
       JsonNode json = JSON.readTree(response.body());
-      assertThat(json.path("state_backend").asText()).as(job.getJobName()).isEqualTo("EmbeddedRocksDBStateBackend");
+      assertThat(json.path("state_backend").asText())
+          .as(job.getJobName())
+          .isEqualTo("EmbeddedRocksDBStateBackend");
       jobs++;
     }
     assertThat(jobs).isPositive();

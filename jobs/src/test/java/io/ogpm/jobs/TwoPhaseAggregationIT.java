@@ -32,11 +32,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * window's records (single phase), since the partial accumulators are exact.
  */
 class TwoPhaseAggregationIT {
-  /** Two task managers with one slot each: the job's two subtasks run on different task managers. */
+  /**
+   * Two task managers with one slot each: the job's two subtasks run on different task managers.
+   */
   @RegisterExtension
-  static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().taskManagers(2).slotsPerTaskManager(1).build();
+  static final LdpTestEnvironment ENV =
+      LdpTestEnvironment.builder().taskManagers(2).slotsPerTaskManager(1).build();
 
-  static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
+  static final PrivacyConfig CONFIG =
+      PrivacyConfig.parse(
+          """
       passthrough: [ts]
       fields:
         - {name: x, min: -2.0, max: 2.0, epsilon: 1.0}
@@ -46,7 +51,8 @@ class TwoPhaseAggregationIT {
   static final String JOB = "two-phase aggregation";
 
   @Test
-  void oneFieldAndOneGroupArePreAggregatedOnEverySubtaskAndEstimatedExactlyAsInOnePhase() throws Exception {
+  void oneFieldAndOneGroupArePreAggregatedOnEverySubtaskAndEstimatedExactlyAsInOnePhase()
+      throws Exception {
     KafkaFixture kafka = ENV.kafka();
     kafka.createTopic("two-in", 2);
     kafka.createTopic("two-stats", 1);
@@ -61,17 +67,28 @@ class TwoPhaseAggregationIT {
       ObjectNode raw = PerturbedRecords.JSON.createObjectNode().put("ts", ts).put("x", x);
       ObjectNode perturbed = perturbation.perturb(raw);
       messages.add(perturbation.message(i % 2, perturbed));
-      onePhase.computeIfAbsent(ts - (ts - T0) % 10_000, w -> estimator.newAccumulator("x"))
+      onePhase
+          .computeIfAbsent(ts - (ts - T0) % 10_000, w -> estimator.newAccumulator("x"))
           .add(perturbed.get("x").asDouble(), estimator.binning());
     }
     kafka.produceRecords("two-in", messages);
 
     StreamExecutionEnvironment env = ENV.executionEnvironment();
-    AggregateJob.build(env, AggregateJob.Settings.builder().aggregation(a -> a.config(CONFIG).window(Duration.ofSeconds(10)))
-        .kafka(KafkaSettings.of(kafka.bootstrapServers())).inputTopic("two-in").outputTopic("two-stats")
-        .groupId("two").transactionalIdPrefix("two").timeField("ts")
-        .outOfOrderness(Duration.ofSeconds(1)).bounded(true).checkpointInterval(Duration.ofSeconds(1)).parallelism(2)
-        .build());
+    AggregateJob.build(
+        env,
+        AggregateJob.Settings.builder()
+            .aggregation(a -> a.config(CONFIG).window(Duration.ofSeconds(10)))
+            .kafka(KafkaSettings.of(kafka.bootstrapServers()))
+            .inputTopic("two-in")
+            .outputTopic("two-stats")
+            .groupId("two")
+            .transactionalIdPrefix("two")
+            .timeField("ts")
+            .outOfOrderness(Duration.ofSeconds(1))
+            .bounded(true)
+            .checkpointInterval(Duration.ofSeconds(1))
+            .parallelism(2)
+            .build());
     env.execute(JOB);
 
     assertThat(ENV.metrics().ofJob(JOB).countersBy("recordsPreAggregated", "subtask_index"))
@@ -83,8 +100,20 @@ class TwoPhaseAggregationIT {
       got.add(r.valueAsString());
     }
     List<String> expected = new ArrayList<>();
-    onePhase.forEach((start, acc) -> expected.add(new String(WindowEstimateSerializer.toJson(WindowEstimates.of(start,
-        start + 10_000, "x", null, 50, estimator.estimate(acc, true), true)), StandardCharsets.UTF_8)));
+    onePhase.forEach(
+        (start, acc) ->
+            expected.add(
+                new String(
+                    WindowEstimateSerializer.toJson(
+                        WindowEstimates.of(
+                            start,
+                            start + 10_000,
+                            "x",
+                            null,
+                            50,
+                            estimator.estimate(acc, true),
+                            true)),
+                    StandardCharsets.UTF_8)));
     assertThat(expected).hasSize(3);
     assertThat(got).containsExactlyInAnyOrderElementsOf(expected);
   }

@@ -43,7 +43,9 @@ class WindowSemanticsIT {
   @RegisterExtension
   static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().parallelism(1).build();
 
-  static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
+  static final PrivacyConfig CONFIG =
+      PrivacyConfig.parse(
+          """
       passthrough: [ts]
       fields:
         - name: x
@@ -54,15 +56,28 @@ class WindowSemanticsIT {
   static final ObjectMapper JSON = new ObjectMapper();
   static final long T0 = 1_700_000_000_000L - 1_700_000_000_000L % 10_000;
 
-  static AggregateJob.Settings settings(KafkaFixture kafka, String in, String out, Duration lateUpdateInterval) {
+  static AggregateJob.Settings settings(
+      KafkaFixture kafka, String in, String out, Duration lateUpdateInterval) {
     return AggregateJob.Settings.builder()
-        .aggregation(a -> a.config(CONFIG).window(Duration.ofSeconds(10)).slide(Duration.ofSeconds(5))
-            .allowedLateness(Duration.ofSeconds(5)).lateUpdateInterval(lateUpdateInterval).bins(10)
-            .method(io.ogpm.flink.EstimationMethod.RAW))
+        .aggregation(
+            a ->
+                a.config(CONFIG)
+                    .window(Duration.ofSeconds(10))
+                    .slide(Duration.ofSeconds(5))
+                    .allowedLateness(Duration.ofSeconds(5))
+                    .lateUpdateInterval(lateUpdateInterval)
+                    .bins(10)
+                    .method(io.ogpm.flink.EstimationMethod.RAW))
         .kafka(KafkaSettings.of(kafka.bootstrapServers()))
-        .inputTopic(in).outputTopic(out).groupId(in).transactionalIdPrefix(in).timeField("ts")
-        .outOfOrderness(Duration.ZERO).idleTimeout(Duration.ofMinutes(5))
-        .checkpointInterval(Duration.ofMillis(300)).parallelism(1)
+        .inputTopic(in)
+        .outputTopic(out)
+        .groupId(in)
+        .transactionalIdPrefix(in)
+        .timeField("ts")
+        .outOfOrderness(Duration.ZERO)
+        .idleTimeout(Duration.ofMinutes(5))
+        .checkpointInterval(Duration.ofMillis(300))
+        .parallelism(1)
         .build();
   }
 
@@ -79,9 +94,13 @@ class WindowSemanticsIT {
       produce(kafka, "win-in", records(1_000, 20));
       produce(kafka, "win-in", records(7_000, 20));
       produce(kafka, "win-in", records(12_000, 1));
-      awaitStats(kafka, "win-stats", s -> s.contains(window(0, 10_000, 40)) && s.contains(window(-5_000, 5_000, 20)));
+      awaitStats(
+          kafka,
+          "win-stats",
+          s -> s.contains(window(0, 10_000, 40)) && s.contains(window(-5_000, 5_000, 20)));
 
-      // 5 records at 3 s: too late for [-5 s, 5 s) (its lateness ended at 10 s), within the lateness
+      // 5 records at 3 s: too late for [-5 s, 5 s) (its lateness ended at 10 s), within the
+      // lateness
       // of [0 s, 10 s), which is emitted again once, 2 s (of processing time) after the first of
       // them reached it, with all 45 records.
       produce(kafka, "win-in", records(3_000, 5));
@@ -91,15 +110,25 @@ class WindowSemanticsIT {
       // ends (no window changed since its last emission: nothing more); then 4 records at 3 s are
       // too late for both their windows and are counted.
       produce(kafka, "win-in", records(30_000, 1));
-      awaitStats(kafka, "win-stats", s -> s.contains(window(5_000, 15_000, 21)) && s.contains(window(10_000, 20_000, 1)));
+      awaitStats(
+          kafka,
+          "win-stats",
+          s -> s.contains(window(5_000, 15_000, 21)) && s.contains(window(10_000, 20_000, 1)));
       produce(kafka, "win-in", records(3_000, 4));
-      Await.until("4 late records counted", () -> ENV.metrics().ofJob(name).counter("lateRecords"), n -> n >= 4);
+      Await.until(
+          "4 late records counted",
+          () -> ENV.metrics().ofJob(name).counter("lateRecords"),
+          n -> n >= 4);
       assertThat(ENV.metrics().ofJob(name).counter("lateRecords")).isEqualTo(4);
 
       List<String> stats = stats(kafka, "win-stats");
-      assertThat(stats).containsExactlyInAnyOrder(
-          window(-5_000, 5_000, 20), window(0, 10_000, 40), window(0, 10_000, 45),
-          window(5_000, 15_000, 21), window(10_000, 20_000, 1));
+      assertThat(stats)
+          .containsExactlyInAnyOrder(
+              window(-5_000, 5_000, 20),
+              window(0, 10_000, 40),
+              window(0, 10_000, 45),
+              window(5_000, 15_000, 21),
+              window(10_000, 20_000, 1));
     } finally {
       job.cancel().get();
     }
@@ -115,8 +144,14 @@ class WindowSemanticsIT {
     KafkaFixture kafka = ENV.kafka();
     kafka.createTopic("end-in", 1);
     kafka.createTopic("end-stats", 1);
-    AggregateJob.Settings settings = settings(kafka, "end-in", "end-stats", Duration.ofHours(1)).toBuilder()
-        .aggregation(a -> a.window(Duration.ofSeconds(5)).slide(null).allowedLateness(Duration.ofSeconds(7))).build();
+    AggregateJob.Settings settings =
+        settings(kafka, "end-in", "end-stats", Duration.ofHours(1)).toBuilder()
+            .aggregation(
+                a ->
+                    a.window(Duration.ofSeconds(5))
+                        .slide(null)
+                        .allowedLateness(Duration.ofSeconds(7)))
+            .build();
     JobClient job = start("windows emitted at the end of their lateness", settings);
     try {
       produce(kafka, "end-in", records(1_000, 10));
@@ -129,12 +164,14 @@ class WindowSemanticsIT {
       }
       produce(kafka, "end-in", records(11_000, 1));
       awaitStats(kafka, "end-stats", s -> s.contains(window(5_000, 10_000, 1)));
-      assertThat(stats(kafka, "end-stats")).containsExactlyInAnyOrder(window(0, 5_000, 10), window(5_000, 10_000, 1));
+      assertThat(stats(kafka, "end-stats"))
+          .containsExactlyInAnyOrder(window(0, 5_000, 10), window(5_000, 10_000, 1));
       // The watermark reaches 12 s: the window's lateness is over, and it is emitted with all 13.
       produce(kafka, "end-in", records(12_000, 1));
       awaitStats(kafka, "end-stats", s -> s.contains(window(0, 5_000, 13)));
-      assertThat(stats(kafka, "end-stats")).containsExactlyInAnyOrder(window(0, 5_000, 10), window(5_000, 10_000, 1),
-          window(0, 5_000, 13));
+      assertThat(stats(kafka, "end-stats"))
+          .containsExactlyInAnyOrder(
+              window(0, 5_000, 10), window(5_000, 10_000, 1), window(0, 5_000, 13));
     } finally {
       job.cancel().get();
     }
@@ -152,11 +189,17 @@ class WindowSemanticsIT {
     return job;
   }
 
-  /** Produces perturbed records of {@link #CONFIG}: with its fingerprint, as the perturb job writes them. */
+  /**
+   * Produces perturbed records of {@link #CONFIG}: with its fingerprint, as the perturb job writes
+   * them.
+   */
   static void produce(KafkaFixture kafka, String topic, List<String> values) {
     String fingerprint = ConfigFingerprint.of(CONFIG).value();
-    kafka.produceRecords(topic, values.stream().map(v -> TestRecord.json(v).withHeader(ConfigFingerprint.HEADER, fingerprint))
-        .toList());
+    kafka.produceRecords(
+        topic,
+        values.stream()
+            .map(v -> TestRecord.json(v).withHeader(ConfigFingerprint.HEADER, fingerprint))
+            .toList());
   }
 
   private static List<String> records(long offsetMillis, int count) {
@@ -181,12 +224,18 @@ class WindowSemanticsIT {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      out.add(s.get("windowStart").asText() + " " + s.get("windowEnd").asText() + " " + s.get("count").asLong());
+      out.add(
+          s.get("windowStart").asText()
+              + " "
+              + s.get("windowEnd").asText()
+              + " "
+              + s.get("count").asLong());
     }
     return out;
   }
 
-  private static void awaitStats(KafkaFixture kafka, String topic, Predicate<List<String>> condition) {
+  private static void awaitStats(
+      KafkaFixture kafka, String topic, Predicate<List<String>> condition) {
     Await.until("window statistics in " + topic, () -> stats(kafka, topic), condition);
   }
 }

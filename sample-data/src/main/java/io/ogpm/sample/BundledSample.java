@@ -12,8 +12,7 @@ import java.util.List;
 /**
  * The MotionSense sample of this directory ({@code motionsense-dws1.jsonl}, see README.md) and its
  * field configuration ({@code ogpm.yaml}), bundled on the class path under {@code sample-data/}:
- * the demo's default input and the {@code bench} command's, so that both run from the jar
- * anywhere.
+ * the demo's default input and the {@code bench} command's, so that both run from the jar anywhere.
  */
 public final class BundledSample {
   static final String RECORDS = "/sample-data/motionsense-dws1.jsonl";

@@ -40,7 +40,9 @@ final class FlinkHaState {
 
   /** The id of the job's latest checkpoint in the HA store: the one a new leader restores. */
   OptionalLong latestCheckpoint(String jobId) {
-    return children(root + "/jobs/" + jobId + "/checkpoints").stream().mapToLong(Long::parseLong).max();
+    return children(root + "/jobs/" + jobId + "/checkpoints").stream()
+        .mapToLong(Long::parseLong)
+        .max();
   }
 
   /**
@@ -71,14 +73,19 @@ final class FlinkHaState {
   private <T> T read(Read<T> read, T absent) {
     CountDownLatch connected = new CountDownLatch(1);
     try {
-      ZooKeeper zk = new ZooKeeper(connectString, SESSION_MILLIS, event -> {
-        if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-          connected.countDown();
-        }
-      });
+      ZooKeeper zk =
+          new ZooKeeper(
+              connectString,
+              SESSION_MILLIS,
+              event -> {
+                if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                  connected.countDown();
+                }
+              });
       try {
         if (!connected.await(SESSION_MILLIS, TimeUnit.MILLISECONDS)) {
-          throw new IllegalStateException("no ZooKeeper session at " + connectString + " within " + SESSION_MILLIS + " ms");
+          throw new IllegalStateException(
+              "no ZooKeeper session at " + connectString + " within " + SESSION_MILLIS + " ms");
         }
         return read.from(zk);
       } catch (KeeperException.NoNodeException e) {

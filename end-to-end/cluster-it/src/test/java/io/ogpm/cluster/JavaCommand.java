@@ -18,13 +18,15 @@ final class JavaCommand {
    * properties format that set some loggers' levels.
    */
   static String consoleLog4j(String... loggers) {
-    List<String> lines = new ArrayList<>(List.of(
-        "rootLogger.level = INFO",
-        "rootLogger.appenderRef.out.ref = out",
-        "appender.out.type = Console",
-        "appender.out.name = out",
-        "appender.out.layout.type = PatternLayout",
-        "appender.out.layout.pattern = %d{HH:mm:ss.SSS} %-5p %c{1} - %m%n"));
+    List<String> lines =
+        new ArrayList<>(
+            List.of(
+                "rootLogger.level = INFO",
+                "rootLogger.appenderRef.out.ref = out",
+                "appender.out.type = Console",
+                "appender.out.name = out",
+                "appender.out.layout.type = PatternLayout",
+                "appender.out.layout.pattern = %d{HH:mm:ss.SSS} %-5p %c{1} - %m%n"));
     lines.addAll(List.of(loggers));
     lines.add("");
     return String.join("\n", lines);

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
  * The processes a test starts, each with its output in its own log file; all of them are killed
- * when the test class ends, whatever happened, and by a JVM shutdown hook if the test JVM itself
- * is stopped first (a build interrupted with Ctrl-C, a failsafe timeout). A failed test prints the
- * end of every process's log, since that is where a cluster says what went wrong.
+ * when the test class ends, whatever happened, and by a JVM shutdown hook if the test JVM itself is
+ * stopped first (a build interrupted with Ctrl-C, a failsafe timeout). A failed test prints the end
+ * of every process's log, since that is where a cluster says what went wrong.
  */
 final class ManagedProcesses implements AfterAllCallback, TestWatcher {
   private static final int TAIL_LINES = 40;
@@ -29,7 +29,10 @@ final class ManagedProcesses implements AfterAllCallback, TestWatcher {
 
   /** A started process: its name, handle, and logs (its output first, then any file it logs to). */
   record ManagedProcess(String name, Process process, List<Path> logs) {
-    /** {@code kill -9}: SIGKILL to the process (no shutdown hooks, no goodbye to the cluster), then waits for it. */
+    /**
+     * {@code kill -9}: SIGKILL to the process (no shutdown hooks, no goodbye to the cluster), then
+     * waits for it.
+     */
     void kill() {
       process.descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly();
@@ -55,7 +58,8 @@ final class ManagedProcesses implements AfterAllCallback, TestWatcher {
         }
         try {
           List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
-          out.append(String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()))).append('\n');
+          out.append(String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size())))
+              .append('\n');
         } catch (IOException | UncheckedIOException e) {
           out.append("(cannot read it: ").append(e.getMessage()).append(")\n");
         }
@@ -66,10 +70,14 @@ final class ManagedProcesses implements AfterAllCallback, TestWatcher {
 
   /**
    * Starts {@code command} with stdout and stderr appended to {@code log} (and nothing on stdin);
-   * it is killed with the others when the test class ends. {@code moreLogs}: files the process
-   * logs to, shown with its output when a test fails.
+   * it is killed with the others when the test class ends. {@code moreLogs}: files the process logs
+   * to, shown with its output when a test fails.
    */
-  synchronized ManagedProcess start(String name, List<String> command, Map<String, String> environment, Path log,
+  synchronized ManagedProcess start(
+      String name,
+      List<String> command,
+      Map<String, String> environment,
+      Path log,
       Path... moreLogs) {
     if (!hooked) {
       Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -77,9 +85,10 @@ final class ManagedProcesses implements AfterAllCallback, TestWatcher {
     }
     try {
       Files.createDirectories(log.getParent());
-      ProcessBuilder builder = new ProcessBuilder(command)
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+      ProcessBuilder builder =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
       builder.environment().putAll(environment);
       Process process = builder.start();
       process.getOutputStream().close();
@@ -98,12 +107,22 @@ final class ManagedProcesses implements AfterAllCallback, TestWatcher {
    *
    * @throws AssertionError if it does not end within {@code patience} (it is killed)
    */
-  int run(String name, List<String> command, Map<String, String> environment, Path log, Duration patience) {
+  int run(
+      String name,
+      List<String> command,
+      Map<String, String> environment,
+      Path log,
+      Duration patience) {
     ManagedProcess p = start(name, command, environment, log);
     try {
       if (!p.process().waitFor(patience.toMillis(), TimeUnit.MILLISECONDS)) {
         p.kill();
-        throw new AssertionError(name + " did not end within " + patience + "; its log ends with:\n" + p.tail(TAIL_LINES));
+        throw new AssertionError(
+            name
+                + " did not end within "
+                + patience
+                + "; its log ends with:\n"
+                + p.tail(TAIL_LINES));
       }
       return p.process().exitValue();
     } catch (InterruptedException e) {
@@ -130,13 +149,21 @@ final class ManagedProcesses implements AfterAllCallback, TestWatcher {
 
   @Override
   public void testFailed(ExtensionContext context, Throwable cause) {
-    StringBuilder out = new StringBuilder("\n==== the end of each process's log (" + context.getDisplayName() + " failed) ====\n");
+    StringBuilder out =
+        new StringBuilder(
+            "\n==== the end of each process's log ("
+                + context.getDisplayName()
+                + " failed) ====\n");
     List<ManagedProcess> all;
     synchronized (this) {
       all = List.copyOf(processes);
     }
     for (ManagedProcess p : all) {
-      out.append("---- ").append(p.name()).append(p.alive() ? "" : " (ended)").append('\n').append(p.tail(TAIL_LINES));
+      out.append("---- ")
+          .append(p.name())
+          .append(p.alive() ? "" : " (ended)")
+          .append('\n')
+          .append(p.tail(TAIL_LINES));
     }
     System.err.println(out);
   }

@@ -16,8 +16,10 @@ import java.util.regex.Pattern;
  * {@code name{label="value",...} number} per sample line, comments skipped.
  */
 final class Prometheus {
-  private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{.*})?\\s+(\\S+)(\\s+\\S+)?$");
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private static final Pattern SAMPLE =
+      Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{.*})?\\s+(\\S+)(\\s+\\S+)?$");
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
   /** One sample: the metric's name, its labels as written, its value. */
   record Sample(String name, String labels, double value) {}
@@ -28,8 +30,13 @@ final class Prometheus {
   static List<Sample> scrape(int port) {
     String body;
     try {
-      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/metrics"))
-          .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          HTTP.send(
+              HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/metrics"))
+                  .timeout(Duration.ofSeconds(30))
+                  .GET()
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() != 200) {
         return List.of();
       }
@@ -51,15 +58,23 @@ final class Prometheus {
       }
       Matcher m = SAMPLE.matcher(line.trim());
       if (m.matches()) {
-        out.add(new Sample(m.group(1), m.group(2) == null ? "" : m.group(2), Double.parseDouble(m.group(3))));
+        out.add(
+            new Sample(
+                m.group(1), m.group(2) == null ? "" : m.group(2), Double.parseDouble(m.group(3))));
       }
     }
     return out;
   }
 
-  /** The sum of the samples whose name ends with {@code _suffix} (the metric's own name, after Flink's scope). */
+  /**
+   * The sum of the samples whose name ends with {@code _suffix} (the metric's own name, after
+   * Flink's scope).
+   */
   static double sum(List<Sample> samples, String suffix) {
-    return samples.stream().filter(s -> s.name().endsWith("_" + suffix)).mapToDouble(Sample::value).sum();
+    return samples.stream()
+        .filter(s -> s.name().endsWith("_" + suffix))
+        .mapToDouble(Sample::value)
+        .sum();
   }
 
   /** How many samples have a name ending with {@code _suffix}. */

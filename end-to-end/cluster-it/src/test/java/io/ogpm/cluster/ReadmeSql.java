@@ -10,16 +10,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The SQL example of docs/sql.md (the {@code ```sql} block after its {@value #MARKER} comment), statement
- * by statement, ready to run against a test's cluster: the same text jobs' {@code SqlExampleIT}
- * runs on a MiniCluster.
+ * The SQL example of docs/sql.md (the {@code ```sql} block after its {@value #MARKER} comment),
+ * statement by statement, ready to run against a test's cluster: the same text jobs' {@code
+ * SqlExampleIT} runs on a MiniCluster.
  */
 final class ReadmeSql {
   static final String MARKER = "<!-- sql example:";
+
   /** Where README's statements say the job jar is: a cluster's own path. */
   static final String README_JAR = "file:///opt/ogpm/ogpm-job.jar";
-  private static final Pattern BLOCK = Pattern.compile(Pattern.quote(MARKER) + "[^\\n]*\\n```sql\\n(.*?)```", Pattern.DOTALL);
-  private static final Pattern BOOTSTRAP = Pattern.compile("('properties\\.bootstrap\\.servers'\\s*=\\s*')[^']*(')");
+
+  private static final Pattern BLOCK =
+      Pattern.compile(Pattern.quote(MARKER) + "[^\\n]*\\n```sql\\n(.*?)```", Pattern.DOTALL);
+  private static final Pattern BOOTSTRAP =
+      Pattern.compile("('properties\\.bootstrap\\.servers'\\s*=\\s*')[^']*(')");
 
   private ReadmeSql() {}
 
@@ -30,7 +34,8 @@ final class ReadmeSql {
    *
    * @throws IllegalStateException if the page has no such block
    */
-  static List<String> statements(Path readme, Path jobJar, String bootstrapServers) throws IOException {
+  static List<String> statements(Path readme, Path jobJar, String bootstrapServers)
+      throws IOException {
     String text = Files.readString(readme, StandardCharsets.UTF_8);
     Matcher block = BLOCK.matcher(text);
     if (!block.find()) {

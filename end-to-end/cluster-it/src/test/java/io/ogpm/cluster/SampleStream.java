@@ -24,7 +24,10 @@ final class SampleStream {
   static List<TestRecord> records(Path sample) {
     List<String> lines;
     try {
-      lines = Files.readAllLines(sample, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
+      lines =
+          Files.readAllLines(sample, StandardCharsets.UTF_8).stream()
+              .filter(l -> !l.isBlank())
+              .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -42,10 +45,16 @@ final class SampleStream {
   /** A record each of whose kinds the perturbation refuses. */
   static String bad(int n) {
     return switch (n % 3) {
-      case 0 -> "{\"id\":\"bad-" + n + "\",\"user\":\"subject-1\",\"ts\":1767225600000,\"activity\":\"downstairs\"}";
-      case 1 -> "{\"id\":\"bad-" + n + "\",\"user\":\"subject-1\",\"ts\":1767225600000,\"activity\":\"downstairs\","
-          + "\"attitude\":{\"roll\":0.5,\"pitch\":0.1,\"yaw\":0.2},"
-          + "\"userAcceleration\":{\"x\":\"fast\",\"y\":0.1,\"z\":0.1}}";
+      case 0 ->
+          "{\"id\":\"bad-"
+              + n
+              + "\",\"user\":\"subject-1\",\"ts\":1767225600000,\"activity\":\"downstairs\"}";
+      case 1 ->
+          "{\"id\":\"bad-"
+              + n
+              + "\",\"user\":\"subject-1\",\"ts\":1767225600000,\"activity\":\"downstairs\","
+              + "\"attitude\":{\"roll\":0.5,\"pitch\":0.1,\"yaw\":0.2},"
+              + "\"userAcceleration\":{\"x\":\"fast\",\"y\":0.1,\"z\":0.1}}";
       default -> "a reading that is not JSON " + n;
     };
   }
@@ -66,7 +75,8 @@ final class SampleStream {
   static List<TestRecord> watermarkMovers(int partitions, long ts) {
     List<TestRecord> movers = new ArrayList<>();
     for (int p = 0; p < partitions; p++) {
-      movers.add(TestRecord.json(reading("last-" + ts + "-" + p, "subject-1", ts)).withPartition(p));
+      movers.add(
+          TestRecord.json(reading("last-" + ts + "-" + p, "subject-1", ts)).withPartition(p));
     }
     return movers;
   }
@@ -87,7 +97,13 @@ final class SampleStream {
   }
 
   private static String reading(String id, String user, long ts) {
-    return "{\"id\":\"" + id + "\",\"user\":\"" + user + "\",\"ts\":" + ts + ",\"activity\":\"downstairs\","
+    return "{\"id\":\""
+        + id
+        + "\",\"user\":\""
+        + user
+        + "\",\"ts\":"
+        + ts
+        + ",\"activity\":\"downstairs\","
         + "\"attitude\":{\"roll\":0.5,\"pitch\":0.1,\"yaw\":0.2},\"userAcceleration\":{\"x\":0.1,\"y\":0.1,\"z\":0.1}}";
   }
 }

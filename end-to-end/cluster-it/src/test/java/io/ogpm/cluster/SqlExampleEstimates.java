@@ -13,12 +13,13 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * What docs/sql.md's SQL example must write for each 10-second window and activity, computed here in
- * plain Java from the perturbed records the example itself committed: the estimators the SQL
+ * What docs/sql.md's SQL example must write for each 10-second window and activity, computed here
+ * in plain Java from the perturbed records the example itself committed: the estimators the SQL
  * aggregates and the DataStream aggregation share ({@link FieldEstimator}), with the example's
  * arguments ({@code accel_x}: OGPM on [-3, 3], eps 1, mean and a 20-bin histogram; {@code roll}:
  * circular OGPM on [-pi, pi), eps 1). The means' estimators have the aggregation's default 50 bins,
- * as LDP_MEAN and LDP_CIRCULAR_MEAN do: the linear interval reads the tails of the outputs' histogram.
+ * as LDP_MEAN and LDP_CIRCULAR_MEAN do: the linear interval reads the tails of the outputs'
+ * histogram.
  */
 final class SqlExampleEstimates {
   static final long WINDOW_MS = 10_000;
@@ -48,8 +49,15 @@ final class SqlExampleEstimates {
   private SqlExampleEstimates() {}
 
   private static FieldEstimator estimator(Domain.Kind kind, double half, int bins) {
-    return FieldEstimator.of(MechanismCatalog.of(MechanismSpec.builder().type(MechanismType.OGPM)
-        .domain(Domain.of(kind, -half, half)).epsilon(1.0).objective(Objective.L1).build()), bins);
+    return FieldEstimator.of(
+        MechanismCatalog.of(
+            MechanismSpec.builder()
+                .type(MechanismType.OGPM)
+                .domain(Domain.of(kind, -half, half))
+                .epsilon(1.0)
+                .objective(Objective.L1)
+                .build()),
+        bins);
   }
 
   /** The records' windows, keyed {@code windowStartMillis/activity}. */
@@ -57,7 +65,8 @@ final class SqlExampleEstimates {
     Map<String, Window> windows = new HashMap<>();
     for (JsonNode r : perturbed) {
       long start = Math.floorDiv(r.get("ts").asLong(), WINDOW_MS) * WINDOW_MS;
-      Window w = windows.computeIfAbsent(start + "/" + r.get("activity").asText(), k -> new Window());
+      Window w =
+          windows.computeIfAbsent(start + "/" + r.get("activity").asText(), k -> new Window());
       JsonNode x = r.get("accel_x");
       if (x != null && x.isNumber()) {
         w.mean.add(x.asDouble(), MEAN.binning());

@@ -25,7 +25,8 @@ import java.util.Map;
 final class SqlGateway {
   static final String MAIN = "org.apache.flink.table.gateway.SqlGateway";
   static final ObjectMapper JSON = new ObjectMapper();
-  static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
+  static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
 
   private final URI endpoint;
 
@@ -38,15 +39,25 @@ final class SqlGateway {
     int port = Ports.free();
     List<String> command = cluster.java(List.of("-Xmx768m"), "sql-gateway", gatewayJar);
     command.add(MAIN);
-    command.addAll(List.of("-Dsql-gateway.endpoint.rest.address=localhost", "-Dsql-gateway.endpoint.rest.port=" + port));
-    ManagedProcesses.ManagedProcess process = processes.start("sql-gateway", command,
-        Map.of("FLINK_CONF_DIR", cluster.conf().toString()), cluster.logs().resolve("sql-gateway.out"),
-        cluster.logs().resolve("sql-gateway.log"));
+    command.addAll(
+        List.of(
+            "-Dsql-gateway.endpoint.rest.address=localhost",
+            "-Dsql-gateway.endpoint.rest.port=" + port));
+    ManagedProcesses.ManagedProcess process =
+        processes.start(
+            "sql-gateway",
+            command,
+            Map.of("FLINK_CONF_DIR", cluster.conf().toString()),
+            cluster.logs().resolve("sql-gateway.out"),
+            cluster.logs().resolve("sql-gateway.log"));
     SqlGateway gateway = new SqlGateway(URI.create("http://localhost:" + port));
-    Await.until("the SQL Gateway answers on port " + port, () -> {
-      FlinkCluster.requireAlive(process);
-      return FlinkRest.status(gateway.endpoint.resolve("/v2/info"));
-    }, s -> s == 200);
+    Await.until(
+        "the SQL Gateway answers on port " + port,
+        () -> {
+          FlinkCluster.requireAlive(process);
+          return FlinkRest.status(gateway.endpoint.resolve("/v2/info"));
+        },
+        s -> s == 200);
     return gateway;
   }
 
@@ -64,13 +75,16 @@ final class SqlGateway {
   List<JsonNode> execute(String session, String statement) {
     var body = JSON.createObjectNode();
     body.put("statement", statement);
-    String operation = post("/v2/sessions/" + session + "/statements", body).get("operationHandle").asText();
+    String operation =
+        post("/v2/sessions/" + session + "/statements", body).get("operationHandle").asText();
     List<JsonNode> rows = new ArrayList<>();
-    String next = "/v2/sessions/" + session + "/operations/" + operation + "/result/0?rowFormat=JSON";
+    String next =
+        "/v2/sessions/" + session + "/operations/" + operation + "/result/0?rowFormat=JSON";
     long deadline = System.nanoTime() + KafkaFixture.PATIENCE.toNanos();
     while (next != null) {
       if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("no complete result within " + KafkaFixture.PATIENCE + " for: " + statement);
+        throw new AssertionError(
+            "no complete result within " + KafkaFixture.PATIENCE + " for: " + statement);
       }
       JsonNode page = get(next, statement);
       String type = page.path("resultType").asText();
@@ -83,16 +97,27 @@ final class SqlGateway {
         break;
       }
       String uri = page.path("nextResultUri").asText(null);
-      next = uri == null ? null : uri + (uri.contains("rowFormat") ? "" : (uri.contains("?") ? "&" : "?") + "rowFormat=JSON");
+      next =
+          uri == null
+              ? null
+              : uri
+                  + (uri.contains("rowFormat")
+                      ? ""
+                      : (uri.contains("?") ? "&" : "?") + "rowFormat=JSON");
     }
     return rows;
   }
 
   private JsonNode post(String path, JsonNode body) {
     try {
-      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(endpoint.resolve(path))
-          .header("Content-Type", "application/json").timeout(Duration.ofMinutes(2))
-          .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          HTTP.send(
+              HttpRequest.newBuilder(endpoint.resolve(path))
+                  .header("Content-Type", "application/json")
+                  .timeout(Duration.ofMinutes(2))
+                  .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() != 200) {
         throw new AssertionError("POST " + path + ": HTTP " + r.statusCode() + ": " + r.body());
       }
@@ -107,10 +132,16 @@ final class SqlGateway {
 
   private JsonNode get(String path, String statement) {
     try {
-      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(endpoint.resolve(path)).timeout(Duration.ofMinutes(2)).GET().build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          HTTP.send(
+              HttpRequest.newBuilder(endpoint.resolve(path))
+                  .timeout(Duration.ofMinutes(2))
+                  .GET()
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() != 200) {
-        throw new AssertionError("the SQL Gateway failed: " + statement + "\nHTTP " + r.statusCode() + ": " + r.body());
+        throw new AssertionError(
+            "the SQL Gateway failed: " + statement + "\nHTTP " + r.statusCode() + ": " + r.body());
       }
       return JSON.readTree(r.body());
     } catch (IOException e) {

@@ -4,12 +4,17 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-/** How long each step of a test took, with notes; printed when the test class ends (the report's timings). */
+/**
+ * How long each step of a test took, with notes; printed when the test class ends (the report's
+ * timings).
+ */
 final class Timings {
   private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
   private final long start = System.nanoTime();
 
-  /** Runs {@code work} and records how long it took under {@code step}, whether it succeeds or not. */
+  /**
+   * Runs {@code work} and records how long it took under {@code step}, whether it succeeds or not.
+   */
   <T> T time(String step, ThrowingSupplier<T> work) {
     long t0 = System.nanoTime();
     try {
@@ -29,8 +34,10 @@ final class Timings {
 
   @Override
   public String toString() {
-    return "StandaloneClusterIT timings:\n" + String.join("\n", lines)
-        + String.format("%n%6.1f s  in all (from the class's start)", (System.nanoTime() - start) / 1e9);
+    return "StandaloneClusterIT timings:\n"
+        + String.join("\n", lines)
+        + String.format(
+            "%n%6.1f s  in all (from the class's start)", (System.nanoTime() - start) / 1e9);
   }
 
   @FunctionalInterface

@@ -11,22 +11,29 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Counts by window, group and field ({@code "2026-01-01T00:00:10Z downstairs attitude.roll"}): those
- * the perturbed records make, and those the aggregate job's statistics report.
+ * Counts by window, group and field ({@code "2026-01-01T00:00:10Z downstairs attitude.roll"}):
+ * those the perturbed records make, and those the aggregate job's statistics report.
  */
 final class WindowCounts {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private WindowCounts() {}
 
-  /** Perturbed records per window of their {@code ts}, {@code activity} and field: what the stats must count. */
-  static Map<String, Long> ofPerturbed(List<KafkaRecord> perturbed, long window, List<String> fields) throws IOException {
+  /**
+   * Perturbed records per window of their {@code ts}, {@code activity} and field: what the stats
+   * must count.
+   */
+  static Map<String, Long> ofPerturbed(
+      List<KafkaRecord> perturbed, long window, List<String> fields) throws IOException {
     Map<String, Long> out = new HashMap<>();
     for (KafkaRecord r : perturbed) {
       JsonNode record = JSON.readTree(r.value());
       long start = Math.floorDiv(record.get("ts").asLong(), window) * window;
       for (String field : fields) {
-        out.merge(Instant.ofEpochMilli(start) + " " + record.get("activity").asText() + " " + field, 1L, Long::sum);
+        out.merge(
+            Instant.ofEpochMilli(start) + " " + record.get("activity").asText() + " " + field,
+            1L,
+            Long::sum);
       }
     }
     return out;
@@ -40,8 +47,12 @@ final class WindowCounts {
   static long largestStepBack(List<KafkaRecord> perturbed) throws IOException {
     Map<Integer, Long> latest = new HashMap<>();
     long largest = 0;
-    for (KafkaRecord r : perturbed.stream().sorted(java.util.Comparator.comparingInt(KafkaRecord::partition)
-        .thenComparingLong(KafkaRecord::offset)).toList()) {
+    for (KafkaRecord r :
+        perturbed.stream()
+            .sorted(
+                java.util.Comparator.comparingInt(KafkaRecord::partition)
+                    .thenComparingLong(KafkaRecord::offset))
+            .toList()) {
       long ts = JSON.readTree(r.value()).get("ts").asLong();
       long before = latest.getOrDefault(r.partition(), Long.MIN_VALUE);
       if (before != Long.MIN_VALUE) {
@@ -58,7 +69,13 @@ final class WindowCounts {
     for (KafkaRecord r : stats) {
       try {
         JsonNode s = JSON.readTree(r.value());
-        out.put(s.get("windowStart").asText() + " " + s.get("group").asText() + " " + s.get("field").asText(), s.get("count").asLong());
+        out.put(
+            s.get("windowStart").asText()
+                + " "
+                + s.get("group").asText()
+                + " "
+                + s.get("field").asText(),
+            s.get("count").asLong());
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
@@ -66,13 +83,22 @@ final class WindowCounts {
     return out;
   }
 
-  /** How many windows, groups and fields have more than one statistics record: updated by late records. */
+  /**
+   * How many windows, groups and fields have more than one statistics record: updated by late
+   * records.
+   */
   static long updatedLate(List<KafkaRecord> stats) {
     Map<String, Long> records = new HashMap<>();
     for (KafkaRecord r : stats) {
       try {
         JsonNode s = JSON.readTree(r.value());
-        records.merge(s.get("windowStart").asText() + " " + s.get("group").asText() + " " + s.get("field").asText(), 1L,
+        records.merge(
+            s.get("windowStart").asText()
+                + " "
+                + s.get("group").asText()
+                + " "
+                + s.get("field").asText(),
+            1L,
             Long::sum);
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);

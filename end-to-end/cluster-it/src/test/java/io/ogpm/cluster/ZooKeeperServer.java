@@ -21,6 +21,7 @@ import java.util.Map;
  */
 final class ZooKeeperServer {
   static final String MAIN = "org.apache.zookeeper.server.ZooKeeperServerMain";
+
   /**
    * A tick of 2 s (the sample zoo.cfg's; the server's own default is 3 s): clients may ask for
    * sessions of 4 s to 40 s, and a session whose client is gone expires when its timeout passes.
@@ -35,34 +36,52 @@ final class ZooKeeperServer {
     this.connectString = connectString;
   }
 
-  /** Writes {@code zoo.cfg} under {@code dir}, starts the server and returns once it answers {@code ruok}. */
+  /**
+   * Writes {@code zoo.cfg} under {@code dir}, starts the server and returns once it answers {@code
+   * ruok}.
+   */
   static ZooKeeperServer start(ManagedProcesses processes, Path dir, Path slf4jBinding) {
     int port = Ports.free();
     Path config = dir.resolve("zoo.cfg");
     Path logConfig = dir.resolve("log4j2.properties");
     try {
       Files.createDirectories(dir.resolve("data"));
-      Files.write(config, List.of(
-          "tickTime=" + TICK_MILLIS,
-          "dataDir=" + dir.resolve("data"),
-          "clientPort=" + port,
-          "clientPortAddress=127.0.0.1",
-          // No AdminServer (an HTTP server on port 8080 by default); the four-letter words the test asks.
-          "admin.enableServer=false",
-          "4lw.commands.whitelist=ruok,srvr"), StandardCharsets.UTF_8);
+      Files.write(
+          config,
+          List.of(
+              "tickTime=" + TICK_MILLIS,
+              "dataDir=" + dir.resolve("data"),
+              "clientPort=" + port,
+              "clientPortAddress=127.0.0.1",
+              // No AdminServer (an HTTP server on port 8080 by default); the four-letter words the
+              // test asks.
+              "admin.enableServer=false",
+              "4lw.commands.whitelist=ruok,srvr"),
+          StandardCharsets.UTF_8);
       Files.writeString(logConfig, JavaCommand.consoleLog4j(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    List<String> command = new ArrayList<>(List.of(JavaCommand.java(), "-Xmx256m",
-        "-cp", System.getProperty("java.class.path") + java.io.File.pathSeparator + slf4jBinding,
-        "-Dlog4j2.configurationFile=" + logConfig.toUri(), MAIN, config.toString()));
-    ManagedProcesses.ManagedProcess process = processes.start("zookeeper", command, Map.of(), dir.resolve("zookeeper.log"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                JavaCommand.java(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path") + java.io.File.pathSeparator + slf4jBinding,
+                "-Dlog4j2.configurationFile=" + logConfig.toUri(),
+                MAIN,
+                config.toString()));
+    ManagedProcesses.ManagedProcess process =
+        processes.start("zookeeper", command, Map.of(), dir.resolve("zookeeper.log"));
     ZooKeeperServer server = new ZooKeeperServer(process, "127.0.0.1:" + port);
-    Await.until("ZooKeeper at " + server.connectString + " answers ruok", () -> {
-      FlinkCluster.requireAlive(process);
-      return fourLetterWord(port, "ruok");
-    }, "imok"::equals);
+    Await.until(
+        "ZooKeeper at " + server.connectString + " answers ruok",
+        () -> {
+          FlinkCluster.requireAlive(process);
+          return fourLetterWord(port, "ruok");
+        },
+        "imok"::equals);
     return server;
   }
 

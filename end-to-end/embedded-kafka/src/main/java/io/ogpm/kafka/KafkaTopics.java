@@ -15,9 +15,9 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * Creates a topic and waits until every partition has a leader: the one implementation for the
  * embedded broker, the test kit's fixtures and {@code ogpm topics}.
  *
- * <p>Why wait: in KRaft, {@code CreateTopics} returns once the controller has committed the
- * topic, but a broker may not have applied that metadata yet; a producer, a Flink source or a
- * describe started at that moment can fail with "unknown topic or partition", or find nothing.
+ * <p>Why wait: in KRaft, {@code CreateTopics} returns once the controller has committed the topic,
+ * but a broker may not have applied that metadata yet; a producer, a Flink source or a describe
+ * started at that moment can fail with "unknown topic or partition", or find nothing.
  */
 public final class KafkaTopics {
 
@@ -38,8 +38,12 @@ public final class KafkaTopics {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!isReady(admin, topic, timeout)) {
       if (System.nanoTime() - deadline > 0) {
-        throw new TopicException("topic '" + name + "' was created but has no leader for every partition after "
-            + timeout, null);
+        throw new TopicException(
+            "topic '"
+                + name
+                + "' was created but has no leader for every partition after "
+                + timeout,
+            null);
       }
       try {
         Thread.sleep(POLL_INTERVAL.toMillis());
@@ -52,7 +56,8 @@ public final class KafkaTopics {
 
   private static boolean isReady(Admin admin, NewTopic topic, Duration timeout) {
     String name = topic.name();
-    KafkaFuture<TopicDescription> described = admin.describeTopics(List.of(name)).topicNameValues().get(name);
+    KafkaFuture<TopicDescription> described =
+        admin.describeTopics(List.of(name)).topicNameValues().get(name);
     try {
       TopicDescription d = described.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       return (topic.numPartitions() < 0 || d.partitions().size() == topic.numPartitions())
@@ -63,7 +68,8 @@ public final class KafkaTopics {
       }
       throw new TopicException("cannot describe topic '" + name + "'", e.getCause());
     } catch (TimeoutException e) {
-      throw new TopicException("Kafka did not describe topic '" + name + "' within " + timeout, null);
+      throw new TopicException(
+          "Kafka did not describe topic '" + name + "' within " + timeout, null);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new TopicException("interrupted while describing topic '" + name + "'", e);

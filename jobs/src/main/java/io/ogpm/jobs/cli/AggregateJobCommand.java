@@ -17,54 +17,95 @@ import picocli.CommandLine.Option;
 @Command(
     name = "aggregate-job",
     mixinStandardHelpOptions = true,
-    description = "Runs the Flink job that reads the perturbed topic (read_committed) and writes one JSON object"
-        + " per event-time window, field and group to the stats topic: count, histograms, means with 95%% intervals.")
+    description =
+        "Runs the Flink job that reads the perturbed topic (read_committed) and writes one JSON object"
+            + " per event-time window, field and group to the stats topic: count, histograms, means with 95%% intervals.")
 public final class AggregateJobCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "1")
   JobConfigSource config;
 
-  @Option(names = "--input-topic", defaultValue = "ogpm.perturbed", description = "Perturbed topic. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--input-topic",
+      defaultValue = "ogpm.perturbed",
+      description = "Perturbed topic. Default: ${DEFAULT-VALUE}.")
   String inputTopic;
 
-  @Option(names = "--output-topic", defaultValue = "ogpm.stats", description = "Stats topic. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--output-topic",
+      defaultValue = "ogpm.stats",
+      description = "Stats topic. Default: ${DEFAULT-VALUE}.")
   String outputTopic;
 
-  @Option(names = "--group-by", paramLabel = "FIELD", description = "A passthrough field to group by (e.g. activity); default: one global group.")
+  @Option(
+      names = "--group-by",
+      paramLabel = "FIELD",
+      description = "A passthrough field to group by (e.g. activity); default: one global group.")
   String groupBy;
 
-  @Option(names = "--time-field", paramLabel = "FIELD",
-      description = "A passthrough field with the event time (epoch ms or ISO-8601); default: the Kafka timestamp.")
+  @Option(
+      names = "--time-field",
+      paramLabel = "FIELD",
+      description =
+          "A passthrough field with the event time (epoch ms or ISO-8601); default: the Kafka timestamp.")
   String timeField;
 
-  @Option(names = "--window", defaultValue = "1m", converter = DurationConverter.class, description = "Window size. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--window",
+      defaultValue = "1m",
+      converter = DurationConverter.class,
+      description = "Window size. Default: ${DEFAULT-VALUE}.")
   Duration window;
 
-  @Option(names = "--slide", converter = DurationConverter.class, description = "Slide of sliding windows; default: tumbling.")
+  @Option(
+      names = "--slide",
+      converter = DurationConverter.class,
+      description = "Slide of sliding windows; default: tumbling.")
   Duration slide;
 
-  @Option(names = "--allowed-lateness", defaultValue = "5m", converter = DurationConverter.class,
-      description = "Late records within this delay update their window (see --late-update-interval). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--allowed-lateness",
+      defaultValue = "5m",
+      converter = DurationConverter.class,
+      description =
+          "Late records within this delay update their window (see --late-update-interval). Default: ${DEFAULT-VALUE}.")
   Duration allowedLateness;
 
-  @Option(names = "--late-update-interval", defaultValue = "10s", converter = DurationConverter.class,
-      description = "Late records update their window's statistics at most this often (processing time), and once"
-          + " more at the end of the allowed lateness. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--late-update-interval",
+      defaultValue = "10s",
+      converter = DurationConverter.class,
+      description =
+          "Late records update their window's statistics at most this often (processing time), and once"
+              + " more at the end of the allowed lateness. Default: ${DEFAULT-VALUE}.")
   Duration lateUpdateInterval;
 
-  @Option(names = "--out-of-orderness", defaultValue = "5s", converter = DurationConverter.class,
+  @Option(
+      names = "--out-of-orderness",
+      defaultValue = "5s",
+      converter = DurationConverter.class,
       description = "Bounded out-of-orderness of the watermarks. Default: ${DEFAULT-VALUE}.")
   Duration outOfOrderness;
 
-  @Option(names = "--idle-timeout", defaultValue = "30s", converter = DurationConverter.class,
-      description = "A partition without records for this long moves its event time on with the wall clock, so the last"
-          + " window of a stream that stops closes; one that never had a record stops holding back the others."
-          + " Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--idle-timeout",
+      defaultValue = "30s",
+      converter = DurationConverter.class,
+      description =
+          "A partition without records for this long moves its event time on with the wall clock, so the last"
+              + " window of a stream that stops closes; one that never had a record stops holding back the others."
+              + " Default: ${DEFAULT-VALUE}.")
   Duration idleTimeout;
 
-  @Option(names = "--bins", defaultValue = "50", description = "Histogram bins. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--bins",
+      defaultValue = "50",
+      description = "Histogram bins. Default: ${DEFAULT-VALUE}.")
   int bins;
 
-  @Option(names = "--method", defaultValue = "em", description = "Headline histogram and mean: raw or em. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--method",
+      defaultValue = "em",
+      description = "Headline histogram and mean: raw or em. Default: ${DEFAULT-VALUE}.")
   String method;
 
   @Mixin KafkaOptions kafka;
@@ -72,13 +113,19 @@ public final class AggregateJobCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     AggregateJob.Settings settings = settings();
-    kafka.preflight(kafka.check(settings.kafka())
-        .topic(inputTopic, "input topic (--input-topic)")
-        .topic(outputTopic, "output topic (--output-topic)"));
+    kafka.preflight(
+        kafka
+            .check(settings.kafka())
+            .topic(inputTopic, "input topic (--input-topic)")
+            .topic(outputTopic, "output topic (--output-topic)"));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     JobRunner.boundRestarts(env, kafka.restartAttempts);
     AggregateJob.build(env, settings);
-    JobRunner.execute(env, "ogpm aggregate " + inputTopic + " -> " + outputTopic, settings.bounded(), settings.kafka(),
+    JobRunner.execute(
+        env,
+        "ogpm aggregate " + inputTopic + " -> " + outputTopic,
+        settings.bounded(),
+        settings.kafka(),
         List.of(outputTopic));
     return 0;
   }
@@ -94,9 +141,16 @@ public final class AggregateJobCommand implements Callable<Integer> {
     PrivacyConfig cfg = config.load();
     try {
       return AggregateJob.Settings.builder()
-          .aggregation(a -> a.config(cfg).groupBy(groupBy).window(window).slide(slide).allowedLateness(allowedLateness)
-              .lateUpdateInterval(lateUpdateInterval).bins(bins)
-              .method(method.equals("em") ? EstimationMethod.EM : EstimationMethod.RAW))
+          .aggregation(
+              a ->
+                  a.config(cfg)
+                      .groupBy(groupBy)
+                      .window(window)
+                      .slide(slide)
+                      .allowedLateness(allowedLateness)
+                      .lateUpdateInterval(lateUpdateInterval)
+                      .bins(bins)
+                      .method(method.equals("em") ? EstimationMethod.EM : EstimationMethod.RAW))
           .kafka(kafka.settings())
           .inputTopic(inputTopic)
           .outputTopic(outputTopic)
@@ -116,11 +170,21 @@ public final class AggregateJobCommand implements Callable<Integer> {
 
   /** A settings message with the builder's option name replaced by the command line's. */
   static String optionNames(String message) {
-    String[][] names = {{"groupBy", "--group-by"}, {"timeField", "--time-field"}, {"window", "--window"},
-        {"slide", "--slide"}, {"allowedLateness", "--allowed-lateness"}, {"lateUpdateInterval", "--late-update-interval"},
-        {"outOfOrderness", "--out-of-orderness"}, {"idleTimeout", "--idle-timeout"}, {"bins", "--bins"},
-        {"inputTopic", "--input-topic"}, {"outputTopic", "--output-topic"}, {"groupId", "--group-id"},
-        {"transactionalIdPrefix", "--transactional-id-prefix"}};
+    String[][] names = {
+      {"groupBy", "--group-by"},
+      {"timeField", "--time-field"},
+      {"window", "--window"},
+      {"slide", "--slide"},
+      {"allowedLateness", "--allowed-lateness"},
+      {"lateUpdateInterval", "--late-update-interval"},
+      {"outOfOrderness", "--out-of-orderness"},
+      {"idleTimeout", "--idle-timeout"},
+      {"bins", "--bins"},
+      {"inputTopic", "--input-topic"},
+      {"outputTopic", "--output-topic"},
+      {"groupId", "--group-id"},
+      {"transactionalIdPrefix", "--transactional-id-prefix"}
+    };
     for (String[] n : names) {
       if (message.startsWith(n[0] + ":")) {
         return n[1] + message.substring(n[0].length());

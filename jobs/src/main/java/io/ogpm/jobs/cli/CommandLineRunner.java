@@ -1,17 +1,17 @@
 package io.ogpm.jobs.cli;
 
+import io.ogpm.jobs.JobRunner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
-import io.ogpm.jobs.JobRunner;
 import java.util.List;
 import picocli.CommandLine;
 
 /**
  * Runs a picocli command line the way every ogpm entry point does: exit 0 on success, 2 on a usage
- * or configuration error with one line on stderr naming the option or field, 1 on any other
- * failure (one line too for the failures listed as {@linkplain #withOneLineFailures one-line}).
+ * or configuration error with one line on stderr naming the option or field, 1 on any other failure
+ * (one line too for the failures listed as {@linkplain #withOneLineFailures one-line}).
  *
  * <p>When Flink runs {@code main} ({@code flink run}, or the web UI and the REST API, where it runs
  * inside the JobManager), {@link #main} never calls {@link System#exit}, which would stop the
@@ -35,7 +35,8 @@ public final class CommandLineRunner {
 
   /** Also prints these failures as their message alone, on one line (exit status 1). */
   @SafeVarargs
-  public final CommandLineRunner withOneLineFailures(Class<? extends RuntimeException>... failures) {
+  public final CommandLineRunner withOneLineFailures(
+      Class<? extends RuntimeException>... failures) {
     return new CommandLineRunner(command, List.of(failures));
   }
 
@@ -54,7 +55,13 @@ public final class CommandLineRunner {
     PrintWriter err = new PrintWriter(new Tee(errors, new PrintWriter(System.err, true)), true);
     int status = run(args, new PrintWriter(System.out, true), err);
     if (status != 0) {
-      String message = errors.toString().strip().lines().reduce((a, b) -> b).orElse("ogpm: exit status " + status);
+      String message =
+          errors
+              .toString()
+              .strip()
+              .lines()
+              .reduce((a, b) -> b)
+              .orElse("ogpm: exit status " + status);
       throw new CommandFailedException(message, status);
     }
   }
@@ -77,7 +84,8 @@ public final class CommandLineRunner {
             err.flush();
             return 2;
           }
-          if (ex instanceof JobRunner.JobFailedException || oneLine.stream().anyMatch(c -> c.isInstance(ex))) {
+          if (ex instanceof JobRunner.JobFailedException
+              || oneLine.stream().anyMatch(c -> c.isInstance(ex))) {
             err.println("ogpm: " + ex.getMessage());
             err.flush();
             return 1;

@@ -7,7 +7,10 @@ import java.util.regex.Pattern;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Durations as {@code 500ms}, {@code 10s}, {@code 5m}, {@code 2h}, {@code 1d} or ISO-8601 ({@code PT10S}). */
+/**
+ * Durations as {@code 500ms}, {@code 10s}, {@code 5m}, {@code 2h}, {@code 1d} or ISO-8601 ({@code
+ * PT10S}).
+ */
 public final class DurationConverter implements ITypeConverter<Duration> {
   private static final Pattern SHORT = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
@@ -27,7 +30,8 @@ public final class DurationConverter implements ITypeConverter<Duration> {
     try {
       return Duration.parse(value.trim());
     } catch (DateTimeParseException e) {
-      throw new TypeConversionException("expected a duration such as 500ms, 10s, 5m, 2h, 1d or PT10S, got '" + value + "'");
+      throw new TypeConversionException(
+          "expected a duration such as 500ms, 10s, 5m, 2h, 1d or PT10S, got '" + value + "'");
     }
   }
 }

@@ -12,6 +12,7 @@ final class FlinkProgram {
   private FlinkProgram() {}
 
   static boolean isRunningUnderFlink() {
-    return StackWalker.getInstance().walk(frames -> frames.anyMatch(f -> f.getClassName().equals(RUNNER)));
+    return StackWalker.getInstance()
+        .walk(frames -> frames.anyMatch(f -> f.getClassName().equals(RUNNER)));
   }
 }

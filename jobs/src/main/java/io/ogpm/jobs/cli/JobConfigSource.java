@@ -12,11 +12,19 @@ import picocli.CommandLine.Option;
  * YAML keeps it on one line: {@code {fields: [{name: x, min: 0, max: 1, epsilon: 1}]}}.
  */
 final class JobConfigSource {
-  @Option(names = "--config", paramLabel = "FILE", required = true, description = "The field configuration (YAML).")
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      required = true,
+      description = "The field configuration (YAML).")
   Path file;
 
-  @Option(names = "--config-yaml", paramLabel = "YAML", required = true,
-      description = "The field configuration itself, instead of --config (for submissions through Flink's web UI or REST API).")
+  @Option(
+      names = "--config-yaml",
+      paramLabel = "YAML",
+      required = true,
+      description =
+          "The field configuration itself, instead of --config (for submissions through Flink's web UI or REST API).")
   String yaml;
 
   PrivacyConfig load() {

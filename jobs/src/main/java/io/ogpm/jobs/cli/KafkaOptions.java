@@ -1,46 +1,79 @@
 package io.ogpm.jobs.cli;
 
-import io.ogpm.flink.kafka.KafkaSettings;
 import io.ogpm.flink.kafka.KafkaPreflight;
+import io.ogpm.flink.kafka.KafkaSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /** Options shared by the Flink jobs: Kafka access, checkpointing, parallelism. */
 final class KafkaOptions {
-  @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT,...", defaultValue = "localhost:9092",
+  @Option(
+      names = "--bootstrap-servers",
+      paramLabel = "HOST:PORT,...",
+      defaultValue = "localhost:9092",
       description = "Kafka bootstrap servers. Default: ${DEFAULT-VALUE}.")
   String bootstrapServers;
 
-  @Option(names = "--kafka-properties", paramLabel = "FILE",
-      description = "Kafka client properties applied to every source and sink (SASL, SSL, timeouts).")
+  @Option(
+      names = "--kafka-properties",
+      paramLabel = "FILE",
+      description =
+          "Kafka client properties applied to every source and sink (SASL, SSL, timeouts).")
   Path kafkaProperties;
 
-  @Option(names = "--group-id", paramLabel = "ID", description = "Consumer group id. Default: the job's name.")
+  @Option(
+      names = "--group-id",
+      paramLabel = "ID",
+      description = "Consumer group id. Default: the job's name.")
   String groupId;
 
-  @Option(names = "--transactional-id-prefix", paramLabel = "PREFIX",
-      description = "Prefix of the exactly-once sinks' transactional ids; unique per job on a cluster. Default: the job's name.")
+  @Option(
+      names = "--transactional-id-prefix",
+      paramLabel = "PREFIX",
+      description =
+          "Prefix of the exactly-once sinks' transactional ids; unique per job on a cluster. Default: the job's name.")
   String transactionalIdPrefix;
 
-  @Option(names = "--parallelism", paramLabel = "N", defaultValue = "0", description = "Job parallelism (0: the cluster's default).")
+  @Option(
+      names = "--parallelism",
+      paramLabel = "N",
+      defaultValue = "0",
+      description = "Job parallelism (0: the cluster's default).")
   int parallelism;
 
-  @Option(names = "--checkpoint-interval", paramLabel = "DURATION", defaultValue = "10s", converter = DurationConverter.class,
-      description = "Checkpoint interval; exactly-once outputs become visible to read_committed consumers at each checkpoint. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--checkpoint-interval",
+      paramLabel = "DURATION",
+      defaultValue = "10s",
+      converter = DurationConverter.class,
+      description =
+          "Checkpoint interval; exactly-once outputs become visible to read_committed consumers at each checkpoint. Default: ${DEFAULT-VALUE}.")
   Duration checkpointInterval;
 
-  @Option(names = "--kafka-timeout", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
-      description = "How long the start-up checks wait for Kafka to answer (brokers reachable, topics present). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--kafka-timeout",
+      paramLabel = "DURATION",
+      defaultValue = "30s",
+      converter = DurationConverter.class,
+      description =
+          "How long the start-up checks wait for Kafka to answer (brokers reachable, topics present). Default: ${DEFAULT-VALUE}.")
   Duration kafkaTimeout;
 
-  @Option(names = "--restart-attempts", paramLabel = "N", defaultValue = "10",
-      description = "Consecutive restarts before the job fails (exponential backoff 1 s to 1 min, counted afresh after"
-          + " an hour without failure; 0: never restart). Used only when the cluster configures no restart strategy."
-          + " Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--restart-attempts",
+      paramLabel = "N",
+      defaultValue = "10",
+      description =
+          "Consecutive restarts before the job fails (exponential backoff 1 s to 1 min, counted afresh after"
+              + " an hour without failure; 0: never restart). Used only when the cluster configures no restart strategy."
+              + " Default: ${DEFAULT-VALUE}.")
   int restartAttempts;
 
-  @Option(names = "--bounded", description = "Stop at the input topic's current end (backfills, tests) instead of running forever.")
+  @Option(
+      names = "--bounded",
+      description =
+          "Stop at the input topic's current end (backfills, tests) instead of running forever.")
   boolean bounded;
 
   KafkaSettings settings() {

@@ -12,15 +12,21 @@ import picocli.CommandLine.Command;
     name = "ogpm",
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
-    description = "The ogpm Flink jobs: perturb-job (raw topic to perturbed topic) and aggregate-job (perturbed topic to"
-        + " windowed statistics).",
-    subcommands = {PerturbJobCommand.class, AggregateJobCommand.class, CommandLine.HelpCommand.class})
+    description =
+        "The ogpm Flink jobs: perturb-job (raw topic to perturbed topic) and aggregate-job (perturbed topic to"
+            + " windowed statistics).",
+    subcommands = {
+      PerturbJobCommand.class,
+      AggregateJobCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class OgpmJobs implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (see --help)");
+    throw new CommandLine.ParameterException(
+        spec.commandLine(), "a command is required (see --help)");
   }
 
   public static void main(String[] args) {

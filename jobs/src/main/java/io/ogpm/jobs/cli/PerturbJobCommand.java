@@ -3,9 +3,9 @@ package io.ogpm.jobs.cli;
 import io.ogpm.config.BudgetClock;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.KeySource;
+import io.ogpm.flink.kafka.KafkaPreflight;
 import io.ogpm.jobs.JobRunner;
 import io.ogpm.jobs.PerturbJob;
-import io.ogpm.flink.kafka.KafkaPreflight;
 import io.ogpm.mechanism.random.RandomnessMode;
 import io.ogpm.record.RecordPerturber;
 import java.nio.file.Path;
@@ -21,20 +21,30 @@ import picocli.CommandLine.Option;
 @Command(
     name = "perturb-job",
     mixinStandardHelpOptions = true,
-    description = "Runs the Flink job that perturbs the raw topic into the perturbed topic (exactly once),"
-        + " rejected records into the dead-letter topic. Locally on a MiniCluster with java -jar, or on a"
-        + " cluster with flink run.")
+    description =
+        "Runs the Flink job that perturbs the raw topic into the perturbed topic (exactly once),"
+            + " rejected records into the dead-letter topic. Locally on a MiniCluster with java -jar, or on a"
+            + " cluster with flink run.")
 public final class PerturbJobCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "1")
   JobConfigSource config;
 
-  @Option(names = "--input-topic", defaultValue = "ogpm.raw", description = "Raw topic. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--input-topic",
+      defaultValue = "ogpm.raw",
+      description = "Raw topic. Default: ${DEFAULT-VALUE}.")
   String inputTopic;
 
-  @Option(names = "--output-topic", defaultValue = "ogpm.perturbed", description = "Perturbed topic. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--output-topic",
+      defaultValue = "ogpm.perturbed",
+      description = "Perturbed topic. Default: ${DEFAULT-VALUE}.")
   String outputTopic;
 
-  @Option(names = "--dead-letter-topic", defaultValue = "ogpm.dead-letters", description = "Dead-letter topic. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--dead-letter-topic",
+      defaultValue = "ogpm.dead-letters",
+      description = "Dead-letter topic. Default: ${DEFAULT-VALUE}.")
   String deadLetterTopic;
 
   @Mixin KafkaOptions kafka;
@@ -43,23 +53,35 @@ public final class PerturbJobCommand implements Callable<Integer> {
   Key key;
 
   static final class Key {
-    @Option(names = "--key-file", paramLabel = "FILE",
-        description = "Keyed (replay-safe) randomness with the secret in FILE (the same path on every task manager).")
+    @Option(
+        names = "--key-file",
+        paramLabel = "FILE",
+        description =
+            "Keyed (replay-safe) randomness with the secret in FILE (the same path on every task manager).")
     Path file;
 
-    @Option(names = "--key-env", paramLabel = "VAR",
-        description = "Keyed randomness with the secret in environment variable VAR (set on every task manager).")
+    @Option(
+        names = "--key-env",
+        paramLabel = "VAR",
+        description =
+            "Keyed randomness with the secret in environment variable VAR (set on every task manager).")
     String env;
   }
 
   @Override
   public Integer call() {
     PerturbJob.Settings settings = settings();
-    KafkaPreflight check = kafka.check(settings.kafka())
-        .topic(inputTopic, "input topic (--input-topic)")
-        .topic(outputTopic, "output topic (--output-topic)")
-        .topic(deadLetterTopic, "dead-letter topic (--dead-letter-topic)");
-    if (settings.config().budget().map(b -> b.clock() == BudgetClock.LOG_APPEND_TIME).orElse(false)) {
+    KafkaPreflight check =
+        kafka
+            .check(settings.kafka())
+            .topic(inputTopic, "input topic (--input-topic)")
+            .topic(outputTopic, "output topic (--output-topic)")
+            .topic(deadLetterTopic, "dead-letter topic (--dead-letter-topic)");
+    if (settings
+        .config()
+        .budget()
+        .map(b -> b.clock() == BudgetClock.LOG_APPEND_TIME)
+        .orElse(false)) {
       // Otherwise every record would be dead-lettered as untrusted-time: say so before starting.
       check.logAppendTime(inputTopic, "the budget's clock log-append-time");
     }
@@ -67,7 +89,11 @@ public final class PerturbJobCommand implements Callable<Integer> {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     JobRunner.boundRestarts(env, kafka.restartAttempts);
     PerturbJob.build(env, settings);
-    JobRunner.execute(env, "ogpm perturb " + inputTopic + " -> " + outputTopic, settings.bounded(), settings.kafka(),
+    JobRunner.execute(
+        env,
+        "ogpm perturb " + inputTopic + " -> " + outputTopic,
+        settings.bounded(),
+        settings.kafka(),
         List.of(outputTopic, deadLetterTopic));
     return 0;
   }
@@ -77,8 +103,10 @@ public final class PerturbJobCommand implements Callable<Integer> {
   public PerturbJob.Settings settings() {
     kafka.validate();
     PrivacyConfig cfg = config.load();
-    KeySource keySource = key == null ? KeySource.none()
-        : key.file != null ? KeySource.file(key.file) : KeySource.environment(key.env);
+    KeySource keySource =
+        key == null
+            ? KeySource.none()
+            : key.file != null ? KeySource.file(key.file) : KeySource.environment(key.env);
     RandomnessMode mode;
     try {
       mode = keySource.load();
@@ -88,7 +116,10 @@ public final class PerturbJobCommand implements Callable<Integer> {
     try {
       new RecordPerturber(cfg, mode);
     } catch (IllegalArgumentException e) {
-      throw new UsageError((config.file != null ? "--config " + config.file : "--config-yaml") + ": " + e.getMessage());
+      throw new UsageError(
+          (config.file != null ? "--config " + config.file : "--config-yaml")
+              + ": "
+              + e.getMessage());
     } finally {
       mode.destroy();
     }

@@ -19,7 +19,8 @@ public final class Version implements IVersionProvider {
   public static String project() {
     try (InputStream in = Version.class.getResourceAsStream(RESOURCE)) {
       if (in == null) {
-        throw new IllegalStateException(RESOURCE + " is missing next to " + Version.class.getName());
+        throw new IllegalStateException(
+            RESOURCE + " is missing next to " + Version.class.getName());
       }
       Properties p = new Properties();
       p.load(in);

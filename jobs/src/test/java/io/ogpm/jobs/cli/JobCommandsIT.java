@@ -32,56 +32,134 @@ class JobCommandsIT {
   @RegisterExtension
   static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().parallelism(2).build();
 
-  static final String CONFIG = "passthrough: [i]\nfields:\n  - name: x\n    min: 0\n    max: 1\n    epsilon: 1\n";
+  static final String CONFIG =
+      "passthrough: [i]\nfields:\n  - name: x\n    min: 0\n    max: 1\n    epsilon: 1\n";
   static final Duration LONG = Duration.ofMinutes(5);
 
   @Test
-  void aMissingTopicFailsAtStartUpWithOneLine(KafkaFixture kafka, @TempDir Path dir) throws Exception {
+  void aMissingTopicFailsAtStartUpWithOneLine(KafkaFixture kafka, @TempDir Path dir)
+      throws Exception {
     Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG);
     kafka.createTopic("present", 1, Map.of());
-    CommandRun input = CommandRun.inJvm(OgpmJobs.class, LONG, "perturb-job", "--config", config.toString(),
-        "--bootstrap-servers", kafka.bootstrapServers(), "--input-topic", "absent", "--output-topic", "present",
-        "--dead-letter-topic", "present-dead");
+    CommandRun input =
+        CommandRun.inJvm(
+            OgpmJobs.class,
+            LONG,
+            "perturb-job",
+            "--config",
+            config.toString(),
+            "--bootstrap-servers",
+            kafka.bootstrapServers(),
+            "--input-topic",
+            "absent",
+            "--output-topic",
+            "present",
+            "--dead-letter-topic",
+            "present-dead");
     assertThat(input.status()).isEqualTo(2);
-    assertThat(input.err()).isEqualTo("ogpm: input topic (--input-topic) 'absent' does not exist on " + kafka.bootstrapServers() + "\n");
-    CommandRun output = CommandRun.inJvm(OgpmJobs.class, LONG, "aggregate-job", "--config", config.toString(),
-        "--bootstrap-servers", kafka.bootstrapServers(), "--input-topic", "present", "--output-topic", "gone");
+    assertThat(input.err())
+        .isEqualTo(
+            "ogpm: input topic (--input-topic) 'absent' does not exist on "
+                + kafka.bootstrapServers()
+                + "\n");
+    CommandRun output =
+        CommandRun.inJvm(
+            OgpmJobs.class,
+            LONG,
+            "aggregate-job",
+            "--config",
+            config.toString(),
+            "--bootstrap-servers",
+            kafka.bootstrapServers(),
+            "--input-topic",
+            "present",
+            "--output-topic",
+            "gone");
     assertThat(output.status()).isEqualTo(2);
-    assertThat(output.err()).isEqualTo("ogpm: output topic (--output-topic) 'gone' does not exist on " + kafka.bootstrapServers() + "\n");
+    assertThat(output.err())
+        .isEqualTo(
+            "ogpm: output topic (--output-topic) 'gone' does not exist on "
+                + kafka.bootstrapServers()
+                + "\n");
   }
 
   @Test
-  void aBudgetOnLogAppendTimeNeedsARawTopicStampedByTheBroker(KafkaFixture kafka, @TempDir Path dir) throws Exception {
-    Path config = Files.writeString(dir.resolve("c.yaml"), "user-field: u\n" + CONFIG + "budget:\n  epsilon: 10\n  period: P1D\n");
+  void aBudgetOnLogAppendTimeNeedsARawTopicStampedByTheBroker(KafkaFixture kafka, @TempDir Path dir)
+      throws Exception {
+    Path config =
+        Files.writeString(
+            dir.resolve("c.yaml"),
+            "user-field: u\n" + CONFIG + "budget:\n  epsilon: 10\n  period: P1D\n");
     kafka.createTopic("producer-stamped", 1, Map.of());
     kafka.createTopic("l-out", 1, Map.of());
     kafka.createTopic("l-dead", 1, Map.of());
-    CommandRun r = CommandRun.inJvm(OgpmJobs.class, LONG, "perturb-job", "--config", config.toString(), "--bootstrap-servers", kafka.bootstrapServers(),
-        "--input-topic", "producer-stamped", "--output-topic", "l-out", "--dead-letter-topic", "l-dead");
+    CommandRun r =
+        CommandRun.inJvm(
+            OgpmJobs.class,
+            LONG,
+            "perturb-job",
+            "--config",
+            config.toString(),
+            "--bootstrap-servers",
+            kafka.bootstrapServers(),
+            "--input-topic",
+            "producer-stamped",
+            "--output-topic",
+            "l-out",
+            "--dead-letter-topic",
+            "l-dead");
     assertThat(r.status()).isEqualTo(2);
-    assertThat(r.err()).isEqualTo("ogpm: topic 'producer-stamped' has message.timestamp.type=CreateTime but the budget's clock"
-        + " log-append-time needs LogAppendTime (kafka-configs.sh --alter --entity-type topics --entity-name producer-stamped"
-        + " --add-config message.timestamp.type=LogAppendTime)\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "ogpm: topic 'producer-stamped' has message.timestamp.type=CreateTime but the budget's clock"
+                + " log-append-time needs LogAppendTime (kafka-configs.sh --alter --entity-type topics --entity-name producer-stamped"
+                + " --add-config message.timestamp.type=LogAppendTime)\n");
   }
 
   @Test
-  void aBoundedRunReturnsOnceItsOutputIsVisible(KafkaFixture kafka, @TempDir Path dir) throws Exception {
+  void aBoundedRunReturnsOnceItsOutputIsVisible(KafkaFixture kafka, @TempDir Path dir)
+      throws Exception {
     Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG);
     for (String t : new String[] {"b-raw", "b-out", "b-dead"}) {
       kafka.createTopic(t, 2, Map.of());
     }
     List<String> values = new ArrayList<>();
     for (int i = 0; i < 500; i++) {
-      values.add("{\"i\":" + i + ",\"x\":" + (i % 10 == 0 ? "\"bad\"" : "0.5") + ",\"note\":\"n" + i + "\"}");
+      values.add(
+          "{\"i\":"
+              + i
+              + ",\"x\":"
+              + (i % 10 == 0 ? "\"bad\"" : "0.5")
+              + ",\"note\":\"n"
+              + i
+              + "\"}");
     }
     List<KafkaRecord> inputs = kafka.produceJson("b-raw", values);
-    CommandRun run = CliRunner.run("perturb-job", "--config", config.toString(), "--bootstrap-servers", kafka.bootstrapServers(),
-        "--input-topic", "b-raw", "--output-topic", "b-out", "--dead-letter-topic", "b-dead", "--bounded",
-        "--checkpoint-interval", "1s", "--parallelism", "2");
+    CommandRun run =
+        CliRunner.run(
+            "perturb-job",
+            "--config",
+            config.toString(),
+            "--bootstrap-servers",
+            kafka.bootstrapServers(),
+            "--input-topic",
+            "b-raw",
+            "--output-topic",
+            "b-out",
+            "--dead-letter-topic",
+            "b-dead",
+            "--bounded",
+            "--checkpoint-interval",
+            "1s",
+            "--parallelism",
+            "2");
     assertThat(run.status()).as(run.err()).isZero();
     // At once: no transaction of the job may still be open on its outputs.
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
-      List<TopicPartition> outputs = StableOffsets.partitions(admin, List.of("b-out", "b-dead"), LONG);
+    try (Admin admin =
+        Admin.create(
+            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+      List<TopicPartition> outputs =
+          StableOffsets.partitions(admin, List.of("b-out", "b-dead"), LONG);
       assertThat(StableOffsets.withOpenTransactions(admin, outputs, LONG)).isEmpty();
     }
     List<KafkaRecord> perturbed = kafka.readCommitted("b-out");
@@ -90,7 +168,8 @@ class JobCommandsIT {
     assertThat(dead).hasSize(50);
     PrivacyAssertions.assertPrivacyContract(PrivacyConfig.parse(CONFIG), inputs, perturbed, dead);
     assertThat(ENV.metrics().counter("recordsPerturbed")).isEqualTo(450);
-    assertThat(ENV.metrics().counter("recordsDeadLettered", "reason", "not-a-number")).isEqualTo(50);
+    assertThat(ENV.metrics().counter("recordsDeadLettered", "reason", "not-a-number"))
+        .isEqualTo(50);
   }
 
   @Test
@@ -103,13 +182,30 @@ class JobCommandsIT {
         strict.createTopic(t, 1);
       }
       strict.produceJson("s-raw", "{\"i\":1,\"x\":0.5}");
-      CommandRun r = CommandRun.inJvm(OgpmJobs.class, LONG, "perturb-job", "--config", config.toString(),
-          "--bootstrap-servers", strict.bootstrapServers(), "--input-topic", "s-raw", "--output-topic", "s-out",
-          "--dead-letter-topic", "s-dead", "--restart-attempts", "2", "--checkpoint-interval", "1s");
+      CommandRun r =
+          CommandRun.inJvm(
+              OgpmJobs.class,
+              LONG,
+              "perturb-job",
+              "--config",
+              config.toString(),
+              "--bootstrap-servers",
+              strict.bootstrapServers(),
+              "--input-topic",
+              "s-raw",
+              "--output-topic",
+              "s-out",
+              "--dead-letter-topic",
+              "s-dead",
+              "--restart-attempts",
+              "2",
+              "--checkpoint-interval",
+              "1s");
       assertThat(r.status()).isEqualTo(1);
       List<String> ours = r.err().lines().filter(l -> l.startsWith("ogpm:")).toList();
       assertThat(ours).hasSize(1);
-      assertThat(ours.get(0)).startsWith("ogpm: job 'ogpm perturb s-raw -> s-out' failed: ")
+      assertThat(ours.get(0))
+          .startsWith("ogpm: job 'ogpm perturb s-raw -> s-out' failed: ")
           .contains("transaction.max.timeout.ms");
     }
   }

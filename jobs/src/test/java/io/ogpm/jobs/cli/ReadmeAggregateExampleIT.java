@@ -16,14 +16,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The {@code aggregate-job} example of docs/aggregation.md and docs/deployment.md (1 min windows sliding by 10 s, 30 s allowed lateness,
- * grouped by activity) on the whole MotionSense sample, as a user would run it after the perturb
- * job: it must keep up. The sample used to list its four subjects one after another with the same
- * timestamps, so in file order most records of subjects 2 to 4 arrived late, within the lateness
- * of some windows: the job that estimated once per late record emitted one window and field 31
- * times and stalled (the file is now in event-time order; the bound below holds either way). Now each window, field and group is estimated at the watermark, then at most once
- * per late-update interval and once at the end of its lateness; the test counts the emissions per
- * window and field against that bound and prints how long the run took.
+ * The {@code aggregate-job} example of docs/aggregation.md and docs/deployment.md (1 min windows
+ * sliding by 10 s, 30 s allowed lateness, grouped by activity) on the whole MotionSense sample, as
+ * a user would run it after the perturb job: it must keep up. The sample used to list its four
+ * subjects one after another with the same timestamps, so in file order most records of subjects 2
+ * to 4 arrived late, within the lateness of some windows: the job that estimated once per late
+ * record emitted one window and field 31 times and stalled (the file is now in event-time order;
+ * the bound below holds either way). Now each window, field and group is estimated at the
+ * watermark, then at most once per late-update interval and once at the end of its lateness; the
+ * test counts the emissions per window and field against that bound and prints how long the run
+ * took.
  */
 class ReadmeAggregateExampleIT {
   @RegisterExtension
@@ -43,19 +45,59 @@ class ReadmeAggregateExampleIT {
     kafka.createTopic("ex-dead", 1);
     kafka.createTopic("ex-stats", 1);
     kafka.produceJsonLines("ex-raw", SAMPLE);
-    CommandRun perturb = CliRunner.run("perturb-job", "--config", CONFIG.toString(), "--bootstrap-servers",
-        kafka.bootstrapServers(), "--input-topic", "ex-raw", "--output-topic", "ex-perturbed", "--dead-letter-topic",
-        "ex-dead", "--bounded", "--checkpoint-interval", "1s");
+    CommandRun perturb =
+        CliRunner.run(
+            "perturb-job",
+            "--config",
+            CONFIG.toString(),
+            "--bootstrap-servers",
+            kafka.bootstrapServers(),
+            "--input-topic",
+            "ex-raw",
+            "--output-topic",
+            "ex-perturbed",
+            "--dead-letter-topic",
+            "ex-dead",
+            "--bounded",
+            "--checkpoint-interval",
+            "1s");
     assertThat(perturb.status()).as(perturb.err()).isZero();
     assertThat(kafka.readCommitted("ex-perturbed")).hasSize(SAMPLE_RECORDS);
 
     long start = System.nanoTime();
     // docs/aggregation.md's example, with this test's topics, bounded so that it ends.
-    CommandRun aggregate = CliRunner.run("aggregate-job", "--config", CONFIG.toString(), "--bootstrap-servers",
-        kafka.bootstrapServers(), "--input-topic", "ex-perturbed", "--output-topic", "ex-stats",
-        "--group-by", "activity", "--time-field", "ts", "--window", "1m", "--slide", "10s", "--allowed-lateness", "30s",
-        "--out-of-orderness", "5s", "--idle-timeout", "30s", "--bins", "50", "--method", "em", "--bounded",
-        "--checkpoint-interval", "1s");
+    CommandRun aggregate =
+        CliRunner.run(
+            "aggregate-job",
+            "--config",
+            CONFIG.toString(),
+            "--bootstrap-servers",
+            kafka.bootstrapServers(),
+            "--input-topic",
+            "ex-perturbed",
+            "--output-topic",
+            "ex-stats",
+            "--group-by",
+            "activity",
+            "--time-field",
+            "ts",
+            "--window",
+            "1m",
+            "--slide",
+            "10s",
+            "--allowed-lateness",
+            "30s",
+            "--out-of-orderness",
+            "5s",
+            "--idle-timeout",
+            "30s",
+            "--bins",
+            "50",
+            "--method",
+            "em",
+            "--bounded",
+            "--checkpoint-interval",
+            "1s");
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     assertThat(aggregate.status()).as(aggregate.err()).isZero();
 
@@ -65,7 +107,12 @@ class ReadmeAggregateExampleIT {
     List<KafkaRecord> stats = kafka.readCommitted("ex-stats");
     for (KafkaRecord r : stats) {
       JsonNode s = json.readTree(r.value());
-      String key = s.get("windowStart").asText() + " " + s.get("group").asText() + " " + s.get("field").asText();
+      String key =
+          s.get("windowStart").asText()
+              + " "
+              + s.get("group").asText()
+              + " "
+              + s.get("field").asText();
       emissions.merge(key, 1, Integer::sum);
       lastCount.put(key, s.get("count").asLong());
     }
@@ -73,10 +120,16 @@ class ReadmeAggregateExampleIT {
     int most = emissions.values().stream().mapToInt(Integer::intValue).max().orElse(0);
     long late = ENV.metrics().counter("lateRecords");
     long preAggregated = ENV.metrics().counter("recordsPreAggregated");
-    System.out.printf("README aggregate-job example on the sample: %d records in %.1f s, %d windows x fields, "
+    System.out.printf(
+        "README aggregate-job example on the sample: %d records in %.1f s, %d windows x fields, "
             + "%d estimates (at most %d per window and field), %d late updates, %d records too late%n",
-        preAggregated, took.toMillis() / 1000.0, windowsAndFields, stats.size(), most,
-        ENV.metrics().counter("lateUpdates"), late);
+        preAggregated,
+        took.toMillis() / 1000.0,
+        windowsAndFields,
+        stats.size(),
+        most,
+        ENV.metrics().counter("lateUpdates"),
+        late);
 
     assertThat(preAggregated).isEqualTo(SAMPLE_RECORDS);
     // At the watermark, at most once per started 10 s of the run, and at the end of the lateness.

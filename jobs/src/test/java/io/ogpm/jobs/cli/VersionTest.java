@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 class VersionTest {
   @Test
   void versionIsTheProjectsVersion() throws Exception {
-    Matcher parent = Pattern.compile("<parent>.*?<version>([^<]+)</version>", Pattern.DOTALL)
-        .matcher(Files.readString(Path.of("pom.xml")));
+    Matcher parent =
+        Pattern.compile("<parent>.*?<version>([^<]+)</version>", Pattern.DOTALL)
+            .matcher(Files.readString(Path.of("pom.xml")));
     assertThat(parent.find()).isTrue();
     CommandRun r = CliRunner.run("--version");
     assertThat(r.status()).isZero();

@@ -24,8 +24,8 @@ final class ComposeDeployment {
   static final String KEYED_FILE = "docker/docker-compose.keyed.yml";
 
   /** The submit script's variable that carries each job's extra arguments. */
-  private static final Map<String, String> EXTRA_ARGS = Map.of("perturb-job", "PERTURB_EXTRA_ARGS", "aggregate-job",
-      "AGGREGATE_EXTRA_ARGS");
+  private static final Map<String, String> EXTRA_ARGS =
+      Map.of("perturb-job", "PERTURB_EXTRA_ARGS", "aggregate-job", "AGGREGATE_EXTRA_ARGS");
 
   final JsonNode base;
   final JsonNode keyed;
@@ -36,7 +36,8 @@ final class ComposeDeployment {
   }
 
   static ComposeDeployment load(Path repo) throws IOException {
-    return new ComposeDeployment(DeployFiles.readResolvingAliases(repo.resolve(FILE)),
+    return new ComposeDeployment(
+        DeployFiles.readResolvingAliases(repo.resolve(FILE)),
         DeployFiles.readResolvingAliases(repo.resolve(KEYED_FILE)));
   }
 
@@ -44,22 +45,25 @@ final class ComposeDeployment {
     return base.path("services").path(name);
   }
 
-  /** The submit script with Compose's {@code $$} escapes turned into the {@code $} the shell sees. */
+  /**
+   * The submit script with Compose's {@code $$} escapes turned into the {@code $} the shell sees.
+   */
   String submitScript() {
     return DeployFiles.text(service("submit").path("command")).replace("$$", "$");
   }
 
   /**
    * The arguments {@code submit} passes to {@code subcommand}: the script's words up to the extra
-   * arguments' variable, then the variable's words (from the keyed override if {@code keyed} and
-   * it sets the variable, else from the main file).
+   * arguments' variable, then the variable's words (from the keyed override if {@code keyed} and it
+   * sets the variable, else from the main file).
    */
   List<String> jobArguments(String subcommand, boolean keyed) {
     String variable = EXTRA_ARGS.get(subcommand);
     assertThat(variable).as("a job of the submit service: " + subcommand).isNotNull();
     List<String> args = new ArrayList<>(scriptWords(submitScript(), subcommand, "$" + variable));
     JsonNode extra = service("submit").path("environment").path(variable);
-    JsonNode keyedExtra = this.keyed.path("services").path("submit").path("environment").path(variable);
+    JsonNode keyedExtra =
+        this.keyed.path("services").path("submit").path("environment").path(variable);
     if (keyed && !keyedExtra.isMissingNode()) {
       extra = keyedExtra;
     }
@@ -84,25 +88,35 @@ final class ComposeDeployment {
 
   /** The partitions the {@code topics} service creates {@code topic} with. */
   int partitions(String topic) {
-    Matcher m = Pattern.compile("create\\s+" + Pattern.quote(topic) + "\\s+(\\d+)\\s")
-        .matcher(DeployFiles.text(service("topics").path("command")));
+    Matcher m =
+        Pattern.compile("create\\s+" + Pattern.quote(topic) + "\\s+(\\d+)\\s")
+            .matcher(DeployFiles.text(service("topics").path("command")));
     assertThat(m.find()).as("topic " + topic + " created by the topics service").isTrue();
     return Integer.parseInt(m.group(1));
   }
 
-  /** The words from {@code subcommand} up to {@code end} in a shell script (line continuations joined). */
+  /**
+   * The words from {@code subcommand} up to {@code end} in a shell script (line continuations
+   * joined).
+   */
   static List<String> scriptWords(String script, String subcommand, String end) {
     int from = script.indexOf(" " + subcommand);
     assertThat(from).as(subcommand + " in the submit script").isNotNegative();
     int to = script.indexOf(end, from);
     assertThat(to).as(end + " after " + subcommand).isGreaterThan(from);
     String words = script.substring(from, to).replace("\\\n", " ");
-    assertThat(words).as(subcommand + " arguments").doesNotContain("\n").doesNotContain("$").doesNotContain("\"")
+    assertThat(words)
+        .as(subcommand + " arguments")
+        .doesNotContain("\n")
+        .doesNotContain("$")
+        .doesNotContain("\"")
         .doesNotContain("'");
     return words(words);
   }
 
   private static List<String> words(String s) {
-    return Arrays.stream(s.trim().split("\\s+")).filter(w -> !w.isEmpty()).collect(Collectors.toList());
+    return Arrays.stream(s.trim().split("\\s+"))
+        .filter(w -> !w.isEmpty())
+        .collect(Collectors.toList());
   }
 }

@@ -32,9 +32,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The Compose demo's documented settings on the sample, without Docker: the topics as the
- * {@code topics} service creates them (partitions read from the Compose file), the two jobs with
- * exactly the arguments the {@code submit} service passes (only the broker's address and the
+ * The Compose demo's documented settings on the sample, without Docker: the topics as the {@code
+ * topics} service creates them (partitions read from the Compose file), the two jobs with exactly
+ * the arguments the {@code submit} service passes (only the broker's address and the
  * configuration's path replaced), parallelism 2 as the cluster's {@code parallelism.default}, and
  * the sample fed as the {@code replay} service feeds it: the file in its order (event time), 200
  * lines a second, without keys. No record may be late and every window of the sample must close
@@ -52,12 +52,18 @@ class ComposeSampleReplayIT {
   void theComposeSettingsLoseNoRecordOfTheSampleAndCloseEveryWindow() throws Exception {
     Path repo = DeployFiles.repoRoot();
     ComposeDeployment compose = ComposeDeployment.load(repo);
-    String replayScript = DeployFiles.text(compose.service("replay").path("command")).replace("$$", "$");
-    assertThat(replayScript).as("the replay service feeds the sample file in order to the raw topic")
+    String replayScript =
+        DeployFiles.text(compose.service("replay").path("command")).replace("$$", "$");
+    assertThat(replayScript)
+        .as("the replay service feeds the sample file in order to the raw topic")
         .contains("< /data/motionsense-dws1.jsonl")
         .contains("kafka-console-producer.sh --bootstrap-server kafka:9092 --topic ogpm.raw");
-    Matcher pace = Pattern.compile("if \\(\\( n % (\\d+) == 0 \\)\\); then sleep (\\d+); fi").matcher(replayScript);
-    assertThat(pace.find()).as("the replay service's pace: lines per pause, pause in seconds").isTrue();
+    Matcher pace =
+        Pattern.compile("if \\(\\( n % (\\d+) == 0 \\)\\); then sleep (\\d+); fi")
+            .matcher(replayScript);
+    assertThat(pace.find())
+        .as("the replay service's pace: lines per pause, pause in seconds")
+        .isTrue();
     int linesPerPause = Integer.parseInt(pace.group(1));
     Duration pause = Duration.ofSeconds(Integer.parseInt(pace.group(2)));
     KafkaFixture kafka = ENV.kafka();
@@ -66,12 +72,18 @@ class ComposeSampleReplayIT {
     kafka.createTopic("ogpm.dead-letters", compose.partitions("ogpm.dead-letters"));
     kafka.createTopic("ogpm.stats", compose.partitions("ogpm.stats"));
 
-    List<String> sample = Files.readAllLines(repo.resolve("sample-data/motionsense-dws1.jsonl"), StandardCharsets.UTF_8)
-        .stream().filter(l -> !l.isBlank()).toList();
+    List<String> sample =
+        Files.readAllLines(
+                repo.resolve("sample-data/motionsense-dws1.jsonl"), StandardCharsets.UTF_8)
+            .stream()
+            .filter(l -> !l.isBlank())
+            .toList();
     Map<Long, Long> expected = windowCounts(sample);
 
-    PerturbJob.Settings perturb = ((PerturbJobCommand) command(compose, "perturb-job", repo)).settings();
-    AggregateJob.Settings aggregate = ((AggregateJobCommand) command(compose, "aggregate-job", repo)).settings();
+    PerturbJob.Settings perturb =
+        ((PerturbJobCommand) command(compose, "perturb-job", repo)).settings();
+    AggregateJob.Settings aggregate =
+        ((AggregateJobCommand) command(compose, "aggregate-job", repo)).settings();
     assertThat(aggregate.bounded()).isFalse();
     StreamExecutionEnvironment env = ENV.executionEnvironment();
     PerturbJob.build(env, perturb);
@@ -79,9 +91,12 @@ class ComposeSampleReplayIT {
     JobClient job = env.executeAsync("compose demo: perturb + aggregate");
     try {
       replayLikeTheComposeService(kafka.bootstrapServers(), sample, linesPerPause, pause);
-      Map<Long, Long> closed = Await.until("every window of the sample in ogpm.stats", Duration.ofMinutes(3),
-          () -> windowsOf(kafka.readCommitted("ogpm.stats"), perturb.config().fields().size()),
-          w -> w.keySet().containsAll(expected.keySet()));
+      Map<Long, Long> closed =
+          Await.until(
+              "every window of the sample in ogpm.stats",
+              Duration.ofMinutes(3),
+              () -> windowsOf(kafka.readCommitted("ogpm.stats"), perturb.config().fields().size()),
+              w -> w.keySet().containsAll(expected.keySet()));
       assertThat(closed).as("records per window, in each field's statistics").isEqualTo(expected);
       assertThat(ENV.metrics().counter("lateRecords")).as("records dropped as late").isZero();
     } finally {
@@ -100,7 +115,8 @@ class ComposeSampleReplayIT {
     StreamExecutionEnvironment boundedEnv = ENV.executionEnvironment();
     AggregateJob.build(boundedEnv, boundedCommand.settings());
     boundedEnv.execute("compose demo: aggregate, bounded");
-    assertThat(windowsOf(kafka.readCommitted("ogpm.stats.bounded"), perturb.config().fields().size()))
+    assertThat(
+            windowsOf(kafka.readCommitted("ogpm.stats.bounded"), perturb.config().fields().size()))
         .isEqualTo(expected);
     assertThat(ENV.metrics().counter("lateRecords")).isZero();
   }
@@ -123,8 +139,8 @@ class ComposeSampleReplayIT {
   }
 
   /**
-   * Window start to count, from the stats records (the last per window and field); each window
-   * must have the same count in every field, and all fields.
+   * Window start to count, from the stats records (the last per window and field); each window must
+   * have the same count in every field, and all fields.
    */
   static Map<Long, Long> windowsOf(List<KafkaRecord> stats, int fields) {
     ObjectMapper json = new ObjectMapper();
@@ -140,12 +156,15 @@ class ComposeSampleReplayIT {
       }
     }
     Map<Long, Integer> fieldsPerWindow = new TreeMap<>();
-    last.forEach((key, count) -> {
-      long start = Long.parseLong(key.substring(0, key.indexOf(' ')));
-      fieldsPerWindow.merge(start, 1, Integer::sum);
-      Long before = out.put(start, count);
-      assertThat(before == null || before.equals(count)).as("window %d: the same count in every field", start).isTrue();
-    });
+    last.forEach(
+        (key, count) -> {
+          long start = Long.parseLong(key.substring(0, key.indexOf(' ')));
+          fieldsPerWindow.merge(start, 1, Integer::sum);
+          Long before = out.put(start, count);
+          assertThat(before == null || before.equals(count))
+              .as("window %d: the same count in every field", start)
+              .isTrue();
+        });
     fieldsPerWindow.entrySet().removeIf(e -> e.getValue() < fields);
     out.keySet().retainAll(fieldsPerWindow.keySet());
     return out;
@@ -157,25 +176,37 @@ class ComposeSampleReplayIT {
 
   /** The parsed command, with the test's broker and the repository's configuration file. */
   static Object command(List<String> args, Path repo) {
-    List<String> local = args.stream()
-        .map(a -> a.equals("kafka:9092") ? ENV.bootstrapServers() : a)
-        .map(a -> a.equals("/opt/ogpm/ogpm.yaml") ? repo.resolve("sample-data/ogpm.yaml").toString() : a)
-        .toList();
+    List<String> local =
+        args.stream()
+            .map(a -> a.equals("kafka:9092") ? ENV.bootstrapServers() : a)
+            .map(
+                a ->
+                    a.equals("/opt/ogpm/ogpm.yaml")
+                        ? repo.resolve("sample-data/ogpm.yaml").toString()
+                        : a)
+            .toList();
     return DeployFiles.parse(local).subcommand().commandSpec().userObject();
   }
 
   /** The replay service's loop: the file's lines in order, a pause after every so many, no key. */
-  static void replayLikeTheComposeService(String bootstrap, List<String> lines, int linesPerPause, Duration pause)
+  static void replayLikeTheComposeService(
+      String bootstrap, List<String> lines, int linesPerPause, Duration pause)
       throws InterruptedException {
-    Map<String, Object> config = Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-        // kafka-console-producer's defaults: batches linger up to 1 s
-        ProducerConfig.LINGER_MS_CONFIG, 1000);
+    Map<String, Object> config =
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            bootstrap,
+            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+            ByteArraySerializer.class,
+            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+            ByteArraySerializer.class,
+            // kafka-console-producer's defaults: batches linger up to 1 s
+            ProducerConfig.LINGER_MS_CONFIG,
+            1000);
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
       for (int n = 1; n <= lines.size(); n++) {
-        producer.send(new ProducerRecord<>("ogpm.raw", lines.get(n - 1).getBytes(StandardCharsets.UTF_8)));
+        producer.send(
+            new ProducerRecord<>("ogpm.raw", lines.get(n - 1).getBytes(StandardCharsets.UTF_8)));
         if (n % linesPerPause == 0) {
           Thread.sleep(pause.toMillis());
         }

@@ -37,8 +37,14 @@ final class DeployFiles {
    * Options whose values differ between deployments by design: where Kafka is, and where each
    * deployment mounts the configuration and the key. Everything else must agree.
    */
-  static final Set<String> PER_ENVIRONMENT = Set.of("--bootstrap-servers", "--config", "--config-yaml", "--key-file",
-      "--key-env", "--kafka-properties");
+  static final Set<String> PER_ENVIRONMENT =
+      Set.of(
+          "--bootstrap-servers",
+          "--config",
+          "--config-yaml",
+          "--key-file",
+          "--key-env",
+          "--kafka-properties");
 
   private DeployFiles() {}
 
@@ -57,7 +63,8 @@ final class DeployFiles {
   static ParseResult parse(List<String> args) {
     CommandLine cli = new CommandLine(new OgpmJobs());
     ParseResult[] result = new ParseResult[1];
-    assertThatCode(() -> result[0] = cli.parseArgs(args.toArray(String[]::new))).as(String.join(" ", args))
+    assertThatCode(() -> result[0] = cli.parseArgs(args.toArray(String[]::new)))
+        .as(String.join(" ", args))
         .doesNotThrowAnyException();
     assertThat(result[0].subcommand()).as(String.join(" ", args)).isNotNull();
     return result[0];
@@ -71,10 +78,15 @@ final class DeployFiles {
   static Map<String, String> sharedOptions(ParseResult job) {
     Map<String, String> values = new TreeMap<>();
     for (OptionSpec option : job.subcommand().commandSpec().options()) {
-      if (option.usageHelp() || option.versionHelp() || PER_ENVIRONMENT.contains(option.longestName())) {
+      if (option.usageHelp()
+          || option.versionHelp()
+          || PER_ENVIRONMENT.contains(option.longestName())) {
         continue;
       }
-      assertThat(option.group()).as("%s is in an option group: add it to PER_ENVIRONMENT or compare it", option.longestName())
+      assertThat(option.group())
+          .as(
+              "%s is in an option group: add it to PER_ENVIRONMENT or compare it",
+              option.longestName())
           .isNull();
       values.put(option.longestName(), String.valueOf((Object) option.getValue()));
     }
@@ -88,7 +100,9 @@ final class DeployFiles {
   }
 
   static String pomProperty(String pom, String name) {
-    Matcher m = Pattern.compile("<" + Pattern.quote(name) + ">([^<]+)</" + Pattern.quote(name) + ">").matcher(pom);
+    Matcher m =
+        Pattern.compile("<" + Pattern.quote(name) + ">([^<]+)</" + Pattern.quote(name) + ">")
+            .matcher(pom);
     assertThat(m.find()).as(name + " in pom.xml").isTrue();
     return m.group(1).trim();
   }
@@ -115,7 +129,8 @@ final class DeployFiles {
   /** The documents of a YAML stream ({@code ---} separated), empty ones left out. */
   static List<JsonNode> readDocuments(Path file) throws IOException {
     List<JsonNode> documents = new ArrayList<>();
-    try (MappingIterator<JsonNode> it = new YAMLMapper().readerFor(JsonNode.class).readValues(file.toFile())) {
+    try (MappingIterator<JsonNode> it =
+        new YAMLMapper().readerFor(JsonNode.class).readValues(file.toFile())) {
       while (it.hasNext()) {
         JsonNode document = it.next();
         if (document != null && !document.isNull() && !document.isMissingNode()) {
@@ -166,8 +181,11 @@ final class DeployFiles {
       node = a;
     } else if (t == JsonToken.VALUE_NULL) {
       node = f.nullNode();
-    } else if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT || t == JsonToken.VALUE_TRUE
-        || t == JsonToken.VALUE_FALSE || t == JsonToken.VALUE_STRING) {
+    } else if (t == JsonToken.VALUE_NUMBER_INT
+        || t == JsonToken.VALUE_NUMBER_FLOAT
+        || t == JsonToken.VALUE_TRUE
+        || t == JsonToken.VALUE_FALSE
+        || t == JsonToken.VALUE_STRING) {
       // Scalars as text: compose reads most of them as strings anyway (asInt/asLong still work).
       node = f.textNode(p.getText());
     } else {

@@ -33,7 +33,8 @@ import picocli.CommandLine.ParseResult;
  * syntax, and the jobs' arguments against the real command line.
  */
 class DockerComposeConfigTest {
-  static final String PROMETHEUS_FACTORY = "org.apache.flink.metrics.prometheus.PrometheusReporterFactory";
+  static final String PROMETHEUS_FACTORY =
+      "org.apache.flink.metrics.prometheus.PrometheusReporterFactory";
 
   static Path repo;
   static Path composeFile;
@@ -49,14 +50,17 @@ class DockerComposeConfigTest {
     compose = deployment.base;
   }
 
-  // --- docker-compose's own validation ------------------------------------------------------------
+  // --- docker-compose's own validation
+  // ------------------------------------------------------------
 
   @Test
   void dockerComposeAcceptsTheFile() throws Exception {
     assertComposeAccepts(List.of(composeFile));
   }
 
-  /** The keyed override merges into the main file (Compose checks references, e.g. to the secret). */
+  /**
+   * The keyed override merges into the main file (Compose checks references, e.g. to the secret).
+   */
   @Test
   void dockerComposeAcceptsTheKeyedOverride() throws Exception {
     assertComposeAccepts(List.of(composeFile, repo.resolve(ComposeDeployment.KEYED_FILE)));
@@ -64,7 +68,8 @@ class DockerComposeConfigTest {
 
   private static void assertComposeAccepts(List<Path> files) throws Exception {
     Optional<List<String>> composeCommand = composeCommand();
-    Assumptions.assumeTrue(composeCommand.isPresent(), "no docker-compose (nor `docker compose`) on the PATH");
+    Assumptions.assumeTrue(
+        composeCommand.isPresent(), "no docker-compose (nor `docker compose`) on the PATH");
     List<String> command = new ArrayList<>(composeCommand.get());
     for (Path file : files) {
       command.addAll(List.of("-f", file.toString()));
@@ -77,12 +82,14 @@ class DockerComposeConfigTest {
     assertThat(r.status).as("%s\nstderr:\n%s", String.join(" ", command), r.err).isZero();
   }
 
-  // --- static checks --------------------------------------------------------------------------------
+  // --- static checks
+  // --------------------------------------------------------------------------------
 
   @Test
   void servicesExistWithTheImagesWeBuildAgainst() throws IOException {
     JsonNode services = compose.path("services");
-    assertThat(fieldNames(services)).contains("kafka", "topics", "jobmanager", "taskmanager", "submit");
+    assertThat(fieldNames(services))
+        .contains("kafka", "topics", "jobmanager", "taskmanager", "submit");
 
     String pom = Files.readString(repo.resolve("pom.xml"));
     String flinkVersion = pomProperty(pom, "flink.version");
@@ -90,8 +97,10 @@ class DockerComposeConfigTest {
     assertThat(flinkVersion).isEqualTo("2.2.1");
     assertThat(kafkaVersion).isEqualTo("4.2.0");
 
-    assertThat(services.path("kafka").path("image").asText()).isEqualTo("apache/kafka:" + kafkaVersion);
-    assertThat(services.path("topics").path("image").asText()).isEqualTo("apache/kafka:" + kafkaVersion);
+    assertThat(services.path("kafka").path("image").asText())
+        .isEqualTo("apache/kafka:" + kafkaVersion);
+    assertThat(services.path("topics").path("image").asText())
+        .isEqualTo("apache/kafka:" + kafkaVersion);
     for (String flink : List.of("jobmanager", "taskmanager", "submit")) {
       String image = services.path(flink).path("image").asText();
       assertThat(image).as(flink).startsWith("flink:").contains(flinkVersion).contains("java17");
@@ -103,15 +112,29 @@ class DockerComposeConfigTest {
     JsonNode kafka = compose.path("services").path("kafka");
     JsonNode env = kafka.path("environment");
     assertThat(env.path("KAFKA_PROCESS_ROLES").asText()).isEqualTo("broker,controller");
-    assertThat(env.path("KAFKA_ADVERTISED_LISTENERS").asText()).contains("//kafka:9092").contains("//localhost:");
+    assertThat(env.path("KAFKA_ADVERTISED_LISTENERS").asText())
+        .contains("//kafka:9092")
+        .contains("//localhost:");
     // The jobs' producers ask for transaction.timeout.ms = 10 minutes.
-    assertThat(env.path("KAFKA_TRANSACTION_MAX_TIMEOUT_MS").asLong()).isGreaterThanOrEqualTo(600_000L);
-    for (String one : List.of("KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR", "KAFKA_TRANSACTION_STATE_LOG_MIN_ISR",
-        "KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR")) {
+    assertThat(env.path("KAFKA_TRANSACTION_MAX_TIMEOUT_MS").asLong())
+        .isGreaterThanOrEqualTo(600_000L);
+    for (String one :
+        List.of(
+            "KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR",
+            "KAFKA_TRANSACTION_STATE_LOG_MIN_ISR",
+            "KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR")) {
       assertThat(env.path(one).asInt()).as(one).isEqualTo(1);
     }
-    assertThat(text(kafka.path("healthcheck").path("test"))).contains("/opt/kafka/bin/kafka-broker-api-versions.sh");
-    assertThat(compose.path("services").path("topics").path("depends_on").path("kafka").path("condition").asText())
+    assertThat(text(kafka.path("healthcheck").path("test")))
+        .contains("/opt/kafka/bin/kafka-broker-api-versions.sh");
+    assertThat(
+            compose
+                .path("services")
+                .path("topics")
+                .path("depends_on")
+                .path("kafka")
+                .path("condition")
+                .asText())
         .isEqualTo("service_healthy");
   }
 
@@ -120,12 +143,17 @@ class DockerComposeConfigTest {
     String script = text(compose.path("services").path("topics").path("command"));
     assertThat(script).contains("--if-not-exists");
     for (String topic : List.of("ogpm.raw", "ogpm.perturbed", "ogpm.dead-letters", "ogpm.stats")) {
-      assertThat(script).containsPattern("create\\s+" + Pattern.quote(topic) + "\\s+\\d+\\s+retention\\.ms=\\d+");
+      assertThat(script)
+          .containsPattern("create\\s+" + Pattern.quote(topic) + "\\s+\\d+\\s+retention\\.ms=\\d+");
     }
     // The budget (clock log-append-time in sample-data/ogpm.yaml) refuses producer-stamped records.
-    assertThat(script).containsPattern("create\\s+ogpm\\.raw\\s.*message\\.timestamp\\.type=LogAppendTime(\\s|$)");
+    assertThat(script)
+        .containsPattern(
+            "create\\s+ogpm\\.raw\\s.*message\\.timestamp\\.type=LogAppendTime(\\s|$)");
     // Stats carry their window's event time: replayed old data must not be deleted by retention.
-    assertThat(script).containsPattern("create\\s+ogpm\\.stats\\s.*message\\.timestamp\\.type=LogAppendTime(\\s|$)");
+    assertThat(script)
+        .containsPattern(
+            "create\\s+ogpm\\.stats\\s.*message\\.timestamp\\.type=LogAppendTime(\\s|$)");
     // The stats sink writes key-less records, which a compacted topic rejects.
     assertThat(script).containsPattern("create\\s+ogpm\\.stats\\s.*cleanup\\.policy=delete(\\s|$)");
   }
@@ -134,14 +162,21 @@ class DockerComposeConfigTest {
   void flinkPropertiesAreKeyValueLinesWithSharedCheckpoints() {
     // submit is a client: it reaches the job manager with `-m jobmanager:8081` and needs none.
     for (String flink : List.of("jobmanager", "taskmanager")) {
-      String props = compose.path("services").path(flink).path("environment").path("FLINK_PROPERTIES").asText();
+      String props =
+          compose
+              .path("services")
+              .path(flink)
+              .path("environment")
+              .path("FLINK_PROPERTIES")
+              .asText();
       // The image's entry point reads every non-empty line as `key: value` (no comments allowed).
       for (String line : props.split("\n")) {
         if (!line.isBlank()) {
           assertThat(line).as(flink).matches("[a-z][a-zA-Z0-9.-]*: \\S.*");
         }
       }
-      assertThat(props).as(flink)
+      assertThat(props)
+          .as(flink)
           .contains("jobmanager.rpc.address: jobmanager")
           .contains("taskmanager.numberOfTaskSlots: ")
           .contains("execution.checkpointing.dir: file:///checkpoints")
@@ -150,23 +185,33 @@ class DockerComposeConfigTest {
           .contains("state.backend.rocksdb.use-bloom-filter: true")
           .contains("state.backend.rocksdb.memory.partitioned-index-filters: true")
           .contains("restart-strategy.type: ");
-      assertThat(text(compose.path("services").path(flink).path("volumes"))).as(flink).contains("checkpoints:/checkpoints");
+      assertThat(text(compose.path("services").path(flink).path("volumes")))
+          .as(flink)
+          .contains("checkpoints:/checkpoints");
       // The logging of docker/log4j-console.properties (less the warning every checkpoint repeats).
-      assertThat(text(compose.path("services").path(flink).path("volumes"))).as(flink)
+      assertThat(text(compose.path("services").path(flink).path("volumes")))
+          .as(flink)
           .contains("./log4j-console.properties:/opt/flink/conf/log4j-console.properties:ro");
     }
-    assertThat(text(compose.path("services").path("jobmanager").path("ports"))).contains(":8081:8081");
+    assertThat(text(compose.path("services").path("jobmanager").path("ports")))
+        .contains(":8081:8081");
   }
 
   @Test
   void submitRunsBothJobsFromTheMountedJar() {
     JsonNode submit = compose.path("services").path("submit");
     String script = text(submit.path("command"));
-    assertThat(script).contains("ogpm-job.jar").contains("perturb-job").contains("aggregate-job")
+    assertThat(script)
+        .contains("ogpm-job.jar")
+        .contains("perturb-job")
+        .contains("aggregate-job")
         .contains("flink run -d -m jobmanager:8081 /opt/ogpm/ogpm-job.jar");
     String volumes = text(submit.path("volumes"));
-    assertThat(volumes).contains("../jobs/target/ogpm-job.jar").contains("/opt/ogpm/ogpm-job.jar")
-        .contains("../sample-data/ogpm.yaml").contains("/opt/ogpm/ogpm.yaml");
+    assertThat(volumes)
+        .contains("../jobs/target/ogpm-job.jar")
+        .contains("/opt/ogpm/ogpm-job.jar")
+        .contains("../sample-data/ogpm.yaml")
+        .contains("/opt/ogpm/ogpm.yaml");
     assertThat(repo.resolve("sample-data/ogpm.yaml")).isRegularFile();
     assertThat(repo.resolve("sample-data/motionsense-dws1.jsonl")).isRegularFile();
   }
@@ -185,24 +230,37 @@ class DockerComposeConfigTest {
     assertThat(DeployFiles.given(a, "--input-topic")).isEqualTo("ogpm.perturbed");
   }
 
-  // --- metrics ------------------------------------------------------------------------------------
+  // --- metrics
+  // ------------------------------------------------------------------------------------
 
-  /** Every Flink process serves Prometheus metrics on one port, which the prometheus service scrapes. */
+  /**
+   * Every Flink process serves Prometheus metrics on one port, which the prometheus service
+   * scrapes.
+   */
   @Test
   void prometheusScrapesTheReporterOfEveryFlinkProcess() throws IOException {
     String port = null;
     for (String flink : List.of("jobmanager", "taskmanager")) {
       Map<String, String> props = deployment.flinkProperties(flink);
-      assertThat(props).as(flink).containsEntry("metrics.reporter.prom.factory.class", PROMETHEUS_FACTORY);
+      assertThat(props)
+          .as(flink)
+          .containsEntry("metrics.reporter.prom.factory.class", PROMETHEUS_FACTORY);
       port = props.get("metrics.reporter.prom.port");
-      assertThat(port).as(flink + ": one port, not a range (one process per container)").matches("\\d+");
-      assertThat(text(compose.path("services").path(flink).path("expose"))).as(flink).contains(port);
+      assertThat(port)
+          .as(flink + ": one port, not a range (one process per container)")
+          .matches("\\d+");
+      assertThat(text(compose.path("services").path(flink).path("expose")))
+          .as(flink)
+          .contains(port);
     }
 
     JsonNode prometheus = compose.path("services").path("prometheus");
     // Pinned like the other images: a release tag, never `latest`.
     assertThat(prometheus.path("image").asText()).matches("prom/prometheus:v\\d+\\.\\d+\\.\\d+");
-    assertThat(text(prometheus.path("ports"))).as("loopback only").startsWith("127.0.0.1:").endsWith(":9090");
+    assertThat(text(prometheus.path("ports")))
+        .as("loopback only")
+        .startsWith("127.0.0.1:")
+        .endsWith(":9090");
     JsonNode mount = bindMount(prometheus, "/etc/prometheus/prometheus.yml");
     Path config = composeFile.getParent().resolve(mount.path("source").asText()).normalize();
     assertThat(config).isRegularFile();
@@ -215,11 +273,13 @@ class DockerComposeConfigTest {
     }
     assertThat(flinkJob).as("a scrape job for the Flink services in " + config).isNotNull();
     JsonNode dns = flinkJob.path("dns_sd_configs").path(0);
-    assertThat(text(dns.path("names")).split("\n")).containsExactlyInAnyOrder("jobmanager", "taskmanager");
+    assertThat(text(dns.path("names")).split("\n"))
+        .containsExactlyInAnyOrder("jobmanager", "taskmanager");
     assertThat(dns.path("port").asText()).isEqualTo(port);
   }
 
-  // --- keyed mode ---------------------------------------------------------------------------------
+  // --- keyed mode
+  // ---------------------------------------------------------------------------------
 
   /**
    * Keyed mode (docker-compose.keyed.yml) reads the key from a Docker secret: a git-ignored file,
@@ -234,10 +294,16 @@ class DockerComposeConfigTest {
     assertThat(secrets).hasSize(1);
     String secret = secrets.get(0);
     String file = keyed.path("secrets").path(secret).path("file").asText();
-    assertThat(file).as("the secret is a file (not an environment variable)").startsWith("./secrets/");
-    assertThat(Files.readString(repo.resolve("docker/.gitignore")).lines()).as("docker/.gitignore").contains("secrets/");
+    assertThat(file)
+        .as("the secret is a file (not an environment variable)")
+        .startsWith("./secrets/");
+    assertThat(Files.readString(repo.resolve("docker/.gitignore")).lines())
+        .as("docker/.gitignore")
+        .contains("secrets/");
     for (String service : List.of("submit", "taskmanager", "jobmanager")) {
-      assertThat(text(keyed.path("services").path(service).path("secrets"))).as(service).isEqualTo(secret);
+      assertThat(text(keyed.path("services").path(service).path("secrets")))
+          .as(service)
+          .isEqualTo(secret);
     }
 
     ParseResult perturb = parse(deployment.jobArguments("perturb-job", true));
@@ -277,7 +343,8 @@ class DockerComposeConfigTest {
     }
   }
 
-  // --- helpers ------------------------------------------------------------------------------------
+  // --- helpers
+  // ------------------------------------------------------------------------------------
 
   /** The long-syntax bind mount of a service at {@code target}. */
   static JsonNode bindMount(JsonNode service, String target) {
@@ -323,21 +390,25 @@ class DockerComposeConfigTest {
 
   record Result(int status, String out, String err) {}
 
-  static Result exec(List<String> command, long timeoutSeconds) throws IOException, InterruptedException {
+  static Result exec(List<String> command, long timeoutSeconds)
+      throws IOException, InterruptedException {
     Path out = Files.createTempFile("exec", ".out");
     Path err = Files.createTempFile("exec", ".err");
     try {
-      Process process = new ProcessBuilder(command)
-          .directory(repo.toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-          .redirectOutput(out.toFile())
-          .redirectError(err.toFile())
-          .start();
+      Process process =
+          new ProcessBuilder(command)
+              .directory(repo.toFile())
+              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+              .redirectOutput(out.toFile())
+              .redirectError(err.toFile())
+              .start();
       if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
         process.destroyForcibly();
         fail(String.join(" ", command) + " did not finish within " + timeoutSeconds + " s");
       }
-      return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+      return new Result(
+          process.exitValue(),
+          Files.readString(out, StandardCharsets.UTF_8),
           Files.readString(err, StandardCharsets.UTF_8));
     } finally {
       Files.deleteIfExists(out);

@@ -45,7 +45,8 @@ class KubernetesDeploymentTest {
   @BeforeAll
   static void load() throws IOException {
     repo = DeployFiles.repoRoot();
-    List<JsonNode> deployments = DeployFiles.readDocuments(repo.resolve(DIR + "/flink-deployment.yaml"));
+    List<JsonNode> deployments =
+        DeployFiles.readDocuments(repo.resolve(DIR + "/flink-deployment.yaml"));
     assertThat(deployments).hasSize(2);
     for (JsonNode d : deployments) {
       String job = d.path("spec").path("job").path("args").path(0).asText();
@@ -66,29 +67,43 @@ class KubernetesDeploymentTest {
 
   @Test
   void bothJobsAreFlinkDeploymentsOfTheFlinkVersionWeBuildAgainst() throws IOException {
-    String flinkVersion = DeployFiles.pomProperty(Files.readString(repo.resolve("pom.xml")), "flink.version");
+    String flinkVersion =
+        DeployFiles.pomProperty(Files.readString(repo.resolve("pom.xml")), "flink.version");
     Matcher mm = Pattern.compile("(\\d+)\\.(\\d+)\\.\\d+").matcher(flinkVersion);
     assertThat(mm.matches()).as(flinkVersion).isTrue();
     String operatorVersion = "v" + mm.group(1) + "_" + mm.group(2);
 
     String dockerfile = Files.readString(repo.resolve(DIR + "/Dockerfile"));
-    assertThat(dockerfile).containsPattern("(?m)^FROM flink:" + Pattern.quote(flinkVersion) + "-java17\\s*$");
+    assertThat(dockerfile)
+        .containsPattern("(?m)^FROM flink:" + Pattern.quote(flinkVersion) + "-java17\\s*$");
     for (JsonNode d : List.of(perturb, aggregate)) {
       String name = d.path("metadata").path("name").asText();
       JsonNode spec = d.path("spec");
       assertThat(d.path("apiVersion").asText()).as(name).isEqualTo("flink.apache.org/v1beta1");
       assertThat(d.path("kind").asText()).as(name).isEqualTo("FlinkDeployment");
       assertThat(spec.path("flinkVersion").asText()).as(name).isEqualTo(operatorVersion);
-      assertThat(spec.path("image").asText()).as(name).isEqualTo(perturb.path("spec").path("image").asText());
+      assertThat(spec.path("image").asText())
+          .as(name)
+          .isEqualTo(perturb.path("spec").path("image").asText());
       // Application mode: the jar is in the image, at the path the Dockerfile copies it to.
       String jarUri = spec.path("job").path("jarURI").asText();
       assertThat(jarUri).as(name).startsWith("local:///");
-      assertThat(dockerfile).containsPattern("(?m)^COPY .*jobs/target/ogpm-job\\.jar "
-          + Pattern.quote(jarUri.substring("local://".length())) + "\\s*$");
-      assertThat(spec.path("job").path("entryClass").asText()).as(name).isEqualTo(OgpmJobs.class.getName());
+      assertThat(dockerfile)
+          .containsPattern(
+              "(?m)^COPY .*jobs/target/ogpm-job\\.jar "
+                  + Pattern.quote(jarUri.substring("local://".length()))
+                  + "\\s*$");
+      assertThat(spec.path("job").path("entryClass").asText())
+          .as(name)
+          .isEqualTo(OgpmJobs.class.getName());
       // Older operators' CRDs take string values only.
-      spec.path("flinkConfiguration").fields().forEachRemaining(
-          e -> assertThat(e.getValue().isTextual()).as("%s: flinkConfiguration %s is a string", name, e.getKey()).isTrue());
+      spec.path("flinkConfiguration")
+          .fields()
+          .forEachRemaining(
+              e ->
+                  assertThat(e.getValue().isTextual())
+                      .as("%s: flinkConfiguration %s is a string", name, e.getKey())
+                      .isTrue());
     }
   }
 
@@ -100,7 +115,8 @@ class KubernetesDeploymentTest {
   void bothDeploymentsLogWithTheComposeClustersConfiguration() throws IOException {
     String file = Files.readString(repo.resolve("docker/log4j-console.properties"));
     for (JsonNode d : List.of(perturb, aggregate)) {
-      assertThat(d.path("spec").path("logConfiguration").path("log4j-console.properties").asText()).isEqualTo(file);
+      assertThat(d.path("spec").path("logConfiguration").path("log4j-console.properties").asText())
+          .isEqualTo(file);
     }
     assertThat(file).contains("logger.metricgroup.filter.pending.onMatch = DENY");
   }
@@ -124,24 +140,42 @@ class KubernetesDeploymentTest {
       assertThat(job.path("upgradeMode").asText()).as(name).isEqualTo("savepoint");
       assertThat(job.path("state").asText()).as(name).isEqualTo("running");
       JsonNode conf = d.path("spec").path("flinkConfiguration");
-      assertThat(conf.path("execution.checkpointing.storage").asText()).as(name).isEqualTo("filesystem");
-      assertThat(conf.path("execution.checkpointing.externalized-checkpoint-retention").asText()).as(name)
+      assertThat(conf.path("execution.checkpointing.storage").asText())
+          .as(name)
+          .isEqualTo("filesystem");
+      assertThat(conf.path("execution.checkpointing.externalized-checkpoint-retention").asText())
+          .as(name)
           .isEqualTo("RETAIN_ON_CANCELLATION");
-      for (String key : List.of("execution.checkpointing.dir", "execution.checkpointing.savepoint-dir",
-          "high-availability.storageDir")) {
+      for (String key :
+          List.of(
+              "execution.checkpointing.dir",
+              "execution.checkpointing.savepoint-dir",
+              "high-availability.storageDir")) {
         String dir = conf.path(key).asText();
         // Pods come and go: a local file:// path would vanish with them.
-        assertThat(dir).as("%s: %s", name, key).matches("[a-z0-9]+://\\S+").doesNotStartWith("file:");
+        assertThat(dir)
+            .as("%s: %s", name, key)
+            .matches("[a-z0-9]+://\\S+")
+            .doesNotStartWith("file:");
         directories.add(dir);
       }
       assertThat(conf.path("high-availability.type").asText()).as(name).isEqualTo("kubernetes");
-      // Per-user budgets and windows outgrow a heap: RocksDB, whose checkpoints upload only new files.
+      // Per-user budgets and windows outgrow a heap: RocksDB, whose checkpoints upload only new
+      // files.
       assertThat(conf.path("state.backend.type").asText()).as(name).isEqualTo("rocksdb");
-      assertThat(conf.path("execution.checkpointing.incremental").asText()).as(name).isEqualTo("true");
-      assertThat(conf.path("state.backend.rocksdb.use-bloom-filter").asText()).as(name).isEqualTo("true");
-      assertThat(conf.path("state.backend.rocksdb.memory.partitioned-index-filters").asText()).as(name).isEqualTo("true");
+      assertThat(conf.path("execution.checkpointing.incremental").asText())
+          .as(name)
+          .isEqualTo("true");
+      assertThat(conf.path("state.backend.rocksdb.use-bloom-filter").asText())
+          .as(name)
+          .isEqualTo("true");
+      assertThat(conf.path("state.backend.rocksdb.memory.partitioned-index-filters").asText())
+          .as(name)
+          .isEqualTo("true");
     }
-    assertThat(directories).as("each job has its own checkpoint, savepoint and HA directories").doesNotHaveDuplicates();
+    assertThat(directories)
+        .as("each job has its own checkpoint, savepoint and HA directories")
+        .doesNotHaveDuplicates();
   }
 
   /**
@@ -155,8 +189,12 @@ class KubernetesDeploymentTest {
       String name = d.path("metadata").path("name").asText();
       JsonNode conf = d.path("spec").path("flinkConfiguration");
       assertThat(conf.path("high-availability.type").asText()).as(name).isEqualTo("kubernetes");
-      assertThat(conf.path("high-availability.storageDir").asText()).as(name).startsWith("s3://ogpm-flink/");
-      assertThat(d.path("spec").path("jobManager").path("replicas").asInt()).as(name + ": JobManager replicas").isEqualTo(2);
+      assertThat(conf.path("high-availability.storageDir").asText())
+          .as(name)
+          .startsWith("s3://ogpm-flink/");
+      assertThat(d.path("spec").path("jobManager").path("replicas").asInt())
+          .as(name + ": JobManager replicas")
+          .isEqualTo(2);
       // The operator names the cluster after the resource: no cluster id of our own to collide.
       assertThat(conf.has("kubernetes.cluster-id")).as(name).isFalse();
     }
@@ -169,7 +207,8 @@ class KubernetesDeploymentTest {
     for (JsonNode d : List.of(perturb, aggregate)) {
       String name = d.path("metadata").path("name").asText();
       JsonNode conf = d.path("spec").path("flinkConfiguration");
-      assertThat(conf.path("metrics.reporter.prom.factory.class").asText()).as(name)
+      assertThat(conf.path("metrics.reporter.prom.factory.class").asText())
+          .as(name)
           .isEqualTo(DockerComposeConfigTest.PROMETHEUS_FACTORY);
       String port = conf.path("metrics.reporter.prom.port").asText();
       assertThat(port).as(name).isEqualTo(composeProperties.get("metrics.reporter.prom.port"));
@@ -189,10 +228,18 @@ class KubernetesDeploymentTest {
 
       // The PodMonitor selects these pods and scrapes that port.
       JsonNode monitor = manifest("PodMonitor", "ogpm-flink");
-      monitor.path("spec").path("selector").path("matchLabels").fields().forEachRemaining(
-          e -> assertThat(template.path("metadata").path("labels").path(e.getKey()).asText()).as(name + " label " + e.getKey())
-              .isEqualTo(e.getValue().asText()));
-      assertThat(monitor.path("spec").path("podMetricsEndpoints").path(0).path("port").asText()).isEqualTo("metrics");
+      monitor
+          .path("spec")
+          .path("selector")
+          .path("matchLabels")
+          .fields()
+          .forEachRemaining(
+              e ->
+                  assertThat(template.path("metadata").path("labels").path(e.getKey()).asText())
+                      .as(name + " label " + e.getKey())
+                      .isEqualTo(e.getValue().asText()));
+      assertThat(monitor.path("spec").path("podMetricsEndpoints").path(0).path("port").asText())
+          .isEqualTo("metrics");
     }
   }
 
@@ -212,26 +259,37 @@ class KubernetesDeploymentTest {
     // The spec-level pod template applies to the JobManager and the task managers alike.
     assertThat(spec.path("jobManager").has("podTemplate")).isFalse();
     assertThat(spec.path("taskManager").has("podTemplate")).isFalse();
-    MountedFile mounted = mountedFile(spec.path("podTemplate"), keyFile)
-        .orElseGet(() -> fail("--key-file " + keyFile + " is not on a volume of " + MAIN_CONTAINER));
+    MountedFile mounted =
+        mountedFile(spec.path("podTemplate"), keyFile)
+            .orElseGet(
+                () -> fail("--key-file " + keyFile + " is not on a volume of " + MAIN_CONTAINER));
     JsonNode secretVolume = mounted.volume.path("secret");
-    assertThat(secretVolume.isObject()).as("the key's volume is a Secret: " + mounted.volume).isTrue();
+    assertThat(secretVolume.isObject())
+        .as("the key's volume is a Secret: " + mounted.volume)
+        .isTrue();
     assertThat(mounted.readOnly).isTrue();
 
     JsonNode secret = manifest("Secret", secretVolume.path("secretName").asText());
     JsonNode template = secret.path("stringData").path(mounted.key);
     assertThat(template.isMissingNode()).as("key %s in the Secret template", mounted.key).isFalse();
     // No real key in git: the template's value is one the job refuses.
-    Path templateKey = Files.writeString(tmp.resolve("key"), template.asText(), StandardCharsets.UTF_8);
-    assertThatThrownBy(() -> SecretKeys.fromFile(templateKey)).isInstanceOf(IllegalArgumentException.class)
+    Path templateKey =
+        Files.writeString(tmp.resolve("key"), template.asText(), StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> SecretKeys.fromFile(templateKey))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("must hold at least 16 bytes");
     assertThat(secret.has("data")).as("no base64 key either").isFalse();
 
     // Nothing in the job's configuration refers to the key.
-    assertThat(text(spec.path("flinkConfiguration")).toLowerCase()).doesNotContain("ogpm-key").doesNotContain("secret");
+    assertThat(text(spec.path("flinkConfiguration")).toLowerCase())
+        .doesNotContain("ogpm-key")
+        .doesNotContain("secret");
     // The aggregate job has no Secret volume at all.
-    for (JsonNode volume : aggregate.path("spec").path("podTemplate").path("spec").path("volumes")) {
-      assertThat(volume.has("secret")).as("aggregate job volume " + volume.path("name").asText()).isFalse();
+    for (JsonNode volume :
+        aggregate.path("spec").path("podTemplate").path("spec").path("volumes")) {
+      assertThat(volume.has("secret"))
+          .as("aggregate job volume " + volume.path("name").asText())
+          .isFalse();
     }
   }
 
@@ -242,18 +300,28 @@ class KubernetesDeploymentTest {
     for (JsonNode d : List.of(perturb, aggregate)) {
       String name = d.path("metadata").path("name").asText();
       String config = given(parse(args(d)), "--config");
-      MountedFile mounted = mountedFile(d.path("spec").path("podTemplate"), config)
-          .orElseGet(() -> fail(name + ": --config " + config + " is not on a volume of " + MAIN_CONTAINER));
-      JsonNode configMap = manifest("ConfigMap", mounted.volume.path("configMap").path("name").asText());
-      assertThat(configMap.path("data").path(mounted.key).asText()).as(name + ": the ConfigMap's " + mounted.key)
+      MountedFile mounted =
+          mountedFile(d.path("spec").path("podTemplate"), config)
+              .orElseGet(
+                  () ->
+                      fail(
+                          name
+                              + ": --config "
+                              + config
+                              + " is not on a volume of "
+                              + MAIN_CONTAINER));
+      JsonNode configMap =
+          manifest("ConfigMap", mounted.volume.path("configMap").path("name").asText());
+      assertThat(configMap.path("data").path(mounted.key).asText())
+          .as(name + ": the ConfigMap's " + mounted.key)
           .isEqualTo(sample);
     }
   }
 
   /**
    * The same jobs as the Compose deployment (with its keyed override): the same topics and every
-   * option but where Kafka, the configuration and the key are; the same parallelism, within the
-   * raw topic's partitions.
+   * option but where Kafka, the configuration and the key are; the same parallelism, within the raw
+   * topic's partitions.
    */
   @Test
   void composeAndKubernetesRunTheSameJobs() {
@@ -261,10 +329,14 @@ class KubernetesDeploymentTest {
       ParseResult kubernetes = parse(args(d));
       String job = kubernetes.subcommand().commandSpec().name();
       ParseResult docker = parse(compose.jobArguments(job, true));
-      assertThat(DeployFiles.sharedOptions(kubernetes)).as(job).isEqualTo(DeployFiles.sharedOptions(docker));
-      assertThat(given(kubernetes, "--key-file") != null).as(job + ": keyed in both or in neither")
+      assertThat(DeployFiles.sharedOptions(kubernetes))
+          .as(job)
+          .isEqualTo(DeployFiles.sharedOptions(docker));
+      assertThat(given(kubernetes, "--key-file") != null)
+          .as(job + ": keyed in both or in neither")
           .isEqualTo(given(docker, "--key-file") != null);
-      assertThat(d.path("spec").path("job").path("parallelism").asText()).as(job)
+      assertThat(d.path("spec").path("job").path("parallelism").asText())
+          .as(job)
           .isEqualTo(compose.flinkProperties("taskmanager").get("parallelism.default"));
     }
     String rawTopic = given(parse(args(perturb)), "--input-topic");
@@ -273,7 +345,8 @@ class KubernetesDeploymentTest {
         .isBetween(1, compose.partitions(rawTopic));
   }
 
-  // --- helpers ------------------------------------------------------------------------------------
+  // --- helpers
+  // ------------------------------------------------------------------------------------
 
   static List<String> args(JsonNode deployment) {
     List<String> args = new ArrayList<>();
@@ -283,7 +356,8 @@ class KubernetesDeploymentTest {
 
   static JsonNode manifest(String kind, String name) {
     for (JsonNode m : manifests) {
-      if (m.path("kind").asText().equals(kind) && m.path("metadata").path("name").asText().equals(name)) {
+      if (m.path("kind").asText().equals(kind)
+          && m.path("metadata").path("name").asText().equals(name)) {
         return m;
       }
     }
@@ -310,7 +384,8 @@ class KubernetesDeploymentTest {
   static Optional<MountedFile> mountedFile(JsonNode podTemplate, String path) {
     Path file = Path.of(path);
     for (JsonNode mount : mainContainer(podTemplate).path("volumeMounts")) {
-      if (!Path.of(mount.path("mountPath").asText()).equals(file.getParent()) || mount.has("subPath")) {
+      if (!Path.of(mount.path("mountPath").asText()).equals(file.getParent())
+          || mount.has("subPath")) {
         continue;
       }
       for (JsonNode volume : podTemplate.path("spec").path("volumes")) {
@@ -324,7 +399,9 @@ class KubernetesDeploymentTest {
         }
         for (JsonNode item : source.path("items")) {
           if (item.path("path").asText().equals(fileName)) {
-            return Optional.of(new MountedFile(volume, item.path("key").asText(), mount.path("readOnly").asBoolean()));
+            return Optional.of(
+                new MountedFile(
+                    volume, item.path("key").asText(), mount.path("readOnly").asBoolean()));
           }
         }
       }

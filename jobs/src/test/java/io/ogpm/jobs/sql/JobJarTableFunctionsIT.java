@@ -32,23 +32,39 @@ class JobJarTableFunctionsIT {
     Path classes = REPO.resolve("operators/sql/target/classes");
     List<String> functions;
     try (Stream<Path> files = Files.walk(classes.resolve("io/ogpm/flink/table"))) {
-      functions = files.filter(p -> p.toString().endsWith(".class"))
-          .map(p -> classes.relativize(p).toString().replace('\\', '/')).toList();
+      functions =
+          files
+              .filter(p -> p.toString().endsWith(".class"))
+              .map(p -> classes.relativize(p).toString().replace('\\', '/'))
+              .toList();
     }
-    assertThat(functions).contains("io/ogpm/flink/table/LdpPerturb.class", "io/ogpm/flink/table/OgpmPerturb.class",
-        "io/ogpm/flink/table/LdpPerturbKeyed.class", "io/ogpm/flink/table/LdpMean.class",
-        "io/ogpm/flink/table/LdpCircularMean.class", "io/ogpm/flink/table/LdpHistogram.class",
-        "io/ogpm/flink/table/LdpBudget.class", "io/ogpm/flink/table/LdpAccumulator.class",
-        "io/ogpm/flink/table/LdpPerturbPolar.class", "io/ogpm/flink/table/LdpPolarMean.class",
-        "io/ogpm/flink/table/LdpPolarAccumulator.class");
+    assertThat(functions)
+        .contains(
+            "io/ogpm/flink/table/LdpPerturb.class",
+            "io/ogpm/flink/table/OgpmPerturb.class",
+            "io/ogpm/flink/table/LdpPerturbKeyed.class",
+            "io/ogpm/flink/table/LdpMean.class",
+            "io/ogpm/flink/table/LdpCircularMean.class",
+            "io/ogpm/flink/table/LdpHistogram.class",
+            "io/ogpm/flink/table/LdpBudget.class",
+            "io/ogpm/flink/table/LdpAccumulator.class",
+            "io/ogpm/flink/table/LdpPerturbPolar.class",
+            "io/ogpm/flink/table/LdpPolarMean.class",
+            "io/ogpm/flink/table/LdpPolarAccumulator.class");
     try (ZipFile jar = jar()) {
       for (String f : functions) {
         assertThat(jar.getEntry(f)).as(f).isNotNull();
       }
-      for (String used : new String[] {"io/ogpm/mechanism/catalog/MechanismCatalog.class",
-          "io/ogpm/estimate/FieldEstimator.class", "io/ogpm/mechanism/random/KeyedPrf.class",
-          "io/ogpm/flink/KeySource.class", "io/ogpm/flink/budget/BudgetPeriods.class",
-          "io/ogpm/mechanism/polar/PolarShares.class", "org/hipparchus/optim/univariate/BrentOptimizer.class"}) {
+      for (String used :
+          new String[] {
+            "io/ogpm/mechanism/catalog/MechanismCatalog.class",
+            "io/ogpm/estimate/FieldEstimator.class",
+            "io/ogpm/mechanism/random/KeyedPrf.class",
+            "io/ogpm/flink/KeySource.class",
+            "io/ogpm/flink/budget/BudgetPeriods.class",
+            "io/ogpm/mechanism/polar/PolarShares.class",
+            "org/hipparchus/optim/univariate/BrentOptimizer.class"
+          }) {
         assertThat(jar.getEntry(used)).as(used).isNotNull();
       }
     }
@@ -58,17 +74,24 @@ class JobJarTableFunctionsIT {
   void registersNothingOfFlinksTableStackButTheKafkaConnectorsFactories() throws IOException {
     try (ZipFile jar = jar()) {
       List<String> names = jar.stream().map(ZipEntry::getName).toList();
-      assertThat(names).noneMatch(n -> n.startsWith("org/apache/flink/table/"))
+      assertThat(names)
+          .noneMatch(n -> n.startsWith("org/apache/flink/table/"))
           .noneMatch(n -> n.startsWith("org/apache/flink/formats/"))
           .noneMatch(n -> n.startsWith("scala/"))
           .noneMatch(n -> n.startsWith("org/apache/calcite/"))
           .noneMatch(n -> n.startsWith("META-INF/services/org.apache.flink.table.delegation."))
           .noneMatch(n -> n.startsWith("META-INF/services/org.apache.flink.table.planner."));
-      ZipEntry factories = jar.getEntry("META-INF/services/org.apache.flink.table.factories.Factory");
+      ZipEntry factories =
+          jar.getEntry("META-INF/services/org.apache.flink.table.factories.Factory");
       assertThat(factories).isNotNull();
-      List<String> registered = new String(jar.getInputStream(factories).readAllBytes(), StandardCharsets.UTF_8)
-          .lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
-      assertThat(registered).isNotEmpty()
+      List<String> registered =
+          new String(jar.getInputStream(factories).readAllBytes(), StandardCharsets.UTF_8)
+              .lines()
+              .map(String::strip)
+              .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+              .toList();
+      assertThat(registered)
+          .isNotEmpty()
           .allMatch(f -> f.startsWith("org.apache.flink.streaming.connectors.kafka.table."));
     }
   }

@@ -40,27 +40,37 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The Flink SQL example of docs/sql.md, run as it is written: its statements, parsed out of that page,
- * through a {@code TableEnvironment} on the test kit's MiniCluster over its Kafka broker, with the
- * functions registered from the built job jar ({@code CREATE FUNCTION ... USING JAR}). The sample
- * readings go through the perturbing {@code INSERT INTO} into the perturbed topic, whose values are
- * on their mechanisms' grids and hold nothing undeclared; the windowed {@code INSERT INTO} gives
- * for every closed window, bit for bit, the DataStream aggregation's ({@link LdpAggregation})
- * estimates of the same perturbed records. Bad arguments over Kafka give NULL and a counted reason,
- * the job finishing normally; bad literal arguments fail the statement when it is planned.
+ * The Flink SQL example of docs/sql.md, run as it is written: its statements, parsed out of that
+ * page, through a {@code TableEnvironment} on the test kit's MiniCluster over its Kafka broker,
+ * with the functions registered from the built job jar ({@code CREATE FUNCTION ... USING JAR}). The
+ * sample readings go through the perturbing {@code INSERT INTO} into the perturbed topic, whose
+ * values are on their mechanisms' grids and hold nothing undeclared; the windowed {@code INSERT
+ * INTO} gives for every closed window, bit for bit, the DataStream aggregation's ({@link
+ * LdpAggregation}) estimates of the same perturbed records. Bad arguments over Kafka give NULL and
+ * a counted reason, the job finishing normally; bad literal arguments fail the statement when it is
+ * planned.
  */
 class SqlExampleIT {
-  static final String MARKER = "<!-- sql example: run by jobs/src/test/java/io/ogpm/jobs/sql/SqlExampleIT.java -->\n";
+  static final String MARKER =
+      "<!-- sql example: run by jobs/src/test/java/io/ogpm/jobs/sql/SqlExampleIT.java -->\n";
   static final String BUDGET_MARKER =
       "<!-- sql budget example: run by jobs/src/test/java/io/ogpm/jobs/sql/SqlExampleIT.java -->\n";
   static final String README_BROKER = "kafka:9092";
   static final String README_JAR = "file:///opt/ogpm/ogpm-job.jar";
   static final Path REPO = Path.of("").toAbsolutePath().getParent();
+
   /** The page with the SQL examples, relative to the repository's root. */
   static final String PAGE = "docs/sql.md";
+
   static final ObjectMapper JSON = new ObjectMapper();
-  /** What the example perturbs, as a configuration: for the DataStream aggregation and the grid check. */
-  static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
+
+  /**
+   * What the example perturbs, as a configuration: for the DataStream aggregation and the grid
+   * check.
+   */
+  static final PrivacyConfig CONFIG =
+      PrivacyConfig.parse(
+          """
       passthrough: [id, ts, activity]
       fields:
         - {name: accel_x, min: -3.0, max: 3.0, epsilon: 1.0}
@@ -74,10 +84,16 @@ class SqlExampleIT {
    * RestSubmissionIT). Two streaming jobs at once, one slot each.
    */
   @RegisterExtension
-  static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().slotsPerTaskManager(4).parallelism(1)
-      .flinkConfiguration(Configuration.fromMap(Map.of(
-          CoreOptions.ALWAYS_PARENT_FIRST_LOADER_PATTERNS_ADDITIONAL.key(), "org.apache.kafka.")))
-      .build();
+  static final LdpTestEnvironment ENV =
+      LdpTestEnvironment.builder()
+          .slotsPerTaskManager(4)
+          .parallelism(1)
+          .flinkConfiguration(
+              Configuration.fromMap(
+                  Map.of(
+                      CoreOptions.ALWAYS_PARENT_FIRST_LOADER_PATTERNS_ADDITIONAL.key(),
+                      "org.apache.kafka.")))
+          .build();
 
   /** The page's example, statement by statement (comments dropped). */
   static List<String> readmeStatements() throws Exception {
@@ -118,7 +134,9 @@ class SqlExampleIT {
   }
 
   private static List<JobClient> runReadme(StreamTableEnvironment t, List<String> statements) {
-    String jar = "file://" + Path.of(System.getProperty("ogpm.job.jar", "target/ogpm-job.jar")).toAbsolutePath();
+    String jar =
+        "file://"
+            + Path.of(System.getProperty("ogpm.job.jar", "target/ogpm-job.jar")).toAbsolutePath();
     List<JobClient> jobs = new ArrayList<>();
     for (String statement : statements) {
       String s = statement.replace(README_BROKER, ENV.bootstrapServers()).replace(README_JAR, jar);
@@ -144,14 +162,18 @@ class SqlExampleIT {
     ENV.kafka().createTopic(stats, 1);
     // The sample holds four subjects one after the other; devices would send them interleaved, in
     // time order (the window TVF drops rows later than the watermark, 5 s behind).
-    List<String> sample = new ArrayList<>(Files.readAllLines(REPO.resolve("sample-data/motionsense-dws1.jsonl")));
+    List<String> sample =
+        new ArrayList<>(Files.readAllLines(REPO.resolve("sample-data/motionsense-dws1.jsonl")));
     sample.sort(java.util.Comparator.comparingLong(SqlExampleIT::timeOf));
     ENV.kafka().produceJson(raw, sample);
 
     List<String> statements = readmeStatements();
-    assertThat(statements).anyMatch(s -> s.contains("USING JAR '" + README_JAR + "'"))
-        .anyMatch(s -> s.contains("'connector' = 'kafka'")).anyMatch(s -> s.contains("'format' = 'json'"))
-        .filteredOn(s -> s.startsWith("INSERT INTO")).hasSize(2);
+    assertThat(statements)
+        .anyMatch(s -> s.contains("USING JAR '" + README_JAR + "'"))
+        .anyMatch(s -> s.contains("'connector' = 'kafka'"))
+        .anyMatch(s -> s.contains("'format' = 'json'"))
+        .filteredOn(s -> s.startsWith("INSERT INTO"))
+        .hasSize(2);
     long perturbedBefore = ENV.metrics().counter("valuesPerturbed");
     long aggregatedBefore = ENV.metrics().counter("valuesAggregated");
     StreamTableEnvironment t = tableEnvironment();
@@ -161,8 +183,13 @@ class SqlExampleIT {
       List<KafkaRecord> perturbed = ENV.kafka().awaitCommitted(perturbedTopic, sample.size());
       // One reading far later moves the watermark past every window of the sample.
       long last = timeOf(sample.get(sample.size() - 1));
-      ENV.kafka().produceJson(raw, "{\"id\":\"closer\",\"ts\":" + (last + 60_000) + ",\"activity\":\"downstairs\","
-          + "\"userAcceleration\":{\"x\":0.0},\"attitude\":{\"roll\":0.0}}");
+      ENV.kafka()
+          .produceJson(
+              raw,
+              "{\"id\":\"closer\",\"ts\":"
+                  + (last + 60_000)
+                  + ",\"activity\":\"downstairs\","
+                  + "\"userAcceleration\":{\"x\":0.0},\"attitude\":{\"roll\":0.0}}");
 
       PrivacyAssertions.assertNoUndeclaredField(CONFIG, perturbed);
       PrivacyAssertions.assertPerturbedValuesOnGrid(CONFIG, perturbed);
@@ -172,15 +199,20 @@ class SqlExampleIT {
       assertThat(windows).hasSize(expected.size());
       for (KafkaRecord w : windows) {
         JsonNode row = JSON.readTree(w.value());
-        long start = LocalDateTime.parse(row.get("window_start").asText().replace(' ', 'T'))
-            .toInstant(ZoneOffset.UTC).toEpochMilli();
+        long start =
+            LocalDateTime.parse(row.get("window_start").asText().replace(' ', 'T'))
+                .toInstant(ZoneOffset.UTC)
+                .toEpochMilli();
         WindowEstimate[] ds = expected.get(start + "/" + row.get("activity").asText());
         assertThat(ds).as("a DataStream window for %s", row).isNotNull();
         assertSameEstimates(row, ds[0], ds[1], ds[2]);
       }
-      // Two perturbed columns per reading; three aggregates of each perturbed reading (the closer's too).
-      assertThat(ENV.metrics().counter("valuesPerturbed") - perturbedBefore).isEqualTo(2L * (sample.size() + 1));
-      assertThat(ENV.metrics().counter("valuesAggregated") - aggregatedBefore).isEqualTo(3L * (sample.size() + 1));
+      // Two perturbed columns per reading; three aggregates of each perturbed reading (the closer's
+      // too).
+      assertThat(ENV.metrics().counter("valuesPerturbed") - perturbedBefore)
+          .isEqualTo(2L * (sample.size() + 1));
+      assertThat(ENV.metrics().counter("valuesAggregated") - aggregatedBefore)
+          .isEqualTo(3L * (sample.size() + 1));
     } finally {
       for (JobClient job : jobs) {
         job.cancel().get();
@@ -193,24 +225,37 @@ class SqlExampleIT {
    * whose window stays open): per window start and group, accel_x by methods raw (the default 50
    * bins, as LDP_MEAN reads) and em (20 bins, as the example's LDP_HISTOGRAM), roll raw.
    */
-  private static Map<String, WindowEstimate[]> dataStreamEstimates(List<KafkaRecord> perturbed) throws Exception {
+  private static Map<String, WindowEstimate[]> dataStreamEstimates(List<KafkaRecord> perturbed)
+      throws Exception {
     List<PerturbedValues> values = new ArrayList<>();
     for (KafkaRecord r : perturbed) {
       JsonNode n = JSON.readTree(r.value());
-      values.add(new PerturbedValues(new double[] {n.get("accel_x").asDouble(), n.get("roll").asDouble()},
-          n.get("activity").asText(), n.get("ts").asLong()));
+      values.add(
+          new PerturbedValues(
+              new double[] {n.get("accel_x").asDouble(), n.get("roll").asDouble()},
+              n.get("activity").asText(),
+              n.get("ts").asLong()));
     }
     Map<String, WindowEstimate[]> byWindow = new HashMap<>();
     for (EstimationMethod method : EstimationMethod.values()) {
       StreamExecutionEnvironment env = ENV.executionEnvironment();
-      DataStream<PerturbedValues> stream = env.fromData(values, TypeInformation.of(PerturbedValues.class))
-          .assignTimestampsAndWatermarks(PerturbedValues.watermarks(Duration.ofSeconds(5)));
+      DataStream<PerturbedValues> stream =
+          env.fromData(values, TypeInformation.of(PerturbedValues.class))
+              .assignTimestampsAndWatermarks(PerturbedValues.watermarks(Duration.ofSeconds(5)));
       // LDP_MEAN reads its interval from the output histogram over the aggregation's default bins
       // (the tails); LDP_HISTOGRAM is called with 20.
       int bins = method == EstimationMethod.RAW ? LdpAggregation.DEFAULT_BINS : 20;
-      DataStream<WindowEstimate> estimates = LdpAggregation.builder().config(CONFIG)
-          .window(Duration.ofSeconds(10)).groupBy("activity").bins(bins).method(method).build().apply(stream);
-      try (CloseableIterator<WindowEstimate> it = estimates.executeAndCollect("data stream " + method)) {
+      DataStream<WindowEstimate> estimates =
+          LdpAggregation.builder()
+              .config(CONFIG)
+              .window(Duration.ofSeconds(10))
+              .groupBy("activity")
+              .bins(bins)
+              .method(method)
+              .build()
+              .apply(stream);
+      try (CloseableIterator<WindowEstimate> it =
+          estimates.executeAndCollect("data stream " + method)) {
         while (it.hasNext()) {
           WindowEstimate e = it.next();
           String key = e.getWindowStart() + "/" + e.getGroup();
@@ -236,7 +281,8 @@ class SqlExampleIT {
     }
   }
 
-  private static void assertSameEstimates(JsonNode row, WindowEstimate raw, WindowEstimate em, WindowEstimate roll) {
+  private static void assertSameEstimates(
+      JsonNode row, WindowEstimate raw, WindowEstimate em, WindowEstimate roll) {
     JsonNode mean = row.get("accel_x");
     assertThat(mean.get("n").asLong()).isEqualTo(raw.getCount());
     assertThat(mean.get("mean").asDouble()).isEqualTo(raw.getMean());
@@ -249,7 +295,8 @@ class SqlExampleIT {
     assertThat(histogram.get("estimate_method").asText()).isEqualTo(em.getMethod().code());
     assertThat(doubles(histogram.get("histogram"))).containsExactly(em.getHistogram());
     assertThat(doubles(histogram.get("raw_histogram"))).containsExactly(em.getRawHistogram());
-    assertThat(doubles(histogram.get("reconstructed_histogram"))).containsExactly(em.getReconstructedHistogram());
+    assertThat(doubles(histogram.get("reconstructed_histogram")))
+        .containsExactly(em.getReconstructedHistogram());
     assertThat(histogram.get("em_iterations").asInt()).isEqualTo(em.getEmIterations());
     JsonNode circle = row.get("roll");
     assertThat(circle.get("n").asLong()).isEqualTo(roll.getCount());
@@ -280,33 +327,46 @@ class SqlExampleIT {
     String topic = "ogpm.sql.arguments";
     ENV.kafka().createTopic(topic, 1);
     ENV.kafka().createTopic("ogpm.sql.arguments.perturbed", 1);
-    ENV.kafka().produceJson(topic,
-        "{\"k\":1,\"x\":\"0.5\",\"lo\":0,\"hi\":1,\"eps\":1}",
-        "{\"k\":2,\"x\":\"0.5\",\"lo\":0,\"hi\":1,\"eps\":0}",
-        "{\"k\":3,\"x\":\"0.5\",\"lo\":1,\"hi\":1,\"eps\":1}",
-        "{\"k\":4,\"x\":\"0.5\",\"lo\":null,\"hi\":1,\"eps\":1}",
-        "{\"k\":5,\"x\":\"NaN\",\"lo\":0,\"hi\":1,\"eps\":1}",
-        "{\"k\":6,\"x\":\"Infinity\",\"lo\":0,\"hi\":1,\"eps\":1}",
-        "{\"k\":7,\"x\":\"7\",\"lo\":0,\"hi\":1,\"eps\":1}",
-        "{\"k\":8,\"x\":null,\"lo\":0,\"hi\":1,\"eps\":1}",
-        "{\"k\":9,\"x\":\"0.5\",\"lo\":0,\"hi\":1,\"eps\":-3}");
-    String jar = "file://" + Path.of(System.getProperty("ogpm.job.jar", "target/ogpm-job.jar")).toAbsolutePath();
+    ENV.kafka()
+        .produceJson(
+            topic,
+            "{\"k\":1,\"x\":\"0.5\",\"lo\":0,\"hi\":1,\"eps\":1}",
+            "{\"k\":2,\"x\":\"0.5\",\"lo\":0,\"hi\":1,\"eps\":0}",
+            "{\"k\":3,\"x\":\"0.5\",\"lo\":1,\"hi\":1,\"eps\":1}",
+            "{\"k\":4,\"x\":\"0.5\",\"lo\":null,\"hi\":1,\"eps\":1}",
+            "{\"k\":5,\"x\":\"NaN\",\"lo\":0,\"hi\":1,\"eps\":1}",
+            "{\"k\":6,\"x\":\"Infinity\",\"lo\":0,\"hi\":1,\"eps\":1}",
+            "{\"k\":7,\"x\":\"7\",\"lo\":0,\"hi\":1,\"eps\":1}",
+            "{\"k\":8,\"x\":null,\"lo\":0,\"hi\":1,\"eps\":1}",
+            "{\"k\":9,\"x\":\"0.5\",\"lo\":0,\"hi\":1,\"eps\":-3}");
+    String jar =
+        "file://"
+            + Path.of(System.getProperty("ogpm.job.jar", "target/ogpm-job.jar")).toAbsolutePath();
     StreamTableEnvironment t = tableEnvironment();
     t.getConfig().set("execution.checkpointing.interval", "1 s");
-    t.executeSql("CREATE FUNCTION LDP_PERTURB AS 'io.ogpm.flink.table.LdpPerturb' USING JAR '" + jar + "'");
-    t.executeSql("CREATE TABLE arguments (k INT, x STRING, lo DOUBLE, hi DOUBLE, eps DOUBLE) WITH ("
-        + "'connector' = 'kafka', 'topic' = '" + topic + "', 'properties.bootstrap.servers' = '"
-        + ENV.bootstrapServers() + "', 'scan.startup.mode' = 'earliest-offset', "
-        + "'scan.bounded.mode' = 'latest-offset', 'format' = 'json')");
-    t.executeSql("CREATE TABLE perturbed_arguments (k INT, y DOUBLE) WITH ("
-        + "'connector' = 'kafka', 'topic' = 'ogpm.sql.arguments.perturbed', 'properties.bootstrap.servers' = '"
-        + ENV.bootstrapServers() + "', 'properties.transaction.timeout.ms' = '600000', "
-        + "'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = 'ogpm-sql-arguments', "
-        + "'format' = 'json')");
+    t.executeSql(
+        "CREATE FUNCTION LDP_PERTURB AS 'io.ogpm.flink.table.LdpPerturb' USING JAR '" + jar + "'");
+    t.executeSql(
+        "CREATE TABLE arguments (k INT, x STRING, lo DOUBLE, hi DOUBLE, eps DOUBLE) WITH ("
+            + "'connector' = 'kafka', 'topic' = '"
+            + topic
+            + "', 'properties.bootstrap.servers' = '"
+            + ENV.bootstrapServers()
+            + "', 'scan.startup.mode' = 'earliest-offset', "
+            + "'scan.bounded.mode' = 'latest-offset', 'format' = 'json')");
+    t.executeSql(
+        "CREATE TABLE perturbed_arguments (k INT, y DOUBLE) WITH ("
+            + "'connector' = 'kafka', 'topic' = 'ogpm.sql.arguments.perturbed', 'properties.bootstrap.servers' = '"
+            + ENV.bootstrapServers()
+            + "', 'properties.transaction.timeout.ms' = '600000', "
+            + "'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = 'ogpm-sql-arguments', "
+            + "'format' = 'json')");
     long rejectedBefore = ENV.metrics().counter("valuesRejected");
     // A bounded job: it must finish, not fail.
-    t.executeSql("INSERT INTO perturbed_arguments SELECT k, LDP_PERTURB(TRY_CAST(x AS DOUBLE), lo, hi, eps) "
-        + "FROM arguments").await();
+    t.executeSql(
+            "INSERT INTO perturbed_arguments SELECT k, LDP_PERTURB(TRY_CAST(x AS DOUBLE), lo, hi, eps) "
+                + "FROM arguments")
+        .await();
     Map<Integer, JsonNode> out = new HashMap<>();
     for (KafkaRecord r : ENV.kafka().awaitCommitted("ogpm.sql.arguments.perturbed", 9)) {
       JsonNode n = JSON.readTree(r.value());
@@ -324,15 +384,29 @@ class SqlExampleIT {
     assertThat(ENV.metrics().counter("valuesRejected") - rejectedBefore).isEqualTo(8);
 
     // Literal arguments are checked before any job starts.
-    assertThatThrownBy(() -> t.executeSql("INSERT INTO perturbed_arguments SELECT k, "
-        + "LDP_PERTURB(TRY_CAST(x AS DOUBLE), 0, 1, 0) FROM arguments"))
+    assertThatThrownBy(
+            () ->
+                t.executeSql(
+                    "INSERT INTO perturbed_arguments SELECT k, "
+                        + "LDP_PERTURB(TRY_CAST(x AS DOUBLE), 0, 1, 0) FROM arguments"))
         .isInstanceOf(ValidationException.class)
-        .satisfies(e -> assertThat(ExceptionUtils.findThrowableWithMessage(e, "LDP_PERTURB: eps must be > 0, got 0.0"))
-            .isPresent());
-    assertThatThrownBy(() -> t.executeSql("INSERT INTO perturbed_arguments SELECT k, "
-        + "LDP_PERTURB(TRY_CAST(x AS DOUBLE), 1, 0, 1) FROM arguments"))
-        .satisfies(e -> assertThat(ExceptionUtils.findThrowableWithMessage(e,
-            "LDP_PERTURB: lo must be < hi, got lo=1.0 and hi=0.0")).isPresent());
+        .satisfies(
+            e ->
+                assertThat(
+                        ExceptionUtils.findThrowableWithMessage(
+                            e, "LDP_PERTURB: eps must be > 0, got 0.0"))
+                    .isPresent());
+    assertThatThrownBy(
+            () ->
+                t.executeSql(
+                    "INSERT INTO perturbed_arguments SELECT k, "
+                        + "LDP_PERTURB(TRY_CAST(x AS DOUBLE), 1, 0, 1) FROM arguments"))
+        .satisfies(
+            e ->
+                assertThat(
+                        ExceptionUtils.findThrowableWithMessage(
+                            e, "LDP_PERTURB: lo must be < hi, got lo=1.0 and hi=0.0"))
+                    .isPresent());
   }
 
   @Test
@@ -342,8 +416,14 @@ class SqlExampleIT {
     ENV.kafka().createTopic("ogpm.sql.budget.perturbed", 1);
     List<String> readings = new ArrayList<>();
     for (int i = 0; i < 15; i++) {
-      readings.add("{\"id\":\"r" + i + "\",\"user\":\"u" + (i % 3) + "\",\"ts\":" + (1_767_225_600_000L + i)
-          + ",\"userAcceleration\":{\"x\":0.25}}");
+      readings.add(
+          "{\"id\":\"r"
+              + i
+              + "\",\"user\":\"u"
+              + (i % 3)
+              + "\",\"ts\":"
+              + (1_767_225_600_000L + i)
+              + ",\"userAcceleration\":{\"x\":0.25}}");
     }
     ENV.kafka().produceJson(raw, readings);
     long refusedBefore = ENV.metrics().counter("recordsRefused", "reason", "budget-exhausted");
@@ -355,14 +435,21 @@ class SqlExampleIT {
       for (KafkaRecord r : released) {
         JsonNode n = JSON.readTree(r.value());
         int i = Integer.parseInt(n.get("id").asText().substring(1));
-        spentByUser.computeIfAbsent("u" + (i % 3), k -> new ArrayList<>()).add(n.get("ldp_budget_spent").asDouble());
+        spentByUser
+            .computeIfAbsent("u" + (i % 3), k -> new ArrayList<>())
+            .add(n.get("ldp_budget_spent").asDouble());
         assertThat(n.get("accel_x").isNumber()).isTrue();
         assertThat(n.has("user")).as("the user is not selected: it does not leave").isFalse();
       }
       assertThat(spentByUser).containsOnlyKeys("u0", "u1", "u2");
-      spentByUser.values().forEach(spent -> assertThat(spent).containsExactlyInAnyOrder(1.0, 2.0, 3.0));
-      io.ogpm.testkit.Await.until("six readings refused as budget-exhausted",
-          () -> ENV.metrics().counter("recordsRefused", "reason", "budget-exhausted") - refusedBefore, n -> n == 6);
+      spentByUser
+          .values()
+          .forEach(spent -> assertThat(spent).containsExactlyInAnyOrder(1.0, 2.0, 3.0));
+      io.ogpm.testkit.Await.until(
+          "six readings refused as budget-exhausted",
+          () ->
+              ENV.metrics().counter("recordsRefused", "reason", "budget-exhausted") - refusedBefore,
+          n -> n == 6);
       assertThat(ENV.kafka().readCommitted("ogpm.sql.budget.perturbed")).hasSize(9);
     } finally {
       for (JobClient job : jobs) {

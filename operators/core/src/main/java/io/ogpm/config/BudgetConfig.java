@@ -13,14 +13,15 @@ import java.util.regex.Pattern;
  * How much privacy budget each user may spend: {@link #epsilon()} per {@link #period()}, periods
  * being read from a {@link #clock()} the producer does not control. Records that would exceed it
  * are not released, so that repeated reports of one user do not add up to an unbounded privacy
- * loss. A period stays open for records for {@link #maxLag()} after it ends (a job catching up on
- * a backlog); later records for it are refused. Immutable and serializable.
+ * loss. A period stays open for records for {@link #maxLag()} after it ends (a job catching up on a
+ * backlog); later records for it are refused. Immutable and serializable.
  */
 @PublicEvolving
 public final class BudgetConfig implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private static final Pattern SHORT = Pattern.compile("([0-9]{1,12})([dhms])");
+
   /** Bounds periods and lags so that period arithmetic in epoch milliseconds cannot overflow. */
   private static final Duration LONGEST = Duration.ofDays(36_500);
 
@@ -36,7 +37,9 @@ public final class BudgetConfig implements Serializable {
     this.maxLag = maxLag;
   }
 
-  /** A budget of {@code epsilon} per {@code period} on the broker's log-append time, lag one period. */
+  /**
+   * A budget of {@code epsilon} per {@code period} on the broker's log-append time, lag one period.
+   */
   public static BudgetConfig of(double epsilon, Duration period) {
     return of(epsilon, period, BudgetClock.LOG_APPEND_TIME, null);
   }
@@ -44,13 +47,14 @@ public final class BudgetConfig implements Serializable {
   /**
    * A budget of {@code epsilon} per {@code period} of {@code clock}.
    *
-   * @param maxLag how long after its end a period still takes records, or null for the default:
-   *     one period on {@link BudgetClock#LOG_APPEND_TIME}; must be null on {@link
+   * @param maxLag how long after its end a period still takes records, or null for the default: one
+   *     period on {@link BudgetClock#LOG_APPEND_TIME}; must be null on {@link
    *     BudgetClock#INGESTION_TIME}, whose records are never late
    * @throws ConfigException if epsilon is not a finite positive number, the period not a positive
    *     whole number of milliseconds of at most 36,500 days, or the lag negative or longer
    */
-  public static BudgetConfig of(double epsilon, Duration period, BudgetClock clock, Duration maxLag) {
+  public static BudgetConfig of(
+      double epsilon, Duration period, BudgetClock clock, Duration maxLag) {
     try {
       Checks.positive("epsilon", epsilon);
       Checks.notNull("period", period);
@@ -63,10 +67,12 @@ public final class BudgetConfig implements Serializable {
     }
     checkMillis("period", period);
     if (clock == BudgetClock.INGESTION_TIME && maxLag != null) {
-      throw new ConfigException("budget: max-lag applies to clock log-append-time only;"
-          + " with ingestion-time no record is late");
+      throw new ConfigException(
+          "budget: max-lag applies to clock log-append-time only;"
+              + " with ingestion-time no record is late");
     }
-    Duration lag = maxLag != null ? maxLag : clock == BudgetClock.LOG_APPEND_TIME ? period : Duration.ZERO;
+    Duration lag =
+        maxLag != null ? maxLag : clock == BudgetClock.LOG_APPEND_TIME ? period : Duration.ZERO;
     if (lag.isNegative()) {
       throw new ConfigException("budget: max-lag must not be negative, got " + lag);
     }
@@ -79,7 +85,8 @@ public final class BudgetConfig implements Serializable {
       throw new ConfigException("budget: " + key + " must be at most 36500 days, got " + d);
     }
     if (d.getNano() % 1_000_000 != 0) {
-      throw new ConfigException("budget: " + key + " must be a whole number of milliseconds, got " + d);
+      throw new ConfigException(
+          "budget: " + key + " must be a whole number of milliseconds, got " + d);
     }
   }
 
@@ -121,9 +128,12 @@ public final class BudgetConfig implements Serializable {
         // reported below
       }
     }
-    throw new ConfigException("budget: " + key + " must be an ISO-8601 duration (P1D, PT12H) or a whole"
-        + " number with unit d, h, m or s (1d, 12h, 30m), got "
-        + (text == null ? "nothing" : ConfigException.quote(text)));
+    throw new ConfigException(
+        "budget: "
+            + key
+            + " must be an ISO-8601 duration (P1D, PT12H) or a whole"
+            + " number with unit d, h, m or s (1d, 12h, 30m), got "
+            + (text == null ? "nothing" : ConfigException.quote(text)));
   }
 
   /** The privacy budget one user may spend in one period. */
@@ -169,7 +179,13 @@ public final class BudgetConfig implements Serializable {
 
   @Override
   public String toString() {
-    return "budget{epsilon=" + epsilon + " per " + period + " of " + clock.id()
-        + (clock == BudgetClock.LOG_APPEND_TIME ? ", max-lag " + maxLag : "") + "}";
+    return "budget{epsilon="
+        + epsilon
+        + " per "
+        + period
+        + " of "
+        + clock.id()
+        + (clock == BudgetClock.LOG_APPEND_TIME ? ", max-lag " + maxLag : "")
+        + "}";
   }
 }

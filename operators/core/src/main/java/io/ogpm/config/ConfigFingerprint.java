@@ -13,12 +13,12 @@ import java.util.List;
 
 /**
  * What a perturbed record's values mean: a digest of every field's name and mechanism (type,
- * domain, epsilon, objective, optimize-at, output grid), the part of a configuration that an estimator relies on.
- * The perturbation writes it on every record (Kafka header {@value #HEADER}); the aggregation
- * refuses records whose fingerprint differs from its own configuration's, which would otherwise be
- * estimated with the wrong transition matrix or domain. Passthrough fields, ids, users, the budget
- * and out-of-range handling do not change what an output value means and are left out; the field
- * order is not significant.
+ * domain, epsilon, objective, optimize-at, output grid), the part of a configuration that an
+ * estimator relies on. The perturbation writes it on every record (Kafka header {@value #HEADER});
+ * the aggregation refuses records whose fingerprint differs from its own configuration's, which
+ * would otherwise be estimated with the wrong transition matrix or domain. Passthrough fields, ids,
+ * users, the budget and out-of-range handling do not change what an output value means and are left
+ * out; the field order is not significant.
  *
  * <p>Value: {@code v1:} and the first 16 hexadecimal digits (64 bits) of the SHA-256 of a canonical
  * text (one line per field, sorted by name; doubles as exact hexadecimal). Immutable.
@@ -39,27 +39,36 @@ public final class ConfigFingerprint implements Serializable {
   /**
    * The fingerprint of a configuration's fields, at the epsilon of a report. With field sampling
    * (fewer fields per record than it has), also how many each record reports, and which report
-   * together: a record that reports some of its fields says less of each field's input mix than
-   * one that reports all, so the two are never aggregated as one.
+   * together: a record that reports some of its fields says less of each field's input mix than one
+   * that reports all, so the two are never aggregated as one.
    */
   public static ConfigFingerprint of(PrivacyConfig config) {
     StringBuilder canonical = canonical(config.fields());
-    config.sampling().filter(FieldSampling::samples).ifPresent(s -> {
-      canonical.append("sampling ").append(s.fieldsPerRecord()).append(" of ").append(s.units()).append('\n');
-      List<String> units = new ArrayList<>();
-      for (int u = 0; u < s.units(); u++) {
-        List<String> names = new ArrayList<>();
-        for (int i = 0; i < config.fields().size(); i++) {
-          if (s.unitOf(i) == u) {
-            names.add(config.fields().get(i).name());
-          }
-        }
-        names.sort(null);
-        units.add(String.join(" ", names));
-      }
-      units.sort(null);
-      units.forEach(unit -> canonical.append("unit ").append(unit).append('\n'));
-    });
+    config
+        .sampling()
+        .filter(FieldSampling::samples)
+        .ifPresent(
+            s -> {
+              canonical
+                  .append("sampling ")
+                  .append(s.fieldsPerRecord())
+                  .append(" of ")
+                  .append(s.units())
+                  .append('\n');
+              List<String> units = new ArrayList<>();
+              for (int u = 0; u < s.units(); u++) {
+                List<String> names = new ArrayList<>();
+                for (int i = 0; i < config.fields().size(); i++) {
+                  if (s.unitOf(i) == u) {
+                    names.add(config.fields().get(i).name());
+                  }
+                }
+                names.sort(null);
+                units.add(String.join(" ", names));
+              }
+              units.sort(null);
+              units.forEach(unit -> canonical.append("unit ").append(unit).append('\n'));
+            });
     return digest(canonical);
   }
 
@@ -69,25 +78,41 @@ public final class ConfigFingerprint implements Serializable {
   }
 
   private static ConfigFingerprint digest(StringBuilder canonical) {
-    return new ConfigFingerprint("v1:" + HexFormat.of().formatHex(sha256(canonical.toString()), 0, 8));
+    return new ConfigFingerprint(
+        "v1:" + HexFormat.of().formatHex(sha256(canonical.toString()), 0, 8));
   }
 
   private static StringBuilder canonical(List<FieldConfig> fields) {
     StringBuilder canonical = new StringBuilder("ogpm-config-fingerprint-v1\n");
-    fields.stream().sorted(Comparator.comparing(FieldConfig::name)).forEach(f -> {
-      MechanismSpec s = f.spec();
-      canonical.append(f.name().length()).append(':').append(f.name())
-          .append(' ').append(s.type().id())
-          .append(' ').append(s.domain().isCircular() ? "circular" : "classical")
-          .append(' ').append(Double.toHexString(s.domain().lo()))
-          .append(' ').append(Double.toHexString(s.domain().hi()))
-          .append(' ').append(Double.toHexString(s.epsilon()))
-          .append(' ').append(s.objective().id())
-          .append(' ').append(s.gridBits());
-      // Only when set, so that the fingerprints of configurations without it stay as they were.
-      s.optimizeAt().ifPresent(x0 -> canonical.append(" at ").append(Double.toHexString(x0)));
-      canonical.append('\n');
-    });
+    fields.stream()
+        .sorted(Comparator.comparing(FieldConfig::name))
+        .forEach(
+            f -> {
+              MechanismSpec s = f.spec();
+              canonical
+                  .append(f.name().length())
+                  .append(':')
+                  .append(f.name())
+                  .append(' ')
+                  .append(s.type().id())
+                  .append(' ')
+                  .append(s.domain().isCircular() ? "circular" : "classical")
+                  .append(' ')
+                  .append(Double.toHexString(s.domain().lo()))
+                  .append(' ')
+                  .append(Double.toHexString(s.domain().hi()))
+                  .append(' ')
+                  .append(Double.toHexString(s.epsilon()))
+                  .append(' ')
+                  .append(s.objective().id())
+                  .append(' ')
+                  .append(s.gridBits());
+              // Only when set, so that the fingerprints of configurations without it stay as they
+              // were.
+              s.optimizeAt()
+                  .ifPresent(x0 -> canonical.append(" at ").append(Double.toHexString(x0)));
+              canonical.append('\n');
+            });
     return canonical;
   }
 

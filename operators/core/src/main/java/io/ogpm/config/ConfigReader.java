@@ -17,8 +17,17 @@ import java.util.List;
 final class ConfigReader {
   static final List<String> TOP_KEYS =
       List.of("id-field", "user-field", "passthrough", "fields", "grid-bits", "budget", "sampling");
-  static final List<String> FIELD_KEYS = List.of(
-      "name", "domain", "min", "max", "epsilon", "mechanism", "objective", "optimize-at", "out-of-range");
+  static final List<String> FIELD_KEYS =
+      List.of(
+          "name",
+          "domain",
+          "min",
+          "max",
+          "epsilon",
+          "mechanism",
+          "objective",
+          "optimize-at",
+          "out-of-range");
   static final List<String> BUDGET_KEYS = List.of("epsilon", "period", "clock", "max-lag");
   static final List<String> SAMPLING_KEYS = List.of("fields-per-record");
 
@@ -36,9 +45,10 @@ final class ConfigReader {
     List<Integer> units = new ArrayList<>();
     List<JsonNode> items = top.list("fields");
     for (int i = 0; i < items.size(); i++) {
-      List<FieldConfig> item = PolarFields.isPolar(items.get(i))
-          ? PolarFields.read(i + 1, items.get(i), gridBits)
-          : List.of(field(i + 1, items.get(i), gridBits));
+      List<FieldConfig> item =
+          PolarFields.isPolar(items.get(i))
+              ? PolarFields.read(i + 1, items.get(i), gridBits)
+              : List.of(field(i + 1, items.get(i), gridBits));
       fields.addAll(item);
       for (int k = 0; k < item.size(); k++) {
         units.add(i);
@@ -48,7 +58,14 @@ final class ConfigReader {
     BudgetConfig budget = budgetNode == null ? null : budget(budgetNode);
     JsonNode samplingNode = top.get("sampling");
     FieldSampling.Request sampling = samplingNode == null ? null : sampling(samplingNode);
-    return PrivacyConfig.of(idField, userField, passthrough, fields, gridBits, budget, sampling,
+    return PrivacyConfig.of(
+        idField,
+        userField,
+        passthrough,
+        fields,
+        gridBits,
+        budget,
+        sampling,
         units.stream().mapToInt(Integer::intValue).toArray());
   }
 
@@ -57,7 +74,8 @@ final class ConfigReader {
     YamlMapping m = YamlMapping.of("sampling", "sampling", node).allowOnly(SAMPLING_KEYS);
     JsonNode k = m.get("fields-per-record");
     if (k == null) {
-      throw new ConfigException("sampling: fields-per-record is required (a whole number of fields, or auto)");
+      throw new ConfigException(
+          "sampling: fields-per-record is required (a whole number of fields, or auto)");
     }
     if (k.isTextual() && k.textValue().equals("auto")) {
       return FieldSampling.Request.AUTO;
@@ -65,8 +83,9 @@ final class ConfigReader {
     if (k.isIntegralNumber() && k.canConvertToInt()) {
       return FieldSampling.Request.of(k.intValue());
     }
-    throw new ConfigException("sampling: fields-per-record must be a whole number of fields or auto, got "
-        + YamlMapping.describe(k));
+    throw new ConfigException(
+        "sampling: fields-per-record must be a whole number of fields or auto, got "
+            + YamlMapping.describe(k));
   }
 
   private static FieldConfig field(int number, JsonNode node, int gridBits) {
@@ -85,14 +104,15 @@ final class ConfigReader {
     MechanismSpec spec;
     try {
       Checks.ordered("min", min, "max", max);
-      spec = MechanismSpec.builder()
-          .type(type)
-          .domain(Domain.of(kind, min, max))
-          .epsilon(epsilon)
-          .objective(objective)
-          .optimizeAt(optimizeAt)
-          .gridBits(gridBits)
-          .build();
+      spec =
+          MechanismSpec.builder()
+              .type(type)
+              .domain(Domain.of(kind, min, max))
+              .epsilon(epsilon)
+              .objective(objective)
+              .optimizeAt(optimizeAt)
+              .gridBits(gridBits)
+              .build();
     } catch (IllegalArgumentException e) {
       throw ConfigException.at(context, e);
     }
@@ -122,7 +142,10 @@ final class ConfigReader {
     }
     BudgetClock clock = m.parsed("clock", BudgetClock::parse, BudgetClock.LOG_APPEND_TIME);
     String maxLag = m.string("max-lag");
-    return BudgetConfig.of(epsilon, BudgetConfig.parsePeriod(period), clock,
+    return BudgetConfig.of(
+        epsilon,
+        BudgetConfig.parsePeriod(period),
+        clock,
         maxLag == null ? null : BudgetConfig.parseDuration("max-lag", maxLag));
   }
 }

@@ -18,8 +18,11 @@ final class FieldNames {
     List<String> parts = List.of(name.split("\\.", -1));
     for (String part : parts) {
       if (part.isBlank()) {
-        throw new ConfigException(what + " must be a dotted name with non-empty parts"
-            + " (like attitude.roll), got " + ConfigException.quote(name));
+        throw new ConfigException(
+            what
+                + " must be a dotted name with non-empty parts"
+                + " (like attitude.roll), got "
+                + ConfigException.quote(name));
       }
     }
     return parts;

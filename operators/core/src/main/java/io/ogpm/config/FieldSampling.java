@@ -24,18 +24,18 @@ import java.util.Objects;
  * budget charges what it spends. Relative weights are kept: a unit configured at twice another's
  * epsilon is reported at twice its epsilon.
  *
- * <p><b>{@code auto}.</b> A field reported by a share K / d of the records, each at {@code
- * scale(K) * e_f}, estimates the mean of all the window's inputs with variance, per record, {@code
- * (d / K) V_f(scale(K) e_f) + (d / K - 1) P}: {@code V_f} the variance of one report's unbiased
- * estimate of its input, the noise, and P the variance of the inputs themselves, what a mean over
- * the records that report the field misses of the mean over all of them (Wang et al.'s analysis,
- * their section on sampling); both in units of the domain ({@link ReportVariance}). P is not known
- * before the data, and the best K depends on it: sensor readings spread over a small part of their
- * range (P near 0) want few fields at a large epsilon, inputs spread evenly over the domain (P =
- * 1/12) want more. So {@code auto} takes the K whose summed variance is nearest the best K's, as a
- * ratio, at its worst over every P from 0 to 1/12 (minimax regret; the worst is at an end, {@link
- * #worstRatios}); the ratios by K are kept for the start-up line ({@link #describe}). Only K's
- * that report no field above {@link #MAX_REPORTED_EPSILON} compete.
+ * <p><b>{@code auto}.</b> A field reported by a share K / d of the records, each at {@code scale(K)
+ * * e_f}, estimates the mean of all the window's inputs with variance, per record, {@code (d / K)
+ * V_f(scale(K) e_f) + (d / K - 1) P}: {@code V_f} the variance of one report's unbiased estimate of
+ * its input, the noise, and P the variance of the inputs themselves, what a mean over the records
+ * that report the field misses of the mean over all of them (Wang et al.'s analysis, their section
+ * on sampling); both in units of the domain ({@link ReportVariance}). P is not known before the
+ * data, and the best K depends on it: sensor readings spread over a small part of their range (P
+ * near 0) want few fields at a large epsilon, inputs spread evenly over the domain (P = 1/12) want
+ * more. So {@code auto} takes the K whose summed variance is nearest the best K's, as a ratio, at
+ * its worst over every P from 0 to 1/12 (minimax regret; the worst is at an end, {@link
+ * #worstRatios}); the ratios by K are kept for the start-up line ({@link #describe}). Only K's that
+ * report no field above {@link #MAX_REPORTED_EPSILON} compete.
  *
  * <p>Immutable and serializable.
  */
@@ -47,8 +47,8 @@ public final class FieldSampling implements Serializable {
   static final double SCALE_MARGIN = 0x1p-40;
 
   /**
-   * The largest epsilon a sampled report may get. Above it the mechanisms' exact moments, which
-   * the estimates and their intervals are built from, lose the bump: at epsilon 36 its width,
+   * The largest epsilon a sampled report may get. Above it the mechanisms' exact moments, which the
+   * estimates and their intervals are built from, lose the bump: at epsilon 36 its width,
    * e^-epsilon of the domain, falls below a double's resolution of an input. 30 keeps the bump's
    * ends exact to 1e-9 of its width.
    */
@@ -59,10 +59,12 @@ public final class FieldSampling implements Serializable {
   private final int[] unitOf;
   private final int units;
   private final double scale;
+
   /** {@code auto}: the expected error per record by K (index K - 1); else null. */
   private final double[] errors;
 
-  private FieldSampling(int fieldsPerRecord, boolean auto, int[] unitOf, int units, double scale, double[] errors) {
+  private FieldSampling(
+      int fieldsPerRecord, boolean auto, int[] unitOf, int units, double scale, double[] errors) {
     this.fieldsPerRecord = fieldsPerRecord;
     this.auto = auto;
     this.unitOf = unitOf;
@@ -108,7 +110,8 @@ public final class FieldSampling implements Serializable {
     if (request.isAuto()) {
       // Only K's whose reports stay within MAX_REPORTED_EPSILON compete: the fewest is kMin.
       int kMin = units;
-      while (kMin > 1 && largestReported(fields, scale(unitEpsilon, total, kMin - 1)) <= MAX_REPORTED_EPSILON) {
+      while (kMin > 1
+          && largestReported(fields, scale(unitEpsilon, total, kMin - 1)) <= MAX_REPORTED_EPSILON) {
         kMin--;
       }
       // The summed variance of the fields' means is affine in the inputs' spread P: noise + left P.
@@ -132,18 +135,28 @@ public final class FieldSampling implements Serializable {
           best = k;
         }
       }
-      return new FieldSampling(best, true, unitOf.clone(), units, scale(unitEpsilon, total, best), errors);
+      return new FieldSampling(
+          best, true, unitOf.clone(), units, scale(unitEpsilon, total, best), errors);
     }
     int k = request.fieldsPerRecord();
     if (k < 1 || k > units) {
-      throw new ConfigException("sampling: fields-per-record must be a whole number from 1 to " + units
-          + " (the configuration's fields, a polar pair counting as one) or auto, got " + k);
+      throw new ConfigException(
+          "sampling: fields-per-record must be a whole number from 1 to "
+              + units
+              + " (the configuration's fields, a polar pair counting as one) or auto, got "
+              + k);
     }
     double s = scale(unitEpsilon, total, k);
     if (largestReported(fields, s) > MAX_REPORTED_EPSILON) {
-      throw new ConfigException("sampling: fields-per-record " + k + " would report a field at epsilon "
-          + largestReported(fields, s) + ", above the " + MAX_REPORTED_EPSILON + " the estimates are exact for;"
-          + " report more fields per record or configure smaller epsilons");
+      throw new ConfigException(
+          "sampling: fields-per-record "
+              + k
+              + " would report a field at epsilon "
+              + largestReported(fields, s)
+              + ", above the "
+              + MAX_REPORTED_EPSILON
+              + " the estimates are exact for;"
+              + " report more fields per record or configure smaller epsilons");
     }
     return new FieldSampling(k, false, unitOf.clone(), units, s, null);
   }
@@ -153,13 +166,13 @@ public final class FieldSampling implements Serializable {
   }
 
   /**
-   * For each K, the most its variance {@code noise[k] + left[k] P} exceeds the least over all K,
-   * as a ratio, over every spread P of the inputs from 0 to {@code most}. The least is a concave
+   * For each K, the most its variance {@code noise[k] + left[k] P} exceeds the least over all K, as
+   * a ratio, over every spread P of the inputs from 0 to {@code most}. The least is a concave
    * piecewise-affine function of P, and on each of its pieces a K's ratio to it is a ratio of
    * affine functions, so monotone. It cannot rise on one piece and fall on the next: that would
    * need {@code b1/b0 < c1/c0 < a1/a0} for the earlier piece's line b, K's line c and the later
-   * piece's line a, while concavity gives {@code a1/a0 < b1/b0} (a flatter line above at 0). So
-   * the worst ratio is at P = 0 or P = most, exactly.
+   * piece's line a, while concavity gives {@code a1/a0 < b1/b0} (a flatter line above at 0). So the
+   * worst ratio is at P = 0 or P = most, exactly.
    */
   static double[] worstRatios(double[] noise, double[] left, double most) {
     int n = noise.length;
@@ -176,7 +189,10 @@ public final class FieldSampling implements Serializable {
     return worst;
   }
 
-  /** {@code E / (the sum of the K largest unit epsilons)}, lowered by the margin; 1 when every unit is reported. */
+  /**
+   * {@code E / (the sum of the K largest unit epsilons)}, lowered by the margin; 1 when every unit
+   * is reported.
+   */
   private static double scale(double[] unitEpsilon, double total, int k) {
     if (k == unitEpsilon.length) {
       return 1;
@@ -221,35 +237,52 @@ public final class FieldSampling implements Serializable {
   }
 
   /**
-   * A sampled epsilon (or scale) as people read it: to seven significant digits. It is a hair
-   * below a round figure ({@link #SCALE_MARGIN}), which this shows as the round figure: rounding
+   * A sampled epsilon (or scale) as people read it: to seven significant digits. It is a hair below
+   * a round figure ({@link #SCALE_MARGIN}), which this shows as the round figure: rounding
    * overstates the spend, never understates it.
    */
   public static String rounded(double epsilon) {
-    return new java.math.BigDecimal(epsilon).round(new java.math.MathContext(7)).stripTrailingZeros().toPlainString();
+    return new java.math.BigDecimal(epsilon)
+        .round(new java.math.MathContext(7))
+        .stripTrailingZeros()
+        .toPlainString();
   }
 
   /** One line for start-up: K, how it was chosen, and the epsilon of a report. */
   public String describe() {
-    String line = String.format(Locale.ROOT, "sampling: each record reports %d of its %d fields%s, each at %s times"
-        + " its configured epsilon", fieldsPerRecord, units, units == unitOf.length ? "" : " (a polar pair counting as one)",
-        rounded(scale));
+    String line =
+        String.format(
+            Locale.ROOT,
+            "sampling: each record reports %d of its %d fields%s, each at %s times"
+                + " its configured epsilon",
+            fieldsPerRecord,
+            units,
+            units == unitOf.length ? "" : " (a polar pair counting as one)",
+            rounded(scale));
     if (!auto) {
       return line;
     }
-    StringBuilder b = new StringBuilder(line).append(" (auto: the K whose fields' means are nearest the best K's"
-        + " whatever the spread of the inputs; by K, their variance at most times the best's:");
+    StringBuilder b =
+        new StringBuilder(line)
+            .append(
+                " (auto: the K whose fields' means are nearest the best K's"
+                    + " whatever the spread of the inputs; by K, their variance at most times the best's:");
     for (int k = 1; k <= units; k++) {
       // A K that would report above MAX_REPORTED_EPSILON is not offered.
-      b.append(String.format(Locale.ROOT, Double.isNaN(errors[k - 1]) ? " %d -" : " %d x%.3g", k, errors[k - 1]));
+      b.append(
+          String.format(
+              Locale.ROOT, Double.isNaN(errors[k - 1]) ? " %d -" : " %d x%.3g", k, errors[k - 1]));
     }
     return b.append(')').toString();
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof FieldSampling s && s.fieldsPerRecord == fieldsPerRecord && s.auto == auto
-        && Arrays.equals(s.unitOf, unitOf) && Double.compare(s.scale, scale) == 0;
+    return o instanceof FieldSampling s
+        && s.fieldsPerRecord == fieldsPerRecord
+        && s.auto == auto
+        && Arrays.equals(s.unitOf, unitOf)
+        && Double.compare(s.scale, scale) == 0;
   }
 
   @Override
@@ -259,7 +292,13 @@ public final class FieldSampling implements Serializable {
 
   @Override
   public String toString() {
-    return "sampling{fields-per-record=" + (auto ? "auto:" : "") + fieldsPerRecord + " of " + units + ", scale="
-        + scale + "}";
+    return "sampling{fields-per-record="
+        + (auto ? "auto:" : "")
+        + fieldsPerRecord
+        + " of "
+        + units
+        + ", scale="
+        + scale
+        + "}";
   }
 }

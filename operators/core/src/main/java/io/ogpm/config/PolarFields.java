@@ -25,11 +25,12 @@ import java.util.List;
  * It becomes two ordinary fields, the radius (classical OGPM on [min, max)) and the angle (circular
  * OGPM on the circle [min, max)), with eps split as {@link PolarSplit} finds least for the total
  * worst-case error under the objective's loss, {@code |dr|^k + d(angle)^k} with the angle in
- * radians. The two shares add up to at most eps in double arithmetic, so a record's cost, the sum of
- * its fields' epsilons, is at most the pair's eps (sequential composition).
+ * radians. The two shares add up to at most eps in double arithmetic, so a record's cost, the sum
+ * of its fields' epsilons, is at most the pair's eps (sequential composition).
  */
 final class PolarFields {
-  static final List<String> KEYS = List.of("domain", "radius", "angle", "epsilon", "objective", "out-of-range");
+  static final List<String> KEYS =
+      List.of("domain", "radius", "angle", "epsilon", "objective", "out-of-range");
   static final List<String> PART_KEYS = List.of("name", "min", "max");
 
   private PolarFields() {}
@@ -37,7 +38,10 @@ final class PolarFields {
   /** Whether a field item is a polar pair. */
   static boolean isPolar(JsonNode node) {
     JsonNode domain = node.get("domain");
-    return node.isObject() && domain != null && domain.isTextual() && domain.textValue().equals("polar");
+    return node.isObject()
+        && domain != null
+        && domain.isTextual()
+        && domain.textValue().equals("polar");
   }
 
   /** The radius and angle fields of a polar item. */
@@ -61,13 +65,26 @@ final class PolarFields {
     try {
       shares = PolarShares.of(problem);
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(context + ": " + e.getMessage() + "; raise epsilon or configure two fields");
+      throw new ConfigException(
+          context + ": " + e.getMessage() + "; raise epsilon or configure two fields");
     }
     double epsRadius = shares.epsRadius();
     double epsAngle = shares.epsAngle();
     return List.of(
-        field(radius, Domain.classical(radius.min, radius.max), epsRadius, objective, outOfRange, gridBits),
-        field(angle, Domain.circular(angle.min, angle.max), epsAngle, objective, outOfRange, gridBits));
+        field(
+            radius,
+            Domain.classical(radius.min, radius.max),
+            epsRadius,
+            objective,
+            outOfRange,
+            gridBits),
+        field(
+            angle,
+            Domain.circular(angle.min, angle.max),
+            epsAngle,
+            objective,
+            outOfRange,
+            gridBits));
   }
 
   private record Part(String name, double min, double max) {}
@@ -77,7 +94,8 @@ final class PolarFields {
     if (node == null) {
       throw new ConfigException(context + ": " + key + " is required");
     }
-    YamlMapping p = YamlMapping.of(context + ": " + key, context + ": " + key, node).allowOnly(PART_KEYS);
+    YamlMapping p =
+        YamlMapping.of(context + ": " + key, context + ": " + key, node).allowOnly(PART_KEYS);
     String name = p.string("name");
     FieldNames.path(context + ": " + key + ": name", name);
     double min = defaultMin != null && p.get("min") == null ? defaultMin : p.number("min");
@@ -85,10 +103,21 @@ final class PolarFields {
   }
 
   private static FieldConfig field(
-      Part part, Domain domain, double epsilon, Objective objective, OutOfRange outOfRange, int gridBits) {
+      Part part,
+      Domain domain,
+      double epsilon,
+      Objective objective,
+      OutOfRange outOfRange,
+      int gridBits) {
     MechanismSpec spec;
     try {
-      spec = MechanismSpec.builder().domain(domain).epsilon(epsilon).objective(objective).gridBits(gridBits).build();
+      spec =
+          MechanismSpec.builder()
+              .domain(domain)
+              .epsilon(epsilon)
+              .objective(objective)
+              .gridBits(gridBits)
+              .build();
     } catch (IllegalArgumentException e) {
       throw ConfigException.at("field " + ConfigException.quote(part.name), e);
     }

@@ -38,11 +38,18 @@ public final class PrivacyConfig implements Serializable {
   private final List<FieldConfig> fields;
   private final int gridBits;
   private final BudgetConfig budget;
+
   /** Null: every record reports every field. */
   private final FieldSampling sampling;
 
-  private PrivacyConfig(String idField, String userField, List<String> passthrough,
-      List<FieldConfig> fields, int gridBits, BudgetConfig budget, FieldSampling sampling) {
+  private PrivacyConfig(
+      String idField,
+      String userField,
+      List<String> passthrough,
+      List<FieldConfig> fields,
+      int gridBits,
+      BudgetConfig budget,
+      FieldSampling sampling) {
     this.idField = idField;
     this.userField = userField;
     this.passthrough = passthrough;
@@ -81,8 +88,13 @@ public final class PrivacyConfig implements Serializable {
    * @param budget the per-user budget, or null for none; requires a user field
    * @throws ConfigException naming the offending field or key
    */
-  public static PrivacyConfig of(String idField, String userField, List<String> passthrough,
-      List<FieldConfig> fields, int gridBits, BudgetConfig budget) {
+  public static PrivacyConfig of(
+      String idField,
+      String userField,
+      List<String> passthrough,
+      List<FieldConfig> fields,
+      int gridBits,
+      BudgetConfig budget) {
     return of(idField, userField, passthrough, fields, gridBits, budget, null, null);
   }
 
@@ -91,11 +103,17 @@ public final class PrivacyConfig implements Serializable {
    * FieldSampling}), each field a unit of its own; as {@link #of(String, String, List, List, int,
    * BudgetConfig)} with {@code sampling} null.
    *
-   * @param fields the perturbed fields at their configured epsilons; {@link #fields()} holds them at
-   *     the epsilon of a report
+   * @param fields the perturbed fields at their configured epsilons; {@link #fields()} holds them
+   *     at the epsilon of a report
    */
-  public static PrivacyConfig of(String idField, String userField, List<String> passthrough,
-      List<FieldConfig> fields, int gridBits, BudgetConfig budget, FieldSampling.Request sampling) {
+  public static PrivacyConfig of(
+      String idField,
+      String userField,
+      List<String> passthrough,
+      List<FieldConfig> fields,
+      int gridBits,
+      BudgetConfig budget,
+      FieldSampling.Request sampling) {
     return of(idField, userField, passthrough, fields, gridBits, budget, sampling, null);
   }
 
@@ -103,8 +121,15 @@ public final class PrivacyConfig implements Serializable {
    * The configuration, with field sampling when {@code sampling} is not null, over the units {@code
    * unitOf} (per field; null: each field a unit of its own).
    */
-  static PrivacyConfig of(String idField, String userField, List<String> passthrough,
-      List<FieldConfig> fields, int gridBits, BudgetConfig budget, FieldSampling.Request sampling, int[] unitOf) {
+  static PrivacyConfig of(
+      String idField,
+      String userField,
+      List<String> passthrough,
+      List<FieldConfig> fields,
+      int gridBits,
+      BudgetConfig budget,
+      FieldSampling.Request sampling,
+      int[] unitOf) {
     List<Named> others = new ArrayList<>();
     if (idField != null) {
       others.add(new Named("id-field", idField, FieldNames.path("id-field", idField)));
@@ -128,8 +153,13 @@ public final class PrivacyConfig implements Serializable {
     for (int i = 0; i < fields.size(); i++) {
       FieldConfig f = Objects.requireNonNull(fields.get(i), "field");
       if (f.spec().gridBits() != gridBits) {
-        throw new ConfigException("field " + ConfigException.quote(f.name()) + ": grid-bits "
-            + f.spec().gridBits() + " differs from the configuration's " + gridBits);
+        throw new ConfigException(
+            "field "
+                + ConfigException.quote(f.name())
+                + ": grid-bits "
+                + f.spec().gridBits()
+                + " differs from the configuration's "
+                + gridBits);
       }
       for (int j = 0; j < i; j++) {
         checkDisjoint(f, new Named("field", fields.get(j).name(), fields.get(j).path()));
@@ -145,8 +175,9 @@ public final class PrivacyConfig implements Serializable {
       resolved = FieldSampling.resolve(sampling, reported, units);
       reported = scaled(reported, resolved.scale());
     }
-    PrivacyConfig config = new PrivacyConfig(idField, userField, List.copyOf(pass), reported, gridBits, budget,
-        resolved);
+    PrivacyConfig config =
+        new PrivacyConfig(
+            idField, userField, List.copyOf(pass), reported, gridBits, budget, resolved);
     config.checkBudget();
     return config;
   }
@@ -162,8 +193,14 @@ public final class PrivacyConfig implements Serializable {
       try {
         spec = f.spec().toBuilder().epsilon(f.epsilon() * scale).build();
       } catch (IllegalArgumentException e) {
-        throw new ConfigException("sampling: field " + ConfigException.quote(f.name()) + " reported at epsilon "
-            + f.epsilon() * scale + ": " + e.getMessage(), e);
+        throw new ConfigException(
+            "sampling: field "
+                + ConfigException.quote(f.name())
+                + " reported at epsilon "
+                + f.epsilon() * scale
+                + ": "
+                + e.getMessage(),
+            e);
       }
       out.add(FieldConfig.of(f.name(), spec, f.outOfRange()));
     }
@@ -191,13 +228,18 @@ public final class PrivacyConfig implements Serializable {
     }
     String field = "field " + ConfigException.quote(f.name());
     if (f.name().equals(other.name())) {
-      throw new ConfigException(other.role().equals("field")
-          ? field + ": duplicate name"
-          : field + " is also listed as " + other.role());
+      throw new ConfigException(
+          other.role().equals("field")
+              ? field + ": duplicate name"
+              : field + " is also listed as " + other.role());
     }
-    throw new ConfigException(field + " overlaps " + other.role() + " "
-        + ConfigException.quote(other.name())
-        + ": a perturbed field must not contain or be nested in another configured name");
+    throw new ConfigException(
+        field
+            + " overlaps "
+            + other.role()
+            + " "
+            + ConfigException.quote(other.name())
+            + ": a perturbed field must not contain or be nested in another configured name");
   }
 
   private void checkBudget() {
@@ -209,8 +251,12 @@ public final class PrivacyConfig implements Serializable {
     }
     double perRecord = epsilonPerRecord();
     if (budget.epsilon() < perRecord * (1 - BUDGET_SLACK)) {
-      throw new ConfigException("budget: epsilon " + budget.epsilon()
-          + " is less than the epsilon per record " + perRecord + ", no record could be released");
+      throw new ConfigException(
+          "budget: epsilon "
+              + budget.epsilon()
+              + " is less than the epsilon per record "
+              + perRecord
+              + ", no record could be released");
     }
   }
 
@@ -272,8 +318,9 @@ public final class PrivacyConfig implements Serializable {
   }
 
   /**
-   * The most one record spends: the sum of its fields' epsilons (sequential composition); with field
-   * sampling, the sum over the K units whose reports cost the most, at most the configured sum.
+   * The most one record spends: the sum of its fields' epsilons (sequential composition); with
+   * field sampling, the sum over the K units whose reports cost the most, at most the configured
+   * sum.
    */
   public double epsilonPerRecord() {
     if (sampling == null) {
@@ -314,9 +361,20 @@ public final class PrivacyConfig implements Serializable {
 
   @Override
   public String toString() {
-    return "PrivacyConfig{id-field=" + idField + ", user-field=" + userField + ", passthrough="
-        + passthrough + ", fields=" + fields + ", grid-bits=" + gridBits + ", " + budget
-        + (sampling == null ? "" : ", " + sampling) + "}";
+    return "PrivacyConfig{id-field="
+        + idField
+        + ", user-field="
+        + userField
+        + ", passthrough="
+        + passthrough
+        + ", fields="
+        + fields
+        + ", grid-bits="
+        + gridBits
+        + ", "
+        + budget
+        + (sampling == null ? "" : ", " + sampling)
+        + "}";
   }
 
   /** A configured name that is not perturbed, with its role for messages. */

@@ -7,15 +7,15 @@ import io.ogpm.mechanism.catalog.MechanismCatalog;
 /**
  * The variance of one report's unbiased estimate of its input, at its worst over the domain and in
  * units of the domain: what one record adds to the error of a field's mean, which {@code auto}
- * field sampling weighs against how many records report the field ({@link FieldSampling}); and
- * the variance of the inputs themselves, in the same units, which a mean over the records that
- * report a field misses of the mean over all of them.
+ * field sampling weighs against how many records report the field ({@link FieldSampling}); and the
+ * variance of the inputs themselves, in the same units, which a mean over the records that report a
+ * field misses of the mean over all of them.
  *
  * <ul>
  *   <li>On an interval (and for a mechanism that is not rotation invariant on a circle, which works
  *       on the flattened range): the mean output {@code g(x)} moves with the input at the slope b
- *       of its middle, where every mechanism here is affine (the secant over the middle tenth of the
- *       domain), so {@code (y - g(lo)) / b} estimates x without bias there with variance {@code
+ *       of its middle, where every mechanism here is affine (the secant over the middle tenth of
+ *       the domain), so {@code (y - g(lo)) / b} estimates x without bias there with variance {@code
  *       Var[M(x)] / b^2}: {@code maxOutputVariance / (b w)^2}, w the domain's width.
  *   <li>On a circle (rotation invariant): {@code e^{iy} / rho1} estimates {@code e^{ix}} without
  *       bias, each component with variance at most {@code max((1 - rho2) / 2, (1 + rho2) / 2 -
@@ -51,7 +51,10 @@ final class ReportVariance {
     return m.maxOutputVariance() / (slope * slope * w * w);
   }
 
-  /** The largest inputs' variance auto weighs: inputs spread evenly over a field's domain, 1/12 in its units. */
+  /**
+   * The largest inputs' variance auto weighs: inputs spread evenly over a field's domain, 1/12 in
+   * its units.
+   */
   static double ofInputs() {
     return 1.0 / 12;
   }

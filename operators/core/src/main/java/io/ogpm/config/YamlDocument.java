@@ -25,8 +25,10 @@ final class YamlDocument {
     try (JsonParser parser = MAPPER.createParser(yaml)) {
       JsonNode root = MAPPER.readTree(parser);
       if (parser.nextToken() != null) {
-        throw new ConfigException("config must be a single YAML document, a second one starts at"
-            + " line " + parser.currentLocation().getLineNr());
+        throw new ConfigException(
+            "config must be a single YAML document, a second one starts at"
+                + " line "
+                + parser.currentLocation().getLineNr());
       }
       return root == null ? MAPPER.createObjectNode() : root;
     } catch (JsonProcessingException e) {
@@ -50,8 +52,12 @@ final class YamlDocument {
       line = at == null ? -1 : at.getLineNr();
       column = at == null ? -1 : at.getColumnNr();
       String original = String.valueOf(e.getOriginalMessage());
-      problem = original.lines().findFirst().orElse(original)
-          .replaceFirst("^Duplicate field ", "duplicate key ");
+      problem =
+          original
+              .lines()
+              .findFirst()
+              .orElse(original)
+              .replaceFirst("^Duplicate field ", "duplicate key ");
     }
     return new ConfigException(
         "invalid YAML at line " + line + ", column " + column + ": " + problem, e);

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * A YAML mapping read strictly: unknown keys and values of the wrong type are errors whose
- * message names the mapping ({@code field 'roll'}, {@code budget}) and the key. A missing key and
- * a key with an empty (null) value are the same.
+ * A YAML mapping read strictly: unknown keys and values of the wrong type are errors whose message
+ * names the mapping ({@code field 'roll'}, {@code budget}) and the key. A missing key and a key
+ * with an empty (null) value are the same.
  */
 final class YamlMapping {
   private final String context;
@@ -38,9 +38,13 @@ final class YamlMapping {
     for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
       String key = it.next();
       if (!known.contains(key)) {
-        throw new ConfigException("unknown key " + ConfigException.quote(key)
-            + (context == null ? "" : " in " + context)
-            + " (known keys: " + String.join(", ", known) + ")");
+        throw new ConfigException(
+            "unknown key "
+                + ConfigException.quote(key)
+                + (context == null ? "" : " in " + context)
+                + " (known keys: "
+                + String.join(", ", known)
+                + ")");
       }
     }
     return this;
@@ -69,7 +73,9 @@ final class YamlMapping {
     return v.textValue();
   }
 
-  /** A string value parsed by {@code parse} (which throws IllegalArgumentException), or a default. */
+  /**
+   * A string value parsed by {@code parse} (which throws IllegalArgumentException), or a default.
+   */
   <T> T parsed(String key, Function<String, T> parse, T otherwise) {
     String s = string(key);
     if (s == null) {
@@ -78,7 +84,9 @@ final class YamlMapping {
     try {
       return parse.apply(s);
     } catch (IllegalArgumentException e) {
-      throw context == null ? new ConfigException(e.getMessage(), e) : ConfigException.at(context, e);
+      throw context == null
+          ? new ConfigException(e.getMessage(), e)
+          : ConfigException.at(context, e);
     }
   }
 
@@ -127,7 +135,8 @@ final class YamlMapping {
     for (int i = 0; i < items.size(); i++) {
       JsonNode v = items.get(i);
       if (!v.isTextual()) {
-        throw new ConfigException(at(key) + " #" + (i + 1) + " must be a string, got " + describe(v));
+        throw new ConfigException(
+            at(key) + " #" + (i + 1) + " must be a string, got " + describe(v));
       }
       out.add(v.textValue());
     }

@@ -36,8 +36,15 @@ final class BinStatistic {
   private final double[] expectation;
   private final double[] middleHalf;
 
-  private BinStatistic(double[] values, MeanIdentification identification, double slack, double[] skew,
-      double kurtosis, double[] sd, double[] expectation, double[] middleHalf) {
+  private BinStatistic(
+      double[] values,
+      MeanIdentification identification,
+      double slack,
+      double[] skew,
+      double kurtosis,
+      double[] sd,
+      double[] expectation,
+      double[] middleHalf) {
     this.values = values;
     this.identification = identification;
     this.slack = slack;
@@ -59,23 +66,37 @@ final class BinStatistic {
    *     from lo to hi (both included), for the statistic's normal regime and its spread at lo, in
    *     the middle and at hi
    */
-  static BinStatistic of(double lo, double hi, double[] values, double[] expectation, double[][] probabilities,
+  static BinStatistic of(
+      double lo,
+      double hi,
+      double[] values,
+      double[] expectation,
+      double[][] probabilities,
       double edgeSlack) {
     for (int o = 1; o < values.length; o++) {
       if (!(values[o] >= values[o - 1])) {
-        throw new IllegalArgumentException("values must be non-decreasing, but value " + o + " is " + values[o]
-            + " after " + values[o - 1]);
+        throw new IllegalArgumentException(
+            "values must be non-decreasing, but value "
+                + o
+                + " is "
+                + values[o]
+                + " after "
+                + values[o - 1]);
       }
     }
     double range = values[values.length - 1] - values[0];
     double magnitude = Math.max(Math.abs(values[0]), Math.abs(values[values.length - 1]));
     double scale = magnitude + (hi - lo);
-    MeanIdentification identification = MeanIdentification.of(lo, hi, expectation, MeanIdentification.ROUNDING * scale);
+    MeanIdentification identification =
+        MeanIdentification.of(lo, hi, expectation, MeanIdentification.ROUNDING * scale);
     if (identification == null) {
       return null;
     }
-    double slack = edgeSlack * range + 0x1p-40 * magnitude + MeanIdentification.ROUNDING * scale
-        + FieldEstimator.NUMERICAL * scale;
+    double slack =
+        edgeSlack * range
+            + 0x1p-40 * magnitude
+            + MeanIdentification.ROUNDING * scale
+            + FieldEstimator.NUMERICAL * scale;
     // The largest skewness to the right and to the left, and the largest excess kurtosis.
     double[] skew = new double[2];
     double kurtosis = 0;
@@ -90,10 +111,12 @@ final class BinStatistic {
     double[] sd = {
       Math.sqrt(centralMoments(values, probabilities[0])[0]),
       Math.sqrt(centralMoments(values, probabilities[last / 2])[0]),
-      Math.sqrt(centralMoments(values, probabilities[last])[0])};
+      Math.sqrt(centralMoments(values, probabilities[last])[0])
+    };
     int points = MeanIdentification.POINTS;
     double[] at = {expectation[0], expectation[points / 2], expectation[points]};
-    return new BinStatistic(values, identification, slack, skew, kurtosis, sd, at, middleHalf(values, probabilities));
+    return new BinStatistic(
+        values, identification, slack, skew, kurtosis, sd, at, middleHalf(values, probabilities));
   }
 
   /**
@@ -118,7 +141,10 @@ final class BinStatistic {
     return new double[] {first, Math.max(0, second - first * first)};
   }
 
-  /** {@code E psi} and the spread of psi for inputs spread evenly over the middle half of the domain. */
+  /**
+   * {@code E psi} and the spread of psi for inputs spread evenly over the middle half of the
+   * domain.
+   */
   double[] middleHalf() {
     return middleHalf.clone();
   }
@@ -182,7 +208,10 @@ final class BinStatistic {
     return identification.inputMeans(Double.NEGATIVE_INFINITY, m[0] + margin)[1];
   }
 
-  /** The smallest input mean consistent with the window: psibar's studentised lower bound, identified. */
+  /**
+   * The smallest input mean consistent with the window: psibar's studentised lower bound,
+   * identified.
+   */
   double lowerMean(long[] counts, long n, double z) {
     double[] m = meanAndSpread(counts, n);
     double margin = studentised(z, leftSkew, n) * Math.sqrt(m[1] / n) + slack;

@@ -8,14 +8,14 @@ import io.ogpm.mechanism.PiecewiseDistribution;
  * the probability of each output bin ({@link #probabilities}) and, on an interval, at-or-beyond
  * each bin's lower edge ({@link #upperTails}), exact from the pieces and atoms ({@link
  * PiecewiseDistribution#mass}), counted as {@link FieldBinning#outputBin} counts outputs: on an
- * interval the end bins take everything beyond them; on a circle every piece and atom counts
- * where it falls on the circle.
+ * interval the end bins take everything beyond them; on a circle every piece and atom counts where
+ * it falls on the circle.
  *
  * <p>The accumulator bins the snapped output, the centre of the grid cell that holds the continuous
- * draw (moved at most half a cell). The snapped output lands in another bin than the draw only
- * when the draw is within half a cell of an edge, so each edge's at-or-beyond probability differs
- * from the continuous one by at most {@link #edgeSlack()}: the largest density times half a cell
- * (atoms sit at the ends of the domain and never straddle an interior edge).
+ * draw (moved at most half a cell). The snapped output lands in another bin than the draw only when
+ * the draw is within half a cell of an edge, so each edge's at-or-beyond probability differs from
+ * the continuous one by at most {@link #edgeSlack()}: the largest density times half a cell (atoms
+ * sit at the ends of the domain and never straddle an interior edge).
  */
 final class BinnedKernel {
   private final Mechanism mechanism;
@@ -27,8 +27,8 @@ final class BinnedKernel {
 
   BinnedKernel(Mechanism mechanism, FieldBinning binning) {
     if (!mechanism.isPiecewise()) {
-      throw new IllegalArgumentException("a binned kernel needs a piecewise mechanism, not "
-          + mechanism.spec().type().id());
+      throw new IllegalArgumentException(
+          "a binned kernel needs a piecewise mechanism, not " + mechanism.spec().type().id());
     }
     this.mechanism = mechanism;
     this.binning = binning;
@@ -54,8 +54,10 @@ final class BinnedKernel {
     }
     double[] p = new double[bins];
     for (int o = 0; o < bins; o++) {
-      p[o] = d.mass(o == 0 ? Double.NEGATIVE_INFINITY : binning.outputBinLo(o),
-          o == bins - 1 ? Double.POSITIVE_INFINITY : binning.outputBinHi(o));
+      p[o] =
+          d.mass(
+              o == 0 ? Double.NEGATIVE_INFINITY : binning.outputBinLo(o),
+              o == bins - 1 ? Double.POSITIVE_INFINITY : binning.outputBinHi(o));
     }
     return p;
   }
@@ -107,20 +109,25 @@ final class BinnedKernel {
     return t;
   }
 
-  /** The largest density of an output, for how fast a window's probability can change with the input. */
+  /**
+   * The largest density of an output, for how fast a window's probability can change with the
+   * input.
+   */
   double maxDensity() {
     return maxDensity;
   }
 
-  /** How far a snapped output's at-or-beyond probability at one edge can be from the continuous one. */
+  /**
+   * How far a snapped output's at-or-beyond probability at one edge can be from the continuous one.
+   */
   double edgeSlack() {
     return edgeSlack;
   }
 
   /**
-   * The largest density of the continuous part over the inputs: the pieces' densities at 65
-   * equally spaced inputs. Every mechanism here has two or three density levels that do not depend
-   * on the input (only the pieces' ends move), so this is the largest density anywhere.
+   * The largest density of the continuous part over the inputs: the pieces' densities at 65 equally
+   * spaced inputs. Every mechanism here has two or three density levels that do not depend on the
+   * input (only the pieces' ends move), so this is the largest density anywhere.
    */
   private static double maxDensity(Mechanism mechanism) {
     double lo = mechanism.domain().lo();

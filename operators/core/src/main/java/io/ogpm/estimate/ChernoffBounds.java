@@ -1,12 +1,12 @@
 package io.ogpm.estimate;
 
 /**
- * One-sided confidence bounds for the mean probability {@code pbar = (1/n) sum p_i} of n independent
- * Bernoulli trials of possibly different probabilities, from their count k: Chernoff's bound
- * {@code P(k/n <= a) <= exp(-n KL(a || pbar))} for {@code a <= pbar} (and its mirror), which holds
- * for unequal probabilities too (the product of the trials' generating functions is at most that of
- * n trials at pbar, by the AM-GM inequality; Hoeffding 1963, section 2). So {@code upper(k, n, L)}
- * is above pbar with probability at least {@code 1 - e^-L}, whatever the p_i.
+ * One-sided confidence bounds for the mean probability {@code pbar = (1/n) sum p_i} of n
+ * independent Bernoulli trials of possibly different probabilities, from their count k: Chernoff's
+ * bound {@code P(k/n <= a) <= exp(-n KL(a || pbar))} for {@code a <= pbar} (and its mirror), which
+ * holds for unequal probabilities too (the product of the trials' generating functions is at most
+ * that of n trials at pbar, by the AM-GM inequality; Hoeffding 1963, section 2). So {@code upper(k,
+ * n, L)} is above pbar with probability at least {@code 1 - e^-L}, whatever the p_i.
  *
  * <p>The bound solves {@code n KL(k/n || u) = L} by Newton's method from a point above the root:
  * {@code KL(p || u) >= (u - p)^2 / (2u)} for u above p, so the u where that reaches {@code L / n},
@@ -52,12 +52,12 @@ final class ChernoffBounds {
    * A value at or below {@link #upper upper(k, n, logInverseLevel)}, found without solving, for
    * skipping bounds that could not tighten anything ({@link HistogramBands}). For Bernoulli
    * distributions {@code KL(p || u) <= chi^2(p || u) = (u - p)^2 / (u (1 - u))} (KL is at most the
-   * logarithm of 1 + chi^2), so at the root {@code u* > p} of {@code n KL(p || u) = L}, with {@code l
-   * = L / n}, {@code (u* - p)^2 >= l u* (1 - u*)}: u* lies at or above the larger root of the convex
-   * {@code (1 + l) u^2 - (2p + l) u + p^2}, which is negative at p, so that root is
-   * {@code (2p + l + sqrt(l^2 + 4 l p (1 - p))) / (2 (1 + l))}, at least p and at most 1. It is
-   * lowered by a relative 2^-40, far more than its rounding, and {@link #upper} never returns less
-   * than the root itself.
+   * logarithm of 1 + chi^2), so at the root {@code u* > p} of {@code n KL(p || u) = L}, with {@code
+   * l = L / n}, {@code (u* - p)^2 >= l u* (1 - u*)}: u* lies at or above the larger root of the
+   * convex {@code (1 + l) u^2 - (2p + l) u + p^2}, which is negative at p, so that root is {@code
+   * (2p + l + sqrt(l^2 + 4 l p (1 - p))) / (2 (1 + l))}, at least p and at most 1. It is lowered by
+   * a relative 2^-40, far more than its rounding, and {@link #upper} never returns less than the
+   * root itself.
    */
   static double upperFloor(long k, long n, double logInverseLevel) {
     double p = (double) k / n;
@@ -71,7 +71,9 @@ final class ChernoffBounds {
     return 1 - upper(n - k, n, logInverseLevel);
   }
 
-  /** {@code KL(p || u)}, the relative entropy of Bernoulli(p) from Bernoulli(u), for u in (0, 1). */
+  /**
+   * {@code KL(p || u)}, the relative entropy of Bernoulli(p) from Bernoulli(u), for u in (0, 1).
+   */
   static double kl(double p, double u) {
     double a = p == 0 ? 0 : p * NaturalLog.of(p / u);
     double b = p == 1 ? 0 : (1 - p) * NaturalLog.of((1 - p) / (1 - u));

@@ -15,8 +15,8 @@ import io.ogpm.annotation.PublicEvolving;
  *     mapped back to [lo, hi), with the directions of the disk's points: the whole circle [lo, hi]
  *     when the disk holds the origin (the data say nothing about the direction). Unbiased in
  *     direction for rotation-invariant mechanisms.
- * @param reconstructedDirection the headline of method em: the reconstruction's circular mean
- *     moved onto the same arc when it falls outside; null without reconstruction
+ * @param reconstructedDirection the headline of method em: the reconstruction's circular mean moved
+ *     onto the same arc when it falls outside; null without reconstruction
  * @param resultantLength the perturbed values' resultant length divided by the noise's first
  *     trigonometric moment (at most 1), with the lengths of the disk's points (within [0, 1]); for
  *     mechanisms that are not rotation invariant, the perturbed values' own length
@@ -24,4 +24,7 @@ import io.ogpm.annotation.PublicEvolving;
  */
 @PublicEvolving
 public record CircularMeans(
-    Interval direction, Interval reconstructedDirection, Interval resultantLength, double reconstructed) {}
+    Interval direction,
+    Interval reconstructedDirection,
+    Interval resultantLength,
+    double reconstructed) {}

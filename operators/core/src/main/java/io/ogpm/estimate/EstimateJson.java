@@ -31,8 +31,8 @@ import io.ogpm.annotation.Internal;
  *
  * <p>The headline {@code mean} (and {@code circularMean}) is the reconstructed one for method
  * {@code em}; otherwise the unbiased one where the mechanism has one, else the raw mean. Both
- * methods share the interval, which does not come from the reconstruction; a headline estimate
- * that falls outside it is moved to its nearest end.
+ * methods share the interval, which does not come from the reconstruction; a headline estimate that
+ * falls outside it is moved to its nearest end.
  */
 @Internal
 public final class EstimateJson {

@@ -7,17 +7,17 @@ import java.math.MathContext;
 import java.util.Objects;
 
 /**
- * What a window keeps of one field's perturbed values: the count, a histogram over the output
- * bins, the sum of the values (linear means) and the sums of the cosine and sine of their angles
+ * What a window keeps of one field's perturbed values: the count, a histogram over the output bins,
+ * the sum of the values (linear means) and the sums of the cosine and sine of their angles
  * (circular means). Its size does not grow with the data.
  *
  * <p>Exact: every count and sum is an integer, so adding values and merging accumulators are
  * associative and commutative to the last bit, and any split of a window's values over partial
  * accumulators merges into exactly the accumulator of all of them, in any order. The histogram
  * counts are longs. A value y enters the sum as {@code rint(y / q)} quanta of its field's {@code q
- * = 2^e} ({@link FieldBinning#sumExponent()}: at most {@code R 2^-61} for a field whose values
- * stay within R in magnitude, {@link FieldBinning#reach()}), its angle's cosine and sine (computed
- * by {@link StrictMath}, the same on every JVM) as {@code rint(cos * 2^60)} and {@code rint(sin *
+ * = 2^e} ({@link FieldBinning#sumExponent()}: at most {@code R 2^-61} for a field whose values stay
+ * within R in magnitude, {@link FieldBinning#reach()}), its angle's cosine and sine (computed by
+ * {@link StrictMath}, the same on every JVM) as {@code rint(cos * 2^60)} and {@code rint(sin *
  * 2^60)}; the sums are 128-bit two's-complement integers (high and low words), which cannot
  * overflow below 2^63 values. So the quantised {@link #mean()} is within {@code q / 2} of the exact
  * mean of the values added, plus its own rounding to a double (half an ulp, and 1e-33 relative for
@@ -35,6 +35,7 @@ import java.util.Objects;
 public final class FieldAccumulator {
   /** Quanta per unit of a cosine or sine: they lie in [-1, 1], so each is at most 2^60 quanta. */
   static final int TRIG_EXPONENT = -60;
+
   private static final double TRIG_SCALE = 0x1p60;
   private static final BigInteger LOW_WORD = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
@@ -94,19 +95,27 @@ public final class FieldAccumulator {
    * value in y's output bin (so {@link #subtract} will take it).
    */
   public boolean holdsValueLike(double y, FieldBinning b) {
-    return binning != null && binning.equals(b.id()) && b.accepts(y) && histogram[b.outputBin(y)] > 0;
+    return binning != null
+        && binning.equals(b.id())
+        && b.accepts(y)
+        && histogram[b.outputBin(y)] > 0;
   }
 
   /** Adds (sign 1) or removes (sign -1) one value. */
   private FieldAccumulator change(double y, FieldBinning b, int sign) {
     bind(b);
     if (!b.accepts(y)) {
-      throw new IllegalArgumentException("a value of " + name() + " is not finite or beyond its reach of "
-          + b.reach() + " in magnitude");
+      throw new IllegalArgumentException(
+          "a value of "
+              + name()
+              + " is not finite or beyond its reach of "
+              + b.reach()
+              + " in magnitude");
     }
     int bin = b.outputBin(y);
     if (sign < 0 && histogram[bin] == 0) {
-      throw new IllegalArgumentException("cannot remove a value from " + name() + ": none was added in its bin");
+      throw new IllegalArgumentException(
+          "cannot remove a value from " + name() + ": none was added in its bin");
     }
     count += sign;
     histogram[bin] += sign;
@@ -139,24 +148,35 @@ public final class FieldAccumulator {
   public FieldAccumulator merge(FieldAccumulator other) {
     if (other.binning == null) {
       if (other.count != 0) {
-        throw new IllegalArgumentException("cannot merge an accumulator of " + other.count + " values and no binning");
+        throw new IllegalArgumentException(
+            "cannot merge an accumulator of " + other.count + " values and no binning");
       }
       return this;
     }
     if (field != null && other.field != null && !field.equals(other.field)) {
-      throw new IllegalArgumentException("cannot merge an accumulator of field '" + other.field
-          + "' into one of field '" + field + "'");
+      throw new IllegalArgumentException(
+          "cannot merge an accumulator of field '"
+              + other.field
+              + "' into one of field '"
+              + field
+              + "'");
     }
     if (binning == null) {
       if (count != 0) {
-        throw new IllegalArgumentException("cannot merge into an accumulator of " + count + " values and no binning");
+        throw new IllegalArgumentException(
+            "cannot merge into an accumulator of " + count + " values and no binning");
       }
       binning = other.binning;
       sumExponent = other.sumExponent;
       histogram = new long[other.histogram.length];
     } else if (!binning.equals(other.binning)) {
-      throw new IllegalArgumentException("cannot merge accumulators of " + name() + " with different binnings: "
-          + binning + " and " + other.binning);
+      throw new IllegalArgumentException(
+          "cannot merge accumulators of "
+              + name()
+              + " with different binnings: "
+              + binning
+              + " and "
+              + other.binning);
     }
     if (field == null) {
       field = other.field;
@@ -189,12 +209,16 @@ public final class FieldAccumulator {
     return binning == null || binning.equals(b.id());
   }
 
-  /** The mean of the values added (as quantised; see the class comment), NaN when there are none. */
+  /**
+   * The mean of the values added (as quantised; see the class comment), NaN when there are none.
+   */
   public double mean() {
     return meanOf(sumHigh, sumLow, sumExponent);
   }
 
-  /** The mean cosine of the values' angles on a circular field (0 on an interval), NaN when empty. */
+  /**
+   * The mean cosine of the values' angles on a circular field (0 on an interval), NaN when empty.
+   */
   public double meanCos() {
     return meanOf(cosHigh, cosLow, TRIG_EXPONENT);
   }
@@ -250,8 +274,13 @@ public final class FieldAccumulator {
       sumExponent = b.sumExponent();
       histogram = new long[b.outputBins()];
     } else if (!binning.equals(id)) {
-      throw new IllegalArgumentException("a value of the binning " + id + " cannot be added to an accumulator of "
-          + name() + " with the binning " + binning);
+      throw new IllegalArgumentException(
+          "a value of the binning "
+              + id
+              + " cannot be added to an accumulator of "
+              + name()
+              + " with the binning "
+              + binning);
     }
   }
 
@@ -263,11 +292,16 @@ public final class FieldAccumulator {
     if (count == 0) {
       return Double.NaN;
     }
-    BigDecimal quotient = new BigDecimal(toBigInteger(high, low)).divide(BigDecimal.valueOf(count), MathContext.DECIMAL128);
+    BigDecimal quotient =
+        new BigDecimal(toBigInteger(high, low))
+            .divide(BigDecimal.valueOf(count), MathContext.DECIMAL128);
     return Math.scalb(quotient.doubleValue(), exponent);
   }
 
-  /** 1 if adding to the low word {@code before} gave {@code after} with a carry out (unsigned overflow). */
+  /**
+   * 1 if adding to the low word {@code before} gave {@code after} with a carry out (unsigned
+   * overflow).
+   */
   private static long carry(long before, long after) {
     return Long.compareUnsigned(after, before) < 0 ? 1 : 0;
   }
@@ -377,16 +411,33 @@ public final class FieldAccumulator {
   /** Equal state: field, binning, count, histogram and sums. */
   @Override
   public boolean equals(Object o) {
-    return o instanceof FieldAccumulator a && Objects.equals(a.field, field) && Objects.equals(a.binning, binning)
-        && a.sumExponent == sumExponent && a.count == count && java.util.Arrays.equals(a.histogram, histogram)
-        && a.sumHigh == sumHigh && a.sumLow == sumLow && a.cosHigh == cosHigh && a.cosLow == cosLow
-        && a.sinHigh == sinHigh && a.sinLow == sinLow;
+    return o instanceof FieldAccumulator a
+        && Objects.equals(a.field, field)
+        && Objects.equals(a.binning, binning)
+        && a.sumExponent == sumExponent
+        && a.count == count
+        && java.util.Arrays.equals(a.histogram, histogram)
+        && a.sumHigh == sumHigh
+        && a.sumLow == sumLow
+        && a.cosHigh == cosHigh
+        && a.cosLow == cosLow
+        && a.sinHigh == sinHigh
+        && a.sinLow == sinLow;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(field, binning, count, java.util.Arrays.hashCode(histogram), sumHigh, sumLow, cosHigh, cosLow,
-        sinHigh, sinLow);
+    return Objects.hash(
+        field,
+        binning,
+        count,
+        java.util.Arrays.hashCode(histogram),
+        sumHigh,
+        sumLow,
+        cosHigh,
+        cosLow,
+        sinHigh,
+        sinLow);
   }
 
   @Override

@@ -7,17 +7,17 @@ import io.ogpm.mechanism.Mechanism;
 
 /**
  * The bins of one field: k equal input bins over the domain [lo, hi), and output bins a few times
- * finer ({@code resolution} per input bin) covering the mechanism's output domain (more bins on each
- * side for enlarged output domains; for unbounded outputs the range [lo - 2w, hi + 2w) with the end
- * bins taking the tails, w = hi - lo). Output bin {@code j} spans {@code [lo + (j + offset) h, lo +
- * (j + offset + 1) h)} with {@code h = w / (k resolution)}. Finer output bins keep what the sharp
- * edges of a piecewise mechanism's output say about the input, which the reconstruction uses.
+ * finer ({@code resolution} per input bin) covering the mechanism's output domain (more bins on
+ * each side for enlarged output domains; for unbounded outputs the range [lo - 2w, hi + 2w) with
+ * the end bins taking the tails, w = hi - lo). Output bin {@code j} spans {@code [lo + (j + offset)
+ * h, lo + (j + offset + 1) h)} with {@code h = w / (k resolution)}. Finer output bins keep what the
+ * sharp edges of a piecewise mechanism's output say about the input, which the reconstruction uses.
  *
  * <p>It also fixes how a {@link FieldAccumulator} sums the field's values exactly: in integer units
  * of the quantum {@code q = 2^}{@link #sumExponent()}, chosen from the field's {@link #reach()} R,
  * the largest magnitude a value may have (the larger end of the output domain; for unbounded
- * outputs, the domain widened by 1024 widths on each side): {@code q = 2^(floor(log2 R) - 60)}, so a
- * value is at most {@code 2^61} units and a sum of up to {@code 2^63} values fits in 128 bits.
+ * outputs, the domain widened by 1024 widths on each side): {@code q = 2^(floor(log2 R) - 60)}, so
+ * a value is at most {@code 2^61} units and a sum of up to {@code 2^63} values fits in 128 bits.
  * Rounding a value to a whole number of units moves it by at most {@code q / 2 <= R 2^-61}, less
  * than a hundredth of an ulp of R.
  *
@@ -39,8 +39,15 @@ public final class FieldBinning implements java.io.Serializable {
   private final double sumScale;
   private final String id;
 
-  private FieldBinning(int bins, double lo, double width, boolean circular, int offset, int outputBins,
-      int resolution, double reach) {
+  private FieldBinning(
+      int bins,
+      double lo,
+      double width,
+      boolean circular,
+      int offset,
+      int outputBins,
+      int resolution,
+      double reach) {
     this.bins = bins;
     this.lo = lo;
     this.width = width;
@@ -53,9 +60,22 @@ public final class FieldBinning implements java.io.Serializable {
     // coarser than stated.)
     this.sumExponent = Math.max(Math.getExponent(reach) - 60, Double.MIN_EXPONENT);
     this.sumScale = Math.scalb(1.0, -sumExponent);
-    this.id = bins + " bins on [" + lo + ", " + (lo + width) + ") " + (circular ? "circular" : "classical")
-        + ", " + outputBins + " output bins from " + offset + ", values within " + reach + " in units of 2^"
-        + sumExponent;
+    this.id =
+        bins
+            + " bins on ["
+            + lo
+            + ", "
+            + (lo + width)
+            + ") "
+            + (circular ? "circular" : "classical")
+            + ", "
+            + outputBins
+            + " output bins from "
+            + offset
+            + ", values within "
+            + reach
+            + " in units of 2^"
+            + sumExponent;
   }
 
   /** k bins over the mechanism's domain, and output bins of the same width. */
@@ -103,8 +123,11 @@ public final class FieldBinning implements java.io.Serializable {
   public static double reachOf(Mechanism mechanism) {
     Domain d = mechanism.domain();
     double w = d.width();
-    return magnitude(Double.isFinite(mechanism.outputLo()) ? mechanism.outputLo() : d.lo() - UNBOUNDED_REACH * w,
-        Double.isFinite(mechanism.outputHi()) ? mechanism.outputHi() : d.hi() + UNBOUNDED_REACH * w);
+    return magnitude(
+        Double.isFinite(mechanism.outputLo()) ? mechanism.outputLo() : d.lo() - UNBOUNDED_REACH * w,
+        Double.isFinite(mechanism.outputHi())
+            ? mechanism.outputHi()
+            : d.hi() + UNBOUNDED_REACH * w);
   }
 
   private static double magnitude(double a, double b) {
@@ -116,7 +139,14 @@ public final class FieldBinning implements java.io.Serializable {
   /** A binning of a domain alone (raw histograms of true values, for evaluation). */
   public static FieldBinning ofDomain(Domain domain, int bins) {
     Checks.notNull("domain", domain);
-    return new FieldBinning(bins, domain.lo(), domain.width(), domain.isCircular(), 0, bins, 1,
+    return new FieldBinning(
+        bins,
+        domain.lo(),
+        domain.width(),
+        domain.isCircular(),
+        0,
+        bins,
+        1,
         magnitude(domain.lo(), domain.hi()));
   }
 
@@ -189,8 +219,8 @@ public final class FieldBinning implements java.io.Serializable {
   }
 
   /**
-   * Output bin of a value: clamped into range (tails of unbounded outputs go to the end bins, however
-   * far: the index is clamped as a double, before it could overflow an int).
+   * Output bin of a value: clamped into range (tails of unbounded outputs go to the end bins,
+   * however far: the index is clamped as a double, before it could overflow an int).
    */
   public int outputBin(double y) {
     int fine = bins * resolution;
@@ -248,9 +278,15 @@ public final class FieldBinning implements java.io.Serializable {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof FieldBinning b && b.bins == bins && b.lo == lo && b.width == width
-        && b.circular == circular && b.offset == offset && b.outputBins == outputBins
-        && b.resolution == resolution && b.reach == reach;
+    return o instanceof FieldBinning b
+        && b.bins == bins
+        && b.lo == lo
+        && b.width == width
+        && b.circular == circular
+        && b.offset == offset
+        && b.outputBins == outputBins
+        && b.resolution == resolution
+        && b.reach == reach;
   }
 
   @Override

@@ -36,8 +36,8 @@ import io.ogpm.mechanism.Mechanism;
  *       that Bernstein bounds for two fixed components at 2.5 % each); the resultant length
  *       interval is its points' lengths ({@link ResultantDisk}). The direction interval comes from
  *       a test of each direction in the normal regime ({@link ResultantProjections}: the disk's
- *       projection onto the directions covers more than it needs to), from the disk below it.
- *       Other mechanisms on a circle have no interval.
+ *       projection onto the directions covers more than it needs to), from the disk below it. Other
+ *       mechanisms on a circle have no interval.
  *   <li>The histogram band: {@link HistogramBands}, for piecewise mechanisms.
  * </ul>
  *
@@ -51,7 +51,9 @@ import io.ogpm.mechanism.Mechanism;
  */
 @PublicEvolving
 public final class FieldEstimator {
-  /** Relative error of the mean function and moments (quadrature tolerance 1e-13, with a margin). */
+  /**
+   * Relative error of the mean function and moments (quadrature tolerance 1e-13, with a margin).
+   */
   static final double NUMERICAL = 1e-12;
 
   private final FieldBinning binning;
@@ -85,9 +87,11 @@ public final class FieldEstimator {
       // at most as much.
       this.angleSlack = 2 * Math.PI * cell / w + NUMERICAL;
       this.componentSd = Math.sqrt(Math.max(variance, 0)) + angleSlack + Math.sqrt(NUMERICAL);
-      this.normalFrom = invariant
-          ? NormalApproximation.minimumCount(r1, r2, mechanism.noiseCosineMoment(lo, 3), mechanism.noiseCosineMoment(lo, 4))
-          : Long.MAX_VALUE;
+      this.normalFrom =
+          invariant
+              ? NormalApproximation.minimumCount(
+                  r1, r2, mechanism.noiseCosineMoment(lo, 3), mechanism.noiseCosineMoment(lo, 4))
+              : Long.MAX_VALUE;
     } else {
       this.affine = AffinePart.of(mechanism);
       this.linearBounds = LinearMeanBounds.of(mechanism, binning, affine);
@@ -164,8 +168,11 @@ public final class FieldEstimator {
    */
   public FieldEstimate estimate(FieldAccumulator acc, boolean reconstruct) {
     if (!acc.hasBinning(binning)) {
-      throw new IllegalArgumentException("cannot estimate an accumulator of the binning " + acc.getBinning()
-          + " with an estimator of the binning " + binning.id());
+      throw new IllegalArgumentException(
+          "cannot estimate an accumulator of the binning "
+              + acc.getBinning()
+              + " with an estimator of the binning "
+              + binning.id());
     }
     long n = acc.getCount();
     double[] raw = binning.rawHistogram(acc.getHistogram());
@@ -181,9 +188,11 @@ public final class FieldEstimator {
     }
     HistogramBand band = bands == null ? null : bands.band(acc.getHistogram(), n);
     if (binning.circular()) {
-      return new FieldEstimate(n, raw, reconstructed, iterations, null, circularMeans(acc, reconstructed, false), band);
+      return new FieldEstimate(
+          n, raw, reconstructed, iterations, null, circularMeans(acc, reconstructed, false), band);
     }
-    return new FieldEstimate(n, raw, reconstructed, iterations, linearMeans(acc, reconstructed), null, band);
+    return new FieldEstimate(
+        n, raw, reconstructed, iterations, linearMeans(acc, reconstructed), null, band);
   }
 
   /**
@@ -197,14 +206,28 @@ public final class FieldEstimator {
     long n = acc.getCount();
     double[] raw = binning.rawHistogram(acc.getHistogram());
     if (transition == null || n == 0) {
-      throw new IllegalArgumentException("the former estimate needs a piecewise mechanism and a value");
+      throw new IllegalArgumentException(
+          "the former estimate needs a piecewise mechanism and a value");
     }
-    Reconstruction.Result r = Reconstruction.em(acc.getHistogram(), transition, Reconstruction.Schedule.PLAIN_FIRST);
+    Reconstruction.Result r =
+        Reconstruction.em(acc.getHistogram(), transition, Reconstruction.Schedule.PLAIN_FIRST);
     if (binning.circular()) {
-      return new FieldEstimate(n, raw, r.frequencies(), r.iterations(), null, circularMeans(acc, r.frequencies(), true),
+      return new FieldEstimate(
+          n,
+          raw,
+          r.frequencies(),
+          r.iterations(),
+          null,
+          circularMeans(acc, r.frequencies(), true),
           null);
     }
-    return new FieldEstimate(n, raw, r.frequencies(), r.iterations(), linearMeans(acc, r.frequencies(), true), null,
+    return new FieldEstimate(
+        n,
+        raw,
+        r.frequencies(),
+        r.iterations(),
+        linearMeans(acc, r.frequencies(), true),
+        null,
         null);
   }
 
@@ -212,16 +235,22 @@ public final class FieldEstimator {
     return linearMeans(acc, reconstructed, false);
   }
 
-  private LinearMeans linearMeans(FieldAccumulator acc, double[] reconstructed, boolean outputMeanOnly) {
+  private LinearMeans linearMeans(
+      FieldAccumulator acc, double[] reconstructed, boolean outputMeanOnly) {
     long n = acc.getCount();
     double mean = acc.mean();
     double unbiased = affine.exists() ? affine.inverse(mean) : Double.NaN;
-    LinearMeanBounds.Bounds bounds = outputMeanOnly ? linearBounds.outputMeanBounds(n, mean)
-        : linearBounds.bounds(n, mean, acc.getHistogram());
-    Interval headline = Interval.within(Double.isNaN(unbiased) ? mean : unbiased, bounds.lower(), bounds.upper());
+    LinearMeanBounds.Bounds bounds =
+        outputMeanOnly
+            ? linearBounds.outputMeanBounds(n, mean)
+            : linearBounds.bounds(n, mean, acc.getHistogram());
+    Interval headline =
+        Interval.within(Double.isNaN(unbiased) ? mean : unbiased, bounds.lower(), bounds.upper());
     double rec = reconstructed == null ? Double.NaN : linearMean(reconstructed);
-    Interval recHeadline = reconstructed == null ? null : Interval.within(rec, bounds.lower(), bounds.upper());
-    return new LinearMeans(headline, recHeadline, mean, unbiased, affine.from(), affine.to(), rec, bounds.method());
+    Interval recHeadline =
+        reconstructed == null ? null : Interval.within(rec, bounds.lower(), bounds.upper());
+    return new LinearMeans(
+        headline, recHeadline, mean, unbiased, affine.from(), affine.to(), rec, bounds.method());
   }
 
   /**
@@ -232,7 +261,8 @@ public final class FieldEstimator {
     return circularMeans(acc, null, true);
   }
 
-  private CircularMeans circularMeans(FieldAccumulator acc, double[] reconstructed, boolean diskDirection) {
+  private CircularMeans circularMeans(
+      FieldAccumulator acc, double[] reconstructed, boolean diskDirection) {
     long n = acc.getCount();
     double c = acc.meanCos();
     double s = acc.meanSin();
@@ -241,7 +271,10 @@ public final class FieldEstimator {
       // No valid interval: the noise is not the same at every input.
       Interval direction = Interval.pointOnly(toField(Math.atan2(s, c)));
       Interval length = Interval.pointOnly(Math.hypot(c, s));
-      return new CircularMeans(direction, reconstructed == null ? null : Interval.pointOnly(toField(rec)), length,
+      return new CircularMeans(
+          direction,
+          reconstructed == null ? null : Interval.pointOnly(toField(rec)),
+          length,
           reconstructed == null ? Double.NaN : toField(rec));
     }
     // The sums' rounding (kept from when they were sums of doubles: at most n ulps of the mean's
@@ -255,9 +288,10 @@ public final class FieldEstimator {
     if (n >= normalFrom) {
       double sd = componentSd / Math.sqrt(n) / rho1;
       ResultantDisk disk = new ResultantDisk(x, y, ResultantDisk.CHI95_2 * sd + slack);
-      double[] arc = diskDirection
-          ? new double[] {disk.direction(), disk.directionHalfWidth()}
-          : ResultantProjections.direction(x, y, sd, slack);
+      double[] arc =
+          diskDirection
+              ? new double[] {disk.direction(), disk.directionHalfWidth()}
+              : ResultantProjections.direction(x, y, sd, slack);
       centre = arc[0];
       half = arc[1];
       length = new Interval(Math.min(1, disk.length()), disk.minLength(), disk.maxLength());
@@ -265,8 +299,10 @@ public final class FieldEstimator {
       // Below the normal regime: Bernstein for each of two fixed components at 2.5 %, each within 1
       // + rho1 of its expectation; the square they bound lies in the disk of sqrt(2) times its
       // half-side.
-      double spread = Math.sqrt(2)
-          * NormalApproximation.bernsteinHalfWidth(n, componentSd * componentSd, 1 + rho1 + 2 * angleSlack, 0.025);
+      double spread =
+          Math.sqrt(2)
+              * NormalApproximation.bernsteinHalfWidth(
+                  n, componentSd * componentSd, 1 + rho1 + 2 * angleSlack, 0.025);
       ResultantDisk disk = new ResultantDisk(x, y, spread / rho1 + slack);
       centre = disk.direction();
       half = disk.directionHalfWidth();
@@ -280,7 +316,8 @@ public final class FieldEstimator {
       double offset = Math.IEEEremainder(rec - centre, 2 * Math.PI);
       recHeadline = angleInterval(centre + Math.max(-half, Math.min(half, offset)), centre, half);
     }
-    return new CircularMeans(direction, recHeadline, length, reconstructed == null ? Double.NaN : toField(rec));
+    return new CircularMeans(
+        direction, recHeadline, length, reconstructed == null ? Double.NaN : toField(rec));
   }
 
   /**

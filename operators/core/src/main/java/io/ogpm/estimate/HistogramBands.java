@@ -7,19 +7,18 @@ import io.ogpm.mechanism.Mechanism;
  * piecewise mechanism on an interval, or a rotation-invariant one on a circle.
  *
  * <p><b>How.</b> Each input bin j has a window W_j of output bins: those that the inputs in bin j
- * reach with more probability than the inputs far from it (half the largest such excess, around
- * its peak; for OGPM the stretch all of bin j's central pieces cover), no longer
- * than the typical window, around the bin (at the ends of an interval a whole flat end shares one
- * long run); and its halves and quarters at either end, whose far side from inputs nearby the bin
- * still tells apart. The share
- * {@code theta_j} of inputs in bin j then drives the window's expected share of outputs, {@code
- * E_P[K(W_j | x)] >= theta_j m_in + (1 - theta_j) m_out}, with {@code m_in} and {@code m_out} the
- * least window probability of an input inside and outside the bin: the dual of the linear program
- * {@code max theta_j} over all input distributions whose expected window share is at most an upper
- * confidence bound U gives {@code theta_j <= (U - m_out) / (m_in - m_out)} (weak duality: this dual
- * point bounds the program, whatever the inputs). The lower bound mirrors it with the largest window
- * probabilities, and both are sharpened by the shares summing to 1: {@code theta_j >= 1 - sum of the
- * other upper bounds}, and the other way round.
+ * reach with more probability than the inputs far from it (half the largest such excess, around its
+ * peak; for OGPM the stretch all of bin j's central pieces cover), no longer than the typical
+ * window, around the bin (at the ends of an interval a whole flat end shares one long run); and its
+ * halves and quarters at either end, whose far side from inputs nearby the bin still tells apart.
+ * The share {@code theta_j} of inputs in bin j then drives the window's expected share of outputs,
+ * {@code E_P[K(W_j | x)] >= theta_j m_in + (1 - theta_j) m_out}, with {@code m_in} and {@code
+ * m_out} the least window probability of an input inside and outside the bin: the dual of the
+ * linear program {@code max theta_j} over all input distributions whose expected window share is at
+ * most an upper confidence bound U gives {@code theta_j <= (U - m_out) / (m_in - m_out)} (weak
+ * duality: this dual point bounds the program, whatever the inputs). The lower bound mirrors it
+ * with the largest window probabilities, and both are sharpened by the shares summing to 1: {@code
+ * theta_j >= 1 - sum of the other upper bounds}, and the other way round.
  *
  * <p><b>Simultaneous.</b> The window counts' bounds are Chernoff's ({@link ChernoffBounds}), valid
  * for inputs of different probabilities, each at {@code 5 % / F}, F the number of bounds that can
@@ -37,15 +36,17 @@ import io.ogpm.mechanism.Mechanism;
  *
  * <p><b>Why so wide.</b> A mechanism spreads each input over its central piece, s wide (0.38 of the
  * domain at eps 1 for OGPM): bins closer than that are hard to tell apart, so the upper bound of a
- * bin near the data is about the share of inputs within s/2 of it, and a lower bound is rarely above
- * 0. Far from the data the band is narrow. It tells where inputs cannot be, at the resolution the
- * privacy allows.
+ * bin near the data is about the share of inputs within s/2 of it, and a lower bound is rarely
+ * above 0. Far from the data the band is narrow. It tells where inputs cannot be, at the resolution
+ * the privacy allows.
  */
 final class HistogramBands {
   /** The band's error level. */
   static final double ALPHA = 0.05;
+
   /** About this many grid cells over the domain, a whole number per input bin. */
   static final int CELLS = 4096;
+
   /**
    * Most bins with a band. Finer bins are far finer than any mechanism's resolution (its central
    * piece), where a band says little, and its grid of kernels grows with the square of the bins.
@@ -55,14 +56,18 @@ final class HistogramBands {
   private final int bins;
   private final int outputBins;
   private final boolean circular;
+
   /**
    * Every bound that can say anything, with what it needs at an emission, bin by bin (bin j's from
    * {@code binStart[j]} to {@code binStart[j + 1]}), each bin's upper bounds before its lower one.
    */
   private final Bound[] bounds;
+
   private final int[] binStart;
+
   /** The most bounds of one bin. */
   private final int mostPerBin;
+
   private final double logInverseLevel;
 
   /**
@@ -70,7 +75,10 @@ final class HistogramBands {
    * probabilities inside and outside the bin, or a lower one from the largest.
    */
   private record Bound(int bin, int from, int length, double in, double out, boolean upper) {
-    /** The bin's share that a bound c on the window's expected share gives: {@code (c - out) / (in - out)}. */
+    /**
+     * The bin's share that a bound c on the window's expected share gives: {@code (c - out) / (in -
+     * out)}.
+     */
     double share(double c) {
       return (c - out) / (in - out);
     }
@@ -81,14 +89,19 @@ final class HistogramBands {
     this.outputBins = binning.outputBins();
     this.circular = circular;
     int perBin = Math.max(1, (CELLS + bins - 1) / bins);
-    Cells cells = circular ? new CircleCells(kernel, binning, perBin) : new IntervalCells(kernel, binning, perBin);
+    Cells cells =
+        circular
+            ? new CircleCells(kernel, binning, perBin)
+            : new IntervalCells(kernel, binning, perBin);
     double slack = 2 * kernel.edgeSlack();
     int[][] windows = new int[bins][];
     int[] lengths = new int[bins];
     int found = 0;
     double[][] atEdges = new double[bins + 1][];
     for (int j = 0; j <= bins; j++) {
-      atEdges[j] = kernel.probabilities(Math.min(binning.lo() + binning.width() * j / bins, binning.lo() + binning.width()));
+      atEdges[j] =
+          kernel.probabilities(
+              Math.min(binning.lo() + binning.width() * j / bins, binning.lo() + binning.width()));
     }
     for (int j = 0; j < bins; j++) {
       windows[j] = window(atEdges, j);
@@ -134,9 +147,9 @@ final class HistogramBands {
   }
 
   /**
-   * A window and its halves and quarters at either end. Where the window's whole stretch is
-   * reached by the window's own bin alone, the whole is the strongest; where other inputs nearby
-   * reach part of it, the part on the far side from them still tells their outputs from the bin's.
+   * A window and its halves and quarters at either end. Where the window's whole stretch is reached
+   * by the window's own bin alone, the whole is the strongest; where other inputs nearby reach part
+   * of it, the part on the far side from them still tells their outputs from the bin's.
    */
   private static java.util.List<int[]> parts(int[] window, int outputBins) {
     java.util.List<int[]> parts = new java.util.ArrayList<>();
@@ -156,8 +169,10 @@ final class HistogramBands {
    * on a circle not rotation invariant, or on an interval not stochastically monotone).
    */
   static HistogramBands of(Mechanism mechanism, FieldBinning binning) {
-    if (!mechanism.isPiecewise() || (binning.circular() && !mechanism.isRotationInvariant())
-        || binning.bins() < 2 || binning.bins() > MAX_BINS) {
+    if (!mechanism.isPiecewise()
+        || (binning.circular() && !mechanism.isRotationInvariant())
+        || binning.bins() < 2
+        || binning.bins() > MAX_BINS) {
       return null;
     }
     BinnedKernel kernel = new BinnedKernel(mechanism, binning);
@@ -204,9 +219,11 @@ final class HistogramBands {
         long k = windowCount(prefix, bound.from(), bound.length());
         if (!bound.upper()) {
           // The bin's one lower bound: computed where its ceiling could lift the bin above 0.
-          double ceiling = skip ? bound.share(1 - ChernoffBounds.upperFloor(n - k, n, logInverseLevel)) : 1;
+          double ceiling =
+              skip ? bound.share(1 - ChernoffBounds.upperFloor(n - k, n, logInverseLevel)) : 1;
           if (ceiling > 0) {
-            lower[j] = Math.max(lower[j], clamp(bound.share(ChernoffBounds.lower(k, n, logInverseLevel))));
+            lower[j] =
+                Math.max(lower[j], clamp(bound.share(ChernoffBounds.lower(k, n, logInverseLevel))));
           }
           continue;
         }
@@ -214,7 +231,8 @@ final class HistogramBands {
         floors[count] = skip ? bound.share(ChernoffBounds.upperFloor(k, n, logInverseLevel)) : 0;
         count++;
       }
-      // The upper bounds come first among the bin's bounds: the i-th of them is bounds[binStart[j] + i].
+      // The upper bounds come first among the bin's bounds: the i-th of them is bounds[binStart[j]
+      // + i].
       for (int tried = 0; tried < count; tried++) {
         int next = -1;
         for (int i = 0; i < count; i++) {
@@ -253,8 +271,8 @@ final class HistogramBands {
 
   /**
    * A run longer than the typical window cut to the typical length around the output bin nearest
-   * the input bin's centre. Near the ends of an interval, where the mechanism clamps, every input of
-   * the flat end shares one long run; a run as long as elsewhere, around the bin itself, keeps
+   * the input bin's centre. Near the ends of an interval, where the mechanism clamps, every input
+   * of the flat end shares one long run; a run as long as elsewhere, around the bin itself, keeps
    * outputs of inputs further in out of it.
    */
   private int[] centredOn(int[] window, double centre, FieldBinning binning, int length) {
@@ -307,7 +325,9 @@ final class HistogramBands {
       from = index(from - 1);
       length++;
     }
-    while (length < outputBins && excess[index(from + length)] >= keep && (circular || from + length < outputBins)) {
+    while (length < outputBins
+        && excess[index(from + length)] >= keep
+        && (circular || from + length < outputBins)) {
       length++;
     }
     return new int[] {from, length};
@@ -321,7 +341,8 @@ final class HistogramBands {
   private double[] outside(Cells cells, int[] window, int j, int perBin) {
     int total = bins * perBin;
     double[] before = j == 0 ? null : cells.windowRange(window[0], window[1], 0, j * perBin);
-    double[] after = j == bins - 1 ? null : cells.windowRange(window[0], window[1], (j + 1) * perBin, total);
+    double[] after =
+        j == bins - 1 ? null : cells.windowRange(window[0], window[1], (j + 1) * perBin, total);
     if (before == null) {
       return after;
     }
@@ -343,8 +364,8 @@ final class HistogramBands {
   /** The grid: certified least and largest window probabilities over runs of cells. */
   private interface Cells {
     /**
-     * {@code {least, largest}} probability of the output window {@code [from, from + length)} (wrapping
-     * on a circle) over every input in cells {@code [first, last)}.
+     * {@code {least, largest}} probability of the output window {@code [from, from + length)}
+     * (wrapping on a circle) over every input in cells {@code [first, last)}.
      */
     double[] windowRange(int from, int length, int first, int last);
   }
@@ -384,7 +405,10 @@ final class HistogramBands {
     }
   }
 
-  /** A circle's grid: bin probabilities at the cells' ends, with the rotation-invariant Lipschitz bound. */
+  /**
+   * A circle's grid: bin probabilities at the cells' ends, with the rotation-invariant Lipschitz
+   * bound.
+   */
   private static final class CircleCells implements Cells {
     private final double[][] probabilities;
     private final double drift;

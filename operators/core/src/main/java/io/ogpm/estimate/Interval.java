@@ -34,7 +34,10 @@ public record Interval(double estimate, double lower, double upper) {
     return !Double.isNaN(lower) && !Double.isNaN(upper);
   }
 
-  /** Whether a value lies in the interval (for a wrapped circular interval, use {@link #containsOnCircle}). */
+  /**
+   * Whether a value lies in the interval (for a wrapped circular interval, use {@link
+   * #containsOnCircle}).
+   */
   public boolean contains(double value) {
     return value >= lower && value <= upper;
   }

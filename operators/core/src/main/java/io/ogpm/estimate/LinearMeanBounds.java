@@ -19,18 +19,18 @@ import java.util.List;
  * <p><b>End tails</b> (method {@code output-mean-and-tails}). Where g is not affine up to the end
  * of the domain (ogpm, t-pm, t-sw), the window's outputs also say how much input mass can sit in
  * the flat end: mass there puts outputs in the last stretch of the output domain, which inputs in
- * the middle reach only at the background density. For the upper end of the interval, the
- * statistic {@code psi = y~ + kappa [y~ beyond c]} of one output's bin centre y~ adds kappa for an
- * output at or beyond the threshold c near the upper end: its expectation {@code Psi(x)} rises
- * over the flat end as g rises in the middle, so its identification no longer allows a flat end's
- * worth of mass for free ({@link BinStatistic}). kappa is what restores the slope: {@code kappa =
- * (b (hi - t) - (Psi0(hi) - Psi0(t))) / (T(hi) - T(mid))}, t the end of g's affine part, b its
- * slope, Psi0 the expectation of y~ and T that of the tail indicator. The best threshold c lies
- * just beyond the reach of the window's own inputs' outputs, unknown in advance: nearer the end it
- * is noisier, further in the outputs of inputs near the flat end reach it and bias the bound (its
- * expectation is convex there). So there are two, the output bin edges nearest to {@code hi - d/2}
- * and {@code hi - d/4}, {@code d = hi - t} the flat end's width (s/2 for OGPM). The lower end
- * mirrors them ({@code psi = y~ - kappa [y~ below c]}).
+ * the middle reach only at the background density. For the upper end of the interval, the statistic
+ * {@code psi = y~ + kappa [y~ beyond c]} of one output's bin centre y~ adds kappa for an output at
+ * or beyond the threshold c near the upper end: its expectation {@code Psi(x)} rises over the flat
+ * end as g rises in the middle, so its identification no longer allows a flat end's worth of mass
+ * for free ({@link BinStatistic}). kappa is what restores the slope: {@code kappa = (b (hi - t) -
+ * (Psi0(hi) - Psi0(t))) / (T(hi) - T(mid))}, t the end of g's affine part, b its slope, Psi0 the
+ * expectation of y~ and T that of the tail indicator. The best threshold c lies just beyond the
+ * reach of the window's own inputs' outputs, unknown in advance: nearer the end it is noisier,
+ * further in the outputs of inputs near the flat end reach it and bias the bound (its expectation
+ * is convex there). So there are two, the output bin edges nearest to {@code hi - d/2} and {@code
+ * hi - d/4}, {@code d = hi - t} the flat end's width (s/2 for OGPM). The lower end mirrors them
+ * ({@code psi = y~ - kappa [y~ below c]}).
  *
  * <p><b>Error level, split from the count.</b> Each side of the interval holds at 2.5 %. A side
  * takes the tightest of the bounds of the output mean and the tail statistics, with its 2.5 % split
@@ -38,27 +38,35 @@ import java.util.List;
  * of it. A tail statistic costs extra noise where the end correction buys nothing, for inputs piled
  * at the far end, splitting costs every statistic some width, and which threshold is best depends
  * on the count (the bias of the nearer one matters more as the noise shrinks). So for each count,
- * before any data, each side takes the split ({@link #PLAIN_SHARES} of the output mean, the rest
- * to one tail statistic or halved between two) whose expected bound is tightest for inputs spread
+ * before any data, each side takes the split ({@link #PLAIN_SHARES} of the output mean, the rest to
+ * one tail statistic or halved between two) whose expected bound is tightest for inputs spread
  * evenly over the middle half of the domain, among those whose expected bound, for inputs all at
  * lo, all at hi or half at each, lies at most {@value #MAX_WIDENING} of the output mean's interval
  * width further out than the output mean's own bound ({@link Side}). Expected: each statistic at
- * its expectation for those inputs, a tail statistic's spread at its expectation (the mixture's).
- * A tail statistic takes part only in its normal regime at its share. The choice depends on the
- * count alone, never on the data; with the whole share to the output mean a side is as it always
- * was.
+ * its expectation for those inputs, a tail statistic's spread at its expectation (the mixture's). A
+ * tail statistic takes part only in its normal regime at its share. The choice depends on the count
+ * alone, never on the data; with the whole share to the output mean a side is as it always was.
  *
  * <p>A tail statistic's variance is the spread of psi over the window's outputs, at least the
- * average variance given the inputs in expectation (law of total variance). (Should the two
- * sides cross, which needs one of them to miss, the output mean's interval is kept.)
+ * average variance given the inputs in expectation (law of total variance). (Should the two sides
+ * cross, which needs one of them to miss, the output mean's interval is kept.)
  */
 final class LinearMeanBounds {
   /** The error level of the interval. */
   static final double ALPHA = 0.05;
-  /** How much further out than the output mean's a side's bound may be expected to lie at the ends, as a share of the output mean's interval width. */
+
+  /**
+   * How much further out than the output mean's a side's bound may be expected to lie at the ends,
+   * as a share of the output mean's interval width.
+   */
   static final double MAX_WIDENING = 0.04;
-  /** The output mean's candidate shares of a side's error level; the rest goes to the tail statistics. */
+
+  /**
+   * The output mean's candidate shares of a side's error level; the rest goes to the tail
+   * statistics.
+   */
   static final double[] PLAIN_SHARES = {1, 0.5, 0.2, 0};
+
   /** Counts of the choice table: {@code ceil(2^(k/4))} for k up to this. */
   static final int COUNTS = 160;
 
@@ -73,8 +81,10 @@ final class LinearMeanBounds {
   private final double meanSlack;
   private final double outputRange;
   private final long normalFrom;
+
   /** g's mean over inputs spread evenly over the middle half of the domain. */
   private final double gMiddleHalf;
+
   private final Side upper;
   private final Side lower;
 
@@ -82,7 +92,8 @@ final class LinearMeanBounds {
     double w = mechanism.domain().width();
     double cell = mechanism.cellWidth();
     this.identification = MeanIdentification.of(mechanism);
-    this.outputSd = Math.sqrt(mechanism.maxOutputVariance()) + cell + Math.sqrt(FieldEstimator.NUMERICAL) * w;
+    this.outputSd =
+        Math.sqrt(mechanism.maxOutputVariance()) + cell + Math.sqrt(FieldEstimator.NUMERICAL) * w;
     this.meanSlack = cell + FieldEstimator.NUMERICAL * w;
     // Outputs and their expectations lie in the output domain (infinite for staircase).
     this.outputRange = mechanism.outputHi() - mechanism.outputLo();
@@ -93,9 +104,10 @@ final class LinearMeanBounds {
       g += mechanism.outputMean(mechanism.domain().lo() + w * i / inputs);
     }
     this.gMiddleHalf = g / (inputs - 2 * (inputs / 4) + 1);
-    BinStatistic[][] tails = identification == null
-        ? new BinStatistic[][] {new BinStatistic[0], new BinStatistic[0]}
-        : TailStatistics.of(mechanism, binning, affine);
+    BinStatistic[][] tails =
+        identification == null
+            ? new BinStatistic[][] {new BinStatistic[0], new BinStatistic[0]}
+            : TailStatistics.of(mechanism, binning, affine);
     this.upper = new Side(tails[0], true);
     this.lower = new Side(tails[1], false);
   }
@@ -129,7 +141,10 @@ final class LinearMeanBounds {
     return 1 - lower.sharesAt(n)[0];
   }
 
-  /** The interval for a window of n outputs with this mean and these bin counts; NaN ends without one. */
+  /**
+   * The interval for a window of n outputs with this mean and these bin counts; NaN ends without
+   * one.
+   */
   Bounds bounds(long n, double outputMean, long[] counts) {
     if (identification == null || n < 1) {
       return new Bounds(Double.NaN, Double.NaN, OUTPUT_MEAN);
@@ -157,7 +172,8 @@ final class LinearMeanBounds {
     if (identification == null || n < 1) {
       return new Bounds(Double.NaN, Double.NaN, OUTPUT_MEAN);
     }
-    return new Bounds(plainBound(n, outputMean, 1, false), plainBound(n, outputMean, 1, true), OUTPUT_MEAN);
+    return new Bounds(
+        plainBound(n, outputMean, 1, false), plainBound(n, outputMean, 1, true), OUTPUT_MEAN);
   }
 
   /** The normal quantile of one side at a share of its 2.5 %. */
@@ -170,8 +186,8 @@ final class LinearMeanBounds {
 
   /**
    * One side of the output mean's interval at a share of the side's 2.5 %: normal in its regime,
-   * else Bernstein; NaN when the bound is not finite (staircase's unbounded outputs below the normal
-   * regime).
+   * else Bernstein; NaN when the bound is not finite (staircase's unbounded outputs below the
+   * normal regime).
    */
   private double plainBound(long n, double mean, double share, boolean upperSide) {
     double half = plainHalfWidth(n, share);
@@ -183,11 +199,16 @@ final class LinearMeanBounds {
         : identification.inputMeans(mean - half, Double.POSITIVE_INFINITY)[0];
   }
 
-  /** The half-width of one side at a share of its 2.5 % (Bernstein's two-sided level is twice a side's). */
+  /**
+   * The half-width of one side at a share of its 2.5 % (Bernstein's two-sided level is twice a
+   * side's).
+   */
   private double plainHalfWidth(long n, double share) {
     return (n >= normalFrom
-        ? quantile(share) * outputSd / Math.sqrt(n)
-        : NormalApproximation.bernsteinHalfWidth(n, outputSd * outputSd, outputRange, ALPHA * share)) + meanSlack;
+            ? quantile(share) * outputSd / Math.sqrt(n)
+            : NormalApproximation.bernsteinHalfWidth(
+                n, outputSd * outputSd, outputRange, ALPHA * share))
+        + meanSlack;
   }
 
   /**
@@ -226,7 +247,8 @@ final class LinearMeanBounds {
       for (int t = 0; t < tails.length; t++) {
         if (share[t + 1] > 0) {
           double z = quantile(share[t + 1]);
-          double b = upperSide ? tails[t].upperMean(counts, n, z) : tails[t].lowerMean(counts, n, z);
+          double b =
+              upperSide ? tails[t].upperMean(counts, n, z) : tails[t].lowerMean(counts, n, z);
           bound = Double.isNaN(bound) ? b : upperSide ? Math.min(bound, b) : Math.max(bound, b);
         }
       }
@@ -258,7 +280,10 @@ final class LinearMeanBounds {
     /** Whether every tail statistic with a share is in its normal regime at it. */
     private boolean usable(long n, double[] share) {
       for (int t = 0; t < tails.length; t++) {
-        if (share[t + 1] > 0 && n < tails[t].normalFrom(quantile(share[t + 1]), NormalApproximation.MAX_ERROR * share[t + 1])) {
+        if (share[t + 1] > 0
+            && n
+                < tails[t].normalFrom(
+                    quantile(share[t + 1]), NormalApproximation.MAX_ERROR * share[t + 1])) {
           return false;
         }
       }
@@ -279,12 +304,18 @@ final class LinearMeanBounds {
       for (int t = 0; t < tails.length; t++) {
         if (share[t + 1] > 0) {
           double[] moments = where.moments(tails[t]);
-          double margin = BinStatistic.studentised(quantile(share[t + 1]), upperSide ? tails[t].rightSkew()
-              : tails[t].leftSkew(), n) * Math.sqrt(moments[1] / n) + tails[t].slack();
+          double margin =
+              BinStatistic.studentised(
+                          quantile(share[t + 1]),
+                          upperSide ? tails[t].rightSkew() : tails[t].leftSkew(),
+                          n)
+                      * Math.sqrt(moments[1] / n)
+                  + tails[t].slack();
           MeanIdentification psi = tails[t].identification();
-          double b = upperSide
-              ? psi.inputMeans(Double.NEGATIVE_INFINITY, moments[0] + margin)[1]
-              : psi.inputMeans(moments[0] - margin, Double.POSITIVE_INFINITY)[0];
+          double b =
+              upperSide
+                  ? psi.inputMeans(Double.NEGATIVE_INFINITY, moments[0] + margin)[1]
+                  : psi.inputMeans(moments[0] - margin, Double.POSITIVE_INFINITY)[0];
           bound = Double.isNaN(bound) ? b : upperSide ? Math.min(bound, b) : Math.max(bound, b);
         }
       }
@@ -302,7 +333,10 @@ final class LinearMeanBounds {
 
   /** The reference inputs of the choice of shares. */
   private enum Reference {
-    LO, HALF_EACH, HI, MIDDLE_HALF;
+    LO,
+    HALF_EACH,
+    HI,
+    MIDDLE_HALF;
 
     /** The expected output mean. */
     double g(LinearMeanBounds bounds) {
@@ -322,8 +356,10 @@ final class LinearMeanBounds {
         case HI -> new double[] {s.expectationAt(2), s.sdAt(2) * s.sdAt(2)};
         case HALF_EACH -> {
           double between = s.expectationAt(2) - s.expectationAt(0);
-          yield new double[] {0.5 * (s.expectationAt(0) + s.expectationAt(2)),
-              0.5 * (s.sdAt(0) * s.sdAt(0) + s.sdAt(2) * s.sdAt(2)) + 0.25 * between * between};
+          yield new double[] {
+            0.5 * (s.expectationAt(0) + s.expectationAt(2)),
+            0.5 * (s.sdAt(0) * s.sdAt(0) + s.sdAt(2) * s.sdAt(2)) + 0.25 * between * between
+          };
         }
         case MIDDLE_HALF -> s.middleHalf();
       };

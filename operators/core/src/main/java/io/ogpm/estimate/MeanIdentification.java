@@ -10,18 +10,18 @@ import io.ogpm.mechanism.Mechanism;
  * gbar = (1/n) sum g(x_i) = E_P[g]}, P the inputs' empirical distribution. A mean mu is consistent
  * with {@code gbar} in [L, U] iff some distribution P on the domain has {@code E_P[x] = mu} and
  * {@code E_P[g]} in [L, U]. The points {@code (E_P[x], E_P[g])} fill the convex hull of g's graph,
- * whose lower and upper edges are g's convex minorant {@code g_} and concave majorant {@code g^}; so
- * mu is consistent iff {@code g_(mu) <= U} and {@code g^(mu) >= L}. Every mechanism here has a
+ * whose lower and upper edges are g's convex minorant {@code g_} and concave majorant {@code g^};
+ * so mu is consistent iff {@code g_(mu) <= U} and {@code g^(mu) >= L}. Every mechanism here has a
  * non-decreasing g (its output is stochastically non-decreasing in the input: a bump or noise that
- * moves right with x, clamped or truncated), so both envelopes are non-decreasing and the consistent
- * means are the interval {@code [inf{mu : g^(mu) >= L}, sup{mu : g_(mu) <= U}]}: the narrowest
- * interval that holds for every input distribution given only the output mean. Where g is the
- * identity (unbiased mechanisms) it is [L, U]; where g is flat (OGPM's central piece is clamped at
- * the ends, so inputs in the first {@code s/2} of the domain give the same outputs) it is as wide
- * as the flat part, whatever n.
+ * moves right with x, clamped or truncated), so both envelopes are non-decreasing and the
+ * consistent means are the interval {@code [inf{mu : g^(mu) >= L}, sup{mu : g_(mu) <= U}]}: the
+ * narrowest interval that holds for every input distribution given only the output mean. Where g is
+ * the identity (unbiased mechanisms) it is [L, U]; where g is flat (OGPM's central piece is clamped
+ * at the ends, so inputs in the first {@code s/2} of the domain give the same outputs) it is as
+ * wide as the flat part, whatever n.
  *
- * <p>How: g at {@value #POINTS} + 1 equally spaced inputs. As g is non-decreasing, {@code g(x_j)
- * <= g(x) <= g(x_{j+1})} on each step; the lower convex hull of the lower step function's corners is
+ * <p>How: g at {@value #POINTS} + 1 equally spaced inputs. As g is non-decreasing, {@code g(x_j) <=
+ * g(x) <= g(x_{j+1})} on each step; the lower convex hull of the lower step function's corners is
  * convex and below g, hence below {@code g_}, and the upper concave hull of the upper step function
  * is above {@code g^}: the interval computed from them contains the exact one, and exceeds it by at
  * most one step ({@code 1/}{@value #POINTS} of the domain) at each end (every vertex of the lower
@@ -76,8 +76,8 @@ final class MeanIdentification {
   }
 
   /**
-   * The identification for a mechanism on a classical domain, or null when its mean function is
-   * not non-decreasing (then no interval is valid from the output mean alone).
+   * The identification for a mechanism on a classical domain, or null when its mean function is not
+   * non-decreasing (then no interval is valid from the output mean alone).
    */
   static MeanIdentification of(Mechanism mechanism) {
     double lo = mechanism.domain().lo();
@@ -86,8 +86,8 @@ final class MeanIdentification {
   }
 
   /**
-   * The identification for any expectation {@code g(x) = E[psi(M(x))]} of a statistic of one output,
-   * given at the {@value #POINTS} + 1 points of {@link #grid}; null when g is not finite or
+   * The identification for any expectation {@code g(x) = E[psi(M(x))]} of a statistic of one
+   * output, given at the {@value #POINTS} + 1 points of {@link #grid}; null when g is not finite or
    * decreases anywhere by more than {@code rounding} (which the caller's slack must cover). The
    * step-function argument above needs g to be non-decreasing between the grid points too: true for
    * every non-decreasing statistic psi of an output that is stochastically non-decreasing in the
@@ -214,7 +214,8 @@ final class MeanIdentification {
       double px = x[i];
       double pg = sign * g[i];
       // Pop while the last two vertices and p do not turn left (counter-clockwise).
-      while (size >= 2 && cross(hx[size - 2], hg[size - 2], hx[size - 1], hg[size - 1], px, pg) <= 0) {
+      while (size >= 2
+          && cross(hx[size - 2], hg[size - 2], hx[size - 1], hg[size - 1], px, pg) <= 0) {
         size--;
       }
       hx[size] = px;

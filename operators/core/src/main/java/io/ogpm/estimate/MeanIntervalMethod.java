@@ -8,9 +8,15 @@ import io.ogpm.annotation.PublicEvolving;
  */
 @PublicEvolving
 public enum MeanIntervalMethod {
-  /** The outputs' mean alone (every mechanism whose mean function is affine up to the ends, and small counts). */
+  /**
+   * The outputs' mean alone (every mechanism whose mean function is affine up to the ends, and
+   * small counts).
+   */
   OUTPUT_MEAN("output-mean"),
-  /** The outputs' mean and the tails at the ends of their histogram (OGPM, t-pm, t-sw at enough records). */
+  /**
+   * The outputs' mean and the tails at the ends of their histogram (OGPM, t-pm, t-sw at enough
+   * records).
+   */
   OUTPUT_MEAN_AND_TAILS("output-mean-and-tails");
 
   private final String code;

@@ -19,10 +19,10 @@ package io.ogpm.estimate;
  * with {@code ln F} from a table computed once by {@code StrictMath.log} (fdlibm: within one ulp,
  * the same everywhere) and {@code ln(1 + r)} by its Taylor series to r^7, whose remainder is below
  * {@code r^8 / 8 <= 2^-67}. {@code m - F} is exact (they differ by at most 2^-8, less than either),
- * {@code e ln 2} is split into fdlibm's {@code ln2_hi}, exact times any exponent, and {@code ln2_lo}.
- * The error is at most a few units in the last place of the larger of the parts, so at most
- * {@value #ABSOLUTE_ERROR} absolute plus 2 ulp of the result, and 2 ulp alone within 2^-9 of 1,
- * where only the series is left ({@code NaturalLogTest}, against {@code StrictMath.log}); the
+ * {@code e ln 2} is split into fdlibm's {@code ln2_hi}, exact times any exponent, and {@code
+ * ln2_lo}. The error is at most a few units in the last place of the larger of the parts, so at
+ * most {@value #ABSOLUTE_ERROR} absolute plus 2 ulp of the result, and 2 ulp alone within 2^-9 of
+ * 1, where only the series is left ({@code NaturalLogTest}, against {@code StrictMath.log}); the
  * deviance needs absolute accuracy (its terms cancel), far coarser than that. Zero, negative,
  * subnormal, infinite and NaN arguments go to {@code StrictMath.log}.
  */
@@ -35,11 +35,17 @@ final class NaturalLog {
 
   private static final int TABLE_BITS = 7;
   private static final int SHIFT = 52 - TABLE_BITS;
-  /** fdlibm's split of ln 2: the high part has 32 significant bits, so e LN2_HI is exact for any e. */
+
+  /**
+   * fdlibm's split of ln 2: the high part has 32 significant bits, so e LN2_HI is exact for any e.
+   */
   private static final double LN2_HI = 6.93147180369123816490e-01;
+
   private static final double LN2_LO = 1.90821492927058770002e-10;
+
   /** {@code ln(1 + k/128)} and {@code 1 / (1 + k/128)}, k = 0 ... 127. */
   private static final double[] LN_F = new double[1 << TABLE_BITS];
+
   private static final double[] INVERSE_F = new double[1 << TABLE_BITS];
 
   static {
@@ -66,7 +72,8 @@ final class NaturalLog {
     int k = (int) (rounded >>> SHIFT) & ((1 << TABLE_BITS) - 1);
     double m = Double.longBitsToDouble(bits - ((long) e << 52));
     double r = (m - (1 + k * (1.0 / (1 << TABLE_BITS)))) * INVERSE_F[k];
-    double p = r - r * r * (0.5 - r * (1.0 / 3 - r * (0.25 - r * (0.2 - r * (1.0 / 6 - r * (1.0 / 7))))));
+    double p =
+        r - r * r * (0.5 - r * (1.0 / 3 - r * (0.25 - r * (0.2 - r * (1.0 / 6 - r * (1.0 / 7))))));
     return (e * LN2_HI + LN_F[k]) + (p + e * LN2_LO);
   }
 }

@@ -13,11 +13,11 @@ import java.util.function.DoubleUnaryOperator;
  *
  * <p>The normal interval's coverage errs, to leading order, by {@code phi(z) |g1| (z^2 - 1) / (6
  * sqrt n)} on each side (the skewness term of the Edgeworth expansion of a mean of independent
- * variables; Hall, "The Bootstrap and Edgeworth Expansion", 1992, section 2.2) and by {@code 2 phi(z)
- * (|g2| He3(z) / 24 + g1^2 |He5(z)| / 72) / n} in total (the kurtosis term), with {@code g1} and
- * {@code g2} the largest skewness and excess kurtosis of one output over the inputs. Mechanisms at
- * high eps put a small mass far from a sharp bump, so that error falls slowly: at eps 8, windows of
- * 10 to 30 records covered only 91 to 92 %. The normal interval is used only where this leading
+ * variables; Hall, "The Bootstrap and Edgeworth Expansion", 1992, section 2.2) and by {@code 2
+ * phi(z) (|g2| He3(z) / 24 + g1^2 |He5(z)| / 72) / n} in total (the kurtosis term), with {@code g1}
+ * and {@code g2} the largest skewness and excess kurtosis of one output over the inputs. Mechanisms
+ * at high eps put a small mass far from a sharp bump, so that error falls slowly: at eps 8, windows
+ * of 10 to 30 records covered only 91 to 92 %. The normal interval is used only where this leading
  * error is at most {@value #MAX_ERROR} ({@link #minimumCount}); below, Bernstein's inequality,
  * which holds for any n. The largest skewness and kurtosis are taken over {@value #INPUTS} + 1
  * equally spaced inputs (a criterion, not a bound: they vary smoothly with the input).
@@ -27,6 +27,7 @@ final class NormalApproximation {
   static final double MAX_ERROR = 0.01;
 
   private static final double Z = Interval.Z95;
+
   /** Steps of the grid of inputs (or directions) over which skewness and kurtosis are maximised. */
   static final int INPUTS = 64;
 
@@ -47,13 +48,18 @@ final class NormalApproximation {
     double he3 = z * z * z - 3 * z;
     double he5 = Math.pow(z, 5) - 10 * z * z * z + 15 * z;
     double perSide = phi * g1 * (z * z - 1) / (6 * Math.sqrt(n));
-    double total = 2 * phi * (Math.abs(excessKurtosis) * Math.abs(he3) / 24 + g1 * g1 * Math.abs(he5) / 72) / n;
+    double total =
+        2
+            * phi
+            * (Math.abs(excessKurtosis) * Math.abs(he3) / 24 + g1 * g1 * Math.abs(he5) / 72)
+            / n;
     return perSide + total;
   }
 
   /**
    * The smallest count whose leading error is at most {@link #MAX_ERROR} (the error falls with n);
-   * never (the largest long) for infinite or NaN moments, or when that count does not fit in a long.
+   * never (the largest long) for infinite or NaN moments, or when that count does not fit in a
+   * long.
    */
   static long minimumCount(double skewness, double excessKurtosis) {
     return minimumCountAt(skewness, excessKurtosis, Z, MAX_ERROR);
@@ -85,8 +91,8 @@ final class NormalApproximation {
   /**
    * Half-width t such that a mean of n independent variables, each within {@code range} of its
    * expectation and with average variance at most {@code variance}, is within t of its expected
-   * value with probability at least {@code 1 - alpha}: Bernstein's inequality {@code P(|mean - E| >=
-   * t) <= 2 exp(-n t^2 / (2 variance + 2 range t / 3))}, solved for t.
+   * value with probability at least {@code 1 - alpha}: Bernstein's inequality {@code P(|mean - E|
+   * >= t) <= 2 exp(-n t^2 / (2 variance + 2 range t / 3))}, solved for t.
    */
   static double bernsteinHalfWidth(long n, double variance, double range, double alpha) {
     double l = Math.log(2 / alpha);
@@ -112,7 +118,9 @@ final class NormalApproximation {
     return minimumCount(skewness, kurtosis);
   }
 
-  /** Central moments 2, 3 and 4 of the output for unit input z, exactly (pieces) or by quadrature. */
+  /**
+   * Central moments 2, 3 and 4 of the output for unit input z, exactly (pieces) or by quadrature.
+   */
   private static double[] centralMoments(UnitMechanism unit, double z) {
     double mean = unit.outputMean(z);
     if (unit instanceof PiecewiseUnitMechanism piecewise) {
@@ -120,7 +128,10 @@ final class NormalApproximation {
       double[] m = new double[3];
       for (PiecewiseDistribution.Piece p : d.pieces()) {
         for (int k = 2; k <= 4; k++) {
-          m[k - 2] += p.density() * (Math.pow(p.to() - mean, k + 1) - Math.pow(p.from() - mean, k + 1)) / (k + 1);
+          m[k - 2] +=
+              p.density()
+                  * (Math.pow(p.to() - mean, k + 1) - Math.pow(p.from() - mean, k + 1))
+                  / (k + 1);
         }
       }
       for (PiecewiseDistribution.Atom a : d.atoms()) {
@@ -139,8 +150,10 @@ final class NormalApproximation {
       }
       return m;
     }
-    throw new IllegalArgumentException("no output moments for " + unit.getClass().getSimpleName()
-        + ": neither piecewise nor continuous");
+    throw new IllegalArgumentException(
+        "no output moments for "
+            + unit.getClass().getSimpleName()
+            + ": neither piecewise nor continuous");
   }
 
   /**

@@ -13,23 +13,23 @@ import java.util.Arrays;
  * <p>EM run to convergence fits the sampling noise of the counts: at high eps the transition matrix
  * is close to the identity, the noise passes straight through and the converged estimate is worse
  * than the raw histogram; at low eps it breaks into spikes. The smoothing step, which replaces
- * {@code theta_i} by {@code (1 - w) theta_i + w/2 (theta_{i-1} + theta_{i+1})} with w =
- * {@value #SMOOTHING} (wrapping on the circle, reflecting at the ends of an interval, so mass is
- * kept), damps the spikes; the stop keeps the noise out at high eps.
+ * {@code theta_i} by {@code (1 - w) theta_i + w/2 (theta_{i-1} + theta_{i+1})} with w = {@value
+ * #SMOOTHING} (wrapping on the circle, reflecting at the ends of an interval, so mass is kept),
+ * damps the spikes; the stop keeps the noise out at high eps.
  *
- * <p>The stop: EMS starts from the uniform distribution and stops at the first iterate whose
- * fitted output histogram {@code n T theta} is as close to the observed counts as the truth's
- * typically is, measured by the deviance {@code D = 2 sum c_j ln(c_j / (n pi_j))}, or when it
- * settles. The deviance at the truth is not chi-square with (bins - 1) degrees of freedom: every
- * record has its own output distribution, and the count in output bin j has the Poisson-binomial
- * variance {@code sum_r p_rj (1 - p_rj)}, less than the multinomial {@code n pi_j (1 - pi_j)}. So
- * the mean of Pearson's statistic {@code sum_j (c_j - n pi_j)^2 / (n pi_j)}, the deviance's
- * second-order term, is {@code E = sum_j (1 - sum_i theta_i S_ji / pi_j)} with {@code S_ji} the mean
- * of {@code p_j(x)^2} over input bin i ({@link TransitionMatrix#meanSquare}); at eps = 8 it is about
- * half the degrees of freedom. Its standard deviation is about {@code sqrt(2 E)}. The target is
- * {@code E - }{@value #TARGET_SDS}{@code sqrt(2 E)}, evaluated at the current iterate. (With small
- * expected counts the deviance runs a little above Pearson's statistic; the target, chosen
- * empirically below, leaves that alone.)
+ * <p>The stop: EMS starts from the uniform distribution and stops at the first iterate whose fitted
+ * output histogram {@code n T theta} is as close to the observed counts as the truth's typically
+ * is, measured by the deviance {@code D = 2 sum c_j ln(c_j / (n pi_j))}, or when it settles. The
+ * deviance at the truth is not chi-square with (bins - 1) degrees of freedom: every record has its
+ * own output distribution, and the count in output bin j has the Poisson-binomial variance {@code
+ * sum_r p_rj (1 - p_rj)}, less than the multinomial {@code n pi_j (1 - pi_j)}. So the mean of
+ * Pearson's statistic {@code sum_j (c_j - n pi_j)^2 / (n pi_j)}, the deviance's second-order term,
+ * is {@code E = sum_j (1 - sum_i theta_i S_ji / pi_j)} with {@code S_ji} the mean of {@code
+ * p_j(x)^2} over input bin i ({@link TransitionMatrix#meanSquare}); at eps = 8 it is about half the
+ * degrees of freedom. Its standard deviation is about {@code sqrt(2 E)}. The target is {@code E -
+ * }{@value #TARGET_SDS}{@code sqrt(2 E)}, evaluated at the current iterate. (With small expected
+ * counts the deviance runs a little above Pearson's statistic; the target, chosen empirically
+ * below, leaves that alone.)
  *
  * <p>When the smoothed iteration settles with a deviance far above what the truth would give (more
  * than {@value #MISFIT_SDS} standard deviations: many records and sharp features, where smoothing
@@ -39,55 +39,55 @@ import java.util.Arrays;
  *
  * <p>The weight and the target were chosen on MotionSense (w among 0.02, 0.05, 0.07 and 0.1; the
  * target among -1.5, -1, -0.75, -0.5, 0 and 0.67 standard deviations around E, and the 0.5, 0.75
- * and 0.9 quantiles of chi-square). The linear field liked more smoothing, the circular field (sharp
- * edges) less, and both a target below E; with these the error was never worse than the raw
+ * and 0.9 quantiles of chi-square). The linear field liked more smoothing, the circular field
+ * (sharp edges) less, and both a target below E; with these the error was never worse than the raw
  * histogram's at any eps from 1 to 8, on either field. {@code reproduce} also reports the best
  * error over every EM and EMS iterate chosen knowing the truth, the ceiling for any rule of this
  * kind.
  *
- * <p>Running it ({@link Schedule#DEFAULT}): plain EMS is slow, thousands of steps for a window of
- * a few thousand records at low eps, so it is accelerated by SQUAREM (Varadhan and Roland, Scand.
- * J. Statist. 35, 2008) from the first step, with three safeguards that keep its answers plain
- * EMS's where they are defined by the path rather than the fixed point:
+ * <p>Running it ({@link Schedule#DEFAULT}): plain EMS is slow, thousands of steps for a window of a
+ * few thousand records at low eps, so it is accelerated by SQUAREM (Varadhan and Roland, Scand. J.
+ * Statist. 35, 2008) from the first step, with three safeguards that keep its answers plain EMS's
+ * where they are defined by the path rather than the fixed point:
  *
  * <ul>
- *   <li>The step length is at most {@value #FIRST_STEP_LIMIT} in the first cycle and grows
- *       {@value #STEP_LIMIT_GROWTH} times whenever it binds (the SQUAREM authors' own default).
- *       An extrapolation multiplies the components of the error that EMS damps fast by up to the
+ *   <li>The step length is at most {@value #FIRST_STEP_LIMIT} in the first cycle and grows {@value
+ *       #STEP_LIMIT_GROWTH} times whenever it binds (the SQUAREM authors' own default). An
+ *       extrapolation multiplies the components of the error that EMS damps fast by up to the
  *       square of the step length; from the uniform start those are still large, and an unbounded
  *       first jump lands on a different path to the target than plain EMS's, with a worse error
  *       against the truth for windows that stop at the target. A few capped cycles damp them first.
  *   <li>A jump past the target is pulled back to the crossing (bisection along the jump), and then
  *       one EMS step is taken from the last point before the target, as plain EMS stops at the
- *       first iterate past it, not at the target itself (pulled back to the crossing alone, the
- *       fit stopped at a systematically higher deviance, less fitted than plain EMS's).
+ *       first iterate past it, not at the target itself (pulled back to the crossing alone, the fit
+ *       stopped at a systematically higher deviance, less fitted than plain EMS's).
  *   <li>The fit has settled when SQUAREM's own estimate of the distance to the fixed point is small
  *       (below).
  * </ul>
  *
  * <p>Settling: a window that never reaches the target ends at the fixed point of the smoothed EM
- * step, and only there: stopping sooner only approximates it. Two EMS steps {@code theta0 ->
- * theta1 -> theta2} of a map contracting at rate lambda have {@code |r| / |v| = 1 / (1 - lambda)}
- * ({@code r}, {@code v} as in {@link Fit#squaremCycle}), so the fixed point is about {@code
- * |theta2 - theta1| |r| / |v|} from theta2 (in L1). The fit has settled when that is below {@value
+ * step, and only there: stopping sooner only approximates it. Two EMS steps {@code theta0 -> theta1
+ * -> theta2} of a map contracting at rate lambda have {@code |r| / |v| = 1 / (1 - lambda)} ({@code
+ * r}, {@code v} as in {@link Fit#squaremCycle}), so the fixed point is about {@code |theta2 -
+ * theta1| |r| / |v|} from theta2 (in L1). The fit has settled when that is below {@value
  * #SETTLE_FRACTION} {@code sqrt(k / n)}, k bins and n records: a small fraction of the sampling
  * error of any histogram of n records over k bins (about {@code sqrt(2 k / (pi n))} in L1 for an
- * even histogram), so the distance to the fixed point is an order of magnitude below the
- * estimate's error against the truth (the estimate lies a few times the estimated distance from
- * the fixed point, since several slow components converge at once), and a window of many records
- * is settled more finely than a small one. The tolerance trades iterations for that distance
- * ({@code ReconstructionCapTest} states the bound by which results moved).
+ * even histogram), so the distance to the fixed point is an order of magnitude below the estimate's
+ * error against the truth (the estimate lies a few times the estimated distance from the fixed
+ * point, since several slow components converge at once), and a window of many records is settled
+ * more finely than a small one. The tolerance trades iterations for that distance ({@code
+ * ReconstructionCapTest} states the bound by which results moved).
  *
- * <p>Two rules it replaces: the deviance's relative change in one step below a tolerance
- * ({@link Schedule#settleChange}) has no scale of its own (at 1e-9 it ran to the fixed point to
- * nine digits; at 1e-6 it settled some windows at the deviance's lowest point, where the deviance
+ * <p>Two rules it replaces: the deviance's relative change in one step below a tolerance ({@link
+ * Schedule#settleChange}) has no scale of its own (at 1e-9 it ran to the fixed point to nine
+ * digits; at 1e-6 it settled some windows at the deviance's lowest point, where the deviance
  * changes little but the fixed point is still far, since the smoothed iteration's deviance falls to
- * a lowest point before it climbs to the fixed point's). And a start from the window's own data (the
- * raw output histogram debiased through the transition matrix by least squares or a few projected
- * Landweber steps, projected onto the simplex) did not take fewer iterations (the slow components
- * are the ones the matrix hardly sees, which the data does not pin down either), and it made the
- * windows that stop at the target worse at high eps: the start already fits the counts' noise, so
- * the stop comes at once, with the noise in.
+ * a lowest point before it climbs to the fixed point's). And a start from the window's own data
+ * (the raw output histogram debiased through the transition matrix by least squares or a few
+ * projected Landweber steps, projected onto the simplex) did not take fewer iterations (the slow
+ * components are the ones the matrix hardly sees, which the data does not pin down either), and it
+ * made the windows that stop at the target worse at high eps: the start already fits the counts'
+ * noise, so the stop comes at once, with the noise in.
  *
  * <p>An emission is a function of its counts alone: the start, the schedule and every tolerance
  * depend on nothing else, so a late update equals recomputing from all the window's records.
@@ -95,35 +95,46 @@ import java.util.Arrays;
 @Internal
 public final class Reconstruction {
   /**
-   * Most EMS steps: bounds the cost of an emission whatever the number of records (a step is
-   * three matrix products: O(bins x output bins) dense, O(runs) over a piecewise mechanism's runs
-   * of equal entries, {@link TransitionMatrix}). SQUAREM stops windows of up to millions of records
-   * by the rule well within it; beyond, the cap can bind (ten million records at eps 1), and the
+   * Most EMS steps: bounds the cost of an emission whatever the number of records (a step is three
+   * matrix products: O(bins x output bins) dense, O(runs) over a piecewise mechanism's runs of
+   * equal entries, {@link TransitionMatrix}). SQUAREM stops windows of up to millions of records by
+   * the rule well within it; beyond, the cap can bind (ten million records at eps 1), and the
    * result is then within a stated distance of plain EMS's ({@code ReconstructionCapTest}).
    *
-   * <p>SQUAREM keeps or drops a jump by comparing deviances (or residuals), which near
-   * convergence differ by about their rounding, so the accelerated path (and whether the cap
-   * binds) depends on the last bits of the products: a change of one ulp in one entry of the
-   * matrix can move a large window's stop by many steps, and its result by about the settling
-   * tolerance. Plain EMS does not: its steps differ only by their rounding.
+   * <p>SQUAREM keeps or drops a jump by comparing deviances (or residuals), which near convergence
+   * differ by about their rounding, so the accelerated path (and whether the cap binds) depends on
+   * the last bits of the products: a change of one ulp in one entry of the matrix can move a large
+   * window's stop by many steps, and its result by about the settling tolerance. Plain EMS does
+   * not: its steps differ only by their rounding.
    */
   static final int MAX_ITERATIONS = 10_000;
+
   /** Most halvings of an extrapolation's distance to a plain step, to keep every frequency >= 0. */
   static final int MAX_HALVINGS = 30;
+
   /** Halvings of the step length that find where an accelerated jump crosses the target. */
   static final int CROSSING_BISECTIONS = 8;
+
   /** SQUAREM's largest step length in its first cycle (1: the cycle is three plain steps). */
   static final double FIRST_STEP_LIMIT = 1;
+
   /** Growth of the largest step length each time it binds. */
   static final double STEP_LIMIT_GROWTH = 4;
-  /** The settled fit's estimated distance to the fixed point, as a fraction of {@code sqrt(k / n)}. */
+
+  /**
+   * The settled fit's estimated distance to the fixed point, as a fraction of {@code sqrt(k / n)}.
+   */
   static final double SETTLE_FRACTION = 0.003;
+
   /** The target deviance is this many standard deviations below its expectation at the truth. */
   static final double TARGET_SDS = 1;
+
   /** A settled smoothed fit this many standard deviations above the expectation is a misfit. */
   static final double MISFIT_SDS = 3;
+
   /** Weight w of the smoothing step. */
   static final double SMOOTHING = 0.1;
+
   /** Below this weight a misfit turns the smoothing off instead of halving it. */
   static final double MIN_SMOOTHING = 1e-3;
 
@@ -133,7 +144,8 @@ public final class Reconstruction {
    * The result: a distribution over the input bins, and how it was reached (the deviance at the
    * stop, and the target at the stop).
    */
-  public record Result(double[] frequencies, int iterations, double deviance, double targetDeviance) {}
+  public record Result(
+      double[] frequencies, int iterations, double deviance, double targetDeviance) {}
 
   /**
    * How a reconstruction runs to its stop (the stop itself, the target deviance and the misfit
@@ -150,27 +162,38 @@ public final class Reconstruction {
    * @param settleFraction settled when a SQUAREM cycle estimates the fixed point to be within this
    *     times {@code sqrt(k / n)} (L1) of its second step (0: never by this rule)
    */
-  record Schedule(int maxIterations, int accelerateAfter, double firstStepLimit, boolean stepPastTarget,
-      double settleChange, double settleFraction) {
+  record Schedule(
+      int maxIterations,
+      int accelerateAfter,
+      double firstStepLimit,
+      boolean stepPastTarget,
+      double settleChange,
+      double settleFraction) {
     /** The shipped schedule (the class description says why). */
     static final Schedule DEFAULT =
         new Schedule(MAX_ITERATIONS, 0, FIRST_STEP_LIMIT, true, 0, SETTLE_FRACTION);
+
     /**
      * The former schedule, kept so that tests compare the shipped one with it: 100 plain steps,
-     * then SQUAREM without a step limit, a jump past the target ending at the crossing, settled when
-     * the deviance changes by less than 1e-9 of itself in a step.
+     * then SQUAREM without a step limit, a jump past the target ending at the crossing, settled
+     * when the deviance changes by less than 1e-9 of itself in a step.
      */
     static final Schedule PLAIN_FIRST =
         new Schedule(MAX_ITERATIONS, 100, Double.POSITIVE_INFINITY, false, 1e-9, 0);
-    /** Plain EMS, settled as {@link #PLAIN_FIRST} settles, at most {@link #MAX_ITERATIONS} steps. */
+
+    /**
+     * Plain EMS, settled as {@link #PLAIN_FIRST} settles, at most {@link #MAX_ITERATIONS} steps.
+     */
     static final Schedule PLAIN = PLAIN_FIRST.accelerateAfter(Integer.MAX_VALUE);
 
     Schedule maxIterations(int steps) {
-      return new Schedule(steps, accelerateAfter, firstStepLimit, stepPastTarget, settleChange, settleFraction);
+      return new Schedule(
+          steps, accelerateAfter, firstStepLimit, stepPastTarget, settleChange, settleFraction);
     }
 
     Schedule accelerateAfter(int steps) {
-      return new Schedule(maxIterations, steps, firstStepLimit, stepPastTarget, settleChange, settleFraction);
+      return new Schedule(
+          maxIterations, steps, firstStepLimit, stepPastTarget, settleChange, settleFraction);
     }
   }
 
@@ -265,15 +288,21 @@ public final class Reconstruction {
     final Schedule schedule;
     final int k;
     final int m;
+
     /** The settled fit's largest estimated distance to the fixed point. */
     final double settleDistance;
+
     /** The EM step's ratios of observed to fitted counts, and its result before smoothing. */
     final double[] ratio;
+
     final double[] stepped;
+
     /** The products' working space ({@link TransitionMatrix#scratch}). */
     final double[] scratch;
+
     /** The points made so far; those marked free may be reused. */
     final Point[] points = new Point[POOL];
+
     int made;
     Point current;
     double smoothing = SMOOTHING;
@@ -345,7 +374,10 @@ public final class Reconstruction {
       return p.deviance;
     }
 
-    /** The expected deviance at the point; {@code S theta} with {@code T theta} in one pass if neither is known. */
+    /**
+     * The expected deviance at the point; {@code S theta} with {@code T theta} in one pass if
+     * neither is known.
+     */
     double expected(Point p) {
       if (!p.hasExpected) {
         if (!p.hasPi) {
@@ -364,11 +396,11 @@ public final class Reconstruction {
     /**
      * Whether the point's deviance is at most the target, which stops the iteration. The target
      * needs the expected deviance E, a product with S; but {@code E <= sum_j (1 - pi_j)} over the
-     * output bins with {@code pi_j > 0} (since {@code (S theta)_j >= sum_i T_ji^2 theta_i >= pi_j^2}
-     * for a theta summing to 1, by Cauchy-Schwarz, a mean square being at least the square of the
-     * mean), and the target {@code E - sqrt(2 E)} is at most {@code max(0, target(bound))} for any
-     * E up to a bound. A deviance above that (with a margin far above rounding) cannot reach the
-     * target, whatever E is: then E is not computed, and the answer is the same.
+     * output bins with {@code pi_j > 0} (since {@code (S theta)_j >= sum_i T_ji^2 theta_i >=
+     * pi_j^2} for a theta summing to 1, by Cauchy-Schwarz, a mean square being at least the square
+     * of the mean), and the target {@code E - sqrt(2 E)} is at most {@code max(0, target(bound))}
+     * for any E up to a bound. A deviance above that (with a margin far above rounding) cannot
+     * reach the target, whatever E is: then E is not computed, and the answer is the same.
      */
     boolean reachesTarget(Point p) {
       double deviance = deviance(p);
@@ -404,15 +436,16 @@ public final class Reconstruction {
 
     /**
      * Makes {@code next} the current iterate; stops at the target deviance, or, with {@link
-     * Schedule#settleChange}, when the deviance has settled (a settled misfit halves the
-     * smoothing and goes on, as described above).
+     * Schedule#settleChange}, when the deviance has settled (a settled misfit halves the smoothing
+     * and goes on, as described above).
      */
     void accept(Point next) {
       double previous = deviance(current);
       current = next;
       if (reachesTarget(next)) {
         done = true;
-      } else if (Math.abs(previous - deviance(next)) < schedule.settleChange() * Math.max(1, deviance(next))) {
+      } else if (Math.abs(previous - deviance(next))
+          < schedule.settleChange() * Math.max(1, deviance(next))) {
         settle(next);
       }
     }
@@ -436,13 +469,13 @@ public final class Reconstruction {
      * two EMS steps {@code theta1 = F(theta0)}, {@code theta2 = F(theta1)}, each checked against
      * the stop like any iterate; then, with {@code r = theta1 - theta0}, {@code v = theta2 - 2
      * theta1 + theta0} and the step length {@code alpha = -|r| / |v|} (at most -1, at least minus
-     * the step limit), the extrapolation {@code theta0 - 2 alpha r + alpha^2 v}, pulled back towards
-     * alpha = -1 (which is theta2) until no frequency is negative, and one stabilising EMS step
-     * from it. The result is kept if its deviance is at most theta2's. Else a plain step {@code
-     * F(theta2)} is taken, unless the deviance is rising (theta2's above theta1's) and the jump is
-     * nearer the fixed point by the residual {@code |F(x) - x|} (the jump's against theta2's; both
-     * are at hand). Every iterate is checked against the same stop as plain EMS; a jump past the
-     * target is pulled back to the crossing ({@link #crossing}). With {@link
+     * the step limit), the extrapolation {@code theta0 - 2 alpha r + alpha^2 v}, pulled back
+     * towards alpha = -1 (which is theta2) until no frequency is negative, and one stabilising EMS
+     * step from it. The result is kept if its deviance is at most theta2's. Else a plain step
+     * {@code F(theta2)} is taken, unless the deviance is rising (theta2's above theta1's) and the
+     * jump is nearer the fixed point by the residual {@code |F(x) - x|} (the jump's against
+     * theta2's; both are at hand). Every iterate is checked against the same stop as plain EMS; a
+     * jump past the target is pulled back to the crossing ({@link #crossing}). With {@link
      * Schedule#settleFraction}, the two steps also decide whether the fit has settled (the class
      * description).
      *
@@ -517,8 +550,12 @@ public final class Reconstruction {
       if (deviance(accelerated) > deviance(p2)) {
         Point plain = next(p2);
         boolean rising = deviance(p2) > deviance1;
-        accept(rising && squaredDistance(accelerated.theta, jump) < squaredDistance(plain.theta, theta2)
-            ? accelerated : plain);
+        accept(
+            rising
+                    && squaredDistance(accelerated.theta, jump)
+                        < squaredDistance(plain.theta, theta2)
+                ? accelerated
+                : plain);
       } else if (!reachesTarget(accelerated)) {
         accept(accelerated);
       } else {
@@ -528,8 +565,9 @@ public final class Reconstruction {
 
     /**
      * Whether two EMS steps {@code theta0 -> theta1 -> theta2} ({@code rr = |r|^2}, {@code vv =
-     * |v|^2}) put the fixed point within the settling distance of theta2: {@code |theta2 - theta1|_1
-     * |r| / |v|}, the last step times {@code 1 / (1 - lambda)} for a map contracting at rate lambda.
+     * |v|^2}) put the fixed point within the settling distance of theta2: {@code |theta2 -
+     * theta1|_1 |r| / |v|}, the last step times {@code 1 / (1 - lambda)} for a map contracting at
+     * rate lambda.
      */
     private boolean settledAt(double[] theta1, double[] theta2, double rr, double vv) {
       double last = 0;
@@ -539,7 +577,10 @@ public final class Reconstruction {
       return last * Math.sqrt(rr / vv) < settleDistance;
     }
 
-    /** {@code |x - y|^2}: between a point and its EMS step, the fixed-point residual SQUAREM falls back on. */
+    /**
+     * {@code |x - y|^2}: between a point and its EMS step, the fixed-point residual SQUAREM falls
+     * back on.
+     */
     private static double squaredDistance(double[] x, double[] y) {
       double s = 0;
       for (int i = 0; i < x.length; i++) {
@@ -629,24 +670,35 @@ public final class Reconstruction {
   }
 
   /**
-   * One EM step from theta (Li et al., eq. for the E and M steps combined): {@code theta'_i = theta_i
-   * sum_j T_ji c_j / (n pi_j)}, where {@code pi = T theta} and n is the sum of the counts. It sums to
-   * {@code sum_j c_j / n = 1} whatever theta's own sum (the step is invariant to scaling theta), so
-   * it needs no normalising and rounding does not build up over iterations.
+   * One EM step from theta (Li et al., eq. for the E and M steps combined): {@code theta'_i =
+   * theta_i sum_j T_ji c_j / (n pi_j)}, where {@code pi = T theta} and n is the sum of the counts.
+   * It sums to {@code sum_j c_j / n = 1} whatever theta's own sum (the step is invariant to scaling
+   * theta), so it needs no normalising and rounding does not build up over iterations.
    */
   public static double[] step(long[] counts, long n, TransitionMatrix t, double[] theta) {
     return step(counts, n, t, theta, t.apply(theta));
   }
 
-  private static double[] step(long[] counts, long n, TransitionMatrix t, double[] theta, double[] pi) {
+  private static double[] step(
+      long[] counts, long n, TransitionMatrix t, double[] theta, double[] pi) {
     double[] next = new double[t.columns()];
     step(counts, n, t, theta, pi, new double[counts.length], next, t.scratch());
     return next;
   }
 
-  /** The EM step into {@code next}, with the working arrays {@code ratio} (one per output bin) and {@code scratch}. */
-  private static void step(long[] counts, long n, TransitionMatrix t, double[] theta, double[] pi, double[] ratio,
-      double[] next, double[] scratch) {
+  /**
+   * The EM step into {@code next}, with the working arrays {@code ratio} (one per output bin) and
+   * {@code scratch}.
+   */
+  private static void step(
+      long[] counts,
+      long n,
+      TransitionMatrix t,
+      double[] theta,
+      double[] pi,
+      double[] ratio,
+      double[] next,
+      double[] scratch) {
     for (int j = 0; j < counts.length; j++) {
       ratio[j] = counts[j] > 0 && pi[j] > 0 ? counts[j] / (n * pi[j]) : 0;
     }
@@ -657,8 +709,9 @@ public final class Reconstruction {
   }
 
   /**
-   * The smoothing step of EMS: {@code (1 - w) theta_i + w/2 (theta_{i-1} + theta_{i+1})}, neighbours
-   * wrapping on the circle and reflecting at the ends of an interval, which keeps the total mass.
+   * The smoothing step of EMS: {@code (1 - w) theta_i + w/2 (theta_{i-1} + theta_{i+1})},
+   * neighbours wrapping on the circle and reflecting at the ends of an interval, which keeps the
+   * total mass.
    */
   public static double[] smooth(double[] theta, double w, boolean circular) {
     if (!(w >= 0 && w <= 1)) {
@@ -680,7 +733,8 @@ public final class Reconstruction {
     // The ends: their outer neighbour wraps around the circle or is the end bin itself.
     if (k > 0) {
       out[0] = keep * theta[0] + half * (theta[circular ? k - 1 : 0] + theta[Math.min(1, k - 1)]);
-      out[k - 1] = keep * theta[k - 1] + half * (theta[Math.max(k - 2, 0)] + theta[circular ? 0 : k - 1]);
+      out[k - 1] =
+          keep * theta[k - 1] + half * (theta[Math.max(k - 2, 0)] + theta[circular ? 0 : k - 1]);
     }
   }
 

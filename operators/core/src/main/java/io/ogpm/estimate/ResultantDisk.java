@@ -3,13 +3,16 @@ package io.ogpm.estimate;
 /**
  * A confidence disk for the mean resultant vector {@code m = (1/n) sum e^{i x_j}} of a window's
  * inputs (angles in radians), and the directions and lengths it allows: centre {@code (x, y)},
- * radius {@code radius}. Every vector in the disk is possible, so the direction interval is the
- * set of directions of its points and the length interval the range of their lengths, both
- * clipped to the unit disk (no mean resultant is longer than 1). Both hold whenever the disk holds
- * m: they are simultaneous.
+ * radius {@code radius}. Every vector in the disk is possible, so the direction interval is the set
+ * of directions of its points and the length interval the range of their lengths, both clipped to
+ * the unit disk (no mean resultant is longer than 1). Both hold whenever the disk holds m: they are
+ * simultaneous.
  */
 record ResultantDisk(double x, double y, double radius) {
-  /** {@code sqrt} of the 95 % quantile of chi-square with 2 degrees of freedom: {@code sqrt(-2 ln 0.05)}. */
+  /**
+   * {@code sqrt} of the 95 % quantile of chi-square with 2 degrees of freedom: {@code sqrt(-2 ln
+   * 0.05)}.
+   */
   static final double CHI95_2 = Math.sqrt(-2 * Math.log(0.05));
 
   /** The length of the centre. */

@@ -2,9 +2,9 @@ package io.ogpm.estimate;
 
 /**
  * The interval for the direction of the mean resultant vector m of a window's inputs, from a test
- * of each direction rather than from the confidence disk's projection, given an estimate {@code v
- * = (x, y)} whose error is normal with covariance at most {@code s^2 I} (the normal regime of
- * {@link FieldEstimator}).
+ * of each direction rather than from the confidence disk's projection, given an estimate {@code v =
+ * (x, y)} whose error is normal with covariance at most {@code s^2 I} (the normal regime of {@link
+ * FieldEstimator}).
  *
  * <p>Why: a direction is one number, and the disk ({@link ResultantDisk}) holds m, two numbers, at
  * 95 %; its projection onto the directions covers the direction more often (97 to 99 % measured)
@@ -30,7 +30,10 @@ package io.ogpm.estimate;
 final class ResultantProjections {
   private ResultantProjections() {}
 
-  /** The arc of kept directions as {@code {centre, half-width}} in radians, the half-width pi for the whole circle. */
+  /**
+   * The arc of kept directions as {@code {centre, half-width}} in radians, the half-width pi for
+   * the whole circle.
+   */
   static double[] direction(double x, double y, double s, double slack) {
     double r = Math.hypot(x, y);
     double psi = Math.atan2(y, x);

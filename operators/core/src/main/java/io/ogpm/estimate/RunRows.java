@@ -8,14 +8,14 @@ import java.util.Map;
  * A non-negative matrix stored row by row as runs of equal entries, for the products {@code A x}
  * and {@code A^T w} in O(runs + rows + columns) instead of O(rows x columns).
  *
- * <p>Why: a piecewise mechanism's output density is two-level, low outside a window and high on
- * it, so row j of its transition matrix (output bin j against the input bins) is the low mass
- * {@code L_j} for every input bin whose windows miss bin j, the high mass for those whose windows
- * cover it, and something in between for the few bins at the window's edges: a handful of runs of
- * exactly equal doubles (the entries of a run are computed by the same operations on the same
- * numbers). The runs are found by comparing the entries exactly, never assumed from the mechanism,
- * so a matrix without the structure merely has many runs; {@link #of} declines it then, and the
- * caller keeps the dense products.
+ * <p>Why: a piecewise mechanism's output density is two-level, low outside a window and high on it,
+ * so row j of its transition matrix (output bin j against the input bins) is the low mass {@code
+ * L_j} for every input bin whose windows miss bin j, the high mass for those whose windows cover
+ * it, and something in between for the few bins at the window's edges: a handful of runs of exactly
+ * equal doubles (the entries of a run are computed by the same operations on the same numbers). The
+ * runs are found by comparing the entries exactly, never assumed from the mechanism, so a matrix
+ * without the structure merely has many runs; {@link #of} declines it then, and the caller keeps
+ * the dense products.
  *
  * <p>Each row is its background value {@code L_j} (its most frequent entry) plus, for every maximal
  * run {@code [a, b)} of entries {@code v != L_j}, the excess {@code e = v - L_j}. So
@@ -30,11 +30,11 @@ import java.util.Map;
  * times u times the sum of the terms' magnitudes): the prefix sums err by at most {@code k u sum
  * x}, their differences by {@code (2k + 1) u sum x}, the excesses and products by u relative, the
  * sum of row j's R_j + 1 terms by {@code R_j u} times their magnitudes, so {@code |fl(A x)_j - (A
- * x)_j| <= (2k + R_j + 5) u A_j sum x}. The 2N terms of D add up to at most {@code 2 sum_j A_j
- * w_j} in magnitude and their running sum errs by at most {@code 2N u} times that, the background
- * sum by {@code m u sum_j L_j w_j}, so {@code |fl(A^T w)_i - (A^T w)_i| <= (m + 4N + 4) u sum_j
- * A_j w_j} ({@link #applyBound}, {@link #transposedBound}). Relative to the products, these are
- * the coefficients times {@code kappa = max_j A_j / min_i A_ji}, since a product of a non-negative
+ * x)_j| <= (2k + R_j + 5) u A_j sum x}. The 2N terms of D add up to at most {@code 2 sum_j A_j w_j}
+ * in magnitude and their running sum errs by at most {@code 2N u} times that, the background sum by
+ * {@code m u sum_j L_j w_j}, so {@code |fl(A^T w)_i - (A^T w)_i| <= (m + 4N + 4) u sum_j A_j w_j}
+ * ({@link #applyBound}, {@link #transposedBound}). Relative to the products, these are the
+ * coefficients times {@code kappa = max_j A_j / min_i A_ji}, since a product of a non-negative
  * vector is at least the smallest entry of its row (or column) times the vector's sum: for OGPM's
  * transition matrices at 50 bins kappa is 7.5 at eps 1, 290 at eps 4 and 2,700 at eps 8 (it grows
  * like e^eps), so the bounds are about 1e-13 ({@code A x}) and 6e-13 ({@code A^T w}) relative at
@@ -50,15 +50,24 @@ final class RunRows {
 
   private final int columns;
   private final double[] background;
+
   /** Runs of row j: indices {@code rowStart[j]} to {@code rowStart[j + 1] - 1}. */
   private final int[] rowStart;
+
   private final int[] from;
   private final int[] to;
   private final double[] excess;
+
   /** {@code A_j = L_j + sum |e|} over row j's runs, for the error bounds. */
   private final double[] magnitude;
 
-  private RunRows(int columns, double[] background, int[] rowStart, int[] from, int[] to, double[] excess,
+  private RunRows(
+      int columns,
+      double[] background,
+      int[] rowStart,
+      int[] from,
+      int[] to,
+      double[] excess,
       double[] magnitude) {
     this.columns = columns;
     this.background = background;
@@ -117,11 +126,20 @@ final class RunRows {
       magnitude[j] = sum;
       rowStart[j + 1] = n;
     }
-    return new RunRows(k, background, rowStart, Arrays.copyOf(from, n), Arrays.copyOf(to, n),
-        Arrays.copyOf(excess, n), magnitude);
+    return new RunRows(
+        k,
+        background,
+        rowStart,
+        Arrays.copyOf(from, n),
+        Arrays.copyOf(to, n),
+        Arrays.copyOf(excess, n),
+        magnitude);
   }
 
-  /** The most frequent entry of a row (of those tied, the first to reach the count), compared exactly. */
+  /**
+   * The most frequent entry of a row (of those tied, the first to reach the count), compared
+   * exactly.
+   */
   private static double mostFrequent(double[] row) {
     Map<Double, Integer> counts = new HashMap<>();
     double best = row[0];
@@ -136,7 +154,9 @@ final class RunRows {
     return best;
   }
 
-  /** Number of runs (entries other than their row's background, merged where equal and adjacent). */
+  /**
+   * Number of runs (entries other than their row's background, merged where equal and adjacent).
+   */
   int runs() {
     return excess.length;
   }
@@ -180,8 +200,12 @@ final class RunRows {
     return both;
   }
 
-  /** {@link #applyWith(RunRows, boolean, double[])} into {@code out} and {@code outB}, prefix sums in {@code prefix}. */
-  void applyWith(RunRows b, boolean sameRuns, double[] x, double[] out, double[] outB, double[] prefix) {
+  /**
+   * {@link #applyWith(RunRows, boolean, double[])} into {@code out} and {@code outB}, prefix sums
+   * in {@code prefix}.
+   */
+  void applyWith(
+      RunRows b, boolean sameRuns, double[] x, double[] out, double[] outB, double[] prefix) {
     prefixSums(x, prefix);
     if (!sameRuns) {
       applyPrefix(prefix, out);
@@ -205,7 +229,8 @@ final class RunRows {
 
   /** Whether b's rows have their runs where this one's have (the same boundaries, any values). */
   boolean sameRuns(RunRows b) {
-    return Arrays.equals(rowStart, b.rowStart) && Arrays.equals(from, b.from)
+    return Arrays.equals(rowStart, b.rowStart)
+        && Arrays.equals(from, b.from)
         && Arrays.equals(to, b.to);
   }
 
@@ -235,7 +260,10 @@ final class RunRows {
     return out;
   }
 
-  /** {@code A^T w} into {@code out}, with {@code steps} (at least columns + 1 long, any content) for the run boundaries. */
+  /**
+   * {@code A^T w} into {@code out}, with {@code steps} (at least columns + 1 long, any content) for
+   * the run boundaries.
+   */
   void applyTransposed(double[] w, double[] out, double[] steps) {
     Arrays.fill(steps, 0, columns + 1, 0.0);
     double base = 0;
@@ -264,7 +292,10 @@ final class RunRows {
     return (2.0 * columns + runsInRow(j) + 5) * 0x1p-53 * magnitude[j] * total;
   }
 
-  /** The bound above on {@code |fl(A^T w)_i - (A^T w)_i|} (the same for every i), for non-negative w. */
+  /**
+   * The bound above on {@code |fl(A^T w)_i - (A^T w)_i|} (the same for every i), for non-negative
+   * w.
+   */
   double transposedBound(double[] w) {
     double s = 0;
     for (int j = 0; j < w.length; j++) {

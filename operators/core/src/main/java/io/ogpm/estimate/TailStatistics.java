@@ -12,14 +12,16 @@ import java.util.List;
  * grid, one exact binned kernel per input ({@link BinnedKernel}).
  */
 final class TailStatistics {
-  /** Where the tails start: these fractions of the flat end's width d from the end of the domain. */
+  /**
+   * Where the tails start: these fractions of the flat end's width d from the end of the domain.
+   */
   static final double[] FRACTIONS = {0.5, 0.25};
 
   private TailStatistics() {}
 
   /**
-   * {@code [upper-end statistics, lower-end statistics]}, each possibly empty (the mean function
-   * is affine up to that end, the thresholds leave the output bins, or an expectation is not
+   * {@code [upper-end statistics, lower-end statistics]}, each possibly empty (the mean function is
+   * affine up to that end, the thresholds leave the output bins, or an expectation is not
    * monotone).
    */
   static BinStatistic[][] of(Mechanism mechanism, FieldBinning binning, AffinePart affine) {
@@ -43,7 +45,9 @@ final class TailStatistics {
     List<Boolean> upperEnd = new ArrayList<>();
     double flatUpper = hi - affine.to();
     if (flatUpper > 0) {
-      double rise = b * flatUpper - (expectation(centre, tHi) - expectation(centre, kernel.upperTails(affine.to())));
+      double rise =
+          b * flatUpper
+              - (expectation(centre, tHi) - expectation(centre, kernel.upperTails(affine.to())));
       for (int o : edges(binning, hi, -flatUpper)) {
         double kappa = rise / (tHi[o] - tMid[o]);
         if (kappa > 0 && Double.isFinite(kappa)) {
@@ -58,7 +62,9 @@ final class TailStatistics {
     }
     double flatLower = affine.from() - lo;
     if (flatLower > 0) {
-      double rise = b * flatLower - (expectation(centre, kernel.upperTails(affine.from())) - expectation(centre, tLo));
+      double rise =
+          b * flatLower
+              - (expectation(centre, kernel.upperTails(affine.from())) - expectation(centre, tLo));
       for (int o : edges(binning, lo, flatLower)) {
         // The lower tail [y~ below edge o] has expectation 1 - t[o], largest at lo.
         double kappa = rise / (tMid[o] - tLo[o]);
@@ -86,7 +92,8 @@ final class TailStatistics {
     }
     double[][] probabilities = new double[NormalApproximation.INPUTS + 1][];
     for (int i = 0; i <= NormalApproximation.INPUTS; i++) {
-      double x = i == NormalApproximation.INPUTS ? hi : lo + (hi - lo) * i / NormalApproximation.INPUTS;
+      double x =
+          i == NormalApproximation.INPUTS ? hi : lo + (hi - lo) * i / NormalApproximation.INPUTS;
       double[] t = kernel.upperTails(x);
       double[] p = new double[bins];
       for (int o = 0; o < bins; o++) {
@@ -97,17 +104,21 @@ final class TailStatistics {
     List<BinStatistic> upper = new ArrayList<>();
     List<BinStatistic> lower = new ArrayList<>();
     for (int s = 0; s < values.size(); s++) {
-      BinStatistic statistic = BinStatistic.of(lo, hi, values.get(s), expectations[s], probabilities, kernel.edgeSlack());
+      BinStatistic statistic =
+          BinStatistic.of(
+              lo, hi, values.get(s), expectations[s], probabilities, kernel.edgeSlack());
       if (statistic != null) {
         (upperEnd.get(s) ? upper : lower).add(statistic);
       }
     }
-    return new BinStatistic[][] {upper.toArray(new BinStatistic[0]), lower.toArray(new BinStatistic[0])};
+    return new BinStatistic[][] {
+      upper.toArray(new BinStatistic[0]), lower.toArray(new BinStatistic[0])
+    };
   }
 
   /**
-   * The output bin edges nearest to {@code end + d f} for each of {@link #FRACTIONS}, as the index of
-   * the bin that starts there, without repeats and strictly inside the output bins.
+   * The output bin edges nearest to {@code end + d f} for each of {@link #FRACTIONS}, as the index
+   * of the bin that starts there, without repeats and strictly inside the output bins.
    */
   static int[] edges(FieldBinning binning, double end, double d) {
     java.util.LinkedHashSet<Integer> found = new java.util.LinkedHashSet<>();

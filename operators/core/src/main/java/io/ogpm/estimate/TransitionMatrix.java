@@ -29,14 +29,17 @@ public final class TransitionMatrix {
   private final double[][] t;
   private final double[][] meanSquare;
   private final boolean circular;
+
   /** T and S as runs, or null for the dense products (no run structure, or {@link #dense()}). */
   private final RunRows runs;
+
   private final RunRows squareRuns;
+
   /** Whether {@link #runs} and {@link #squareRuns} have the same runs (one pass computes both). */
   private final boolean pairedRuns;
 
-  private TransitionMatrix(double[][] t, double[][] meanSquare, boolean circular, RunRows runs,
-      RunRows squareRuns) {
+  private TransitionMatrix(
+      double[][] t, double[][] meanSquare, boolean circular, RunRows runs, RunRows squareRuns) {
     this.t = t;
     this.meanSquare = meanSquare;
     this.circular = circular;
@@ -56,7 +59,10 @@ public final class TransitionMatrix {
     return new TransitionMatrix(t, meanSquare, circular, RunRows.of(t), RunRows.of(meanSquare));
   }
 
-  /** The same matrix with the dense O(rows x columns) products: the reference the runs are checked against. */
+  /**
+   * The same matrix with the dense O(rows x columns) products: the reference the runs are checked
+   * against.
+   */
   public TransitionMatrix dense() {
     return new TransitionMatrix(t, meanSquare, circular, null, null);
   }
@@ -71,7 +77,10 @@ public final class TransitionMatrix {
     return runs;
   }
 
-  /** The runs of the mean squares, for tests of the bounds; null when {@link #structured()} is false. */
+  /**
+   * The runs of the mean squares, for tests of the bounds; null when {@link #structured()} is
+   * false.
+   */
   RunRows squareRuns() {
     return squareRuns;
   }
@@ -124,8 +133,8 @@ public final class TransitionMatrix {
   }
 
   /**
-   * The mean over input bin i of {@code P(output in bin j | x)^2} (at least {@code get(j, i)^2}): how
-   * much the records of one input bin agree on output bin j, for the variance of the counts.
+   * The mean over input bin i of {@code P(output in bin j | x)^2} (at least {@code get(j, i)^2}):
+   * how much the records of one input bin agree on output bin j, for the variance of the counts.
    */
   public double meanSquare(int j, int i) {
     return meanSquare[j][i];
@@ -139,9 +148,10 @@ public final class TransitionMatrix {
   }
 
   /**
-   * {@code T theta} into {@code out}, {@code scratch} ({@link #scratch()}) for the products' working
-   * space: the same numbers as {@link #apply(double[])}. The reconstruction's products take no
-   * allocation this way; the scratch is the caller's, so one matrix serves any number of threads.
+   * {@code T theta} into {@code out}, {@code scratch} ({@link #scratch()}) for the products'
+   * working space: the same numbers as {@link #apply(double[])}. The reconstruction's products take
+   * no allocation this way; the scratch is the caller's, so one matrix serves any number of
+   * threads.
    */
   void apply(double[] theta, double[] out, double[] scratch) {
     if (runs != null) {
@@ -177,7 +187,10 @@ public final class TransitionMatrix {
     return both;
   }
 
-  /** {@code T theta} into {@code out} and {@code S theta} into {@code square}, like {@link #apply(double[], double[], double[])}. */
+  /**
+   * {@code T theta} into {@code out} and {@code S theta} into {@code square}, like {@link
+   * #apply(double[], double[], double[])}.
+   */
   void applyWithMeanSquare(double[] theta, double[] out, double[] square, double[] scratch) {
     if (runs != null) {
       runs.applyWith(squareRuns, pairedRuns, theta, out, square, scratch);

@@ -6,11 +6,11 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 
 /**
- * Certified bounds on {@code e^x} for the exact privacy checks of the integer samplers (and, through
- * {@link #exp}, for the binary expansions of the exact noise samplers' probabilities): decisions
- * such as "is this integer ratio at most e^eps?" are made in exact arithmetic against a bound that
- * is proved to lie below {@code e^x - 1}, never against {@code Math.exp}, whose result may lie on
- * either side of the true value. Here x is the exact value of a double.
+ * Certified bounds on {@code e^x} for the exact privacy checks of the integer samplers (and,
+ * through {@link #exp}, for the binary expansions of the exact noise samplers' probabilities):
+ * decisions such as "is this integer ratio at most e^eps?" are made in exact arithmetic against a
+ * bound that is proved to lie below {@code e^x - 1}, never against {@code Math.exp}, whose result
+ * may lie on either side of the true value. Here x is the exact value of a double.
  *
  * <p>For construction only (BigDecimal, up to a few thousand operations at x = 700); no sampler
  * calls it per draw (except {@link ExactBernoulli} past its 192 precomputed bits, with probability
@@ -19,8 +19,10 @@ import java.math.RoundingMode;
 final class CertifiedExp {
   /** Rounding toward zero (all quantities here are non-negative) with 64 significant digits. */
   private static final MathContext DOWN = new MathContext(64, RoundingMode.FLOOR);
+
   /** The series stops when a term falls below this fraction of the sum. */
   private static final BigDecimal CUTOFF = BigDecimal.ONE.movePointLeft(64);
+
   /** Steps from the floating-point guess of ln(1 + a) to a certified bound: a few are enough. */
   private static final int MAX_STEPS = 64;
 
@@ -56,16 +58,17 @@ final class CertifiedExp {
   /**
    * Bounds {@code lo <= e^x <= hi} for an exact {@code x >= 0}, each within about {@code
    * 10^-digits} relative. The argument is halved s times to {@code y <= 1/2} (exact in decimal),
-   * the Taylor series of {@code e^y} is summed twice, every operation rounded down for lo and up for
-   * hi, until a term falls below {@code 10^-(digits + 10 + s)}; hi adds the last term once more,
-   * which bounds the rest of the series (each later term is at most {@code y / (k + 1) <= 1/4}
-   * times the one before, so the rest is at most a third of the last term). Both are then squared
-   * s times with the same directed rounding (squaring is increasing on positives), which doubles
-   * the relative error each time: the guard digits cover it.
+   * the Taylor series of {@code e^y} is summed twice, every operation rounded down for lo and up
+   * for hi, until a term falls below {@code 10^-(digits + 10 + s)}; hi adds the last term once
+   * more, which bounds the rest of the series (each later term is at most {@code y / (k + 1) <=
+   * 1/4} times the one before, so the rest is at most a third of the last term). Both are then
+   * squared s times with the same directed rounding (squaring is increasing on positives), which
+   * doubles the relative error each time: the guard digits cover it.
    */
   static Enclosure exp(BigDecimal x, int digits) {
     if (x.signum() < 0 || digits < 1) {
-      throw new IllegalArgumentException("need x >= 0 and digits >= 1, got x = " + x + ", digits = " + digits);
+      throw new IllegalArgumentException(
+          "need x >= 0 and digits >= 1, got x = " + x + ", digits = " + digits);
     }
     int halvings = 0;
     BigDecimal y = x;
@@ -116,11 +119,14 @@ final class CertifiedExp {
     if (num.signum() < 0 || den.signum() <= 0) {
       throw new IllegalArgumentException("need num >= 0 and den > 0, got " + num + " / " + den);
     }
-    double guess = Math.log1p(new BigDecimal(num).divide(new BigDecimal(den), MathContext.DECIMAL128).doubleValue());
+    double guess =
+        Math.log1p(
+            new BigDecimal(num).divide(new BigDecimal(den), MathContext.DECIMAL128).doubleValue());
     double r = Math.max(0, Math.nextDown(Math.nextDown(guess)));
     for (int step = 0; !certifiesAtMost(num, den, r); step++) {
       if (step == MAX_STEPS) {
-        throw new IllegalStateException("no certified bound on ln(1 + " + num + " / " + den + ") near " + guess);
+        throw new IllegalStateException(
+            "no certified bound on ln(1 + " + num + " / " + den + ") near " + guess);
       }
       r = Math.nextUp(r);
     }

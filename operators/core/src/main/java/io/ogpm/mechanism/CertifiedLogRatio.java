@@ -22,8 +22,12 @@ public record CertifiedLogRatio(BigDecimal worst, double certifiedEpsilon) {
    */
   public static CertifiedLogRatio of(Object mechanism, double epsilon, BigDecimal worst) {
     if (worst.compareTo(new BigDecimal(epsilon)) > 0) {
-      throw new IllegalArgumentException(mechanism + ": the sampler's worst log ratio " + worst.toPlainString()
-          + " exceeds epsilon " + epsilon);
+      throw new IllegalArgumentException(
+          mechanism
+              + ": the sampler's worst log ratio "
+              + worst.toPlainString()
+              + " exceeds epsilon "
+              + epsilon);
     }
     return new CertifiedLogRatio(worst, Math.min(epsilon, atLeast(worst)));
   }

@@ -33,11 +33,31 @@ public final class Checks {
     finite(hiName, hi);
     if (!(lo < hi)) {
       throw new IllegalArgumentException(
-          loName + " must be < " + hiName + ", got " + loName + "=" + lo + " and " + hiName + "=" + hi);
+          loName
+              + " must be < "
+              + hiName
+              + ", got "
+              + loName
+              + "="
+              + lo
+              + " and "
+              + hiName
+              + "="
+              + hi);
     }
     if (!Double.isFinite(hi - lo)) {
       throw new IllegalArgumentException(
-          hiName + " - " + loName + " overflows a double: " + loName + "=" + lo + ", " + hiName + "=" + hi);
+          hiName
+              + " - "
+              + loName
+              + " overflows a double: "
+              + loName
+              + "="
+              + lo
+              + ", "
+              + hiName
+              + "="
+              + hi);
     }
   }
 

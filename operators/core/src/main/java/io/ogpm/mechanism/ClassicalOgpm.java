@@ -3,8 +3,8 @@ package io.ogpm.mechanism;
 import io.ogpm.annotation.Internal;
 
 /**
- * The optimal generalised piecewise mechanism on the classical domain [0, 1) -> [0, 1) (Theorem
- * 3): density p on a central piece of length s centred on the input and clamped inside the domain,
+ * The optimal generalised piecewise mechanism on the classical domain [0, 1) -> [0, 1) (Theorem 3):
+ * density p on a central piece of length s centred on the input and clamped inside the domain,
  * density p / e^eps elsewhere. The shape (p, s) is chosen per objective by {@link OgpmShape}: the
  * paper's closed form for absolute error, the root of the cubic of paper-notes section 1 for square
  * error.

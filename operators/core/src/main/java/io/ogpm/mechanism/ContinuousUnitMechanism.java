@@ -7,9 +7,9 @@ import java.util.TreeSet;
 /**
  * A unit mechanism with a continuous output density (plus point masses where outputs are clamped),
  * such as the Laplace variants and the Purkayastha mechanism. Its expected error defaults to
- * Gauss-Legendre quadrature ({@link Quadrature}, Hipparchus) split at every kink of the integrand, with an absolute
- * tolerance of {@link #QUADRATURE_TOLERANCE}; implementations override it with closed forms where
- * they have them.
+ * Gauss-Legendre quadrature ({@link Quadrature}, Hipparchus) split at every kink of the integrand,
+ * with an absolute tolerance of {@link #QUADRATURE_TOLERANCE}; implementations override it with
+ * closed forms where they have them.
  */
 @Internal
 public interface ContinuousUnitMechanism extends UnitMechanism {
@@ -46,7 +46,10 @@ public interface ContinuousUnitMechanism extends UnitMechanism {
     Double previous = null;
     for (double c : cuts) {
       if (previous != null) {
-        total += Quadrature.integrate(y -> f.applyAsDouble(y) * density(y, z), previous, c, QUADRATURE_TOLERANCE).value();
+        total +=
+            Quadrature.integrate(
+                    y -> f.applyAsDouble(y) * density(y, z), previous, c, QUADRATURE_TOLERANCE)
+                .value();
       }
       previous = c;
     }
@@ -100,18 +103,27 @@ public interface ContinuousUnitMechanism extends UnitMechanism {
     for (double c : cuts) {
       if (previous != null) {
         double a = previous;
-        total += Quadrature.integrate(
-                y -> {
-                  double d = distance == Distance.LINEAR ? Math.abs(y - z) : LossIntegrals.circularDistance(y, z, 1);
-                  return (k == 1 ? d : d * d) * density(y, z);
-                },
-                a, c, QUADRATURE_TOLERANCE / cuts.size())
-            .value();
+        total +=
+            Quadrature.integrate(
+                    y -> {
+                      double d =
+                          distance == Distance.LINEAR
+                              ? Math.abs(y - z)
+                              : LossIntegrals.circularDistance(y, z, 1);
+                      return (k == 1 ? d : d * d) * density(y, z);
+                    },
+                    a,
+                    c,
+                    QUADRATURE_TOLERANCE / cuts.size())
+                .value();
       }
       previous = c;
     }
     for (PiecewiseDistribution.Atom atom : atoms(z)) {
-      double d = distance == Distance.LINEAR ? Math.abs(atom.at() - z) : LossIntegrals.circularDistance(atom.at(), z, 1);
+      double d =
+          distance == Distance.LINEAR
+              ? Math.abs(atom.at() - z)
+              : LossIntegrals.circularDistance(atom.at(), z, 1);
       total += atom.mass() * (k == 1 ? d : d * d);
     }
     return total;

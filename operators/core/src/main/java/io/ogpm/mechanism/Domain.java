@@ -93,15 +93,14 @@ public final class Domain implements java.io.Serializable {
    */
   public double requireInput(String name, double x) {
     if (!contains(x)) {
-      throw new IllegalArgumentException(
-          name + " must be in [" + lo + ", " + hi + "], got " + x);
+      throw new IllegalArgumentException(name + " must be in [" + lo + ", " + hi + "], got " + x);
     }
     return isCircular() && x == hi ? lo : x;
   }
 
   /**
-   * The input nearest to x: on an interval, x clamped into [lo, hi]; on a circle, the same angle,
-   * x modulo the period, in [lo, hi). For {@code out-of-range: clamp}.
+   * The input nearest to x: on an interval, x clamped into [lo, hi]; on a circle, the same angle, x
+   * modulo the period, in [lo, hi). For {@code out-of-range: clamp}.
    */
   public double nearestInput(double x) {
     if (isCircular()) {

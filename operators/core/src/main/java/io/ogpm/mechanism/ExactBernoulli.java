@@ -11,8 +11,8 @@ import java.util.function.IntFunction;
 
 /**
  * A coin that comes up true with a fixed real probability p in (0, 1), exactly: a uniform U in [0,
- * 1), read 64 bits at a time, is compared with the binary expansion of p, and the coin is {@code U <
- * p}. The first word where U and p differ decides (U below p in that word means U < p whatever
+ * 1), read 64 bits at a time, is compared with the binary expansion of p, and the coin is {@code U
+ * < p}. The first word where U and p differ decides (U below p in that word means U < p whatever
  * follows, and above means U > p), so the probability is exactly p, and the expected number of
  * words read is {@code 1 + 2^-64 + ...}. This is the lazy comparison of exact samplers (von
  * Neumann; Knuth and Yao; Karney, "Sampling exactly from the normal distribution", 2016) applied to
@@ -30,6 +30,7 @@ import java.util.function.IntFunction;
 public final class ExactBernoulli {
   /** Words known past the leading run of 0 or all-ones words. */
   static final int SIGNIFICANT_WORDS = 3;
+
   private static final int FIRST_DIGITS = 100;
   private static final int MAX_DIGITS = 1 << 16;
   private static final BigDecimal TWO_POW_64 = new BigDecimal(BigInteger.ONE.shiftLeft(64));
@@ -47,22 +48,34 @@ public final class ExactBernoulli {
   /** {@code e^-x} for an exact {@code x > 0}. */
   public static ExactBernoulli expMinus(BigDecimal x) {
     positive(x);
-    return new ExactBernoulli("e^-" + x.doubleValue(), digits -> {
-      CertifiedExp.Enclosure e = CertifiedExp.exp(x, digits);
-      return new CertifiedExp.Enclosure(reciprocal(e.hi(), RoundingMode.FLOOR, digits), reciprocal(e.lo(), RoundingMode.CEILING, digits));
-    });
+    return new ExactBernoulli(
+        "e^-" + x.doubleValue(),
+        digits -> {
+          CertifiedExp.Enclosure e = CertifiedExp.exp(x, digits);
+          return new CertifiedExp.Enclosure(
+              reciprocal(e.hi(), RoundingMode.FLOOR, digits),
+              reciprocal(e.lo(), RoundingMode.CEILING, digits));
+        });
   }
 
-  /** {@code 1 / (1 + e^x)} for an exact {@code x > 0}: a bit of geometric noise (see {@link ExactGeometric}). */
+  /**
+   * {@code 1 / (1 + e^x)} for an exact {@code x > 0}: a bit of geometric noise (see {@link
+   * ExactGeometric}).
+   */
   public static ExactBernoulli logistic(BigDecimal x) {
     positive(x);
-    return new ExactBernoulli("1/(1+e^" + x.doubleValue() + ")", digits -> {
-      CertifiedExp.Enclosure e = CertifiedExp.exp(x, digits);
-      BigDecimal lowDenominator = BigDecimal.ONE.add(e.hi(), new MathContext(digits + 10, RoundingMode.CEILING));
-      BigDecimal highDenominator = BigDecimal.ONE.add(e.lo(), new MathContext(digits + 10, RoundingMode.FLOOR));
-      return new CertifiedExp.Enclosure(
-          reciprocal(lowDenominator, RoundingMode.FLOOR, digits), reciprocal(highDenominator, RoundingMode.CEILING, digits));
-    });
+    return new ExactBernoulli(
+        "1/(1+e^" + x.doubleValue() + ")",
+        digits -> {
+          CertifiedExp.Enclosure e = CertifiedExp.exp(x, digits);
+          BigDecimal lowDenominator =
+              BigDecimal.ONE.add(e.hi(), new MathContext(digits + 10, RoundingMode.CEILING));
+          BigDecimal highDenominator =
+              BigDecimal.ONE.add(e.lo(), new MathContext(digits + 10, RoundingMode.FLOOR));
+          return new CertifiedExp.Enclosure(
+              reciprocal(lowDenominator, RoundingMode.FLOOR, digits),
+              reciprocal(highDenominator, RoundingMode.CEILING, digits));
+        });
   }
 
   /**
@@ -77,17 +90,19 @@ public final class ExactBernoulli {
     }
     BigDecimal bigA = BigDecimal.valueOf(a);
     BigDecimal bigB = BigDecimal.valueOf(b);
-    return new ExactBernoulli(a + "/(" + a + "+" + b + " e^-" + x.doubleValue() + ")", digits -> {
-      CertifiedExp.Enclosure e = CertifiedExp.exp(x, digits);
-      MathContext down = new MathContext(digits + 10, RoundingMode.FLOOR);
-      MathContext up = new MathContext(digits + 10, RoundingMode.CEILING);
-      // t = b / (a e^x): larger t, smaller probability 1 / (1 + t).
-      BigDecimal tHigh = bigB.divide(bigA.multiply(e.lo(), down), up);
-      BigDecimal tLow = bigB.divide(bigA.multiply(e.hi(), up), down);
-      return new CertifiedExp.Enclosure(
-          reciprocal(BigDecimal.ONE.add(tHigh, up), RoundingMode.FLOOR, digits),
-          reciprocal(BigDecimal.ONE.add(tLow, down), RoundingMode.CEILING, digits));
-    });
+    return new ExactBernoulli(
+        a + "/(" + a + "+" + b + " e^-" + x.doubleValue() + ")",
+        digits -> {
+          CertifiedExp.Enclosure e = CertifiedExp.exp(x, digits);
+          MathContext down = new MathContext(digits + 10, RoundingMode.FLOOR);
+          MathContext up = new MathContext(digits + 10, RoundingMode.CEILING);
+          // t = b / (a e^x): larger t, smaller probability 1 / (1 + t).
+          BigDecimal tHigh = bigB.divide(bigA.multiply(e.lo(), down), up);
+          BigDecimal tLow = bigB.divide(bigA.multiply(e.hi(), up), down);
+          return new CertifiedExp.Enclosure(
+              reciprocal(BigDecimal.ONE.add(tHigh, up), RoundingMode.FLOOR, digits),
+              reciprocal(BigDecimal.ONE.add(tLow, down), RoundingMode.CEILING, digits));
+        });
   }
 
   /** One exact draw: true with probability p. */
@@ -111,12 +126,18 @@ public final class ExactBernoulli {
     return probability.apply(digits);
   }
 
-  /** The words the constructor computed: word i holds bits {@code 64 i + 1} to {@code 64 i + 64} of p. */
+  /**
+   * The words the constructor computed: word i holds bits {@code 64 i + 1} to {@code 64 i + 64} of
+   * p.
+   */
   long[] knownWords() {
     return words.clone();
   }
 
-  /** Word i of p's binary expansion: {@code floor(p 2^(64 (i + 1))) mod 2^64}, with as many digits as it takes. */
+  /**
+   * Word i of p's binary expansion: {@code floor(p 2^(64 (i + 1))) mod 2^64}, with as many digits
+   * as it takes.
+   */
   long word(int i) {
     for (int digits = FIRST_DIGITS; digits <= MAX_DIGITS; digits *= 2) {
       BigInteger[] range = scaled(enclose(digits), i + 1);
@@ -135,7 +156,8 @@ public final class ExactBernoulli {
     for (int digits = FIRST_DIGITS; digits <= MAX_DIGITS; digits *= 2) {
       CertifiedExp.Enclosure e = enclose(digits);
       if (e.lo().compareTo(e.hi()) > 0) {
-        throw new IllegalStateException("bounds on " + description + " cross: [" + e.lo() + ", " + e.hi() + "]");
+        throw new IllegalStateException(
+            "bounds on " + description + " cross: [" + e.lo() + ", " + e.hi() + "]");
       }
       if (!(e.lo().signum() > 0 && e.hi().compareTo(BigDecimal.ONE) < 0)) {
         continue; // p within 10^-digits of 0 or 1: more digits

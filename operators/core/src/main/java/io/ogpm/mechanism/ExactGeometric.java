@@ -100,7 +100,10 @@ public final class ExactGeometric {
     return m;
   }
 
-  /** m in [0, n], {@code P(m) ∝ e^(-lambda m)}: {@link #below} and rejection, at most 2 rounds expected. */
+  /**
+   * m in [0, n], {@code P(m) ∝ e^(-lambda m)}: {@link #below} and rejection, at most 2 rounds
+   * expected.
+   */
   public long atMost(RandomBits bits, long n) {
     int k = 64 - Long.numberOfLeadingZeros(n);
     while (true) {
@@ -118,7 +121,8 @@ public final class ExactGeometric {
    * of them on average.
    */
   public long saturated(RandomBits bits, long cap) {
-    long blocks = ((cap - 1) >>> lowBits) + 1; // ceil(cap / 2^L): from this many blocks on, m >= cap
+    long blocks =
+        ((cap - 1) >>> lowBits) + 1; // ceil(cap / 2^L): from this many blocks on, m >= cap
     long q = 0;
     while (q < blocks && continuation.sample(bits)) {
       q++;

@@ -25,10 +25,10 @@ public final class LossIntegrals {
   }
 
   /**
-   * {@code integral over y in [a, b] of d(y, x)^k dy} where d is the circular distance of the
-   * given period. The interval is split at the points {@code x + j * period / 2}, where the nearest
-   * image {@code x + m * period} of x changes; on each part the loss is {@code |y - c|^k} for a
-   * fixed image c.
+   * {@code integral over y in [a, b] of d(y, x)^k dy} where d is the circular distance of the given
+   * period. The interval is split at the points {@code x + j * period / 2}, where the nearest image
+   * {@code x + m * period} of x changes; on each part the loss is {@code |y - c|^k} for a fixed
+   * image c.
    */
   public static double circular(double a, double b, double x, int k, double period) {
     if (b <= a) {

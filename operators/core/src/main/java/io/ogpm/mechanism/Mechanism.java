@@ -6,8 +6,8 @@ import java.util.OptionalDouble;
 
 /**
  * A mechanism on a real domain [lo, hi): a {@link UnitMechanism} carried by the affine map {@code x
- * = lo + (hi - lo) z} (Theorem "Transformation invariants": same epsilon, same error ordering), with
- * its outputs snapped to an {@link OutputGrid}.
+ * = lo + (hi - lo) z} (Theorem "Transformation invariants": same epsilon, same error ordering),
+ * with its outputs snapped to an {@link OutputGrid}.
  *
  * <p>{@link #perturb(double, double)} is the production path: validated input, one uniform draw,
  * one snapped output, no allocation. Instances are immutable and thread-safe; the uniform draws
@@ -41,7 +41,8 @@ public final class Mechanism {
     this.sampler = CellSampler.of(unit, grid);
     OptionalDouble certified = sampler.certifiedEpsilon();
     if (certified.isEmpty() || !(certified.getAsDouble() <= unit.epsilon())) {
-      throw new IllegalStateException(spec + ": the sampler certifies no epsilon at most " + unit.epsilon());
+      throw new IllegalStateException(
+          spec + ": the sampler certifies no epsilon at most " + unit.epsilon());
     }
     this.realizedEpsilon = certified.getAsDouble();
     this.minValue = lo + width * unit.outputLo();
@@ -50,8 +51,8 @@ public final class Mechanism {
 
   /**
    * The mechanism of a spec carried by its unit mechanism. The catalog of unit mechanisms lives
-   * apart ({@code io.ogpm.mechanism.catalog.MechanismCatalog}), so that this package does not depend
-   * on the baselines, which depend on it.
+   * apart ({@code io.ogpm.mechanism.catalog.MechanismCatalog}), so that this package does not
+   * depend on the baselines, which depend on it.
    */
   public static Mechanism of(MechanismSpec spec, UnitMechanism unit) {
     Checks.notNull("spec", spec);
@@ -73,8 +74,13 @@ public final class Mechanism {
     }
     if (cellWidth < 4 * Math.ulp(magnitude)) {
       throw new IllegalArgumentException(
-          "grid-bits " + spec.gridBits() + " gives cells of " + cellWidth
-              + ", finer than double precision near " + magnitude + "; use fewer grid bits");
+          "grid-bits "
+              + spec.gridBits()
+              + " gives cells of "
+              + cellWidth
+              + ", finer than double precision near "
+              + magnitude
+              + "; use fewer grid bits");
     }
   }
 
@@ -192,8 +198,8 @@ public final class Mechanism {
   }
 
   /**
-   * {@code E[cos(2 pi k (M(x) - x) / (hi - lo))]}: the k-th trigonometric moment of the noise on the
-   * circle of period {@code hi - lo}.
+   * {@code E[cos(2 pi k (M(x) - x) / (hi - lo))]}: the k-th trigonometric moment of the noise on
+   * the circle of period {@code hi - lo}.
    */
   public double noiseCosineMoment(double x, int k) {
     return unit.noiseCosineMoment(toUnit(x), k);

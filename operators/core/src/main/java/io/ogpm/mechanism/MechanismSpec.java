@@ -58,8 +58,8 @@ public final class MechanismSpec implements java.io.Serializable {
   /**
    * The input x0 (in the domain's units) at which the mechanism minimises the objective's error
    * instead of the worst case (paper section "Minimize Error at a Specific x"); empty for the
-   * worst-case optimum. The mechanism still treats every input alike and does not reveal x0's
-   * data: only its shape (the high density) depends on x0, which is public configuration.
+   * worst-case optimum. The mechanism still treats every input alike and does not reveal x0's data:
+   * only its shape (the high density) depends on x0, which is public configuration.
    */
   public OptionalDouble optimizeAt() {
     return optimized ? OptionalDouble.of(optimizeAt) : OptionalDouble.empty();
@@ -95,8 +95,17 @@ public final class MechanismSpec implements java.io.Serializable {
 
   @Override
   public String toString() {
-    return type.id() + "{domain=" + domain + ", epsilon=" + epsilon + ", objective="
-        + objective.id() + (optimized ? ", optimizeAt=" + optimizeAt : "") + ", gridBits=" + gridBits + "}";
+    return type.id()
+        + "{domain="
+        + domain
+        + ", epsilon="
+        + epsilon
+        + ", objective="
+        + objective.id()
+        + (optimized ? ", optimizeAt=" + optimizeAt : "")
+        + ", gridBits="
+        + gridBits
+        + "}";
   }
 
   /** Fluent builder; defaults: ogpm, classical [0, 1), objective l1, 32 grid bits. */
@@ -161,17 +170,30 @@ public final class MechanismSpec implements java.io.Serializable {
       }
       if (objective != Objective.L1 && !type.hasObjective()) {
         throw new IllegalArgumentException(
-            "objective " + objective.id() + " applies to ogpm and staircase only, not " + type.id());
+            "objective "
+                + objective.id()
+                + " applies to ogpm and staircase only, not "
+                + type.id());
       }
       if (!Double.isNaN(optimizeAt)) {
         if (type != MechanismType.OGPM || domain.isCircular()) {
-          // On a circle every input has the same error (rotation invariance): there is no x0 to favour.
-          throw new IllegalArgumentException("optimize-at applies to ogpm on a classical domain only, not "
-              + type.id() + " on a " + domain.kind().id() + " domain");
+          // On a circle every input has the same error (rotation invariance): there is no x0 to
+          // favour.
+          throw new IllegalArgumentException(
+              "optimize-at applies to ogpm on a classical domain only, not "
+                  + type.id()
+                  + " on a "
+                  + domain.kind().id()
+                  + " domain");
         }
         if (!(optimizeAt >= domain.lo() && optimizeAt <= domain.hi())) {
           throw new IllegalArgumentException(
-              "optimize-at must be in [" + domain.lo() + ", " + domain.hi() + "], got " + optimizeAt);
+              "optimize-at must be in ["
+                  + domain.lo()
+                  + ", "
+                  + domain.hi()
+                  + "], got "
+                  + optimizeAt);
         }
       }
       if (gridBits < 1 || gridBits > OutputGrid.MAX_BITS) {

@@ -2,7 +2,9 @@ package io.ogpm.mechanism;
 
 import io.ogpm.annotation.PublicEvolving;
 
-/** The mechanisms this library offers, by the names used on the command line and in configuration. */
+/**
+ * The mechanisms this library offers, by the names used on the command line and in configuration.
+ */
 @PublicEvolving
 public enum MechanismType {
   /** Optimal GPM (Theorem 3 classical, Theorem 4 circular), per objective. */

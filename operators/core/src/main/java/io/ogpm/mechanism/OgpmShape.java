@@ -56,16 +56,17 @@ public final class OgpmShape {
   }
 
   /**
-   * The square-error optimum (paper-notes section 1). With {@code q = p / t} the cubic reads
-   * {@code (1 - q)^2 (2 + q) = q^3 (t - 1)^2}; its left side decreases and its right side
-   * increases in q, so it has one root in (0, 1), found by bisection on log-space residuals (no
-   * overflow for any eps up to {@link #MAX_EPSILON}). Near q = 1 (small eps) the bisection runs on
-   * {@code w = 1 - q} instead, so that w keeps full relative precision.
+   * The square-error optimum (paper-notes section 1). With {@code q = p / t} the cubic reads {@code
+   * (1 - q)^2 (2 + q) = q^3 (t - 1)^2}; its left side decreases and its right side increases in q,
+   * so it has one root in (0, 1), found by bisection on log-space residuals (no overflow for any
+   * eps up to {@link #MAX_EPSILON}). Near q = 1 (small eps) the bisection runs on {@code w = 1 - q}
+   * instead, so that w keeps full relative precision.
    */
   public static OgpmShape squareErrorOptimal(double epsilon) {
     checkEpsilon(epsilon);
     // log(t - 1), accurate for small and large eps.
-    double logTm1 = epsilon > 30 ? epsilon + Math.log1p(-Math.exp(-epsilon)) : Math.log(Math.expm1(epsilon));
+    double logTm1 =
+        epsilon > 30 ? epsilon + Math.log1p(-Math.exp(-epsilon)) : Math.log(Math.expm1(epsilon));
     double q;
     double w;
     if (cubicResidualInQ(0.5, logTm1) > 0) {
@@ -81,10 +82,10 @@ public final class OgpmShape {
 
   /**
    * The three-piece shape that minimises the error at one input {@code x0} in [0, 1] rather than
-   * the worst case (paper section "Minimize Error at a Specific x"). The central piece is centred on
-   * x0 and clamped inside the domain; the high density is found by Brent's method ({@code Optimize}, Hipparchus) on
-   * {@code log p} over (0, eps) after a coarse scan (the error is smooth in p; the scan guards
-   * against a non-unimodal corner).
+   * the worst case (paper section "Minimize Error at a Specific x"). The central piece is centred
+   * on x0 and clamped inside the domain; the high density is found by Brent's method ({@code
+   * Optimize}, Hipparchus) on {@code log p} over (0, eps) after a coarse scan (the error is smooth
+   * in p; the scan guards against a non-unimodal corner).
    */
   public static OgpmShape optimalAt(double epsilon, double x0, ErrorMetric metric) {
     checkEpsilon(epsilon);
@@ -193,8 +194,8 @@ public final class OgpmShape {
   }
 
   /**
-   * The worst-case error on the classical unit domain, at an endpoint (Lemma 1; paper-notes
-   * section 1): {@code (p - q) s^(k+1) / (k+1) + q / (k+1)}.
+   * The worst-case error on the classical unit domain, at an endpoint (Lemma 1; paper-notes section
+   * 1): {@code (p - q) s^(k+1) / (k+1) + q / (k+1)}.
    */
   public double worstCaseError(ErrorMetric metric) {
     int k = metric.exponent();

@@ -18,10 +18,10 @@ final class Optimize {
   /**
    * The argument of the maximum of f on [lo, hi]: a scan of {@code scan + 1} equally spaced points
    * (both ends included), then Brent's method (Hipparchus {@link BrentOptimizer}: golden section
-   * with parabolic steps) between the neighbours of the best point, to 1e-13 of the interval.
-   * Exact when the maximum is at an end; for a smooth interior maximum the argument is found to
-   * ~1e-13 and the value to ~1e-16 relative. The scan guards against a local optimum that is not
-   * the global one.
+   * with parabolic steps) between the neighbours of the best point, to 1e-13 of the interval. Exact
+   * when the maximum is at an end; for a smooth interior maximum the argument is found to ~1e-13
+   * and the value to ~1e-16 relative. The scan guards against a local optimum that is not the
+   * global one.
    */
   static double maximize(DoubleUnaryOperator f, double lo, double hi, int scan) {
     return minimize(v -> -f.applyAsDouble(v), lo, hi, scan);
@@ -44,11 +44,12 @@ final class Optimize {
     double bestArg = best == scan ? hi : lo + best * step;
     // A new optimizer per call: Hipparchus optimizers count evaluations in mutable state.
     BrentOptimizer brent = new BrentOptimizer(RELATIVE_TOLERANCE, 1e-13 * (hi - lo));
-    UnivariatePointValuePair found = brent.optimize(
-        new MaxEval(10_000),
-        new UnivariateObjectiveFunction(f::applyAsDouble),
-        GoalType.MINIMIZE,
-        new SearchInterval(a, b, bestArg));
+    UnivariatePointValuePair found =
+        brent.optimize(
+            new MaxEval(10_000),
+            new UnivariateObjectiveFunction(f::applyAsDouble),
+            GoalType.MINIMIZE,
+            new SearchInterval(a, b, bestArg));
     return found.getValue() < bestValue ? found.getPoint() : bestArg;
   }
 }

@@ -7,10 +7,10 @@ import io.ogpm.annotation.Internal;
  * cells of width {@code 2^-bits}, anchored at 0 (the domain's lower end), and an output is reported
  * as the midpoint of its cell. The reported values are a function of the cell index alone, so the
  * set of possible outputs does not depend on the input: the low-order bits of a double computed as
- * {@code l + u (r - l)} cannot leak the piece boundaries (the piecewise analogue of Mironov's attack
- * on the floating-point Laplace mechanism). Snapping is post-processing, so eps-LDP is kept; cell
- * midpoints keep the mean of a uniform piece, so OGPM-U stays unbiased up to the two cells where
- * a piece boundary falls.
+ * {@code l + u (r - l)} cannot leak the piece boundaries (the piecewise analogue of Mironov's
+ * attack on the floating-point Laplace mechanism). Snapping is post-processing, so eps-LDP is kept;
+ * cell midpoints keep the mean of a uniform piece, so OGPM-U stays unbiased up to the two cells
+ * where a piece boundary falls.
  *
  * <p>The used cells are those that meet the output domain. On an enlarged output domain whose ends
  * are not on the grid, the value of a partial end cell is its midpoint clamped into the domain (a
@@ -20,6 +20,7 @@ import io.ogpm.annotation.Internal;
 public final class OutputGrid {
   /** The default resolution: 2^-32 of the domain width. */
   public static final int DEFAULT_BITS = 32;
+
   /** Finest resolution accepted. */
   public static final int MAX_BITS = 52;
 
@@ -54,7 +55,8 @@ public final class OutputGrid {
     long min = (long) Math.floor(mechanism.outputLo() * cells);
     long max = (long) Math.ceil(mechanism.outputHi() * cells) - 1;
     if (max < min) {
-      throw new IllegalArgumentException("grid-bits " + bits + " leaves no cell in the output domain");
+      throw new IllegalArgumentException(
+          "grid-bits " + bits + " leaves no cell in the output domain");
     }
     return new OutputGrid(bits, false, min, max);
   }

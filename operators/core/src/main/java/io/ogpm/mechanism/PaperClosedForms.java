@@ -12,8 +12,8 @@ public final class PaperClosedForms {
   private PaperClosedForms() {}
 
   /**
-   * Appendix "MSE of the Optimal GPM": the MSE of Theorem 3's mechanism at x in [0, 1), with
-   * {@code C = (e^(eps/2) - 1) / (2 e^eps - 2)} and {@code p = e^(eps/2)}.
+   * Appendix "MSE of the Optimal GPM": the MSE of Theorem 3's mechanism at x in [0, 1), with {@code
+   * C = (e^(eps/2) - 1) / (2 e^eps - 2)} and {@code p = e^(eps/2)}.
    */
   public static double classicalMse(double epsilon, double x) {
     Checks.positive("epsilon", epsilon);
@@ -26,7 +26,8 @@ public final class PaperClosedForms {
     if (x < 1 - c) {
       return p / (3 * t) * (-2 * cube(c) + 3 * x * x - 3 * x + 1) + p / 3 * (2 * cube(c));
     }
-    return p / (3 * t) * (cube(1 - 2 * c - x) + cube(x)) + p / 3 * (cube(1 - x) - cube(1 - 2 * c - x));
+    return p / (3 * t) * (cube(1 - 2 * c - x) + cube(x))
+        + p / 3 * (cube(1 - x) - cube(1 - 2 * c - x));
   }
 
   /**

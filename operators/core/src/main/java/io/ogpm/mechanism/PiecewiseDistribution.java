@@ -20,8 +20,8 @@ import java.util.List;
 @PublicEvolving
 public final class PiecewiseDistribution {
   /**
-   * Tolerated deviation of the total mass from 1, besides the rounding of the piece boundaries:
-   * see {@link #massTolerance}.
+   * Tolerated deviation of the total mass from 1, besides the rounding of the piece boundaries: see
+   * {@link #massTolerance}.
    */
   public static final double MASS_TOLERANCE = 1e-9;
 
@@ -82,7 +82,10 @@ public final class PiecewiseDistribution {
     for (int i = 1; i < kept.size(); i++) {
       if (kept.get(i).from() < kept.get(i - 1).to()) {
         throw new IllegalArgumentException(
-            "pieces must be sorted and not overlap, got " + kept.get(i - 1) + " then " + kept.get(i));
+            "pieces must be sorted and not overlap, got "
+                + kept.get(i - 1)
+                + " then "
+                + kept.get(i));
       }
     }
     List<Atom> sortedAtoms = new ArrayList<>(atoms);

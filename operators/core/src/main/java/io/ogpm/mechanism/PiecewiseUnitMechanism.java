@@ -3,8 +3,8 @@ package io.ogpm.mechanism;
 import io.ogpm.annotation.Internal;
 
 /**
- * A unit mechanism whose output distribution is piecewise uniform plus point masses, so that it
- * can be printed, integrated exactly and checked exactly for the LDP ratio.
+ * A unit mechanism whose output distribution is piecewise uniform plus point masses, so that it can
+ * be printed, integrated exactly and checked exactly for the LDP ratio.
  */
 @Internal
 public interface PiecewiseUnitMechanism extends UnitMechanism {

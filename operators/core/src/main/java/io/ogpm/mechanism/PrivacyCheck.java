@@ -7,14 +7,14 @@ import java.util.TreeSet;
 
 /**
  * The exact LDP check for piecewise mechanisms. For a set of inputs it collects every piece
- * boundary and atom position of every output distribution; between two consecutive boundaries
- * each density is constant, so evaluating the densities at the midpoints of all the gaps (and the
- * atom masses at the atoms) covers every output. The result is the largest ratio, over outputs, of
- * the largest to the smallest density (or atom mass) across the inputs: the mechanism is eps-LDP on
+ * boundary and atom position of every output distribution; between two consecutive boundaries each
+ * density is constant, so evaluating the densities at the midpoints of all the gaps (and the atom
+ * masses at the atoms) covers every output. The result is the largest ratio, over outputs, of the
+ * largest to the smallest density (or atom mass) across the inputs: the mechanism is eps-LDP on
  * those inputs exactly when it is at most e^eps.
  *
- * <p>A positive density at an output for one input and zero for another gives an infinite ratio;
- * so does an atom present for one input and absent for another.
+ * <p>A positive density at an output for one input and zero for another gives an infinite ratio; so
+ * does an atom present for one input and absent for another.
  */
 @Internal
 public final class PrivacyCheck {
@@ -106,6 +106,8 @@ public final class PrivacyCheck {
       return worst;
     }
     double ratio = min == 0 ? Double.POSITIVE_INFINITY : max / min;
-    return ratio > worst.worstRatio() ? new Result(ratio, y, inputs[argMax], inputs[argMin]) : worst;
+    return ratio > worst.worstRatio()
+        ? new Result(ratio, y, inputs[argMax], inputs[argMin])
+        : worst;
   }
 }

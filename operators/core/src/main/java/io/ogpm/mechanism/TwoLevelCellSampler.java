@@ -11,8 +11,8 @@ import java.util.OptionalDouble;
  * 53-bit uniform mapped through the low-density slope {@code 1/q} reaches only every few grid
  * cells, and which cells depends on whether they lie left or right of the input's bump, so some
  * cells get probability zero for one input and not for another. Instead this sampler works on
- * integer positions, {@code 2^-K} of a cell apart ({@code K} as large as 64-bit arithmetic
- * allows, at least 9):
+ * integer positions, {@code 2^-K} of a cell apart ({@code K} as large as 64-bit arithmetic allows,
+ * at least 9):
  *
  * <ol>
  *   <li>one 64-bit draw picks background or bump: {@code (bits >>> 11) < T}, the same integer
@@ -60,7 +60,8 @@ public final class TwoLevelCellSampler implements CellSampler {
     this.grid = grid;
     this.circular = mechanism.circular();
     int bits = grid.bits();
-    double magnitude = Math.max(1, Math.max(Math.abs(mechanism.outputLo()), Math.abs(mechanism.outputHi())));
+    double magnitude =
+        Math.max(1, Math.max(Math.abs(mechanism.outputLo()), Math.abs(mechanism.outputHi())));
     int magnitudeBits = Math.getExponent(magnitude) + 1;
     // Positions must stay below 2^62 in magnitude.
     this.shift = Math.min(62 - bits - magnitudeBits, 40);
@@ -75,11 +76,17 @@ public final class TwoLevelCellSampler implements CellSampler {
       this.circleMask = (1L << bits) - 1;
     } else {
       this.backgroundStart = (long) Math.ceil(mechanism.outputLo() * positionsPerUnit);
-      this.backgroundPositions = (long) Math.floor(mechanism.outputHi() * positionsPerUnit) - backgroundStart;
+      this.backgroundPositions =
+          (long) Math.floor(mechanism.outputHi() * positionsPerUnit) - backgroundStart;
       this.circleMask = -1;
     }
-    TwoLevelRounding rounding = TwoLevelRounding.of(
-        mechanism, mechanism.backgroundMass(), mechanism.bumpLength() * positionsPerUnit, backgroundPositions, mechanism.epsilon());
+    TwoLevelRounding rounding =
+        TwoLevelRounding.of(
+            mechanism,
+            mechanism.backgroundMass(),
+            mechanism.bumpLength() * positionsPerUnit,
+            backgroundPositions,
+            mechanism.epsilon());
     this.backgroundThreshold = rounding.threshold();
     this.bumpPositions = rounding.bumpPositions();
     this.realizedEpsilon = rounding.realizedEpsilon();
@@ -87,8 +94,8 @@ public final class TwoLevelCellSampler implements CellSampler {
   }
 
   /**
-   * Branch-free: background or bump is random, so a branch would mispredict often; the choice is
-   * a mask, all ones when {@code (bits >>> 11) < threshold} (both below 2^53, so the sign of their
+   * Branch-free: background or bump is random, so a branch would mispredict often; the choice is a
+   * mask, all ones when {@code (bits >>> 11) < threshold} (both below 2^53, so the sign of their
    * difference decides).
    */
   @Override

@@ -11,21 +11,23 @@ import java.util.List;
  * bumpLength())} (the excess p - q of the high density). Every three-piece mechanism of the paper
  * has this form: its density is {@code q + (p - q) 1[l, l + s)}.
  *
- * <p>The form matters for sampling: the background's probability and position do not depend on
- * the input, so the exact integer sampler ({@link TwoLevelCellSampler}) reaches every output cell
- * with the same probability whatever the input, except through the bump.
+ * <p>The form matters for sampling: the background's probability and position do not depend on the
+ * input, so the exact integer sampler ({@link TwoLevelCellSampler}) reaches every output cell with
+ * the same probability whatever the input, except through the bump.
  */
 @Internal
 public interface TwoLevelMechanism extends PiecewiseUnitMechanism {
-  /** The probability of the background, {@code q (outputHi - outputLo)}; independent of the input. */
+  /**
+   * The probability of the background, {@code q (outputHi - outputLo)}; independent of the input.
+   */
   double backgroundMass();
 
   /** The bump's length s; independent of the input. */
   double bumpLength();
 
   /**
-   * Where the bump starts for input z. Inside {@code [outputLo, outputHi - s]} for a bounded
-   * output domain; on a circle, any real number (read modulo 1).
+   * Where the bump starts for input z. Inside {@code [outputLo, outputHi - s]} for a bounded output
+   * domain; on a circle, any real number (read modulo 1).
    */
   double bumpStart(double z);
 

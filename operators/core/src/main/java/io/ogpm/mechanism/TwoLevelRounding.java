@@ -38,7 +38,11 @@ record TwoLevelRounding(long threshold, long bumpPositions, double realizedEpsil
    *     up to rounding: the integers round, they do not repair a wrong mechanism
    */
   static TwoLevelRounding of(
-      Object mechanism, double backgroundMass, double bumpLength, long backgroundPositions, double epsilon) {
+      Object mechanism,
+      double backgroundMass,
+      double bumpLength,
+      long backgroundPositions,
+      double epsilon) {
     checkConsistent(mechanism, backgroundMass, bumpLength, backgroundPositions, epsilon);
     long t = (long) Math.max(1, Math.min(Math.ceil(backgroundMass * 0x1.0p53), 0x1.0p53));
     BigDecimal bound = CertifiedExp.expm1LowerBound(epsilon);
@@ -51,16 +55,30 @@ record TwoLevelRounding(long threshold, long bumpPositions, double realizedEpsil
       // outside <= t n L
       n = smallestMultiple(BigDecimal.valueOf(t).multiply(bound), outside);
       // 2^53 NB <= T (NB + N L), equivalent to (2^53 - T) NB <= T N L
-      t = smallestMultiple(nb.add(BigDecimal.valueOf(n).multiply(bound)), new BigDecimal(TWO_POW_53).multiply(nb));
+      t =
+          smallestMultiple(
+              nb.add(BigDecimal.valueOf(n).multiply(bound)),
+              new BigDecimal(TWO_POW_53).multiply(nb));
     }
     if (n > backgroundPositions || t < 1 || t > (1L << 53)) {
-      throw new IllegalStateException("no certified two-level sampler at epsilon " + epsilon
-          + ": N = " + n + " of " + backgroundPositions + " positions, T = " + t);
+      throw new IllegalStateException(
+          "no certified two-level sampler at epsilon "
+              + epsilon
+              + ": N = "
+              + n
+              + " of "
+              + backgroundPositions
+              + " positions, T = "
+              + t);
     }
-    BigInteger num = TWO_POW_53.subtract(BigInteger.valueOf(t)).multiply(BigInteger.valueOf(backgroundPositions));
+    BigInteger num =
+        TWO_POW_53
+            .subtract(BigInteger.valueOf(t))
+            .multiply(BigInteger.valueOf(backgroundPositions));
     BigInteger den = BigInteger.valueOf(t).multiply(BigInteger.valueOf(n));
     if (!CertifiedExp.certifiesAtMost(num, den, epsilon)) {
-      throw new IllegalStateException("T = " + t + ", N = " + n + " do not certify epsilon " + epsilon);
+      throw new IllegalStateException(
+          "T = " + t + ", N = " + n + " do not certify epsilon " + epsilon);
     }
     return new TwoLevelRounding(t, n, Math.min(epsilon, CertifiedExp.log1pUpperBound(num, den)));
   }
@@ -71,12 +89,21 @@ record TwoLevelRounding(long threshold, long bumpPositions, double realizedEpsil
    * integers chosen here differ from the mechanism's parameters by rounding only and the sampled
    * distribution is the one the mechanism describes (which the estimators use).
    */
-  private static void checkConsistent(Object mechanism, double w, double bumpLength, long backgroundPositions, double epsilon) {
+  private static void checkConsistent(
+      Object mechanism, double w, double bumpLength, long backgroundPositions, double epsilon) {
     double spent = (1 - w) * backgroundPositions / (w * bumpLength);
     double tolerance = 1e-6 + 0x1.0p-48 / (1 - w);
     if (!(Math.abs(spent / Math.expm1(epsilon) - 1) <= tolerance)) {
-      throw new IllegalArgumentException(mechanism + ": background mass " + w + " and bump length give a density ratio of "
-          + (1 + spent) + ", not e^" + epsilon + " = " + Math.exp(epsilon));
+      throw new IllegalArgumentException(
+          mechanism
+              + ": background mass "
+              + w
+              + " and bump length give a density ratio of "
+              + (1 + spent)
+              + ", not e^"
+              + epsilon
+              + " = "
+              + Math.exp(epsilon));
     }
   }
 

@@ -37,8 +37,8 @@ public interface UnitMechanism {
 
   /**
    * The largest expected error over all inputs. The default searches: a scan of 2048 inputs with
-   * both ends, then Brent's method around the largest (see {@code Optimize}); exact
-   * when the maximum sits at an end, as for every mechanism in the paper (Lemma 1).
+   * both ends, then Brent's method around the largest (see {@code Optimize}); exact when the
+   * maximum sits at an end, as for every mechanism in the paper (Lemma 1).
    */
   /** {@code E[M(z)]}, in unit coordinates. */
   double outputMean(double z);

@@ -31,59 +31,68 @@ import java.math.BigInteger;
 import java.nio.ByteOrder;
 
 /**
- * A double's text exactly as {@link Double#toString} writes it, without its cost where that cost
- * is high. On Java 17, {@code Double.toString} runs the FloatingDecimal algorithm, which for the
- * 16-17 significant digits of a perturbed value falls back to big-integer arithmetic and allocates.
- * Raffaello Giulietti's Schubfach algorithm writes the shortest decimal that reads back as the
- * same double, and of those the closest, in the same format, with a few 64-bit multiplications.
+ * A double's text exactly as {@link Double#toString} writes it, without its cost where that cost is
+ * high. On Java 17, {@code Double.toString} runs the FloatingDecimal algorithm, which for the 16-17
+ * significant digits of a perturbed value falls back to big-integer arithmetic and allocates.
+ * Raffaello Giulietti's Schubfach algorithm writes the shortest decimal that reads back as the same
+ * double, and of those the closest, in the same format, with a few 64-bit multiplications.
  *
  * <p>The two agree in the plain-notation range 1e-3 <= |x| < 1e7, where Java 17's algorithm does
- * produce the shortest and closest digits: no decimal of 17 digits or fewer lies on the boundary
- * of a double's rounding interval there (that boundary is a dyadic fraction of at least 30
- * significant decimal digits), so inclusive or exclusive boundaries never make them choose
- * differently. Outside that range (the computerised notation) Java 17 is known to write too many
- * digits for some values (for example 2.0061014710099768E16, where 2.006101471009977E16
- * suffices), so those values keep {@code Double.toString}. {@code DoubleTextTest} compares both
- * on millions of values.
+ * produce the shortest and closest digits: no decimal of 17 digits or fewer lies on the boundary of
+ * a double's rounding interval there (that boundary is a dyadic fraction of at least 30 significant
+ * decimal digits), so inclusive or exclusive boundaries never make them choose differently. Outside
+ * that range (the computerised notation) Java 17 is known to write too many digits for some values
+ * (for example 2.0061014710099768E16, where 2.006101471009977E16 suffices), so those values keep
+ * {@code Double.toString}. {@code DoubleTextTest} compares both on millions of values.
  *
  * <p>The plain range is written here, straight into the output bytes: a transcription of the
  * plain-notation part of {@code DoubleToDecimal} (Copyright 2018-2020 Raffaello Giulietti, MIT
  * licence; as shipped in jackson-core's {@code com.fasterxml.jackson.core.io.schubfach}), with two
- * changes that do not change a digit. Jackson's copy, written for Java 8, computes the high half
- * of each 64 x 64-bit product in software (six per value, each four multiplications) and returns
- * a new String; here {@link Math#multiplyHigh} (one instruction) is used, equal to it for the
+ * changes that do not change a digit. Jackson's copy, written for Java 8, computes the high half of
+ * each 64 x 64-bit product in software (six per value, each four multiplications) and returns a new
+ * String; here {@link Math#multiplyHigh} (one instruction) is used, equal to it for the
  * non-negative operands it gets, and the digits go into the caller's buffer, eight in one store
  * ({@link #digits}), so nothing is allocated. And only the eleven powers of ten that the plain
- * range needs are kept, each computed exactly at class loading from its definition (the table
- * check in {@code DoubleTextTest} compares them with Jackson's).
- * Section numbers below refer to Giulietti, "The Schubfach way to render doubles" (2020).
+ * range needs are kept, each computed exactly at class loading from its definition (the table check
+ * in {@code DoubleTextTest} compares them with Jackson's). Section numbers below refer to
+ * Giulietti, "The Schubfach way to render doubles" (2020).
  */
 final class DoubleText {
   private DoubleText() {}
 
   static final double PLAIN_MIN = 1e-3;
   static final double PLAIN_MAX = 1e7;
+
   /** Longest text {@code Double.toString} writes: {@code -d.ddddddddddddddddE-ddd}. */
   static final int MAX_CHARS = 24;
 
   /** Significand bits with the hidden one. */
   private static final int P = 53;
+
   /** The hidden bit, the smallest normal significand. */
   private static final long C_MIN = 1L << (P - 1);
+
   private static final long T_MASK = C_MIN - 1;
   private static final long MASK_63 = (1L << 63) - 1;
+
   /** Eight bytes of an array as one little-endian long: eight digits written in one store. */
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
   /** Digits of the decimal written: {@code f} is brought to 17 digits before the extraction. */
   private static final int H = 17;
+
   private static final long[] POW10 = new long[H + 1];
+
   /**
-   * k for the plain range: its doubles have binary exponents q from -62 (1e-3 is 1.024 x
-   * 2^-10, significand 2^52) to -29 (1e7 < 2^24), so {@code k = floor(log10(2^q))} (or of 3/4
-   * 2^q) lies in [-19, -9].
+   * k for the plain range: its doubles have binary exponents q from -62 (1e-3 is 1.024 x 2^-10,
+   * significand 2^52) to -29 (1e7 < 2^24), so {@code k = floor(log10(2^q))} (or of 3/4 2^q) lies in
+   * [-19, -9].
    */
   static final int K_LO = -19;
+
   static final int K_HI = -9;
+
   /** g1 and g0 of section 9.9.3 for k = K_LO ... K_HI, interleaved. */
   private static final long[] G = new long[2 * (K_HI - K_LO + 1)];
 
@@ -118,9 +127,9 @@ final class DoubleText {
   }
 
   /**
-   * Writes {@code Double.toString(x)} as ASCII bytes at {@code to[at]} (room for {@link
-   * #MAX_CHARS} needed) and returns the index after its last byte. Digits are stored eight at a
-   * time, so bytes after the text, within that room, may be overwritten.
+   * Writes {@code Double.toString(x)} as ASCII bytes at {@code to[at]} (room for {@link #MAX_CHARS}
+   * needed) and returns the index after its last byte. Digits are stored eight at a time, so bytes
+   * after the text, within that room, may be overwritten.
    */
   @SuppressWarnings("deprecation")
   static int write(double x, byte[] to, int at) {
@@ -212,7 +221,8 @@ final class DoubleText {
     // f 10^e = 0.f' 10^e' with f' of exactly 17 digits
     f *= POW10[H - len];
     e += len;
-    // f' = h m l: one digit, eight, eight (floor(f / 10^8) = floor(f 193_428_131_138_340_668 / 2^84))
+    // f' = h m l: one digit, eight, eight (floor(f / 10^8) = floor(f 193_428_131_138_340_668 /
+    // 2^84))
     long hm = Math.multiplyHigh(f, 193_428_131_138_340_668L) >>> 20;
     int l = (int) (f - 100_000_000L * hm);
     int h = (int) (hm * 1_441_151_881L >>> 57);
@@ -225,7 +235,8 @@ final class DoubleText {
         to[i++] = '.';
         LONGS.set(to, i, digits);
       } else {
-        // m's digits, then its last 9 - e digits again one byte on, where the point goes before them
+        // m's digits, then its last 9 - e digits again one byte on, where the point goes before
+        // them
         LONGS.set(to, i, digits);
         LONGS.set(to, i + e, digits >>> 8 * (e - 1));
         to[i + e - 1] = '.';
@@ -266,8 +277,8 @@ final class DoubleText {
    * memory, little-endian): m is split in lanes of the long, halves then quarters then digits, each
    * lane divided by a multiplication and a shift that is exact in its range (n / 100 = n 10486 /
    * 2^20 for n <= 43,698; n / 10 = n 103 / 2^10 for n <= 178), no lane's product reaching the next
-   * lane. One store instead of eight; {@code DoubleTextTest} checks every m of a stride through
-   * [0, 10^8) against {@code String.format("%08d", m)}.
+   * lane. One store instead of eight; {@code DoubleTextTest} checks every m of a stride through [0,
+   * 10^8) against {@code String.format("%08d", m)}.
    */
   static long digits(int m) {
     int high = m / 10_000;

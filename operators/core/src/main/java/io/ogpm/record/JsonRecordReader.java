@@ -5,18 +5,18 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.ogpm.mechanism.random.Identifier;
 import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * Reads one JSON record (see {@link #read}): the configured values into a {@link RecordValues},
- * the passthrough values into a reusable buffer, as JSON. Keys off the {@link JsonShape} are
- * skipped, but every byte of the record is still read, so the whole record is checked: syntax,
- * duplicate keys at any depth, trailing data, nesting and number limits (the factory's), NaN and
- * Infinity literals.
+ * Reads one JSON record (see {@link #read}): the configured values into a {@link RecordValues}, the
+ * passthrough values into a reusable buffer, as JSON. Keys off the {@link JsonShape} are skipped,
+ * but every byte of the record is still read, so the whole record is checked: syntax, duplicate
+ * keys at any depth, trailing data, nesting and number limits (the factory's), NaN and Infinity
+ * literals.
  *
  * <p>Passthrough values are written as the tree-based reader wrote them (numbers in the canonical
  * form of their parsed type, strings re-escaped), so outputs stay byte-identical to it.
@@ -26,24 +26,34 @@ import java.util.Arrays;
 final class JsonRecordReader {
   /** Jackson's strict reader: the reference for every record the scanner does not read. */
   private final JsonFactory strict;
+
   private final JsonShape shape;
   private final int maxBytes;
+
   /** Passthrough values, back to back, each as JSON. */
   private final ByteSink captured = new ByteSink();
+
   private final int[] start;
   private final int[] end;
   private final boolean[] present;
+
   /** The first read, for records in plain JSON. */
   private final PlainJsonScanner plain;
+
   /** Records read by the plain scanner, for {@link #plainReads()}. */
   private long plainReads;
+
   /** Records read by {@link #readStrict}, for {@link #strictReads()}. */
   private long strictReads;
+
   private JsonGenerator capture;
+
   /** The passthrough being captured, or -1. */
   private int capturing = -1;
 
-  /** @param strict a factory with {@code STRICT_DUPLICATE_DETECTION} */
+  /**
+   * @param strict a factory with {@code STRICT_DUPLICATE_DETECTION}
+   */
   JsonRecordReader(JsonFactory strict, JsonShape shape, int maxBytes) {
     this.strict = strict;
     this.shape = shape;
@@ -57,12 +67,12 @@ final class JsonRecordReader {
   /**
    * Reads a record into {@code values} (cleared first) and the passthrough buffer.
    *
-   * <p>Two reads, the second only for records the first does not take: the {@link
-   * PlainJsonScanner} (first as a replay of the last record it read, see {@link
-   * PlainJsonScanner#replay}), for records in plain JSON (sensor records: short numbers, strings
-   * that need no unescaping), which reads them as Jackson would; then, for anything else,
-   * Jackson's strict reader, which reads the valid records the scanner leaves and decides every
-   * dead letter exactly as before (the first fault in the text, its position, its wording).
+   * <p>Two reads, the second only for records the first does not take: the {@link PlainJsonScanner}
+   * (first as a replay of the last record it read, see {@link PlainJsonScanner#replay}), for
+   * records in plain JSON (sensor records: short numbers, strings that need no unescaping), which
+   * reads them as Jackson would; then, for anything else, Jackson's strict reader, which reads the
+   * valid records the scanner leaves and decides every dead letter exactly as before (the first
+   * fault in the text, its position, its wording).
    *
    * @return null for a JSON object, else why the record is refused
    */
@@ -72,7 +82,11 @@ final class JsonRecordReader {
       return malformed("the record is empty", source);
     }
     if (input.length > maxBytes) {
-      return new DeadLetter(ReasonCode.TOO_LARGE, null, "the record has " + input.length + " bytes, more than " + maxBytes, source);
+      return new DeadLetter(
+          ReasonCode.TOO_LARGE,
+          null,
+          "the record has " + input.length + " bytes, more than " + maxBytes,
+          source);
     }
     if (!looksLikeUtf8(input)) {
       return malformed("not valid JSON (not UTF-8)", source);
@@ -100,7 +114,10 @@ final class JsonRecordReader {
     captured.reset();
   }
 
-  /** The read as Jackson's strict parser decides it; every refused record's dead letter comes from here. */
+  /**
+   * The read as Jackson's strict parser decides it; every refused record's dead letter comes from
+   * here.
+   */
   private DeadLetter readStrict(byte[] input, RecordValues values, Source source) {
     strictReads++;
     JsonToken first;
@@ -124,9 +141,17 @@ final class JsonRecordReader {
     } catch (StreamConstraintsException e) {
       // Jackson's message is the only thing that tells nesting from its other limits (a number's
       // or a string's length), which stay malformed JSON.
-      if (e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Document nesting depth")) {
-        return abandon(new DeadLetter(ReasonCode.TOO_DEEP, null, "the record nests deeper than "
-            + RecordPerturber.MAX_NESTING + " levels" + where(e.getLocation()), source));
+      if (e.getOriginalMessage() != null
+          && e.getOriginalMessage().startsWith("Document nesting depth")) {
+        return abandon(
+            new DeadLetter(
+                ReasonCode.TOO_DEEP,
+                null,
+                "the record nests deeper than "
+                    + RecordPerturber.MAX_NESTING
+                    + " levels"
+                    + where(e.getLocation()),
+                source));
       }
       return abandon(malformed("not valid JSON" + where(e.getLocation()), source));
     } catch (JsonProcessingException e) {
@@ -135,7 +160,11 @@ final class JsonRecordReader {
       return abandon(malformed("not valid JSON (unreadable input)", source));
     }
     if (first != JsonToken.START_OBJECT) {
-      return new DeadLetter(ReasonCode.NOT_AN_OBJECT, null, "the record is a JSON " + typeName(first) + ", not an object", source);
+      return new DeadLetter(
+          ReasonCode.NOT_AN_OBJECT,
+          null,
+          "the record is a JSON " + typeName(first) + ", not an object",
+          source);
     }
     return null;
   }
@@ -159,7 +188,9 @@ final class JsonRecordReader {
     return strictReads;
   }
 
-  /** Whether passthrough j is in the record (also when it sits inside another passthrough value). */
+  /**
+   * Whether passthrough j is in the record (also when it sits inside another passthrough value).
+   */
   boolean present(int j) {
     return present[j];
   }
@@ -179,7 +210,8 @@ final class JsonRecordReader {
    * the configuration does not name): records what the node stands for, captures it if it is a
    * passthrough value, descends into it if configured names lie below, skips it otherwise.
    */
-  private void value(JsonParser p, JsonToken t, JsonShape.Node node, RecordValues values) throws IOException {
+  private void value(JsonParser p, JsonToken t, JsonShape.Node node, RecordValues values)
+      throws IOException {
     int started = -1;
     if (node != null) {
       if (node.passthrough >= 0) {
@@ -225,7 +257,8 @@ final class JsonRecordReader {
     }
   }
 
-  private static void field(JsonParser p, JsonToken t, int index, RecordValues values) throws IOException {
+  private static void field(JsonParser p, JsonToken t, int index, RecordValues values)
+      throws IOException {
     if (t.isNumeric()) {
       values.number(index, p.getDoubleValue());
     } else if (t != JsonToken.VALUE_NULL) {
@@ -235,8 +268,8 @@ final class JsonRecordReader {
 
   /**
    * A JSON string or integer as a typed identifier (the string "5" and the integer 5 differ; the
-   * integers -0 and 0 are one value); null for anything else, including numbers with a fraction
-   * or an exponent such as 5.0.
+   * integers -0 and 0 are one value); null for anything else, including numbers with a fraction or
+   * an exponent such as 5.0.
    */
   private static Identifier identifier(JsonParser p, JsonToken t) throws IOException {
     if (t == JsonToken.VALUE_STRING) {
@@ -244,7 +277,8 @@ final class JsonRecordReader {
     }
     if (t == JsonToken.VALUE_NUMBER_INT) {
       return p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
-          ? Identifier.integer(p.getBigIntegerValue()) : Identifier.integer(p.getLongValue());
+          ? Identifier.integer(p.getBigIntegerValue())
+          : Identifier.integer(p.getLongValue());
     }
     return null;
   }
@@ -263,8 +297,8 @@ final class JsonRecordReader {
   }
 
   /**
-   * After a failure a capture may be half written: the generator is dropped, the next record
-   * starts a new one.
+   * After a failure a capture may be half written: the generator is dropped, the next record starts
+   * a new one.
    */
   private DeadLetter abandon(DeadLetter d) {
     capture = null;
@@ -275,8 +309,8 @@ final class JsonRecordReader {
   /**
    * False for the byte patterns by which the JSON reader would detect UTF-16 or UTF-32 (a NUL in
    * the first four bytes, or a UTF-16/32 byte-order mark): records are UTF-8 (RFC 8259), and a
-   * reader that guessed another encoding would accept input this class promises to refuse. A NUL
-   * or a 0xFE/0xFF byte never starts a UTF-8 JSON text.
+   * reader that guessed another encoding would accept input this class promises to refuse. A NUL or
+   * a 0xFE/0xFF byte never starts a UTF-8 JSON text.
    */
   static boolean looksLikeUtf8(byte[] input) {
     if (input.length > 0 && (input[0] == (byte) 0xFE || input[0] == (byte) 0xFF)) {

@@ -3,20 +3,19 @@ package io.ogpm.record;
 import java.util.Arrays;
 
 /**
- * Writes a perturbed record's output JSON straight into bytes, following the {@link JsonShape}:
- * the perturbed values at their paths and the passthrough values the reader captured; nothing
- * else. No tree is built: the keys were serialised once when the shape was compiled, perturbed
- * values are written as the JSON generator writes a double ({@link Double#toString}, through the
- * faster {@link DoubleText}), and
- * passthrough values are copied from the reader's buffer.
+ * Writes a perturbed record's output JSON straight into bytes, following the {@link JsonShape}: the
+ * perturbed values at their paths and the passthrough values the reader captured; nothing else. No
+ * tree is built: the keys were serialised once when the shape was compiled, perturbed values are
+ * written as the JSON generator writes a double ({@link Double#toString}, through the faster {@link
+ * DoubleText}), and passthrough values are copied from the reader's buffer.
  *
  * <p>Which keys, brackets and commas an output has depends only on which passthrough values the
- * record holds (and which of them were captured on their own) and which fields it reports (all,
- * but with field sampling): the values fill fixed places. A field the record does not report is
- * left out, and so is an object that would hold nothing. So
- * the writer keeps the bytes between the values of the last output it walked the shape for, with
- * the holdings they belong to, and writes a record with the same holdings by copying those bytes
- * around its values. Not thread-safe: one per perturber.
+ * record holds (and which of them were captured on their own) and which fields it reports (all, but
+ * with field sampling): the values fill fixed places. A field the record does not report is left
+ * out, and so is an object that would hold nothing. So the writer keeps the bytes between the
+ * values of the last output it walked the shape for, with the holdings they belong to, and writes a
+ * record with the same holdings by copying those bytes around its values. Not thread-safe: one per
+ * perturber.
  */
 final class JsonRecordWriter {
   private final JsonShape shape;
@@ -28,12 +27,14 @@ final class JsonRecordWriter {
    * passthrough j.
    */
   private final boolean[] present;
+
   private final boolean[] captured;
   private final boolean[] reported;
   private final SlotGaps gaps;
   private final int[] slotValue;
   private final int[] slotStart;
   private final int[] slotEnd;
+
   /** The slots of the output being walked. */
   private int slots;
 
@@ -49,7 +50,9 @@ final class JsonRecordWriter {
     slotEnd = new int[values];
   }
 
-  /** The output record of perturbed {@code values} and the passthrough values {@code reader} holds. */
+  /**
+   * The output record of perturbed {@code values} and the passthrough values {@code reader} holds.
+   */
   byte[] write(RecordValues values, JsonRecordReader reader) {
     out.reset();
     if (gaps.isKept() && sameHoldings(values, reader)) {
@@ -70,7 +73,10 @@ final class JsonRecordWriter {
     return record;
   }
 
-  /** Whether the record holds the same passthrough values, and reports the same fields, as the kept structure's. */
+  /**
+   * Whether the record holds the same passthrough values, and reports the same fields, as the kept
+   * structure's.
+   */
   private boolean sameHoldings(RecordValues values, JsonRecordReader reader) {
     for (int j = 0; j < present.length; j++) {
       if (reader.present(j) != present[j] || reader.captured(j) != captured[j]) {
@@ -109,7 +115,10 @@ final class JsonRecordWriter {
     for (int k = 0; k < node.ranks.length; k++) {
       int rank = node.ranks[k];
       int c = node.rankChild[k];
-      if (written[c] || (rank < shape.fields ? !values.reported(rank) : !reader.present(rank - shape.fields))) {
+      if (written[c]
+          || (rank < shape.fields
+              ? !values.reported(rank)
+              : !reader.present(rank - shape.fields))) {
         continue;
       }
       written[c] = true;

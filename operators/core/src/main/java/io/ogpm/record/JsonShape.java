@@ -15,8 +15,8 @@ import java.util.Map;
 
 /**
  * Where the configured names sit in a JSON record, compiled once: a tree of the object keys on the
- * way to a perturbed field, a passthrough field, the id or the user. The reader follows it while
- * it parses (keys off the tree are skipped); the writer walks it to write the output. Each key's
+ * way to a perturbed field, a passthrough field, the id or the user. The reader follows it while it
+ * parses (keys off the tree are skipped); the writer walks it to write the output. Each key's
  * output bytes ({@code "name":}) are written once here, by a JSON generator.
  *
  * <p>Output order (that of the earlier tree-based writer, kept so that outputs stay
@@ -28,8 +28,10 @@ import java.util.Map;
 final class JsonShape {
   /** The root object: the record. */
   final Node root;
+
   /** How many perturbed fields; passthrough field j has rank {@code fields + j}. */
   final int fields;
+
   final int passthroughs;
 
   JsonShape(PrivacyConfig config, JsonFactory factory) {
@@ -58,36 +60,53 @@ final class JsonShape {
     static final int SCANNED = 12;
 
     final String name;
+
     /** {@code "name":} as the JSON generator writes it. */
     final byte[] key;
+
     /** The name's UTF-8 bytes, as an unescaped key holds it, for {@link PlainJsonScanner}. */
     private final byte[] utf8;
+
     /** {@link PlainJsonScanner#hash} of {@link #utf8}. */
     private final int utf8Hash;
-    /** Children by byte hash (open addressing, child index + 1; 0 empty), beyond {@link #SCANNED} children. */
+
+    /**
+     * Children by byte hash (open addressing, child index + 1; 0 empty), beyond {@link #SCANNED}
+     * children.
+     */
     private int[] byteTable;
+
     private int[] byteHashes;
     private final Map<String, Node> byName = new LinkedHashMap<>();
+
     /** Children by name, for a node of more than {@link #SCANNED} children; else null. */
     private Map<String, Node> lookup;
+
     private int[] hashes;
     Node[] children;
+
     /** Perturbed field index, or -1. */
     int field = -1;
+
     /** Passthrough index, or -1. */
     int passthrough = -1;
+
     boolean id;
     boolean user;
+
     /** The ranks of the output values below this node, ascending, and the child holding each. */
     int[] ranks;
+
     int[] rankChild;
+
     /** Which children the writer has written in the current record (reused). */
     boolean[] written;
 
     private Node(String name, byte[] key) {
       this.name = name;
       this.key = key;
-      this.utf8 = name == null ? new byte[0] : name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      this.utf8 =
+          name == null ? new byte[0] : name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
       this.utf8Hash = PlainJsonScanner.hash(utf8, 0, utf8.length);
     }
 

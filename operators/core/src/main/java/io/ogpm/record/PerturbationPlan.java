@@ -17,8 +17,8 @@ import java.util.List;
 
 /**
  * A privacy configuration compiled for one task: per field, by index, its mechanism, domain,
- * out-of-range rule and randomness (the keyed PRF with the field and mechanism already absorbed,
- * or the task's secure stream). Readers of any record format (JSON bytes, a user's objects) fill a
+ * out-of-range rule and randomness (the keyed PRF with the field and mechanism already absorbed, or
+ * the task's secure stream). Readers of any record format (JSON bytes, a user's objects) fill a
  * {@link RecordValues} by field index; {@link #perturb} checks the values in a fixed order and
  * perturbs them. Nothing here looks a name up or builds a string per accepted record.
  *
@@ -29,13 +29,13 @@ import java.util.List;
  * configuration order, so a seeded plan is reproducible.
  *
  * <p>With field sampling ({@link FieldSampling}) every field is checked as without it, so a record
- * is refused or not whichever fields would be chosen; then K of the d units are chosen uniformly
- * (a partial Fisher-Yates shuffle of the units by exact bounded draws), from the secure stream
- * before the record's perturbations, or from the keyed PRF of the record's id and user alone (the
- * field name {@value #SAMPLING_FIELD}, which no configured name can be: a replay reports the same
- * fields, and the choice never depends on a value), and only the chosen units' fields are
- * perturbed; the others' outputs are NaN. The record spends the sum of its reported fields'
- * epsilons ({@link RecordValues#epsilon()}).
+ * is refused or not whichever fields would be chosen; then K of the d units are chosen uniformly (a
+ * partial Fisher-Yates shuffle of the units by exact bounded draws), from the secure stream before
+ * the record's perturbations, or from the keyed PRF of the record's id and user alone (the field
+ * name {@value #SAMPLING_FIELD}, which no configured name can be: a replay reports the same fields,
+ * and the choice never depends on a value), and only the chosen units' fields are perturbed; the
+ * others' outputs are NaN. The record spends the sum of its reported fields' epsilons ({@link
+ * RecordValues#epsilon()}).
  *
  * <p>Not thread-safe (it owns a random stream and reusable PRF state): one per Flink subtask.
  */
@@ -46,21 +46,33 @@ public final class PerturbationPlan {
   private final Mechanism[] mechanisms;
   private final Domain[] domains;
   private final boolean[] clamp;
-  /** Each field's epsilon as configured (with sampling, of a report): what a record spends on it. */
+
+  /**
+   * Each field's epsilon as configured (with sampling, of a report): what a record spends on it.
+   */
   private final double[] epsilons;
+
   private final KeyedPrf.RecordBits[] keyed;
   private final AesCtrSource stream;
   private final double epsilon;
   private final String idField;
   private final String userField;
-  /** Field sampling: each field's unit, K, the units' order of the current draw; null without sampling. */
+
+  /**
+   * Field sampling: each field's unit, K, the units' order of the current draw; null without
+   * sampling.
+   */
   private final int[] unitOf;
+
   private final int fieldsPerRecord;
   private final int[] units;
   private final boolean[] chosen;
   private final KeyedPrf.RecordBits choiceBits;
 
-  /** The keyed PRF's field name for the choice of the reported fields: empty, which no field's name is. */
+  /**
+   * The keyed PRF's field name for the choice of the reported fields: empty, which no field's name
+   * is.
+   */
   static final String SAMPLING_FIELD = "";
 
   private PerturbationPlan(PrivacyConfig config, RandomnessMode randomness) {
@@ -108,14 +120,17 @@ public final class PerturbationPlan {
       fieldsPerRecord = sampling.fieldsPerRecord();
       units = new int[sampling.units()];
       chosen = new boolean[sampling.units()];
-      choiceBits = prf == null ? null
-          : prf.forField(SAMPLING_FIELD, "choose " + fieldsPerRecord + " of " + units.length).newBits();
+      choiceBits =
+          prf == null
+              ? null
+              : prf.forField(SAMPLING_FIELD, "choose " + fieldsPerRecord + " of " + units.length)
+                  .newBits();
     }
   }
 
   /**
-   * Compiles a configuration with a randomness mode; the mode may be destroyed afterwards (the
-   * plan keeps only the derived PRF state).
+   * Compiles a configuration with a randomness mode; the mode may be destroyed afterwards (the plan
+   * keeps only the derived PRF state).
    *
    * @throws IllegalArgumentException for keyed randomness without an id field
    */
@@ -134,8 +149,8 @@ public final class PerturbationPlan {
   }
 
   /**
-   * The most a perturbed record spends: the sum of its fields' epsilons; with field sampling, of the
-   * costliest K units' ({@link RecordValues#epsilon()} is what each record spends).
+   * The most a perturbed record spends: the sum of its fields' epsilons; with field sampling, of
+   * the costliest K units' ({@link RecordValues#epsilon()} is what each record spends).
    */
   public double epsilonPerRecord() {
     return epsilon;
@@ -154,12 +169,20 @@ public final class PerturbationPlan {
    */
   public DeadLetter perturb(RecordValues r, Source source) {
     if (idField != null && r.id() == null) {
-      return new DeadLetter(ReasonCode.MISSING_FIELD, idField, "the id field is missing, null or not a string or integer", source);
+      return new DeadLetter(
+          ReasonCode.MISSING_FIELD,
+          idField,
+          "the id field is missing, null or not a string or integer",
+          source);
     }
     if (userField == null) {
       r.user(Identifier.NONE);
     } else if (r.user() == null) {
-      return new DeadLetter(ReasonCode.MISSING_FIELD, userField, "the user field is missing, null or not a string or integer", source);
+      return new DeadLetter(
+          ReasonCode.MISSING_FIELD,
+          userField,
+          "the user field is missing, null or not a string or integer",
+          source);
     }
     for (int i = 0; i < names.length; i++) {
       DeadLetter refused = check(r, i, source);
@@ -204,19 +227,29 @@ public final class PerturbationPlan {
   /** Checks field i; clamps its value when the field says so. */
   private DeadLetter check(RecordValues r, int i, Source source) {
     if (r.otherType(i) != null) {
-      return new DeadLetter(ReasonCode.NOT_A_NUMBER, names[i], "the field is a JSON " + r.otherType(i) + ", not a number", source);
+      return new DeadLetter(
+          ReasonCode.NOT_A_NUMBER,
+          names[i],
+          "the field is a JSON " + r.otherType(i) + ", not a number",
+          source);
     }
     if (!r.present(i)) {
-      return new DeadLetter(ReasonCode.MISSING_FIELD, names[i], "the field is missing or null", source);
+      return new DeadLetter(
+          ReasonCode.MISSING_FIELD, names[i], "the field is missing or null", source);
     }
     double x = r.input(i);
     if (!Double.isFinite(x)) {
-      return new DeadLetter(ReasonCode.NOT_A_NUMBER, names[i], "the field is not a finite number", source);
+      return new DeadLetter(
+          ReasonCode.NOT_A_NUMBER, names[i], "the field is not a finite number", source);
     }
     Domain d = domains[i];
     if (!d.contains(x)) {
       if (!clamp[i]) {
-        return new DeadLetter(ReasonCode.OUT_OF_RANGE, names[i], "the field is outside [" + d.lo() + ", " + d.hi() + "]", source);
+        return new DeadLetter(
+            ReasonCode.OUT_OF_RANGE,
+            names[i],
+            "the field is outside [" + d.lo() + ", " + d.hi() + "]",
+            source);
       }
       x = d.nearestInput(x);
     }

@@ -10,43 +10,50 @@ import java.util.Arrays;
  * The first read of {@link JsonRecordReader}: a byte scanner for records in plain JSON, the shape
  * sensor records have. It either reads a record completely, with exactly the values and passthrough
  * bytes Jackson's reading gives, or gives up at the first thing outside plain JSON, and Jackson's
- * strict reader reads the record. It never refuses a record: every dead letter comes from
- * Jackson's strict reader.
+ * strict reader reads the record. It never refuses a record: every dead letter comes from Jackson's
+ * strict reader.
  *
- * <p>Plain JSON, where being valid and what each value reads as are simple to decide: numbers of
- * at most {@value #MAX_NUMBER} characters, in JSON's grammar; strings of printable ASCII and valid
+ * <p>Plain JSON, where being valid and what each value reads as are simple to decide: numbers of at
+ * most {@value #MAX_NUMBER} characters, in JSON's grammar; strings of printable ASCII and valid
  * UTF-8, whose escapes depend on what the string is read for ({@link #TEXT}); nesting at most
  * {@value #MAX_DEPTH} deep; at most {@value #MAX_KEYS} keys per object. Anything else, including
  * every fault, is given up on. In plain JSON the rest follows: a key's bytes are its name's, a
  * number reads as Jackson reads it ({@link #parseDouble}), and a passthrough value is written as
- * Jackson writes it back: a string or an integer as its own text (the integer {@code -0} as
- * {@code 0}), a decimal as the double it reads as, in {@link Double#toString}'s form.
+ * Jackson writes it back: a string or an integer as its own text (the integer {@code -0} as {@code
+ * 0}), a decimal as the double it reads as, in {@link Double#toString}'s form.
  *
  * <p>Why: Jackson's parser, created per record, tokenises every member and canonicalises every
  * name, and its strict reader keeps a hash set per object for duplicate keys; the scanner reads
  * each byte once and allocates nothing (README, Performance, has the figures).
  *
- * <p>Records of one source mostly share their structure and differ only in their values, so a record
- * is first {@link #replay replayed} against the last one read in full: where every byte between
- * its scalar values equals the template's, it is read by reading the values alone.
+ * <p>Records of one source mostly share their structure and differ only in their values, so a
+ * record is first {@link #replay replayed} against the last one read in full: where every byte
+ * between its scalar values equals the template's, it is read by reading the values alone.
  *
  * <p>Not thread-safe: one per reader.
  */
 final class PlainJsonScanner {
   /** Longest number read here, in characters (Jackson accepts up to 400). */
   static final int MAX_NUMBER = 24;
+
   /** Deepest nesting read here (Jackson accepts {@link RecordPerturber#MAX_NESTING}). */
   static final int MAX_DEPTH = 32;
-  /** Most keys of one object read here: duplicates are found by comparing each key with the earlier ones. */
+
+  /**
+   * Most keys of one object read here: duplicates are found by comparing each key with the earlier
+   * ones.
+   */
   static final int MAX_KEYS = 64;
 
   /** Largest record kept as a template, in bytes: sensor records are a few hundred. */
   static final int MAX_TEMPLATE_BYTES = 4096;
+
   /** Most scalar values of a template. */
   static final int MAX_SLOTS = 256;
 
   /** Kinds of scalar values, by their first byte ({@link #kind}); containers have none. */
   private static final byte CONTAINER = 0;
+
   private static final byte STRING = 1;
   private static final byte NUMBER = 2;
   private static final byte LITERAL = 3;
@@ -57,6 +64,7 @@ final class PlainJsonScanner {
    * (those Jackson writes back as they are), or to be dropped (any valid one).
    */
   private static final byte TEXT = 0;
+
   private static final byte CARRIED = 1;
   private static final byte DROPPED = 2;
 
@@ -79,9 +87,11 @@ final class PlainJsonScanner {
 
   /** The keys of the open objects: where each starts in the input, its length and hash. */
   private int[] keyFrom = new int[MAX_KEYS];
+
   private int[] keyLength = new int[MAX_KEYS];
   private int[] keyHash = new int[MAX_KEYS];
   private int keys;
+
   /**
    * Per open object, a bit per key hash modulo 64: a key whose bit is not set yet is no duplicate,
    * so most keys are not compared with the others at all.
@@ -95,11 +105,13 @@ final class PlainJsonScanner {
    * and whitespace, never a value.
    */
   private final SlotGaps template = new SlotGaps(MAX_TEMPLATE_BYTES, MAX_SLOTS);
+
   private byte[] templateKind = new byte[MAX_SLOTS];
   private JsonShape.Node[] templateNode = new JsonShape.Node[MAX_SLOTS];
 
   /** The slots of the record being read in full, and whether it can become the template. */
   private boolean recording;
+
   private boolean recordable;
   private int slots;
   private int[] slotStart = new int[MAX_SLOTS];
@@ -113,6 +125,7 @@ final class PlainJsonScanner {
   private byte[] in;
   private int pos;
   private int depth;
+
   /** The passthrough being captured, or -1. */
   private int capturing;
 
@@ -166,15 +179,15 @@ final class PlainJsonScanner {
    * Reads {@code input} as {@link #read} would, when everything between its scalar values is the
    * template's, byte for byte: then the record's keys, nesting and separators are the template's
    * (the same nodes, no duplicate key, no limit passed), and only the values are read, by the same
-   * code as in {@link #read}, which sees the same bytes in the same state. Each value must start
-   * as the template's value of its slot did (a string, a number or a literal), so it ends where
-   * {@link #read} would end it, and the template's next bytes follow in both reads. No configured,
-   * id, user or passthrough key of a template holds an object or array, so nothing is captured
-   * outside a slot and nothing is recorded about a container.
+   * code as in {@link #read}, which sees the same bytes in the same state. Each value must start as
+   * the template's value of its slot did (a string, a number or a literal), so it ends where {@link
+   * #read} would end it, and the template's next bytes follow in both reads. No configured, id,
+   * user or passthrough key of a template holds an object or array, so nothing is captured outside
+   * a slot and nothing is recorded about a container.
    *
-   * @return true when read; false when the record differs from the template (or there is none),
-   *     or a value is outside plain JSON: then values and buffer may be partly written (the
-   *     caller clears them) and {@link #read} decides
+   * @return true when read; false when the record differs from the template (or there is none), or
+   *     a value is outside plain JSON: then values and buffer may be partly written (the caller
+   *     clears them) and {@link #read} decides
    */
   boolean replay(byte[] input, RecordValues values) {
     if (!template.isKept()) {
@@ -232,7 +245,10 @@ final class PlainJsonScanner {
     return b == '{' || b == '[' ? CONTAINER : LITERAL;
   }
 
-  /** The record just read in full becomes the template: its gaps are kept, its slots' kinds and nodes swapped in. */
+  /**
+   * The record just read in full becomes the template: its gaps are kept, its slots' kinds and
+   * nodes swapped in.
+   */
   private void keepAsTemplate(byte[] input) {
     template.keep(input, slots, slotStart, slotEnd);
     byte[] kinds = templateKind;
@@ -243,7 +259,10 @@ final class PlainJsonScanner {
     slotNode = nodes;
   }
 
-  /** The value at {@code pos}, at the key {@code node} (null: a key the configuration does not name). */
+  /**
+   * The value at {@code pos}, at the key {@code node} (null: a key the configuration does not
+   * name).
+   */
   private void value(JsonShape.Node node, RecordValues values) {
     int started = -1;
     if (node != null && node.passthrough >= 0) {
@@ -272,7 +291,11 @@ final class PlainJsonScanner {
       skipString(named ? TEXT : capturing >= 0 ? CARRIED : DROPPED);
       if (node != null) {
         notNumber(node, "string", values);
-        Identifier text = named ? Identifier.string(new String(in, from + 1, pos - from - 2, StandardCharsets.UTF_8)) : null;
+        Identifier text =
+            named
+                ? Identifier.string(
+                    new String(in, from + 1, pos - from - 2, StandardCharsets.UTF_8))
+                : null;
         if (node.id) {
           values.id(text);
         }
@@ -347,13 +370,17 @@ final class PlainJsonScanner {
     close('}');
   }
 
-  /** A key of the innermost object, whose keys start at {@code first}: refused if it is there already. */
+  /**
+   * A key of the innermost object, whose keys start at {@code first}: refused if it is there
+   * already.
+   */
   private void addKey(int first, int from, int length, int hash) {
     long bit = 1L << hash;
     boolean seen = (hashBits[depth] & bit) != 0;
     hashBits[depth] |= bit;
     for (int k = seen ? first : keys; k < keys; k++) {
-      if (keyHash[k] == hash && keyLength[k] == length
+      if (keyHash[k] == hash
+          && keyLength[k] == length
           && Arrays.equals(in, keyFrom[k], keyFrom[k] + length, in, from, from + length)) {
         throw NotPlain.INSTANCE;
       }
@@ -427,8 +454,8 @@ final class PlainJsonScanner {
 
   /**
    * Past a string, from its opening quote; returns its {@link #hash} (what a key is looked up and
-   * compared by), computed on the way. Printable ASCII is read here; the first other byte hands
-   * the rest of the string to {@link #restOfString}.
+   * compared by), computed on the way. Printable ASCII is read here; the first other byte hands the
+   * rest of the string to {@link #restOfString}.
    *
    * @param use {@link #TEXT}, {@link #CARRIED} or {@link #DROPPED}: which escapes are read
    */
@@ -450,12 +477,12 @@ final class PlainJsonScanner {
   }
 
   /**
-   * The rest of a string from {@code p}, with its hash so far. UTF-8 is read only where it is
-   * valid (RFC 3629: shortest form, no surrogates, at most U+10FFFF), so the bytes are the text's
-   * one encoding and Jackson writes them back as they are; except a character beyond U+FFFF,
-   * which Jackson writes back as two escapes: not read in a captured value. Escapes as {@link
-   * #pastEscape} reads them for the string's use. Anything else (a control character, DEL) is
-   * given up on.
+   * The rest of a string from {@code p}, with its hash so far. UTF-8 is read only where it is valid
+   * (RFC 3629: shortest form, no surrogates, at most U+10FFFF), so the bytes are the text's one
+   * encoding and Jackson writes them back as they are; except a character beyond U+FFFF, which
+   * Jackson writes back as two escapes: not read in a captured value. Escapes as {@link
+   * #pastEscape} reads them for the string's use. Anything else (a control character, DEL) is given
+   * up on.
    */
   private int restOfString(int p, int hash, byte use) {
     byte[] in = this.in;
@@ -483,7 +510,10 @@ final class PlainJsonScanner {
     return h;
   }
 
-  /** The length of the valid UTF-8 sequence at {@code p} (RFC 3629, table 4), whose first byte is not ASCII. */
+  /**
+   * The length of the valid UTF-8 sequence at {@code p} (RFC 3629, table 4), whose first byte is
+   * not ASCII.
+   */
   private int utf8Length(int p) {
     int b = in[p] & 0xFF;
     int length;
@@ -518,10 +548,10 @@ final class PlainJsonScanner {
 
   /**
    * Past the escape at {@code p} (its backslash). In a carried string only those Jackson writes
-   * back as they are: {@code \"}, {@code \\} and the short escapes of {@code b f n r t}
-   * (Jackson writes {@code \/} as {@code /}, and a {@code \}{@code u} escape as the character
-   * or a short escape). In a dropped string any of JSON's: also {@code \/} and a {@code u} with
-   * four hex digits.
+   * back as they are: {@code \"}, {@code \\} and the short escapes of {@code b f n r t} (Jackson
+   * writes {@code \/} as {@code /}, and a {@code \}{@code u} escape as the character or a short
+   * escape). In a dropped string any of JSON's: also {@code \/} and a {@code u} with four hex
+   * digits.
    */
   private int pastEscape(int p, byte use) {
     byte e = in[p + 1];
@@ -571,10 +601,10 @@ final class PlainJsonScanner {
   }
 
   /**
-   * A number in JSON's grammar: {@code -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?}.
-   * A configured field reads it as a double, the id and the user as an integer. Captured, it is
-   * written as Jackson writes back what it read: an integer (an int, long or BigInteger) as its
-   * own text, -0 as 0; a decimal (a double) as {@link Double#toString} writes the double.
+   * A number in JSON's grammar: {@code -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?}. A
+   * configured field reads it as a double, the id and the user as an integer. Captured, it is
+   * written as Jackson writes back what it read: an integer (an int, long or BigInteger) as its own
+   * text, -0 as 0; a decimal (a double) as {@link Double#toString} writes the double.
    */
   private void number(JsonShape.Node node, RecordValues values) {
     byte[] in = this.in;
@@ -632,9 +662,10 @@ final class PlainJsonScanner {
     boolean field = node != null && node.field >= 0;
     if (field || capturing >= 0 && !integer) {
       // (The integer -0 is Jackson's int 0, read here as -0.0: the plan perturbs both as +0.0.)
-      double value = exponent || count > 15
-          ? parseDouble(in, from, pos)
-          : exactDecimal(in[from] == '-', digits, point < 0 ? 0 : point - count);
+      double value =
+          exponent || count > 15
+              ? parseDouble(in, from, pos)
+              : exactDecimal(in[from] == '-', digits, point < 0 ? 0 : point - count);
       if (field) {
         values.number(node.field, value);
       }
@@ -674,7 +705,8 @@ final class PlainJsonScanner {
     boolean negative = in[from] == '-';
     int digits = negative ? length - 1 : length;
     if (digits > 18) {
-      return Identifier.integer(new BigInteger(new String(in, from, length, StandardCharsets.ISO_8859_1)));
+      return Identifier.integer(
+          new BigInteger(new String(in, from, length, StandardCharsets.ISO_8859_1)));
     }
     long v = 0;
     for (int i = from + (negative ? 1 : 0); i < from + length; i++) {
@@ -683,7 +715,9 @@ final class PlainJsonScanner {
     return Identifier.integer(negative ? -v : v);
   }
 
-  /** Past the digits at {@code pos} (locals in the loop: the fields would be stored on every step). */
+  /**
+   * Past the digits at {@code pos} (locals in the loop: the fields would be stored on every step).
+   */
   private void skipDigits() {
     byte[] in = this.in;
     int p = pos;
@@ -736,8 +770,8 @@ final class PlainJsonScanner {
    * gives the correctly rounded value (W. D. Clinger, "How to read floating point numbers
    * accurately", PLDI 1990). The digits are counted with their leading zeros (one test per digit
    * instead of three), so a decimal of more than 15 digits in all goes to Jackson's fast parser, as
-   * in the Jackson read, even when fewer are significant: rare in sensor data (0.000123456789012 has
-   * 15), and the same double either way.
+   * in the Jackson read, even when fewer are significant: rare in sensor data (0.000123456789012
+   * has 15), and the same double either way.
    */
   static double parseDouble(byte[] in, int from, int to) {
     int i = from;
@@ -813,7 +847,10 @@ final class PlainJsonScanner {
     return NumberInput.parseDouble(chars, 0, chars.length, true);
   }
 
-  /** {@link String#hashCode} of the ASCII text of these bytes (of any bytes: used alike on both sides). */
+  /**
+   * {@link String#hashCode} of the ASCII text of these bytes (of any bytes: used alike on both
+   * sides).
+   */
   static int hash(byte[] in, int from, int length) {
     int h = 0;
     for (int i = from; i < from + length; i++) {

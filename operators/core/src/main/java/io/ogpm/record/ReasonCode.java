@@ -7,7 +7,10 @@ import io.ogpm.annotation.PublicEvolving;
 public enum ReasonCode {
   /** Not valid JSON (syntax, invalid UTF-8, duplicate keys, trailing data). */
   MALFORMED_JSON("malformed-json"),
-  /** Valid JSON up to where it nests deeper than the reader allows ({@code RecordPerturber.MAX_NESTING}). */
+  /**
+   * Valid JSON up to where it nests deeper than the reader allows ({@code
+   * RecordPerturber.MAX_NESTING}).
+   */
   TOO_DEEP("too-deep"),
   /** Valid JSON, but not an object. */
   NOT_AN_OBJECT("not-an-object"),
@@ -22,8 +25,8 @@ public enum ReasonCode {
   /** The user has spent the privacy budget of the record's period. */
   BUDGET_EXHAUSTED("budget-exhausted"),
   /**
-   * The record's budget period has been closed longer than the budget's max-lag: its spending is
-   * no longer kept, so it cannot be charged.
+   * The record's budget period has been closed longer than the budget's max-lag: its spending is no
+   * longer kept, so it cannot be charged.
    */
   BUDGET_PERIOD_CLOSED("budget-period-closed"),
   /**

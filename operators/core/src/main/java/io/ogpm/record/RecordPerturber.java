@@ -16,8 +16,8 @@ import java.nio.charset.StandardCharsets;
  * command.
  *
  * <p>Deny by default: the output holds the configured fields, perturbed, at their own paths, and
- * the passthrough fields, copied; nothing else of the input. Every input ends as exactly one
- * {@link Outcome}: perturbed, or rejected with a {@link DeadLetter} whose message names fields and
+ * the passthrough fields, copied; nothing else of the input. Every input ends as exactly one {@link
+ * Outcome}: perturbed, or rejected with a {@link DeadLetter} whose message names fields and
  * configuration, never values (parser messages, which can quote the input, are not used).
  *
  * <p>Parsing is strict: duplicate keys, trailing data, NaN and Infinity literals, invalid UTF-8, a
@@ -36,8 +36,10 @@ import java.nio.charset.StandardCharsets;
 public final class RecordPerturber {
   /** Deepest nesting accepted. */
   public static final int MAX_NESTING = 64;
+
   /** Default largest record, in bytes. */
   public static final int DEFAULT_MAX_BYTES = 1 << 20;
+
   /** Longest number accepted, in characters. */
   static final int MAX_NUMBER_LENGTH = 400;
 
@@ -63,20 +65,24 @@ public final class RecordPerturber {
   }
 
   /**
-   * The strict reader's settings: duplicate keys refused at any depth, no NaN or Infinity
-   * literals, nesting and number length bounded, strings no longer than a record. Decimals are
-   * read with Jackson's fast parser, which rounds correctly as {@link Double#parseDouble} does
-   * (same double for every text; {@code StreamingEquivalenceTest} checks it on hard cases).
-   * Buffers come from a pool of this factory's own ({@link OwnBufferPool}): one factory per
-   * perturber, used by one thread.
+   * The strict reader's settings: duplicate keys refused at any depth, no NaN or Infinity literals,
+   * nesting and number length bounded, strings no longer than a record. Decimals are read with
+   * Jackson's fast parser, which rounds correctly as {@link Double#parseDouble} does (same double
+   * for every text; {@code StreamingEquivalenceTest} checks it on hard cases). Buffers come from a
+   * pool of this factory's own ({@link OwnBufferPool}): one factory per perturber, used by one
+   * thread.
    */
   static JsonFactory factory(int maxBytes) {
     return new JsonFactoryBuilder()
         .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
         .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
         .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-        .streamReadConstraints(StreamReadConstraints.builder()
-            .maxNestingDepth(MAX_NESTING).maxNumberLength(MAX_NUMBER_LENGTH).maxStringLength(maxBytes).build())
+        .streamReadConstraints(
+            StreamReadConstraints.builder()
+                .maxNestingDepth(MAX_NESTING)
+                .maxNumberLength(MAX_NUMBER_LENGTH)
+                .maxStringLength(maxBytes)
+                .build())
         // Passthrough values are captured back to back: no separator between them.
         .rootValueSeparator((String) null)
         .recyclerPool(new OwnBufferPool())
@@ -88,7 +94,10 @@ public final class RecordPerturber {
     return plan.epsilonPerRecord();
   }
 
-  /** How many records took the strict read after the scanner gave up (tests: valid sensor records never should). */
+  /**
+   * How many records took the strict read after the scanner gave up (tests: valid sensor records
+   * never should).
+   */
   long strictReads() {
     return reader.strictReads();
   }
@@ -109,7 +118,8 @@ public final class RecordPerturber {
     }
     Identifier user = values.user();
     byte[] key = idPassedThrough ? values.id().text().getBytes(StandardCharsets.UTF_8) : null;
-    return new Outcome.Perturbed(key, writer.write(values, reader), values.epsilon(), user.isNone() ? null : user.text());
+    return new Outcome.Perturbed(
+        key, writer.write(values, reader), values.epsilon(), user.isNone() ? null : user.text());
   }
 
   /** How many of the plain reads were replays of an earlier record's structure. */

@@ -7,8 +7,8 @@ import java.util.Arrays;
 /**
  * One record's readings as a reader found them, by field index of a {@link PerturbationPlan}: for
  * each perturbed field a number, the JSON type of a value that is not a number, or nothing; the
- * record's id and user. After {@link PerturbationPlan#perturb} has accepted the record, it holds the
- * perturbed outputs.
+ * record's id and user. After {@link PerturbationPlan#perturb} has accepted the record, it holds
+ * the perturbed outputs.
  *
  * <p>Reused from record to record by one reader ({@link #clear}): nothing is allocated per record.
  * Not thread-safe. Holds raw values while a record is processed: it never leaves the operator.
@@ -46,7 +46,9 @@ public final class RecordValues {
     present[field] = true;
   }
 
-  /** Field {@code field} holds a value of another JSON type ({@code "string"}, {@code "object"}...). */
+  /**
+   * Field {@code field} holds a value of another JSON type ({@code "string"}, {@code "object"}...).
+   */
   public void notANumber(int field, String jsonType) {
     otherType[field] = jsonType;
   }
@@ -69,7 +71,10 @@ public final class RecordValues {
     return output[field];
   }
 
-  /** Whether the record reports a field, once the plan has perturbed it: always, without field sampling. */
+  /**
+   * Whether the record reports a field, once the plan has perturbed it: always, without field
+   * sampling.
+   */
   public boolean reported(int field) {
     return reported[field];
   }
@@ -84,7 +89,10 @@ public final class RecordValues {
     return id;
   }
 
-  /** The record's user as read; after the plan accepted the record, {@link Identifier#NONE} without a user field. */
+  /**
+   * The record's user as read; after the plan accepted the record, {@link Identifier#NONE} without
+   * a user field.
+   */
   public Identifier user() {
     return user;
   }

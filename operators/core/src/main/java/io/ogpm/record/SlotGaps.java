@@ -6,22 +6,27 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The bytes of one JSON text between its values (slots), kept back to back: the structure that
- * the next text of the same shape shares (keys, brackets, separators, whitespace), never a value.
- * The scanner {@link #follows compares} an input against the kept gaps of the last record it read
- * in full; the writer {@link #write copies} them around a new record's values. Gap s lies before
- * slot s; gap {@link #slots()} is the one after the last slot. Not thread-safe.
+ * The bytes of one JSON text between its values (slots), kept back to back: the structure that the
+ * next text of the same shape shares (keys, brackets, separators, whitespace), never a value. The
+ * scanner {@link #follows compares} an input against the kept gaps of the last record it read in
+ * full; the writer {@link #write copies} them around a new record's values. Gap s lies before slot
+ * s; gap {@link #slots()} is the one after the last slot. Not thread-safe.
  */
 final class SlotGaps {
   /** Eight bytes of an array as one long, at any index. */
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private byte[] bytes;
+
   /** Gap s is bytes [bound[s], bound[s + 1]); bound[0] is 0. */
   private final int[] bound;
+
   private int slots = -1;
 
-  /** Room for {@code capacity} bytes at first (grown as needed) and at most {@code maxSlots} slots. */
+  /**
+   * Room for {@code capacity} bytes at first (grown as needed) and at most {@code maxSlots} slots.
+   */
   SlotGaps(int capacity, int maxSlots) {
     bytes = new byte[capacity];
     bound = new int[maxSlots + 2];
@@ -38,8 +43,8 @@ final class SlotGaps {
   }
 
   /**
-   * Keeps the bytes of {@code text} outside its {@code slots} slots, slot s being
-   * {@code [slotStart[s], slotEnd[s])}, in order and not overlapping.
+   * Keeps the bytes of {@code text} outside its {@code slots} slots, slot s being {@code
+   * [slotStart[s], slotEnd[s])}, in order and not overlapping.
    */
   void keep(byte[] text, int slots, int[] slotStart, int[] slotEnd) {
     int length = text.length;
@@ -101,7 +106,8 @@ final class SlotGaps {
   String text() {
     StringBuilder text = new StringBuilder();
     for (int s = 0; s <= slots; s++) {
-      text.append(new String(bytes, bound[s], bound[s + 1] - bound[s], StandardCharsets.ISO_8859_1));
+      text.append(
+          new String(bytes, bound[s], bound[s + 1] - bound[s], StandardCharsets.ISO_8859_1));
       text.append(s < slots ? "<>" : "");
     }
     return text.toString();

@@ -7,7 +7,8 @@ import io.ogpm.annotation.Internal;
  * Unknown parts are null (topic) or -1.
  */
 @Internal
-public record Source(String topic, int partition, long offset, long line) implements java.io.Serializable {
+public record Source(String topic, int partition, long offset, long line)
+    implements java.io.Serializable {
   /** A Kafka record's coordinates. */
   public static Source kafka(String topic, int partition, long offset) {
     return new Source(topic, partition, offset, -1);

@@ -47,21 +47,32 @@ public final class UnperturbedRecordPath {
   public byte[] rewrite(byte[] input, Source source) {
     DeadLetter refused = reader.read(input, values, source);
     if (refused != null) {
-      throw new IllegalArgumentException("not a record the perturbation accepts (" + refused.reason() + ", " + source + ")");
+      throw new IllegalArgumentException(
+          "not a record the perturbation accepts (" + refused.reason() + ", " + source + ")");
     }
     for (int i = 0; i < names.length; i++) {
       if (!values.present(i) || values.otherType(i) != null) {
-        throw new IllegalArgumentException("not a record the perturbation accepts (" + names[i] + " missing or not a"
-            + " number, " + source + ")");
+        throw new IllegalArgumentException(
+            "not a record the perturbation accepts ("
+                + names[i]
+                + " missing or not a"
+                + " number, "
+                + source
+                + ")");
       }
       values.output(i, values.input(i));
     }
     return writer.write(values, reader);
   }
 
-  /** The last record's Kafka key, as the perturbation writes it: its id's UTF-8 bytes where the id is passed through. */
+  /**
+   * The last record's Kafka key, as the perturbation writes it: its id's UTF-8 bytes where the id
+   * is passed through.
+   */
   public byte[] key() {
-    return idPassedThrough && values.id() != null ? values.id().text().getBytes(StandardCharsets.UTF_8) : null;
+    return idPassedThrough && values.id() != null
+        ? values.id().text().getBytes(StandardCharsets.UTF_8)
+        : null;
   }
 
   /** The last record's user, or null. */

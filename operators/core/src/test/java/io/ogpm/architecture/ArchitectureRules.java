@@ -45,27 +45,41 @@ public final class ArchitectureRules {
    * Every public top-level type of the packages carries exactly one of the two annotations: it says
    * whether users may depend on it.
    */
-  public static ArchRule publicTypesSayWhetherTheyAreApi(String publicEvolving, String internal, String... packages) {
-    return classes().that().resideInAnyPackage(packages).and().arePublic().and().areTopLevelClasses()
+  public static ArchRule publicTypesSayWhetherTheyAreApi(
+      String publicEvolving, String internal, String... packages) {
+    return classes()
+        .that()
+        .resideInAnyPackage(packages)
+        .and()
+        .arePublic()
+        .and()
+        .areTopLevelClasses()
         .should(carryExactlyOneOf(publicEvolving, internal));
   }
 
   // --- what is API -------------------------------------------------------------------------------
 
-  /** A type of the project's or Flink's API: annotated as such, or public and nested in one that is. */
+  /**
+   * A type of the project's or Flink's API: annotated as such, or public and nested in one that is.
+   */
   public static boolean isApi(JavaClass c) {
     if (c.isAnnotatedWith(FLINK_INTERNAL) || c.isAnnotatedWith(OGPM_INTERNAL)) {
       return false;
     }
-    if (c.isAnnotatedWith(FLINK_PUBLIC_EVOLVING) || c.isAnnotatedWith(FLINK_PUBLIC)
+    if (c.isAnnotatedWith(FLINK_PUBLIC_EVOLVING)
+        || c.isAnnotatedWith(FLINK_PUBLIC)
         || c.isAnnotatedWith(OGPM_PUBLIC_EVOLVING)) {
       return true;
     }
     Optional<JavaClass> outer = c.getEnclosingClass();
-    return outer.isPresent() && c.getModifiers().contains(JavaModifier.PUBLIC) && isApi(outer.get());
+    return outer.isPresent()
+        && c.getModifiers().contains(JavaModifier.PUBLIC)
+        && isApi(outer.get());
   }
 
-  /** A type an API signature may name: the JDK's, Kafka's clients', or an API type of Flink or ours. */
+  /**
+   * A type an API signature may name: the JDK's, Kafka's clients', or an API type of Flink or ours.
+   */
   public static boolean mayBeExposed(JavaClass c) {
     JavaClass base = c.isArray() ? c.getBaseComponentType() : c;
     if (base.isPrimitive()) {
@@ -87,14 +101,15 @@ public final class ArchitectureRules {
   }
 
   public static DescribedPredicate<JavaClass> areApi() {
-    return DescribedPredicate.describe("are API types of the project", c -> c.getPackageName().startsWith("io.ogpm.")
-        && isApi(c));
+    return DescribedPredicate.describe(
+        "are API types of the project", c -> c.getPackageName().startsWith("io.ogpm.") && isApi(c));
   }
 
   /**
-   * Public and protected members (not marked {@code @Internal}) and supertypes name only types users
-   * may depend on. A SQL function's API is its SQL call, result type and class name (what {@code
-   * CREATE FUNCTION} names), not its Java members, which only the planner calls: those are left out.
+   * Public and protected members (not marked {@code @Internal}) and supertypes name only types
+   * users may depend on. A SQL function's API is its SQL call, result type and class name (what
+   * {@code CREATE FUNCTION} names), not its Java members, which only the planner calls: those are
+   * left out.
    */
   public static ArchCondition<JavaClass> exposeOnlyApiTypes() {
     return new ArchCondition<>("expose only API types in public signatures") {
@@ -142,8 +157,10 @@ public final class ArchitectureRules {
   public static boolean exposed(JavaMember m) {
     Set<JavaModifier> mods = m.getModifiers();
     return (mods.contains(JavaModifier.PUBLIC) || mods.contains(JavaModifier.PROTECTED))
-        && !mods.contains(JavaModifier.SYNTHETIC) && !mods.contains(JavaModifier.BRIDGE)
-        && !m.isAnnotatedWith(FLINK_INTERNAL) && !m.isAnnotatedWith(OGPM_INTERNAL)
+        && !mods.contains(JavaModifier.SYNTHETIC)
+        && !mods.contains(JavaModifier.BRIDGE)
+        && !m.isAnnotatedWith(FLINK_INTERNAL)
+        && !m.isAnnotatedWith(OGPM_INTERNAL)
         && !(m instanceof JavaMethod method && implementsForeign(method));
   }
 
@@ -178,13 +195,23 @@ public final class ArchitectureRules {
 
   public static ArchCondition<JavaClass> carryExactlyOneOf(String publicEvolving, String internal) {
     String a = publicEvolving.substring(publicEvolving.lastIndexOf('.') + 1);
-    return new ArchCondition<>("carry exactly one of @" + a + " and @Internal (" + publicEvolving.replace("." + a, "")
-        + ")") {
+    return new ArchCondition<>(
+        "carry exactly one of @"
+            + a
+            + " and @Internal ("
+            + publicEvolving.replace("." + a, "")
+            + ")") {
       @Override
       public void check(JavaClass c, ConditionEvents events) {
         int n = (c.isAnnotatedWith(publicEvolving) ? 1 : 0) + (c.isAnnotatedWith(internal) ? 1 : 0);
-        events.add(new SimpleConditionEvent(c, n == 1, c.getName() + (n == 0 ? " says neither @" + a + " nor @Internal"
-            : n == 1 ? " says one" : " says both @" + a + " and @Internal")));
+        events.add(
+            new SimpleConditionEvent(
+                c,
+                n == 1,
+                c.getName()
+                    + (n == 0
+                        ? " says neither @" + a + " nor @Internal"
+                        : n == 1 ? " says one" : " says both @" + a + " and @Internal")));
       }
     };
   }

@@ -1,8 +1,8 @@
 package io.ogpm.architecture;
 
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static io.ogpm.architecture.ArchitectureRules.OGPM_INTERNAL;
 import static io.ogpm.architecture.ArchitectureRules.OGPM_PUBLIC_EVOLVING;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
@@ -17,17 +17,23 @@ import com.tngtech.archunit.lang.ArchRule;
  */
 @AnalyzeClasses(packages = "io.ogpm", importOptions = ImportOption.DoNotIncludeTests.class)
 class CoreArchitectureTest {
-  static final String[] CORE = {"io.ogpm.annotation..", "io.ogpm.mechanism..", "io.ogpm.config..",
-      "io.ogpm.estimate..", "io.ogpm.record.."};
+  static final String[] CORE = {
+    "io.ogpm.annotation..",
+    "io.ogpm.mechanism..",
+    "io.ogpm.config..",
+    "io.ogpm.estimate..",
+    "io.ogpm.record.."
+  };
 
   @ArchTest
-  static final ArchRule noCyclesBetweenPackages = slices().matching("io.ogpm.(*)..").namingSlices("$1")
-      .should().beFreeOfCycles();
+  static final ArchRule noCyclesBetweenPackages =
+      slices().matching("io.ogpm.(*)..").namingSlices("$1").should().beFreeOfCycles();
 
   @ArchTest
   static final ArchRule publicTypesSayWhetherTheyAreApi =
       ArchitectureRules.publicTypesSayWhetherTheyAreApi(OGPM_PUBLIC_EVOLVING, OGPM_INTERNAL, CORE);
 
   @ArchTest
-  static final ArchRule apiSignaturesExposeOnlyApiTypes = ArchitectureRules.apiSignaturesExposeOnlyApiTypes();
+  static final ArchRule apiSignaturesExposeOnlyApiTypes =
+      ArchitectureRules.apiSignaturesExposeOnlyApiTypes();
 }

@@ -12,29 +12,45 @@ import org.junit.jupiter.params.provider.ValueSource;
 class BudgetConfigTest {
   @ParameterizedTest
   @CsvSource({
-      "P1D, PT24H",
-      "PT12H, PT12H",
-      "PT30M, PT30M",
-      "P2DT3H, PT51H",
-      "pt90s, PT1M30S",
-      "1d, PT24H",
-      "12h, PT12H",
-      "30m, PT30M",
-      "45s, PT45S",
-      "7d, PT168H",
+    "P1D, PT24H",
+    "PT12H, PT12H",
+    "PT30M, PT30M",
+    "P2DT3H, PT51H",
+    "pt90s, PT1M30S",
+    "1d, PT24H",
+    "12h, PT12H",
+    "30m, PT30M",
+    "45s, PT45S",
+    "7d, PT168H",
   })
   void periodsInBothForms(String text, String iso) {
     assertThat(BudgetConfig.parsePeriod(text)).isEqualTo(Duration.parse(iso));
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "1", "d", "1w", "1D", "1.5h", "1 d", "P1W", "-1d", "P1M", "1y",
-      "99999999999999d"})
+  @ValueSource(
+      strings = {
+        "",
+        "1",
+        "d",
+        "1w",
+        "1D",
+        "1.5h",
+        "1 d",
+        "P1W",
+        "-1d",
+        "P1M",
+        "1y",
+        "99999999999999d"
+      })
   void otherPeriodsAreErrors(String text) {
     assertThatThrownBy(() -> BudgetConfig.parsePeriod(text))
         .isInstanceOf(ConfigException.class)
-        .hasMessage("budget: period must be an ISO-8601 duration (P1D, PT12H) or a whole number"
-            + " with unit d, h, m or s (1d, 12h, 30m), got '" + text + "'");
+        .hasMessage(
+            "budget: period must be an ISO-8601 duration (P1D, PT12H) or a whole number"
+                + " with unit d, h, m or s (1d, 12h, 30m), got '"
+                + text
+                + "'");
   }
 
   @ParameterizedTest
@@ -60,7 +76,8 @@ class BudgetConfigTest {
   void valueSemantics(String period) throws Exception {
     BudgetConfig b = BudgetConfig.of(2.5, BudgetConfig.parsePeriod(period));
     Duration day = Duration.ofHours(24);
-    assertThat(b).isEqualTo(BudgetConfig.of(2.5, day))
+    assertThat(b)
+        .isEqualTo(BudgetConfig.of(2.5, day))
         .isEqualTo(BudgetConfig.of(2.5, day, BudgetClock.LOG_APPEND_TIME, day))
         .isNotEqualTo(BudgetConfig.of(2.5, Duration.ofHours(23)))
         .isNotEqualTo(BudgetConfig.of(2.0, day))
@@ -68,7 +85,9 @@ class BudgetConfigTest {
         .isNotEqualTo(BudgetConfig.of(2.5, day, BudgetClock.INGESTION_TIME, null));
     assertThat(PrivacyConfigTest.roundTrip(b)).isEqualTo(b).hasSameHashCodeAs(b);
     BudgetConfig ingestion = BudgetConfig.of(2.5, day, BudgetClock.INGESTION_TIME, null);
-    assertThat(PrivacyConfigTest.roundTrip(ingestion)).isEqualTo(ingestion).hasSameHashCodeAs(ingestion);
+    assertThat(PrivacyConfigTest.roundTrip(ingestion))
+        .isEqualTo(ingestion)
+        .hasSameHashCodeAs(ingestion);
   }
 
   @Test
@@ -84,20 +103,37 @@ class BudgetConfigTest {
     BudgetConfig b = BudgetConfig.of(1, Duration.ofHours(6), BudgetClock.INGESTION_TIME, null);
     assertThat(b.maxLag()).isZero();
     assertThat(b).hasToString("budget{epsilon=1.0 per PT6H of ingestion-time}");
-    assertThatThrownBy(() -> BudgetConfig.of(1, Duration.ofHours(6), BudgetClock.INGESTION_TIME, Duration.ZERO))
+    assertThatThrownBy(
+            () ->
+                BudgetConfig.of(1, Duration.ofHours(6), BudgetClock.INGESTION_TIME, Duration.ZERO))
         .isInstanceOf(ConfigException.class)
         .hasMessageStartingWith("budget: max-lag applies to clock log-append-time only");
   }
 
   @Test
   void aLagOfZeroAndOfTheLongestDurationAreAccepted() {
-    assertThat(BudgetConfig.of(1, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, Duration.ZERO).maxLag()).isZero();
-    assertThat(BudgetConfig.of(1, Duration.ofDays(36_500), BudgetClock.LOG_APPEND_TIME, Duration.ofDays(36_500))
-        .maxLag()).isEqualTo(Duration.ofDays(36_500));
-    assertThatThrownBy(() -> BudgetConfig.of(1, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, Duration.ofDays(36_501)))
+    assertThat(
+            BudgetConfig.of(1, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, Duration.ZERO)
+                .maxLag())
+        .isZero();
+    assertThat(
+            BudgetConfig.of(
+                    1,
+                    Duration.ofDays(36_500),
+                    BudgetClock.LOG_APPEND_TIME,
+                    Duration.ofDays(36_500))
+                .maxLag())
+        .isEqualTo(Duration.ofDays(36_500));
+    assertThatThrownBy(
+            () ->
+                BudgetConfig.of(
+                    1, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, Duration.ofDays(36_501)))
         .isInstanceOf(ConfigException.class)
         .hasMessage("budget: max-lag must be at most 36500 days, got PT876024H");
-    assertThatThrownBy(() -> BudgetConfig.of(1, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, Duration.ofNanos(1)))
+    assertThatThrownBy(
+            () ->
+                BudgetConfig.of(
+                    1, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, Duration.ofNanos(1)))
         .isInstanceOf(ConfigException.class)
         .hasMessage("budget: max-lag must be a whole number of milliseconds, got PT0.000000001S");
   }
@@ -108,7 +144,8 @@ class BudgetConfigTest {
   void fractionsOfASecondInWholeMillisecondsAreAccepted(String text) {
     Duration d = Duration.parse(text);
     assertThat(BudgetConfig.of(1, d).period()).isEqualTo(d);
-    assertThat(BudgetConfig.of(1, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, d).maxLag()).isEqualTo(d);
+    assertThat(BudgetConfig.of(1, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, d).maxLag())
+        .isEqualTo(d);
     assertThatThrownBy(() -> BudgetConfig.of(1, d.plusNanos(1)))
         .isInstanceOf(ConfigException.class)
         .hasMessage("budget: period must be a whole number of milliseconds, got " + d.plusNanos(1));

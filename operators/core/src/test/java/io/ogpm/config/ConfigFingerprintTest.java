@@ -6,7 +6,8 @@ import org.junit.jupiter.api.Test;
 
 /** The fingerprint changes exactly with what an estimator relies on. */
 class ConfigFingerprintTest {
-  static final String FIELDS = """
+  static final String FIELDS =
+      """
       fields:
         - name: x
           min: -2
@@ -28,9 +29,14 @@ class ConfigFingerprintTest {
     ConfigFingerprint base = of(FIELDS);
     assertThat(base.value()).matches("v1:[0-9a-f]{16}");
     assertThat(of("id-field: id\nuser-field: u\npassthrough: [ts]\n" + FIELDS)).isEqualTo(base);
-    assertThat(of(FIELDS.replace("  - name: x\n    min: -2\n    max: 2\n    epsilon: 1\n", "")
-        + "  - name: x\n    min: -2\n    max: 2\n    epsilon: 1\n")).as("field order").isEqualTo(base);
-    assertThat(of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    out-of-range: clamp\n"))).isEqualTo(base);
+    assertThat(
+            of(
+                FIELDS.replace("  - name: x\n    min: -2\n    max: 2\n    epsilon: 1\n", "")
+                    + "  - name: x\n    min: -2\n    max: 2\n    epsilon: 1\n"))
+        .as("field order")
+        .isEqualTo(base);
+    assertThat(of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    out-of-range: clamp\n")))
+        .isEqualTo(base);
     assertThat(ConfigFingerprint.parse(base.value())).isEqualTo(base);
   }
 
@@ -40,12 +46,17 @@ class ConfigFingerprintTest {
     assertThat(of(FIELDS.replace("epsilon: 1\n", "epsilon: 1.0000000001\n"))).isNotEqualTo(base);
     assertThat(of(FIELDS.replace("min: -2", "min: -2.5"))).isNotEqualTo(base);
     assertThat(of(FIELDS.replace("name: x", "name: y"))).isNotEqualTo(base);
-    assertThat(of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    mechanism: pm\n"))).isNotEqualTo(base);
-    assertThat(of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    objective: l2\n"))).isNotEqualTo(base);
+    assertThat(of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    mechanism: pm\n")))
+        .isNotEqualTo(base);
+    assertThat(of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    objective: l2\n")))
+        .isNotEqualTo(base);
     assertThat(of("grid-bits: 30\n" + FIELDS)).isNotEqualTo(base);
-    ConfigFingerprint atZero = of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    optimize-at: 0\n"));
+    ConfigFingerprint atZero =
+        of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    optimize-at: 0\n"));
     assertThat(atZero).isNotEqualTo(base);
-    assertThat(of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    optimize-at: 0.5\n"))).isNotEqualTo(atZero).isNotEqualTo(base);
+    assertThat(of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    optimize-at: 0.5\n")))
+        .isNotEqualTo(atZero)
+        .isNotEqualTo(base);
     assertThat(of(FIELDS.replace("    domain: circular\n", ""))).isNotEqualTo(base);
   }
 

@@ -16,7 +16,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class FieldSamplingTest {
   /** Six fields as the sample's: five at 1 and one at 0.5, 5.5 in all. */
-  static final String SIX = """
+  static final String SIX =
+      """
       fields:
         - {name: a.x, min: -3, max: 3, epsilon: 1}
         - {name: a.y, min: -3, max: 3, epsilon: 1}
@@ -38,17 +39,25 @@ class FieldSamplingTest {
     assertThat(s.units()).isEqualTo(6);
     assertThat(s.isAuto()).isFalse();
     // The two largest units have 1 each: a report of either is at 5.5 / 2 (less the margin).
-    assertThat(s.scale()).isCloseTo(2.75, org.assertj.core.data.Offset.offset(1e-9)).isLessThan(2.75);
+    assertThat(s.scale())
+        .isCloseTo(2.75, org.assertj.core.data.Offset.offset(1e-9))
+        .isLessThan(2.75);
     assertThat(c.fields().get(0).epsilon()).isEqualTo(1 * s.scale());
     assertThat(c.fields().get(4).epsilon()).isEqualTo(0.5 * s.scale());
-    assertThat(c.epsilonPerRecord()).isLessThanOrEqualTo(5.5).isCloseTo(5.5, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(c.epsilonPerRecord())
+        .isLessThanOrEqualTo(5.5)
+        .isCloseTo(5.5, org.assertj.core.data.Offset.offset(1e-9));
   }
 
-  /** Every choice of K units, summed in configuration order as the record path sums them, is at most the configured epsilon. */
+  /**
+   * Every choice of K units, summed in configuration order as the record path sums them, is at most
+   * the configured epsilon.
+   */
   @ParameterizedTest
   @CsvSource({"1", "2", "3", "4", "5"})
   void noChoiceSpendsMoreThanConfigured(int k) {
-    String odd = """
+    String odd =
+        """
         fields:
           - {name: f1, min: 0, max: 1, epsilon: 0.1}
           - {name: f2, min: 0, max: 1, epsilon: 0.7}
@@ -71,12 +80,15 @@ class FieldSamplingTest {
       assertThat(spent).as("k %s choice %s", k, choice).isLessThanOrEqualTo(configured);
       most = Math.max(most, spent);
     }
-    // The costliest choice spends what the configuration does, less the margin; so does epsilonPerRecord.
+    // The costliest choice spends what the configuration does, less the margin; so does
+    // epsilonPerRecord.
     assertThat(most).isGreaterThan(configured * (1 - 1e-9));
-    assertThat(c.epsilonPerRecord()).isLessThanOrEqualTo(configured).isGreaterThan(configured * (1 - 1e-9));
+    assertThat(c.epsilonPerRecord())
+        .isLessThanOrEqualTo(configured)
+        .isGreaterThan(configured * (1 - 1e-9));
     // Relative weights are kept.
-    assertThat(c.fields().get(3).epsilon() / c.fields().get(0).epsilon()).isCloseTo(11,
-        org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(c.fields().get(3).epsilon() / c.fields().get(0).epsilon())
+        .isCloseTo(11, org.assertj.core.data.Offset.offset(1e-9));
   }
 
   private static List<List<Integer>> choices(int d, int k) {
@@ -112,7 +124,8 @@ class FieldSamplingTest {
     ConfigFingerprint three = ConfigFingerprint.of(sampled(SIX, "3"));
     assertThat(two).isNotEqualTo(plain).isNotEqualTo(three);
     assertThat(ConfigFingerprint.of(sampled(SIX, "2"))).isEqualTo(two);
-    // The same fields at the reported epsilons, without the sampling: still not the sampled records' meaning.
+    // The same fields at the reported epsilons, without the sampling: still not the sampled
+    // records' meaning.
     assertThat(ConfigFingerprint.of(sampled(SIX, "2").fields())).isNotEqualTo(two);
   }
 
@@ -129,23 +142,32 @@ class FieldSamplingTest {
     FieldSampling s = c.sampling().orElseThrow();
     assertThat(s.isAuto()).isTrue();
     assertThat(s.fieldsPerRecord()).isEqualTo(1);
-    assertThat(s.describe()).startsWith("sampling: each record reports " + s.fieldsPerRecord() + " of its 6 fields,")
-        .contains("(auto: the K whose fields' means are nearest the best K's whatever the spread of the inputs; by K,"
-            + " their variance at most times the best's: 1 x");
+    assertThat(s.describe())
+        .startsWith("sampling: each record reports " + s.fieldsPerRecord() + " of its 6 fields,")
+        .contains(
+            "(auto: the K whose fields' means are nearest the best K's whatever the spread of the inputs; by K,"
+                + " their variance at most times the best's: 1 x");
     assertThat(leastDescribed(s)).isEqualTo(s.fieldsPerRecord());
     for (String eps : new String[] {"0.05", "5"}) {
-      String scaled = SIX.replace("epsilon: 1}", "epsilon: " + eps + "}").replace("epsilon: 0.5}", "epsilon: " + eps + "}");
-      assertThat(sampled(scaled, "auto").sampling().orElseThrow().fieldsPerRecord()).as("at %s each", eps).isEqualTo(1);
+      String scaled =
+          SIX.replace("epsilon: 1}", "epsilon: " + eps + "}")
+              .replace("epsilon: 0.5}", "epsilon: " + eps + "}");
+      assertThat(sampled(scaled, "auto").sampling().orElseThrow().fieldsPerRecord())
+          .as("at %s each", eps)
+          .isEqualTo(1);
     }
     // At 20 each, one field per record would get 120, beyond the epsilons estimates are exact for:
     // auto offers only K's that stay within them, and a K that does not is an error naming it.
-    String twenty = SIX.replace("epsilon: 1}", "epsilon: 20}").replace("epsilon: 0.5}", "epsilon: 20}");
+    String twenty =
+        SIX.replace("epsilon: 1}", "epsilon: 20}").replace("epsilon: 0.5}", "epsilon: 20}");
     FieldSampling high = sampled(twenty, "auto").sampling().orElseThrow();
     assertThat(high.fieldsPerRecord()).isBetween(4, 6);
     assertThat(high.describe()).contains("1 - 2 - 3 - 4 x");
-    assertThatThrownBy(() -> sampled(twenty, "3")).isInstanceOf(ConfigException.class)
-        .hasMessage("sampling: fields-per-record 3 would report a field at epsilon 39.99999999996362, above the 30.0 the"
-            + " estimates are exact for; report more fields per record or configure smaller epsilons");
+    assertThatThrownBy(() -> sampled(twenty, "3"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(
+            "sampling: fields-per-record 3 would report a field at epsilon 39.99999999996362, above the 30.0 the"
+                + " estimates are exact for; report more fields per record or configure smaller epsilons");
     String lopsided = SIX.replace("epsilon: 0.5}", "epsilon: 10}");
     FieldSampling all = sampled(lopsided, "auto").sampling().orElseThrow();
     assertThat(all.fieldsPerRecord()).isEqualTo(6);
@@ -153,13 +175,13 @@ class FieldSamplingTest {
   }
 
   /**
-   * The worst ratio is at an end of the spreads: checked against a fine grid of spreads, for
-   * random sets of lines shaped as the variances are (more noise where fewer records are left
-   * out).
+   * The worst ratio is at an end of the spreads: checked against a fine grid of spreads, for random
+   * sets of lines shaped as the variances are (more noise where fewer records are left out).
    */
   @Test
   void theWorstRatiosAreAtTheEndsOfTheSpreads() {
-    // K=1: 1 + 2P, K=2: 2 + P, K=3: 3 (P from 0 to 2). K=1 at P=2: 5 / 3; K=2 at P=0: 2 / 1; K=3 at P=0: 3.
+    // K=1: 1 + 2P, K=2: 2 + P, K=3: 3 (P from 0 to 2). K=1 at P=2: 5 / 3; K=2 at P=0: 2 / 1; K=3 at
+    // P=0: 3.
     assertThat(FieldSampling.worstRatios(new double[] {1, 2, 3}, new double[] {2, 1, 0}, 2))
         .containsExactly(5.0 / 3, 2.0, 3.0);
     java.util.Random random = new java.util.Random(7);
@@ -180,14 +202,18 @@ class FieldSamplingTest {
           least = Math.min(least, noise[k] + left[k] * p);
         }
         for (int k = 0; k < n; k++) {
-          assertThat((noise[k] + left[k] * p) / least).as("trial %d, K=%d at P=%s", trial, k + 1, p)
+          assertThat((noise[k] + left[k] * p) / least)
+              .as("trial %d, K=%d at P=%s", trial, k + 1, p)
               .isLessThanOrEqualTo(worst[k] * (1 + 1e-12));
         }
       }
     }
   }
 
-  /** A value object: equal when the same K is drawn the same way from the same units at the same scale. */
+  /**
+   * A value object: equal when the same K is drawn the same way from the same units at the same
+   * scale.
+   */
   @Test
   void samplingsAreValueObjects() {
     FieldSampling a = sampled(SIX, "2").sampling().orElseThrow();
@@ -195,7 +221,12 @@ class FieldSamplingTest {
     FieldSampling c = sampled(SIX, "3").sampling().orElseThrow();
     FieldSampling auto = sampled(SIX, "auto").sampling().orElseThrow();
     FieldSampling one = sampled(SIX, "1").sampling().orElseThrow();
-    assertThat(a).isEqualTo(b).hasSameHashCodeAs(b).isNotEqualTo(c).isNotEqualTo(null).isNotEqualTo("2");
+    assertThat(a)
+        .isEqualTo(b)
+        .hasSameHashCodeAs(b)
+        .isNotEqualTo(c)
+        .isNotEqualTo(null)
+        .isNotEqualTo("2");
     assertThat(auto).as("auto and its K differ in how K was chosen").isNotEqualTo(one);
     assertThat(a).hasToString("sampling{fields-per-record=2 of 6, scale=" + a.scale() + "}");
     assertThat(auto.toString()).startsWith("sampling{fields-per-record=auto:1 of 6, scale=");
@@ -204,7 +235,10 @@ class FieldSamplingTest {
   /** The K whose error, as the start-up line gives it, is least. */
   private static int leastDescribed(FieldSampling s) {
     String described = s.describe();
-    String[] byK = described.substring(described.indexOf("the best's: ") + 12, described.length() - 1).split(" ");
+    String[] byK =
+        described
+            .substring(described.indexOf("the best's: ") + 12, described.length() - 1)
+            .split(" ");
     double least = Double.POSITIVE_INFINITY;
     int best = 0;
     for (int i = 0; i < byK.length; i += 2) {
@@ -222,7 +256,8 @@ class FieldSamplingTest {
 
   @Test
   void aPolarPairIsOneUnit() {
-    String polar = """
+    String polar =
+        """
         fields:
           - {name: speed, min: 0, max: 10, epsilon: 1}
           - domain: polar
@@ -237,38 +272,50 @@ class FieldSamplingTest {
     assertThat(s.units()).isEqualTo(2);
     assertThat(s.unitOf(1)).isEqualTo(s.unitOf(2)).isNotEqualTo(s.unitOf(0));
     // The pair (7.283) is the costlier unit: a report of it spends the configured 8.283.
-    assertThat(c.fields().get(1).epsilon() + c.fields().get(2).epsilon()).isLessThanOrEqualTo(8.283)
+    assertThat(c.fields().get(1).epsilon() + c.fields().get(2).epsilon())
+        .isLessThanOrEqualTo(8.283)
         .isGreaterThan(8.283 * (1 - 1e-9));
-    assertThatThrownBy(() -> PrivacyConfig.parse(polar.replace("fields-per-record: 1", "fields-per-record: 3")))
-        .hasMessage("sampling: fields-per-record must be a whole number from 1 to 2 (the configuration's fields,"
-            + " a polar pair counting as one) or auto, got 3");
+    assertThatThrownBy(
+            () ->
+                PrivacyConfig.parse(polar.replace("fields-per-record: 1", "fields-per-record: 3")))
+        .hasMessage(
+            "sampling: fields-per-record must be a whole number from 1 to 2 (the configuration's fields,"
+                + " a polar pair counting as one) or auto, got 3");
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "0|sampling: fields-per-record must be a whole number from 1 to 6 (the configuration's fields, a polar pair counting as one) or auto, got 0",
-      "7|sampling: fields-per-record must be a whole number from 1 to 6 (the configuration's fields, a polar pair counting as one) or auto, got 7",
-      "-1|sampling: fields-per-record must be a whole number from 1 to 6 (the configuration's fields, a polar pair counting as one) or auto, got -1",
-      "2.5|sampling: fields-per-record must be a whole number of fields or auto, got 2.5",
-      "two|sampling: fields-per-record must be a whole number of fields or auto, got 'two'",
-      "AUTO|sampling: fields-per-record must be a whole number of fields or auto, got 'AUTO'",
-      "[1]|sampling: fields-per-record must be a whole number of fields or auto, got a list",
-      "99999999999|sampling: fields-per-record must be a whole number of fields or auto, got 99999999999"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "0|sampling: fields-per-record must be a whole number from 1 to 6 (the configuration's fields, a polar pair counting as one) or auto, got 0",
+        "7|sampling: fields-per-record must be a whole number from 1 to 6 (the configuration's fields, a polar pair counting as one) or auto, got 7",
+        "-1|sampling: fields-per-record must be a whole number from 1 to 6 (the configuration's fields, a polar pair counting as one) or auto, got -1",
+        "2.5|sampling: fields-per-record must be a whole number of fields or auto, got 2.5",
+        "two|sampling: fields-per-record must be a whole number of fields or auto, got 'two'",
+        "AUTO|sampling: fields-per-record must be a whole number of fields or auto, got 'AUTO'",
+        "[1]|sampling: fields-per-record must be a whole number of fields or auto, got a list",
+        "99999999999|sampling: fields-per-record must be a whole number of fields or auto, got 99999999999"
+      })
   void aBadNumberOfFieldsIsOneLineNamingIt(String k, String message) {
-    assertThatThrownBy(() -> sampled(SIX, k)).isInstanceOf(ConfigException.class).hasMessage(message);
+    assertThatThrownBy(() -> sampled(SIX, k))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(message);
   }
 
   @Test
   void theSamplingMappingIsChecked() {
     assertThatThrownBy(() -> PrivacyConfig.parse(SIX + "sampling: {}\n"))
         .hasMessage("sampling: fields-per-record is required (a whole number of fields, or auto)");
-    assertThatThrownBy(() -> PrivacyConfig.parse(SIX + "sampling: {fields-per-record: 2, seed: 1}\n"))
+    assertThatThrownBy(
+            () -> PrivacyConfig.parse(SIX + "sampling: {fields-per-record: 2, seed: 1}\n"))
         .hasMessage("unknown key 'seed' in sampling (known keys: fields-per-record)");
     assertThatThrownBy(() -> PrivacyConfig.parse(SIX + "sampling: 2\n"))
         .hasMessage("sampling must be a mapping, got 2");
   }
 
-  /** The budget must allow one record at its costliest: the configured epsilon, as without sampling. */
+  /**
+   * The budget must allow one record at its costliest: the configured epsilon, as without sampling.
+   */
   @Test
   void theBudgetIsCheckedAgainstTheCostliestRecord() {
     String withBudget = "user-field: user\n" + SIX + "budget: {epsilon: 5, period: P1D}\n";

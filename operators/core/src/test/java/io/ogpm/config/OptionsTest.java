@@ -13,10 +13,12 @@ class OptionsTest {
 
   @Test
   void aMissingOrBlankNameIsRefusedNamingTheOptionAndTheValue() {
-    assertThatThrownBy(() -> Options.notBlank("groupId", null)).isInstanceOf(NullPointerException.class)
+    assertThatThrownBy(() -> Options.notBlank("groupId", null))
+        .isInstanceOf(NullPointerException.class)
         .hasMessage("groupId: required");
     for (String blank : new String[] {"", " ", "\t\n"}) {
-      assertThatThrownBy(() -> Options.notBlank("--raw-topic", blank)).isInstanceOf(IllegalArgumentException.class)
+      assertThatThrownBy(() -> Options.notBlank("--raw-topic", blank))
+          .isInstanceOf(IllegalArgumentException.class)
           .hasMessage("--raw-topic: must not be blank, got '" + blank + "'");
     }
   }

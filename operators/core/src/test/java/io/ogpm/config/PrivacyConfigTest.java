@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class PrivacyConfigTest {
   /** The example of the project contract ("Field configuration (YAML)"), verbatim. */
-  static final String CONTRACT_EXAMPLE = """
+  static final String CONTRACT_EXAMPLE =
+      """
       id-field: id                 # optional; a unique record id (replay-safe randomness, dedup)
       user-field: user             # optional; whose privacy budget a record spends
       passthrough: [ts, activity]  # copied unchanged; every other input field is dropped
@@ -42,7 +43,8 @@ class PrivacyConfigTest {
           epsilon: 2.0
       """;
 
-  static final String MINIMAL = """
+  static final String MINIMAL =
+      """
       fields:
         - name: attitude.roll
           min: 0
@@ -95,7 +97,9 @@ class PrivacyConfigTest {
 
   @Test
   void emptyValuesAreLikeMissingKeys() {
-    PrivacyConfig c = PrivacyConfig.parse("""
+    PrivacyConfig c =
+        PrivacyConfig.parse(
+            """
         id-field:
         passthrough:
         fields:
@@ -116,7 +120,9 @@ class PrivacyConfigTest {
 
   @Test
   void everyKeyIsRead() {
-    PrivacyConfig c = PrivacyConfig.parse("""
+    PrivacyConfig c =
+        PrivacyConfig.parse(
+            """
         user-field: device.owner
         grid-bits: 20
         budget: {epsilon: 10, period: 12h}
@@ -127,16 +133,26 @@ class PrivacyConfigTest {
         """);
     assertThat(c.gridBits()).isEqualTo(20);
     assertThat(c.budget()).contains(BudgetConfig.of(10, Duration.ofHours(12)));
-    assertThat(PrivacyConfig.parse("""
+    assertThat(
+            PrivacyConfig.parse(
+                    """
         user-field: u
         budget: {epsilon: 10, period: 12h, clock: log-append-time, max-lag: 3d}
         fields: [{name: t, min: 0, max: 1, epsilon: 1}]
-        """).budget()).contains(BudgetConfig.of(10, Duration.ofHours(12), BudgetClock.LOG_APPEND_TIME, Duration.ofDays(3)));
-    assertThat(PrivacyConfig.parse("""
+        """)
+                .budget())
+        .contains(
+            BudgetConfig.of(
+                10, Duration.ofHours(12), BudgetClock.LOG_APPEND_TIME, Duration.ofDays(3)));
+    assertThat(
+            PrivacyConfig.parse(
+                    """
         user-field: u
         budget: {epsilon: 10, period: 12h, clock: ingestion-time}
         fields: [{name: t, min: 0, max: 1, epsilon: 1}]
-        """).budget()).contains(BudgetConfig.of(10, Duration.ofHours(12), BudgetClock.INGESTION_TIME, null));
+        """)
+                .budget())
+        .contains(BudgetConfig.of(10, Duration.ofHours(12), BudgetClock.INGESTION_TIME, null));
     FieldConfig t = c.field("t").orElseThrow();
     assertThat(t.mechanism()).isEqualTo(MechanismType.STAIRCASE);
     assertThat(t.objective()).isEqualTo(Objective.L2);
@@ -144,10 +160,17 @@ class PrivacyConfigTest {
     assertThat(t.spec().gridBits()).isEqualTo(20);
     assertThat(c.field("h").orElseThrow().mechanism()).isEqualTo(MechanismType.PURKAYASTHA);
     assertThat(t.spec().optimizeAt()).isEmpty();
-    FieldConfig at = PrivacyConfig.parse("fields: [{name: a, min: -1, max: 3, epsilon: 1, optimize-at: 0.25}]")
-        .field("a").orElseThrow();
-    assertThat(at.spec()).isEqualTo(MechanismSpec.builder()
-        .domain(Domain.classical(-1, 3)).epsilon(1).optimizeAt(0.25).build());
+    FieldConfig at =
+        PrivacyConfig.parse("fields: [{name: a, min: -1, max: 3, epsilon: 1, optimize-at: 0.25}]")
+            .field("a")
+            .orElseThrow();
+    assertThat(at.spec())
+        .isEqualTo(
+            MechanismSpec.builder()
+                .domain(Domain.classical(-1, 3))
+                .epsilon(1)
+                .optimizeAt(0.25)
+                .build());
   }
 
   @Test
@@ -158,7 +181,9 @@ class PrivacyConfigTest {
 
   @Test
   void aBudgetOfExactlyTheRecordCostIsAcceptedDespiteRounding() {
-    PrivacyConfig c = PrivacyConfig.parse("""
+    PrivacyConfig c =
+        PrivacyConfig.parse(
+            """
         user-field: u
         budget: {epsilon: 0.3, period: 1d}
         fields:
@@ -172,13 +197,14 @@ class PrivacyConfigTest {
   @Test
   void specIsTheHandBuiltSpec() {
     PrivacyConfig c = PrivacyConfig.parse(CONTRACT_EXAMPLE);
-    MechanismSpec roll = MechanismSpec.builder()
-        .type(MechanismType.OGPM)
-        .domain(Domain.circular(-3.141592653589793, 3.141592653589793))
-        .epsilon(2.0)
-        .objective(Objective.L1)
-        .gridBits(OutputGrid.DEFAULT_BITS)
-        .build();
+    MechanismSpec roll =
+        MechanismSpec.builder()
+            .type(MechanismType.OGPM)
+            .domain(Domain.circular(-3.141592653589793, 3.141592653589793))
+            .epsilon(2.0)
+            .objective(Objective.L1)
+            .gridBits(OutputGrid.DEFAULT_BITS)
+            .build();
     assertThat(c.field("roll").orElseThrow().spec()).isEqualTo(roll);
     assertThat(c.field("accel_x").orElseThrow().spec())
         .isEqualTo(roll.toBuilder().domain(Domain.classical(-2, 2)).epsilon(1.0).build());
@@ -187,8 +213,13 @@ class PrivacyConfigTest {
   @Test
   void specCarriesTheTopLevelGridBits() {
     PrivacyConfig c = PrivacyConfig.parse("grid-bits: 12\n" + MINIMAL);
-    assertThat(c.fields().get(0).spec()).isEqualTo(MechanismSpec.builder()
-        .domain(Domain.classical(0, 1)).epsilon(0.5).gridBits(12).build());
+    assertThat(c.fields().get(0).spec())
+        .isEqualTo(
+            MechanismSpec.builder()
+                .domain(Domain.classical(0, 1))
+                .epsilon(0.5)
+                .gridBits(12)
+                .build());
   }
 
   @Test
@@ -215,15 +246,16 @@ class PrivacyConfigTest {
   void equalityDependsOnEveryPart() {
     PrivacyConfig c = PrivacyConfig.parse(CONTRACT_EXAMPLE);
     assertThat(PrivacyConfig.parse(CONTRACT_EXAMPLE)).isEqualTo(c).hasSameHashCodeAs(c);
-    List<String> variants = List.of(
-        CONTRACT_EXAMPLE.replace("id-field: id", "id-field: rid"),
-        CONTRACT_EXAMPLE.replace("user-field: user", ""),
-        CONTRACT_EXAMPLE.replace("[ts, activity]", "[activity, ts]"),
-        CONTRACT_EXAMPLE.replace("epsilon: 2.0", "epsilon: 2.5"),
-        CONTRACT_EXAMPLE.replace("out-of-range: reject", "out-of-range: clamp"),
-        CONTRACT_EXAMPLE.replace("max: 2.0", "max: 2.5"),
-        "grid-bits: 31\n" + CONTRACT_EXAMPLE,
-        "budget: {epsilon: 5, period: 1d}\n" + CONTRACT_EXAMPLE);
+    List<String> variants =
+        List.of(
+            CONTRACT_EXAMPLE.replace("id-field: id", "id-field: rid"),
+            CONTRACT_EXAMPLE.replace("user-field: user", ""),
+            CONTRACT_EXAMPLE.replace("[ts, activity]", "[activity, ts]"),
+            CONTRACT_EXAMPLE.replace("epsilon: 2.0", "epsilon: 2.5"),
+            CONTRACT_EXAMPLE.replace("out-of-range: reject", "out-of-range: clamp"),
+            CONTRACT_EXAMPLE.replace("max: 2.0", "max: 2.5"),
+            "grid-bits: 31\n" + CONTRACT_EXAMPLE,
+            "budget: {epsilon: 5, period: 1d}\n" + CONTRACT_EXAMPLE);
     for (String v : variants) {
       assertThat(PrivacyConfig.parse(v)).as(v).isNotEqualTo(c);
     }
@@ -255,11 +287,16 @@ class PrivacyConfigTest {
 
   @Test
   void builtInCodeLikeParsed() {
-    MechanismSpec spec = MechanismSpec.builder()
-        .domain(Domain.classical(0, 1)).epsilon(0.5).build();
-    PrivacyConfig built = PrivacyConfig.of(null, null, null,
-        List.of(FieldConfig.of("attitude.roll", spec, OutOfRange.REJECT)),
-        OutputGrid.DEFAULT_BITS, null);
+    MechanismSpec spec =
+        MechanismSpec.builder().domain(Domain.classical(0, 1)).epsilon(0.5).build();
+    PrivacyConfig built =
+        PrivacyConfig.of(
+            null,
+            null,
+            null,
+            List.of(FieldConfig.of("attitude.roll", spec, OutOfRange.REJECT)),
+            OutputGrid.DEFAULT_BITS,
+            null);
     assertThat(built).isEqualTo(PrivacyConfig.parse(MINIMAL));
   }
 
@@ -279,8 +316,9 @@ class PrivacyConfigTest {
         .isInstanceOf(ConfigException.class)
         .hasMessage("field: name is required");
     assertThatThrownBy(() -> FieldConfig.of("a.", spec, OutOfRange.REJECT))
-        .hasMessage("field: name must be a dotted name with non-empty parts (like attitude.roll),"
-            + " got 'a.'");
+        .hasMessage(
+            "field: name must be a dotted name with non-empty parts (like attitude.roll),"
+                + " got 'a.'");
     assertThatThrownBy(() -> FieldConfig.of("a", null, OutOfRange.REJECT))
         .hasMessage("field 'a': spec must not be null");
   }

@@ -13,22 +13,29 @@ import io.ogpm.mechanism.random.RandomBits;
 import org.junit.jupiter.api.Test;
 
 /**
- * The variance of one report's unbiased estimate, in units of the domain, against what it must
- * be: Wang et al.'s closed form for the piecewise mechanism, and a simulation of the unit vector's
+ * The variance of one report's unbiased estimate, in units of the domain, against what it must be:
+ * Wang et al.'s closed form for the piecewise mechanism, and a simulation of the unit vector's
  * components on the circle.
  */
 class ReportVarianceTest {
   /**
-   * PM on [-1, 1] is unbiased (slope 1) with Var[M(x)] = x^2 / (t - 1) + (t + 3) / (3 (t - 1)^2),
-   * t = e^(eps/2), largest at the ends; over the width squared, 4.
+   * PM on [-1, 1] is unbiased (slope 1) with Var[M(x)] = x^2 / (t - 1) + (t + 3) / (3 (t - 1)^2), t
+   * = e^(eps/2), largest at the ends; over the width squared, 4.
    */
   @Test
   void thePiecewiseMechanismsIsWangEtAlsClosedFormAtTheEnds() {
     for (double eps : new double[] {0.5, 1, 2, 4}) {
-      MechanismSpec pm = MechanismSpec.builder().type(MechanismType.PM).domain(Domain.classical(-1, 1)).epsilon(1).build();
+      MechanismSpec pm =
+          MechanismSpec.builder()
+              .type(MechanismType.PM)
+              .domain(Domain.classical(-1, 1))
+              .epsilon(1)
+              .build();
       double t = Math.exp(eps / 2);
       double expected = (1 / (t - 1) + (t + 3) / (3 * (t - 1) * (t - 1))) / 4;
-      assertThat(ReportVariance.of(pm, eps)).as("eps %s", eps).isCloseTo(expected, within(1e-9 * expected));
+      assertThat(ReportVariance.of(pm, eps))
+          .as("eps %s", eps)
+          .isCloseTo(expected, within(1e-9 * expected));
     }
   }
 
@@ -40,7 +47,8 @@ class ReportVarianceTest {
   void onACircleItIsTheLargerVarianceOfTheUnitVectorsComponents() {
     Domain circle = Domain.circular(0, 2 * Math.PI);
     for (double eps : new double[] {1, 3}) {
-      MechanismSpec spec = MechanismSpec.builder().type(MechanismType.OGPM).domain(circle).epsilon(eps).build();
+      MechanismSpec spec =
+          MechanismSpec.builder().type(MechanismType.OGPM).domain(circle).epsilon(eps).build();
       Mechanism m = MechanismCatalog.of(spec);
       RandomBits bits = AesCtrSource.seeded(11);
       int n = 400_000;
@@ -59,7 +67,9 @@ class ReportVarianceTest {
       double varCos = sc2 / n - rho1 * rho1;
       double varSin = ss2 / n - (ss / n) * (ss / n);
       double simulated = Math.max(varCos, varSin) / (rho1 * rho1) / (4 * Math.PI * Math.PI);
-      assertThat(ReportVariance.of(spec, eps)).as("eps %s", eps).isCloseTo(simulated, within(0.02 * simulated));
+      assertThat(ReportVariance.of(spec, eps))
+          .as("eps %s", eps)
+          .isCloseTo(simulated, within(0.02 * simulated));
     }
   }
 

@@ -15,8 +15,10 @@ import org.junit.jupiter.api.Test;
  */
 class BinStatisticTest {
   static final double[] VALUES = {0, 1};
+
   /** Inputs 0.1, 0.3, 0.5, 0.7 and 0.9: an odd number, equally spaced, as {@code of} expects. */
   static final double[] INPUTS = {0.1, 0.3, 0.5, 0.7, 0.9};
+
   static final double EDGE_SLACK = 1e-3;
 
   static BinStatistic bernoulli() {
@@ -24,7 +26,8 @@ class BinStatisticTest {
     for (int i = 0; i < INPUTS.length; i++) {
       probabilities[i] = new double[] {1 - INPUTS[i], INPUTS[i]};
     }
-    return BinStatistic.of(0, 1, VALUES, MeanIdentification.grid(0, 1, x -> x), probabilities, EDGE_SLACK);
+    return BinStatistic.of(
+        0, 1, VALUES, MeanIdentification.grid(0, 1, x -> x), probabilities, EDGE_SLACK);
   }
 
   @Test
@@ -62,7 +65,8 @@ class BinStatisticTest {
     double step = 1.0 / MeanIdentification.POINTS;
     assertThat(s.upperMean(counts, n, 1.96)).isCloseTo(0.3 + half + step, within(1e-9));
     assertThat(s.lowerMean(counts, n, 1.96)).isCloseTo(0.3 - half - step, within(1e-9));
-    // The skewness term: z + g1 (2 z^2 + 1) / (6 sqrt n), nothing for a statistic skewed the other way.
+    // The skewness term: z + g1 (2 z^2 + 1) / (6 sqrt n), nothing for a statistic skewed the other
+    // way.
     assertThat(BinStatistic.studentised(2, 3, 100)).isCloseTo(2 + 3 * 9 / 60.0, within(1e-15));
     assertThat(BinStatistic.studentised(2, -3, 100)).isEqualTo(2);
   }
@@ -70,9 +74,20 @@ class BinStatisticTest {
   @Test
   void decreasingValuesAreRejectedAndADecreasingExpectationHasNoIdentification() {
     double[][] probabilities = {{0.9, 0.1}, {0.5, 0.5}, {0.1, 0.9}};
-    assertThatThrownBy(() -> BinStatistic.of(0, 1, new double[] {1, 0}, MeanIdentification.grid(0, 1, x -> x),
-        probabilities, 0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("value 1 is 0.0 after 1.0");
-    assertThat(BinStatistic.of(0, 1, VALUES, MeanIdentification.grid(0, 1, x -> 1 - x), probabilities, 0)).isNull();
+    assertThatThrownBy(
+            () ->
+                BinStatistic.of(
+                    0,
+                    1,
+                    new double[] {1, 0},
+                    MeanIdentification.grid(0, 1, x -> x),
+                    probabilities,
+                    0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("value 1 is 0.0 after 1.0");
+    assertThat(
+            BinStatistic.of(
+                0, 1, VALUES, MeanIdentification.grid(0, 1, x -> 1 - x), probabilities, 0))
+        .isNull();
   }
 }

@@ -11,16 +11,28 @@ import io.ogpm.mechanism.PiecewiseDistribution;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import org.junit.jupiter.api.Test;
 
-/** The binned kernel: probabilities and tails agree and sum to 1, and its largest density holds everywhere. */
+/**
+ * The binned kernel: probabilities and tails agree and sum to 1, and its largest density holds
+ * everywhere.
+ */
 class BinnedKernelTest {
   private static Mechanism classical(MechanismType type, double eps) {
-    return MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps).domain(Domain.classical(-2, 3)).build());
+    return MechanismCatalog.of(
+        MechanismSpec.builder().type(type).epsilon(eps).domain(Domain.classical(-2, 3)).build());
   }
 
   @Test
   void binProbabilitiesSumToOneAndTheTailsAreTheirSuffixSums() {
-    for (MechanismType type : new MechanismType[] {MechanismType.OGPM, MechanismType.PM, MechanismType.SW,
-        MechanismType.PM_C, MechanismType.T_PM, MechanismType.T_SW, MechanismType.OGPM_U}) {
+    for (MechanismType type :
+        new MechanismType[] {
+          MechanismType.OGPM,
+          MechanismType.PM,
+          MechanismType.SW,
+          MechanismType.PM_C,
+          MechanismType.T_PM,
+          MechanismType.T_SW,
+          MechanismType.OGPM_U
+        }) {
       Mechanism m = classical(type, 1.5);
       BinnedKernel kernel = new BinnedKernel(m, FieldBinning.of(m, 17));
       for (double x : new double[] {-2, -1.3, 0.5, 2.99, 3}) {
@@ -34,7 +46,9 @@ class BinnedKernelTest {
         assertThat(sum).isCloseTo(1, within(1e-9));
       }
     }
-    Mechanism circle = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(0, 360)).build());
+    Mechanism circle =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(2).domain(Domain.circular(0, 360)).build());
     BinnedKernel kernel = new BinnedKernel(circle, FieldBinning.of(circle, 12));
     for (double x : new double[] {0, 5, 355}) {
       double sum = 0;
@@ -47,7 +61,8 @@ class BinnedKernelTest {
 
   @Test
   void theLargestDensityAtSixtyFiveInputsIsTheLargestAnywhere() {
-    // The snapping slack rests on it: every piecewise mechanism's density levels do not depend on x.
+    // The snapping slack rests on it: every piecewise mechanism's density levels do not depend on
+    // x.
     for (MechanismType type : MechanismType.values()) {
       if (!type.supportsClassical()) {
         continue;
@@ -60,7 +75,9 @@ class BinnedKernelTest {
         BinnedKernel kernel = new BinnedKernel(m, FieldBinning.of(m, 10));
         for (int i = 0; i <= 4096; i++) {
           for (PiecewiseDistribution.Piece p : m.distribution(-2 + 5.0 * i / 4096).pieces()) {
-            assertThat(p.density()).as("%s at eps %s", type.id(), eps).isLessThanOrEqualTo(kernel.maxDensity());
+            assertThat(p.density())
+                .as("%s at eps %s", type.id(), eps)
+                .isLessThanOrEqualTo(kernel.maxDensity());
           }
         }
         assertThat(kernel.edgeSlack()).isEqualTo(kernel.maxDensity() * m.cellWidth() / 2);

@@ -8,7 +8,10 @@ import io.ogpm.mechanism.random.AesCtrSource;
 import io.ogpm.mechanism.random.RandomBits;
 import org.junit.jupiter.api.Test;
 
-/** Chernoff's bounds: the equation they solve, beside the exact binomial ones, and their coverage with unequal probabilities. */
+/**
+ * Chernoff's bounds: the equation they solve, beside the exact binomial ones, and their coverage
+ * with unequal probabilities.
+ */
 class ChernoffBoundsTest {
   @Test
   void theUpperBoundSolvesTheChernoffEquationAndIsNeverBelowClopperPearson() {
@@ -19,14 +22,17 @@ class ChernoffBoundsTest {
         double p = (double) k / n;
         assertThat(u).as("n %s k %s", n, k).isGreaterThan(p);
         // On the root (up to the margin for rounding), from above.
-        assertThat(n * ChernoffBounds.kl(p, Math.min(u, Math.nextDown(1.0)))).as("n %s k %s", n, k)
+        assertThat(n * ChernoffBounds.kl(p, Math.min(u, Math.nextDown(1.0))))
+            .as("n %s k %s", n, k)
             .isGreaterThanOrEqualTo(level * (1 - 1e-9));
         assertThat(n * ChernoffBounds.kl(p, p + (u - p) * (1 - 1e-6))).isLessThanOrEqualTo(level);
-        // The exact binomial bound at the same level is inside it: Chernoff's is the looser, valid for unequal trials.
+        // The exact binomial bound at the same level is inside it: Chernoff's is the looser, valid
+        // for unequal trials.
         assertThat(u).isGreaterThanOrEqualTo(ClopperPearson.upper(k, n, 1e-3));
       }
     }
-    assertThat(ChernoffBounds.upper(0, 100, level)).isCloseTo(1 - Math.exp(-level / 100), within(1e-11));
+    assertThat(ChernoffBounds.upper(0, 100, level))
+        .isCloseTo(1 - Math.exp(-level / 100), within(1e-11));
     assertThat(ChernoffBounds.upper(100, 100, level)).isEqualTo(1);
   }
 
@@ -37,11 +43,16 @@ class ChernoffBoundsTest {
         for (long k = 0; k <= n; k += Math.max(1, n / 97)) {
           double floor = ChernoffBounds.upperFloor(k, n, level);
           double p = (double) k / n;
-          assertThat(floor).as("n %s k %s", n, k).isLessThanOrEqualTo(ChernoffBounds.upper(k, n, level))
+          assertThat(floor)
+              .as("n %s k %s", n, k)
+              .isLessThanOrEqualTo(ChernoffBounds.upper(k, n, level))
               .isGreaterThanOrEqualTo(p);
           if (k < n) {
-            // Half-way or more from the share to the bound: the skipping it serves has something to skip.
-            assertThat(floor - p).as("n %s k %s", n, k).isGreaterThan(0.5 * (ChernoffBounds.upper(k, n, level) - p));
+            // Half-way or more from the share to the bound: the skipping it serves has something to
+            // skip.
+            assertThat(floor - p)
+                .as("n %s k %s", n, k)
+                .isGreaterThan(0.5 * (ChernoffBounds.upper(k, n, level) - p));
           }
         }
       }
@@ -52,8 +63,10 @@ class ChernoffBoundsTest {
   void theLowerBoundMirrorsTheUpper() {
     double level = Math.log(40);
     for (long k : new long[] {0, 3, 50, 97, 100}) {
-      assertThat(ChernoffBounds.lower(k, 100, level)).isEqualTo(1 - ChernoffBounds.upper(100 - k, 100, level));
-      assertThat(ChernoffBounds.lower(k, 100, level)).isLessThanOrEqualTo(ClopperPearson.lower(k, 100, 1.0 / 40));
+      assertThat(ChernoffBounds.lower(k, 100, level))
+          .isEqualTo(1 - ChernoffBounds.upper(100 - k, 100, level));
+      assertThat(ChernoffBounds.lower(k, 100, level))
+          .isLessThanOrEqualTo(ClopperPearson.lower(k, 100, 1.0 / 40));
     }
   }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ogpm.mechanism.Domain;
-import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import org.junit.jupiter.api.Test;
@@ -21,20 +20,37 @@ class EstimateJsonTest {
   static final double[] EM = {0.125, 0.75, 0.125};
 
   /** Both sides read by one parser, so that only keys and values count (not number node types). */
-  private static void assertRendersAs(FieldEstimate e, boolean reconstructed, String expected) throws Exception {
+  private static void assertRendersAs(FieldEstimate e, boolean reconstructed, String expected)
+      throws Exception {
     JsonNode actual = JSON.readTree(EstimateJson.render(e, reconstructed).toString());
     assertThat(actual).isEqualTo(JSON.readTree(expected));
   }
 
   /** A classical field with every estimator: the unbiased headline for raw, the EM one for em. */
-  static final FieldEstimate CLASSICAL = new FieldEstimate(1000, RAW, EM, 17,
-      new LinearMeans(new Interval(0.375, -0.5, 0.75), new Interval(0.0625, -0.5, 0.75),
-          0.1, 0.375, -1.5, 1.5, 0.0625, MeanIntervalMethod.OUTPUT_MEAN_AND_TAILS),
-      null, new HistogramBand(new double[] {0, 0.25, 0}, new double[] {0.5, 1, 0.375}));
+  static final FieldEstimate CLASSICAL =
+      new FieldEstimate(
+          1000,
+          RAW,
+          EM,
+          17,
+          new LinearMeans(
+              new Interval(0.375, -0.5, 0.75),
+              new Interval(0.0625, -0.5, 0.75),
+              0.1,
+              0.375,
+              -1.5,
+              1.5,
+              0.0625,
+              MeanIntervalMethod.OUTPUT_MEAN_AND_TAILS),
+          null,
+          new HistogramBand(new double[] {0, 0.25, 0}, new double[] {0.5, 1, 0.375}));
 
   @Test
   void aClassicalFieldWithRawMethod() throws Exception {
-    assertRendersAs(CLASSICAL, false, """
+    assertRendersAs(
+        CLASSICAL,
+        false,
+        """
         {"count":1000,"method":"raw","histogram":[0.25,0.5,0.25],
          "mean":0.375,"meanInterval":[-0.5,0.75],"meanIntervalMethod":"output-mean-and-tails",
          "means":{"raw":{"estimate":0.1},
@@ -46,7 +62,10 @@ class EstimateJsonTest {
 
   @Test
   void aClassicalFieldWithEmMethodHeadlinesTheReconstruction() throws Exception {
-    assertRendersAs(CLASSICAL, true, """
+    assertRendersAs(
+        CLASSICAL,
+        true,
+        """
         {"count":1000,"method":"em","histogram":[0.125,0.75,0.125],
          "mean":0.0625,"meanInterval":[-0.5,0.75],"meanIntervalMethod":"output-mean-and-tails",
          "means":{"raw":{"estimate":0.1},
@@ -58,29 +77,60 @@ class EstimateJsonTest {
 
   /**
    * No reconstruction (none asked for, or the mechanism has no transition matrix), no unbiased
-   * estimator and no valid interval: method raw whatever was asked, the raw mean as headline and
-   * an explicit null interval.
+   * estimator and no valid interval: method raw whatever was asked, the raw mean as headline and an
+   * explicit null interval.
    */
   @Test
   void whatAnEstimateLacksIsLeftOutAndAMissingIntervalIsNull() throws Exception {
-    FieldEstimate e = new FieldEstimate(40, RAW, null, 0,
-        new LinearMeans(Interval.pointOnly(0.1), null, 0.1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, MeanIntervalMethod.OUTPUT_MEAN),
-        null, null);
-    String expected = """
+    FieldEstimate e =
+        new FieldEstimate(
+            40,
+            RAW,
+            null,
+            0,
+            new LinearMeans(
+                Interval.pointOnly(0.1),
+                null,
+                0.1,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                MeanIntervalMethod.OUTPUT_MEAN),
+            null,
+            null);
+    String expected =
+        """
         {"count":40,"method":"raw","histogram":[0.25,0.5,0.25],"mean":0.1,"meanInterval":null,
          "meanIntervalMethod":"output-mean","means":{"raw":{"estimate":0.1}},"histograms":{"raw":[0.25,0.5,0.25]}}""";
     assertRendersAs(e, false, expected);
     assertRendersAs(e, true, expected);
   }
 
-  /** A circular field: direction and resultant length instead of a mean; this interval crosses the seam. */
-  static final FieldEstimate CIRCULAR = new FieldEstimate(500, RAW, EM, 9, null,
-      new CircularMeans(new Interval(3.0, 2.5, -2.875), new Interval(-3.0, 2.5, -2.875),
-          new Interval(0.5, 0.25, 0.75), -3.0), null);
+  /**
+   * A circular field: direction and resultant length instead of a mean; this interval crosses the
+   * seam.
+   */
+  static final FieldEstimate CIRCULAR =
+      new FieldEstimate(
+          500,
+          RAW,
+          EM,
+          9,
+          null,
+          new CircularMeans(
+              new Interval(3.0, 2.5, -2.875),
+              new Interval(-3.0, 2.5, -2.875),
+              new Interval(0.5, 0.25, 0.75),
+              -3.0),
+          null);
 
   @Test
   void aCircularFieldWithRawMethod() throws Exception {
-    assertRendersAs(CIRCULAR, false, """
+    assertRendersAs(
+        CIRCULAR,
+        false,
+        """
         {"count":500,"method":"raw","histogram":[0.25,0.5,0.25],
          "circularMean":3.0,"circularMeanInterval":[2.5,-2.875],
          "resultantLength":0.5,"resultantLengthInterval":[0.25,0.75],
@@ -90,7 +140,10 @@ class EstimateJsonTest {
 
   @Test
   void aCircularFieldWithEmMethodHeadlinesTheReconstruction() throws Exception {
-    assertRendersAs(CIRCULAR, true, """
+    assertRendersAs(
+        CIRCULAR,
+        true,
+        """
         {"count":500,"method":"em","histogram":[0.125,0.75,0.125],
          "circularMean":-3.0,"circularMeanInterval":[2.5,-2.875],
          "resultantLength":0.5,"resultantLengthInterval":[0.25,0.75],
@@ -101,22 +154,40 @@ class EstimateJsonTest {
   /** A mechanism that is not rotation invariant: no valid interval of direction or length. */
   @Test
   void aCircularFieldWithoutValidIntervals() throws Exception {
-    FieldEstimate e = new FieldEstimate(60, RAW, null, 0, null,
-        new CircularMeans(Interval.pointOnly(1.25), null, Interval.pointOnly(0.375), Double.NaN), null);
-    assertRendersAs(e, true, """
+    FieldEstimate e =
+        new FieldEstimate(
+            60,
+            RAW,
+            null,
+            0,
+            null,
+            new CircularMeans(
+                Interval.pointOnly(1.25), null, Interval.pointOnly(0.375), Double.NaN),
+            null);
+    assertRendersAs(
+        e,
+        true,
+        """
         {"count":60,"method":"raw","histogram":[0.25,0.5,0.25],
          "circularMean":1.25,"circularMeanInterval":null,"resultantLength":0.375,"resultantLengthInterval":null,
          "means":{"raw":{"estimate":1.25}},"histograms":{"raw":[0.25,0.5,0.25]}}""");
   }
 
-  /** An empty window, as the estimators give it: its count and all-zero histogram, and no mean of any kind. */
+  /**
+   * An empty window, as the estimators give it: its count and all-zero histogram, and no mean of
+   * any kind.
+   */
   @Test
   void anEmptyWindow() throws Exception {
     for (Domain domain : new Domain[] {Domain.classical(-2, 2), Domain.circular(0, 360)}) {
-      FieldEstimator estimator = FieldEstimator.of(
-          MechanismCatalog.of(MechanismSpec.builder().epsilon(1).domain(domain).build()), 3);
+      FieldEstimator estimator =
+          FieldEstimator.of(
+              MechanismCatalog.of(MechanismSpec.builder().epsilon(1).domain(domain).build()), 3);
       for (boolean em : new boolean[] {false, true}) {
-        assertRendersAs(estimator.estimate(estimator.newAccumulator(), em), em, """
+        assertRendersAs(
+            estimator.estimate(estimator.newAccumulator(), em),
+            em,
+            """
             {"count":0,"method":"raw","histogram":[0.0,0.0,0.0],"histograms":{"raw":[0.0,0.0,0.0]}}""");
       }
     }

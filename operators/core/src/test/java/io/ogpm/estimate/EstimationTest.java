@@ -42,7 +42,9 @@ class EstimationTest {
     // McDiarmid, exceeds it by 4 sqrt(2 / n) with probability below e^-16.
     assertThat(result.deviance()).isLessThan(k);
     double inverseNorm = inverseOneNorm(t);
-    double bound = inverseNorm * (Math.sqrt(k / (double) n) + Math.sqrt((double) k / n) + 4 * Math.sqrt(2.0 / n));
+    double bound =
+        inverseNorm
+            * (Math.sqrt(k / (double) n) + Math.sqrt((double) k / n) + 4 * Math.sqrt(2.0 / n));
     double error = 0;
     double rawError = 0;
     double[] raw = binning.rawHistogram(acc.getHistogram());
@@ -69,7 +71,8 @@ class EstimationTest {
     for (int i = 0; i < 2_000_000; i++) {
       acc.add(m.perturb(0.5 + 0.05 * bits.nextUniform(), bits), binning);
     }
-    Reconstruction.Result r = Reconstruction.em(acc.getHistogram(), TransitionMatrix.of(m, binning));
+    Reconstruction.Result r =
+        Reconstruction.em(acc.getHistogram(), TransitionMatrix.of(m, binning));
     assertThat(r.frequencies()[binning.inputBin(0.52)]).isGreaterThan(0.999);
   }
 
@@ -118,7 +121,8 @@ class EstimationTest {
     double mean = sum / runs;
     double standardError = Math.sqrt((sumSquares / runs - mean * mean) / runs);
     double expected = Reconstruction.expectedDeviance(t, theta, pi);
-    // 4 standard errors, and 1 % for the 32-point mean squares against 105 inputs per bin on average.
+    // 4 standard errors, and 1 % for the 32-point mean squares against 105 inputs per bin on
+    // average.
     assertThat(mean).isCloseTo(expected, within(4 * standardError + 0.01 * expected));
     assertThat(expected).isLessThan(0.9 * (k - 1));
   }
@@ -182,8 +186,9 @@ class EstimationTest {
   @Test
   void circularMeanIsRightAcrossTheSeam() {
     // Inputs within 0.2 rad of the seam at +-pi: the true circular mean is pi (= -pi).
-    Mechanism m = MechanismCatalog.of(
-        MechanismSpec.builder().epsilon(2).domain(Domain.circular(-Math.PI, Math.PI)).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(2).domain(Domain.circular(-Math.PI, Math.PI)).build());
     FieldEstimator estimator = FieldEstimator.of(m, 36);
     AesCtrSource bits = AesCtrSource.seeded(12);
     FieldAccumulator acc = estimator.newAccumulator();
@@ -197,7 +202,9 @@ class EstimationTest {
     assertThat(d).isLessThan(0.1);
     assertThat(means.direction().containsOnCircle(Math.PI, -Math.PI, 2 * Math.PI)).isTrue();
     assertThat(means.direction().lower()).isGreaterThan(means.direction().upper()); // wraps
-    double rd = Math.abs(Math.IEEEremainder(means.reconstructedDirection().estimate() - Math.PI, 2 * Math.PI));
+    double rd =
+        Math.abs(
+            Math.IEEEremainder(means.reconstructedDirection().estimate() - Math.PI, 2 * Math.PI));
     assertThat(rd).isLessThan(0.1);
     // A naive linear mean of the same outputs is near 0, on the wrong side of the circle.
     assertThat(Math.abs(acc.mean())).isLessThan(0.5);
@@ -212,8 +219,13 @@ class EstimationTest {
     double minimum = 0.95 - 3.09 * Math.sqrt(0.95 * 0.05 / windows);
     AesCtrSource bits = AesCtrSource.seeded(21);
 
-    Mechanism unbiased = MechanismCatalog.of(
-        MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(1).domain(Domain.classical(-2, 2)).build());
+    Mechanism unbiased =
+        MechanismCatalog.of(
+            MechanismSpec.builder()
+                .type(MechanismType.OGPM_U)
+                .epsilon(1)
+                .domain(Domain.classical(-2, 2))
+                .build());
     FieldEstimator linear = FieldEstimator.of(unbiased, 20);
     DoubleSupplier skewed = () -> -2 + 4 * Math.pow(bits.nextUniform(), 3);
     int covered = 0;
@@ -231,8 +243,9 @@ class EstimationTest {
     }
     assertThat((double) covered / windows).as("mean coverage").isGreaterThan(minimum);
 
-    Mechanism circle = MechanismCatalog.of(
-        MechanismSpec.builder().epsilon(1).domain(Domain.circular(0, 2 * Math.PI)).build());
+    Mechanism circle =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(1).domain(Domain.circular(0, 2 * Math.PI)).build());
     FieldEstimator circular = FieldEstimator.of(circle, 20);
     int directionCovered = 0;
     int lengthCovered = 0;
@@ -256,13 +269,19 @@ class EstimationTest {
         lengthCovered++;
       }
     }
-    assertThat((double) directionCovered / windows).as("circular mean coverage").isGreaterThan(minimum);
-    assertThat((double) lengthCovered / windows).as("resultant length coverage").isGreaterThan(minimum);
+    assertThat((double) directionCovered / windows)
+        .as("circular mean coverage")
+        .isGreaterThan(minimum);
+    assertThat((double) lengthCovered / windows)
+        .as("resultant length coverage")
+        .isGreaterThan(minimum);
   }
 
   @Test
   void ogpmDebiasedMeanIsExactInTheMiddleOfTheDomain() {
-    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.classical(0, 10)).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(2).domain(Domain.classical(0, 10)).build());
     FieldEstimator estimator = FieldEstimator.of(m, 10);
     FieldAccumulator acc = estimator.newAccumulator();
     AesCtrSource bits = AesCtrSource.seeded(30);

@@ -15,15 +15,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The accumulator is exact: integer counts and sums, so merging in any grouping and order gives,
- * bit for bit, the accumulator of all values; the quantised mean is within half a quantum (plus
- * its own rounding) of the exact mean of the doubles added; accumulators of another field or
- * binning are refused.
+ * bit for bit, the accumulator of all values; the quantised mean is within half a quantum (plus its
+ * own rounding) of the exact mean of the doubles added; accumulators of another field or binning
+ * are refused.
  */
 class FieldAccumulatorTest {
   static final Mechanism CIRCLE =
-      MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(-Math.PI, Math.PI)).build());
+      MechanismCatalog.of(
+          MechanismSpec.builder().epsilon(2).domain(Domain.circular(-Math.PI, Math.PI)).build());
   static final Mechanism LINE =
-      MechanismCatalog.of(MechanismSpec.builder().epsilon(1).domain(Domain.classical(-3, 3)).build());
+      MechanismCatalog.of(
+          MechanismSpec.builder().epsilon(1).domain(Domain.classical(-3, 3)).build());
 
   @Test
   void mergingInAnyGroupingAndOrderEqualsOnePassToTheLastBit() {
@@ -72,11 +74,13 @@ class FieldAccumulatorTest {
       exact = exact.add(new BigDecimal(y));
     }
     double exactMean = exact.divide(BigDecimal.valueOf(n), MathContext.DECIMAL128).doubleValue();
-    assertThat(Math.abs(a.mean() - exactMean)).isLessThanOrEqualTo(quantum / 2 + Math.ulp(exactMean));
+    assertThat(Math.abs(a.mean() - exactMean))
+        .isLessThanOrEqualTo(quantum / 2 + Math.ulp(exactMean));
     // A value below half a quantum is summed as 0: that is the quantisation.
     FieldAccumulator tiny = FieldAccumulator.forBinning(binning).add(quantum / 4, binning);
     assertThat(tiny.mean()).isZero();
-    assertThat(FieldAccumulator.forBinning(binning).add(quantum, binning).mean()).isEqualTo(quantum);
+    assertThat(FieldAccumulator.forBinning(binning).add(quantum, binning).mean())
+        .isEqualTo(quantum);
     // Values whose doubles are whole quanta are summed with no error at all, however many.
     FieldBinning wide = FieldBinning.ofDomain(Domain.classical(0, 2e8), 10);
     FieldAccumulator b = FieldAccumulator.forBinning(wide);
@@ -134,17 +138,28 @@ class FieldAccumulatorTest {
         .hasMessage("cannot merge an accumulator of field 'y' into one of field 'x'");
     assertThatThrownBy(() -> x.merge(FieldAccumulator.forField("x", twenty)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("cannot merge accumulators of field 'x' with different binnings: " + ten.id() + " and " + twenty.id());
-    assertThatThrownBy(() -> FieldAccumulator.forBinning(ten).merge(FieldAccumulator.forBinning(twenty)))
-        .hasMessageStartingWith("cannot merge accumulators of an unnamed field with different binnings");
+        .hasMessage(
+            "cannot merge accumulators of field 'x' with different binnings: "
+                + ten.id()
+                + " and "
+                + twenty.id());
+    assertThatThrownBy(
+            () -> FieldAccumulator.forBinning(ten).merge(FieldAccumulator.forBinning(twenty)))
+        .hasMessageStartingWith(
+            "cannot merge accumulators of an unnamed field with different binnings");
     assertThatThrownBy(() -> x.add(0.5, twenty))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("a value of the binning " + twenty.id() + " cannot be added to an accumulator of field 'x' with the"
-            + " binning " + ten.id());
+        .hasMessage(
+            "a value of the binning "
+                + twenty.id()
+                + " cannot be added to an accumulator of field 'x' with the"
+                + " binning "
+                + ten.id());
     // The same domain, reach and bins on a circle is another binning.
     FieldBinning circle = FieldBinning.ofDomain(Domain.circular(0, 1), 10);
     assertThat(circle.id()).isNotEqualTo(ten.id());
-    assertThatThrownBy(() -> x.merge(FieldAccumulator.forField("x", circle))).hasMessageContaining("different binnings");
+    assertThatThrownBy(() -> x.merge(FieldAccumulator.forField("x", circle)))
+        .hasMessageContaining("different binnings");
     // Nothing was changed by the refusals.
     assertThat(x.getCount()).isEqualTo(1);
     // An unnamed accumulator takes the name of what is merged into it; a named one keeps its own.
@@ -164,7 +179,8 @@ class FieldAccumulatorTest {
         .hasMessage("cannot merge an accumulator of 3 values and no binning");
     assertThatThrownBy(() -> broken.merge(FieldAccumulator.forBinning(ten)))
         .hasMessage("cannot merge into an accumulator of 3 values and no binning");
-    assertThatThrownBy(() -> broken.add(0.5, ten)).hasMessage("an accumulator of 3 values has no binning");
+    assertThatThrownBy(() -> broken.add(0.5, ten))
+        .hasMessage("an accumulator of 3 values has no binning");
     FieldAccumulator empty = new FieldAccumulator();
     assertThat(empty.merge(new FieldAccumulator()).getBinning()).isNull();
   }
@@ -175,7 +191,8 @@ class FieldAccumulatorTest {
     assertThat(binning.reach()).isEqualTo(2);
     FieldAccumulator a = FieldAccumulator.forField("x", binning);
     a.add(-2, binning).add(2, binning);
-    for (double bad : new double[] {Math.nextUp(2.0), -2.0000001, Double.NaN, Double.POSITIVE_INFINITY, 1e300}) {
+    for (double bad :
+        new double[] {Math.nextUp(2.0), -2.0000001, Double.NaN, Double.POSITIVE_INFINITY, 1e300}) {
       assertThatThrownBy(() -> a.add(bad, binning))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessage("a value of field 'x' is not finite or beyond its reach of 2.0 in magnitude");
@@ -226,7 +243,8 @@ class FieldAccumulatorTest {
     assertThat(a.getHistogram()).containsExactly(1, 1, 0, 0);
     assertThat(copy.getHistogram()).containsExactly(1, 1, 0, 1);
     assertThat(copy.getField()).isEqualTo("a");
-    assertThat(a.toString()).isEqualTo("FieldAccumulator{field 'a', 2 values, binning " + binning.id() + "}");
+    assertThat(a.toString())
+        .isEqualTo("FieldAccumulator{field 'a', 2 values, binning " + binning.id() + "}");
   }
 
   @Test

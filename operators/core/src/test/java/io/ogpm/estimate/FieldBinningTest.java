@@ -13,13 +13,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Bin edges: k input bins over [lo, hi), output bins {@code resolution} times finer, on the same
- * grid, covering the output domain (the range [lo - 2w, hi + 2w) for unbounded outputs, whose
- * tails go to the end bins). The domain [-8, 8) with 4 bins and resolution 4 has output bins of
- * width 1 and exact arithmetic at every edge.
+ * grid, covering the output domain (the range [lo - 2w, hi + 2w) for unbounded outputs, whose tails
+ * go to the end bins). The domain [-8, 8) with 4 bins and resolution 4 has output bins of width 1
+ * and exact arithmetic at every edge.
  */
 class FieldBinningTest {
   private static Mechanism mechanism(MechanismType type, double eps, Domain domain) {
-    return MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps).domain(domain).build());
+    return MechanismCatalog.of(
+        MechanismSpec.builder().type(type).epsilon(eps).domain(domain).build());
   }
 
   private static final Mechanism OGPM = mechanism(MechanismType.OGPM, 2, Domain.classical(-8, 8));
@@ -79,8 +80,12 @@ class FieldBinningTest {
     Mechanism pm = mechanism(MechanismType.PM, 1, Domain.classical(-8, 8));
     FieldBinning b = FieldBinning.of(pm, 4, 4);
     int m = b.outputBins();
-    assertThat(b.outputBinLo(0)).isLessThanOrEqualTo(pm.outputLo()).isGreaterThan(pm.outputLo() - 1);
-    assertThat(b.outputBinHi(m - 1)).isGreaterThanOrEqualTo(pm.outputHi()).isLessThan(pm.outputHi() + 1);
+    assertThat(b.outputBinLo(0))
+        .isLessThanOrEqualTo(pm.outputLo())
+        .isGreaterThan(pm.outputLo() - 1);
+    assertThat(b.outputBinHi(m - 1))
+        .isGreaterThanOrEqualTo(pm.outputHi())
+        .isLessThan(pm.outputHi() + 1);
     assertThat(b.outputBinLo(0)).isEqualTo(Math.floor(pm.outputLo()));
     assertThat(m).isEqualTo((int) (Math.ceil(pm.outputHi()) - Math.floor(pm.outputLo())));
     for (int j = 0; j < m; j++) {
@@ -92,8 +97,12 @@ class FieldBinningTest {
     // Coarser output bins (width 2) cover the same range, at most one bin beyond it at each end.
     FieldBinning coarse = FieldBinning.of(pm, 4, 2);
     int mc = coarse.outputBins();
-    assertThat(coarse.outputBinLo(0)).isLessThanOrEqualTo(pm.outputLo()).isGreaterThan(pm.outputLo() - 2);
-    assertThat(coarse.outputBinHi(mc - 1)).isGreaterThanOrEqualTo(pm.outputHi()).isLessThan(pm.outputHi() + 2);
+    assertThat(coarse.outputBinLo(0))
+        .isLessThanOrEqualTo(pm.outputLo())
+        .isGreaterThan(pm.outputLo() - 2);
+    assertThat(coarse.outputBinHi(mc - 1))
+        .isGreaterThanOrEqualTo(pm.outputHi())
+        .isLessThan(pm.outputHi() + 2);
     assertThat((coarse.outputBinLo(0) + 8) % 2).isZero();
   }
 
@@ -158,14 +167,24 @@ class FieldBinningTest {
   @Test
   void binningsAreValuesEqualWhenTheirBinsAre() {
     FieldBinning b = FieldBinning.of(OGPM, 4, 4);
-    assertThat(b).isEqualTo(FieldBinning.of(OGPM, 4, 4)).hasSameHashCodeAs(FieldBinning.of(OGPM, 4, 4));
+    assertThat(b)
+        .isEqualTo(FieldBinning.of(OGPM, 4, 4))
+        .hasSameHashCodeAs(FieldBinning.of(OGPM, 4, 4));
     assertThat(FieldBinning.of(OGPM, 4)).isEqualTo(FieldBinning.ofDomain(OGPM.domain(), 4));
     assertThat(b).isNotEqualTo(FieldBinning.of(OGPM, 4, 2));
     assertThat(b).isNotEqualTo(FieldBinning.of(OGPM, 8, 2));
-    assertThat(b).isNotEqualTo(FieldBinning.of(mechanism(MechanismType.PM, 1, Domain.classical(-8, 8)), 4, 4));
-    assertThat(b).isNotEqualTo(FieldBinning.of(mechanism(MechanismType.OGPM, 2, Domain.circular(-8, 8)), 4, 4));
-    assertThat(b).isNotEqualTo(FieldBinning.of(mechanism(MechanismType.OGPM, 2, Domain.classical(-7, 9)), 4, 4));
-    assertThat(b).isNotEqualTo(FieldBinning.of(mechanism(MechanismType.OGPM, 2, Domain.classical(-8, 9)), 4, 4));
+    assertThat(b)
+        .isNotEqualTo(
+            FieldBinning.of(mechanism(MechanismType.PM, 1, Domain.classical(-8, 8)), 4, 4));
+    assertThat(b)
+        .isNotEqualTo(
+            FieldBinning.of(mechanism(MechanismType.OGPM, 2, Domain.circular(-8, 8)), 4, 4));
+    assertThat(b)
+        .isNotEqualTo(
+            FieldBinning.of(mechanism(MechanismType.OGPM, 2, Domain.classical(-7, 9)), 4, 4));
+    assertThat(b)
+        .isNotEqualTo(
+            FieldBinning.of(mechanism(MechanismType.OGPM, 2, Domain.classical(-8, 9)), 4, 4));
     assertThat(b).isNotEqualTo("a binning");
     assertThat(b.outputBinHi(3)).isCloseTo(b.outputBinLo(4), within(0.0));
   }

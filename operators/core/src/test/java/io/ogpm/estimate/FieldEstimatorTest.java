@@ -22,7 +22,8 @@ class FieldEstimatorTest {
   private static final int AFFINE_POINTS = 256;
 
   private static Mechanism classical(MechanismType type, double eps, double lo, double hi) {
-    return MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps).domain(Domain.classical(lo, hi)).build());
+    return MechanismCatalog.of(
+        MechanismSpec.builder().type(type).epsilon(eps).domain(Domain.classical(lo, hi)).build());
   }
 
   /** An accumulator that has seen n values of mean {@code mean} (sums only, empty histogram). */
@@ -33,20 +34,27 @@ class FieldEstimatorTest {
   @Test
   void ogpmIsUnbiasedOnlyWhereItsCentralPieceIsNotClamped() {
     // OGPM's mean function is affine exactly where the central piece of length s fits in the
-    // domain, [lo + s/2 w, hi - s/2 w]; the reported range is that range on a grid of w / 256 steps.
+    // domain, [lo + s/2 w, hi - s/2 w]; the reported range is that range on a grid of w / 256
+    // steps.
     double lo = 2;
     double w = 10;
     Mechanism m = classical(MechanismType.OGPM, 2, lo, lo + w);
     double s = ((ClassicalOgpm) m.unit()).shape().central();
     FieldEstimator estimator = FieldEstimator.of(m, 10);
-    LinearMeans means = estimator.estimate(withMean(estimator, 1000, m.outputMean(lo + w / 2)), false).linear();
+    LinearMeans means =
+        estimator.estimate(withMean(estimator, 1000, m.outputMean(lo + w / 2)), false).linear();
     double step = w / AFFINE_POINTS;
     assertThat(means.unbiasedFrom()).isBetween(lo + s / 2 * w - 1e-9 * w, lo + s / 2 * w + step);
-    assertThat(means.unbiasedTo()).isBetween(lo + w - s / 2 * w - step, lo + w - s / 2 * w + 1e-9 * w);
+    assertThat(means.unbiasedTo())
+        .isBetween(lo + w - s / 2 * w - step, lo + w - s / 2 * w + 1e-9 * w);
     // Through the inverse of that affine part, the expected output mean of any input in the range
     // maps back to the input itself.
-    for (double x : new double[] {means.unbiasedFrom(), lo + 0.3 * w, lo + 0.5 * w, lo + 0.7 * w, means.unbiasedTo()}) {
-      LinearMeans at = estimator.estimate(withMean(estimator, 1000, m.outputMean(x)), false).linear();
+    for (double x :
+        new double[] {
+          means.unbiasedFrom(), lo + 0.3 * w, lo + 0.5 * w, lo + 0.7 * w, means.unbiasedTo()
+        }) {
+      LinearMeans at =
+          estimator.estimate(withMean(estimator, 1000, m.outputMean(x)), false).linear();
       assertThat(at.unbiased()).as("x = %s", x).isCloseTo(x, within(1e-12 * w));
       assertThat(at.raw()).isEqualTo(m.outputMean(x));
     }
@@ -54,12 +62,14 @@ class FieldEstimatorTest {
 
   @Test
   void unbiasedMechanismsAreUnbiasedOverTheWholeDomainAtAnyScale() {
-    for (MechanismType type : new MechanismType[] {MechanismType.PM, MechanismType.SW, MechanismType.OGPM_U}) {
+    for (MechanismType type :
+        new MechanismType[] {MechanismType.PM, MechanismType.SW, MechanismType.OGPM_U}) {
       for (double[] d : new double[][] {{-4, 6}, {-1e6, 1e6}}) {
         Mechanism m = classical(type, 1.5, d[0], d[1]);
         FieldEstimator estimator = FieldEstimator.of(m, 10);
         double x = d[0] + 0.1 * (d[1] - d[0]);
-        LinearMeans means = estimator.estimate(withMean(estimator, 1000, m.outputMean(x)), false).linear();
+        LinearMeans means =
+            estimator.estimate(withMean(estimator, 1000, m.outputMean(x)), false).linear();
         assertThat(means.unbiasedFrom()).as(type.id()).isEqualTo(d[0]);
         assertThat(means.unbiasedTo()).as(type.id()).isEqualTo(d[1]);
         assertThat(means.unbiased()).as(type.id()).isCloseTo(x, within(1e-12 * (d[1] - d[0])));
@@ -72,7 +82,8 @@ class FieldEstimatorTest {
   void mechanismsWhoseMeanFunctionIsNowhereAffineHaveNoUnbiasedEstimate() {
     // Truncated and bounded Laplace: the truncation bends the mean function at every input, so no
     // range is exact. The headline is then the raw mean (moved into the interval if need be).
-    for (MechanismType type : new MechanismType[] {MechanismType.T_LAPLACE, MechanismType.B_LAPLACE}) {
+    for (MechanismType type :
+        new MechanismType[] {MechanismType.T_LAPLACE, MechanismType.B_LAPLACE}) {
       Mechanism m = classical(type, 1, 0, 1);
       FieldEstimator estimator = FieldEstimator.of(m, 10);
       LinearMeans means = estimator.estimate(withMean(estimator, 1000, 0.5), false).linear();
@@ -83,7 +94,9 @@ class FieldEstimatorTest {
     }
   }
 
-  /** One step of MeanIdentification's grid: the identity's envelopes on it are shifted by one step. */
+  /**
+   * One step of MeanIdentification's grid: the identity's envelopes on it are shifted by one step.
+   */
   private static double identificationStep(double w) {
     return w / MeanIdentification.POINTS;
   }
@@ -104,9 +117,12 @@ class FieldEstimatorTest {
     double step = identificationStep(w);
     double mean = 1.25;
     for (long n : new long[] {normalFrom - 1, normalFrom, 4 * normalFrom}) {
-      double half = n >= normalFrom
-          ? Interval.Z95 * sd / Math.sqrt(n) + slack
-          : NormalApproximation.bernsteinHalfWidth(n, sd * sd, m.outputHi() - m.outputLo(), 0.05) + slack;
+      double half =
+          n >= normalFrom
+              ? Interval.Z95 * sd / Math.sqrt(n) + slack
+              : NormalApproximation.bernsteinHalfWidth(
+                      n, sd * sd, m.outputHi() - m.outputLo(), 0.05)
+                  + slack;
       Interval interval = estimator.estimate(withMean(estimator, n, mean), false).linear().mean();
       assertThat(interval.lower()).as("n = %s", n).isCloseTo(mean - half - step, within(1e-13));
       assertThat(interval.upper()).as("n = %s", n).isCloseTo(mean + half + step, within(1e-13));
@@ -121,10 +137,17 @@ class FieldEstimatorTest {
     FieldEstimator estimator = FieldEstimator.of(m, 10);
     long normalFrom = NormalApproximation.minimumCount(m);
     assertThat(normalFrom).isGreaterThan(1);
-    LinearMeans below = estimator.estimate(withMean(estimator, normalFrom - 1, 0.4), false).linear();
+    LinearMeans below =
+        estimator.estimate(withMean(estimator, normalFrom - 1, 0.4), false).linear();
     assertThat(below.mean().hasBounds()).isFalse();
     assertThat(below.mean().estimate()).isCloseTo(0.4, within(1e-12));
-    assertThat(estimator.estimate(withMean(estimator, normalFrom, 0.4), false).linear().mean().hasBounds()).isTrue();
+    assertThat(
+            estimator
+                .estimate(withMean(estimator, normalFrom, 0.4), false)
+                .linear()
+                .mean()
+                .hasBounds())
+        .isTrue();
   }
 
   @Test
@@ -133,14 +156,16 @@ class FieldEstimatorTest {
     // interval starts at lo, and the headline is moved there.
     Mechanism m = classical(MechanismType.OGPM, 1, 0, 1);
     FieldEstimator estimator = FieldEstimator.of(m, 10);
-    LinearMeans means = estimator.estimate(withMean(estimator, 1000, m.outputMean(0) - 0.2), false).linear();
+    LinearMeans means =
+        estimator.estimate(withMean(estimator, 1000, m.outputMean(0) - 0.2), false).linear();
     assertThat(means.unbiased()).isLessThan(0);
     assertThat(means.mean().lower()).isEqualTo(0);
     assertThat(means.mean().estimate()).isEqualTo(0);
   }
 
   /** An accumulator with values added by hand (outputs chosen, not sampled). */
-  private static FieldAccumulator withValues(FieldEstimator estimator, double[] values, int[] repeats) {
+  private static FieldAccumulator withValues(
+      FieldEstimator estimator, double[] values, int[] repeats) {
     FieldAccumulator acc = estimator.newAccumulator();
     for (int v = 0; v < values.length; v++) {
       for (int r = 0; r < repeats[v]; r++) {
@@ -155,7 +180,8 @@ class FieldEstimatorTest {
     Mechanism m = classical(MechanismType.OGPM, 2, 0, 10);
     FieldEstimator estimator = FieldEstimator.of(m, 10);
     assertThat(estimator.canReconstruct()).isTrue();
-    FieldAccumulator acc = withValues(estimator, new double[] {2.5, 7.5, 9.9}, new int[] {300, 100, 40});
+    FieldAccumulator acc =
+        withValues(estimator, new double[] {2.5, 7.5, 9.9}, new int[] {300, 100, 40});
     FieldEstimate withEm = estimator.estimate(acc, true);
     double[] f = withEm.reconstructedHistogram();
     double mean = 0;
@@ -179,7 +205,8 @@ class FieldEstimatorTest {
     assertThat(withoutEm.iterations()).isZero();
     assertThat(withoutEm.linear().reconstructedMean()).isNull();
     assertThat(withoutEm.linear().reconstructed()).isNaN();
-    assertThat(withoutEm.rawHistogram()).containsExactly(0, 0, 300 / 440.0, 0, 0, 0, 0, 100 / 440.0, 0, 40 / 440.0);
+    assertThat(withoutEm.rawHistogram())
+        .containsExactly(0, 0, 300 / 440.0, 0, 0, 0, 0, 100 / 440.0, 0, 40 / 440.0);
   }
 
   @Test
@@ -203,18 +230,22 @@ class FieldEstimatorTest {
     assertThatThrownBy(estimator::transition)
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("reconstruction needs a piecewise mechanism");
-    FieldEstimate e = estimator.estimate(withValues(estimator, new double[] {3}, new int[] {50}), true);
+    FieldEstimate e =
+        estimator.estimate(withValues(estimator, new double[] {3}, new int[] {50}), true);
     assertThat(e.reconstructedHistogram()).isNull();
     assertThat(e.linear().reconstructedMean()).isNull();
   }
 
   @Test
   void theCircularMeanOfADistributionOverTheBinsIsTheDirectionOfItsBinCentres() {
-    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(10, 370)).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(2).domain(Domain.circular(10, 370)).build());
     FieldEstimator estimator = FieldEstimator.of(m, 8);
     double[] f = new double[8];
     f[7] = 1;
-    assertThat(estimator.circularMeanAngleOf(f)).isCloseTo(2 * Math.PI * 7.5 / 8 - 2 * Math.PI, within(1e-15));
+    assertThat(estimator.circularMeanAngleOf(f))
+        .isCloseTo(2 * Math.PI * 7.5 / 8 - 2 * Math.PI, within(1e-15));
     f[7] = 0.5;
     f[1] = 0.5;
     // Bins 1 and 7 are centred at 3 pi / 8 and 15 pi / 8: their mean direction is 9 pi / 8 - pi.
@@ -222,14 +253,20 @@ class FieldEstimatorTest {
   }
 
   private static Mechanism circularOgpm(double eps) {
-    return MechanismCatalog.of(MechanismSpec.builder().epsilon(eps).domain(Domain.circular(10, 370)).build());
+    return MechanismCatalog.of(
+        MechanismSpec.builder().epsilon(eps).domain(Domain.circular(10, 370)).build());
   }
 
-  /** An accumulator whose mean resultant vector of the outputs has this length and field direction. */
-  private static FieldAccumulator withResultant(FieldEstimator estimator, long n, double length, double direction) {
+  /**
+   * An accumulator whose mean resultant vector of the outputs has this length and field direction.
+   */
+  private static FieldAccumulator withResultant(
+      FieldEstimator estimator, long n, double length, double direction) {
     FieldBinning b = estimator.binning();
     double angle = 2 * Math.PI * (direction - b.lo()) / b.width();
-    return estimator.newAccumulator().withMoments(n, 0, n * length * Math.cos(angle), n * length * Math.sin(angle));
+    return estimator
+        .newAccumulator()
+        .withMoments(n, 0, n * length * Math.cos(angle), n * length * Math.sin(angle));
   }
 
   @Test
@@ -245,8 +282,11 @@ class FieldEstimatorTest {
     double rho1 = m.noiseCosineMoment(10, 1);
     double rho2 = m.noiseCosineMoment(10, 2);
     double angleSlack = 2 * Math.PI * m.cellWidth() / 360 + 1e-12;
-    double s = Math.sqrt(Math.max((1 - rho2) / 2, (1 + rho2) / 2 - rho1 * rho1)) + angleSlack + 1e-6;
-    long normalFrom = NormalApproximation.minimumCount(rho1, rho2, m.noiseCosineMoment(10, 3), m.noiseCosineMoment(10, 4));
+    double s =
+        Math.sqrt(Math.max((1 - rho2) / 2, (1 + rho2) / 2 - rho1 * rho1)) + angleSlack + 1e-6;
+    long normalFrom =
+        NormalApproximation.minimumCount(
+            rho1, rho2, m.noiseCosineMoment(10, 3), m.noiseCosineMoment(10, 4));
     double length = 0.7;
     double l = length / rho1;
     for (long n : new long[] {normalFrom - 1, normalFrom, 10 * normalFrom}) {
@@ -260,15 +300,21 @@ class FieldEstimatorTest {
         upper = Math.min(1, l + ResultantDisk.CHI95_2 * c + slack);
         half = Math.toDegrees(Math.asin((Interval.Z95 * c + slack) / l));
       } else {
-        double spread = Math.sqrt(2) * NormalApproximation.bernsteinHalfWidth(n, s * s, 1 + rho1 + 2 * angleSlack, 0.025);
+        double spread =
+            Math.sqrt(2)
+                * NormalApproximation.bernsteinHalfWidth(
+                    n, s * s, 1 + rho1 + 2 * angleSlack, 0.025);
         double radius = spread / rho1 + slack;
         assertThat(l * l - radius * radius).isLessThan(1); // the tangents bound the directions
         lower = l - radius;
         upper = Math.min(1, l + radius);
         half = Math.toDegrees(Math.asin(radius / l));
       }
-      CircularMeans means = estimator.estimate(withResultant(estimator, n, length, 100), false).circular();
-      assertThat(means.resultantLength().estimate()).as("n = %s", n).isCloseTo(Math.min(1, l), within(1e-14));
+      CircularMeans means =
+          estimator.estimate(withResultant(estimator, n, length, 100), false).circular();
+      assertThat(means.resultantLength().estimate())
+          .as("n = %s", n)
+          .isCloseTo(Math.min(1, l), within(1e-14));
       assertThat(means.resultantLength().lower()).as("n = %s", n).isCloseTo(lower, within(1e-14));
       assertThat(means.resultantLength().upper()).as("n = %s", n).isCloseTo(upper, within(1e-14));
       assertThat(means.direction().estimate()).isCloseTo(100, within(1e-9));
@@ -305,17 +351,23 @@ class FieldEstimatorTest {
 
   @Test
   void directionsAreWrappedIntoTheFieldsHalfOpenRange() {
-    // On [1000, 1360) a direction a hair below 0 maps to lo - 1.1e-13, whose wrap lo + (w - 1.1e-13)
+    // On [1000, 1360) a direction a hair below 0 maps to lo - 1.1e-13, whose wrap lo + (w -
+    // 1.1e-13)
     // rounds to hi itself: it must come out as lo.
-    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(1000, 1360)).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(2).domain(Domain.circular(1000, 1360)).build());
     FieldEstimator estimator = FieldEstimator.of(m, 12);
     double angle = (Math.nextDown(1000.0) - 1000) * 2 * Math.PI / 360;
     assertThat(1000 + 360 * angle / (2 * Math.PI)).isEqualTo(Math.nextDown(1000.0));
-    FieldAccumulator acc = estimator.newAccumulator().withMoments(100, 0, 50 * Math.cos(angle), 50 * Math.sin(angle));
+    FieldAccumulator acc =
+        estimator.newAccumulator().withMoments(100, 0, 50 * Math.cos(angle), 50 * Math.sin(angle));
     CircularMeans means = estimator.estimate(acc, false).circular();
     assertThat(means.direction().estimate()).isEqualTo(1000);
-    // The same through the arc's ends: a direction at 1180 (angle pi) with the arc within [1000, 1360).
-    CircularMeans opposite = estimator.estimate(withResultant(estimator, 100_000, 0.5, 1180), false).circular();
+    // The same through the arc's ends: a direction at 1180 (angle pi) with the arc within [1000,
+    // 1360).
+    CircularMeans opposite =
+        estimator.estimate(withResultant(estimator, 100_000, 0.5, 1180), false).circular();
     assertThat(opposite.direction().estimate()).isCloseTo(1180, within(1e-9));
     assertThat(opposite.direction().lower()).isBetween(1000.0, 1180.0);
     assertThat(opposite.direction().upper()).isBetween(1180.0, 1360.0);
@@ -323,10 +375,16 @@ class FieldEstimatorTest {
 
   @Test
   void mechanismsThatAreNotRotationInvariantReportTheOutputsOwnDirectionAndLength() {
-    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(MechanismType.PM).epsilon(2)
-        .domain(Domain.circular(10, 370)).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder()
+                .type(MechanismType.PM)
+                .epsilon(2)
+                .domain(Domain.circular(10, 370))
+                .build());
     FieldEstimator estimator = FieldEstimator.of(m, 36);
-    FieldAccumulator acc = withValues(estimator, new double[] {40, 100, 400}, new int[] {10, 20, 5});
+    FieldAccumulator acc =
+        withValues(estimator, new double[] {40, 100, 400}, new int[] {10, 20, 5});
     double c = acc.sumCos() / 35;
     double s = acc.sumSin() / 35;
     CircularMeans means = estimator.estimate(acc, true).circular();
@@ -340,6 +398,7 @@ class FieldEstimatorTest {
     assertThat(plain.reconstructedDirection()).isNull();
     assertThat(plain.reconstructed()).isNaN();
   }
+
   /**
    * The former emission, kept for benchmarks side by side: the former EMS schedule, the output
    * mean's interval alone, the disk's direction on the circle, no band; the same counts and raw
@@ -358,8 +417,11 @@ class FieldEstimatorTest {
     FieldEstimate former = e.estimateAsFormerly(acc);
     assertThat(former.count()).isEqualTo(now.count());
     assertThat(former.rawHistogram()).containsExactly(now.rawHistogram());
-    assertThat(former.reconstructedHistogram()).containsExactly(
-        Reconstruction.em(acc.getHistogram(), e.transition(), Reconstruction.Schedule.PLAIN_FIRST).frequencies());
+    assertThat(former.reconstructedHistogram())
+        .containsExactly(
+            Reconstruction.em(
+                    acc.getHistogram(), e.transition(), Reconstruction.Schedule.PLAIN_FIRST)
+                .frequencies());
     assertThat(former.band()).isNull();
     assertThat(now.band()).isNotNull();
     assertThat(former.linear().intervalMethod()).isEqualTo(MeanIntervalMethod.OUTPUT_MEAN);
@@ -370,14 +432,17 @@ class FieldEstimatorTest {
     assertThat(width).isLessThan(formerWidth / 3);
     assertThat(former.linear().raw()).isEqualTo(now.linear().raw());
 
-    Mechanism circle = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).domain(Domain.circular(-Math.PI, Math.PI)).build());
+    Mechanism circle =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(1).domain(Domain.circular(-Math.PI, Math.PI)).build());
     FieldEstimator c = FieldEstimator.of(circle, 50);
     FieldAccumulator angles = c.newAccumulator("a");
     for (int i = 0; i < 5_000; i++) {
       angles.add(circle.perturb(0.3 * bits.nextUniform(), bits), c.binning());
     }
     FieldEstimate formerCircle = c.estimateAsFormerly(angles);
-    assertThat(formerCircle.circular().direction()).isEqualTo(c.circularMeansFromTheDisk(angles).direction());
+    assertThat(formerCircle.circular().direction())
+        .isEqualTo(c.circularMeansFromTheDisk(angles).direction());
     assertThat(formerCircle.band()).isNull();
     assertThatThrownBy(() -> c.estimateAsFormerly(c.newAccumulator("a")))
         .isInstanceOf(IllegalArgumentException.class);

@@ -9,14 +9,22 @@ import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import org.junit.jupiter.api.Test;
 
-/** The histogram band: which mechanisms have one, its consistency, and what it says on exact expected counts. */
+/**
+ * The histogram band: which mechanisms have one, its consistency, and what it says on exact
+ * expected counts.
+ */
 class HistogramBandsTest {
   private static Mechanism classical(MechanismType type, double eps) {
-    return MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps).domain(Domain.classical(-2, 3)).build());
+    return MechanismCatalog.of(
+        MechanismSpec.builder().type(type).epsilon(eps).domain(Domain.classical(-2, 3)).build());
   }
 
-  /** Counts exactly n times the bins' probabilities for inputs spread as {@code weights} over {@code inputs}. */
-  private static long[] expectedCounts(BinnedKernel kernel, long n, double[] inputs, double[] weights) {
+  /**
+   * Counts exactly n times the bins' probabilities for inputs spread as {@code weights} over {@code
+   * inputs}.
+   */
+  private static long[] expectedCounts(
+      BinnedKernel kernel, long n, double[] inputs, double[] weights) {
     double[] p = new double[kernel.bins()];
     for (int i = 0; i < inputs.length; i++) {
       double[] q = kernel.probabilities(inputs[i]);
@@ -36,15 +44,24 @@ class HistogramBandsTest {
     for (MechanismType type : MechanismType.values()) {
       if (type.supportsClassical()) {
         Mechanism m = classical(type, 1);
-        assertThat(HistogramBands.of(m, FieldBinning.of(m, 10)) != null).as(type.id()).isEqualTo(m.isPiecewise());
+        assertThat(HistogramBands.of(m, FieldBinning.of(m, 10)) != null)
+            .as(type.id())
+            .isEqualTo(m.isPiecewise());
       }
     }
     assertThat(classical(MechanismType.T_LAPLACE, 1).isPiecewise()).isFalse();
-    Mechanism circle = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).domain(Domain.circular(0, 360)).build());
+    Mechanism circle =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(1).domain(Domain.circular(0, 360)).build());
     assertThat(HistogramBands.of(circle, FieldBinning.of(circle, 12))).isNotNull();
     // A classical mechanism on a circle is not rotation invariant: no certified band.
-    Mechanism flattened = MechanismCatalog.of(
-        MechanismSpec.builder().type(MechanismType.PM).epsilon(1).domain(Domain.circular(0, 360)).build());
+    Mechanism flattened =
+        MechanismCatalog.of(
+            MechanismSpec.builder()
+                .type(MechanismType.PM)
+                .epsilon(1)
+                .domain(Domain.circular(0, 360))
+                .build());
     assertThat(HistogramBands.of(flattened, FieldBinning.of(flattened, 12))).isNull();
   }
 
@@ -58,14 +75,19 @@ class HistogramBandsTest {
       // Near the upper end (unit 0.84): its central piece reaches down to 0.65 at eps 1.
       double x0 = 2.2;
       long n = 1_000_000;
-      HistogramBand band = bands.band(expectedCounts(kernel, n, new double[] {x0}, new double[] {1}), n);
+      HistogramBand band =
+          bands.band(expectedCounts(kernel, n, new double[] {x0}, new double[] {1}), n);
       int home = binning.inputBin(x0);
       double sumLower = 0;
       double sumUpper = 0;
       for (int j = 0; j < 20; j++) {
         assertThat(band.lower()[j]).isLessThanOrEqualTo(band.upper()[j]);
-        assertThat(band.lower()[j]).as("eps %s bin %s", eps, j).isLessThanOrEqualTo(j == home ? 1 : 0);
-        assertThat(band.upper()[j]).as("eps %s bin %s", eps, j).isGreaterThanOrEqualTo(j == home ? 1 : 0);
+        assertThat(band.lower()[j])
+            .as("eps %s bin %s", eps, j)
+            .isLessThanOrEqualTo(j == home ? 1 : 0);
+        assertThat(band.upper()[j])
+            .as("eps %s bin %s", eps, j)
+            .isGreaterThanOrEqualTo(j == home ? 1 : 0);
         sumLower += band.lower()[j];
         sumUpper += band.upper()[j];
         // Bins whose windows (about a central piece long) stay below the mass's central piece
@@ -81,13 +103,16 @@ class HistogramBandsTest {
 
   @Test
   void theCircleWrapsItsWindows() {
-    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(4).domain(Domain.circular(0, 360)).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(4).domain(Domain.circular(0, 360)).build());
     FieldBinning binning = FieldBinning.of(m, 12);
     HistogramBands bands = HistogramBands.of(m, binning);
     BinnedKernel kernel = new BinnedKernel(m, binning);
     long n = 1_000_000;
     // Half at 5 degrees, half at 355: bins 0 and 11, across the seam.
-    HistogramBand band = bands.band(expectedCounts(kernel, n, new double[] {5, 355}, new double[] {0.5, 0.5}), n);
+    HistogramBand band =
+        bands.band(expectedCounts(kernel, n, new double[] {5, 355}, new double[] {0.5, 0.5}), n);
     assertThat(band.upper()[0]).isGreaterThanOrEqualTo(0.5);
     assertThat(band.upper()[11]).isGreaterThanOrEqualTo(0.5);
     assertThat(band.upper()[6]).isLessThan(0.01);
@@ -96,9 +121,17 @@ class HistogramBandsTest {
   @Test
   void skippingTheBoundsThatCannotTightenChangesNoBit() {
     io.ogpm.mechanism.random.AesCtrSource bits = io.ogpm.mechanism.random.AesCtrSource.seeded(5);
-    Mechanism circle = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(0, 360)).build());
-    for (Mechanism m : new Mechanism[] {classical(MechanismType.OGPM, 0.5), classical(MechanismType.OGPM, 4),
-        classical(MechanismType.PM, 1), classical(MechanismType.SW, 2), circle}) {
+    Mechanism circle =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(2).domain(Domain.circular(0, 360)).build());
+    for (Mechanism m :
+        new Mechanism[] {
+          classical(MechanismType.OGPM, 0.5),
+          classical(MechanismType.OGPM, 4),
+          classical(MechanismType.PM, 1),
+          classical(MechanismType.SW, 2),
+          circle
+        }) {
       FieldBinning binning = FieldBinning.of(m, 50);
       HistogramBands bands = HistogramBands.of(m, binning);
       for (long n : new long[] {1, 30, 1000, 100_000}) {

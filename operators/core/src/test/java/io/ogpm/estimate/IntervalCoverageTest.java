@@ -2,7 +2,6 @@ package io.ogpm.estimate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ogpm.sample.BundledSample;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
@@ -12,6 +11,7 @@ import io.ogpm.mechanism.audit.ClopperPearson;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 import io.ogpm.mechanism.random.RandomBits;
+import io.ogpm.sample.BundledSample;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,22 +31,22 @@ import org.junit.jupiter.api.Test;
  * tails' thresholds, the output bins' edges, MotionSense-shaped data; on the circle a point mass,
  * uniform, two antipodal masses and a concentrated one) by eps {0.5, 1, 4} by window size {200,
  * 1000, 10000}, for the headline intervals of both methods as {@link EstimateJson} renders them,
- * and for the histogram band (every bin at once). The truth is the mean (the mean resultant
- * vector, the histogram) of each simulated window's own inputs. The table beside each new interval
- * has the output mean's alone (the interval before the tail statistics), the oracle's and pm's.
+ * and for the histogram band (every bin at once). The truth is the mean (the mean resultant vector,
+ * the histogram) of each simulated window's own inputs. The table beside each new interval has the
+ * output mean's alone (the interval before the tail statistics), the oracle's and pm's.
  *
  * <p>Each cell runs {@link #WINDOWS} windows (fewer at n = 10,000, where each costs most), the
  * first {@link #EM_WINDOWS} of them with the EM reconstruction, the slow part. The em headline
- * shares the raw one's interval (checked window by window), so its own coverage check is weaker
- * and its windows check the em path and that its estimate lies inside. A cell fails when the
- * one-sided Clopper-Pearson upper bound of its coverage is below 95 % at level {@value
- * #FAMILY_ALPHA} divided by the number of checks (Bonferroni: a valid interval fails some check
- * with probability below 0.1 %).
+ * shares the raw one's interval (checked window by window), so its own coverage check is weaker and
+ * its windows check the em path and that its estimate lies inside. A cell fails when the one-sided
+ * Clopper-Pearson upper bound of its coverage is below 95 % at level {@value #FAMILY_ALPHA} divided
+ * by the number of checks (Bonferroni: a valid interval fails some check with probability below 0.1
+ * %).
  *
  * <p>Where the linear interval's coverage is known exactly, it is checked from both sides: pooled
  * over eps and n, within {@value #EXACT_SLACK} of the claimed range at the same level. At a point
- * mass at either end only one side can miss: 97.5 % where one statistic takes that side's whole
- * 2.5 %, up to 98.75 % where two split it (each can miss at its share, both at once at most the
+ * mass at either end only one side can miss: 97.5 % where one statistic takes that side's whole 2.5
+ * %, up to 98.75 % where two split it (each can miss at its share, both at once at most the
  * smaller). At a point mass in the middle, in the cells where the tail statistics take each side's
  * whole 2.5 %, both sides can miss: 95 %. For an unbiased mechanism at the 50/50 mixture of both
  * ends (largest variance, envelopes the identity) both sides can: 95 %. The slack is the normal
@@ -62,26 +62,36 @@ class IntervalCoverageTest {
   static final double SCALE = Double.parseDouble(System.getProperty("ogpm.coverage.scale", "1"));
   static final double[] EPSILONS = {0.5, 1, 4};
   static final int[] SIZES = {200, 1000, 10_000};
+
   /** Windows per cell, by window size. */
   static final int[] WINDOWS = {scaled(2000), scaled(2000), scaled(500)};
+
   static final int EM_WINDOWS = scaled(50);
   static final int BINS = 20;
   static final double FAMILY_ALPHA = 1e-3;
   static final double EXACT_SLACK = 0.01;
   static final LinearInputs[] UNBIASED_INPUTS = {LinearInputs.ENDS_50_50, LinearInputs.POINT_LO};
+
   /** Small windows at high eps, where a normal interval under-covers (section below). */
   static final MechanismType[] SMALL_TYPES = {MechanismType.OGPM, MechanismType.PM};
+
   static final int[] SMALL_SIZES = {10, 30, 100};
   static final double SMALL_EPSILON = 8;
   static final int SMALL_WINDOWS = scaled(4000);
+
   /**
    * Checks across the tests: ogpm's two linear kinds and its band, and pm's one over their
    * distributions, three circular kinds and the circle's band, 9 cells each; and five two-sided
    * exactness checks.
    */
   static final int CHECKS =
-      (3 * LinearInputs.values().length + UNBIASED_INPUTS.length + 4 * CircularInputs.values().length) * 9 + 5 * 2
+      (3 * LinearInputs.values().length
+                  + UNBIASED_INPUTS.length
+                  + 4 * CircularInputs.values().length)
+              * 9
+          + 5 * 2
           + (SMALL_TYPES.length * UNBIASED_INPUTS.length + 2) * SMALL_SIZES.length;
+
   static final double ALPHA = FAMILY_ALPHA / CHECKS;
 
   static final Domain LINEAR = Domain.classical(-2, 3);
@@ -128,9 +138,11 @@ class IntervalCoverageTest {
         case INSIDE_FLAT_END -> 0.9 * layout.flat();
         case OUTSIDE_FLAT_END -> layout.flat() + 0.02;
         case FLAT_EDGES_50_50 -> bits.nextUniform() < 0.5 ? layout.flat() : 1 - layout.flat();
-        case TAIL_THRESHOLDS -> bits.nextUniform() < 0.5 ? layout.lowerThreshold() : layout.upperThreshold();
+        case TAIL_THRESHOLDS ->
+            bits.nextUniform() < 0.5 ? layout.lowerThreshold() : layout.upperThreshold();
         case OUTPUT_BIN_EDGES -> Math.min(1, Math.floor(bits.nextUniform() * (BINS + 1)) / BINS);
-        case MOTIONSENSE -> MOTION[(int) Math.min(MOTION.length - 1, bits.nextUniform() * MOTION.length)];
+        case MOTIONSENSE ->
+            MOTION[(int) Math.min(MOTION.length - 1, bits.nextUniform() * MOTION.length)];
       };
     }
   }
@@ -147,25 +159,32 @@ class IntervalCoverageTest {
       double flatHi = affine.exists() ? (b.lo() + b.width() - affine.to()) / b.width() : 0;
       int lower = TailStatistics.edge(b, b.lo() + flat * b.width() / 2);
       int upper = TailStatistics.edge(b, b.lo() + b.width() - flatHi * b.width() / 2);
-      return new Layout(flat, lower == 0 ? 0 : (b.outputBinLo(lower) - b.lo()) / b.width(),
+      return new Layout(
+          flat,
+          lower == 0 ? 0 : (b.outputBinLo(lower) - b.lo()) / b.width(),
           upper == 0 ? 1 : (b.outputBinLo(upper) - b.lo()) / b.width());
     }
   }
 
-  /** The sample's userAcceleration.x (domain [-3, 3]) in units of that domain, for MotionSense-shaped inputs. */
+  /**
+   * The sample's userAcceleration.x (domain [-3, 3]) in units of that domain, for
+   * MotionSense-shaped inputs.
+   */
   static final double[] MOTION = motionSense();
 
   private static double[] motionSense() {
-    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
     return BundledSample.records(Integer.MAX_VALUE).stream()
-        .mapToDouble(line -> {
-          try {
-            double v = json.readTree(line).path("userAcceleration").path("x").asDouble();
-            return Math.min(1, Math.max(0, (v + 3) / 6));
-          } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-        })
+        .mapToDouble(
+            line -> {
+              try {
+                double v = json.readTree(line).path("userAcceleration").path("x").asDouble();
+                return Math.min(1, Math.max(0, (v + 3) / 6));
+              } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            })
         .toArray();
   }
 
@@ -226,11 +245,22 @@ class IntervalCoverageTest {
   static void header() {
     TABLE.clear();
     TABLE.add("# Interval coverage\n");
-    TABLE.add("This page shows how often each 95 % interval and band holds the truth, and how wide it is, over a\n"
-        + "grid of input distributions, epsilons and window sizes. What the intervals are: [estimation.md](estimation.md).\n");
-    TABLE.add(String.format(Locale.ROOT, "%d, %d and %d windows per cell at n = 200, 1000 and 10000; the first %d of"
-        + " each with EM. Each cell: coverage / mean width. Linear domain %s (width 5); circle %s in degrees;"
-        + " %d bins.%n", WINDOWS[0], WINDOWS[1], WINDOWS[2], EM_WINDOWS, LINEAR, CIRCLE, BINS));
+    TABLE.add(
+        "This page shows how often each 95 % interval and band holds the truth, and how wide it is, over a\n"
+            + "grid of input distributions, epsilons and window sizes. What the intervals are: [estimation.md](estimation.md).\n");
+    TABLE.add(
+        String.format(
+            Locale.ROOT,
+            "%d, %d and %d windows per cell at n = 200, 1000 and 10000; the first %d of"
+                + " each with EM. Each cell: coverage / mean width. Linear domain %s (width 5); circle %s in degrees;"
+                + " %d bins.%n",
+            WINDOWS[0],
+            WINDOWS[1],
+            WINDOWS[2],
+            EM_WINDOWS,
+            LINEAR,
+            CIRCLE,
+            BINS));
   }
 
   @AfterAll
@@ -249,23 +279,39 @@ class IntervalCoverageTest {
     Tally[][] old = new Tally[inputs.length][];
     Tally[][] band = new Tally[inputs.length][];
     linearGrid(MechanismType.OGPM, inputs, raw, em, old, band, failures);
-    sideBySide("Linear mean (ogpm), method raw (headline `meanInterval`): coverage / mean width, and the output mean's"
-        + " interval alone (before the tail statistics)", inputs, raw, old);
+    sideBySide(
+        "Linear mean (ogpm), method raw (headline `meanInterval`): coverage / mean width, and the output mean's"
+            + " interval alone (before the tail statistics)",
+        inputs,
+        raw,
+        old);
     table("Linear mean (ogpm), method em (the same interval, reconstructed mean)", inputs, em);
-    table("Histogram band (ogpm, `histogramBand`): coverage of every bin at once / mean height of the band", inputs, band);
+    table(
+        "Histogram band (ogpm, `histogramBand`): coverage of every bin at once / mean height of the band",
+        inputs,
+        band);
     oracleAndPm();
     exact(failures, "ogpm", LinearInputs.POINT_LO, raw[0], 0.975, 0.9875);
     exact(failures, "ogpm", LinearInputs.POINT_HI, raw[1], 0.975, 0.9875);
-    exact(failures, "ogpm, cells where the tails take each side's whole 2.5 %", LinearInputs.POINT_MIDDLE,
-        wholeShareCells(MechanismType.OGPM, raw[LinearInputs.POINT_MIDDLE.ordinal()]), 0.95, 0.95);
-    assertThat(failures).as("cells whose interval under-covers (or misses its exact coverage)").isEmpty();
+    exact(
+        failures,
+        "ogpm, cells where the tails take each side's whole 2.5 %",
+        LinearInputs.POINT_MIDDLE,
+        wholeShareCells(MechanismType.OGPM, raw[LinearInputs.POINT_MIDDLE.ordinal()]),
+        0.95,
+        0.95);
+    assertThat(failures)
+        .as("cells whose interval under-covers (or misses its exact coverage)")
+        .isEmpty();
   }
 
   /** The cells of a row where both sides of the interval are the tail statistics' alone. */
   private static Tally[] wholeShareCells(MechanismType type, Tally[] row) {
     List<Tally> cells = new ArrayList<>();
     for (int e = 0; e < EPSILONS.length; e++) {
-      Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(EPSILONS[e]).domain(LINEAR).build());
+      Mechanism m =
+          MechanismCatalog.of(
+              MechanismSpec.builder().type(type).epsilon(EPSILONS[e]).domain(LINEAR).build());
       LinearMeanBounds bounds = FieldEstimator.of(m, BINS).linearBounds();
       for (int s = 0; s < SIZES.length; s++) {
         if (bounds.upperShare(SIZES[s]) == 1 && bounds.lowerShare(SIZES[s]) == 1) {
@@ -296,12 +342,19 @@ class IntervalCoverageTest {
     StringBuilder pm = new StringBuilder("| pm, output mean |");
     double middle = LINEAR.lo() + LINEAR.width() / 2;
     for (double eps : EPSILONS) {
-      Mechanism o = MechanismCatalog.of(MechanismSpec.builder().epsilon(eps).domain(LINEAR).build());
+      Mechanism o =
+          MechanismCatalog.of(MechanismSpec.builder().epsilon(eps).domain(LINEAR).build());
       double slope = AffinePart.of(o).slope();
-      Mechanism p = MechanismCatalog.of(MechanismSpec.builder().type(MechanismType.PM).epsilon(eps).domain(LINEAR).build());
+      Mechanism p =
+          MechanismCatalog.of(
+              MechanismSpec.builder().type(MechanismType.PM).epsilon(eps).domain(LINEAR).build());
       LinearMeanBounds pmBounds = FieldEstimator.of(p, BINS).linearBounds();
       for (int n : SIZES) {
-        oracle.append(String.format(Locale.ROOT, " %.3g |", 2 * Interval.Z95 * Math.sqrt(o.outputVariance(middle)) / (slope * Math.sqrt(n))));
+        oracle.append(
+            String.format(
+                Locale.ROOT,
+                " %.3g |",
+                2 * Interval.Z95 * Math.sqrt(o.outputVariance(middle)) / (slope * Math.sqrt(n))));
         LinearMeanBounds.Bounds plain = pmBounds.outputMeanBounds(n, middle);
         pm.append(String.format(Locale.ROOT, " %.3g |", plain.upper() - plain.lower()));
       }
@@ -317,7 +370,9 @@ class IntervalCoverageTest {
     table("Linear mean (pm, unbiased), method raw", UNBIASED_INPUTS, raw);
     exact(failures, "pm", LinearInputs.ENDS_50_50, raw[0], 0.95, 0.95);
     exact(failures, "pm", LinearInputs.POINT_LO, raw[1], 0.975, 0.975);
-    assertThat(failures).as("cells whose interval under-covers (or misses its exact coverage)").isEmpty();
+    assertThat(failures)
+        .as("cells whose interval under-covers (or misses its exact coverage)")
+        .isEmpty();
   }
 
   @Test
@@ -326,15 +381,24 @@ class IntervalCoverageTest {
     // is far from normal: a normal interval covered 91 % at n = 10 (ogpm) and n = 30 (pm). Below
     // the normal regime the interval comes from Bernstein's inequality instead.
     List<String> failures = new ArrayList<>();
-    StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "## Small windows at eps %s (%d windows each)%n%n"
-        + "| mechanism | inputs | n | coverage / mean width |%n| --- | --- | ---: | ---: |%n", SMALL_EPSILON, SMALL_WINDOWS));
+    StringBuilder b =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "## Small windows at eps %s (%d windows each)%n%n"
+                    + "| mechanism | inputs | n | coverage / mean width |%n| --- | --- | ---: | ---: |%n",
+                SMALL_EPSILON,
+                SMALL_WINDOWS));
     for (MechanismType type : SMALL_TYPES) {
-      Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(SMALL_EPSILON).domain(LINEAR).build());
+      Mechanism m =
+          MechanismCatalog.of(
+              MechanismSpec.builder().type(type).epsilon(SMALL_EPSILON).domain(LINEAR).build());
       FieldEstimator estimator = FieldEstimator.of(m, BINS);
       for (LinearInputs in : UNBIASED_INPUTS) {
         for (int n : SMALL_SIZES) {
           Tally t = new Tally();
-          RandomBits bits = AesCtrSource.seeded(3_000_000L + 10_000L * type.ordinal() + 100L * in.ordinal() + n);
+          RandomBits bits =
+              AesCtrSource.seeded(3_000_000L + 10_000L * type.ordinal() + 100L * in.ordinal() + n);
           for (int w = 0; w < SMALL_WINDOWS; w++) {
             FieldAccumulator acc = estimator.newAccumulator();
             double sum = 0;
@@ -345,13 +409,20 @@ class IntervalCoverageTest {
             }
             tallyLinear(t, EstimateJson.render(estimator.estimate(acc, false), false), sum / n);
           }
-          check(failures, type.id() + " mean (raw)", String.format(Locale.ROOT, "%s, eps %s, n %d", in.label, SMALL_EPSILON, n), t);
-          b.append(String.format(Locale.ROOT, "| %s | %s | %d | %s |%n", type.id(), in.label, n, t.cell()));
+          check(
+              failures,
+              type.id() + " mean (raw)",
+              String.format(Locale.ROOT, "%s, eps %s, n %d", in.label, SMALL_EPSILON, n),
+              t);
+          b.append(
+              String.format(
+                  Locale.ROOT, "| %s | %s | %d | %s |%n", type.id(), in.label, n, t.cell()));
         }
       }
     }
     // The circle: two antipodal masses (R = 0), where the disk must hold the origin.
-    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(SMALL_EPSILON).domain(CIRCLE).build());
+    Mechanism m =
+        MechanismCatalog.of(MechanismSpec.builder().epsilon(SMALL_EPSILON).domain(CIRCLE).build());
     FieldEstimator estimator = FieldEstimator.of(m, BINS);
     for (int n : SMALL_SIZES) {
       Tally direction = new Tally();
@@ -369,30 +440,53 @@ class IntervalCoverageTest {
         }
         double trueLength = Math.min(1, Math.hypot(c, sn) / n);
         JsonNode json = EstimateJson.render(estimator.estimate(acc, false), false);
-        tallyDirection(direction, json, trueLength < 1e-9 ? Double.NaN : Math.toDegrees(Math.atan2(sn, c)));
+        tallyDirection(
+            direction, json, trueLength < 1e-9 ? Double.NaN : Math.toDegrees(Math.atan2(sn, c)));
         JsonNode li = json.get("resultantLengthInterval");
         double lo = li.get(0).asDouble();
         double hi = li.get(1).asDouble();
         length.add(true, trueLength >= lo && trueLength <= hi, hi - lo, true);
       }
-      String where = String.format(Locale.ROOT, "%s, eps %s, n %d", CircularInputs.ANTIPODAL_50_50.label, SMALL_EPSILON, n);
+      String where =
+          String.format(
+              Locale.ROOT,
+              "%s, eps %s, n %d",
+              CircularInputs.ANTIPODAL_50_50.label,
+              SMALL_EPSILON,
+              n);
       check(failures, "circular mean direction (raw)", where, direction);
       check(failures, "resultant length", where, length);
-      b.append(String.format(Locale.ROOT, "| circular ogpm | %s: direction | %d | %s |%n", CircularInputs.ANTIPODAL_50_50.label,
-          n, direction.cell()));
-      b.append(String.format(Locale.ROOT, "| circular ogpm | %s: length | %d | %s |%n", CircularInputs.ANTIPODAL_50_50.label,
-          n, length.cell()));
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "| circular ogpm | %s: direction | %d | %s |%n",
+              CircularInputs.ANTIPODAL_50_50.label,
+              n,
+              direction.cell()));
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "| circular ogpm | %s: length | %d | %s |%n",
+              CircularInputs.ANTIPODAL_50_50.label,
+              n,
+              length.cell()));
     }
     TABLE.add(b.toString());
     assertThat(failures).as("cells whose interval under-covers").isEmpty();
   }
 
   /**
-   * Simulates every cell of a linear grid for one mechanism type; em, old (the output mean's interval
-   * alone) and band tallies only where their arrays are not null.
+   * Simulates every cell of a linear grid for one mechanism type; em, old (the output mean's
+   * interval alone) and band tallies only where their arrays are not null.
    */
-  private static void linearGrid(MechanismType type, LinearInputs[] inputs, Tally[][] raw, Tally[][] em,
-      Tally[][] old, Tally[][] band, List<String> failures) {
+  private static void linearGrid(
+      MechanismType type,
+      LinearInputs[] inputs,
+      Tally[][] raw,
+      Tally[][] em,
+      Tally[][] old,
+      Tally[][] band,
+      List<String> failures) {
     for (int d = 0; d < inputs.length; d++) {
       raw[d] = new Tally[EPSILONS.length * SIZES.length];
       if (em != null) {
@@ -402,7 +496,9 @@ class IntervalCoverageTest {
       }
     }
     for (int e = 0; e < EPSILONS.length; e++) {
-      Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(EPSILONS[e]).domain(LINEAR).build());
+      Mechanism m =
+          MechanismCatalog.of(
+              MechanismSpec.builder().type(type).epsilon(EPSILONS[e]).domain(LINEAR).build());
       FieldEstimator estimator = FieldEstimator.of(m, BINS);
       Layout layout = Layout.of(estimator);
       for (int d = 0; d < inputs.length; d++) {
@@ -413,13 +509,16 @@ class IntervalCoverageTest {
           Tally t = em == null ? null : (em[d][cell] = new Tally());
           Tally o = em == null ? null : (old[d][cell] = new Tally());
           Tally h = em == null ? null : (band[d][cell] = new Tally());
-          RandomBits bits = AesCtrSource.seeded(1_000_000L * (type.ordinal() + 1) + 10_000L * (in.ordinal() + 1) + cell);
+          RandomBits bits =
+              AesCtrSource.seeded(
+                  1_000_000L * (type.ordinal() + 1) + 10_000L * (in.ordinal() + 1) + cell);
           for (int w = 0; w < WINDOWS[s]; w++) {
             FieldAccumulator acc = estimator.newAccumulator();
             double sum = 0;
             double[] histogram = new double[BINS];
             for (int i = 0; i < SIZES[s]; i++) {
-              double x = Math.min(LINEAR.lo() + LINEAR.width() * in.next(bits, layout), LINEAR.hi());
+              double x =
+                  Math.min(LINEAR.lo() + LINEAR.width() * in.next(bits, layout), LINEAR.hi());
               sum += x;
               histogram[estimator.binning().inputBin(x)] += 1.0 / SIZES[s];
               acc.add(m.perturb(x, bits), estimator.binning());
@@ -430,17 +529,25 @@ class IntervalCoverageTest {
             JsonNode rawJson = EstimateJson.render(estimate, false);
             tallyLinear(r, rawJson, truth);
             if (o != null) {
-              LinearMeanBounds.Bounds before = estimator.linearBounds().outputMeanBounds(acc.getCount(), acc.mean());
-              o.add(true, truth >= before.lower() && truth <= before.upper(), before.upper() - before.lower(), true);
+              LinearMeanBounds.Bounds before =
+                  estimator.linearBounds().outputMeanBounds(acc.getCount(), acc.mean());
+              o.add(
+                  true,
+                  truth >= before.lower() && truth <= before.upper(),
+                  before.upper() - before.lower(),
+                  true);
               tallyBand(h, estimate.band(), histogram);
             }
             if (withEm) {
               JsonNode emJson = EstimateJson.render(estimate, true);
-              assertThat(emJson.get("meanInterval")).as("em shares the raw interval").isEqualTo(rawJson.get("meanInterval"));
+              assertThat(emJson.get("meanInterval"))
+                  .as("em shares the raw interval")
+                  .isEqualTo(rawJson.get("meanInterval"));
               tallyLinear(t, emJson, truth);
             }
           }
-          String where = String.format(Locale.ROOT, "%s, eps %s, n %d", in.label, EPSILONS[e], SIZES[s]);
+          String where =
+              String.format(Locale.ROOT, "%s, eps %s, n %d", in.label, EPSILONS[e], SIZES[s]);
           check(failures, type.id() + " mean (raw)", where, r);
           if (t != null) {
             check(failures, type.id() + " mean (em)", where, t);
@@ -451,7 +558,10 @@ class IntervalCoverageTest {
     }
   }
 
-  /** The band covers when every bin's true share lies in it; its width is its mean height over the bins. */
+  /**
+   * The band covers when every bin's true share lies in it; its width is its mean height over the
+   * bins.
+   */
   private static void tallyBand(Tally t, HistogramBand band, double[] truth) {
     if (band == null) {
       t.add(false, false, 0, true);
@@ -467,10 +577,15 @@ class IntervalCoverageTest {
   }
 
   /**
-   * Pooled over a row's cells, coverage is within the claimed range up to the normal approximation's
-   * error, from both sides.
+   * Pooled over a row's cells, coverage is within the claimed range up to the normal
+   * approximation's error, from both sides.
    */
-  private static void exact(List<String> failures, String mechanism, LinearInputs inputs, Tally[] row, double low,
+  private static void exact(
+      List<String> failures,
+      String mechanism,
+      LinearInputs inputs,
+      Tally[] row,
+      double low,
       double high) {
     long k = 0;
     long n = 0;
@@ -480,13 +595,32 @@ class IntervalCoverageTest {
     }
     double lower = ClopperPearson.lower(k, n, ALPHA);
     double upper = ClopperPearson.upper(k, n, ALPHA);
-    String claim = low == high ? String.format(Locale.ROOT, "%.2f %%", 100 * low)
-        : String.format(Locale.ROOT, "%.2f %% to %.2f %%", 100 * low, 100 * high);
-    TABLE.add(String.format(Locale.ROOT, "%s, %s, pooled: coverage %.2f %% (bounds %.2f %% to %.2f %%; claimed %s)%n",
-        mechanism, inputs.label, 100.0 * k / n, 100 * lower, 100 * upper, claim));
+    String claim =
+        low == high
+            ? String.format(Locale.ROOT, "%.2f %%", 100 * low)
+            : String.format(Locale.ROOT, "%.2f %% to %.2f %%", 100 * low, 100 * high);
+    TABLE.add(
+        String.format(
+            Locale.ROOT,
+            "%s, %s, pooled: coverage %.2f %% (bounds %.2f %% to %.2f %%; claimed %s)%n",
+            mechanism,
+            inputs.label,
+            100.0 * k / n,
+            100 * lower,
+            100 * upper,
+            claim));
     if (lower > high + EXACT_SLACK || upper < low - EXACT_SLACK) {
-      failures.add(String.format(Locale.ROOT, "%s mean, %s: claimed %s but pooled coverage %d/%d (bounds %.4f to %.4f)",
-          mechanism, inputs.label, claim, k, n, lower, upper));
+      failures.add(
+          String.format(
+              Locale.ROOT,
+              "%s mean, %s: claimed %s but pooled coverage %d/%d (bounds %.4f to %.4f)",
+              mechanism,
+              inputs.label,
+              claim,
+              k,
+              n,
+              lower,
+              upper));
     }
   }
 
@@ -500,7 +634,8 @@ class IntervalCoverageTest {
     Tally[][] diskDirection = new Tally[CircularInputs.values().length][cells];
     Tally[][] band = new Tally[CircularInputs.values().length][cells];
     for (int e = 0; e < EPSILONS.length; e++) {
-      Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(EPSILONS[e]).domain(CIRCLE).build());
+      Mechanism m =
+          MechanismCatalog.of(MechanismSpec.builder().epsilon(EPSILONS[e]).domain(CIRCLE).build());
       FieldEstimator estimator = FieldEstimator.of(m, BINS);
       for (CircularInputs inputs : CircularInputs.values()) {
         for (int s = 0; s < SIZES.length; s++) {
@@ -523,30 +658,43 @@ class IntervalCoverageTest {
               histogram[estimator.binning().inputBin(x)] += 1.0 / SIZES[s];
               acc.add(m.perturb(x, bits), estimator.binning());
             }
-            double trueLength = Math.min(1, Math.hypot(c, sn) / SIZES[s]); // at most 1 but for rounding
-            // Below 1e-9 the inputs' mean direction is rounding noise: only the whole circle is right.
-            double trueDirection = trueLength < 1e-9 ? Double.NaN : Math.toDegrees(Math.atan2(sn, c));
+            double trueLength =
+                Math.min(1, Math.hypot(c, sn) / SIZES[s]); // at most 1 but for rounding
+            // Below 1e-9 the inputs' mean direction is rounding noise: only the whole circle is
+            // right.
+            double trueDirection =
+                trueLength < 1e-9 ? Double.NaN : Math.toDegrees(Math.atan2(sn, c));
             boolean withEm = w < EM_WINDOWS;
             FieldEstimate estimate = estimator.estimate(acc, withEm);
             JsonNode json = EstimateJson.render(estimate, false);
             tallyDirection(d, json, trueDirection);
             Interval disk = estimator.circularMeansFromTheDisk(acc).direction();
-            before.add(true, onArc(trueDirection, disk.lower(), disk.upper()), arcWidth(disk.lower(), disk.upper()), true);
+            before.add(
+                true,
+                onArc(trueDirection, disk.lower(), disk.upper()),
+                arcWidth(disk.lower(), disk.upper()),
+                true);
             tallyBand(h, estimate.band(), histogram);
             JsonNode li = json.get("resultantLengthInterval");
             boolean hasLength = li != null && !li.isNull();
             double lo = hasLength ? li.get(0).asDouble() : Double.NaN;
             double hi = hasLength ? li.get(1).asDouble() : Double.NaN;
             double estimateLength = json.get("resultantLength").asDouble();
-            l.add(hasLength, trueLength >= lo && trueLength <= hi, hi - lo, estimateLength >= lo && estimateLength <= hi);
+            l.add(
+                hasLength,
+                trueLength >= lo && trueLength <= hi,
+                hi - lo,
+                estimateLength >= lo && estimateLength <= hi);
             if (withEm) {
               JsonNode emJson = EstimateJson.render(estimate, true);
-              assertThat(emJson.get("circularMeanInterval")).as("em shares the raw interval")
+              assertThat(emJson.get("circularMeanInterval"))
+                  .as("em shares the raw interval")
                   .isEqualTo(json.get("circularMeanInterval"));
               tallyDirection(t, emJson, trueDirection);
             }
           }
-          String where = String.format(Locale.ROOT, "%s, eps %s, n %d", inputs.label, EPSILONS[e], SIZES[s]);
+          String where =
+              String.format(Locale.ROOT, "%s, eps %s, n %d", inputs.label, EPSILONS[e], SIZES[s]);
           check(failures, "circular mean direction (raw)", where, d);
           check(failures, "circular mean direction (em)", where, t);
           check(failures, "resultant length", where, l);
@@ -554,12 +702,21 @@ class IntervalCoverageTest {
         }
       }
     }
-    sideBySide("Circular mean direction, method raw (`circularMeanInterval`, width in degrees), and the confidence"
-        + " disk's projection it replaces", CircularInputs.values(), direction, diskDirection);
-    table("Circular mean direction, method em (`circularMeanInterval`, width in degrees)", CircularInputs.values(), emDirection);
+    sideBySide(
+        "Circular mean direction, method raw (`circularMeanInterval`, width in degrees), and the confidence"
+            + " disk's projection it replaces",
+        CircularInputs.values(),
+        direction,
+        diskDirection);
+    table(
+        "Circular mean direction, method em (`circularMeanInterval`, width in degrees)",
+        CircularInputs.values(),
+        emDirection);
     table("Mean resultant length (`resultantLengthInterval`)", CircularInputs.values(), length);
-    table("Histogram band (circular ogpm, `histogramBand`): coverage of every bin at once / mean height",
-        CircularInputs.values(), band);
+    table(
+        "Histogram band (circular ogpm, `histogramBand`): coverage of every bin at once / mean height",
+        CircularInputs.values(),
+        band);
     assertThat(failures).as("cells whose interval under-covers").isEmpty();
   }
 
@@ -586,16 +743,32 @@ class IntervalCoverageTest {
       failures.add(kind + ", " + where + ": no interval in " + t.missingInterval + " windows");
     }
     if (t.estimateOutside > 0) {
-      failures.add(kind + ", " + where + ": estimate outside its interval in " + t.estimateOutside + " windows");
+      failures.add(
+          kind
+              + ", "
+              + where
+              + ": estimate outside its interval in "
+              + t.estimateOutside
+              + " windows");
     }
     double upper = ClopperPearson.upper(t.covered, t.windows, ALPHA);
     if (upper < 0.95) {
-      failures.add(String.format(Locale.ROOT, "%s, %s: covered %d/%d (upper bound %.4f)", kind, where, t.covered,
-          t.windows, upper));
+      failures.add(
+          String.format(
+              Locale.ROOT,
+              "%s, %s: covered %d/%d (upper bound %.4f)",
+              kind,
+              where,
+              t.covered,
+              t.windows,
+              upper));
     }
   }
 
-  /** Whether an angle lies on an arc [lower, upper] of the circle [-180, 180) (lower > upper: across the seam; NaN truth: the whole circle only). */
+  /**
+   * Whether an angle lies on an arc [lower, upper] of the circle [-180, 180) (lower > upper: across
+   * the seam; NaN truth: the whole circle only).
+   */
   static boolean onArc(double angle, double lower, double upper) {
     if (upper - lower >= 360) {
       return true;
@@ -632,19 +805,21 @@ class IntervalCoverageTest {
   }
 
   /** A table whose cells hold the new interval's coverage / width and, after it, the old one's. */
-  private static void sideBySide(String title, Enum<?>[] rows, Tally[][] tallies, Tally[][] before) {
+  private static void sideBySide(
+      String title, Enum<?>[] rows, Tally[][] tallies, Tally[][] before) {
     Tally[][] joined = new Tally[tallies.length][];
     for (int r = 0; r < tallies.length; r++) {
       joined[r] = new Tally[tallies[r].length];
       for (int c = 0; c < tallies[r].length; c++) {
         Tally now = tallies[r][c];
         Tally then = before[r][c];
-        joined[r][c] = new Tally() {
-          @Override
-          String cell() {
-            return now.cell() + " (before " + then.cell() + ")";
-          }
-        };
+        joined[r][c] =
+            new Tally() {
+              @Override
+              String cell() {
+                return now.cell() + " (before " + then.cell() + ")";
+              }
+            };
         joined[r][c].windows = now.windows;
         joined[r][c].covered = now.covered;
       }
@@ -673,7 +848,8 @@ class IntervalCoverageTest {
         b.append(' ').append(t.cell()).append(" |");
         if (t.coverage() < worst) {
           worst = t.coverage();
-          worstAt = label + ", eps " + EPSILONS[c / SIZES.length] + ", n " + SIZES[c % SIZES.length];
+          worstAt =
+              label + ", eps " + EPSILONS[c / SIZES.length] + ", n " + SIZES[c % SIZES.length];
         }
       }
       b.append('\n');

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The intervals' formulas against their closed forms: OGPM's mean-function envelopes, the identity
- * for unbiased mechanisms, the confidence disk on the circle, and "no interval" where none is valid.
+ * for unbiased mechanisms, the confidence disk on the circle, and "no interval" where none is
+ * valid.
  */
 class IntervalDerivationTest {
   private static final double STEP = 1.0 / MeanIdentification.POINTS;
@@ -33,18 +34,24 @@ class IntervalDerivationTest {
       MeanIdentification id = MeanIdentification.of(m);
       assertThat(id.minMean()).isEqualTo(g0);
       assertThat(id.maxMean()).isEqualTo(g1);
-      for (double[] lu : new double[][] {{0.2, 0.3}, {0.0, 0.5}, {0.5, 0.5}, {0.7, 1.0}, {0.01, 0.02}}) {
+      for (double[] lu :
+          new double[][] {{0.2, 0.3}, {0.0, 0.5}, {0.5, 0.5}, {0.7, 1.0}, {0.01, 0.02}}) {
         double lower = g0 + lu[0] * (g1 - g0);
         double upper = g0 + lu[1] * (g1 - g0);
         double[] mu = id.inputMeans(lower, upper);
         double exactLow = lu[0] * (1 - s / 2);
         double exactHigh = s / 2 + lu[1] * (1 - s / 2);
         // Contains the exact interval, exceeds it by at most one grid step.
-        assertThat(mu[0]).as("eps %s, %s", eps, lu[0]).isBetween(exactLow - STEP - 1e-12, exactLow + 1e-12);
-        assertThat(mu[1]).as("eps %s, %s", eps, lu[1]).isBetween(exactHigh - 1e-12, exactHigh + STEP + 1e-12);
+        assertThat(mu[0])
+            .as("eps %s, %s", eps, lu[0])
+            .isBetween(exactLow - STEP - 1e-12, exactLow + 1e-12);
+        assertThat(mu[1])
+            .as("eps %s, %s", eps, lu[1])
+            .isBetween(exactHigh - 1e-12, exactHigh + STEP + 1e-12);
       }
       // Output means beyond what any inputs give are clipped: the interval never leaves the domain.
-      assertThat(id.inputMeans(g0 - 1, g0 - 0.5)).containsExactly(new double[] {0, s / 2}, within(STEP + 1e-12));
+      assertThat(id.inputMeans(g0 - 1, g0 - 0.5))
+          .containsExactly(new double[] {0, s / 2}, within(STEP + 1e-12));
       assertThat(id.inputMeans(g1 + 0.5, g1 + 1)[0]).isCloseTo(1 - s / 2, within(STEP + 1e-12));
       assertThat(id.inputMeans(g1 + 0.5, g1 + 1)[1]).isEqualTo(1);
     }
@@ -55,7 +62,9 @@ class IntervalDerivationTest {
     // The same closed forms on [-5, 3]: an input mean mu is lo + w times the unit one.
     double lo = -5;
     double w = 8;
-    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).domain(Domain.classical(lo, lo + w)).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(1).domain(Domain.classical(lo, lo + w)).build());
     double s = ((ClassicalOgpm) m.unit()).shape().central();
     double g0 = m.outputMean(lo);
     double g1 = m.outputMean(lo + w);
@@ -82,8 +91,13 @@ class IntervalDerivationTest {
   void unbiasedMechanismIntervalIsTheNormalIntervalOfTheOutputMean() {
     // pm: E[M(x)] = x, so the consistent means are [L, U] itself; L and U are the raw mean +- 1.96
     // sqrt(maxVar / n) plus the slack of one grid cell and the numerical tolerance.
-    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(MechanismType.PM).epsilon(2)
-        .domain(Domain.classical(-1, 3)).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder()
+                .type(MechanismType.PM)
+                .epsilon(2)
+                .domain(Domain.classical(-1, 3))
+                .build());
     FieldEstimator estimator = FieldEstimator.of(m, 10);
     AesCtrSource bits = AesCtrSource.seeded(5);
     FieldAccumulator acc = estimator.newAccumulator();
@@ -138,7 +152,9 @@ class IntervalDerivationTest {
     // Near the unit circle: the directions of the points within it (where the circles meet).
     ResultantDisk edge = new ResultantDisk(1.05, 0, r);
     double meet = Math.acos((1 + 1.05 * 1.05 - r * r) / (2 * 1.05));
-    assertThat(edge.directionHalfWidth()).isCloseTo(meet, within(1e-15)).isLessThan(Math.asin(r / 1.05));
+    assertThat(edge.directionHalfWidth())
+        .isCloseTo(meet, within(1e-15))
+        .isLessThan(Math.asin(r / 1.05));
     assertThat(edge.minLength()).isCloseTo(0.95, within(1e-15));
     assertThat(edge.maxLength()).isEqualTo(1);
     assertThat(new ResultantDisk(1.2, 0, r).directionHalfWidth()).isZero();
@@ -167,8 +183,14 @@ class IntervalDerivationTest {
     double rho2 = m.noiseCosineMoment(0, 2);
     double sd = Math.sqrt(Math.max((1 - rho2) / 2, (1 + rho2) / 2 - rho1 * rho1));
     int n = 2_000;
-    FieldAccumulator acc = estimator.newAccumulator()
-        .withMoments(n, 0, n * 0.2 * Math.cos(Math.toRadians(30)), n * 0.2 * Math.sin(Math.toRadians(30)));
+    FieldAccumulator acc =
+        estimator
+            .newAccumulator()
+            .withMoments(
+                n,
+                0,
+                n * 0.2 * Math.cos(Math.toRadians(30)),
+                n * 0.2 * Math.sin(Math.toRadians(30)));
     CircularMeans means = estimator.estimate(acc, false).circular();
     double c = sd / Math.sqrt(n) / rho1;
     double length = 0.2 / rho1;
@@ -194,8 +216,13 @@ class IntervalDerivationTest {
 
   @Test
   void mechanismsThatAreNotRotationInvariantGetNoCircularInterval() {
-    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(MechanismType.PM).epsilon(2)
-        .domain(Domain.circular(0, 360)).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder()
+                .type(MechanismType.PM)
+                .epsilon(2)
+                .domain(Domain.circular(0, 360))
+                .build());
     FieldEstimator estimator = FieldEstimator.of(m, 12);
     AesCtrSource bits = AesCtrSource.seeded(8);
     FieldAccumulator acc = estimator.newAccumulator();

@@ -17,24 +17,32 @@ import org.junit.jupiter.api.Test;
  * The linear interval is as narrow as the data allow: for inputs away from OGPM's flat ends, within
  * twice an oracle's width and no wider than pm's plain interval, shrinking as 1/sqrt(n); for inputs
  * piled at the ends, where the flat ends decide, at most 10 % wider than the output mean's interval
- * alone (the interval before the tail statistics). On [0, 1] with the aggregation's default 50 bins.
+ * alone (the interval before the tail statistics). On [0, 1] with the aggregation's default 50
+ * bins.
  *
  * <p>Each target is checked on a confidence bound of the mean width (mean plus 3 standard errors),
  * of a ratio of paired widths, or of the ratio of two mean widths (delta method). The two sides of
  * an interval come from two statistics with independent noise, so widths vary by about a fifth from
  * window to window; the ratio of shrinking needs thousands of windows to be told from 0.4.
  */
-@Tag("slow") // simulations of windows of up to 100,000 records: run by surefire, left out of mutation testing
+@Tag("slow") // simulations of windows of up to 100,000 records: run by surefire, left out of
+// mutation testing
 class IntervalSharpnessTest {
   private static final Domain UNIT = Domain.classical(0, 1);
   private static final int BINS = 50;
 
   private static Mechanism mechanism(MechanismType type, double eps) {
-    return MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps).domain(UNIT).build());
+    return MechanismCatalog.of(
+        MechanismSpec.builder().type(type).epsilon(eps).domain(UNIT).build());
   }
 
   /** Mean and standard error of a width over windows of n inputs drawn by {@code inputs}. */
-  private static double[] width(Mechanism m, long seed, int n, int windows, InputDraw inputs,
+  private static double[] width(
+      Mechanism m,
+      long seed,
+      int n,
+      int windows,
+      InputDraw inputs,
       ToDoubleFunction<Window> measure) {
     FieldEstimator estimator = FieldEstimator.of(m, BINS);
     RandomBits bits = AesCtrSource.seeded(seed);
@@ -61,7 +69,8 @@ class IntervalSharpnessTest {
     }
 
     double oldWidth() {
-      LinearMeanBounds.Bounds b = estimator.linearBounds().outputMeanBounds(acc.getCount(), acc.mean());
+      LinearMeanBounds.Bounds b =
+          estimator.linearBounds().outputMeanBounds(acc.getCount(), acc.mean());
       return b.upper() - b.lower();
     }
   }
@@ -74,11 +83,19 @@ class IntervalSharpnessTest {
   private static final InputDraw MIDDLE_HALF = bits -> 0.25 + 0.5 * bits.nextUniform();
   private static final InputDraw POINT_MIDDLE = bits -> 0.5;
   private static final InputDraw MOTIONSENSE =
-      bits -> IntervalCoverageTest.MOTION[(int) (bits.nextUniform() * IntervalCoverageTest.MOTION.length)];
+      bits ->
+          IntervalCoverageTest.MOTION[
+              (int) (bits.nextUniform() * IntervalCoverageTest.MOTION.length)];
 
-  /** The oracle: {@code 2 x 1.96 sd(Y | x = 1/2) / (b sqrt n)}, b the slope of ogpm's affine mean. */
+  /**
+   * The issue's oracle: {@code 2 x 1.96 sd(Y | x = 1/2) / (b sqrt n)}, b the slope of ogpm's affine
+   * mean.
+   */
   private static double oracle(Mechanism ogpm, int n) {
-    return 2 * Interval.Z95 * Math.sqrt(ogpm.outputVariance(0.5)) / (AffinePart.of(ogpm).slope() * Math.sqrt(n));
+    return 2
+        * Interval.Z95
+        * Math.sqrt(ogpm.outputVariance(0.5))
+        / (AffinePart.of(ogpm).slope() * Math.sqrt(n));
   }
 
   @Test
@@ -86,22 +103,35 @@ class IntervalSharpnessTest {
     Mechanism ogpm = mechanism(MechanismType.OGPM, 1);
     Mechanism pm = mechanism(MechanismType.PM, 1);
     InputDraw[] inputs = {MIDDLE_HALF, POINT_MIDDLE, MOTIONSENSE};
-    String[] names = {"uniform on the middle half", "point mass in the middle", "MotionSense-shaped"};
+    String[] names = {
+      "uniform on the middle half", "point mass in the middle", "MotionSense-shaped"
+    };
     for (int d = 0; d < inputs.length; d++) {
       double[] at10k = width(ogpm, 100 + d, 10_000, 2000, inputs[d], Window::newWidth);
       double[] pmAt10k = width(pm, 200 + d, 10_000, 20, inputs[d], Window::newWidth);
       double[] at100k = width(ogpm, 300 + d, 100_000, 1000, inputs[d], Window::newWidth);
       double upper10k = at10k[0] + 3 * at10k[1];
-      System.out.printf(java.util.Locale.ROOT, "%s: %.4f +- %.4f at 10,000 (pm %.4f, oracle %.4f), %.4f +- %.4f at 100,000%n",
-          names[d], at10k[0], at10k[1], pmAt10k[0], oracle(ogpm, 10_000), at100k[0], at100k[1]);
-      assertThat(upper10k).as("%s at n = 10,000: within twice the oracle's %s", names[d], oracle(ogpm, 10_000))
+      System.out.printf(
+          java.util.Locale.ROOT,
+          "%s: %.4f +- %.4f at 10,000 (pm %.4f, oracle %.4f), %.4f +- %.4f at 100,000%n",
+          names[d],
+          at10k[0],
+          at10k[1],
+          pmAt10k[0],
+          oracle(ogpm, 10_000),
+          at100k[0],
+          at100k[1]);
+      assertThat(upper10k)
+          .as("%s at n = 10,000: within twice the oracle's %s", names[d], oracle(ogpm, 10_000))
           .isLessThanOrEqualTo(2 * oracle(ogpm, 10_000));
-      assertThat(upper10k).as("%s at n = 10,000: no wider than pm's plain interval", names[d])
+      assertThat(upper10k)
+          .as("%s at n = 10,000: no wider than pm's plain interval", names[d])
           .isLessThanOrEqualTo(pmAt10k[0] - 3 * pmAt10k[1]);
       // The ratio of the mean widths with its standard error (delta method), at 3 standard errors.
       double ratio = at100k[0] / at10k[0];
       double ratioError = ratio * Math.hypot(at100k[1] / at100k[0], at10k[1] / at10k[0]);
-      assertThat(ratio + 3 * ratioError).as("%s: at n = 100,000 at most 0.4 of its width at 10,000", names[d])
+      assertThat(ratio + 3 * ratioError)
+          .as("%s: at n = 100,000 at most 0.4 of its width at 10,000", names[d])
           .isLessThanOrEqualTo(0.4);
     }
   }
@@ -109,16 +139,24 @@ class IntervalSharpnessTest {
   @Test
   void atTheEndsTheIntervalIsAtMostATenthWiderThanTheOutputMeansAlone() {
     InputDraw[] inputs = {
-      bits -> 0, bits -> 1, bits -> bits.nextUniform() < 0.5 ? 0 : 1, bits -> bits.nextUniform() < 0.9 ? 0 : 1,
-      bits -> bits.nextUniform() < 0.5 ? 0 : bits.nextUniform()};
-    String[] names = {"point mass at lo", "point mass at hi", "ends 50/50", "ends 90/10", "half at lo, rest uniform"};
+      bits -> 0,
+      bits -> 1,
+      bits -> bits.nextUniform() < 0.5 ? 0 : 1,
+      bits -> bits.nextUniform() < 0.9 ? 0 : 1,
+      bits -> bits.nextUniform() < 0.5 ? 0 : bits.nextUniform()
+    };
+    String[] names = {
+      "point mass at lo", "point mass at hi", "ends 50/50", "ends 90/10", "half at lo, rest uniform"
+    };
     for (double eps : new double[] {0.5, 1, 4}) {
       Mechanism m = mechanism(MechanismType.OGPM, eps);
       for (int n : new int[] {200, 1000, 10_000}) {
         for (int d = 0; d < inputs.length; d++) {
           int windows = n == 10_000 ? 200 : 600;
-          double[] ratio = width(m, 1000L * n + d, n, windows, inputs[d], w -> w.newWidth() / w.oldWidth());
-          assertThat(ratio[0] + 3 * ratio[1]).as("%s, eps %s, n %d: new / old width", names[d], eps, n)
+          double[] ratio =
+              width(m, 1000L * n + d, n, windows, inputs[d], w -> w.newWidth() / w.oldWidth());
+          assertThat(ratio[0] + 3 * ratio[1])
+              .as("%s, eps %s, n %d: new / old width", names[d], eps, n)
               .isLessThanOrEqualTo(1.10);
         }
       }

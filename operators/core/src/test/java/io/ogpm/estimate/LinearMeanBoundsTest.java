@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  */
 class LinearMeanBoundsTest {
   private static Mechanism unit(MechanismType type, double eps) {
-    return MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps).domain(Domain.classical(0, 1)).build());
+    return MechanismCatalog.of(
+        MechanismSpec.builder().type(type).epsilon(eps).domain(Domain.classical(0, 1)).build());
   }
 
   private static LinearMeanBounds bounds(Mechanism m, int bins) {
@@ -46,16 +47,27 @@ class LinearMeanBoundsTest {
     BinStatistic lower = b.lowerTails()[0];
     // kappa makes Psi rise from the middle to hi as the line b x does: Psi(1) - Psi(1/2) = b / 2.
     AffinePart affine = AffinePart.of(m);
-    assertThat(upper.expectationAt(2) - upper.expectationAt(1)).isCloseTo(affine.slope() / 2, within(0.02));
-    assertThat(lower.expectationAt(1) - lower.expectationAt(0)).isCloseTo(affine.slope() / 2, within(0.02));
+    assertThat(upper.expectationAt(2) - upper.expectationAt(1))
+        .isCloseTo(affine.slope() / 2, within(0.02));
+    assertThat(lower.expectationAt(1) - lower.expectationAt(0))
+        .isCloseTo(affine.slope() / 2, within(0.02));
     // Without the tail, y~'s own expectation is flat over the last s/2: it rises less.
-    assertThat(upper.expectationAt(2) - upper.expectationAt(1)).isGreaterThan(affine.slope() * (0.5 - s / 2) + 0.05);
+    assertThat(upper.expectationAt(2) - upper.expectationAt(1))
+        .isGreaterThan(affine.slope() * (0.5 - s / 2) + 0.05);
   }
 
   @Test
   void mechanismsWhoseMeanIsAffineEverywhereKeepTheOutputMeanInterval() {
-    for (MechanismType type : new MechanismType[] {MechanismType.PM, MechanismType.SW, MechanismType.OGPM_U,
-        MechanismType.PM_C, MechanismType.SW_C, MechanismType.STAIRCASE, MechanismType.T_LAPLACE}) {
+    for (MechanismType type :
+        new MechanismType[] {
+          MechanismType.PM,
+          MechanismType.SW,
+          MechanismType.OGPM_U,
+          MechanismType.PM_C,
+          MechanismType.SW_C,
+          MechanismType.STAIRCASE,
+          MechanismType.T_LAPLACE
+        }) {
       LinearMeanBounds b = bounds(unit(type, 1), 20);
       assertThat(b.upperTails()).as(type.id()).isEmpty();
       assertThat(b.lowerTails()).as(type.id()).isEmpty();

@@ -8,10 +8,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link NaturalLog} against {@code StrictMath.log} (fdlibm, within one ulp): within 2 ulp of the
- * result plus {@link NaturalLog#ABSOLUTE_ERROR}, on values spread over every binade, around 1 (where
- * the result is tiny and the exponent changes; within 2 ulp alone there), at and between the table's
- * points, on the ratios
- * {@code c / (n pi)} the deviance takes, and the special values.
+ * result plus {@link NaturalLog#ABSOLUTE_ERROR}, on values spread over every binade, around 1
+ * (where the result is tiny and the exponent changes; within 2 ulp alone there), at and between the
+ * table's points, on the ratios {@code c / (n pi)} the deviance takes, and the special values.
  */
 class NaturalLogTest {
   private static void assertClose(double x) {
@@ -20,7 +19,9 @@ class NaturalLogTest {
     double tolerance = 2 * Math.ulp(expected) + NaturalLog.ABSOLUTE_ERROR;
     if (!(Math.abs(actual - expected) <= tolerance)) {
       // One failure message with the argument's bits rather than millions of assertions.
-      assertThat(actual).as("ln(%s) (bits %x)", x, Double.doubleToRawLongBits(x)).isEqualTo(expected);
+      assertThat(actual)
+          .as("ln(%s) (bits %x)", x, Double.doubleToRawLongBits(x))
+          .isEqualTo(expected);
     }
   }
 
@@ -59,7 +60,9 @@ class NaturalLogTest {
       double d = Math.scalb(bits.nextUniform(), -9 - (int) (bits.nextUniform() * 50));
       for (double x : new double[] {1 + d, 1 - d}) {
         double expected = StrictMath.log(x);
-        assertThat(NaturalLog.of(x)).as("ln(%s)", x).isCloseTo(expected, within(2 * Math.ulp(expected)));
+        assertThat(NaturalLog.of(x))
+            .as("ln(%s)", x)
+            .isCloseTo(expected, within(2 * Math.ulp(expected)));
       }
     }
   }
@@ -93,10 +96,21 @@ class NaturalLogTest {
 
   @Test
   void specialValuesAreStrictMaths() {
-    double[] specials = {0.0, -0.0, -1, Double.MIN_VALUE, Double.MIN_NORMAL / 3, Double.MIN_NORMAL,
-        Double.MAX_VALUE, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN};
+    double[] specials = {
+      0.0,
+      -0.0,
+      -1,
+      Double.MIN_VALUE,
+      Double.MIN_NORMAL / 3,
+      Double.MIN_NORMAL,
+      Double.MAX_VALUE,
+      Double.POSITIVE_INFINITY,
+      Double.NEGATIVE_INFINITY,
+      Double.NaN
+    };
     for (double x : specials) {
-      assertThat(Double.doubleToLongBits(NaturalLog.of(x))).as("ln(%s)", x)
+      assertThat(Double.doubleToLongBits(NaturalLog.of(x)))
+          .as("ln(%s)", x)
           .isEqualTo(Double.doubleToLongBits(StrictMath.log(x)));
     }
   }

@@ -22,8 +22,10 @@ import org.junit.jupiter.api.Test;
 class NormalApproximationTest {
   private static final double Z = 1.959963984540054;
   private static final double PHI = Math.exp(-Z * Z / 2) / Math.sqrt(2 * Math.PI);
+
   /** Probabilists' Hermite polynomials He3 = z^3 - 3z and He5 = z^5 - 10 z^3 + 15 z at z. */
   private static final double HE3 = Z * Z * Z - 3 * Z;
+
   private static final double HE5 = Math.pow(Z, 5) - 10 * Math.pow(Z, 3) + 15 * Z;
 
   @Test
@@ -31,7 +33,8 @@ class NormalApproximationTest {
     assertThat(PHI).isCloseTo(0.05844506980503538, within(1e-16));
     double n = 100;
     // Skewness alone: phi(z) |g1| (z^2 - 1) / (6 sqrt n) + 2 phi(z) g1^2 |He5(z)| / (72 n).
-    double skew = PHI * 0.8 * (Z * Z - 1) / (6 * Math.sqrt(n)) + 2 * PHI * 0.64 * Math.abs(HE5) / (72 * n);
+    double skew =
+        PHI * 0.8 * (Z * Z - 1) / (6 * Math.sqrt(n)) + 2 * PHI * 0.64 * Math.abs(HE5) / (72 * n);
     assertThat(NormalApproximation.error(100, 0.8, 0)).isCloseTo(skew, within(1e-16));
     assertThat(NormalApproximation.error(100, -0.8, 0)).isCloseTo(skew, within(1e-16));
     // Kurtosis alone: 2 phi(z) |g2| He3(z) / (24 n).
@@ -45,11 +48,16 @@ class NormalApproximationTest {
   @Test
   void theMinimumCountIsTheSmallestWhoseErrorIsWithinOnePercentagePoint() {
     assertThat(NormalApproximation.MAX_ERROR).isEqualTo(0.01);
-    for (double[] g : new double[][] {{0.3, 0.1}, {1, 2}, {3, 12}, {10, 150}, {0, 4}, {25, 700}, {7e8, 0}}) {
+    for (double[] g :
+        new double[][] {{0.3, 0.1}, {1, 2}, {3, 12}, {10, 150}, {0, 4}, {25, 700}, {7e8, 0}}) {
       long n = NormalApproximation.minimumCount(g[0], g[1]);
-      assertThat(NormalApproximation.error(n, g[0], g[1])).as("%s, %s", g[0], g[1]).isLessThanOrEqualTo(0.01);
+      assertThat(NormalApproximation.error(n, g[0], g[1]))
+          .as("%s, %s", g[0], g[1])
+          .isLessThanOrEqualTo(0.01);
       if (n > 1) {
-        assertThat(NormalApproximation.error(n - 1, g[0], g[1])).as("%s, %s", g[0], g[1]).isGreaterThan(0.01);
+        assertThat(NormalApproximation.error(n - 1, g[0], g[1]))
+            .as("%s, %s", g[0], g[1])
+            .isGreaterThan(0.01);
       }
     }
     assertThat(NormalApproximation.minimumCount(0, 0)).isEqualTo(1);
@@ -57,17 +65,21 @@ class NormalApproximationTest {
     // largest long: never.
     assertThat(NormalApproximation.minimumCount(1e10, 0)).isEqualTo(Long.MAX_VALUE);
     assertThat(NormalApproximation.minimumCount(Double.NaN, 0)).isEqualTo(Long.MAX_VALUE);
-    assertThat(NormalApproximation.minimumCount(0, Double.POSITIVE_INFINITY)).isEqualTo(Long.MAX_VALUE);
+    assertThat(NormalApproximation.minimumCount(0, Double.POSITIVE_INFINITY))
+        .isEqualTo(Long.MAX_VALUE);
   }
 
   @Test
   void bernsteinsHalfWidthSolvesTheInequalityForAlpha() {
     // 2 exp(-n t^2 / (2 v + 2 r t / 3)) = alpha at the returned t.
-    for (double[] c : new double[][] {{10, 0.1, 1, 0.05}, {1000, 0.02, 3, 0.025}, {3, 2, 0.5, 0.05}}) {
+    for (double[] c :
+        new double[][] {{10, 0.1, 1, 0.05}, {1000, 0.02, 3, 0.025}, {3, 2, 0.5, 0.05}}) {
       long n = (long) c[0];
       double t = NormalApproximation.bernsteinHalfWidth(n, c[1], c[2], c[3]);
       double bound = 2 * Math.exp(-n * t * t / (2 * c[1] + 2 * c[2] * t / 3));
-      assertThat(bound).as("%s", java.util.Arrays.toString(c)).isCloseTo(c[3], within(1e-12 * c[3]));
+      assertThat(bound)
+          .as("%s", java.util.Arrays.toString(c))
+          .isCloseTo(c[3], within(1e-12 * c[3]));
     }
     // Without range it is the sub-Gaussian width sqrt(2 v ln(2 / alpha) / n).
     assertThat(NormalApproximation.bernsteinHalfWidth(50, 0.3, 0, 0.05))
@@ -90,7 +102,8 @@ class NormalApproximationTest {
 
   @Test
   void theCountOfAPiecewiseMechanismComesFromItsLargestSkewnessAndKurtosis() {
-    for (MechanismType type : new MechanismType[] {MechanismType.OGPM, MechanismType.T_PM, MechanismType.SW}) {
+    for (MechanismType type :
+        new MechanismType[] {MechanismType.OGPM, MechanismType.T_PM, MechanismType.SW}) {
       for (double eps : new double[] {0.5, 3, 6}) {
         Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps).build());
         PiecewiseUnitMechanism unit = (PiecewiseUnitMechanism) m.unit();
@@ -101,7 +114,8 @@ class NormalApproximationTest {
 
   @Test
   void theCountOfAContinuousMechanismComesFromItsLargestSkewnessAndKurtosis() {
-    for (MechanismType type : new MechanismType[] {MechanismType.T_LAPLACE, MechanismType.B_LAPLACE}) {
+    for (MechanismType type :
+        new MechanismType[] {MechanismType.T_LAPLACE, MechanismType.B_LAPLACE}) {
       Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(2).build());
       ContinuousUnitMechanism unit = (ContinuousUnitMechanism) m.unit();
       assertCountFrom(m, z -> continuousCentralMoments(unit, z));
@@ -109,7 +123,8 @@ class NormalApproximationTest {
   }
 
   /** Skewness and kurtosis maximised over 65 inputs, then the count; within 1e-9 of both. */
-  private static void assertCountFrom(Mechanism m, java.util.function.DoubleFunction<double[]> moments) {
+  private static void assertCountFrom(
+      Mechanism m, java.util.function.DoubleFunction<double[]> moments) {
     double skewness = 0;
     double kurtosis = 0;
     for (int i = 0; i <= 64; i++) {
@@ -118,8 +133,10 @@ class NormalApproximationTest {
       kurtosis = Math.max(kurtosis, Math.abs(c[2] / (c[0] * c[0]) - 3));
     }
     long n = NormalApproximation.minimumCount(m);
-    assertThat(n).as("%s", m)
-        .isBetween(NormalApproximation.minimumCount(skewness * (1 - 1e-9), kurtosis * (1 - 1e-9)),
+    assertThat(n)
+        .as("%s", m)
+        .isBetween(
+            NormalApproximation.minimumCount(skewness * (1 - 1e-9), kurtosis * (1 - 1e-9)),
             NormalApproximation.minimumCount(skewness * (1 + 1e-9), kurtosis * (1 + 1e-9)));
   }
 
@@ -203,8 +220,9 @@ class NormalApproximationTest {
         double t = Math.PI * i / 64;
         double[] e = new double[5];
         for (int j = 1; j <= 4; j++) {
-          e[j] = p * Math.pow(Math.cos(t), j)
-              + (1 - p) / 2 * (Math.pow(Math.cos(t + a), j) + Math.pow(Math.cos(t - a), j));
+          e[j] =
+              p * Math.pow(Math.cos(t), j)
+                  + (1 - p) / 2 * (Math.pow(Math.cos(t + a), j) + Math.pow(Math.cos(t - a), j));
         }
         double c2 = e[2] - e[1] * e[1];
         double c3 = e[3] - 3 * e[1] * e[2] + 2 * Math.pow(e[1], 3);
@@ -212,8 +230,10 @@ class NormalApproximationTest {
         skewness = Math.max(skewness, Math.abs(c3) / Math.pow(c2, 1.5));
         kurtosis = Math.max(kurtosis, Math.abs(c4 / (c2 * c2) - 3));
       }
-      assertThat(NormalApproximation.minimumCount(rho[1], rho[2], rho[3], rho[4])).as("p %s, a %s", p, a)
-          .isBetween(NormalApproximation.minimumCount(skewness * (1 - 1e-9), kurtosis * (1 - 1e-9)),
+      assertThat(NormalApproximation.minimumCount(rho[1], rho[2], rho[3], rho[4]))
+          .as("p %s, a %s", p, a)
+          .isBetween(
+              NormalApproximation.minimumCount(skewness * (1 - 1e-9), kurtosis * (1 - 1e-9)),
               NormalApproximation.minimumCount(skewness * (1 + 1e-9), kurtosis * (1 + 1e-9)));
     }
     // Without noise a component has no variance along the input: never normal.

@@ -2,7 +2,6 @@ package io.ogpm.estimate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ogpm.sample.BundledSample;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ogpm.mechanism.Domain;
@@ -10,9 +9,8 @@ import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
+import io.ogpm.sample.BundledSample;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,12 +31,12 @@ import org.junit.jupiter.api.Test;
  *       the interval and the circle, windows of 1,000 and 10,000 records. The windows are paired,
  *       so the test is on the mean of the differences (new minus former): its one-sided upper
  *       confidence bound at {@value #CONFIDENCE} (normal, the sample standard deviation; a few
- *       hundred windows) is at most {@value #TOLERANCE} of the former's mean error. A margin,
- *       not a tolerance fitted to one run: the upper bound's own sampling spread at a few hundred
- *       windows is about one per cent of the error, so a one per cent margin would fail on noise
- *       about as often as not when the two are equal.
- *   <li>Results move by a stated bound: the L1 distance between the two reconstructions of the
- *       same counts is at most {@value #MOVE_BOUND} {@code sqrt(k / n)} in every window (k bins, n
+ *       hundred windows) is at most {@value #TOLERANCE} of the former's mean error. A margin, not a
+ *       tolerance fitted to one run: the upper bound's own sampling spread at a few hundred windows
+ *       is about one per cent of the error, so a one per cent margin would fail on noise about as
+ *       often as not when the two are equal.
+ *   <li>Results move by a stated bound: the L1 distance between the two reconstructions of the same
+ *       counts is at most {@value #MOVE_BOUND} {@code sqrt(k / n)} in every window (k bins, n
  *       records; the L1 sampling error of a histogram of n records over k bins is about {@code
  *       sqrt(2 k / (pi n))}, 0.8 of that scale), and {@value #MEAN_MOVE_BOUND} of it on average.
  *       They move most in the windows that stop at the target: the target is reached along another
@@ -49,25 +47,30 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Windows: the MotionSense sample's userAcceleration.x on [-3, 3] (the interval) and
  * attitude.roll on the circle, n records drawn with replacement from the sample's values; the
- * sample's own six fields, as an aggregation windows them (ten-second windows of one activity,
- * and windows of 1,000 consecutive records); and for the bound also a two-humped synthetic input.
- * Fixed seeds, so every run draws the same windows.
+ * sample's own six fields, as an aggregation windows them (ten-second windows of one activity, and
+ * windows of 1,000 consecutive records); and for the bound also a two-humped synthetic input. Fixed
+ * seeds, so every run draws the same windows.
  *
- * <p>Tagged slow (several thousand windows, each reconstructed twice, the former schedule taking
- * a few hundred steps): mutation testing leaves it out.
+ * <p>Tagged slow (several thousand windows, each reconstructed twice, the former schedule taking a
+ * few hundred steps): mutation testing leaves it out.
  */
 @Tag("slow")
 class ReconstructionScheduleTest {
   static final int BINS = 50;
   static final double[] EPSILONS = {0.5, 1, 2, 4, 8};
+
   /** One-sided confidence of the bound on the mean difference of errors. */
   static final double CONFIDENCE = 0.99;
+
   /** Its normal quantile. */
   static final double Z = 2.326;
+
   /** The largest mean worsening allowed, as a fraction of the former schedule's mean error. */
   static final double TOLERANCE = 0.02;
+
   /** Largest L1 distance between the two schedules' results, in units of {@code sqrt(k / n)}. */
   static final double MOVE_BOUND = 2;
+
   /** Largest mean L1 distance, in the same units. */
   static final double MEAN_MOVE_BOUND = 0.06;
 
@@ -82,11 +85,14 @@ class ReconstructionScheduleTest {
     return records;
   }
 
-  /** A field's values, clamped into its domain (as the sample configuration's out-of-range: clamp). */
+  /**
+   * A field's values, clamped into its domain (as the sample configuration's out-of-range: clamp).
+   */
   static double[] values(List<JsonNode> records, String pointer, Domain d) {
     double[] v = new double[records.size()];
     for (int i = 0; i < v.length; i++) {
-      v[i] = Math.min(Math.max(records.get(i).at(pointer).asDouble(), d.lo()), Math.nextDown(d.hi()));
+      v[i] =
+          Math.min(Math.max(records.get(i).at(pointer).asDouble(), d.lo()), Math.nextDown(d.hi()));
     }
     return v;
   }
@@ -103,8 +109,13 @@ class ReconstructionScheduleTest {
   }
 
   /** One window reconstructed both ways, with its errors against its own inputs. */
-  record Pair(int records, double histogramError, double formerHistogramError, double meanError,
-      double formerMeanError, double moved) {
+  record Pair(
+      int records,
+      double histogramError,
+      double formerHistogramError,
+      double meanError,
+      double formerMeanError,
+      double moved) {
     /** The move in units of {@code sqrt(k / n)}. */
     double scaledMove() {
       return moved / Math.sqrt(BINS / (double) records);
@@ -130,12 +141,21 @@ class ReconstructionScheduleTest {
     }
     double trueAngle = Math.atan2(s, c);
     double[] shipped = Reconstruction.em(acc.getHistogram(), t).frequencies();
-    double[] former = Reconstruction.em(acc.getHistogram(), t, Reconstruction.Schedule.PLAIN_FIRST).frequencies();
-    return new Pair(inputs.length, l1(shipped, truth), l1(former, truth), meanError(e, shipped, mean, trueAngle),
-        meanError(e, former, mean, trueAngle), l1(shipped, former));
+    double[] former =
+        Reconstruction.em(acc.getHistogram(), t, Reconstruction.Schedule.PLAIN_FIRST).frequencies();
+    return new Pair(
+        inputs.length,
+        l1(shipped, truth),
+        l1(former, truth),
+        meanError(e, shipped, mean, trueAngle),
+        meanError(e, former, mean, trueAngle),
+        l1(shipped, former));
   }
 
-  /** The reconstructed mean's error: linear, or the circular mean's angle (radians, of the circle's 2 pi). */
+  /**
+   * The reconstructed mean's error: linear, or the circular mean's angle (radians, of the circle's
+   * 2 pi).
+   */
   static double meanError(FieldEstimator e, double[] theta, double mean, double angle) {
     if (!e.binning().circular()) {
       return Math.abs(e.meanOf(theta) - mean);
@@ -164,16 +184,23 @@ class ReconstructionScheduleTest {
   static void check(String cell, List<Pair> pairs, boolean errors) {
     double meanMove = 0;
     for (Pair p : pairs) {
-      assertThat(p.scaledMove()).as("%s: a window's move, over sqrt(k / n)", cell).isLessThanOrEqualTo(MOVE_BOUND);
+      assertThat(p.scaledMove())
+          .as("%s: a window's move, over sqrt(k / n)", cell)
+          .isLessThanOrEqualTo(MOVE_BOUND);
       meanMove += p.scaledMove() / pairs.size();
     }
-    assertThat(meanMove).as("%s: mean move, over sqrt(k / n)", cell).isLessThanOrEqualTo(MEAN_MOVE_BOUND);
+    assertThat(meanMove)
+        .as("%s: mean move, over sqrt(k / n)", cell)
+        .isLessThanOrEqualTo(MEAN_MOVE_BOUND);
     if (!errors) {
       return;
     }
-    double formerHistogram = pairs.stream().mapToDouble(Pair::formerHistogramError).average().orElseThrow();
+    double formerHistogram =
+        pairs.stream().mapToDouble(Pair::formerHistogramError).average().orElseThrow();
     double formerMean = pairs.stream().mapToDouble(Pair::formerMeanError).average().orElseThrow();
-    assertThat(upperBound(pairs.stream().map(p -> p.histogramError() - p.formerHistogramError()).toList()))
+    assertThat(
+            upperBound(
+                pairs.stream().map(p -> p.histogramError() - p.formerHistogramError()).toList()))
         .as("%s: histogram error, new minus former (former %.4f)", cell, formerHistogram)
         .isLessThanOrEqualTo(TOLERANCE * formerHistogram);
     assertThat(upperBound(pairs.stream().map(p -> p.meanError() - p.formerMeanError()).toList()))
@@ -193,7 +220,8 @@ class ReconstructionScheduleTest {
     for (double epsilon : EPSILONS) {
       for (Map.Entry<String, double[]> input : inputs.entrySet()) {
         Domain d = input.getKey().equals("attitude.roll") ? circle : interval;
-        Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(epsilon).domain(d).build());
+        Mechanism m =
+            MechanismCatalog.of(MechanismSpec.builder().epsilon(epsilon).domain(d).build());
         FieldEstimator e = FieldEstimator.of(m, BINS);
         for (int n : new int[] {1_000, 10_000}) {
           Random draw = new Random(n + (long) (100 * epsilon));
@@ -208,32 +236,44 @@ class ReconstructionScheduleTest {
             pairs.add(pair(m, e, x, bits));
           }
           // The synthetic input checks the bound; the sample's fields the errors as well.
-          check(input.getKey() + ", eps " + epsilon + ", " + n + " records", pairs, !input.getKey().equals("two humps"));
+          check(
+              input.getKey() + ", eps " + epsilon + ", " + n + " records",
+              pairs,
+              !input.getKey().equals("two humps"));
         }
       }
     }
   }
 
   @Test
-  void onTheSampleAsAnAggregationWindowsItTheErrorIsNoWorseAndResultsMoveWithinTheBound() throws IOException {
+  void onTheSampleAsAnAggregationWindowsItTheErrorIsNoWorseAndResultsMoveWithinTheBound()
+      throws IOException {
     List<JsonNode> records = sample();
     // Ten-second windows of one activity (the sample is one activity, 45 seconds), and windows of
     // 1,000 consecutive records.
     Map<String, List<Integer>> windows = new LinkedHashMap<>();
     for (int i = 0; i < records.size(); i++) {
       JsonNode r = records.get(i);
-      windows.computeIfAbsent(r.get("activity").asText() + " " + r.get("ts").asLong() / 10_000, k -> new ArrayList<>())
+      windows
+          .computeIfAbsent(
+              r.get("activity").asText() + " " + r.get("ts").asLong() / 10_000,
+              k -> new ArrayList<>())
           .add(i);
       windows.computeIfAbsent("records from " + 1_000 * (i / 1_000), k -> new ArrayList<>()).add(i);
     }
     double pi = Math.PI;
     Object[][] fields = {
-        {"/userAcceleration/x", Domain.classical(-3, 3), 1.0}, {"/userAcceleration/y", Domain.classical(-3, 3), 1.0},
-        {"/userAcceleration/z", Domain.classical(-3, 3), 1.0}, {"/attitude/roll", Domain.circular(-pi, pi), 1.0},
-        {"/attitude/pitch", Domain.classical(-pi / 2, pi / 2), 0.5}, {"/attitude/yaw", Domain.circular(-pi, pi), 1.0}};
+      {"/userAcceleration/x", Domain.classical(-3, 3), 1.0},
+      {"/userAcceleration/y", Domain.classical(-3, 3), 1.0},
+      {"/userAcceleration/z", Domain.classical(-3, 3), 1.0},
+      {"/attitude/roll", Domain.circular(-pi, pi), 1.0},
+      {"/attitude/pitch", Domain.classical(-pi / 2, pi / 2), 0.5},
+      {"/attitude/yaw", Domain.circular(-pi, pi), 1.0}
+    };
     for (Object[] f : fields) {
       Domain d = (Domain) f[1];
-      Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon((Double) f[2]).domain(d).build());
+      Mechanism m =
+          MechanismCatalog.of(MechanismSpec.builder().epsilon((Double) f[2]).domain(d).build());
       FieldEstimator e = FieldEstimator.of(m, BINS);
       double[] values = values(records, (String) f[0], d);
       AesCtrSource bits = AesCtrSource.seeded(5);

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  * the settling rules, and the schedules ({@link Reconstruction.Schedule}).
  */
 class ReconstructionTest {
-  private static final Mechanism OGPM = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).build());
+  private static final Mechanism OGPM =
+      MechanismCatalog.of(MechanismSpec.builder().epsilon(2).build());
 
   /** The counts n T theta would give on average, rounded. */
   private static long[] expectedCounts(TransitionMatrix t, double[] theta, long n) {
@@ -69,8 +70,10 @@ class ReconstructionTest {
   void smoothingWeightsAreValidatedAndItsEndsAreIdentityAndNeighbourAverage() {
     double[] theta = {0.1, 0.2, 0.3, 0.4};
     assertThat(Reconstruction.smooth(theta, 0, false)).containsExactly(theta);
-    assertThat(Reconstruction.smooth(theta, 1, false)).containsExactly(new double[] {0.15, 0.2, 0.3, 0.35}, within(1e-15));
-    assertThat(Reconstruction.smooth(theta, 1, true)).containsExactly(new double[] {0.3, 0.2, 0.3, 0.2}, within(1e-15));
+    assertThat(Reconstruction.smooth(theta, 1, false))
+        .containsExactly(new double[] {0.15, 0.2, 0.3, 0.35}, within(1e-15));
+    assertThat(Reconstruction.smooth(theta, 1, true))
+        .containsExactly(new double[] {0.3, 0.2, 0.3, 0.2}, within(1e-15));
     for (double bad : new double[] {-0.1, 1.5, Double.NaN}) {
       assertThatThrownBy(() -> Reconstruction.smooth(theta, bad, false))
           .isInstanceOf(IllegalArgumentException.class)
@@ -82,7 +85,8 @@ class ReconstructionTest {
   void theDevianceIsTwiceTheSumOfCountsTimesLogRatiosWithEmptyBinsAddingNothing() {
     assertThat(Reconstruction.deviance(new long[] {2, 0, 2}, 4, new double[] {0.25, 0.5, 0.25}))
         .isCloseTo(8 * Math.log(2), within(1e-15));
-    assertThat(Reconstruction.deviance(new long[] {1, 3}, 4, new double[] {0.25, 0.75})).isCloseTo(0, within(1e-15));
+    assertThat(Reconstruction.deviance(new long[] {1, 3}, 4, new double[] {0.25, 0.75}))
+        .isCloseTo(0, within(1e-15));
   }
 
   @Test
@@ -107,7 +111,9 @@ class ReconstructionTest {
     int stop = -1;
     for (int it = 0; it <= 50 && stop < 0; it++) {
       if (it > 0) {
-        theta = Reconstruction.smooth(Reconstruction.step(counts, total, t, theta), Reconstruction.SMOOTHING, false);
+        theta =
+            Reconstruction.smooth(
+                Reconstruction.step(counts, total, t, theta), Reconstruction.SMOOTHING, false);
       }
       double[] pi = t.apply(theta);
       double deviance = Reconstruction.deviance(counts, total, pi);
@@ -141,18 +147,25 @@ class ReconstructionTest {
     double[] theta = r.frequencies();
     double[] pi = t.apply(theta);
     double expected = Reconstruction.expectedDeviance(t, theta, pi);
-    assertThat(r.deviance()).isGreaterThan(r.targetDeviance()).isLessThan(expected + 3 * Math.sqrt(2 * expected));
+    assertThat(r.deviance())
+        .isGreaterThan(r.targetDeviance())
+        .isLessThan(expected + 3 * Math.sqrt(2 * expected));
     assertThat(r.iterations()).isLessThan(Reconstruction.MAX_ITERATIONS);
-    double[] again = Reconstruction.smooth(Reconstruction.step(counts, total, t, theta), Reconstruction.SMOOTHING, false);
+    double[] again =
+        Reconstruction.smooth(
+            Reconstruction.step(counts, total, t, theta), Reconstruction.SMOOTHING, false);
     assertThat(again).containsExactly(theta, within(1e-6));
   }
 
-  /** The fixed point of the smoothed EM step at weight w, iterated from the uniform distribution. */
+  /**
+   * The fixed point of the smoothed EM step at weight w, iterated from the uniform distribution.
+   */
   private static double[] smoothedFixedPoint(long[] counts, long n, TransitionMatrix t, double w) {
     double[] theta = new double[t.columns()];
     Arrays.fill(theta, 1.0 / theta.length);
     for (int it = 0; it < 20_000; it++) {
-      double[] next = Reconstruction.smooth(Reconstruction.step(counts, n, t, theta), w, t.circular());
+      double[] next =
+          Reconstruction.smooth(Reconstruction.step(counts, n, t, theta), w, t.circular());
       double change = 0;
       for (int i = 0; i < theta.length; i++) {
         change += Math.abs(next[i] - theta[i]);
@@ -194,8 +207,11 @@ class ReconstructionTest {
     double finalWeight = Reconstruction.SMOOTHING / 8;
     // The former schedule settles where the deviance stops changing (to 1e-9 of itself): a fixed
     // point at the final weight to six digits in every bin.
-    double[] former = Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN_FIRST).frequencies();
-    assertThat(Reconstruction.smooth(Reconstruction.step(counts, total, t, former), finalWeight, false))
+    double[] former =
+        Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN_FIRST).frequencies();
+    assertThat(
+            Reconstruction.smooth(
+                Reconstruction.step(counts, total, t, former), finalWeight, false))
         .containsExactly(former, within(1e-6));
     // The default settles when SQUAREM puts the fixed point within its settling distance, so one
     // more step at the final weight moves it by less than that; at any other weight the step moves
@@ -203,7 +219,8 @@ class ReconstructionTest {
     Reconstruction.Result r = Reconstruction.em(counts, t);
     double[] theta = r.frequencies();
     for (double w : new double[] {finalWeight * 2, finalWeight, finalWeight / 2}) {
-      double moved = l1(Reconstruction.smooth(Reconstruction.step(counts, total, t, theta), w, false), theta);
+      double moved =
+          l1(Reconstruction.smooth(Reconstruction.step(counts, total, t, theta), w, false), theta);
       if (w == finalWeight) {
         assertThat(moved).isLessThan(settleDistance(k, total));
       } else {
@@ -212,12 +229,16 @@ class ReconstructionTest {
     }
     double[] pi = t.apply(theta);
     double expected = Reconstruction.expectedDeviance(t, theta, pi);
-    assertThat(r.deviance()).isGreaterThan(r.targetDeviance()).isLessThanOrEqualTo(expected + 3 * Math.sqrt(2 * expected));
+    assertThat(r.deviance())
+        .isGreaterThan(r.targetDeviance())
+        .isLessThanOrEqualTo(expected + 3 * Math.sqrt(2 * expected));
     for (double w : new double[] {0.1, 0.05, 0.025}) {
       double[] fit = smoothedFixedPoint(counts, total, t, w);
       double[] fitPi = t.apply(fit);
       double e = Reconstruction.expectedDeviance(t, fit, fitPi);
-      assertThat(Reconstruction.deviance(counts, total, fitPi)).as("w = %s", w).isGreaterThan(e + 3 * Math.sqrt(2 * e));
+      assertThat(Reconstruction.deviance(counts, total, fitPi))
+          .as("w = %s", w)
+          .isGreaterThan(e + 3 * Math.sqrt(2 * e));
     }
   }
 
@@ -235,7 +256,8 @@ class ReconstructionTest {
     assertThat(r.deviance()).isGreaterThan(r.targetDeviance() + 3 * Math.sqrt(2 * k));
     assertThat(r.frequencies()[6]).isGreaterThan(0.99);
     // Settled: one more unsmoothed step changes nothing that matters.
-    assertThat(Reconstruction.step(counts, 100_000, t, r.frequencies())).containsExactly(r.frequencies(), within(1e-6));
+    assertThat(Reconstruction.step(counts, 100_000, t, r.frequencies()))
+        .containsExactly(r.frequencies(), within(1e-6));
   }
 
   @Test
@@ -243,7 +265,9 @@ class ReconstructionTest {
     // Every input in the first bin of a circle: the bins on either side of it, the second and the
     // last, are mirror images (the mechanism is rotation invariant), so the reconstruction spreads
     // equally into both; smoothing that reflected at the ends would favour the second.
-    Mechanism circle = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(0, 1)).build());
+    Mechanism circle =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(2).domain(Domain.circular(0, 1)).build());
     int k = 10;
     TransitionMatrix t = TransitionMatrix.of(circle, FieldBinning.of(circle, k));
     double[] truth = new double[k];
@@ -256,7 +280,10 @@ class ReconstructionTest {
     assertThat(f[0]).isGreaterThan(f[1]);
   }
 
-  /** Sampled-looking counts of a two-humped truth on 20 bins: n T theta, rounded, plus a fixed wiggle. */
+  /**
+   * Sampled-looking counts of a two-humped truth on 20 bins: n T theta, rounded, plus a fixed
+   * wiggle.
+   */
   private static long[] twoHumps(TransitionMatrix t, long n) {
     int k = t.columns();
     double[] truth = new double[k];
@@ -283,16 +310,22 @@ class ReconstructionTest {
     Mechanism ogpm = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).build());
     TransitionMatrix t = TransitionMatrix.of(ogpm, FieldBinning.of(ogpm, 20));
     long[] counts = twoHumps(t, 1_000_000);
-    Reconstruction.Result plain = Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN.maxIterations(Integer.MAX_VALUE));
-    Reconstruction.Result accelerated = Reconstruction.em(counts, t, Reconstruction.Schedule.DEFAULT.maxIterations(Integer.MAX_VALUE));
-    double tv = ReconstructionCapTest.totalVariation(plain.frequencies(), accelerated.frequencies());
+    Reconstruction.Result plain =
+        Reconstruction.em(
+            counts, t, Reconstruction.Schedule.PLAIN.maxIterations(Integer.MAX_VALUE));
+    Reconstruction.Result accelerated =
+        Reconstruction.em(
+            counts, t, Reconstruction.Schedule.DEFAULT.maxIterations(Integer.MAX_VALUE));
+    double tv =
+        ReconstructionCapTest.totalVariation(plain.frequencies(), accelerated.frequencies());
     assertThat(accelerated.iterations()).isLessThan(plain.iterations() / 3);
     // Plain EMS stops here at its first iterate past the target (34,137 steps), SQUAREM (388) one
     // step past the crossing its bisection finds, on another path to it: 1.7e-3 apart in total
     // variation.
     assertThat(accelerated.deviance()).isLessThanOrEqualTo(accelerated.targetDeviance());
     assertThat(tv).isLessThan(2e-3);
-    assertThat(Arrays.stream(accelerated.frequencies()).min().getAsDouble()).isGreaterThanOrEqualTo(0.0);
+    assertThat(Arrays.stream(accelerated.frequencies()).min().getAsDouble())
+        .isGreaterThanOrEqualTo(0.0);
     assertThat(Arrays.stream(accelerated.frequencies()).sum()).isCloseTo(1, within(1e-9));
   }
 
@@ -301,23 +334,49 @@ class ReconstructionTest {
     Mechanism ogpm = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).build());
     TransitionMatrix t = TransitionMatrix.of(ogpm, FieldBinning.of(ogpm, 20));
     long[] counts = twoHumps(t, 1_000_000);
-    for (Reconstruction.Schedule s : new Reconstruction.Schedule[] {Reconstruction.Schedule.DEFAULT,
-        Reconstruction.Schedule.PLAIN_FIRST.accelerateAfter(0)}) {
+    for (Reconstruction.Schedule s :
+        new Reconstruction.Schedule[] {
+          Reconstruction.Schedule.DEFAULT, Reconstruction.Schedule.PLAIN_FIRST.accelerateAfter(0)
+        }) {
       for (int limit : new int[] {1, 2, 3, 4, 5, 7, 10, 11}) {
-        assertThat(Reconstruction.em(counts, t, s.maxIterations(limit)).iterations()).as("accelerated, limit %d", limit).isEqualTo(limit);
-        assertThat(Reconstruction.em(counts, t, s.accelerateAfter(Integer.MAX_VALUE).maxIterations(limit)).iterations()).isEqualTo(limit);
-        assertThat(Reconstruction.em(counts, t, s.accelerateAfter(3).maxIterations(limit)).iterations()).isEqualTo(limit);
+        assertThat(Reconstruction.em(counts, t, s.maxIterations(limit)).iterations())
+            .as("accelerated, limit %d", limit)
+            .isEqualTo(limit);
+        assertThat(
+                Reconstruction.em(
+                        counts, t, s.accelerateAfter(Integer.MAX_VALUE).maxIterations(limit))
+                    .iterations())
+            .isEqualTo(limit);
+        assertThat(
+                Reconstruction.em(counts, t, s.accelerateAfter(3).maxIterations(limit))
+                    .iterations())
+            .isEqualTo(limit);
       }
       // Before the acceleration starts, the iterates are plain EMS's.
-      assertThat(Reconstruction.em(counts, t, s.accelerateAfter(50).maxIterations(50)).frequencies()).containsExactly(
-          Reconstruction.em(counts, t, s.accelerateAfter(Integer.MAX_VALUE).maxIterations(50)).frequencies());
+      assertThat(
+              Reconstruction.em(counts, t, s.accelerateAfter(50).maxIterations(50)).frequencies())
+          .containsExactly(
+              Reconstruction.em(counts, t, s.accelerateAfter(Integer.MAX_VALUE).maxIterations(50))
+                  .frequencies());
     }
     // The default: at most MAX_ITERATIONS, SQUAREM from the first step.
-    assertThat(Reconstruction.em(counts, t).frequencies()).containsExactly(
-        Reconstruction.em(counts, t, new Reconstruction.Schedule(Reconstruction.MAX_ITERATIONS, 0,
-            Reconstruction.FIRST_STEP_LIMIT, true, 0, Reconstruction.SETTLE_FRACTION)).frequencies());
-    assertThat(Reconstruction.em(counts, t, 777).frequencies()).containsExactly(
-        Reconstruction.em(counts, t, Reconstruction.Schedule.DEFAULT.maxIterations(777)).frequencies());
+    assertThat(Reconstruction.em(counts, t).frequencies())
+        .containsExactly(
+            Reconstruction.em(
+                    counts,
+                    t,
+                    new Reconstruction.Schedule(
+                        Reconstruction.MAX_ITERATIONS,
+                        0,
+                        Reconstruction.FIRST_STEP_LIMIT,
+                        true,
+                        0,
+                        Reconstruction.SETTLE_FRACTION))
+                .frequencies());
+    assertThat(Reconstruction.em(counts, t, 777).frequencies())
+        .containsExactly(
+            Reconstruction.em(counts, t, Reconstruction.Schedule.DEFAULT.maxIterations(777))
+                .frequencies());
   }
 
   /**
@@ -332,13 +391,22 @@ class ReconstructionTest {
    */
   @Test
   void squaremKeepsJumpsTowardsTheSettledFitWhileTheDevianceRises() {
-    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).domain(Domain.classical(-3, 3)).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(1).domain(Domain.classical(-3, 3)).build());
     TransitionMatrix t = TransitionMatrix.of(m, FieldBinning.of(m, 50));
-    long[] counts = {12, 10, 19, 13, 10, 5, 16, 14, 15, 15, 13, 11, 12, 18, 17, 17, 17, 31, 27, 18, 32, 30, 32,
-        26, 34, 33, 32, 37, 38, 32, 36, 25, 34, 32, 21, 17, 14, 19, 21, 20, 11, 10, 16, 14, 12, 12, 19, 10, 13, 8};
-    Reconstruction.Result accelerated = Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN_FIRST);
-    Reconstruction.Result plain = Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN.maxIterations(Integer.MAX_VALUE));
-    double tv = ReconstructionCapTest.totalVariation(plain.frequencies(), accelerated.frequencies());
+    long[] counts = {
+      12, 10, 19, 13, 10, 5, 16, 14, 15, 15, 13, 11, 12, 18, 17, 17, 17, 31, 27, 18, 32, 30, 32, 26,
+      34, 33, 32, 37, 38, 32, 36, 25, 34, 32, 21, 17, 14, 19, 21, 20, 11, 10, 16, 14, 12, 12, 19,
+      10, 13, 8
+    };
+    Reconstruction.Result accelerated =
+        Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN_FIRST);
+    Reconstruction.Result plain =
+        Reconstruction.em(
+            counts, t, Reconstruction.Schedule.PLAIN.maxIterations(Integer.MAX_VALUE));
+    double tv =
+        ReconstructionCapTest.totalVariation(plain.frequencies(), accelerated.frequencies());
     assertThat(plain.deviance()).isGreaterThan(plain.targetDeviance());
     assertThat(accelerated.deviance()).isGreaterThan(accelerated.targetDeviance());
     assertThat(accelerated.iterations()).isEqualTo(218);
@@ -352,6 +420,7 @@ class ReconstructionTest {
     Reconstruction.Result fast = Reconstruction.em(counts, t);
     assertThat(fast.deviance()).isGreaterThan(fast.targetDeviance());
     assertThat(fast.iterations()).isLessThan(accelerated.iterations() / 3);
-    assertThat(l1(fast.frequencies(), plain.frequencies())).isLessThan(10 * settleDistance(50, 1_000));
+    assertThat(l1(fast.frequencies(), plain.frequencies()))
+        .isLessThan(10 * settleDistance(50, 1_000));
   }
 }

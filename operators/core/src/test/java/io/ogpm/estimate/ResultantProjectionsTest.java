@@ -9,7 +9,10 @@ import io.ogpm.mechanism.random.RandomBits;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** The direction test: its arc, and its region's coverage at every distance of m and covariance below s^2 I. */
+/**
+ * The direction test: its arc, and its region's coverage at every distance of m and covariance
+ * below s^2 I.
+ */
 class ResultantProjectionsTest {
   @Test
   void theArcIsTheWholeCircleInsideTheDiskAndTheStripsAngleOutside() {
@@ -24,10 +27,10 @@ class ResultantProjectionsTest {
   }
 
   /**
-   * For m = r e_0, the probability that the direction 0 is kept is at least 95 % for r from 0 to 6 s
-   * and covariances with largest eigenvalue s^2, of aspect 1 to 10 at several angles: the one-sided
-   * Clopper-Pearson upper bound of each is at least 95 %. With the strip at 1.8 s instead of 1.96 s
-   * the large distances fall to 93 % and this fails.
+   * For m = r e_0, the probability that the direction 0 is kept is at least 95 % for r from 0 to 6
+   * s and covariances with largest eigenvalue s^2, of aspect 1 to 10 at several angles: the
+   * one-sided Clopper-Pearson upper bound of each is at least 95 %. With the strip at 1.8 s instead
+   * of 1.96 s the large distances fall to 93 % and this fails.
    */
   @Test
   @Tag("slow") // 120 cells of 100,000 normal pairs: run by surefire, left out of mutation testing
@@ -53,7 +56,9 @@ class ResultantProjectionsTest {
           }
           double upper = ClopperPearson.upper(kept, draws, 1e-3 / 120);
           worst = Math.min(worst, (double) kept / draws);
-          assertThat(upper).as("aspect %s, angle %s, r %s: kept %s", aspect, angle, r, kept).isGreaterThanOrEqualTo(0.95);
+          assertThat(upper)
+              .as("aspect %s, angle %s, r %s: kept %s", aspect, angle, r, kept)
+              .isGreaterThanOrEqualTo(0.95);
         }
       }
     }

@@ -75,7 +75,8 @@ class RunRowsTest {
     RunRows runs = RunRows.of(T);
     assertThat(runs).isNotNull();
     assertThat(runs.runs()).isEqualTo(6);
-    assertThat(new int[] {runs.runsInRow(0), runs.runsInRow(1), runs.runsInRow(2), runs.runsInRow(3)})
+    assertThat(
+            new int[] {runs.runsInRow(0), runs.runsInRow(1), runs.runsInRow(2), runs.runsInRow(3)})
         .containsExactly(1, 0, 4, 1);
     // A_j = L_j + sum of |excess|: row 2 is 2 + 1.5 + 1.5 + 5 + 7.
     assertThat(runs.magnitude(0)).isEqualTo(2);
@@ -120,7 +121,8 @@ class RunRowsTest {
     assertThat(runs.runsInRow(0)).isEqualTo(1);
     TransitionMatrix t = TransitionMatrix.of(close, close, false);
     assertThat(t.apply(X)).containsExactly(denseApply(close, X));
-    assertThat(t.applyTransposed(new double[] {0.5, 2})).containsExactly(denseTransposed(close, new double[] {0.5, 2}));
+    assertThat(t.applyTransposed(new double[] {0.5, 2}))
+        .containsExactly(denseTransposed(close, new double[] {0.5, 2}));
   }
 
   @Test
@@ -140,7 +142,8 @@ class RunRowsTest {
     }
     TransitionMatrix t = TransitionMatrix.of(many, many, false);
     assertThat(t.apply(x)).containsExactly(denseApply(many, x));
-    assertThat(t.applyTransposed(new double[] {3, 0.25})).containsExactly(denseTransposed(many, new double[] {3, 0.25}));
+    assertThat(t.applyTransposed(new double[] {3, 0.25}))
+        .containsExactly(denseTransposed(many, new double[] {3, 0.25}));
   }
 
   @Test
@@ -185,7 +188,8 @@ class RunRowsTest {
     assertThat(runs.applyBound(2, X)).isEqualTo((2 * 8 + 4 + 5) * U * 17 * sum);
     assertThat(runs.applyBound(1, X)).isEqualTo((2 * 8 + 0 + 5) * U * 3 * sum);
     // (m + 4N + 4) u sum_j A_j w_j, m = 4 rows, N = 6 runs.
-    assertThat(runs.transposedBound(W)).isEqualTo((4 + 4 * 6 + 4) * U * (2 * 2 + 3 * 0 + 17 * 0.5 + 6 * 1));
+    assertThat(runs.transposedBound(W))
+        .isEqualTo((4 + 4 * 6 + 4) * U * (2 * 2 + 3 * 0 + 17 * 0.5 + 6 * 1));
   }
 
   @Test
@@ -207,15 +211,22 @@ class RunRowsTest {
       counts[j] = Math.round(2_000 * pi[j]) + (j % 3);
     }
     // Plain EMS (the accelerated path depends on the products' last bits).
-    Reconstruction.Result fast = Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN.maxIterations(2_000));
-    Reconstruction.Result slow = Reconstruction.em(counts, t.dense(), Reconstruction.Schedule.PLAIN.maxIterations(2_000));
+    Reconstruction.Result fast =
+        Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN.maxIterations(2_000));
+    Reconstruction.Result slow =
+        Reconstruction.em(counts, t.dense(), Reconstruction.Schedule.PLAIN.maxIterations(2_000));
     assertThat(fast.iterations()).isEqualTo(slow.iterations()).isPositive().isLessThan(2_000);
     double bound = StructuredProducts.stepBound(t);
     for (int i = 0; i < 50; i++) {
-      assertThat(Math.abs(fast.frequencies()[i] - slow.frequencies()[i])).isLessThanOrEqualTo(bound * slow.frequencies()[i]);
+      assertThat(Math.abs(fast.frequencies()[i] - slow.frequencies()[i]))
+          .isLessThanOrEqualTo(bound * slow.frequencies()[i]);
     }
-    assertThat(fast.deviance()).isCloseTo(slow.deviance(), org.assertj.core.api.Assertions.within(1e-9 * slow.deviance()));
-    assertThat(fast.targetDeviance()).isCloseTo(slow.targetDeviance(), org.assertj.core.api.Assertions.within(1e-9 * slow.targetDeviance()));
+    assertThat(fast.deviance())
+        .isCloseTo(slow.deviance(), org.assertj.core.api.Assertions.within(1e-9 * slow.deviance()));
+    assertThat(fast.targetDeviance())
+        .isCloseTo(
+            slow.targetDeviance(),
+            org.assertj.core.api.Assertions.within(1e-9 * slow.targetDeviance()));
   }
 
   @Test
@@ -232,7 +243,8 @@ class RunRowsTest {
           int right = circular ? Math.floorMod(i + 1, k) : Math.min(i + 1, k - 1);
           expected[i] = (1 - 0.3) * theta[i] + 0.5 * 0.3 * (theta[left] + theta[right]);
         }
-        assertThat(Reconstruction.smooth(theta, 0.3, circular)).as("k = %d, circular %s", k, circular)
+        assertThat(Reconstruction.smooth(theta, 0.3, circular))
+            .as("k = %d, circular %s", k, circular)
             .containsExactly(expected);
       }
     }

@@ -28,8 +28,12 @@ final class StructuredProducts {
   }
 
   static Mechanism mechanism(MechanismType type, double eps, boolean circular) {
-    return MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps)
-        .domain(circular ? Domain.circular(-Math.PI, Math.PI) : Domain.classical(-3, 3)).build());
+    return MechanismCatalog.of(
+        MechanismSpec.builder()
+            .type(type)
+            .epsilon(eps)
+            .domain(circular ? Domain.circular(-Math.PI, Math.PI) : Domain.classical(-3, 3))
+            .build());
   }
 
   /**
@@ -49,9 +53,17 @@ final class StructuredProducts {
           if (!m.isPiecewise()) {
             continue;
           }
-          for (FieldBinning b : new FieldBinning[] {FieldBinning.of(m, bins), FieldBinning.of(m, 7, 4)}) {
-            String name = type.id() + (circular ? " circle" : " interval") + " eps " + eps + ", " + b.bins()
-                + " bins x " + b.outputBins();
+          for (FieldBinning b :
+              new FieldBinning[] {FieldBinning.of(m, bins), FieldBinning.of(m, 7, 4)}) {
+            String name =
+                type.id()
+                    + (circular ? " circle" : " interval")
+                    + " eps "
+                    + eps
+                    + ", "
+                    + b.bins()
+                    + " bins x "
+                    + b.outputBins();
             out.add(new Case(name, m, b, TransitionMatrix.of(m, b)));
           }
         }
@@ -81,8 +93,8 @@ final class StructuredProducts {
   /**
    * {@code kappa = max_j A_j / min_i T_ji}: how far row j's magnitude (background plus absolute
    * excesses) exceeds its smallest entry. The structured products' errors, relative to the
-   * products, are at most their {@link RunRows} bounds' coefficients times kappa (every product
-   * of a non-negative vector is at least the smallest entry of its row times the vector's sum).
+   * products, are at most their {@link RunRows} bounds' coefficients times kappa (every product of
+   * a non-negative vector is at least the smallest entry of its row times the vector's sum).
    */
   static double kappa(RunRows runs, TransitionMatrix t, boolean meanSquare) {
     double kappa = 0;
@@ -103,8 +115,8 @@ final class StructuredProducts {
    * relative bounds ({@code (2k + R + 5) u kappa} and {@code (k + 1) u}), which the ratios {@code
    * c_j / (n pi_j)} carry (plus 2 u) and the back-projection {@code T^T r}, a positive combination,
    * passes on unchanged while adding its own ({@code (m + 4N + 4) u kappa} and {@code (m + 1) u});
-   * multiplying by theta and smoothing (a convex combination of non-negative numbers) add at most
-   * 6 u more. Infinite if some row has a zero entry (then no relative bound holds).
+   * multiplying by theta and smoothing (a convex combination of non-negative numbers) add at most 6
+   * u more. Infinite if some row has a zero entry (then no relative bound holds).
    */
   static double stepBound(TransitionMatrix t) {
     RunRows runs = t.runs();

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * dense one stops, with the same estimate to that bound (or, where the stop is decided by the
  * deviance settling, one step apart, within the settling rule's own tolerance).
  */
-@Tag("slow") // hundreds of matrices and reconstructions: run by surefire, left out of mutation testing
+@Tag("slow") // hundreds of matrices and reconstructions: run by surefire, left out of mutation
+// testing
 class StructuredReconstructionTest {
   private static final double[] EPSILONS = {0.5, 1, 2, 4, 8};
   private static final List<Case> CASES = StructuredProducts.cases(EPSILONS, 50);
@@ -36,8 +37,11 @@ class StructuredReconstructionTest {
       }
       if (c.matrix().structured()) {
         structured++;
-        // At most a quarter of the entries' count in runs (so a product costs about half a dense one or less).
-        assertThat(c.matrix().runs().runs()).as("%s", c).isLessThanOrEqualTo(c.matrix().rows() * c.matrix().columns() / 4);
+        // At most a quarter of the entries' count in runs (so a product costs about half a dense
+        // one or less).
+        assertThat(c.matrix().runs().runs())
+            .as("%s", c)
+            .isLessThanOrEqualTo(c.matrix().rows() * c.matrix().columns() / 4);
       }
     }
     // With 7 bins and output bins 4 times finer a row has a run every few entries, and pm's
@@ -57,7 +61,9 @@ class StructuredReconstructionTest {
         if (!t.structured()) {
           double[] w = randomVector(t.rows(), bits);
           assertThat(t.apply(theta)).as("%s", c).containsExactly(dense.apply(theta));
-          assertThat(t.applyMeanSquare(theta)).as("%s", c).containsExactly(dense.applyMeanSquare(theta));
+          assertThat(t.applyMeanSquare(theta))
+              .as("%s", c)
+              .containsExactly(dense.applyMeanSquare(theta));
           assertThat(t.applyTransposed(w)).as("%s", c).containsExactly(dense.applyTransposed(w));
           continue;
         }
@@ -66,10 +72,14 @@ class StructuredReconstructionTest {
         double[] fastSquare = t.applyMeanSquare(theta);
         double[] slowSquare = dense.applyMeanSquare(theta);
         for (int j = 0; j < t.rows(); j++) {
-          assertThat(Math.abs(fast[j] - slow[j])).as("%s, T theta row %d", c, j)
-              .isLessThanOrEqualTo(t.runs().applyBound(j, theta) + denseBound(t.columns(), slow[j]));
-          assertThat(Math.abs(fastSquare[j] - slowSquare[j])).as("%s, S theta row %d", c, j)
-              .isLessThanOrEqualTo(t.squareRuns().applyBound(j, theta) + denseBound(t.columns(), slowSquare[j]));
+          assertThat(Math.abs(fast[j] - slow[j]))
+              .as("%s, T theta row %d", c, j)
+              .isLessThanOrEqualTo(
+                  t.runs().applyBound(j, theta) + denseBound(t.columns(), slow[j]));
+          assertThat(Math.abs(fastSquare[j] - slowSquare[j]))
+              .as("%s, S theta row %d", c, j)
+              .isLessThanOrEqualTo(
+                  t.squareRuns().applyBound(j, theta) + denseBound(t.columns(), slowSquare[j]));
         }
         double[][] both = t.applyWithMeanSquare(theta);
         assertThat(both[0]).as("%s", c).containsExactly(fast);
@@ -79,7 +89,8 @@ class StructuredReconstructionTest {
         double[] denseBack = dense.applyTransposed(w);
         double bound = t.runs().transposedBound(w);
         for (int i = 0; i < t.columns(); i++) {
-          assertThat(Math.abs(back[i] - denseBack[i])).as("%s, T^T w column %d", c, i)
+          assertThat(Math.abs(back[i] - denseBack[i]))
+              .as("%s, T^T w column %d", c, i)
               .isLessThanOrEqualTo(bound + denseBound(t.rows(), denseBack[i]));
         }
       }
@@ -105,11 +116,18 @@ class StructuredReconstructionTest {
       double[] fast = uniform(t.columns());
       double[] slow = uniform(t.columns());
       for (int step = 1; step <= 2_000; step++) {
-        fast = Reconstruction.smooth(Reconstruction.step(counts, n, t, fast), Reconstruction.SMOOTHING, t.circular());
-        slow = Reconstruction.smooth(Reconstruction.step(counts, n, dense, slow), Reconstruction.SMOOTHING, t.circular());
+        fast =
+            Reconstruction.smooth(
+                Reconstruction.step(counts, n, t, fast), Reconstruction.SMOOTHING, t.circular());
+        slow =
+            Reconstruction.smooth(
+                Reconstruction.step(counts, n, dense, slow),
+                Reconstruction.SMOOTHING,
+                t.circular());
         if (step == 1 || step % 500 == 0) {
           for (int i = 0; i < fast.length; i++) {
-            assertThat(Math.abs(fast[i] - slow[i])).as("%s, step %d, bin %d", c, step, i)
+            assertThat(Math.abs(fast[i] - slow[i]))
+                .as("%s, step %d, bin %d", c, step, i)
                 .isLessThanOrEqualTo(bound * slow[i]);
           }
         }
@@ -137,15 +155,18 @@ class StructuredReconstructionTest {
       double bound = t.structured() ? StructuredProducts.stepBound(t) : 0;
       for (int n : new int[] {300, 3_000, 30_000}) {
         long[] counts = window(c, n, bits);
-        Reconstruction.Result fast = Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN.maxIterations(PLAIN));
-        Reconstruction.Result slow = Reconstruction.em(counts, dense, Reconstruction.Schedule.PLAIN.maxIterations(PLAIN));
+        Reconstruction.Result fast =
+            Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN.maxIterations(PLAIN));
+        Reconstruction.Result slow =
+            Reconstruction.em(counts, dense, Reconstruction.Schedule.PLAIN.maxIterations(PLAIN));
         if (slow.iterations() >= PLAIN) {
           continue;
         }
         compared++;
         if (fast.iterations() == slow.iterations()) {
           for (int i = 0; i < t.columns(); i++) {
-            assertThat(Math.abs(fast.frequencies()[i] - slow.frequencies()[i])).as("%s, %d records, bin %d", c, n, i)
+            assertThat(Math.abs(fast.frequencies()[i] - slow.frequencies()[i]))
+                .as("%s, %d records, bin %d", c, n, i)
                 .isLessThanOrEqualTo(bound * slow.frequencies()[i]);
           }
         } else {
@@ -153,10 +174,17 @@ class StructuredReconstructionTest {
           // rounding can tip at the step where the change crosses 1e-9: then one step apart,
           // neither at the target, deviances within the rule's tolerance.
           settledApart++;
-          assertThat(Math.abs(fast.iterations() - slow.iterations())).as("%s, %d records", c, n).isEqualTo(1);
-          assertThat(slow.deviance()).as("%s, %d records", c, n).isGreaterThan(slow.targetDeviance());
-          assertThat(fast.deviance()).as("%s, %d records", c, n).isGreaterThan(fast.targetDeviance());
-          assertThat(Math.abs(fast.deviance() - slow.deviance())).as("%s, %d records", c, n)
+          assertThat(Math.abs(fast.iterations() - slow.iterations()))
+              .as("%s, %d records", c, n)
+              .isEqualTo(1);
+          assertThat(slow.deviance())
+              .as("%s, %d records", c, n)
+              .isGreaterThan(slow.targetDeviance());
+          assertThat(fast.deviance())
+              .as("%s, %d records", c, n)
+              .isGreaterThan(fast.targetDeviance());
+          assertThat(Math.abs(fast.deviance() - slow.deviance()))
+              .as("%s, %d records", c, n)
               .isLessThanOrEqualTo(2e-9 * Math.max(1, slow.deviance()));
         }
       }
@@ -166,14 +194,18 @@ class StructuredReconstructionTest {
     assertThat(settledApart).isLessThanOrEqualTo(compared / 10);
   }
 
-  /** Outputs of n inputs from two humps (a third near 1/4 of the domain, the rest near 0.7), binned. */
+  /**
+   * Outputs of n inputs from two humps (a third near 1/4 of the domain, the rest near 0.7), binned.
+   */
   static long[] window(Case c, int n, AesCtrSource bits) {
     Mechanism m = c.mechanism();
     Domain d = m.domain();
     FieldAccumulator acc = FieldAccumulator.forBinning(c.binning());
     for (int r = 0; r < n; r++) {
       double centre = bits.nextUniform() < 1.0 / 3 ? 0.25 : 0.7;
-      double u = Math.min(Math.max(centre + 0.08 * (bits.nextUniform() + bits.nextUniform() - 1), 0), 0.999);
+      double u =
+          Math.min(
+              Math.max(centre + 0.08 * (bits.nextUniform() + bits.nextUniform() - 1), 0), 0.999);
       acc.add(m.perturb(d.lo() + d.width() * u, bits), c.binning());
     }
     return acc.getHistogram();

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /** The transition matrix describes what the accumulator counts, column by column. */
 class TransitionMatrixTest {
   private static Mechanism mechanism(MechanismType type, double eps, Domain domain) {
-    return MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps).domain(domain).build());
+    return MechanismCatalog.of(
+        MechanismSpec.builder().type(type).epsilon(eps).domain(domain).build());
   }
 
   /**
@@ -47,7 +48,8 @@ class TransitionMatrixTest {
         for (int j = 0; j < t.rows(); j++) {
           assertThat(t.get(j, i)).isNotNegative();
           // The mean square of a probability over the bin is at least the square of its mean.
-          assertThat(t.meanSquare(j, i)).isGreaterThanOrEqualTo(t.get(j, i) * t.get(j, i) * (1 - 1e-12));
+          assertThat(t.meanSquare(j, i))
+              .isGreaterThanOrEqualTo(t.get(j, i) * t.get(j, i) * (1 - 1e-12));
           sum += t.get(j, i);
         }
         assertThat(sum).as("%s, column %s", m, i).isCloseTo(1, within(1e-9));
@@ -57,10 +59,13 @@ class TransitionMatrixTest {
 
   @Test
   void columnsAreTheFrequenciesOfTheBinnedOutputs() {
-    // 20,000 inputs spread evenly over one input bin, perturbed and binned by the accumulator: every
+    // 20,000 inputs spread evenly over one input bin, perturbed and binned by the accumulator:
+    // every
     // output bin's count is a sum of independent indicators with mean n p (p the column's
-    // probability). Bernstein: |count - n p| >= t with probability at most 2 exp(-t^2 / (2 (n p (1 -
-    // p) + t / 3))) = 1e-9 at t = L / 3 + sqrt(L^2 / 9 + 2 L n p (1 - p)), L = ln(2e9); over 7 cases
+    // probability). Bernstein: |count - n p| >= t with probability at most 2 exp(-t^2 / (2 (n p (1
+    // -
+    // p) + t / 3))) = 1e-9 at t = L / 3 + sqrt(L^2 / 9 + 2 L n p (1 - p)), L = ln(2e9); over 7
+    // cases
     // of at most 40 bins, a false failure has probability below 3e-7.
     int n = 20_000;
     AesCtrSource bits = AesCtrSource.seeded(17);
@@ -70,7 +75,8 @@ class TransitionMatrixTest {
       int i = 7; // the last input bin: next to hi, where the atoms and the seam are
       FieldAccumulator acc = FieldAccumulator.forBinning(binning);
       for (int r = 0; r < n; r++) {
-        double x = Math.min(binning.lo() + (i + (r + 0.5) / n) * binning.binWidth(), m.domain().hi());
+        double x =
+            Math.min(binning.lo() + (i + (r + 0.5) / n) * binning.binWidth(), m.domain().hi());
         acc.add(m.perturb(x, bits), binning);
       }
       long[] counts = acc.getHistogram();
@@ -78,7 +84,9 @@ class TransitionMatrixTest {
         double p = t.get(j, i);
         double l = Math.log(2e9);
         double tolerance = l / 3 + Math.sqrt(l * l / 9 + 2 * l * n * p * (1 - p));
-        assertThat((double) counts[j]).as("%s, output bin %s", m, j).isCloseTo(n * p, within(tolerance));
+        assertThat((double) counts[j])
+            .as("%s, output bin %s", m, j)
+            .isCloseTo(n * p, within(tolerance));
       }
     }
   }

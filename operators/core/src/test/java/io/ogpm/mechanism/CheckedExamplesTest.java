@@ -28,7 +28,8 @@ class CheckedExamplesTest {
 
   @Test
   void theorem3AtEpsilonOneAndXHalf() {
-    List<PiecewiseDistribution.Piece> pieces = classical(1, Objective.L1).distribution(0.5).pieces();
+    List<PiecewiseDistribution.Piece> pieces =
+        classical(1, Objective.L1).distribution(0.5).pieces();
     assertThat(pieces.get(1).from()).isCloseTo(0.3112, within(5e-5));
     assertThat(pieces.get(1).to()).isCloseTo(0.6888, within(5e-5));
     assertThat(pieces.get(1).density()).isCloseTo(1.6487, within(5e-5));
@@ -55,9 +56,11 @@ class CheckedExamplesTest {
 
   @Test
   void circularAbsoluteErrorAtEpsilonOne() {
-    assertThat(circle(1).worstCaseError(ErrorMetric.L1, Distance.CIRCULAR)).isCloseTo(1.186079, within(5e-7));
+    assertThat(circle(1).worstCaseError(ErrorMetric.L1, Distance.CIRCULAR))
+        .isCloseTo(1.186079, within(5e-7));
     // Rotation invariant: the same at every input.
-    assertThat(circle(1).expectedError(2.5, ErrorMetric.L1, Distance.CIRCULAR)).isCloseTo(1.186079, within(5e-7));
+    assertThat(circle(1).expectedError(2.5, ErrorMetric.L1, Distance.CIRCULAR))
+        .isCloseTo(1.186079, within(5e-7));
   }
 
   @Test
@@ -75,10 +78,12 @@ class CheckedExamplesTest {
     OgpmShape one = OgpmShape.squareErrorOptimal(1);
     assertThat(one.high()).isCloseTo(1.50933, within(5e-6));
     assertThat(one.worstCaseError(ErrorMetric.L2)).isCloseTo(0.217299, within(5e-7));
-    assertThat(OgpmShape.absoluteErrorOptimal(1).worstCaseError(ErrorMetric.L2)).isCloseTo(0.220872, within(5e-7));
+    assertThat(OgpmShape.absoluteErrorOptimal(1).worstCaseError(ErrorMetric.L2))
+        .isCloseTo(0.220872, within(5e-7));
     OgpmShape eight = OgpmShape.squareErrorOptimal(8);
     assertThat(eight.high()).isCloseTo(18.0816, within(5e-5));
     assertThat(eight.worstCaseError(ErrorMetric.L2)).isCloseTo(0.0030237, within(5e-8));
-    assertThat(OgpmShape.absoluteErrorOptimal(8).worstCaseError(ErrorMetric.L2)).isCloseTo(0.0062111, within(5e-8));
+    assertThat(OgpmShape.absoluteErrorOptimal(8).worstCaseError(ErrorMetric.L2))
+        .isCloseTo(0.0062111, within(5e-8));
   }
 }

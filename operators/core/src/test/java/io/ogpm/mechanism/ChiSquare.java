@@ -2,14 +2,17 @@ package io.ogpm.mechanism;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A chi-square goodness-of-fit check for samplers' draws against an exact probability mass function. */
+/**
+ * A chi-square goodness-of-fit check for samplers' draws against an exact probability mass
+ * function.
+ */
 public final class ChiSquare {
   private ChiSquare() {}
 
   /**
    * Chi-square at p = 1e-5 (the 1 - 1e-5 quantile of chi-square with the degrees of freedom left,
-   * Wilson-Hilferty): a correct sampler fails one check with probability 1e-5, so a test class of up
-   * to 100 checks fails by chance with probability below 1e-3 (Bonferroni). Cells with expected
+   * Wilson-Hilferty): a correct sampler fails one check with probability 1e-5, so a test class of
+   * up to 100 checks fails by chance with probability below 1e-3 (Bonferroni). Cells with expected
    * count below 5 are pooled into one.
    */
   public static void assertFits(long[] counts, double[] pmf, String label) {
@@ -32,10 +35,15 @@ public final class ChiSquare {
       df++;
     }
     if (pooledExpected > 0 || pooledCount > 0) {
-      chi += (pooledCount - pooledExpected) * (pooledCount - pooledExpected) / Math.max(pooledExpected, 1e-300);
+      chi +=
+          (pooledCount - pooledExpected)
+              * (pooledCount - pooledExpected)
+              / Math.max(pooledExpected, 1e-300);
       df++;
     }
-    assertThat(chi).as("%s chi-square with %s degrees of freedom", label, df).isLessThan(critical(Math.max(df, 1)));
+    assertThat(chi)
+        .as("%s chi-square with %s degrees of freedom", label, df)
+        .isLessThan(critical(Math.max(df, 1)));
   }
 
   /** Wilson-Hilferty approximation of the 1 - 1e-5 quantile of chi-square(df). */

@@ -19,14 +19,30 @@ class ExactBernoulliTest {
   /** Bits of relative precision of the reference bounds: enough for every word compared here. */
   static final int REFERENCE_BITS = 1000;
 
-  /** A coin with its exact reference: {@code p = 1 / (1 + k / (a + (e^x - 1) c))} for the three kinds. */
+  /**
+   * A coin with its exact reference: {@code p = 1 / (1 + k / (a + (e^x - 1) c))} for the three
+   * kinds.
+   */
   record Case(ExactBernoulli coin, double x, String kind, long a, long b) {}
 
   static List<Case> cases() {
     return List.of(
-        expMinus(0x1.0p-60), expMinus(1e-6), expMinus(0.5), expMinus(1), expMinus(40), expMinus(700),
-        logistic(1e-6 * 0x1.0p-40), logistic(0x1.0p-20), logistic(0.5), logistic(2.5), logistic(40), logistic(350),
-        ratio(1, 1, 1e-6), ratio(3, 5, 2), ratio(2267, (1L << 40) - 2267, 40), ratio(7, 1L << 52, 700));
+        expMinus(0x1.0p-60),
+        expMinus(1e-6),
+        expMinus(0.5),
+        expMinus(1),
+        expMinus(40),
+        expMinus(700),
+        logistic(1e-6 * 0x1.0p-40),
+        logistic(0x1.0p-20),
+        logistic(0.5),
+        logistic(2.5),
+        logistic(40),
+        logistic(350),
+        ratio(1, 1, 1e-6),
+        ratio(3, 5, 2),
+        ratio(2267, (1L << 40) - 2267, 40),
+        ratio(7, 1L << 52, 700));
   }
 
   static Case expMinus(double x) {
@@ -43,8 +59,8 @@ class ExactBernoulliTest {
 
   /**
    * {@code floor(p 2^(64 n))} from exact fractions, or null where the lower and upper bounds
-   * disagree. With {@code E = e^x - 1} in [L, U]: {@code e^-x = 1 / (1 + E)}, {@code 1 / (1 + e^x) =
-   * 1 / (2 + E)}, {@code a / (a + b e^-x) = a (1 + E) / (a (1 + E) + b)}, each monotone in E.
+   * disagree. With {@code E = e^x - 1} in [L, U]: {@code e^-x = 1 / (1 + E)}, {@code 1 / (1 + e^x)
+   * = 1 / (2 + E)}, {@code a / (a + b e^-x) = a (1 + E) / (a (1 + E) + b)}, each monotone in E.
    */
   static BigInteger referencePrefix(Case c, ExactExpm1.Fraction lo, ExactExpm1.Fraction hi, int n) {
     BigInteger[] fromLo = probability(c, lo);
@@ -76,7 +92,9 @@ class ExactBernoulliTest {
       while (run < known.length && (known[0] == 0 || known[0] == -1L) && known[run] == known[0]) {
         run++;
       }
-      assertThat(known.length).as("%s: words known past the leading run", c.coin()).isGreaterThanOrEqualTo(run + ExactBernoulli.SIGNIFICANT_WORDS);
+      assertThat(known.length)
+          .as("%s: words known past the leading run", c.coin())
+          .isGreaterThanOrEqualTo(run + ExactBernoulli.SIGNIFICANT_WORDS);
       ExactExpm1.Fraction lo = ExactExpm1.lower(c.x(), REFERENCE_BITS);
       ExactExpm1.Fraction hi = ExactExpm1.upper(c.x(), REFERENCE_BITS);
       for (int i = 0; i < known.length + 3; i++) {
@@ -92,8 +110,8 @@ class ExactBernoulliTest {
   }
 
   /**
-   * U equal to p's expansion on words 0..j-1 and one below (above) it at word j is below (above)
-   * p: true (false). For j past the known words, the coin computes the word it needs.
+   * U equal to p's expansion on words 0..j-1 and one below (above) it at word j is below (above) p:
+   * true (false). For j past the known words, the coin computes the word it needs.
    */
   @Test
   void theFirstWordWhereUDiffersFromPDecides() {
@@ -103,10 +121,14 @@ class ExactBernoulliTest {
       for (int j : new int[] {0, 1, known.length - 1, known.length, known.length + 1}) {
         long w = c.coin().word(j);
         if (w != 0) {
-          assertThat(c.coin().sample(scripted(c.coin(), j, w - 1, rest))).as("%s: below at word %s", c.coin(), j).isTrue();
+          assertThat(c.coin().sample(scripted(c.coin(), j, w - 1, rest)))
+              .as("%s: below at word %s", c.coin(), j)
+              .isTrue();
         }
         if (w != -1L) {
-          assertThat(c.coin().sample(scripted(c.coin(), j, w + 1, rest))).as("%s: above at word %s", c.coin(), j).isFalse();
+          assertThat(c.coin().sample(scripted(c.coin(), j, w + 1, rest)))
+              .as("%s: above at word %s", c.coin(), j)
+              .isFalse();
         }
       }
     }
@@ -125,7 +147,10 @@ class ExactBernoulliTest {
     };
   }
 
-  /** Two-sided Clopper-Pearson at 1e-6 over 16 coins: a correct coin fails with probability below 2e-5. */
+  /**
+   * Two-sided Clopper-Pearson at 1e-6 over 16 coins: a correct coin fails with probability below
+   * 2e-5.
+   */
   @Test
   void frequenciesMatchP() {
     AesCtrSource bits = AesCtrSource.seeded(6);
@@ -136,16 +161,21 @@ class ExactBernoulliTest {
         heads += c.coin().sample(bits) ? 1 : 0;
       }
       double p = c.coin().enclose(30).lo().doubleValue();
-      assertThat(p).as("%s", c.coin())
+      assertThat(p)
+          .as("%s", c.coin())
           .isBetween(ClopperPearson.lower(heads, n, 5e-7), ClopperPearson.upper(heads, n, 5e-7));
     }
   }
 
   @Test
   void refusesProbabilitiesItCannotCertify() {
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ExactBernoulli.expMinus(BigDecimal.ZERO))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("x > 0");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ExactBernoulli.ratio(0, 1, BigDecimal.ONE))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a, b > 0");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ExactBernoulli.expMinus(BigDecimal.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("x > 0");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ExactBernoulli.ratio(0, 1, BigDecimal.ONE))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("a, b > 0");
   }
 }

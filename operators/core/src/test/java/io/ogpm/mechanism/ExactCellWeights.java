@@ -28,7 +28,14 @@ final class ExactCellWeights {
   private final long[] to;
   private final long[] background;
 
-  private ExactCellWeights(String name, TwoLevelCellSampler s, boolean circular, long period, long[] from, long[] to, long[] background) {
+  private ExactCellWeights(
+      String name,
+      TwoLevelCellSampler s,
+      boolean circular,
+      long period,
+      long[] from,
+      long[] to,
+      long[] background) {
     this.name = name;
     this.s = s;
     this.circular = circular;
@@ -63,7 +70,8 @@ final class ExactCellWeights {
       background[i] = overlap(from[i], to[i], bgFrom, bgTo);
     }
     long period = unit.circular() ? s.backgroundPositions() : 0;
-    return Optional.of(new ExactCellWeights(spec.toString(), s, unit.circular(), period, from, to, background));
+    return Optional.of(
+        new ExactCellWeights(spec.toString(), s, unit.circular(), period, from, to, background));
   }
 
   int cells() {
@@ -88,15 +96,20 @@ final class ExactCellWeights {
 
   BigInteger weight(int i, long bump) {
     BigInteger t = BigInteger.valueOf(s.backgroundThreshold());
-    return t.multiply(BigInteger.valueOf(background[i])).multiply(BigInteger.valueOf(s.bumpPositions()))
-        .add(TWO_POW_53.subtract(t).multiply(BigInteger.valueOf(bump)).multiply(BigInteger.valueOf(s.backgroundPositions())));
+    return t.multiply(BigInteger.valueOf(background[i]))
+        .multiply(BigInteger.valueOf(s.bumpPositions()))
+        .add(
+            TWO_POW_53
+                .subtract(t)
+                .multiply(BigInteger.valueOf(bump))
+                .multiply(BigInteger.valueOf(s.backgroundPositions())));
   }
 
   /**
    * For the given inputs: every input's weights sum to {@code 2^53 NB N}, agree with the sampler's
    * {@code cellProbabilities} (not for clamped cells), and the exact worst ratio over cells and
-   * inputs, {@code max_c W_c(max U) / W_c(min U)}, is at most {@code 1 + X = (T N + (2^53 - T) NB) /
-   * (T N)}; it equals it when some input's bump covers a whole inside cell that another's misses.
+   * inputs, {@code max_c W_c(max U) / W_c(min U)}, is at most {@code 1 + X = (T N + (2^53 - T) NB)
+   * / (T N)}; it equals it when some input's bump covers a whole inside cell that another's misses.
    *
    * @return whether the ratio 1 + X is reached
    */
@@ -114,21 +127,33 @@ final class ExactCellWeights {
       double scale = Math.scalb(1.0, -53) / s.backgroundPositions() / s.bumpPositions();
       for (int i = 0; i < cells; i++) {
         long u = bump(i, start);
-        assertThat(u).as("%s: bump within background in cell %s", name, i).isLessThanOrEqualTo(background[i]);
+        assertThat(u)
+            .as("%s: bump within background in cell %s", name, i)
+            .isLessThanOrEqualTo(background[i]);
         most[i] = Math.max(most[i], u);
         least[i] = Math.min(least[i], u);
         backgroundTotal += background[i];
         bumpTotal += u;
         if (reference != null) {
           double p = weight(i, u).doubleValue() * scale;
-          assertThat(reference[i]).as("%s z=%s cell %s", name, z, i).isCloseTo(p, org.assertj.core.data.Offset.offset(1e-12));
+          assertThat(reference[i])
+              .as("%s z=%s cell %s", name, z, i)
+              .isCloseTo(p, org.assertj.core.data.Offset.offset(1e-12));
         }
       }
-      assertThat(backgroundTotal).as("%s: every background position in a cell", name).isEqualTo(s.backgroundPositions());
-      assertThat(bumpTotal).as("%s z=%s: every bump position in a cell", name, z).isEqualTo(s.bumpPositions());
+      assertThat(backgroundTotal)
+          .as("%s: every background position in a cell", name)
+          .isEqualTo(s.backgroundPositions());
+      assertThat(bumpTotal)
+          .as("%s z=%s: every bump position in a cell", name, z)
+          .isEqualTo(s.bumpPositions());
     }
-    BigInteger inside = BigInteger.valueOf(s.backgroundThreshold()).multiply(BigInteger.valueOf(s.bumpPositions()));
-    BigInteger outside = TWO_POW_53.subtract(BigInteger.valueOf(s.backgroundThreshold())).multiply(BigInteger.valueOf(s.backgroundPositions()));
+    BigInteger inside =
+        BigInteger.valueOf(s.backgroundThreshold()).multiply(BigInteger.valueOf(s.bumpPositions()));
+    BigInteger outside =
+        TWO_POW_53
+            .subtract(BigInteger.valueOf(s.backgroundThreshold()))
+            .multiply(BigInteger.valueOf(s.backgroundPositions()));
     BigInteger worstNum = BigInteger.ONE;
     BigInteger worstDen = BigInteger.ONE;
     boolean reached = false;
@@ -146,20 +171,23 @@ final class ExactCellWeights {
       reached |= background[i] == 1L << s.shift() && most[i] == background[i] && least[i] == 0;
     }
     // worst <= (inside + outside) / inside
-    assertThat(worstNum.multiply(inside)).as("%s: worst cell ratio %s / %s at most 1 + X", name, worstNum, worstDen)
+    assertThat(worstNum.multiply(inside))
+        .as("%s: worst cell ratio %s / %s at most 1 + X", name, worstNum, worstDen)
         .isLessThanOrEqualTo(worstDen.multiply(inside.add(outside)));
     if (reached && s.backgroundThreshold() < 1L << 53) {
-      assertThat(worstNum.multiply(inside)).as("%s: 1 + X reached", name).isEqualTo(worstDen.multiply(inside.add(outside)));
+      assertThat(worstNum.multiply(inside))
+          .as("%s: 1 + X reached", name)
+          .isEqualTo(worstDen.multiply(inside.add(outside)));
     }
     return reached;
   }
 
   /**
-   * For every input at once. On a bounded domain the bump's first position is monotone in the
-   * input (a floor of rounded monotone operations, then clamped), so it lies between its values at
-   * 0 and 1, and {@code U_c} is at most the largest overlap of a bump starting there; on a circle
-   * any start is allowed. {@code max U_c <= B_c} then bounds every cell's ratio by {@code 1 + X}
-   * (the class comment of {@link TwoLevelCellSampler}).
+   * For every input at once. On a bounded domain the bump's first position is monotone in the input
+   * (a floor of rounded monotone operations, then clamped), so it lies between its values at 0 and
+   * 1, and {@code U_c} is at most the largest overlap of a bump starting there; on a circle any
+   * start is allowed. {@code max U_c <= B_c} then bounds every cell's ratio by {@code 1 + X} (the
+   * class comment of {@link TwoLevelCellSampler}).
    */
   void checkEveryInput() {
     long n = s.bumpPositions();
@@ -175,7 +203,9 @@ final class ExactCellWeights {
         long plateau = Math.min(from[i], to[i] - n);
         most = bumpAt(i, Math.min(Math.max(plateau, lowest), highest));
       }
-      assertThat(most).as("%s: most bump positions in cell %s over all inputs", name, i).isLessThanOrEqualTo(background[i]);
+      assertThat(most)
+          .as("%s: most bump positions in cell %s over all inputs", name, i)
+          .isLessThanOrEqualTo(background[i]);
     }
   }
 

@@ -17,7 +17,9 @@ class ExactErrorTest {
     for (int i = 0; i <= 200; i++) {
       double x = i / 200.0 * Math.nextDown(1.0);
       double exact = m.expectedError(x, ErrorMetric.L2, Distance.LINEAR);
-      assertThat(exact).as("x=%s", x).isCloseTo(PaperClosedForms.classicalMse(eps, x), within(1e-12));
+      assertThat(exact)
+          .as("x=%s", x)
+          .isCloseTo(PaperClosedForms.classicalMse(eps, x), within(1e-12));
     }
   }
 
@@ -25,7 +27,8 @@ class ExactErrorTest {
   @ValueSource(doubles = {0.01, 0.5, 1, 2, 4, 8, 16})
   void circularMseMatchesTheoremCircularMse(double eps) {
     Mechanism m =
-        MechanismCatalog.of(MechanismSpec.builder().epsilon(eps).domain(Domain.circular(0, 2 * Math.PI)).build());
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(eps).domain(Domain.circular(0, 2 * Math.PI)).build());
     for (double x : new double[] {0, 1, Math.PI, 5, 2 * Math.PI}) {
       assertThat(m.expectedError(x, ErrorMetric.L2, Distance.CIRCULAR))
           .as("x=%s", x)
@@ -36,11 +39,15 @@ class ExactErrorTest {
   @Test
   void squareErrorOptimumBeatsTheClosedFormAtEveryEpsilon() {
     for (double eps = 0.001; eps <= 50; eps *= 1.05) {
-      double l2 = ClassicalOgpm.optimal(eps, Objective.L2).worstCaseError(ErrorMetric.L2, Distance.LINEAR);
-      double l1 = ClassicalOgpm.optimal(eps, Objective.L1).worstCaseError(ErrorMetric.L2, Distance.LINEAR);
+      double l2 =
+          ClassicalOgpm.optimal(eps, Objective.L2).worstCaseError(ErrorMetric.L2, Distance.LINEAR);
+      double l1 =
+          ClassicalOgpm.optimal(eps, Objective.L1).worstCaseError(ErrorMetric.L2, Distance.LINEAR);
       assertThat(l2).as("eps=%s", eps).isLessThan(l1);
-      double l2c = CircularOgpm.optimal(eps, Objective.L2).worstCaseError(ErrorMetric.L2, Distance.CIRCULAR);
-      double l1c = CircularOgpm.optimal(eps, Objective.L1).worstCaseError(ErrorMetric.L2, Distance.CIRCULAR);
+      double l2c =
+          CircularOgpm.optimal(eps, Objective.L2).worstCaseError(ErrorMetric.L2, Distance.CIRCULAR);
+      double l1c =
+          CircularOgpm.optimal(eps, Objective.L1).worstCaseError(ErrorMetric.L2, Distance.CIRCULAR);
       assertThat(l2c).as("circular eps=%s", eps).isLessThan(l1c);
     }
   }
@@ -48,8 +55,10 @@ class ExactErrorTest {
   @Test
   void absoluteErrorClosedFormBeatsTheSquareErrorOptimumInAbsoluteError() {
     for (double eps = 0.01; eps <= 50; eps *= 1.1) {
-      double l1 = ClassicalOgpm.optimal(eps, Objective.L1).worstCaseError(ErrorMetric.L1, Distance.LINEAR);
-      double l2 = ClassicalOgpm.optimal(eps, Objective.L2).worstCaseError(ErrorMetric.L1, Distance.LINEAR);
+      double l1 =
+          ClassicalOgpm.optimal(eps, Objective.L1).worstCaseError(ErrorMetric.L1, Distance.LINEAR);
+      double l2 =
+          ClassicalOgpm.optimal(eps, Objective.L2).worstCaseError(ErrorMetric.L1, Distance.LINEAR);
       assertThat(l1).as("eps=%s", eps).isLessThan(l2);
     }
   }

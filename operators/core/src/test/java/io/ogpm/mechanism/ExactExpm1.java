@@ -5,11 +5,11 @@ import java.math.BigInteger;
 
 /**
  * Exact rational bounds on {@code e^x - 1} for the exact value of a double x >= 0, for tests,
- * independent of {@link CertifiedExp}: no rounding at all. With {@code x = M / 2^F} (M, F integers),
- * the partial Taylor sum {@code S_n = sum_{k=1..n} x^k / k!} is the fraction {@code sum_k M^k
- * 2^(F (n - k)) n!/k! / (n! 2^(F n))}, a lower bound (the omitted terms are positive); adding
- * {@code t_n r / (1 - r)}, {@code t_n = x^n / n!}, {@code r = x / (n + 1) < 1}, bounds the tail from
- * above (each later term is at most r times the one before).
+ * independent of {@link CertifiedExp}: no rounding at all. With {@code x = M / 2^F} (M, F
+ * integers), the partial Taylor sum {@code S_n = sum_{k=1..n} x^k / k!} is the fraction {@code
+ * sum_k M^k 2^(F (n - k)) n!/k! / (n! 2^(F n))}, a lower bound (the omitted terms are positive);
+ * adding {@code t_n r / (1 - r)}, {@code t_n = x^n / n!}, {@code r = x / (n + 1) < 1}, bounds the
+ * tail from above (each later term is at most r times the one before).
  */
 final class ExactExpm1 {
   private ExactExpm1() {}
@@ -90,7 +90,10 @@ final class ExactExpm1 {
     return new BigInteger[] {exact.toBigIntegerExact(), BigInteger.valueOf(f)};
   }
 
-  /** Terms enough for 2^-bits relative: past 2x + 2, until {@code x^n / n!} is below 2^-bits (e^x - 1 >= x). */
+  /**
+   * Terms enough for 2^-bits relative: past 2x + 2, until {@code x^n / n!} is below 2^-bits (e^x -
+   * 1 >= x).
+   */
   static int terms(double x, int bits) {
     if (x == 0) {
       return 1;

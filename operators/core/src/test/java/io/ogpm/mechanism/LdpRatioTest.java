@@ -27,7 +27,9 @@ class LdpRatioTest {
       double s = c.shape().central();
       clamp = new double[] {s / 2, Math.nextDown(s / 2), Math.nextUp(s / 2), 1 - s / 2};
     }
-    return DoubleStream.concat(DoubleStream.of(even), DoubleStream.concat(DoubleStream.of(extra), DoubleStream.of(clamp)))
+    return DoubleStream.concat(
+            DoubleStream.of(even),
+            DoubleStream.concat(DoubleStream.of(extra), DoubleStream.of(clamp)))
         .toArray();
   }
 
@@ -39,7 +41,9 @@ class LdpRatioTest {
       PiecewiseDistribution d = m.distribution(z);
       // Mass 1 up to the rounding of the piece boundaries (density times an ulp) and 1e-12.
       double rounding = d.massTolerance() - PiecewiseDistribution.MASS_TOLERANCE + 1e-12;
-      assertThat(d.totalMass()).as("mass at z=%s", z).isCloseTo(1.0, org.assertj.core.data.Offset.offset(rounding));
+      assertThat(d.totalMass())
+          .as("mass at z=%s", z)
+          .isCloseTo(1.0, org.assertj.core.data.Offset.offset(rounding));
       assertThat(d.supportLo()).as("support start at z=%s", z).isEqualTo(m.outputLo());
       assertThat(d.supportHi()).as("support end at z=%s", z).isEqualTo(m.outputHi());
       // No gaps: the pieces tile the output domain.
@@ -56,7 +60,9 @@ class LdpRatioTest {
     PiecewiseUnitMechanism m = named.mechanism();
     PrivacyCheck.Result r = PrivacyCheck.worstRatio(m, inputsFor(m));
     assertThat(r.worstRatio())
-        .as("worst ratio %s at y=%s between z=%s and z=%s", r.worstRatio(), r.output(), r.inputHigh(), r.inputLow())
+        .as(
+            "worst ratio %s at y=%s between z=%s and z=%s",
+            r.worstRatio(), r.output(), r.inputHigh(), r.inputLow())
         .isLessThanOrEqualTo(Math.exp(m.epsilon()) * (1 + ROUNDING));
     // The budget is used, not wasted: the optimum puts high and low density on the same output.
     assertThat(r.worstRatio()).isGreaterThanOrEqualTo(Math.exp(m.epsilon()) * (1 - ROUNDING));

@@ -25,8 +25,14 @@ final class Mechanisms {
     out.add(new Named("ogpm-circular-l1", CircularOgpm.optimal(eps, Objective.L1)));
     out.add(new Named("ogpm-circular-l2", CircularOgpm.optimal(eps, Objective.L2)));
     out.add(new Named("ogpm-u", UnbiasedOgpm.of(eps)));
-    out.add(new Named("ogpm-classical-l1-at-0.2", ClassicalOgpm.withShape(OgpmShape.optimalAt(eps, 0.2, ErrorMetric.L1))));
-    out.add(new Named("ogpm-classical-l2-at-0.7", ClassicalOgpm.withShape(OgpmShape.optimalAt(eps, 0.7, ErrorMetric.L2))));
+    out.add(
+        new Named(
+            "ogpm-classical-l1-at-0.2",
+            ClassicalOgpm.withShape(OgpmShape.optimalAt(eps, 0.2, ErrorMetric.L1))));
+    out.add(
+        new Named(
+            "ogpm-classical-l2-at-0.7",
+            ClassicalOgpm.withShape(OgpmShape.optimalAt(eps, 0.7, ErrorMetric.L2))));
     return out;
   }
 

@@ -13,7 +13,9 @@ import org.junit.jupiter.api.Test;
 class OutputGridTest {
   @Test
   void outputsAreCellMidpointsOfAGridAnchoredAtLo() {
-    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).domain(Domain.classical(-2, 2)).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(1).domain(Domain.classical(-2, 2)).build());
     AesCtrSource source = AesCtrSource.seeded(1);
     for (int i = 0; i < 100_000; i++) {
       double x = -2 + 4 * source.nextUniform();
@@ -26,8 +28,13 @@ class OutputGridTest {
   @Test
   void theSetOfOutputsDoesNotDependOnTheInput() {
     // A coarse grid (2^-6) makes the sets of reachable outputs small enough to compare exactly.
-    Mechanism m = MechanismCatalog.of(
-        MechanismSpec.builder().epsilon(0.5).gridBits(6).domain(Domain.classical(0.1, 0.7)).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder()
+                .epsilon(0.5)
+                .gridBits(6)
+                .domain(Domain.classical(0.1, 0.7))
+                .build());
     AesCtrSource source = AesCtrSource.seeded(2);
     Set<Double> atLo = new HashSet<>();
     Set<Double> atHi = new HashSet<>();
@@ -46,8 +53,9 @@ class OutputGridTest {
 
   @Test
   void circularOutputsWrapAndNeverEqualThePeriod() {
-    Mechanism m = MechanismCatalog.of(
-        MechanismSpec.builder().epsilon(3).gridBits(4).domain(Domain.circular(0, 16)).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(3).gridBits(4).domain(Domain.circular(0, 16)).build());
     AesCtrSource source = AesCtrSource.seeded(5);
     Set<Double> seen = new HashSet<>();
     for (int i = 0; i < 100_000; i++) {
@@ -58,7 +66,9 @@ class OutputGridTest {
 
   @Test
   void enlargedOutputDomainUsesOnlyCellsInsideIt() {
-    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(1).gridBits(3).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(1).gridBits(3).build());
     AesCtrSource source = AesCtrSource.seeded(6);
     for (int i = 0; i < 100_000; i++) {
       double y = m.perturb(i % 2, source);
@@ -68,8 +78,14 @@ class OutputGridTest {
 
   @Test
   void aGridFinerThanDoublePrecisionIsRejectedByName() {
-    assertThatThrownBy(() -> MechanismCatalog.of(
-            MechanismSpec.builder().epsilon(1).gridBits(40).domain(Domain.classical(1e9, 1e9 + 1)).build()))
+    assertThatThrownBy(
+            () ->
+                MechanismCatalog.of(
+                    MechanismSpec.builder()
+                        .epsilon(1)
+                        .gridBits(40)
+                        .domain(Domain.classical(1e9, 1e9 + 1))
+                        .build()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("grid-bits 40");
   }

@@ -7,8 +7,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The exact check has teeth: deliberately broken mechanisms fail it. (The same mutations applied
- * to {@link ClassicalOgpm} itself make {@link LdpRatioTest} fail; see the foundation issue's note.)
+ * The exact check has teeth: deliberately broken mechanisms fail it. (The same mutations applied to
+ * {@link ClassicalOgpm} itself make {@link LdpRatioTest} fail; see the foundation issue's note.)
  */
 class PrivacyCheckTest {
   /** Theorem 3 with its high density scaled by a factor and the low density renormalised. */
@@ -19,10 +19,11 @@ class PrivacyCheckTest {
       double high = s.high() * factor;
       double low = (1 - high * s.central()) / (1 - s.central());
       double l = s.centralStart(z);
-      return PiecewiseDistribution.ofPieces(List.of(
-          new PiecewiseDistribution.Piece(0, l, low),
-          new PiecewiseDistribution.Piece(l, l + s.central(), high),
-          new PiecewiseDistribution.Piece(l + s.central(), 1, low)));
+      return PiecewiseDistribution.ofPieces(
+          List.of(
+              new PiecewiseDistribution.Piece(0, l, low),
+              new PiecewiseDistribution.Piece(l, l + s.central(), high),
+              new PiecewiseDistribution.Piece(l + s.central(), 1, low)));
     }
 
     @Override
@@ -59,10 +60,11 @@ class PrivacyCheckTest {
       double r = Math.min(1, z + s.central() / 2);
       double low = s.low();
       double high = (1 - low * (1 - (r - l))) / (r - l);
-      return PiecewiseDistribution.ofPieces(List.of(
-          new PiecewiseDistribution.Piece(0, l, low),
-          new PiecewiseDistribution.Piece(l, r, high),
-          new PiecewiseDistribution.Piece(r, 1, low)));
+      return PiecewiseDistribution.ofPieces(
+          List.of(
+              new PiecewiseDistribution.Piece(0, l, low),
+              new PiecewiseDistribution.Piece(l, r, high),
+              new PiecewiseDistribution.Piece(r, 1, low)));
     }
 
     @Override
@@ -133,14 +135,17 @@ class PrivacyCheckTest {
   @Test
   void anUnclampedCentralPieceFailsTheRatioCheck() {
     for (double eps : new double[] {0.1, 1, 4}) {
-      PrivacyCheck.Result r = PrivacyCheck.worstRatio(new Unclamped(eps), PrivacyCheck.evenInputs(50));
+      PrivacyCheck.Result r =
+          PrivacyCheck.worstRatio(new Unclamped(eps), PrivacyCheck.evenInputs(50));
       assertThat(r.worstRatio()).as("eps=%s", eps).isGreaterThan(Math.exp(eps) * 1.01);
     }
   }
 
   @Test
   void anUnnormalisedDensityIsRejectedOnConstruction() {
-    assertThatThrownBy(() -> PiecewiseDistribution.ofPieces(List.of(new PiecewiseDistribution.Piece(0, 1, 1.2))))
+    assertThatThrownBy(
+            () ->
+                PiecewiseDistribution.ofPieces(List.of(new PiecewiseDistribution.Piece(0, 1, 1.2))))
         .hasMessageContaining("total mass must be 1, got 1.2");
   }
 

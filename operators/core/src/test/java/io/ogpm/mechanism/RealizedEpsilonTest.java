@@ -30,10 +30,16 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class RealizedEpsilonTest {
   static final int[] BITS = {8, 16, 32, 40};
+
   /** Up to here T and N have the resolution to spend all but 1e-6 of eps. */
   static final double RESOLVED = 30;
-  static final Set<MechanismType> GEOMETRIC_NOISE = EnumSet.of(
-      MechanismType.STAIRCASE, MechanismType.T_LAPLACE, MechanismType.B_LAPLACE, MechanismType.PURKAYASTHA);
+
+  static final Set<MechanismType> GEOMETRIC_NOISE =
+      EnumSet.of(
+          MechanismType.STAIRCASE,
+          MechanismType.T_LAPLACE,
+          MechanismType.B_LAPLACE,
+          MechanismType.PURKAYASTHA);
   static final BigInteger TWO_POW_53 = BigInteger.ONE.shiftLeft(53);
   static final Map<Double, ExactExpm1.Fraction> LOWER = new ConcurrentHashMap<>();
 
@@ -49,15 +55,26 @@ class RealizedEpsilonTest {
         if (domain.isCircular() ? !type.supportsCircular() : !type.supportsClassical()) {
           continue;
         }
-        for (Objective objective : type.hasObjective() ? Objective.values() : new Objective[] {Objective.L1}) {
-          out.add(MechanismSpec.builder().type(type).domain(domain).epsilon(eps).objective(objective).gridBits(bits).build());
+        for (Objective objective :
+            type.hasObjective() ? Objective.values() : new Objective[] {Objective.L1}) {
+          out.add(
+              MechanismSpec.builder()
+                  .type(type)
+                  .domain(domain)
+                  .epsilon(eps)
+                  .objective(objective)
+                  .gridBits(bits)
+                  .build());
         }
       }
     }
     return out;
   }
 
-  /** The mechanism, or null where the grid is refused as finer than doubles resolve (a documented error). */
+  /**
+   * The mechanism, or null where the grid is refused as finer than doubles resolve (a documented
+   * error).
+   */
   static Mechanism build(MechanismSpec spec) {
     try {
       return MechanismCatalog.of(spec);
@@ -67,7 +84,10 @@ class RealizedEpsilonTest {
     }
   }
 
-  /** The integer sampler behind a spec (for t-pm and t-sw, the base mechanism's, whose cells are clamped). */
+  /**
+   * The integer sampler behind a spec (for t-pm and t-sw, the base mechanism's, whose cells are
+   * clamped).
+   */
   static TwoLevelCellSampler integerSampler(MechanismSpec spec) {
     UnitMechanism unit = MechanismCatalog.unitMechanism(spec);
     TwoLevelMechanism base = (TwoLevelMechanism) (unit instanceof Truncation t ? t.base() : unit);
@@ -75,11 +95,14 @@ class RealizedEpsilonTest {
   }
 
   static BigInteger outside(TwoLevelCellSampler s) {
-    return TWO_POW_53.subtract(BigInteger.valueOf(s.backgroundThreshold())).multiply(BigInteger.valueOf(s.backgroundPositions()));
+    return TWO_POW_53
+        .subtract(BigInteger.valueOf(s.backgroundThreshold()))
+        .multiply(BigInteger.valueOf(s.backgroundPositions()));
   }
 
   static BigInteger inside(TwoLevelCellSampler s) {
-    return BigInteger.valueOf(s.backgroundThreshold()).multiply(BigInteger.valueOf(s.bumpPositions()));
+    return BigInteger.valueOf(s.backgroundThreshold())
+        .multiply(BigInteger.valueOf(s.bumpPositions()));
   }
 
   /**
@@ -87,10 +110,11 @@ class RealizedEpsilonTest {
    * and 0.01105 sw-c), moderate, large, and where T or N runs out of resolution (60 and above).
    */
   @ParameterizedTest(name = "eps={0}")
-  @ValueSource(doubles = {
-    1e-6, 0.001, 0.005385, 0.007135, 0.01, 0.0101961, 0.011, 0.01105, 0.1, 0.5, 1, 2, 4, 8, 10, 12, 20, 30,
-    60, 100, 355, 700
-  })
+  @ValueSource(
+      doubles = {
+        1e-6, 0.001, 0.005385, 0.007135, 0.01, 0.0101961, 0.011, 0.01105, 0.1, 0.5, 1, 2, 4, 8, 10,
+        12, 20, 30, 60, 100, 355, 700
+      })
   void theExactIntegerRatioIsAtMostExpEpsilonAndRealizedEpsilonCertifiesIt(double eps) {
     ExactExpm1.Fraction bound = lower(eps);
     for (int bits : BITS) {
@@ -108,11 +132,17 @@ class RealizedEpsilonTest {
         double realized = s.realizedEpsilon();
         BigInteger outside = outside(s);
         BigInteger inside = inside(s);
-        assertThat(bound.bounds(outside, inside)).as("%s: X = %s / %s <= e^eps - 1", spec, outside, inside).isTrue();
+        assertThat(bound.bounds(outside, inside))
+            .as("%s: X = %s / %s <= e^eps - 1", spec, outside, inside)
+            .isTrue();
         assertThat(realized).as("%s", spec).isLessThanOrEqualTo(eps);
-        assertThat(lower(realized).bounds(outside, inside)).as("%s: e^%s - 1 >= X", spec, realized).isTrue();
+        assertThat(lower(realized).bounds(outside, inside))
+            .as("%s: e^%s - 1 >= X", spec, realized)
+            .isTrue();
         if (eps <= RESOLVED) {
-          assertThat(realized).as("%s: budget not wasted", spec).isGreaterThanOrEqualTo(eps * (1 - 1e-6));
+          assertThat(realized)
+              .as("%s: budget not wasted", spec)
+              .isGreaterThanOrEqualTo(eps * (1 - 1e-6));
         }
       }
     }
@@ -120,49 +150,64 @@ class RealizedEpsilonTest {
 
   /**
    * The rounding before this fix (T = ceil(w 2^53), N = ceil(s 2^(bits + K)), trusted without a
-   * check) gave these mechanisms a ratio above e^eps at every grid bits, proved here against an upper
-   * bound on e^eps - 1: sw-c at eps 0.01105 by 3.4e-14 relative in eps at 32 bits (the issue's
-   * example); the other rows are the largest excesses a scan of eps in [0.005, 0.02] found.
+   * check) gave these mechanisms a ratio above e^eps at every grid bits, proved here against an
+   * upper bound on e^eps - 1: sw-c at eps 0.01105 by 3.4e-14 relative in eps at 32 bits (the
+   * issue's example); the other rows are the largest excesses a scan of eps in [0.005, 0.02] found.
    */
   @ParameterizedTest(name = "{0} eps={1}")
   @CsvSource({"sw-c, 0.01105", "sw-c, 0.0101961", "sw, 0.007135", "ogpm-u, 0.005385"})
   void whereTheOldRoundingExceededEpsilonTheRatioIsNowAtMostExpEpsilon(String type, double eps) {
     for (int bits : BITS) {
-      MechanismSpec spec = MechanismSpec.builder().type(MechanismType.parse(type)).epsilon(eps).gridBits(bits).build();
+      MechanismSpec spec =
+          MechanismSpec.builder()
+              .type(MechanismType.parse(type))
+              .epsilon(eps)
+              .gridBits(bits)
+              .build();
       TwoLevelCellSampler s = integerSampler(spec);
       TwoLevelMechanism unit = (TwoLevelMechanism) MechanismCatalog.unitMechanism(spec);
       // The old integers: exactly above e^eps - 1 (an upper bound on it, so this is proved).
       long oldThreshold = (long) Math.ceil(unit.backgroundMass() * 0x1.0p53);
       long oldBump = (long) Math.ceil(unit.bumpLength() * Math.scalb(1.0, bits + s.shift()));
-      BigInteger oldOutside = TWO_POW_53.subtract(BigInteger.valueOf(oldThreshold)).multiply(BigInteger.valueOf(s.backgroundPositions()));
+      BigInteger oldOutside =
+          TWO_POW_53
+              .subtract(BigInteger.valueOf(oldThreshold))
+              .multiply(BigInteger.valueOf(s.backgroundPositions()));
       BigInteger oldInside = BigInteger.valueOf(oldThreshold).multiply(BigInteger.valueOf(oldBump));
-      assertThat(ExactExpm1.upper(eps).isExceededBy(oldOutside, oldInside)).as("old rounding at %s bits", bits).isTrue();
+      assertThat(ExactExpm1.upper(eps).isExceededBy(oldOutside, oldInside))
+          .as("old rounding at %s bits", bits)
+          .isTrue();
       if (type.equals("sw-c") && eps == 0.01105 && bits == 32) {
         // (ln(1 + X) - eps) / eps, to first order (X - E) / ((1 + E) eps) with E = e^eps - 1
-        BigDecimal x = new BigDecimal(oldOutside).divide(new BigDecimal(oldInside), new MathContext(40));
+        BigDecimal x =
+            new BigDecimal(oldOutside).divide(new BigDecimal(oldInside), new MathContext(40));
         BigDecimal e = lower(eps).decimal();
-        double excess = x.subtract(e).divide(e.add(BigDecimal.ONE), new MathContext(20)).doubleValue() / eps;
+        double excess =
+            x.subtract(e).divide(e.add(BigDecimal.ONE), new MathContext(20)).doubleValue() / eps;
         assertThat(excess).isBetween(3.35e-14, 3.45e-14);
       }
       // The new ones: at most e^eps - 1, and realized epsilon at most eps.
-      assertThat(lower(eps).bounds(outside(s), inside(s))).as("new rounding at %s bits", bits).isTrue();
+      assertThat(lower(eps).bounds(outside(s), inside(s)))
+          .as("new rounding at %s bits", bits)
+          .isTrue();
       assertThat(MechanismCatalog.of(spec).realizedEpsilon()).isLessThanOrEqualTo(eps);
     }
   }
 
   /**
-   * On 8-bit grids, every cell's exact probability as an integer over {@code 2^53 NB N}, {@code W_c(z)
-   * = T B_c N + (2^53 - T) U_c(z) NB}, for 200 inputs spread over the domain plus its ends: the
-   * worst ratio over cells and inputs is at most {@code 1 + X}, and equals it once a bump covers a
-   * whole cell that another input's bump misses. On bounded domains the bump's start is monotone in
-   * the input, so the range between the starts at 0 and 1 bounds {@code U_c} for every input: {@code
-   * max U_c <= B_c} there proves {@code 1 + X} for all inputs (also at 16 bits).
+   * On 8-bit grids, every cell's exact probability as an integer over {@code 2^53 NB N}, {@code
+   * W_c(z) = T B_c N + (2^53 - T) U_c(z) NB}, for 200 inputs spread over the domain plus its ends:
+   * the worst ratio over cells and inputs is at most {@code 1 + X}, and equals it once a bump
+   * covers a whole cell that another input's bump misses. On bounded domains the bump's start is
+   * monotone in the input, so the range between the starts at 0 and 1 bounds {@code U_c} for every
+   * input: {@code max U_c <= B_c} there proves {@code 1 + X} for all inputs (also at 16 bits).
    */
   @ParameterizedTest(name = "eps={0}")
-  @ValueSource(doubles = {
-    1e-6, 0.001, 0.005385, 0.007135, 0.01, 0.0101961, 0.011, 0.01105, 0.1, 0.5, 1, 2, 4, 8, 10, 12, 20, 30,
-    60, 100, 355, 700
-  })
+  @ValueSource(
+      doubles = {
+        1e-6, 0.001, 0.005385, 0.007135, 0.01, 0.0101961, 0.011, 0.01105, 0.1, 0.5, 1, 2, 4, 8, 10,
+        12, 20, 30, 60, 100, 355, 700
+      })
   void everyCellsExactProbabilityRatioIsAtMostOnePlusX(double eps) {
     for (int bits : new int[] {8, 16}) {
       for (MechanismSpec spec : specs(eps, bits)) {
@@ -170,17 +215,20 @@ class RealizedEpsilonTest {
           continue;
         }
         // Enlarged output domains at tiny eps have millions of cells: skipped here.
-        ExactCellWeights.of(spec, integerSampler(spec), 1 << 17).ifPresent(weights -> {
-          weights.checkEveryInput();
-          if (bits == 8 && weights.cells() <= 1 << 11) {
-            boolean reached = weights.checkInputs(inputs());
-            TwoLevelCellSampler s = integerSampler(spec);
-            if (s.bumpPositions() >= 2L << s.shift()) {
-              // A bump two cells wide covers a whole cell that the bump of a distant input misses.
-              assertThat(reached).as("%s: 1 + X is reached", spec).isTrue();
-            }
-          }
-        });
+        ExactCellWeights.of(spec, integerSampler(spec), 1 << 17)
+            .ifPresent(
+                weights -> {
+                  weights.checkEveryInput();
+                  if (bits == 8 && weights.cells() <= 1 << 11) {
+                    boolean reached = weights.checkInputs(inputs());
+                    TwoLevelCellSampler s = integerSampler(spec);
+                    if (s.bumpPositions() >= 2L << s.shift()) {
+                      // A bump two cells wide covers a whole cell that the bump of a distant input
+                      // misses.
+                      assertThat(reached).as("%s: 1 + X is reached", spec).isTrue();
+                    }
+                  }
+                });
       }
     }
   }

@@ -24,9 +24,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class SamplerTest {
   /**
-   * Two-sided normal quantile for the confidence bound of each Monte Carlo comparison: 4.0 sigma
-   * (p = 6.3e-5), so that the ~100 comparisons in this class have a family-wise false alarm rate
-   * below 1 % (Bonferroni); seeds are fixed, so a run is reproducible either way.
+   * Two-sided normal quantile for the confidence bound of each Monte Carlo comparison: 4.0 sigma (p
+   * = 6.3e-5), so that the ~100 comparisons in this class have a family-wise false alarm rate below
+   * 1 % (Bonferroni); seeds are fixed, so a run is reproducible either way.
    */
   static final double Z = 4.0;
 
@@ -44,23 +44,38 @@ class SamplerTest {
   static List<Mode> modes() {
     AesCtrSource secure = AesCtrSource.secure();
     AesCtrSource seeded = AesCtrSource.seeded(20261122L);
-    KeyedPrf.Field keyed = KeyedPrf.fromSecret("a test key of thirty-two bytes!!".getBytes(StandardCharsets.US_ASCII))
-        .forField("accel_x", "test");
+    KeyedPrf.Field keyed =
+        KeyedPrf.fromSecret("a test key of thirty-two bytes!!".getBytes(StandardCharsets.US_ASCII))
+            .forField("accel_x", "test");
     return List.of(
         new Mode("secure", i -> secure),
         new Mode("seeded", i -> seeded),
         // A fresh id per draw; the value the bits are bound to does not change their distribution.
-        new Mode("keyed", i -> keyed.forRecord(Identifier.string("record-" + i), Identifier.NONE, 0.5)));
+        new Mode(
+            "keyed", i -> keyed.forRecord(Identifier.string("record-" + i), Identifier.NONE, 0.5)));
   }
 
   static Stream<Arguments> cases() {
     List<Arguments> out = new ArrayList<>();
-    List<MechanismSpec> specs = List.of(
-        MechanismSpec.builder().epsilon(1).domain(Domain.classical(-2, 2)).build(),
-        MechanismSpec.builder().epsilon(4).objective(Objective.L2).domain(Domain.classical(0, 1)).build(),
-        MechanismSpec.builder().epsilon(2).domain(Domain.circular(-Math.PI, Math.PI)).build(),
-        MechanismSpec.builder().epsilon(0.5).objective(Objective.L2).domain(Domain.circular(0, 360)).build(),
-        MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(2).domain(Domain.classical(10, 20)).build());
+    List<MechanismSpec> specs =
+        List.of(
+            MechanismSpec.builder().epsilon(1).domain(Domain.classical(-2, 2)).build(),
+            MechanismSpec.builder()
+                .epsilon(4)
+                .objective(Objective.L2)
+                .domain(Domain.classical(0, 1))
+                .build(),
+            MechanismSpec.builder().epsilon(2).domain(Domain.circular(-Math.PI, Math.PI)).build(),
+            MechanismSpec.builder()
+                .epsilon(0.5)
+                .objective(Objective.L2)
+                .domain(Domain.circular(0, 360))
+                .build(),
+            MechanismSpec.builder()
+                .type(MechanismType.OGPM_U)
+                .epsilon(2)
+                .domain(Domain.classical(10, 20))
+                .build());
     for (Mode mode : modes()) {
       for (MechanismSpec spec : specs) {
         out.add(Arguments.of(mode.name(), spec, mode));
@@ -90,7 +105,8 @@ class SamplerTest {
         double mean = sum / DRAWS;
         double sd = Math.sqrt(Math.max(0, sumSq / DRAWS - mean * mean));
         // Snapping moves an output by at most half a cell: a deterministic bias bound on the loss.
-        double snap = m.cellWidth() * (metric == ErrorMetric.L1 ? 1 : 2 * (m.outputHi() - m.outputLo()));
+        double snap =
+            m.cellWidth() * (metric == ErrorMetric.L1 ? 1 : 2 * (m.outputHi() - m.outputLo()));
         double z = modeName.equals("secure") ? Z_UNSEEDED : Z;
         double bound = z * sd / Math.sqrt(DRAWS) + snap;
         assertThat(mean)
@@ -103,8 +119,13 @@ class SamplerTest {
   @Test
   void unbiasedMechanismIsUnbiasedByMonteCarlo() {
     // 99.9 % two-sided bound: z = 3.29, with the exact variance (the L2 error: E[y] = x).
-    Mechanism m = MechanismCatalog.of(
-        MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(1).domain(Domain.classical(0, 1)).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder()
+                .type(MechanismType.OGPM_U)
+                .epsilon(1)
+                .domain(Domain.classical(0, 1))
+                .build());
     AesCtrSource source = AesCtrSource.seeded(7);
     int n = 2_000_000;
     for (double x : new double[] {0, 0.25, 1}) {
@@ -121,10 +142,15 @@ class SamplerTest {
   @Test
   void tenMillionDrawsAtBothEndsStayInTheDomain() {
     AesCtrSource source = AesCtrSource.seeded(99);
-    List<MechanismSpec> specs = List.of(
-        MechanismSpec.builder().epsilon(1).domain(Domain.classical(-2, 2)).build(),
-        MechanismSpec.builder().epsilon(8).objective(Objective.L2).domain(Domain.classical(0, 1)).build(),
-        MechanismSpec.builder().epsilon(1).domain(Domain.circular(-Math.PI, Math.PI)).build());
+    List<MechanismSpec> specs =
+        List.of(
+            MechanismSpec.builder().epsilon(1).domain(Domain.classical(-2, 2)).build(),
+            MechanismSpec.builder()
+                .epsilon(8)
+                .objective(Objective.L2)
+                .domain(Domain.classical(0, 1))
+                .build(),
+            MechanismSpec.builder().epsilon(1).domain(Domain.circular(-Math.PI, Math.PI)).build());
     for (MechanismSpec spec : specs) {
       Mechanism m = MechanismCatalog.of(spec);
       double lo = spec.domain().lo();
@@ -147,10 +173,11 @@ class SamplerTest {
   void extremeRandomBitsStayInTheDomain() {
     long[] words = {0, -1, 1, Long.MAX_VALUE, Long.MIN_VALUE};
     for (double eps : Mechanisms.EPSILONS) {
-      for (MechanismSpec spec : List.of(
-          MechanismSpec.builder().epsilon(eps).domain(Domain.classical(-1, 3)).build(),
-          MechanismSpec.builder().epsilon(eps).domain(Domain.circular(0, 2 * Math.PI)).build(),
-          MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(eps).build())) {
+      for (MechanismSpec spec :
+          List.of(
+              MechanismSpec.builder().epsilon(eps).domain(Domain.classical(-1, 3)).build(),
+              MechanismSpec.builder().epsilon(eps).domain(Domain.circular(0, 2 * Math.PI)).build(),
+              MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(eps).build())) {
         Mechanism m = MechanismCatalog.of(spec);
         for (double x : new double[] {spec.domain().lo(), spec.domain().hi()}) {
           for (long first : words) {
@@ -160,8 +187,10 @@ class SamplerTest {
               int[] next = {0};
               AesCtrSource rest = AesCtrSource.seeded(first ^ second);
               double y = m.perturb(x, () -> next[0] < 2 ? chosen[next[0]++] : rest.nextLong());
-              assertThat(y).as("%s x=%s bits=%s,%s", spec, x, first, second)
-                  .isGreaterThanOrEqualTo(m.outputLo()).isLessThan(m.outputHi());
+              assertThat(y)
+                  .as("%s x=%s bits=%s,%s", spec, x, first, second)
+                  .isGreaterThanOrEqualTo(m.outputLo())
+                  .isLessThan(m.outputHi());
             }
           }
         }
@@ -173,15 +202,19 @@ class SamplerTest {
   void extremeUniformsStayInTheDomainUnsnapped() {
     double[] us = {0, Math.nextUp(0.0), 0x1.0p-53, 0.5, 1 - 0x1.0p-53};
     for (double eps : Mechanisms.EPSILONS) {
-      for (MechanismSpec spec : List.of(
-          MechanismSpec.builder().epsilon(eps).domain(Domain.classical(-1, 3)).build(),
-          MechanismSpec.builder().epsilon(eps).domain(Domain.circular(0, 2 * Math.PI)).build(),
-          MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(eps).build())) {
+      for (MechanismSpec spec :
+          List.of(
+              MechanismSpec.builder().epsilon(eps).domain(Domain.classical(-1, 3)).build(),
+              MechanismSpec.builder().epsilon(eps).domain(Domain.circular(0, 2 * Math.PI)).build(),
+              MechanismSpec.builder().type(MechanismType.OGPM_U).epsilon(eps).build())) {
         Mechanism m = MechanismCatalog.of(spec);
         for (double x : new double[] {spec.domain().lo(), spec.domain().hi()}) {
           for (double u : us) {
             double y = m.perturbUnsnapped(x, u);
-            assertThat(y).as("%s x=%s u=%s", spec, x, u).isGreaterThanOrEqualTo(m.outputLo()).isLessThan(m.outputHi());
+            assertThat(y)
+                .as("%s x=%s u=%s", spec, x, u)
+                .isGreaterThanOrEqualTo(m.outputLo())
+                .isLessThan(m.outputHi());
             if (spec.domain().isCircular()) {
               assertThat(y).isLessThan(spec.domain().hi());
             }
@@ -211,9 +244,16 @@ class SamplerTest {
         } else {
           // Compared in probability: an output error of delta moves the cdf by density * delta,
           // which is well conditioned, while the output itself is not (du / q at low density q).
-          double high = d.pieces().stream().mapToDouble(PiecewiseDistribution.Piece::density).max().orElseThrow();
-          double tolerance = 1e-12 + 8 * high * Math.ulp(Math.max(Math.abs(m.outputLo()), Math.abs(m.outputHi())));
-          assertThat(d.mass(m.outputLo(), fast)).as("%s z=%s u=%s", named, z, u).isCloseTo(u, within(tolerance));
+          double high =
+              d.pieces().stream()
+                  .mapToDouble(PiecewiseDistribution.Piece::density)
+                  .max()
+                  .orElseThrow();
+          double tolerance =
+              1e-12 + 8 * high * Math.ulp(Math.max(Math.abs(m.outputLo()), Math.abs(m.outputHi())));
+          assertThat(d.mass(m.outputLo(), fast))
+              .as("%s z=%s u=%s", named, z, u)
+              .isCloseTo(u, within(tolerance));
         }
       }
     }

@@ -40,7 +40,9 @@ class TwoLevelCellSamplerTest {
             double from = Math.max(cell / 64.0, m.outputLo());
             double to = Math.min((cell + 1) / 64.0, m.outputHi());
             double continuous = d.mass(from, to);
-            assertThat(discrete[i]).as("%s z=%s cell=%s", m, z, cell).isCloseTo(continuous, within(1e-9));
+            assertThat(discrete[i])
+                .as("%s z=%s cell=%s", m, z, cell)
+                .isCloseTo(continuous, within(1e-9));
             total += discrete[i];
           }
           assertThat(total).isCloseTo(1, within(1e-12));
@@ -72,7 +74,9 @@ class TwoLevelCellSamplerTest {
           assertThat(min[i]).as("%s cell %s reachable from every input", m, i).isPositive();
           worst = Math.max(worst, max[i] / min[i]);
         }
-        assertThat(Math.log(worst)).as("%s", m).isLessThanOrEqualTo(s.realizedEpsilon() * (1 + 1e-9));
+        assertThat(Math.log(worst))
+            .as("%s", m)
+            .isLessThanOrEqualTo(s.realizedEpsilon() * (1 + 1e-9));
       }
     }
   }
@@ -84,7 +88,9 @@ class TwoLevelCellSamplerTest {
         for (int bits : new int[] {8, 16, 32, 40}) {
           double realized = sampler(m, bits).realizedEpsilon();
           assertThat(realized).as("%s bits=%s", m, bits).isLessThanOrEqualTo(eps);
-          assertThat(realized).as("%s bits=%s: budget not wasted", m, bits).isGreaterThan(eps * (1 - 1e-6));
+          assertThat(realized)
+              .as("%s bits=%s: budget not wasted", m, bits)
+              .isGreaterThan(eps * (1 - 1e-6));
         }
       }
     }
@@ -95,47 +101,48 @@ class TwoLevelCellSamplerTest {
     // Theorem 3 at eps 1 with its bump 10 % too short (its high density too high): the sampler
     // rounds the mechanism's integers, it does not repair the mechanism into a different one.
     ClassicalOgpm ogpm = ClassicalOgpm.optimal(1, Objective.L1);
-    TwoLevelMechanism shortBump = new TwoLevelMechanism() {
-      @Override
-      public double backgroundMass() {
-        return ogpm.backgroundMass();
-      }
+    TwoLevelMechanism shortBump =
+        new TwoLevelMechanism() {
+          @Override
+          public double backgroundMass() {
+            return ogpm.backgroundMass();
+          }
 
-      @Override
-      public double bumpLength() {
-        return 0.9 * ogpm.bumpLength();
-      }
+          @Override
+          public double bumpLength() {
+            return 0.9 * ogpm.bumpLength();
+          }
 
-      @Override
-      public double bumpStart(double z) {
-        return Math.min(Math.max(z - bumpLength() / 2, 0), 1 - bumpLength());
-      }
+          @Override
+          public double bumpStart(double z) {
+            return Math.min(Math.max(z - bumpLength() / 2, 0), 1 - bumpLength());
+          }
 
-      @Override
-      public double epsilon() {
-        return 1;
-      }
+          @Override
+          public double epsilon() {
+            return 1;
+          }
 
-      @Override
-      public boolean circular() {
-        return false;
-      }
+          @Override
+          public boolean circular() {
+            return false;
+          }
 
-      @Override
-      public double outputLo() {
-        return 0;
-      }
+          @Override
+          public double outputLo() {
+            return 0;
+          }
 
-      @Override
-      public double outputHi() {
-        return 1;
-      }
+          @Override
+          public double outputHi() {
+            return 1;
+          }
 
-      @Override
-      public String toString() {
-        return "short bump";
-      }
-    };
+          @Override
+          public String toString() {
+            return "short bump";
+          }
+        };
     assertThatThrownBy(() -> sampler(shortBump, 16))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("short bump")

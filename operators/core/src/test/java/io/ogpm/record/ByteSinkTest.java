@@ -6,7 +6,9 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** The reused output buffer: every way of writing grows it as needed and keeps every byte in order. */
+/**
+ * The reused output buffer: every way of writing grows it as needed and keeps every byte in order.
+ */
 class ByteSinkTest {
   @Test
   void bytesOneAtATimePastTheInitialCapacity() {
@@ -51,11 +53,13 @@ class ByteSinkTest {
       from.writeDouble(x);
       text.append(x);
     }
-    assertThat(new String(from.toByteArray(), StandardCharsets.US_ASCII)).isEqualTo(text.toString());
+    assertThat(new String(from.toByteArray(), StandardCharsets.US_ASCII))
+        .isEqualTo(text.toString());
     ByteSink to = new ByteSink();
     to.write('[');
     to.write(from, 2, 1_800);
-    assertThat(new String(to.toByteArray(), StandardCharsets.US_ASCII)).isEqualTo("[" + text.substring(2, 1_800));
+    assertThat(new String(to.toByteArray(), StandardCharsets.US_ASCII))
+        .isEqualTo("[" + text.substring(2, 1_800));
     to.reset();
     assertThat(to.size()).isZero();
     to.writeDouble(1e7);

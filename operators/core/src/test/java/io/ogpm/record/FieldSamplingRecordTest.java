@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
  */
 class FieldSamplingRecordTest {
   static final ObjectMapper JSON = new ObjectMapper();
-  static final String FIELDS = """
+  static final String FIELDS =
+      """
       id-field: id
       user-field: user
       passthrough: [id]
@@ -35,16 +36,28 @@ class FieldSamplingRecordTest {
           angle: {name: p.theta, min: 0, max: 360}
           epsilon: 7.283185307179586
       """;
-  static final PrivacyConfig TWO = PrivacyConfig.parse(FIELDS + "sampling: {fields-per-record: 2}\n");
+  static final PrivacyConfig TWO =
+      PrivacyConfig.parse(FIELDS + "sampling: {fields-per-record: 2}\n");
+
   /** The units, by the names of their fields in the output. */
-  static final List<List<String>> UNITS = List.of(List.of("a.x"), List.of("a.y"), List.of("b"), List.of("p.r", "p.theta"));
+  static final List<List<String>> UNITS =
+      List.of(List.of("a.x"), List.of("a.y"), List.of("b"), List.of("p.r", "p.theta"));
 
   static byte[] record(int id, double x) {
-    return ("{\"id\":\"r" + id + "\",\"user\":\"u" + id % 7 + "\",\"a\":{\"x\":" + x + ",\"y\":0.5},\"b\":0.25,"
-        + "\"p\":{\"r\":0.5,\"theta\":90}}").getBytes(StandardCharsets.UTF_8);
+    return ("{\"id\":\"r"
+            + id
+            + "\",\"user\":\"u"
+            + id % 7
+            + "\",\"a\":{\"x\":"
+            + x
+            + ",\"y\":0.5},\"b\":0.25,"
+            + "\"p\":{\"r\":0.5,\"theta\":90}}")
+        .getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Which units a perturbed output reports: every field of a unit or none, never a part of a pair. */
+  /**
+   * Which units a perturbed output reports: every field of a unit or none, never a part of a pair.
+   */
   static List<Integer> reportedUnits(byte[] output) throws Exception {
     JsonNode o = JSON.readTree(output);
     List<Integer> units = new ArrayList<>();
@@ -57,7 +70,8 @@ class FieldSamplingRecordTest {
         }
         present += v.isNumber() ? 1 : 0;
       }
-      assertThat(present).as("unit %s of %s", UNITS.get(u), new String(output, StandardCharsets.UTF_8))
+      assertThat(present)
+          .as("unit %s of %s", UNITS.get(u), new String(output, StandardCharsets.UTF_8))
           .isIn(0, UNITS.get(u).size());
       if (present > 0) {
         units.add(u);
@@ -82,7 +96,8 @@ class FieldSamplingRecordTest {
         }
       }
       assertThat(out.epsilon()).isEqualTo(spent).isLessThanOrEqualTo(plain.epsilonPerRecord());
-      // Nothing but the reported fields and the passthrough id: the unreported objects are left out too.
+      // Nothing but the reported fields and the passthrough id: the unreported objects are left out
+      // too.
       JsonNode o = JSON.readTree(out.value());
       assertThat(o.has("a")).isEqualTo(units.contains(0) || units.contains(1));
       assertThat(o.has("p")).isEqualTo(units.contains(3));
@@ -113,7 +128,10 @@ class FieldSamplingRecordTest {
     assertThat(chi2).isLessThan(35.9);
   }
 
-  /** Keyed: a replay reports the same fields with the same values; another value of the same id and user, the same fields. */
+  /**
+   * Keyed: a replay reports the same fields with the same values; another value of the same id and
+   * user, the same fields.
+   */
   @Test
   void keyedChoicesDependOnTheIdAndUserAlone() throws Exception {
     byte[] key = "field sampling test key, 32 B...".getBytes(StandardCharsets.US_ASCII);
@@ -123,7 +141,8 @@ class FieldSamplingRecordTest {
     for (int i = 0; i < 600; i++) {
       byte[] a = ((Outcome.Perturbed) first.perturb(record(i, 0.75), Source.line(i))).value();
       byte[] replay = ((Outcome.Perturbed) second.perturb(record(i, 0.75), Source.line(i))).value();
-      byte[] otherValue = ((Outcome.Perturbed) second.perturb(record(i, 0.125), Source.line(i))).value();
+      byte[] otherValue =
+          ((Outcome.Perturbed) second.perturb(record(i, 0.125), Source.line(i))).value();
       assertThat(replay).isEqualTo(a);
       assertThat(reportedUnits(otherValue)).isEqualTo(reportedUnits(a));
       pairs.merge(reportedUnits(a), 1, Integer::sum);
@@ -137,11 +156,17 @@ class FieldSamplingRecordTest {
   void whatIsRefusedDoesNotDependOnTheDraw() {
     RecordPerturber p = new RecordPerturber(TWO, RandomnessMode.seeded(7));
     for (int i = 0; i < 200; i++) {
-      String missing = "{\"id\":\"r" + i + "\",\"user\":\"u\",\"a\":{\"x\":0.5,\"y\":0.5},\"p\":{\"r\":0.5,\"theta\":90}}";
+      String missing =
+          "{\"id\":\"r"
+              + i
+              + "\",\"user\":\"u\",\"a\":{\"x\":0.5,\"y\":0.5},\"p\":{\"r\":0.5,\"theta\":90}}";
       Outcome o = p.perturb(missing.getBytes(StandardCharsets.UTF_8), Source.line(i));
       assertThat(o).isInstanceOf(Outcome.Rejected.class);
       assertThat(((Outcome.Rejected) o).deadLetter().reason()).isEqualTo(ReasonCode.MISSING_FIELD);
-      String outside = "{\"id\":\"r" + i + "\",\"user\":\"u\",\"a\":{\"x\":0.5,\"y\":0.5},\"b\":2,\"p\":{\"r\":0.5,\"theta\":90}}";
+      String outside =
+          "{\"id\":\"r"
+              + i
+              + "\",\"user\":\"u\",\"a\":{\"x\":0.5,\"y\":0.5},\"b\":2,\"p\":{\"r\":0.5,\"theta\":90}}";
       o = p.perturb(outside.getBytes(StandardCharsets.UTF_8), Source.line(i));
       assertThat(((Outcome.Rejected) o).deadLetter().reason()).isEqualTo(ReasonCode.OUT_OF_RANGE);
     }

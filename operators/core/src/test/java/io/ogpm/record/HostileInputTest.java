@@ -18,14 +18,16 @@ class HostileInputTest {
   static final ObjectMapper JSON = new ObjectMapper();
 
   /**
-   * Tagged slow: 10,000 hostile inputs, about a second. Surefire runs it; mutation testing leaves it
-   * out, where every surviving mutant would rerun it (it kills no mutant that other tests do not).
+   * Tagged slow: 10,000 hostile inputs, about a second. Surefire runs it; mutation testing leaves
+   * it out, where every surviving mutant would rerun it (it kills no mutant that other tests do
+   * not).
    */
   @Test
   @Tag("slow")
   void everyHostileInputEndsInExactlyOneOutcomeAndNoDeadLetterCarriesAValue() throws Exception {
     for (String yaml : new String[] {HostileInputs.CONFIG_REJECT, HostileInputs.CONFIG_CLAMP}) {
-      RecordPerturber p = new RecordPerturber(PrivacyConfig.parse(yaml), RandomnessMode.seeded(5), 64 * 1024);
+      RecordPerturber p =
+          new RecordPerturber(PrivacyConfig.parse(yaml), RandomnessMode.seeded(5), 64 * 1024);
       List<byte[]> inputs = HostileInputs.generate(yaml.length(), 5_000);
       Map<ReasonCode, Integer> reasons = new EnumMap<>(ReasonCode.class);
       int perturbed = 0;
@@ -41,13 +43,21 @@ class HostileInputTest {
         } else {
           DeadLetter d = ((Outcome.Rejected) o).deadLetter();
           reasons.merge(d.reason(), 1, Integer::sum);
-          assertThat(d.toJson().toString()).as("dead letter of input %s", i).doesNotContain(HostileInputs.MARKER);
+          assertThat(d.toJson().toString())
+              .as("dead letter of input %s", i)
+              .doesNotContain(HostileInputs.MARKER);
           assertThat(d.source().line()).isEqualTo(i + 1);
         }
       }
-      assertThat(perturbed + reasons.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(inputs.size());
-      assertThat(reasons.keySet()).contains(ReasonCode.MALFORMED_JSON, ReasonCode.NOT_AN_OBJECT, ReasonCode.MISSING_FIELD,
-          ReasonCode.NOT_A_NUMBER, ReasonCode.TOO_LARGE);
+      assertThat(perturbed + reasons.values().stream().mapToInt(Integer::intValue).sum())
+          .isEqualTo(inputs.size());
+      assertThat(reasons.keySet())
+          .contains(
+              ReasonCode.MALFORMED_JSON,
+              ReasonCode.NOT_AN_OBJECT,
+              ReasonCode.MISSING_FIELD,
+              ReasonCode.NOT_A_NUMBER,
+              ReasonCode.TOO_LARGE);
       if (yaml.equals(HostileInputs.CONFIG_REJECT)) {
         assertThat(reasons).containsKey(ReasonCode.OUT_OF_RANGE);
       } else {

@@ -9,15 +9,16 @@ import java.util.List;
  * A seeded generator of hostile records for a configuration with fields {@code a} (classical [0,
  * 10]), {@code nested.b} (circular [-pi, pi]) and an id: truncated JSON, wrong types, NaN and
  * Infinity literals, 1e309, huge numbers and strings, deep nesting, invalid UTF-8, duplicate keys,
- * missing fields, values outside the domain, random bytes. Every sensitive value it writes
- * contains the digit run {@value #MARKER}, so a test can check that no dead letter, message or log
- * line carries one.
+ * missing fields, values outside the domain, random bytes. Every sensitive value it writes contains
+ * the digit run {@value #MARKER}, so a test can check that no dead letter, message or log line
+ * carries one.
  */
 public final class HostileInputs {
   /** Digits every sensitive value contains. */
   public static final String MARKER = "7345612";
 
-  public static final String CONFIG_REJECT = """
+  public static final String CONFIG_REJECT =
+      """
       id-field: id
       passthrough: [id, ts]
       fields:
@@ -32,7 +33,8 @@ public final class HostileInputs {
           epsilon: 1
       """;
 
-  public static final String CONFIG_CLAMP = CONFIG_REJECT.replace("epsilon: 1\n", "epsilon: 1\n    out-of-range: clamp\n");
+  public static final String CONFIG_CLAMP =
+      CONFIG_REJECT.replace("epsilon: 1\n", "epsilon: 1\n    out-of-range: clamp\n");
 
   private HostileInputs() {}
 
@@ -49,7 +51,11 @@ public final class HostileInputs {
   /** A sensitive number: the marker digits after a random prefix, possibly out of range. */
   static String value(AesCtrSource r, boolean outOfRange) {
     int whole = (int) (r.nextUniform() * (outOfRange ? 1000 : 3));
-    return (r.nextUniform() < 0.3 ? "-" : "") + (outOfRange ? 11 + whole : whole) + "." + MARKER + (int) (r.nextUniform() * 100);
+    return (r.nextUniform() < 0.3 ? "-" : "")
+        + (outOfRange ? 11 + whole : whole)
+        + "."
+        + MARKER
+        + (int) (r.nextUniform() * 100);
   }
 
   static String record(String id, String a, String b) {
@@ -70,27 +76,67 @@ public final class HostileInputs {
   private static byte[] one(AesCtrSource r, int i) {
     String id = "\"r" + i + "\"";
     int kind = (int) (r.nextUniform() * 18);
-    String text = switch (kind) {
-      case 0, 1, 2 -> record(id, value(r, false), value(r, false));
-      case 3 -> record(id, value(r, true), value(r, false));
-      case 4 -> record(id, value(r, false), value(r, true));
-      case 5 -> {
-        String full = record(id, value(r, false), value(r, false));
-        yield full.substring(0, (int) (r.nextUniform() * full.length()));
-      }
-      case 6 -> record(id, "\"" + value(r, false) + "\"", value(r, false));
-      case 7 -> record(id, pick(r, "true", "null", "[" + value(r, false) + "]", "{\"v\":" + value(r, false) + "}"), value(r, false));
-      case 8 -> record(id, pick(r, "NaN", "Infinity", "-Infinity", "1e309", "-1e309", "1" + MARKER.repeat(80)), value(r, false));
-      case 9 -> record(id, value(r, false), null);
-      case 10 -> record(null, value(r, false), value(r, false));
-      case 11 -> "{\"id\":" + id + ",\"a\":" + value(r, false) + ",\"a\":" + value(r, false) + ",\"nested\":{\"b\":0.5}}";
-      case 12 -> "{\"a\":" + "[".repeat(2000) + value(r, false) + "]".repeat(2000) + "}";
-      case 13 -> record(id, value(r, false), value(r, false)).replace("\"ts\"", "\"pad\":\"" + MARKER.repeat(50_000) + "\",\"ts\"");
-      case 14 -> pick(r, "", " ", "[]", "null", "42." + MARKER, "\"" + MARKER + "\"", "{}", "{\"id\":1}");
-      case 15 -> record(id, value(r, false), value(r, false)) + " trailing " + MARKER;
-      case 16 -> record("{\"nested\":" + MARKER + "}", value(r, false), value(r, false));
-      default -> null;
-    };
+    String text =
+        switch (kind) {
+          case 0, 1, 2 -> record(id, value(r, false), value(r, false));
+          case 3 -> record(id, value(r, true), value(r, false));
+          case 4 -> record(id, value(r, false), value(r, true));
+          case 5 -> {
+            String full = record(id, value(r, false), value(r, false));
+            yield full.substring(0, (int) (r.nextUniform() * full.length()));
+          }
+          case 6 -> record(id, "\"" + value(r, false) + "\"", value(r, false));
+          case 7 ->
+              record(
+                  id,
+                  pick(
+                      r,
+                      "true",
+                      "null",
+                      "[" + value(r, false) + "]",
+                      "{\"v\":" + value(r, false) + "}"),
+                  value(r, false));
+          case 8 ->
+              record(
+                  id,
+                  pick(
+                      r,
+                      "NaN",
+                      "Infinity",
+                      "-Infinity",
+                      "1e309",
+                      "-1e309",
+                      "1" + MARKER.repeat(80)),
+                  value(r, false));
+          case 9 -> record(id, value(r, false), null);
+          case 10 -> record(null, value(r, false), value(r, false));
+          case 11 ->
+              "{\"id\":"
+                  + id
+                  + ",\"a\":"
+                  + value(r, false)
+                  + ",\"a\":"
+                  + value(r, false)
+                  + ",\"nested\":{\"b\":0.5}}";
+          case 12 -> "{\"a\":" + "[".repeat(2000) + value(r, false) + "]".repeat(2000) + "}";
+          case 13 ->
+              record(id, value(r, false), value(r, false))
+                  .replace("\"ts\"", "\"pad\":\"" + MARKER.repeat(50_000) + "\",\"ts\"");
+          case 14 ->
+              pick(
+                  r,
+                  "",
+                  " ",
+                  "[]",
+                  "null",
+                  "42." + MARKER,
+                  "\"" + MARKER + "\"",
+                  "{}",
+                  "{\"id\":1}");
+          case 15 -> record(id, value(r, false), value(r, false)) + " trailing " + MARKER;
+          case 16 -> record("{\"nested\":" + MARKER + "}", value(r, false), value(r, false));
+          default -> null;
+        };
     if (text != null) {
       return text.getBytes(StandardCharsets.UTF_8);
     }

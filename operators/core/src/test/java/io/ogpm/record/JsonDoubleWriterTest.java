@@ -18,7 +18,8 @@ class JsonDoubleWriterTest {
     void number(JsonGenerator g, double x) throws IOException;
   }
 
-  private static String document(JsonFactory json, boolean chars, double[] values, Write write) throws IOException {
+  private static String document(JsonFactory json, boolean chars, double[] values, Write write)
+      throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     java.io.StringWriter text = new java.io.StringWriter();
     try (JsonGenerator g = chars ? json.createGenerator(text) : json.createGenerator(out)) {
@@ -44,8 +45,23 @@ class JsonDoubleWriterTest {
   void writesWhatTheGeneratorWrites() throws IOException {
     AesCtrSource bits = AesCtrSource.seeded(11);
     double[] values = new double[20_000];
-    double[] special = {0.0, -0.0, 1.0, -1.0, 0.1, 1e-3, Math.nextDown(1e-3), 1e7, Math.nextDown(1e7), 1e-300,
-        Double.MIN_VALUE, Double.MAX_VALUE, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+    double[] special = {
+      0.0,
+      -0.0,
+      1.0,
+      -1.0,
+      0.1,
+      1e-3,
+      Math.nextDown(1e-3),
+      1e7,
+      Math.nextDown(1e7),
+      1e-300,
+      Double.MIN_VALUE,
+      Double.MAX_VALUE,
+      Double.NaN,
+      Double.POSITIVE_INFINITY,
+      Double.NEGATIVE_INFINITY
+    };
     System.arraycopy(special, 0, values, 0, special.length);
     for (int i = special.length; i < values.length; i++) {
       // Shares in [0, 1] (histograms, bands), and any magnitude from 1e-12 to 1e12 of either sign.
@@ -53,8 +69,11 @@ class JsonDoubleWriterTest {
       values[i] = i % 2 == 0 ? u : (bits.nextUniform() < 0.5 ? -1 : 1) * Math.pow(10, 24 * u - 12);
     }
     JsonDoubleWriter writer = new JsonDoubleWriter();
-    for (JsonFactory json : new JsonFactory[] {new JsonFactory(),
-        JsonFactory.builder().enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build()}) {
+    for (JsonFactory json :
+        new JsonFactory[] {
+          new JsonFactory(),
+          JsonFactory.builder().enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build()
+        }) {
       for (boolean chars : new boolean[] {false, true}) {
         assertThat(document(json, chars, values, writer::write))
             .isEqualTo(document(json, chars, values, JsonGenerator::writeNumber));

@@ -19,10 +19,10 @@ import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keyed mode against a producer who reuses record ids on purpose: pairs of records that share an
- * id and a user but carry different values must get independent noise. With shared noise their
- * outputs are equal (both drawn from the background) or shifted by exactly the inputs' distance
- * (both from the bump), so the pair reveals one input to anyone who knows the other.
+ * Keyed mode against a producer who reuses record ids on purpose: pairs of records that share an id
+ * and a user but carry different values must get independent noise. With shared noise their outputs
+ * are equal (both drawn from the background) or shifted by exactly the inputs' distance (both from
+ * the bump), so the pair reveals one input to anyone who knows the other.
  *
  * <p>A coarse grid (64 cells per domain width) makes every event's probability under independence
  * sizeable and exactly computable from {@link TwoLevelCellSampler#cellProbabilities}: for pair j
@@ -37,7 +37,9 @@ class KeyedNoiseReuseTest {
   static final double ALPHA = 1e-4;
   static final int PAIRS = 20_000;
   static final int GRID_BITS = 6;
-  static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
+  static final PrivacyConfig CONFIG =
+      PrivacyConfig.parse(
+          """
       id-field: id
       user-field: user
       grid-bits: 6
@@ -56,8 +58,15 @@ class KeyedNoiseReuseTest {
   static final byte[] KEY = "keyed noise reuse test, 32 bytes".getBytes(StandardCharsets.US_ASCII);
   static final ObjectMapper JSON = new ObjectMapper();
 
-  /** One field's mechanism, the value-to-cell map of its outputs and its exact cell probabilities. */
-  record FieldModel(String name, Mechanism m, OutputGrid grid, TwoLevelCellSampler cells, Map<Double, Long> cellOf) {
+  /**
+   * One field's mechanism, the value-to-cell map of its outputs and its exact cell probabilities.
+   */
+  record FieldModel(
+      String name,
+      Mechanism m,
+      OutputGrid grid,
+      TwoLevelCellSampler cells,
+      Map<Double, Long> cellOf) {
     static FieldModel of(FieldConfig f) {
       Mechanism m = MechanismCatalog.of(f.spec());
       OutputGrid grid = OutputGrid.of(GRID_BITS, m.unit());
@@ -65,7 +74,8 @@ class KeyedNoiseReuseTest {
       for (long k = grid.minCell(); k <= grid.maxCell(); k++) {
         cellOf.put(m.valueOfCell(k), k);
       }
-      return new FieldModel(f.name(), m, grid, (TwoLevelCellSampler) m.unit().cellSampler(grid), cellOf);
+      return new FieldModel(
+          f.name(), m, grid, (TwoLevelCellSampler) m.unit().cellSampler(grid), cellOf);
     }
 
     double unit(double x) {
@@ -101,7 +111,10 @@ class KeyedNoiseReuseTest {
         long k = grid.minCell() + i;
         double q = pb[i];
         long shifted = wrap(k + d);
-        if (d != 0 && shifted >= grid.minCell() && shifted <= grid.maxCell() && wrap(shifted) != k) {
+        if (d != 0
+            && shifted >= grid.minCell()
+            && shifted <= grid.maxCell()
+            && wrap(shifted) != k) {
           q += pb[(int) (shifted - grid.minCell())];
         }
         p += pa[i] * q;
@@ -114,7 +127,9 @@ class KeyedNoiseReuseTest {
       return k2 == k1 || k2 == wrap(k1 + d);
     }
 
-    /** The mid-distribution transform F(k - 1) + p(k) / 2 of cell k for input x: mean 1/2 exactly. */
+    /**
+     * The mid-distribution transform F(k - 1) + p(k) / 2 of cell k for input x: mean 1/2 exactly.
+     */
     double midUniform(double x, long k) {
       double[] p = probabilities(x);
       int index = (int) (k - grid.minCell());
@@ -129,8 +144,10 @@ class KeyedNoiseReuseTest {
   /** Inputs of pair j: both in the field's domain. */
   record Pair(String id, double[] first, double[] second) {}
 
-  private static Outcome.Perturbed perturb(RecordPerturber p, String id, String user, double x, double angle) {
-    String json = "{\"id\":" + id + ",\"user\":" + user + ",\"x\":" + x + ",\"angle\":" + angle + "}";
+  private static Outcome.Perturbed perturb(
+      RecordPerturber p, String id, String user, double x, double angle) {
+    String json =
+        "{\"id\":" + id + ",\"user\":" + user + ",\"x\":" + x + ",\"angle\":" + angle + "}";
     Outcome o = p.perturb(json.getBytes(StandardCharsets.UTF_8), Source.line(1));
     assertThat(o).as(json).isInstanceOf(Outcome.Perturbed.class);
     return (Outcome.Perturbed) o;
@@ -147,32 +164,43 @@ class KeyedNoiseReuseTest {
   @Test
   void oneIdForEveryRecordWithDifferentValuesLeaksNothingBeyondChance() throws Exception {
     AesCtrSource data = AesCtrSource.seeded(11);
-    assertPairsLeakNothing(j -> new Pair("\"mallory-1\"",
-        new double[] {-2 + 4 * data.nextUniform(), 360 * data.nextUniform()},
-        new double[] {-2 + 4 * data.nextUniform(), 360 * data.nextUniform()}));
+    assertPairsLeakNothing(
+        j ->
+            new Pair(
+                "\"mallory-1\"",
+                new double[] {-2 + 4 * data.nextUniform(), 360 * data.nextUniform()},
+                new double[] {-2 + 4 * data.nextUniform(), 360 * data.nextUniform()}));
   }
 
   /** Values one ulp apart under a shared id: the smallest difference there is. */
   @Test
   void valuesOneUlpApartUnderASharedIdGetIndependentNoise() throws Exception {
     AesCtrSource data = AesCtrSource.seeded(12);
-    assertPairsLeakNothing(j -> {
-      double x = -2 + 4 * data.nextUniform();
-      double angle = 360 * data.nextUniform();
-      return new Pair(Integer.toString(j), new double[] {x, angle}, new double[] {Math.nextUp(x), Math.nextUp(angle)});
-    });
+    assertPairsLeakNothing(
+        j -> {
+          double x = -2 + 4 * data.nextUniform();
+          double angle = 360 * data.nextUniform();
+          return new Pair(
+              Integer.toString(j),
+              new double[] {x, angle},
+              new double[] {Math.nextUp(x), Math.nextUp(angle)});
+        });
   }
 
   private static void assertPairsLeakNothing(IntFunction<Pair> pairs) throws Exception {
     RecordPerturber perturber = new RecordPerturber(CONFIG, RandomnessMode.keyed(KEY));
-    FieldModel[] models = {FieldModel.of(CONFIG.fields().get(0)), FieldModel.of(CONFIG.fields().get(1))};
+    FieldModel[] models = {
+      FieldModel.of(CONFIG.fields().get(0)), FieldModel.of(CONFIG.fields().get(1))
+    };
     long[] events = new long[2];
     double[] expected = new double[2];
     double correlationSum = 0;
     for (int j = 0; j < PAIRS; j++) {
       Pair pair = pairs.apply(j);
-      Outcome.Perturbed o1 = perturb(perturber, pair.id(), "\"u\"", pair.first()[0], pair.first()[1]);
-      Outcome.Perturbed o2 = perturb(perturber, pair.id(), "\"u\"", pair.second()[0], pair.second()[1]);
+      Outcome.Perturbed o1 =
+          perturb(perturber, pair.id(), "\"u\"", pair.first()[0], pair.first()[1]);
+      Outcome.Perturbed o2 =
+          perturb(perturber, pair.id(), "\"u\"", pair.second()[0], pair.second()[1]);
       for (int f = 0; f < 2; f++) {
         FieldModel model = models[f];
         double a = pair.first()[f];
@@ -192,9 +220,12 @@ class KeyedNoiseReuseTest {
       double pbar = expected[f] / PAIRS;
       assertThat(pbar).as("the events are common enough to test").isGreaterThan(0.01);
       assertThat(ClopperPearson.lower(events[f], PAIRS, ALPHA))
-          .as("%s: %s pairs of %s with equal or input-shifted outputs, %s expected", models[f].name(), events[f], PAIRS, PAIRS * pbar)
+          .as(
+              "%s: %s pairs of %s with equal or input-shifted outputs, %s expected",
+              models[f].name(), events[f], PAIRS, PAIRS * pbar)
           .isLessThanOrEqualTo(pbar);
-      assertThat(ClopperPearson.upper(events[f], PAIRS, ALPHA)).as("%s: not fewer than chance either", models[f].name())
+      assertThat(ClopperPearson.upper(events[f], PAIRS, ALPHA))
+          .as("%s: not fewer than chance either", models[f].name())
           .isGreaterThanOrEqualTo(pbar);
     }
     // Independence of the pair's outputs: for independent outputs each term has mean 0 (each
@@ -203,6 +234,8 @@ class KeyedNoiseReuseTest {
     // |sum| >= t has probability at most 2 exp(-(t^2 / 2) / (n / 144 + t / 12)) = ALPHA at this t.
     double log = Math.log(2 / ALPHA);
     double t = log / 12 + Math.sqrt(log * log / 144 + 2 * log * PAIRS / 144.0);
-    assertThat(Math.abs(correlationSum)).as("covariance sum of the outputs' mid-uniforms").isLessThan(t);
+    assertThat(Math.abs(correlationSum))
+        .as("covariance sum of the outputs' mid-uniforms")
+        .isLessThan(t);
   }
 }

@@ -32,23 +32,24 @@ import java.util.List;
  * {@link RecordPerturber} gives byte-identical outcomes, and the record-path benchmark measures
  * both side by side. Not used by the library.
  *
- * <p>Its original description: perturbs one JSON record: the same code path for the Flink operator and the {@code perturb}
- * command.
+ * <p>Its original description: perturbs one JSON record: the same code path for the Flink operator
+ * and the {@code perturb} command.
  *
  * <p>Deny by default: the output holds the configured fields, perturbed, at their own paths, and
- * the passthrough fields, copied; nothing else of the input. Every input ends as exactly one
- * {@link Outcome}: perturbed, or rejected with a {@link DeadLetter} whose message names fields and
+ * the passthrough fields, copied; nothing else of the input. Every input ends as exactly one {@link
+ * Outcome}: perturbed, or rejected with a {@link DeadLetter} whose message names fields and
  * configuration, never values (parser messages, which can quote the input, are not used).
  *
  * <p>Parsing is strict: duplicate keys, trailing data, NaN and Infinity literals, invalid UTF-8 and
- * nesting deeper than {@value #MAX_NESTING} are too deep (malformed JSON before that reason existed); records over the size limit are
- * rejected before parsing.
+ * nesting deeper than {@value #MAX_NESTING} are too deep (malformed JSON before that reason
+ * existed); records over the size limit are rejected before parsing.
  *
  * <p>Not thread-safe (it owns a random stream): one per Flink subtask.
  */
 public final class LegacyRecordPerturber {
   /** Deepest nesting accepted. */
   public static final int MAX_NESTING = 64;
+
   /** Default largest record, in bytes. */
   public static final int DEFAULT_MAX_BYTES = 1 << 20;
 
@@ -72,13 +73,19 @@ public final class LegacyRecordPerturber {
   public LegacyRecordPerturber(PrivacyConfig config, RandomnessMode randomness, int maxBytes) {
     this.config = config;
     this.maxBytes = maxBytes;
-    this.json = JsonMapper.builder()
-        .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-        .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-        .build();
-    json.getFactory().setStreamReadConstraints(
-        StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).maxNumberLength(400).maxStringLength(maxBytes).build());
+    this.json =
+        JsonMapper.builder()
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+    json.getFactory()
+        .setStreamReadConstraints(
+            StreamReadConstraints.builder()
+                .maxNestingDepth(MAX_NESTING)
+                .maxNumberLength(400)
+                .maxStringLength(maxBytes)
+                .build());
     this.fields = config.fields();
     this.mechanisms = new Mechanism[fields.size()];
     this.keyed = randomness.isKeyed() ? new KeyedPrf.RecordBits[fields.size()] : null;
@@ -113,7 +120,11 @@ public final class LegacyRecordPerturber {
       return reject(ReasonCode.MALFORMED_JSON, null, "the record is empty", source);
     }
     if (input.length > maxBytes) {
-      return reject(ReasonCode.TOO_LARGE, null, "the record has " + input.length + " bytes, more than " + maxBytes, source);
+      return reject(
+          ReasonCode.TOO_LARGE,
+          null,
+          "the record has " + input.length + " bytes, more than " + maxBytes,
+          source);
     }
     if (!looksLikeUtf8(input)) {
       return reject(ReasonCode.MALFORMED_JSON, null, "not valid JSON (not UTF-8)", source);
@@ -123,13 +134,19 @@ public final class LegacyRecordPerturber {
       root = json.readTree(input);
     } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
       // Since the too-deep reason: the one decision the legacy reader is updated for.
-      if (e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Document nesting depth")) {
-        return reject(ReasonCode.TOO_DEEP, null, "the record nests deeper than " + MAX_NESTING + " levels"
-            + where(e.getLocation()), source);
+      if (e.getOriginalMessage() != null
+          && e.getOriginalMessage().startsWith("Document nesting depth")) {
+        return reject(
+            ReasonCode.TOO_DEEP,
+            null,
+            "the record nests deeper than " + MAX_NESTING + " levels" + where(e.getLocation()),
+            source);
       }
-      return reject(ReasonCode.MALFORMED_JSON, null, "not valid JSON" + where(e.getLocation()), source);
+      return reject(
+          ReasonCode.MALFORMED_JSON, null, "not valid JSON" + where(e.getLocation()), source);
     } catch (JsonProcessingException e) {
-      return reject(ReasonCode.MALFORMED_JSON, null, "not valid JSON" + where(e.getLocation()), source);
+      return reject(
+          ReasonCode.MALFORMED_JSON, null, "not valid JSON" + where(e.getLocation()), source);
     } catch (IOException | RuntimeException e) {
       return reject(ReasonCode.MALFORMED_JSON, null, "not valid JSON (unreadable input)", source);
     }
@@ -137,20 +154,32 @@ public final class LegacyRecordPerturber {
       return reject(ReasonCode.MALFORMED_JSON, null, "the record is empty", source);
     }
     if (!root.isObject()) {
-      return reject(ReasonCode.NOT_AN_OBJECT, null, "the record is a JSON " + root.getNodeType().name().toLowerCase() + ", not an object", source);
+      return reject(
+          ReasonCode.NOT_AN_OBJECT,
+          null,
+          "the record is a JSON " + root.getNodeType().name().toLowerCase() + ", not an object",
+          source);
     }
     Identifier id = null;
     if (idPath != null) {
       id = identifier(JsonFields.at(root, idPath));
       if (id == null) {
-        return reject(ReasonCode.MISSING_FIELD, config.idField().get(), "the id field is missing, null or not a string or integer", source);
+        return reject(
+            ReasonCode.MISSING_FIELD,
+            config.idField().get(),
+            "the id field is missing, null or not a string or integer",
+            source);
       }
     }
     Identifier user = Identifier.NONE;
     if (userPath != null) {
       user = identifier(JsonFields.at(root, userPath));
       if (user == null) {
-        return reject(ReasonCode.MISSING_FIELD, config.userField().get(), "the user field is missing, null or not a string or integer", source);
+        return reject(
+            ReasonCode.MISSING_FIELD,
+            config.userField().get(),
+            "the user field is missing, null or not a string or integer",
+            source);
       }
     }
     double[] values = new double[fields.size()];
@@ -161,16 +190,25 @@ public final class LegacyRecordPerturber {
         return reject(ReasonCode.MISSING_FIELD, f.name(), "the field is missing or null", source);
       }
       if (!node.isNumber()) {
-        return reject(ReasonCode.NOT_A_NUMBER, f.name(), "the field is a JSON " + node.getNodeType().name().toLowerCase() + ", not a number", source);
+        return reject(
+            ReasonCode.NOT_A_NUMBER,
+            f.name(),
+            "the field is a JSON " + node.getNodeType().name().toLowerCase() + ", not a number",
+            source);
       }
       double x = node.asDouble();
       if (!Double.isFinite(x)) {
-        return reject(ReasonCode.NOT_A_NUMBER, f.name(), "the field is not a finite number", source);
+        return reject(
+            ReasonCode.NOT_A_NUMBER, f.name(), "the field is not a finite number", source);
       }
       Domain d = f.domain();
       if (!d.contains(x)) {
         if (f.outOfRange() == OutOfRange.REJECT) {
-          return reject(ReasonCode.OUT_OF_RANGE, f.name(), "the field is outside [" + d.lo() + ", " + d.hi() + "]", source);
+          return reject(
+              ReasonCode.OUT_OF_RANGE,
+              f.name(),
+              "the field is outside [" + d.lo() + ", " + d.hi() + "]",
+              source);
         }
         x = d.nearestInput(x);
       }
@@ -182,7 +220,10 @@ public final class LegacyRecordPerturber {
       // Keyed bits depend on the field, id, user and the exact value perturbed: a replay of the
       // same record gets the same output, any other record independent noise.
       RandomBits bits = keyed != null ? keyed[i].load(id, user, values[i]) : stream;
-      put(out, fields.get(i).path(), JsonNodeFactory.instance.numberNode(mechanisms[i].perturb(values[i], bits)));
+      put(
+          out,
+          fields.get(i).path(),
+          JsonNodeFactory.instance.numberNode(mechanisms[i].perturb(values[i], bits)));
     }
     for (String name : config.passthrough()) {
       List<String> path = split(name);
@@ -193,7 +234,8 @@ public final class LegacyRecordPerturber {
     }
     byte[] key = idPassedThrough ? id.text().getBytes(StandardCharsets.UTF_8) : null;
     try {
-      return new Outcome.Perturbed(key, json.writeValueAsBytes(out), epsilon, user.isNone() ? null : user.text());
+      return new Outcome.Perturbed(
+          key, json.writeValueAsBytes(out), epsilon, user.isNone() ? null : user.text());
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot serialise an output record", e);
     }
@@ -202,8 +244,8 @@ public final class LegacyRecordPerturber {
   /**
    * False for the byte patterns by which the JSON reader would detect UTF-16 or UTF-32 (a NUL in
    * the first four bytes, or a UTF-16/32 byte-order mark): records are UTF-8 (RFC 8259), and a
-   * reader that guessed another encoding would accept input this class promises to refuse. A NUL
-   * or a 0xFE/0xFF byte never starts a UTF-8 JSON text.
+   * reader that guessed another encoding would accept input this class promises to refuse. A NUL or
+   * a 0xFE/0xFF byte never starts a UTF-8 JSON text.
    */
   static boolean looksLikeUtf8(byte[] input) {
     if (input.length > 0 && (input[0] == (byte) 0xFE || input[0] == (byte) 0xFF)) {
@@ -219,8 +261,8 @@ public final class LegacyRecordPerturber {
 
   /**
    * A JSON string or integer as a typed identifier (the string "5" and the integer 5 differ; the
-   * integers -0 and 0 are one value); null for anything else, including numbers with a fraction
-   * or an exponent such as 5.0.
+   * integers -0 and 0 are one value); null for anything else, including numbers with a fraction or
+   * an exponent such as 5.0.
    */
   private static Identifier identifier(JsonNode node) {
     if (node == null) {
@@ -230,7 +272,9 @@ public final class LegacyRecordPerturber {
       return Identifier.string(node.textValue());
     }
     if (node.isIntegralNumber()) {
-      return node.canConvertToLong() ? Identifier.integer(node.longValue()) : Identifier.integer(node.bigIntegerValue());
+      return node.canConvertToLong()
+          ? Identifier.integer(node.longValue())
+          : Identifier.integer(node.bigIntegerValue());
     }
     return null;
   }

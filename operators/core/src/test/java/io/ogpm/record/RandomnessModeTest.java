@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
  * {@link RandomnessMode#destroy()}.
  */
 class RandomnessModeTest {
-  static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
+  static final PrivacyConfig CONFIG =
+      PrivacyConfig.parse(
+          """
       id-field: id
       fields:
         - {name: x, min: 0, max: 1, epsilon: 1}
@@ -32,7 +34,10 @@ class RandomnessModeTest {
   private static List<String> outputs(RecordPerturber p, int n) {
     List<String> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      Outcome o = p.perturb(("{\"id\":\"r" + i + "\",\"x\":0.5}").getBytes(StandardCharsets.UTF_8), Source.line(i + 1));
+      Outcome o =
+          p.perturb(
+              ("{\"id\":\"r" + i + "\",\"x\":0.5}").getBytes(StandardCharsets.UTF_8),
+              Source.line(i + 1));
       out.add(new String(((Outcome.Perturbed) o).value(), StandardCharsets.UTF_8));
     }
     return out;
@@ -56,15 +61,18 @@ class RandomnessModeTest {
   void aSeededModeRepeatsItselfAndOnlyItself() {
     List<String> first = outputs(new RecordPerturber(CONFIG, RandomnessMode.seeded(7)), 20);
     assertThat(outputs(new RecordPerturber(CONFIG, RandomnessMode.seeded(7)), 20)).isEqualTo(first);
-    assertThat(outputs(new RecordPerturber(CONFIG, RandomnessMode.seeded(8)), 20)).isNotEqualTo(first);
+    assertThat(outputs(new RecordPerturber(CONFIG, RandomnessMode.seeded(8)), 20))
+        .isNotEqualTo(first);
   }
 
   @Test
   void aKeyedModeRefusesSecretsThatAreNoSecretWithoutQuotingThem() {
-    assertThatThrownBy(() -> RandomnessMode.keyed("0123456789abcde".getBytes(StandardCharsets.US_ASCII)))
+    assertThatThrownBy(
+            () -> RandomnessMode.keyed("0123456789abcde".getBytes(StandardCharsets.US_ASCII)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("the secret key must have at least 16 bytes, got 15");
-    assertThatThrownBy(() -> RandomnessMode.keyed("k".repeat(32).getBytes(StandardCharsets.US_ASCII)))
+    assertThatThrownBy(
+            () -> RandomnessMode.keyed("k".repeat(32).getBytes(StandardCharsets.US_ASCII)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("the secret key is one byte value repeated 32 times")
         .hasMessageNotContaining("kk");
@@ -73,7 +81,8 @@ class RandomnessModeTest {
   /** The caller may erase its array once the mode is made; the mode keeps its own copy. */
   @Test
   void aKeyedModeCopiesTheSecretIn() {
-    List<String> expected = outputs(new RecordPerturber(CONFIG, RandomnessMode.keyed(secret())), 10);
+    List<String> expected =
+        outputs(new RecordPerturber(CONFIG, RandomnessMode.keyed(secret())), 10);
     byte[] callers = secret();
     RandomnessMode mode = RandomnessMode.keyed(callers);
     Arrays.fill(callers, (byte) 0);
@@ -87,7 +96,8 @@ class RandomnessModeTest {
    */
   @Test
   void destroyErasesTheModesSecretOnly() {
-    List<String> expected = outputs(new RecordPerturber(CONFIG, RandomnessMode.keyed(secret())), 10);
+    List<String> expected =
+        outputs(new RecordPerturber(CONFIG, RandomnessMode.keyed(secret())), 10);
     byte[] callers = secret();
     RandomnessMode mode = RandomnessMode.keyed(callers);
     RecordPerturber built = new RecordPerturber(CONFIG, mode);

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
  * last word that overlaps the ones before, and gaps shorter than a word go byte by byte).
  */
 class SlotGapsTest {
-  // Slots: the values 1, "walk" and -2; gaps of 5, 14 (a word and an overlapping one), 8 (a word) and 1 bytes.
+  // Slots: the values 1, "walk" and -2; gaps of 5, 14 (a word and an overlapping one), 8 (a word)
+  // and 1 bytes.
   static final String TEXT = "{\"x\":1 ,\"activity\" :\"walk\",\"deep\":-2}";
   static final int[] STARTS = {5, 20, 34};
   static final int[] ENDS = {6, 26, 36};
@@ -60,14 +61,20 @@ class SlotGapsTest {
     int[] gapEnd = {STARTS[0], STARTS[1], STARTS[2], text.length};
     for (int s = 0; s <= 3; s++) {
       assertThat(gaps.follows(s, text, gapStart[s])).as("gap %d", s).isEqualTo(gapEnd[s]);
-      assertThat(gaps.follows(s, text, gapStart[s] + 1)).as("gap %d, one byte late", s).isEqualTo(-1);
+      assertThat(gaps.follows(s, text, gapStart[s] + 1))
+          .as("gap %d, one byte late", s)
+          .isEqualTo(-1);
       for (int i = gapStart[s]; i < gapEnd[s]; i++) {
         byte[] changed = text.clone();
         changed[i] ^= 0x20;
-        assertThat(gaps.follows(s, changed, gapStart[s])).as("gap %d, byte %d changed", s, i).isEqualTo(-1);
+        assertThat(gaps.follows(s, changed, gapStart[s]))
+            .as("gap %d, byte %d changed", s, i)
+            .isEqualTo(-1);
       }
       byte[] cut = Arrays.copyOf(text, gapEnd[s] - 1);
-      assertThat(gaps.follows(s, cut, gapStart[s])).as("gap %d, input ends inside it", s).isEqualTo(-1);
+      assertThat(gaps.follows(s, cut, gapStart[s]))
+          .as("gap %d, input ends inside it", s)
+          .isEqualTo(-1);
     }
   }
 }

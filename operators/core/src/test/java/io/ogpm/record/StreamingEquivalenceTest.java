@@ -2,13 +2,11 @@ package io.ogpm.record;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ogpm.sample.BundledSample;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.mechanism.random.AesCtrSource;
 import io.ogpm.mechanism.random.RandomnessMode;
+import io.ogpm.sample.BundledSample;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -18,15 +16,16 @@ import org.junit.jupiter.api.Test;
 /**
  * The streaming perturber against the tree-based one it replaced ({@link LegacyRecordPerturber}):
  * for the same input and the same randomness (a seed, or a key), the same outcome, byte for byte:
- * output value, key, epsilon and user of a perturbed record; reason, field, message and source of
- * a dead letter. On the MotionSense sample, on the hostile inputs, and on random records of many
+ * output value, key, epsilon and user of a perturbed record; reason, field, message and source of a
+ * dead letter. On the MotionSense sample, on the hostile inputs, and on random records of many
  * shapes under a configuration with nested fields, ids, users and overlapping passthrough names.
  */
 class StreamingEquivalenceTest {
   static final byte[] KEY = "streaming equivalence test key!!".getBytes(StandardCharsets.US_ASCII);
 
   /** Both perturbers on every input, in order; returns how many were perturbed. */
-  static int assertSameOutcomes(String yaml, Supplier<RandomnessMode> mode, List<byte[]> inputs, int maxBytes) {
+  static int assertSameOutcomes(
+      String yaml, Supplier<RandomnessMode> mode, List<byte[]> inputs, int maxBytes) {
     PrivacyConfig config = PrivacyConfig.parse(yaml);
     LegacyRecordPerturber legacy = new LegacyRecordPerturber(config, mode.get(), maxBytes);
     RecordPerturber streaming = new RecordPerturber(config, mode.get(), maxBytes);
@@ -35,11 +34,14 @@ class StreamingEquivalenceTest {
       Source source = Source.kafka("raw", i % 3, i);
       Outcome expected = legacy.perturb(inputs.get(i), source);
       Outcome actual = streaming.perturb(inputs.get(i), source);
-      String input = inputs.get(i) == null ? "null" : new String(inputs.get(i), StandardCharsets.UTF_8);
+      String input =
+          inputs.get(i) == null ? "null" : new String(inputs.get(i), StandardCharsets.UTF_8);
       if (expected instanceof Outcome.Perturbed e) {
         assertThat(actual).as(input).isInstanceOf(Outcome.Perturbed.class);
         Outcome.Perturbed a = (Outcome.Perturbed) actual;
-        assertThat(new String(a.value(), StandardCharsets.UTF_8)).as(input).isEqualTo(new String(e.value(), StandardCharsets.UTF_8));
+        assertThat(new String(a.value(), StandardCharsets.UTF_8))
+            .as(input)
+            .isEqualTo(new String(e.value(), StandardCharsets.UTF_8));
         assertThat(a.value()).as(input).isEqualTo(e.value());
         assertThat(a.key()).as(input).isEqualTo(e.key());
         assertThat(a.epsilon()).as(input).isEqualTo(e.epsilon());
@@ -60,17 +62,21 @@ class StreamingEquivalenceTest {
       records.add(line.getBytes(StandardCharsets.UTF_8));
     }
     assertThat(records).hasSize(8076);
-    assertThat(assertSameOutcomes(yaml, () -> RandomnessMode.seeded(42), records, RecordPerturber.DEFAULT_MAX_BYTES))
+    assertThat(
+            assertSameOutcomes(
+                yaml, () -> RandomnessMode.seeded(42), records, RecordPerturber.DEFAULT_MAX_BYTES))
         .isEqualTo(8076);
-    assertThat(assertSameOutcomes(yaml, () -> RandomnessMode.keyed(KEY), records, RecordPerturber.DEFAULT_MAX_BYTES))
+    assertThat(
+            assertSameOutcomes(
+                yaml, () -> RandomnessMode.keyed(KEY), records, RecordPerturber.DEFAULT_MAX_BYTES))
         .isEqualTo(8076);
   }
 
   /**
-   * Near misses of a template: a sample record, then a copy of it with one byte replaced (by a
-   * byte of JSON's structure, a digit, a sign, a letter or an escape), removed or inserted, at
-   * every position, each copy right after the record it differs from (which the scanner keeps as
-   * its template). Every copy ends as it did before the scanner replayed records, perturbed or
+   * Near misses of a template: a sample record, then a copy of it with one byte replaced (by a byte
+   * of JSON's structure, a digit, a sign, a letter or an escape), removed or inserted, at every
+   * position, each copy right after the record it differs from (which the scanner keeps as its
+   * template). Every copy ends as it did before the scanner replayed records, perturbed or
    * dead-lettered, byte for byte. (One record: the others differ only in their values' digits.)
    */
   @Test
@@ -103,7 +109,9 @@ class StreamingEquivalenceTest {
         inputs.add(removed);
       }
     }
-    int perturbed = assertSameOutcomes(yaml, () -> RandomnessMode.seeded(8), inputs, RecordPerturber.DEFAULT_MAX_BYTES);
+    int perturbed =
+        assertSameOutcomes(
+            yaml, () -> RandomnessMode.seeded(8), inputs, RecordPerturber.DEFAULT_MAX_BYTES);
     // Half the inputs are the record itself; of its copies, those that change a value's
     // digits are perturbed too.
     assertThat(perturbed).isGreaterThan(inputs.size() / 2 + inputs.size() / 10);
@@ -114,7 +122,8 @@ class StreamingEquivalenceTest {
     for (String yaml : new String[] {HostileInputs.CONFIG_REJECT, HostileInputs.CONFIG_CLAMP}) {
       List<byte[]> inputs = new ArrayList<>(HostileInputs.generate(31, 5_000));
       inputs.add(null);
-      assertThat(assertSameOutcomes(yaml, () -> RandomnessMode.seeded(3), inputs, 64 * 1024)).isPositive();
+      assertThat(assertSameOutcomes(yaml, () -> RandomnessMode.seeded(3), inputs, 64 * 1024))
+          .isPositive();
     }
   }
 
@@ -123,7 +132,8 @@ class StreamingEquivalenceTest {
    * object, passthrough names inside other passthrough names in both orders: the output order
    * depends on which passthrough values a record holds.
    */
-  static final String SHAPES = """
+  static final String SHAPES =
+      """
       id-field: meta.id
       user-field: meta.user
       passthrough: [gps.lat, ts, meta, gps.lon, attitude.pitch, a.b, z, a, 'we"ird\\key', é]
@@ -133,8 +143,28 @@ class StreamingEquivalenceTest {
         - {name: deep.er.value, min: 0, max: 1, epsilon: 0.5, out-of-range: clamp}
       """;
 
-  static final String[] KEYS = {"accel_x", "attitude", "roll", "pitch", "gps", "lat", "lon", "meta", "id", "user", "ts",
-    "a", "b", "z", "deep", "er", "value", "x", "we\"ird\\key", "é"};
+  static final String[] KEYS = {
+    "accel_x",
+    "attitude",
+    "roll",
+    "pitch",
+    "gps",
+    "lat",
+    "lon",
+    "meta",
+    "id",
+    "user",
+    "ts",
+    "a",
+    "b",
+    "z",
+    "deep",
+    "er",
+    "value",
+    "x",
+    "we\"ird\\key",
+    "é"
+  };
 
   /**
    * Random records of many shapes, under seeded and keyed randomness.
@@ -162,10 +192,15 @@ class StreamingEquivalenceTest {
    */
   @Test
   void edgeCasesEndAsBefore() {
-    String valid = "\"accel_x\":0.5,\"attitude\":{\"roll\":1.0},\"deep\":{\"er\":{\"value\":0.25}},\"meta\":{\"id\":\"r\",\"user\":7}";
+    String valid =
+        "\"accel_x\":0.5,\"attitude\":{\"roll\":1.0},\"deep\":{\"er\":{\"value\":0.25}},\"meta\":{\"id\":\"r\",\"user\":7}";
     String[] records = {
-      "{" + valid + ",\"ts\":1.50,\"z\":1e2,\"a\":-0,\"gps\":{\"lon\":-0.0,\"lat\":12345678901234567890123}}",
-      "{" + valid + ",\"ts\":\"t\\u00e9\\/\\n\\\"x\",\"z\":[1,2.0,{\"q\":[]},null,true,false],\"a\":{}}",
+      "{"
+          + valid
+          + ",\"ts\":1.50,\"z\":1e2,\"a\":-0,\"gps\":{\"lon\":-0.0,\"lat\":12345678901234567890123}}",
+      "{"
+          + valid
+          + ",\"ts\":\"t\\u00e9\\/\\n\\\"x\",\"z\":[1,2.0,{\"q\":[]},null,true,false],\"a\":{}}",
       "{" + valid + ",\"ts\":1e309,\"z\":-1E-400,\"a\":{\"b\":{\"c\":[1e400]},\"d\":\"\\ud800\"}}",
       "{" + valid + ",\"x\":{\"y\":{\"q\":1,\"q\":2}}}",
       "{" + valid + ",\"x\":[{\"p\":1,\"p\":2}]}",
@@ -196,7 +231,9 @@ class StreamingEquivalenceTest {
       "{\"z\":3,\"a\":{\"b\":2,\"c\":1}," + valid + ",\"gps\":{\"lon\":2}}",
       "{\"a\":{\"c\":1},\"z\":3," + valid + "}",
       "{\"a\":5,\"z\":3," + valid + ",\"gps\":7}",
-      "{\"a\":null," + valid + ",\"attitude\":{\"pitch\":{\"p\":1}}}".replace(",\"attitude\":{\"roll\":1.0}", ""),
+      "{\"a\":null,"
+          + valid
+          + ",\"attitude\":{\"pitch\":{\"p\":1}}}".replace(",\"attitude\":{\"roll\":1.0}", ""),
       "{" + valid + ",\"x\":\"\\x41\"}",
       "{" + valid + ",\"x\":tru}",
       "{" + valid + ",\"x\":01}",
@@ -230,61 +267,70 @@ class StreamingEquivalenceTest {
     inputs.add(bad);
     int perturbed = assertSameOutcomes(SHAPES, () -> RandomnessMode.seeded(1), inputs, 4096);
     assertThat(perturbed).isGreaterThan(10);
-    assertThat(assertSameOutcomes(SHAPES, () -> RandomnessMode.keyed(KEY), inputs, 4096)).isEqualTo(perturbed);
+    assertThat(assertSameOutcomes(SHAPES, () -> RandomnessMode.keyed(KEY), inputs, 4096))
+        .isEqualTo(perturbed);
   }
 
   /**
    * The scanner finds duplicate keys itself and leaves every refused record to Jackson's strict
    * reader: a duplicate anywhere (the root, an object on the way to a field, a skipped value, a
    * captured passthrough value, an object in an array, names equal only once unescaped, late keys
-   * of a large object) is refused
-   * with the same dead letter as before; the same key in sibling objects or at other depths, and
-   * large objects without duplicates, are accepted with the same output. Also the values the
-   * writer formats: big numbers, -0.0, "NaN" as a string, values near the ends of the plain range.
+   * of a large object) is refused with the same dead letter as before; the same key in sibling
+   * objects or at other depths, and large objects without duplicates, are accepted with the same
+   * output. Also the values the writer formats: big numbers, -0.0, "NaN" as a string, values near
+   * the ends of the plain range.
    */
   @Test
   void duplicateKeysAndAwkwardValuesEndAsBefore() {
-    String valid = "\"accel_x\":0.5,\"attitude\":{\"roll\":1.0},\"deep\":{\"er\":{\"value\":0.25}},\"meta\":{\"id\":\"r\",\"user\":7}";
+    String valid =
+        "\"accel_x\":0.5,\"attitude\":{\"roll\":1.0},\"deep\":{\"er\":{\"value\":0.25}},\"meta\":{\"id\":\"r\",\"user\":7}";
     StringBuilder many = new StringBuilder();
     for (int k = 0; k < 40; k++) {
       many.append(",\"k").append(k).append("\":").append(k);
     }
     String large = "{\"q\":0" + many + "}";
-    List<String> records = new ArrayList<>(List.of(
-        "{" + valid + ",\"accel_x\":0.5}",
-        "{\"accel_x\":0.5," + valid.substring(valid.indexOf(',') + 1) + ",\"accel_x\":1}",
-        "{" + valid.replace("{\"roll\":1.0}", "{\"roll\":1.0,\"roll\":1.0}") + "}",
-        "{" + valid.replace("{\"roll\":1.0}", "{\"roll\":1.0,\"pitch\":1,\"pitch\":2}") + "}",
-        "{" + valid + ",\"x\":{\"y\":1,\"y\":1}}",
-        "{" + valid + ",\"x\":[1,{\"y\":1},[{\"p\":{},\"p\":{}}]]}",
-        "{" + valid + ",\"z\":{\"y\":1,\"w\":[{\"v\":1,\"v\":2}]}}",
-        "{" + valid + ",\"z\":{\"y\":1,\"y\":[]}}",
-        "{" + valid + ",\"gps\":{\"lat\":1,\"lat\":2}}",
-        "{" + valid + ",\"x\":{\"a\":1,\"\\u0061\":2}}",
-        "{" + valid + ",\"\\u0061ccel_x\":2}",
-        "{" + valid + ",\"x\":{\"é\":1,\"\\u00e9\":2}}",
-        "{" + valid + ",\"x\":" + large.replace("}", ",\"k3\":3}") + "}",
-        "{" + valid + ",\"x\":" + large.replace("}", ",\"k39\":3}") + "}",
-        "{" + valid + ",\"x\":" + large.replace("{\"q\":0", "{\"k20\":0") + "}",
-        "{" + valid + ",\"z\":" + large.replace("}", ",\"q\":3}") + "}",
-        "{" + valid + many + "}",
-        "{" + valid + many + ",\"k16\":1}",
-        "{" + valid + many + ",\"k2\":1}",
-        "{" + valid + ",\"x\":" + large + ",\"y\":" + large + ",\"z\":" + large + "}",
-        "{" + valid + ",\"x\":{\"a\":{\"a\":{\"a\":1}},\"b\":{\"a\":2}},\"z\":{\"a\":{\"a\":1},\"b\":[{\"a\":1},{\"a\":1}]}}",
-        "{" + valid + ",\"x\":{\"a\":1},\"x\":{\"b\":1}}",
-        "{" + valid + ",\"ts\":123456789012345678901234567890,\"z\":-0.0,\"a\":\"NaN\"}",
-        "{" + valid + ",\"ts\":-0,\"z\":1.7976931348623157E308,\"a\":\"-Infinity\"}",
-        "{" + valid.replace("0.5", "-0.0") + "}",
-        "{" + valid.replace("0.5", "1e-300").replace("0.25", "0.0010000000000000002") + "}",
-        "{" + valid.replace("0.5", "\"NaN\"") + "}",
-        "{" + valid.replace("0.5", "123456789012345678901234567890") + "}",
-        "{" + valid + ",\"x\":1,\"x\":2 trailing"));
+    List<String> records =
+        new ArrayList<>(
+            List.of(
+                "{" + valid + ",\"accel_x\":0.5}",
+                "{\"accel_x\":0.5," + valid.substring(valid.indexOf(',') + 1) + ",\"accel_x\":1}",
+                "{" + valid.replace("{\"roll\":1.0}", "{\"roll\":1.0,\"roll\":1.0}") + "}",
+                "{"
+                    + valid.replace("{\"roll\":1.0}", "{\"roll\":1.0,\"pitch\":1,\"pitch\":2}")
+                    + "}",
+                "{" + valid + ",\"x\":{\"y\":1,\"y\":1}}",
+                "{" + valid + ",\"x\":[1,{\"y\":1},[{\"p\":{},\"p\":{}}]]}",
+                "{" + valid + ",\"z\":{\"y\":1,\"w\":[{\"v\":1,\"v\":2}]}}",
+                "{" + valid + ",\"z\":{\"y\":1,\"y\":[]}}",
+                "{" + valid + ",\"gps\":{\"lat\":1,\"lat\":2}}",
+                "{" + valid + ",\"x\":{\"a\":1,\"\\u0061\":2}}",
+                "{" + valid + ",\"\\u0061ccel_x\":2}",
+                "{" + valid + ",\"x\":{\"é\":1,\"\\u00e9\":2}}",
+                "{" + valid + ",\"x\":" + large.replace("}", ",\"k3\":3}") + "}",
+                "{" + valid + ",\"x\":" + large.replace("}", ",\"k39\":3}") + "}",
+                "{" + valid + ",\"x\":" + large.replace("{\"q\":0", "{\"k20\":0") + "}",
+                "{" + valid + ",\"z\":" + large.replace("}", ",\"q\":3}") + "}",
+                "{" + valid + many + "}",
+                "{" + valid + many + ",\"k16\":1}",
+                "{" + valid + many + ",\"k2\":1}",
+                "{" + valid + ",\"x\":" + large + ",\"y\":" + large + ",\"z\":" + large + "}",
+                "{"
+                    + valid
+                    + ",\"x\":{\"a\":{\"a\":{\"a\":1}},\"b\":{\"a\":2}},\"z\":{\"a\":{\"a\":1},\"b\":[{\"a\":1},{\"a\":1}]}}",
+                "{" + valid + ",\"x\":{\"a\":1},\"x\":{\"b\":1}}",
+                "{" + valid + ",\"ts\":123456789012345678901234567890,\"z\":-0.0,\"a\":\"NaN\"}",
+                "{" + valid + ",\"ts\":-0,\"z\":1.7976931348623157E308,\"a\":\"-Infinity\"}",
+                "{" + valid.replace("0.5", "-0.0") + "}",
+                "{" + valid.replace("0.5", "1e-300").replace("0.25", "0.0010000000000000002") + "}",
+                "{" + valid.replace("0.5", "\"NaN\"") + "}",
+                "{" + valid.replace("0.5", "123456789012345678901234567890") + "}",
+                "{" + valid + ",\"x\":1,\"x\":2 trailing"));
     List<byte[]> inputs = new ArrayList<>();
     for (String r : records) {
       inputs.add(r.getBytes(StandardCharsets.UTF_8));
     }
-    for (String yaml : new String[] {SHAPES, SHAPES.replace("epsilon: 1}", "epsilon: 1, out-of-range: clamp}")}) {
+    for (String yaml :
+        new String[] {SHAPES, SHAPES.replace("epsilon: 1}", "epsilon: 1, out-of-range: clamp}")}) {
       int perturbed = assertSameOutcomes(yaml, () -> RandomnessMode.seeded(4), inputs, 4096);
       assertThat(perturbed).isBetween(5, inputs.size() - 15);
     }
@@ -296,9 +342,12 @@ class StreamingEquivalenceTest {
    */
   @Test
   void manyConfiguredKeysEndAsBefore() {
-    StringBuilder yaml = new StringBuilder("id-field: id\npassthrough: [id, p0, p1, p2]\nfields:\n");
+    StringBuilder yaml =
+        new StringBuilder("id-field: id\npassthrough: [id, p0, p1, p2]\nfields:\n");
     for (int i = 0; i < 20; i++) {
-      yaml.append("  - {name: f").append(i).append(", min: -1, max: 1, epsilon: 1, out-of-range: clamp}\n");
+      yaml.append("  - {name: f")
+          .append(i)
+          .append(", min: -1, max: 1, epsilon: 1, out-of-range: clamp}\n");
     }
     AesCtrSource r = AesCtrSource.seeded(21);
     List<byte[]> inputs = new ArrayList<>();
@@ -311,7 +360,12 @@ class StreamingEquivalenceTest {
         }
       }
       for (int k = 0; k < 4; k++) {
-        members.add("\"" + (r.nextUniform() < 0.5 ? "p" : "q") + r.nextBounded(5) + "\":" + r.nextBounded(100));
+        members.add(
+            "\""
+                + (r.nextUniform() < 0.5 ? "p" : "q")
+                + r.nextBounded(5)
+                + "\":"
+                + r.nextBounded(100));
       }
       for (int k = members.size() - 1; k > 0; k--) {
         int j = (int) r.nextBounded(k + 1);
@@ -321,16 +375,17 @@ class StreamingEquivalenceTest {
       }
       inputs.add(("{" + String.join(",", members) + "}").getBytes(StandardCharsets.UTF_8));
     }
-    int perturbed = assertSameOutcomes(yaml.toString(), () -> RandomnessMode.seeded(8), inputs, 4096);
+    int perturbed =
+        assertSameOutcomes(yaml.toString(), () -> RandomnessMode.seeded(8), inputs, 4096);
     assertThat(perturbed).isBetween(100, inputs.size() - 100);
   }
 
   /**
-   * The streaming reader parses numbers with Jackson's fast parser, the tree reader with the
-   * JDK's: both round correctly, so every decimal must give the same double. Keyed outputs depend
-   * on every bit of the value read, so a value parsed one ulp apart would change the output.
-   * Decimals of 1 to 25 significant digits, in plain and exponent form, and the exact midpoints
-   * between neighbouring doubles (the hardest case for rounding), all within the domain.
+   * The streaming reader parses numbers with Jackson's fast parser, the tree reader with the JDK's:
+   * both round correctly, so every decimal must give the same double. Keyed outputs depend on every
+   * bit of the value read, so a value parsed one ulp apart would change the output. Decimals of 1
+   * to 25 significant digits, in plain and exponent form, and the exact midpoints between
+   * neighbouring doubles (the hardest case for rounding), all within the domain.
    */
   @Test
   void everyDecimalIsReadAsTheSameDouble() {
@@ -338,18 +393,36 @@ class StreamingEquivalenceTest {
     List<byte[]> inputs = new ArrayList<>();
     for (int i = 0; i < 20_000; i++) {
       double x = (2 * r.nextUniform() - 1) * 1.99;
-      String text = switch (i % 5) {
-        case 0 -> Double.toString(x);
-        case 1 -> new java.math.BigDecimal(x).round(new java.math.MathContext(1 + (int) r.nextBounded(25))).toString();
-        case 2 -> new java.math.BigDecimal(x).add(new java.math.BigDecimal(Math.nextUp(x))).divide(java.math.BigDecimal.valueOf(2))
-            .toPlainString();
-        case 3 -> String.format(java.util.Locale.ROOT, "%.20e", x);
-        default -> new java.math.BigDecimal(x).toPlainString();
-      };
-      inputs.add(("{\"accel_x\":" + text + ",\"attitude\":{\"roll\":" + text + "},\"deep\":{\"er\":{\"value\":0.5}},"
-          + "\"meta\":{\"id\":" + i + ",\"user\":\"u\"},\"ts\":" + text + "}").getBytes(StandardCharsets.UTF_8));
+      String text =
+          switch (i % 5) {
+            case 0 -> Double.toString(x);
+            case 1 ->
+                new java.math.BigDecimal(x)
+                    .round(new java.math.MathContext(1 + (int) r.nextBounded(25)))
+                    .toString();
+            case 2 ->
+                new java.math.BigDecimal(x)
+                    .add(new java.math.BigDecimal(Math.nextUp(x)))
+                    .divide(java.math.BigDecimal.valueOf(2))
+                    .toPlainString();
+            case 3 -> String.format(java.util.Locale.ROOT, "%.20e", x);
+            default -> new java.math.BigDecimal(x).toPlainString();
+          };
+      inputs.add(
+          ("{\"accel_x\":"
+                  + text
+                  + ",\"attitude\":{\"roll\":"
+                  + text
+                  + "},\"deep\":{\"er\":{\"value\":0.5}},"
+                  + "\"meta\":{\"id\":"
+                  + i
+                  + ",\"user\":\"u\"},\"ts\":"
+                  + text
+                  + "}")
+              .getBytes(StandardCharsets.UTF_8));
     }
-    assertThat(assertSameOutcomes(SHAPES, () -> RandomnessMode.keyed(KEY), inputs, 4096)).isEqualTo(inputs.size());
+    assertThat(assertSameOutcomes(SHAPES, () -> RandomnessMode.keyed(KEY), inputs, 4096))
+        .isEqualTo(inputs.size());
   }
 
   private static String randomRecord(AesCtrSource r, int i) {
@@ -359,15 +432,23 @@ class StreamingEquivalenceTest {
       members.add("\"accel_x\":" + number(r, 2.5));
     }
     if (r.nextUniform() < 0.8) {
-      members.add("\"attitude\":{\"roll\":" + number(r, 4) + (r.nextUniform() < 0.5 ? ",\"pitch\":" + value(r, 1) : "") + "}");
+      members.add(
+          "\"attitude\":{\"roll\":"
+              + number(r, 4)
+              + (r.nextUniform() < 0.5 ? ",\"pitch\":" + value(r, 1) : "")
+              + "}");
     }
     if (r.nextUniform() < 0.8) {
       members.add("\"deep\":{\"er\":{\"value\":" + number(r, 1.2) + "}}");
     }
     if (r.nextUniform() < 0.9) {
-      members.add("\"meta\":{\"id\":" + (r.nextUniform() < 0.5 ? "\"r" + i + "\"" : Integer.toString(i))
-          + ",\"user\":" + (r.nextUniform() < 0.9 ? "\"u" + (i % 5) + "\"" : value(r, 1))
-          + (r.nextUniform() < 0.3 ? ",\"more\":" + value(r, 2) : "") + "}");
+      members.add(
+          "\"meta\":{\"id\":"
+              + (r.nextUniform() < 0.5 ? "\"r" + i + "\"" : Integer.toString(i))
+              + ",\"user\":"
+              + (r.nextUniform() < 0.9 ? "\"u" + (i % 5) + "\"" : value(r, 1))
+              + (r.nextUniform() < 0.3 ? ",\"more\":" + value(r, 2) : "")
+              + "}");
     }
     int extra = (int) (r.nextUniform() * 5);
     for (int k = 0; k < extra; k++) {

@@ -25,15 +25,18 @@ import org.junit.jupiter.api.Test;
  */
 class UnperturbedRecordPathTest {
   private static final ObjectMapper JSON = new ObjectMapper();
+
   /** The repository's MotionSense sample (the tests run in the module's directory). */
   static final Path SAMPLE = Path.of("../../sample-data");
+
   private final PrivacyConfig config = PrivacyConfig.parse(read("ogpm.yaml"));
 
   @Test
   void everySampleRecordIsThePerturbationsOutputWithItsValuesAsRead() throws Exception {
     UnperturbedRecordPath path = new UnperturbedRecordPath(config);
     RecordPerturber perturber = new RecordPerturber(config, RandomnessMode.seeded(7));
-    List<String> records = read("motionsense-dws1.jsonl").lines().filter(l -> !l.isBlank()).toList();
+    List<String> records =
+        read("motionsense-dws1.jsonl").lines().filter(l -> !l.isBlank()).toList();
     assertThat(records).hasSizeGreaterThan(1000);
     for (int i = 0; i < records.size(); i++) {
       byte[] input = records.get(i).getBytes(StandardCharsets.UTF_8);
@@ -46,7 +49,9 @@ class UnperturbedRecordPathTest {
       assertThat(paths(out, "")).as("record %d", i).isEqualTo(paths(expected, ""));
       for (FieldConfig f : config.fields()) {
         String pointer = "/" + f.name().replace('.', '/');
-        assertThat(out.at(pointer).doubleValue()).as("record %d, %s", i, f.name()).isEqualTo(in.at(pointer).doubleValue());
+        assertThat(out.at(pointer).doubleValue())
+            .as("record %d, %s", i, f.name())
+            .isEqualTo(in.at(pointer).doubleValue());
       }
       for (String p : config.passthrough()) {
         assertThat(out.get(p)).as("record %d, %s", i, p).isEqualTo(in.get(p));
@@ -61,14 +66,21 @@ class UnperturbedRecordPathTest {
     UnperturbedRecordPath path = new UnperturbedRecordPath(config);
     String record = read("motionsense-dws1.jsonl").lines().findFirst().orElseThrow();
     // Refused by the reader (a duplicate key), and by the plan (a string where a number belongs).
-    String duplicate = record.replace("\"userAcceleration\":{\"x\":", "\"userAcceleration\":{\"x\":1,\"x\":");
-    String string = record.replace("\"userAcceleration\":{\"x\":", "\"userAcceleration\":{\"x\":\"a\",\"w\":");
+    String duplicate =
+        record.replace("\"userAcceleration\":{\"x\":", "\"userAcceleration\":{\"x\":1,\"x\":");
+    String string =
+        record.replace("\"userAcceleration\":{\"x\":", "\"userAcceleration\":{\"x\":\"a\",\"w\":");
     assertThat(duplicate).isNotEqualTo(record);
-    assertThatThrownBy(() -> path.rewrite(duplicate.getBytes(StandardCharsets.UTF_8), Source.kafka("raw", 0, 5)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a record the perturbation accepts (MALFORMED_JSON");
-    assertThatThrownBy(() -> path.rewrite(string.getBytes(StandardCharsets.UTF_8), Source.kafka("raw", 0, 6)))
+    assertThatThrownBy(
+            () ->
+                path.rewrite(duplicate.getBytes(StandardCharsets.UTF_8), Source.kafka("raw", 0, 5)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("not a record the perturbation accepts (userAcceleration.x missing or not a number");
+        .hasMessageContaining("not a record the perturbation accepts (MALFORMED_JSON");
+    assertThatThrownBy(
+            () -> path.rewrite(string.getBytes(StandardCharsets.UTF_8), Source.kafka("raw", 0, 6)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(
+            "not a record the perturbation accepts (userAcceleration.x missing or not a number");
   }
 
   private static String read(String file) {

@@ -4,8 +4,8 @@ import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Which estimate a window's headline histogram and mean are. Its {@link #code()} is how the stats
- * topic's JSON ({@code "method"}), the SQL histogram ({@code estimate_method}) and the command
- * line ({@code --method}) write it.
+ * topic's JSON ({@code "method"}), the SQL histogram ({@code estimate_method}) and the command line
+ * ({@code --method}) write it.
  */
 @PublicEvolving
 public enum EstimationMethod {

@@ -11,8 +11,7 @@ import org.apache.flink.annotation.PublicEvolving;
 /**
  * Where a Flink task finds the keyed-mode secret: a file or an environment variable on the task
  * manager. Only the location travels with the job graph; the secret is read in {@code open()} on
- * the task manager, so it never appears in the job's configuration, its web UI or its
- * checkpoints.
+ * the task manager, so it never appears in the job's configuration, its web UI or its checkpoints.
  */
 @PublicEvolving
 public final class KeySource implements Serializable {
@@ -53,7 +52,10 @@ public final class KeySource implements Serializable {
     if (file == null && environmentVariable == null) {
       return RandomnessMode.secure();
     }
-    byte[] secret = file != null ? SecretKeys.fromFile(Path.of(file)) : SecretKeys.fromEnvironment(environmentVariable);
+    byte[] secret =
+        file != null
+            ? SecretKeys.fromFile(Path.of(file))
+            : SecretKeys.fromEnvironment(environmentVariable);
     try {
       return RandomnessMode.keyed(secret);
     } finally {
@@ -64,6 +66,8 @@ public final class KeySource implements Serializable {
 
   @Override
   public String toString() {
-    return file != null ? "key file " + file : environmentVariable != null ? "key in $" + environmentVariable : "secure random";
+    return file != null
+        ? "key file " + file
+        : environmentVariable != null ? "key in $" + environmentVariable : "secure random";
   }
 }

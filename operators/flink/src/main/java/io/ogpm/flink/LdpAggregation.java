@@ -17,8 +17,8 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /**
- * Windowed estimates from perturbed records: per event-time window, field and group, the count,
- * the raw and reconstructed histograms and the means with 95 % intervals ({@link WindowEstimate}).
+ * Windowed estimates from perturbed records: per event-time window, field and group, the count, the
+ * raw and reconstructed histograms and the means with 95 % intervals ({@link WindowEstimate}).
  *
  * <pre>{@code
  * DataStream<WindowEstimate> estimates = LdpAggregation.builder()
@@ -30,12 +30,12 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  *     .apply(perturbedValues);   // timestamps and watermarks already assigned
  * }</pre>
  *
- * <p>Two phases, so that it scales out whatever the number of fields and groups: every subtask
- * adds its records into exact partial accumulators per pane, field and group, where they are
- * (chained to the input: spread the input over the subtasks, as a Kafka source with enough
- * partitions or {@code rebalance()} does), and the partials are merged per window, field and group
- * (keyed). The accumulators are integers, so the result equals that of one accumulator of all the
- * records, bit for bit, however they were split.
+ * <p>Two phases, so that it scales out whatever the number of fields and groups: every subtask adds
+ * its records into exact partial accumulators per pane, field and group, where they are (chained to
+ * the input: spread the input over the subtasks, as a Kafka source with enough partitions or {@code
+ * rebalance()} does), and the partials are merged per window, field and group (keyed). The
+ * accumulators are integers, so the result equals that of one accumulator of all the records, bit
+ * for bit, however they were split.
  *
  * <p>Windows follow Flink's event-time rules (tumbling, or sliding with {@link Builder#slide};
  * allowed lateness; records too late for all their windows dropped and counted as {@code
@@ -55,6 +55,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 public final class LdpAggregation {
   /** Default {@link Builder#lateUpdateInterval}. */
   public static final Duration DEFAULT_LATE_UPDATE_INTERVAL = Duration.ofSeconds(10);
+
   /**
    * Default {@link Builder#allowedLateness}: 5 minutes, not Flink's 0. When the job that perturbs
    * the records restarts, its partitions fall silent; past the idle timeout their event time moves
@@ -63,15 +64,24 @@ public final class LdpAggregation {
    * restarts up to about that long; the cost is each window's state kept 5 minutes longer.
    */
   public static final Duration DEFAULT_ALLOWED_LATENESS = Duration.ofMinutes(5);
+
   /** Default {@link Builder#bins}. */
   public static final int DEFAULT_BINS = 50;
+
   /** Most {@link Builder#bins}. */
   public static final int MAX_BINS = 10_000;
+
   /** The uid role of the pre-aggregation on every subtask. */
   static final String PRE_AGGREGATE = "pre-aggregate";
-  /** The uid role of the merge and estimation per window, field and group (its state: the panes). */
+
+  /**
+   * The uid role of the merge and estimation per window, field and group (its state: the panes).
+   */
   static final String WINDOW_ESTIMATES = "window-estimates";
-  /** Longest duration of any option: with times within ±2^62 ms, window arithmetic cannot overflow. */
+
+  /**
+   * Longest duration of any option: with times within ±2^62 ms, window arithmetic cannot overflow.
+   */
   static final long MAX_MILLIS = 1L << 60;
 
   private final AggregationFields fields;
@@ -80,7 +90,11 @@ public final class LdpAggregation {
   private final EstimationMethod method;
   private final String uidPrefix;
 
-  private LdpAggregation(AggregationFields fields, Windowing windowing, int bins, EstimationMethod method,
+  private LdpAggregation(
+      AggregationFields fields,
+      Windowing windowing,
+      int bins,
+      EstimationMethod method,
       String uidPrefix) {
     this.fields = fields;
     this.windowing = windowing;
@@ -95,9 +109,16 @@ public final class LdpAggregation {
 
   /** A builder holding this aggregation's options, to change some of them. */
   public Builder toBuilder() {
-    return builder().config(config()).window(window()).slide(windowing.slide() == windowing.size() ? null : slide())
-        .allowedLateness(allowedLateness()).lateUpdateInterval(lateUpdateInterval()).groupBy(groupBy()).bins(bins)
-        .method(method).uidPrefix(uidPrefix);
+    return builder()
+        .config(config())
+        .window(window())
+        .slide(windowing.slide() == windowing.size() ? null : slide())
+        .allowedLateness(allowedLateness())
+        .lateUpdateInterval(lateUpdateInterval())
+        .groupBy(groupBy())
+        .bins(bins)
+        .method(method)
+        .uidPrefix(uidPrefix);
   }
 
   /**
@@ -106,14 +127,20 @@ public final class LdpAggregation {
    */
   public DataStream<WindowEstimate> apply(DataStream<PerturbedValues> perturbed) {
     Objects.requireNonNull(perturbed, "perturbed: a stream is required");
-    SingleOutputStreamOperator<PartialAggregate> partials = perturbed
-        .transform("pre-aggregate (per subtask)", TypeInformation.of(PartialAggregate.class),
-            new PreAggregateOperator(fields.config(), bins, windowing))
-        .uid(uid(PRE_AGGREGATE));
+    SingleOutputStreamOperator<PartialAggregate> partials =
+        perturbed
+            .transform(
+                "pre-aggregate (per subtask)",
+                TypeInformation.of(PartialAggregate.class),
+                new PreAggregateOperator(fields.config(), bins, windowing))
+            .uid(uid(PRE_AGGREGATE));
     return partials
         .keyBy(new FieldAndGroup())
-        .transform("window estimates", TypeInformation.of(WindowEstimate.class),
-            new WindowEstimateOperator(fields.config(), bins, windowing, method == EstimationMethod.EM))
+        .transform(
+            "window estimates",
+            TypeInformation.of(WindowEstimate.class),
+            new WindowEstimateOperator(
+                fields.config(), bins, windowing, method == EstimationMethod.EM))
         .uid(uid(WINDOW_ESTIMATES));
   }
 
@@ -213,7 +240,10 @@ public final class LdpAggregation {
       return this;
     }
 
-    /** How long after its end a window still takes late records (default {@link #DEFAULT_ALLOWED_LATENESS}, 5 minutes). */
+    /**
+     * How long after its end a window still takes late records (default {@link
+     * #DEFAULT_ALLOWED_LATENESS}, 5 minutes).
+     */
     public Builder allowedLateness(Duration lateness) {
       this.allowedLateness = lateness;
       return this;
@@ -262,28 +292,38 @@ public final class LdpAggregation {
      * @throws IllegalArgumentException naming the option and its bad value
      */
     public LdpAggregation build() {
-      long size = millis("window", Objects.requireNonNull(window, "window: a window size is required"), false);
+      long size =
+          millis(
+              "window", Objects.requireNonNull(window, "window: a window size is required"), false);
       long step = slide == null ? size : millis("slide", slide, false);
       if (step > size) {
-        throw new IllegalArgumentException("slide: must be at most the window (" + window + "), got " + slide);
+        throw new IllegalArgumentException(
+            "slide: must be at most the window (" + window + "), got " + slide);
       }
-      long lateness = millis("allowedLateness", Objects.requireNonNull(allowedLateness, "allowedLateness: required"),
-          true);
-      long interval = millis("lateUpdateInterval",
-          Objects.requireNonNull(lateUpdateInterval, "lateUpdateInterval: required"), true);
+      long lateness =
+          millis(
+              "allowedLateness",
+              Objects.requireNonNull(allowedLateness, "allowedLateness: required"),
+              true);
+      long interval =
+          millis(
+              "lateUpdateInterval",
+              Objects.requireNonNull(lateUpdateInterval, "lateUpdateInterval: required"),
+              true);
       if (bins < 1 || bins > MAX_BINS) {
         throw new IllegalArgumentException("bins: must be in [1, " + MAX_BINS + "], got " + bins);
       }
       Objects.requireNonNull(method, "method: an estimation method is required");
       Uids.checkPrefix(uidPrefix);
       AggregationFields fields = AggregationFields.checked(config, groupBy, null);
-      return new LdpAggregation(fields, new Windowing(size, step, lateness, interval), bins, method, uidPrefix);
+      return new LdpAggregation(
+          fields, new Windowing(size, step, lateness, interval), bins, method, uidPrefix);
     }
 
     private static long millis(String option, Duration d, boolean zeroAllowed) {
       if (d.isNegative() || (!zeroAllowed && d.isZero())) {
-        throw new IllegalArgumentException(option + ": must be " + (zeroAllowed ? "at least 0" : "positive")
-            + ", got " + d);
+        throw new IllegalArgumentException(
+            option + ": must be " + (zeroAllowed ? "at least 0" : "positive") + ", got " + d);
       }
       if (d.getNano() % 1_000_000 != 0) {
         throw new IllegalArgumentException(option + ": must be whole milliseconds, got " + d);

@@ -57,8 +57,10 @@ import org.slf4j.LoggerFactory;
 public final class LdpPerturbation {
   /** The uid role of the perturb operator. */
   static final String PERTURB = "perturb";
+
   /** The uid role of the budget operator (its state: the spending per user and period). */
   static final String BUDGET = "budget-by-period";
+
   private static final Logger LOG = LoggerFactory.getLogger(LdpPerturbation.class);
 
   private final PrivacyConfig config;
@@ -96,21 +98,26 @@ public final class LdpPerturbation {
    */
   public PerturbationResult<PerturbedRecord> apply(DataStream<RawRecord> records) {
     Objects.requireNonNull(records, "records: required");
-    SingleOutputStreamOperator<PerturbedRecord> perturbed = records
-        .process(new PerturbFunction(config, randomness), TypeInformation.of(PerturbedRecord.class))
-        .uid(uid(PERTURB))
-        .name("perturb");
+    SingleOutputStreamOperator<PerturbedRecord> perturbed =
+        records
+            .process(
+                new PerturbFunction(config, randomness), TypeInformation.of(PerturbedRecord.class))
+            .uid(uid(PERTURB))
+            .name("perturb");
     DataStream<DeadLetterRecord> deadLetters = perturbed.getSideOutput(DeadLetters.TAG);
     if (config.budget().isEmpty()) {
       return new PerturbationResult<>(perturbed, deadLetters);
     }
-    SingleOutputStreamOperator<PerturbedRecord> withinBudget = perturbed
-        .keyBy(new RecordUser(), Types.STRING)
-        .process(new BudgetFunction(config.budget().get(), ConfigFingerprint.of(config).value()), TypeInformation.of(PerturbedRecord.class))
-        .uid(uid(BUDGET))
-        .name("privacy budget");
-    return new PerturbationResult<>(withinBudget,
-        deadLetters.union(withinBudget.getSideOutput(DeadLetters.TAG)));
+    SingleOutputStreamOperator<PerturbedRecord> withinBudget =
+        perturbed
+            .keyBy(new RecordUser(), Types.STRING)
+            .process(
+                new BudgetFunction(config.budget().get(), ConfigFingerprint.of(config).value()),
+                TypeInformation.of(PerturbedRecord.class))
+            .uid(uid(BUDGET))
+            .name("privacy budget");
+    return new PerturbationResult<>(
+        withinBudget, deadLetters.union(withinBudget.getSideOutput(DeadLetters.TAG)));
   }
 
   /**
@@ -123,34 +130,45 @@ public final class LdpPerturbation {
    */
   public <T> PerturbationResult<T> apply(DataStream<T> records, RecordAccess<T> access) {
     Objects.requireNonNull(records, "records: required");
-    Objects.requireNonNull(access, "access: required (RecordAccess.pojo(type) or RecordAccess.row())");
+    Objects.requireNonNull(
+        access, "access: required (RecordAccess.pojo(type) or RecordAccess.row())");
     TypeInformation<T> type = records.getType();
     access.compile(type, config, null);
     BudgetConfig budget = config.budget().orElse(null);
     if (budget != null && budget.clock() == BudgetClock.LOG_APPEND_TIME) {
-      throw new IllegalArgumentException("budget: clock log-append-time reads the time the Kafka broker appended a"
-          + " record, which records of " + type.getTypeClass().getSimpleName() + " do not carry: use clock: ingestion-time, or perturb the Kafka"
-          + " records themselves with apply(DataStream<RawRecord>)");
+      throw new IllegalArgumentException(
+          "budget: clock log-append-time reads the time the Kafka broker appended a"
+              + " record, which records of "
+              + type.getTypeClass().getSimpleName()
+              + " do not carry: use clock: ingestion-time, or perturb the Kafka"
+              + " records themselves with apply(DataStream<RawRecord>)");
     }
     if (budget == null) {
-      SingleOutputStreamOperator<T> perturbed = records
-          .process(ObjectPerturbFunction.released(config, randomness, access, type), type)
-          .uid(uid(PERTURB))
-          .name("perturb");
+      SingleOutputStreamOperator<T> perturbed =
+          records
+              .process(ObjectPerturbFunction.released(config, randomness, access, type), type)
+              .uid(uid(PERTURB))
+              .name("perturb");
       return new PerturbationResult<>(perturbed, perturbed.getSideOutput(DeadLetters.TAG));
     }
-    SingleOutputStreamOperator<Tuple3<String, Double, T>> perturbed = records
-        .process(ObjectPerturbFunction.forBudget(config, randomness, access, type),
-            new TupleTypeInfo<>(Types.STRING, Types.DOUBLE, type))
-        .uid(uid(PERTURB))
-        .name("perturb");
-    SingleOutputStreamOperator<T> withinBudget = perturbed
-        .keyBy(new UserOf<>(), Types.STRING)
-        .process(new ObjectBudgetFunction<T>(budget), type)
-        .uid(uid(BUDGET))
-        .name("privacy budget");
-    return new PerturbationResult<>(withinBudget, perturbed.getSideOutput(DeadLetters.TAG)
-        .union(withinBudget.getSideOutput(DeadLetters.TAG)));
+    SingleOutputStreamOperator<Tuple3<String, Double, T>> perturbed =
+        records
+            .process(
+                ObjectPerturbFunction.forBudget(config, randomness, access, type),
+                new TupleTypeInfo<>(Types.STRING, Types.DOUBLE, type))
+            .uid(uid(PERTURB))
+            .name("perturb");
+    SingleOutputStreamOperator<T> withinBudget =
+        perturbed
+            .keyBy(new UserOf<>(), Types.STRING)
+            .process(new ObjectBudgetFunction<T>(budget), type)
+            .uid(uid(BUDGET))
+            .name("privacy budget");
+    return new PerturbationResult<>(
+        withinBudget,
+        perturbed
+            .getSideOutput(DeadLetters.TAG)
+            .union(withinBudget.getSideOutput(DeadLetters.TAG)));
   }
 
   @Override
@@ -218,12 +236,16 @@ public final class LdpPerturbation {
      *     space), or keyed randomness without an id field
      */
     public LdpPerturbation build() {
-      Objects.requireNonNull(config, "config: required (PrivacyConfig.load(path) or PrivacyConfig.parse(yaml))");
-      Objects.requireNonNull(randomness, "randomness: must not be null (KeySource.none() for secure randomness)");
+      Objects.requireNonNull(
+          config, "config: required (PrivacyConfig.load(path) or PrivacyConfig.parse(yaml))");
+      Objects.requireNonNull(
+          randomness, "randomness: must not be null (KeySource.none() for secure randomness)");
       Uids.checkPrefix(uidPrefix);
       if (randomness.isKeyed() && config.idField().isEmpty()) {
-        throw new IllegalArgumentException("randomness: keyed randomness (" + randomness
-            + ") needs an id-field in the configuration");
+        throw new IllegalArgumentException(
+            "randomness: keyed randomness ("
+                + randomness
+                + ") needs an id-field in the configuration");
       }
       // Which fields a record reports is decided here, once: say so where the job is built (the
       // client's log for flink run, the JobManager's for the web UI and REST).

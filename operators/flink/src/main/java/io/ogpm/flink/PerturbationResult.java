@@ -18,7 +18,10 @@ public final class PerturbationResult<T> {
     this.deadLetters = deadLetters;
   }
 
-  /** The released records: perturbed fields and passthrough fields only, within the budget if one is set. */
+  /**
+   * The released records: perturbed fields and passthrough fields only, within the budget if one is
+   * set.
+   */
   public DataStream<T> perturbed() {
     return perturbed;
   }

@@ -9,12 +9,12 @@ import org.apache.kafka.common.record.TimestampType;
 /**
  * A perturbed record on its way to the perturbed topic: key (the record id when it is passed
  * through, else null), value (output JSON), the record's epsilon cost (sent as a header), the user
- * (for the privacy budget; never written out) and the input's timestamp with its type (who set
- * it: the budget trusts only the broker's LogAppendTime), and the fingerprint of the configuration
- * that perturbed it ({@link io.ogpm.config.ConfigFingerprint}: what its values mean). A Flink POJO
- * in shape, with its own Flink type ({@link PerturbedRecordTypeInfo}): between operators (the
- * shuffle by user to the budget) it is written by {@link PerturbedRecordTypeSerializer}, field by
- * field without reflection, not by Flink's POJO serializer.
+ * (for the privacy budget; never written out) and the input's timestamp with its type (who set it:
+ * the budget trusts only the broker's LogAppendTime), and the fingerprint of the configuration that
+ * perturbed it ({@link io.ogpm.config.ConfigFingerprint}: what its values mean). A Flink POJO in
+ * shape, with its own Flink type ({@link PerturbedRecordTypeInfo}): between operators (the shuffle
+ * by user to the budget) it is written by {@link PerturbedRecordTypeSerializer}, field by field
+ * without reflection, not by Flink's POJO serializer.
  */
 @PublicEvolving
 @TypeInfo(PerturbedRecordTypeInfo.Factory.class)
@@ -32,7 +32,12 @@ public class PerturbedRecord {
 
   public PerturbedRecord() {}
 
-  public PerturbedRecord(byte[] key, byte[] value, double epsilon, String user, long timestamp,
+  public PerturbedRecord(
+      byte[] key,
+      byte[] value,
+      double epsilon,
+      String user,
+      long timestamp,
       TimestampType timestampType) {
     this.key = key;
     this.value = value;

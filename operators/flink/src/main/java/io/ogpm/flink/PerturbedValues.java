@@ -44,8 +44,8 @@ public class PerturbedValues {
   }
 
   /**
-   * A function from perturbed records of this job's perturbation to their values (one parse of
-   * each record's JSON), under the same rules as {@link
+   * A function from perturbed records of this job's perturbation to their values (one parse of each
+   * record's JSON), under the same rules as {@link
    * io.ogpm.flink.kafka.PerturbedValuesDeserializer}: records of another configuration ({@link
    * PerturbedRecord#getFingerprint()}) are counted and skipped; the event time comes from the time
    * field, else the record's timestamp. Assign timestamps and watermarks after it (for example
@@ -55,8 +55,8 @@ public class PerturbedValues {
    * @param timeField dotted name of a passthrough field with the event time, or null
    * @throws IllegalArgumentException naming the option if a field is not passed through
    */
-  public static FlatMapFunction<PerturbedRecord, PerturbedValues> parser(PrivacyConfig config, String groupField,
-      String timeField) {
+  public static FlatMapFunction<PerturbedRecord, PerturbedValues> parser(
+      PrivacyConfig config, String groupField, String timeField) {
     return new PerturbedRecordParser(AggregationFields.checked(config, groupField, timeField));
   }
 
@@ -67,8 +67,9 @@ public class PerturbedValues {
    * event time is the record's timestamp in the stream (assign it before), the group the text of
    * the group field.
    */
-  public static <T> org.apache.flink.streaming.api.functions.ProcessFunction<T, PerturbedValues> fromRecords(
-      PrivacyConfig config, String groupField, FieldReader<T> reader) {
+  public static <T>
+      org.apache.flink.streaming.api.functions.ProcessFunction<T, PerturbedValues> fromRecords(
+          PrivacyConfig config, String groupField, FieldReader<T> reader) {
     return new RecordValuesFunction<>(AggregationFields.checked(config, groupField, null), reader);
   }
 
@@ -83,15 +84,19 @@ public class PerturbedValues {
    * event time moving when a split falls silent: after {@code idleTimeout} without records, a
    * split's watermark advances with the wall clock from its last record, so the last window of a
    * replay or of a stream that stops closes (bounded sources close it at their end anyway); a split
-   * that never had a record stops holding the others back after {@code idleTimeout}, as with
-   * {@code withIdleness}. Use this instead of {@code watermarks(..).withIdleness(..)}.
+   * that never had a record stops holding the others back after {@code idleTimeout}, as with {@code
+   * withIdleness}. Use this instead of {@code watermarks(..).withIdleness(..)}.
    */
-  public static WatermarkStrategy<PerturbedValues> watermarks(Duration outOfOrderness, Duration idleTimeout) {
+  public static WatermarkStrategy<PerturbedValues> watermarks(
+      Duration outOfOrderness, Duration idleTimeout) {
     long ooo = outOfOrderness.toMillis();
     long idle = idleTimeout.toMillis();
-    new SilenceAwareWatermarks<PerturbedValues>(outOfOrderness, idleTimeout, SystemClock.getInstance()); // validates
-    return WatermarkStrategy.<PerturbedValues>forGenerator(context -> new SilenceAwareWatermarks<>(
-            Duration.ofMillis(ooo), Duration.ofMillis(idle), SystemClock.getInstance()))
+    new SilenceAwareWatermarks<PerturbedValues>(
+        outOfOrderness, idleTimeout, SystemClock.getInstance()); // validates
+    return WatermarkStrategy.<PerturbedValues>forGenerator(
+            context ->
+                new SilenceAwareWatermarks<>(
+                    Duration.ofMillis(ooo), Duration.ofMillis(idle), SystemClock.getInstance()))
         .withTimestampAssigner((v, previous) -> v.getEventTime());
   }
 
@@ -121,7 +126,9 @@ public class PerturbedValues {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof PerturbedValues v && Arrays.equals(v.values, values) && Objects.equals(v.group, group)
+    return o instanceof PerturbedValues v
+        && Arrays.equals(v.values, values)
+        && Objects.equals(v.group, group)
         && v.eventTime == eventTime;
   }
 
@@ -132,6 +139,12 @@ public class PerturbedValues {
 
   @Override
   public String toString() {
-    return "PerturbedValues{" + Arrays.toString(values) + ", group=" + group + ", eventTime=" + eventTime + "}";
+    return "PerturbedValues{"
+        + Arrays.toString(values)
+        + ", group="
+        + group
+        + ", eventTime="
+        + eventTime
+        + "}";
   }
 }

@@ -4,10 +4,10 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.kafka.common.record.TimestampType;
 
 /**
- * An input message as it came from Kafka, not yet parsed: parsing happens in the
- * perturbation ({@link LdpPerturbation}), so that malformed input becomes a dead letter with its coordinates instead of
- * an exception in the source. The timestamp's type says who set it: the producer (CreateTime) or
- * the broker (LogAppendTime), which the budget needs. A Flink POJO.
+ * An input message as it came from Kafka, not yet parsed: parsing happens in the perturbation
+ * ({@link LdpPerturbation}), so that malformed input becomes a dead letter with its coordinates
+ * instead of an exception in the source. The timestamp's type says who set it: the producer
+ * (CreateTime) or the broker (LogAppendTime), which the budget needs. A Flink POJO.
  */
 @PublicEvolving
 public class RawRecord {
@@ -20,7 +20,13 @@ public class RawRecord {
 
   public RawRecord() {}
 
-  public RawRecord(byte[] value, String topic, int partition, long offset, long timestamp, TimestampType timestampType) {
+  public RawRecord(
+      byte[] value,
+      String topic,
+      int partition,
+      long offset,
+      long timestamp,
+      TimestampType timestampType) {
     this.value = value;
     this.topic = topic;
     this.partition = partition;

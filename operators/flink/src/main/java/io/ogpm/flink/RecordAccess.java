@@ -22,10 +22,10 @@ import org.apache.flink.types.Row;
  *
  * <p>Each record is read (perturbed fields as {@code double} or {@code Double}, id and user as a
  * string or an integer) and the output is a new record of the same type that holds the perturbed
- * values and copies of the passthrough values; every other field is empty: null, or 0 and false
- * for primitive fields (deny by default), whatever the type's constructor sets. The type is checked
- * against the configuration when the stream is perturbed, with a message naming the configured
- * name that does not fit.
+ * values and copies of the passthrough values; every other field is empty: null, or 0 and false for
+ * primitive fields (deny by default), whatever the type's constructor sets. The type is checked
+ * against the configuration when the stream is perturbed, with a message naming the configured name
+ * that does not fit.
  */
 @PublicEvolving
 public abstract class RecordAccess<T> implements Serializable {
@@ -51,7 +51,9 @@ public abstract class RecordAccess<T> implements Serializable {
    *     does not fit it
    */
   @Internal
-  public abstract RecordShape<T> compile(TypeInformation<T> type, PrivacyConfig config,
+  public abstract RecordShape<T> compile(
+      TypeInformation<T> type,
+      PrivacyConfig config,
       Function<TypeInformation<?>, TypeSerializer<?>> serializers);
 
   private static final class Pojo<T> extends RecordAccess<T> {
@@ -63,16 +65,25 @@ public abstract class RecordAccess<T> implements Serializable {
     }
 
     @Override
-    public RecordShape<T> compile(TypeInformation<T> streamType, PrivacyConfig config,
+    public RecordShape<T> compile(
+        TypeInformation<T> streamType,
+        PrivacyConfig config,
         Function<TypeInformation<?>, TypeSerializer<?>> serializers) {
       if (!streamType.getTypeClass().equals(type)) {
-        throw new IllegalArgumentException("the stream's records are " + streamType.getTypeClass().getName() + ", not "
-            + type.getName());
+        throw new IllegalArgumentException(
+            "the stream's records are "
+                + streamType.getTypeClass().getName()
+                + ", not "
+                + type.getName());
       }
       if (!(streamType instanceof PojoTypeInfo)) {
-        throw new IllegalArgumentException("the stream's type is " + streamType + ", not a Flink POJO: " + type.getSimpleName()
-            + " needs to be a public class with a public no-argument constructor whose fields are public or have"
-            + " a public getter and setter (else Flink would serialize it with Kryo)");
+        throw new IllegalArgumentException(
+            "the stream's type is "
+                + streamType
+                + ", not a Flink POJO: "
+                + type.getSimpleName()
+                + " needs to be a public class with a public no-argument constructor whose fields are public or have"
+                + " a public getter and setter (else Flink would serialize it with Kryo)");
       }
       return RecordShape.compile(streamType, config, serializers);
     }
@@ -87,11 +98,16 @@ public abstract class RecordAccess<T> implements Serializable {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public RecordShape<Row> compile(TypeInformation<Row> streamType, PrivacyConfig config,
+    public RecordShape<Row> compile(
+        TypeInformation<Row> streamType,
+        PrivacyConfig config,
         Function<TypeInformation<?>, TypeSerializer<?>> serializers) {
       if (!(streamType instanceof RowTypeInfo)) {
-        throw new IllegalArgumentException("the stream's type is " + streamType + ", not a RowTypeInfo: give the Row"
-            + " stream its field names and types (for example .returns(Types.ROW_NAMED(names, types)))");
+        throw new IllegalArgumentException(
+            "the stream's type is "
+                + streamType
+                + ", not a RowTypeInfo: give the Row"
+                + " stream its field names and types (for example .returns(Types.ROW_NAMED(names, types)))");
       }
       return RecordShape.compile(streamType, config, serializers);
     }

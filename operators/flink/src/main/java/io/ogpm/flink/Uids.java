@@ -12,13 +12,13 @@ final class Uids {
   /**
    * Checks a prefix.
    *
-   * @throws IllegalArgumentException naming {@code uidPrefix} and the value if it is blank or starts
-   *     or ends with a space
+   * @throws IllegalArgumentException naming {@code uidPrefix} and the value if it is blank or
+   *     starts or ends with a space
    */
   static void checkPrefix(String prefix) {
     if (prefix != null && (prefix.isBlank() || !prefix.strip().equals(prefix))) {
-      throw new IllegalArgumentException("uidPrefix: must not be blank nor start or end with a space, got '" + prefix
-          + "'");
+      throw new IllegalArgumentException(
+          "uidPrefix: must not be blank nor start or end with a space, got '" + prefix + "'");
     }
   }
 

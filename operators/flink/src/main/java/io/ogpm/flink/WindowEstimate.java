@@ -6,9 +6,9 @@ import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
- * What one event-time window says about one field of one group: what the stats topic holds
- * ({@link io.ogpm.flink.kafka.WindowEstimateSerializer} writes it as the JSON documented in the
- * README, "Reading the stats"). A window is emitted when the watermark passes its end, and again,
+ * What one event-time window says about one field of one group: what the stats topic holds ({@link
+ * io.ogpm.flink.kafka.WindowEstimateSerializer} writes it as the JSON documented in the README,
+ * "Reading the stats"). A window is emitted when the watermark passes its end, and again,
  * recomputed from all of its records, when late records change it (see {@link LdpAggregation}):
  * keep the last estimate per window, field and group.
  *
@@ -18,8 +18,8 @@ import org.apache.flink.annotation.PublicEvolving;
  * holds the window's truth (the mean, or the direction or length of the mean resultant vector, of
  * its actual inputs) in at least 95 % of windows whatever the inputs; {@link
  * #getMeanIntervalMethod()} says what the linear one used. {@link #getHistogramLower()} and {@link
- * #getHistogramUpper()} are a band that holds the window's histogram of inputs, every bin at once, in
- * at least 95 % of windows (null for mechanisms without one).
+ * #getHistogramUpper()} are a band that holds the window's histogram of inputs, every bin at once,
+ * in at least 95 % of windows (null for mechanisms without one).
  *
  * <p>A Flink POJO (no Kryo). Times are epoch milliseconds; a window is {@code [windowStart,
  * windowEnd)}.
@@ -322,17 +322,34 @@ public class WindowEstimate {
     if (!(o instanceof WindowEstimate w)) {
       return false;
     }
-    return windowStart == w.windowStart && windowEnd == w.windowEnd && Objects.equals(field, w.field)
-        && Objects.equals(group, w.group) && bins == w.bins && count == w.count && Objects.equals(method, w.method)
-        && Arrays.equals(histogram, w.histogram) && circular == w.circular && same(mean, w.mean)
-        && same(meanLower, w.meanLower) && same(meanUpper, w.meanUpper) && same(circularMean, w.circularMean)
-        && same(circularMeanLower, w.circularMeanLower) && same(circularMeanUpper, w.circularMeanUpper)
-        && same(resultantLength, w.resultantLength) && same(resultantLengthLower, w.resultantLengthLower)
-        && same(resultantLengthUpper, w.resultantLengthUpper) && same(rawMean, w.rawMean)
-        && same(unbiasedMean, w.unbiasedMean) && same(unbiasedFrom, w.unbiasedFrom) && same(unbiasedTo, w.unbiasedTo)
-        && same(reconstructedMean, w.reconstructedMean) && Arrays.equals(rawHistogram, w.rawHistogram)
-        && Arrays.equals(reconstructedHistogram, w.reconstructedHistogram) && emIterations == w.emIterations
-        && meanIntervalMethod == w.meanIntervalMethod && Arrays.equals(histogramLower, w.histogramLower)
+    return windowStart == w.windowStart
+        && windowEnd == w.windowEnd
+        && Objects.equals(field, w.field)
+        && Objects.equals(group, w.group)
+        && bins == w.bins
+        && count == w.count
+        && Objects.equals(method, w.method)
+        && Arrays.equals(histogram, w.histogram)
+        && circular == w.circular
+        && same(mean, w.mean)
+        && same(meanLower, w.meanLower)
+        && same(meanUpper, w.meanUpper)
+        && same(circularMean, w.circularMean)
+        && same(circularMeanLower, w.circularMeanLower)
+        && same(circularMeanUpper, w.circularMeanUpper)
+        && same(resultantLength, w.resultantLength)
+        && same(resultantLengthLower, w.resultantLengthLower)
+        && same(resultantLengthUpper, w.resultantLengthUpper)
+        && same(rawMean, w.rawMean)
+        && same(unbiasedMean, w.unbiasedMean)
+        && same(unbiasedFrom, w.unbiasedFrom)
+        && same(unbiasedTo, w.unbiasedTo)
+        && same(reconstructedMean, w.reconstructedMean)
+        && Arrays.equals(rawHistogram, w.rawHistogram)
+        && Arrays.equals(reconstructedHistogram, w.reconstructedHistogram)
+        && emIterations == w.emIterations
+        && meanIntervalMethod == w.meanIntervalMethod
+        && Arrays.equals(histogramLower, w.histogramLower)
         && Arrays.equals(histogramUpper, w.histogramUpper);
   }
 
@@ -347,8 +364,19 @@ public class WindowEstimate {
 
   @Override
   public String toString() {
-    return "WindowEstimate{[" + windowStart + ", " + windowEnd + ") " + field + " group=" + group + " n=" + count
-        + " " + (method == null ? null : method.code())
-        + (circular ? " circularMean=" + circularMean : " mean=" + mean) + "}";
+    return "WindowEstimate{["
+        + windowStart
+        + ", "
+        + windowEnd
+        + ") "
+        + field
+        + " group="
+        + group
+        + " n="
+        + count
+        + " "
+        + (method == null ? null : method.code())
+        + (circular ? " circularMean=" + circularMean : " mean=" + mean)
+        + "}";
   }
 }

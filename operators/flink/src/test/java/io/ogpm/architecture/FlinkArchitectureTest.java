@@ -1,9 +1,9 @@
 package io.ogpm.architecture;
 
-import static io.ogpm.architecture.ArchitectureRules.FLINK_INTERNAL;
-import static io.ogpm.architecture.ArchitectureRules.FLINK_PUBLIC_EVOLVING;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static io.ogpm.architecture.ArchitectureRules.FLINK_INTERNAL;
+import static io.ogpm.architecture.ArchitectureRules.FLINK_PUBLIC_EVOLVING;
 
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
@@ -18,20 +18,31 @@ import com.tngtech.archunit.lang.ArchRule;
 @AnalyzeClasses(packages = "io.ogpm.flink", importOptions = ImportOption.DoNotIncludeTests.class)
 class FlinkArchitectureTest {
   @ArchTest
-  static final ArchRule noCyclesAmongTheInternalPackages = slices().matching("io.ogpm.flink.(*)..")
-      .namingSlices("io.ogpm.flink.$1").should().beFreeOfCycles()
-      .because("the internal packages depend on one another one way (budget on perturb, kafka on aggregate);"
-          + " that all of them use the API's record types is the one way up");
+  static final ArchRule noCyclesAmongTheInternalPackages =
+      slices()
+          .matching("io.ogpm.flink.(*)..")
+          .namingSlices("io.ogpm.flink.$1")
+          .should()
+          .beFreeOfCycles()
+          .because(
+              "the internal packages depend on one another one way (budget on perturb, kafka on aggregate);"
+                  + " that all of them use the API's record types is the one way up");
 
   @ArchTest
   static final ArchRule publicTypesSayWhetherTheyAreApi =
-      ArchitectureRules.publicTypesSayWhetherTheyAreApi(FLINK_PUBLIC_EVOLVING, FLINK_INTERNAL, "io.ogpm.flink..");
+      ArchitectureRules.publicTypesSayWhetherTheyAreApi(
+          FLINK_PUBLIC_EVOLVING, FLINK_INTERNAL, "io.ogpm.flink..");
 
   @ArchTest
-  static final ArchRule theTopPackageIsTheApi = noClasses().that().resideInAPackage("io.ogpm.flink")
-      .should().beAnnotatedWith(FLINK_INTERNAL)
-      .because("io.ogpm.flink holds the API only; internals live in its subpackages");
+  static final ArchRule theTopPackageIsTheApi =
+      noClasses()
+          .that()
+          .resideInAPackage("io.ogpm.flink")
+          .should()
+          .beAnnotatedWith(FLINK_INTERNAL)
+          .because("io.ogpm.flink holds the API only; internals live in its subpackages");
 
   @ArchTest
-  static final ArchRule apiSignaturesExposeOnlyApiTypes = ArchitectureRules.apiSignaturesExposeOnlyApiTypes();
+  static final ArchRule apiSignaturesExposeOnlyApiTypes =
+      ArchitectureRules.apiSignaturesExposeOnlyApiTypes();
 }

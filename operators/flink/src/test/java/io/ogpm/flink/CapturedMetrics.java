@@ -13,19 +13,22 @@ import org.apache.flink.runtime.operators.testutils.MockEnvironment;
 import org.apache.flink.runtime.operators.testutils.MockEnvironmentBuilder;
 
 /**
- * A mock task environment whose operator registers its metrics where a test can read them: those
- * of the operator's scope, and those of its key-value subgroups ({@code reason=<code>}).
+ * A mock task environment whose operator registers its metrics where a test can read them: those of
+ * the operator's scope, and those of its key-value subgroups ({@code reason=<code>}).
  */
 public final class CapturedMetrics {
   public final Group operator = new Group();
-  public final MockEnvironment environment = new MockEnvironmentBuilder()
-      .setMetricGroup(new UnregisteredMetricGroups.UnregisteredTaskMetricGroup() {
-        @Override
-        public InternalOperatorMetricGroup getOrAddOperator(OperatorID id, String name, Map<String, String> attributes) {
-          return operator;
-        }
-      })
-      .build();
+  public final MockEnvironment environment =
+      new MockEnvironmentBuilder()
+          .setMetricGroup(
+              new UnregisteredMetricGroups.UnregisteredTaskMetricGroup() {
+                @Override
+                public InternalOperatorMetricGroup getOrAddOperator(
+                    OperatorID id, String name, Map<String, String> attributes) {
+                  return operator;
+                }
+              })
+          .build();
 
   /** The count of a counter in the subgroup {@code key=value}, 0 if it was never registered. */
   public long count(String key, String value, String counter) {
@@ -34,7 +37,9 @@ public final class CapturedMetrics {
     return metric == null ? 0 : ((Counter) metric).getCount();
   }
 
-  /** An operator group that keeps its metrics, and its key-value subgroups, for the test to read. */
+  /**
+   * An operator group that keeps its metrics, and its key-value subgroups, for the test to read.
+   */
   public static final class Group extends InterceptingOperatorMetricGroup {
     public final Map<String, Group> children = new ConcurrentHashMap<>();
 

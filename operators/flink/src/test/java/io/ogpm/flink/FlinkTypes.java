@@ -23,7 +23,9 @@ import org.apache.flink.streaming.api.graph.StreamNode;
 public final class FlinkTypes {
   private FlinkTypes() {}
 
-  /** @return a line per serializer checked ({@code node: class}) */
+  /**
+   * @return a line per serializer checked ({@code node: class})
+   */
   public static List<String> assertNoKryo(StreamGraph graph) {
     List<String> checked = new ArrayList<>();
     for (StreamNode node : graph.getStreamNodes()) {
@@ -36,8 +38,11 @@ public final class FlinkTypes {
       for (StreamEdge edge : node.getOutEdges()) {
         if (edge.getOutputTag() != null) {
           TypeInformation<?> type = edge.getOutputTag().getTypeInfo();
-          walk(name + " side output " + edge.getOutputTag().getId(),
-              type.createSerializer(new ExecutionConfig().getSerializerConfig()), checked, new IdentityHashMap<>());
+          walk(
+              name + " side output " + edge.getOutputTag().getId(),
+              type.createSerializer(new ExecutionConfig().getSerializerConfig()),
+              checked,
+              new IdentityHashMap<>());
         }
       }
     }
@@ -45,13 +50,16 @@ public final class FlinkTypes {
   }
 
   /** The serializer and every serializer it holds, by reflection over its fields. */
-  private static void walk(String where, Object serializer, List<String> checked, Map<Object, Boolean> seen) {
+  private static void walk(
+      String where, Object serializer, List<String> checked, Map<Object, Boolean> seen) {
     if (serializer == null || seen.put(serializer, true) != null) {
       return;
     }
     assertThat(serializer.getClass().getName()).as(where).doesNotContainIgnoringCase("kryo");
     checked.add(where + ": " + serializer.getClass().getSimpleName());
-    for (Class<?> c = serializer.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+    for (Class<?> c = serializer.getClass();
+        c != null && c != Object.class;
+        c = c.getSuperclass()) {
       for (Field f : c.getDeclaredFields()) {
         if (Modifier.isStatic(f.getModifiers())) {
           continue;

@@ -20,7 +20,8 @@ class KeySourceTest {
   void aRepeatedByteKeyFileIsRefusedOnTheTaskManagerToo(@TempDir Path dir) throws Exception {
     Path weak = Files.writeString(dir.resolve("weak"), "k".repeat(32) + "\n");
     assertThatThrownBy(() -> KeySource.file(weak).load())
-        .hasMessageStartingWith("the key file " + weak.toAbsolutePath() + " holds one byte value repeated 32 times")
+        .hasMessageStartingWith(
+            "the key file " + weak.toAbsolutePath() + " holds one byte value repeated 32 times")
         .hasMessageNotContaining("kkkk");
     Path good = Files.writeString(dir.resolve("good"), "0123456789abcdef0123456789abcdef\n");
     assertThat(KeySource.file(good).load().isKeyed()).isTrue();
@@ -31,13 +32,15 @@ class KeySourceTest {
    * description (logs, web UI): never the secret, even after a task manager loaded it.
    */
   @Test
-  void theJobGraphAndTheDescriptionCarryTheLocationNeverTheSecret(@TempDir Path dir) throws Exception {
+  void theJobGraphAndTheDescriptionCarryTheLocationNeverTheSecret(@TempDir Path dir)
+      throws Exception {
     String secret = "0123456789abcdef0123456789abcdef";
     Path file = Files.writeString(dir.resolve("key"), secret + "\n");
     KeySource source = KeySource.file(file);
     assertThat(source.load().isKeyed()).isTrue();
     assertThat(source.toString()).isEqualTo("key file " + file.toAbsolutePath());
-    assertThat(new String(serialized(source), StandardCharsets.ISO_8859_1)).contains(file.toAbsolutePath().toString())
+    assertThat(new String(serialized(source), StandardCharsets.ISO_8859_1))
+        .contains(file.toAbsolutePath().toString())
         .doesNotContain(secret);
     assertThat(KeySource.environment("OGPM_KEY").toString()).isEqualTo("key in $OGPM_KEY");
     assertThat(KeySource.none().toString()).isEqualTo("secure random");
@@ -48,15 +51,21 @@ class KeySourceTest {
     assertThat(KeySource.none().load().isKeyed()).isFalse();
   }
 
-  /** The variable is read on the task manager when the operator opens; unset, it fails naming it. */
+  /**
+   * The variable is read on the task manager when the operator opens; unset, it fails naming it.
+   */
   @Test
   void aKeyInAnEnvironmentVariableIsReadWhenLoaded() {
     assertThatThrownBy(() -> KeySource.environment("OGPM_TEST_VARIABLE_NEVER_SET").load())
-        .hasMessage("the environment variable OGPM_TEST_VARIABLE_NEVER_SET holding the key is not set");
+        .hasMessage(
+            "the environment variable OGPM_TEST_VARIABLE_NEVER_SET holding the key is not set");
     // Any variable of the test's environment that would make a valid key (PATH, as a rule).
-    Optional<String> set = System.getenv().entrySet().stream()
-        .filter(e -> e.getValue().length() >= 16 && e.getValue().chars().distinct().count() > 1)
-        .map(Map.Entry::getKey).sorted().findFirst();
+    Optional<String> set =
+        System.getenv().entrySet().stream()
+            .filter(e -> e.getValue().length() >= 16 && e.getValue().chars().distinct().count() > 1)
+            .map(Map.Entry::getKey)
+            .sorted()
+            .findFirst();
     assumeTrue(set.isPresent(), "no environment variable long enough to serve as a key");
     assertThat(KeySource.environment(set.get()).load().isKeyed()).isTrue();
   }

@@ -31,11 +31,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The aggregation's public face: a builder that validates in {@code build()} naming the bad
- * option and value, {@code apply} that adds two operators with stable uids and never touches the
+ * The aggregation's public face: a builder that validates in {@code build()} naming the bad option
+ * and value, {@code apply} that adds two operators with stable uids and never touches the
  * environment, and every type on every stream and in state serialised by Flink's own serializers
- * (no Kryo), checked on the graph of the whole Kafka-to-Kafka pipeline with generic types
- * disabled.
+ * (no Kryo), checked on the graph of the whole Kafka-to-Kafka pipeline with generic types disabled.
  */
 class LdpAggregationTest {
   static LdpAggregation.Builder valid() {
@@ -55,9 +54,16 @@ class LdpAggregationTest {
     assertThat(a.method()).isEqualTo(EstimationMethod.EM);
     assertThat(a.uidPrefix()).isNull();
     assertThat(a.uid("pre-aggregate")).isEqualTo("pre-aggregate");
-    LdpAggregation b = valid().slide(Duration.ofSeconds(10)).allowedLateness(Duration.ofSeconds(30))
-        .lateUpdateInterval(Duration.ZERO).groupBy("activity").bins(10_000).method(EstimationMethod.RAW).uidPrefix("p")
-        .build();
+    LdpAggregation b =
+        valid()
+            .slide(Duration.ofSeconds(10))
+            .allowedLateness(Duration.ofSeconds(30))
+            .lateUpdateInterval(Duration.ZERO)
+            .groupBy("activity")
+            .bins(10_000)
+            .method(EstimationMethod.RAW)
+            .uidPrefix("p")
+            .build();
     assertThat(b.slide()).isEqualTo(Duration.ofSeconds(10));
     assertThat(b.allowedLateness()).isEqualTo(Duration.ofSeconds(30));
     assertThat(b.lateUpdateInterval()).isZero();
@@ -66,54 +72,90 @@ class LdpAggregationTest {
     assertThat(b.method()).isEqualTo(EstimationMethod.RAW);
     assertThat(b.uidPrefix()).isEqualTo("p");
     assertThat(b.uid("pre-aggregate")).isEqualTo("p-pre-aggregate");
-    assertThat(valid().uidPrefix("p").uidPrefix(null).build().uidPrefix()).as("null: no prefix").isNull();
+    assertThat(valid().uidPrefix("p").uidPrefix(null).build().uidPrefix())
+        .as("null: no prefix")
+        .isNull();
     LdpAggregation copy = b.toBuilder().build();
-    assertThat(List.of(copy.config(), copy.window(), copy.slide(), copy.allowedLateness(), copy.lateUpdateInterval(),
-        copy.groupBy(), copy.bins(), copy.method(), copy.uidPrefix())).isEqualTo(List.of(b.config(), b.window(),
-        b.slide(), b.allowedLateness(), b.lateUpdateInterval(), b.groupBy(), b.bins(), b.method(), b.uidPrefix()));
-    // Tumbling windows stay tumbling: a copy takes a shorter window without a slide of the old size.
-    assertThat(a.toBuilder().window(Duration.ofSeconds(5)).build().slide()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(
+            List.of(
+                copy.config(),
+                copy.window(),
+                copy.slide(),
+                copy.allowedLateness(),
+                copy.lateUpdateInterval(),
+                copy.groupBy(),
+                copy.bins(),
+                copy.method(),
+                copy.uidPrefix()))
+        .isEqualTo(
+            List.of(
+                b.config(),
+                b.window(),
+                b.slide(),
+                b.allowedLateness(),
+                b.lateUpdateInterval(),
+                b.groupBy(),
+                b.bins(),
+                b.method(),
+                b.uidPrefix()));
+    // Tumbling windows stay tumbling: a copy takes a shorter window without a slide of the old
+    // size.
+    assertThat(a.toBuilder().window(Duration.ofSeconds(5)).build().slide())
+        .isEqualTo(Duration.ofSeconds(5));
     assertThat(valid().bins(1).build().bins()).isEqualTo(1);
-    assertThat(valid().window(Duration.ofMillis(1L << 60)).build().window()).isEqualTo(Duration.ofMillis(1L << 60));
+    assertThat(valid().window(Duration.ofMillis(1L << 60)).build().window())
+        .isEqualTo(Duration.ofMillis(1L << 60));
   }
 
   @Test
   void buildNamesTheBadOptionAndValue() {
     assertThatThrownBy(() -> LdpAggregation.builder().window(Duration.ofSeconds(1)).build())
-        .isInstanceOf(NullPointerException.class).hasMessage("config: a privacy configuration is required");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("config: a privacy configuration is required");
     assertThatThrownBy(() -> LdpAggregation.builder().config(Aggregations.CONFIG).build())
-        .isInstanceOf(NullPointerException.class).hasMessage("window: a window size is required");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("window: a window size is required");
     assertThatThrownBy(() -> valid().window(Duration.ZERO).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("window: must be positive, got PT0S");
-    assertThatThrownBy(() -> valid().window(Duration.ofSeconds(-1)).build()).hasMessage("window: must be positive, got PT-1S");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("window: must be positive, got PT0S");
+    assertThatThrownBy(() -> valid().window(Duration.ofSeconds(-1)).build())
+        .hasMessage("window: must be positive, got PT-1S");
     assertThatThrownBy(() -> valid().window(Duration.ofNanos(1_500_000)).build())
         .hasMessage("window: must be whole milliseconds, got PT0.0015S");
     assertThatThrownBy(() -> valid().window(Duration.ofMillis((1L << 60) + 1)).build())
         .hasMessageStartingWith("window: must be at most 2^60 ms, got PT");
     assertThatThrownBy(() -> valid().slide(Duration.ofMinutes(2)).build())
         .hasMessage("slide: must be at most the window (PT1M), got PT2M");
-    assertThatThrownBy(() -> valid().slide(Duration.ZERO).build()).hasMessage("slide: must be positive, got PT0S");
+    assertThatThrownBy(() -> valid().slide(Duration.ZERO).build())
+        .hasMessage("slide: must be positive, got PT0S");
     assertThatThrownBy(() -> valid().allowedLateness(Duration.ofMillis(-1)).build())
         .hasMessage("allowedLateness: must be at least 0, got PT-0.001S");
-    assertThatThrownBy(() -> valid().allowedLateness(null).build()).isInstanceOf(NullPointerException.class)
+    assertThatThrownBy(() -> valid().allowedLateness(null).build())
+        .isInstanceOf(NullPointerException.class)
         .hasMessage("allowedLateness: required");
     assertThatThrownBy(() -> valid().lateUpdateInterval(Duration.ofSeconds(-5)).build())
         .hasMessage("lateUpdateInterval: must be at least 0, got PT-5S");
-    assertThatThrownBy(() -> valid().lateUpdateInterval(null).build()).hasMessage("lateUpdateInterval: required");
+    assertThatThrownBy(() -> valid().lateUpdateInterval(null).build())
+        .hasMessage("lateUpdateInterval: required");
     for (int bad : new int[] {0, -1, 10_001}) {
-      assertThatThrownBy(() -> valid().bins(bad).build()).hasMessage("bins: must be in [1, 10000], got " + bad);
+      assertThatThrownBy(() -> valid().bins(bad).build())
+          .hasMessage("bins: must be in [1, 10000], got " + bad);
     }
-    assertThatThrownBy(() -> valid().method(null).build()).isInstanceOf(NullPointerException.class)
+    assertThatThrownBy(() -> valid().method(null).build())
+        .isInstanceOf(NullPointerException.class)
         .hasMessage("method: an estimation method is required");
     for (String prefix : new String[] {"", " ", " p", "p "}) {
-      assertThatThrownBy(() -> valid().uidPrefix(prefix).build()).isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("uidPrefix: must not be blank nor start or end with a space, got '" + prefix + "'");
+      assertThatThrownBy(() -> valid().uidPrefix(prefix).build())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(
+              "uidPrefix: must not be blank nor start or end with a space, got '" + prefix + "'");
     }
     assertThatThrownBy(() -> valid().groupBy("x").build())
         .hasMessageStartingWith("groupBy: 'x' is not a passthrough field of the configuration");
     assertThatThrownBy(() -> valid().groupBy("activity").build().deserializer("ts"))
         .hasMessageStartingWith("timeField: 'ts' is not a passthrough field of the configuration");
-    assertThatThrownBy(() -> valid().build().apply(null)).isInstanceOf(NullPointerException.class)
+    assertThatThrownBy(() -> valid().build().apply(null))
+        .isInstanceOf(NullPointerException.class)
         .hasMessage("perturbed: a stream is required");
   }
 
@@ -122,7 +164,8 @@ class LdpAggregationTest {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     Map<String, String> before = env.getConfiguration().toMap();
     int parallelism = env.getParallelism();
-    DataStream<WindowEstimate> estimates = valid().groupBy("activity").uidPrefix("mine").build().apply(input(env));
+    DataStream<WindowEstimate> estimates =
+        valid().groupBy("activity").uidPrefix("mine").build().apply(input(env));
     estimates.sinkTo(new DiscardingSink<>());
     assertThat(env.getConfiguration().toMap()).isEqualTo(before);
     assertThat(env.getParallelism()).isEqualTo(parallelism);
@@ -165,10 +208,17 @@ class LdpAggregationTest {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(noKryo);
     KafkaSettings kafka = KafkaSettings.of("localhost:1");
     LdpAggregation aggregation = valid().groupBy("activity").slide(Duration.ofSeconds(10)).build();
-    DataStream<PerturbedValues> perturbed = env.fromSource(
-        AggregationKafka.perturbedValuesSource().kafka(kafka).topics("in").groupId("group")
-            .deserializer(aggregation.deserializer(null)).bounded(true).build(),
-        PerturbedValues.watermarks(Duration.ofSeconds(5)), "perturbed");
+    DataStream<PerturbedValues> perturbed =
+        env.fromSource(
+            AggregationKafka.perturbedValuesSource()
+                .kafka(kafka)
+                .topics("in")
+                .groupId("group")
+                .deserializer(aggregation.deserializer(null))
+                .bounded(true)
+                .build(),
+            PerturbedValues.watermarks(Duration.ofSeconds(5)),
+            "perturbed");
     aggregation.apply(perturbed).sinkTo(AggregationKafka.estimateSink(kafka, "out", "tx"));
     StreamGraph graph = env.getStreamGraph();
     int checked = 0;
@@ -186,15 +236,25 @@ class LdpAggregationTest {
     assertThat(checked).isGreaterThanOrEqualTo(6);
   }
 
-  /** What travels between the operators and sits in state: POJOs, field by field, nothing left to Kryo. */
+  /**
+   * What travels between the operators and sits in state: POJOs, field by field, nothing left to
+   * Kryo.
+   */
   @ParameterizedTest
-  @ValueSource(classes = {PerturbedValues.class, PartialAggregate.class, FieldAccumulator.class, WindowEstimate.class})
+  @ValueSource(
+      classes = {
+        PerturbedValues.class,
+        PartialAggregate.class,
+        FieldAccumulator.class,
+        WindowEstimate.class
+      })
   void theAggregationsTypesArePojosWithoutGenericFields(Class<?> type) {
     TypeInformation<?> info = TypeInformation.of(type);
     assertThat(info).isInstanceOf(PojoTypeInfo.class);
     PojoTypeInfo<?> pojo = (PojoTypeInfo<?>) info;
     for (int i = 0; i < pojo.getArity(); i++) {
-      assertThat(pojo.getPojoFieldAt(i).getTypeInformation()).as(pojo.getPojoFieldAt(i).getField().getName())
+      assertThat(pojo.getPojoFieldAt(i).getTypeInformation())
+          .as(pojo.getPojoFieldAt(i).getField().getName())
           .isNotInstanceOf(GenericTypeInfo.class);
     }
     SerializerConfigImpl noKryo = new SerializerConfigImpl();
@@ -204,19 +264,30 @@ class LdpAggregationTest {
 
   @Test
   void theDeserializerAndParserCarryTheGroupBy() throws Exception {
-    LdpAggregation a = LdpAggregation.builder().config(PerturbedValuesDeserializerTest.CONFIG)
-        .window(Duration.ofSeconds(1)).groupBy("activity").build();
-    byte[] json = "{\"x\":0.5,\"activity\":\"walking\",\"ts\":7}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    var read = PerturbedValuesDeserializerTest.readWith(a.deserializer("ts"), PerturbedValuesDeserializerTest.FINGERPRINT, json);
-    assertThat(read.values()).extracting(PerturbedValues::getGroup, PerturbedValues::getEventTime)
+    LdpAggregation a =
+        LdpAggregation.builder()
+            .config(PerturbedValuesDeserializerTest.CONFIG)
+            .window(Duration.ofSeconds(1))
+            .groupBy("activity")
+            .build();
+    byte[] json =
+        "{\"x\":0.5,\"activity\":\"walking\",\"ts\":7}"
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    var read =
+        PerturbedValuesDeserializerTest.readWith(
+            a.deserializer("ts"), PerturbedValuesDeserializerTest.FINGERPRINT, json);
+    assertThat(read.values())
+        .extracting(PerturbedValues::getGroup, PerturbedValues::getEventTime)
         .containsExactly(org.assertj.core.api.Assertions.tuple("walking", 7L));
     PerturbedRecord r = new PerturbedRecord(null, json, 3, null, 9, null);
     r.setFingerprint(PerturbedValuesDeserializerTest.FINGERPRINT);
-    try (var h = new org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness<>(
-        new org.apache.flink.streaming.api.operators.StreamFlatMap<>(a.parser(null)))) {
+    try (var h =
+        new org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness<>(
+            new org.apache.flink.streaming.api.operators.StreamFlatMap<>(a.parser(null)))) {
       h.open();
       h.processElement(r, 9);
-      assertThat(h.extractOutputValues()).extracting(PerturbedValues::getGroup, PerturbedValues::getEventTime)
+      assertThat(h.extractOutputValues())
+          .extracting(PerturbedValues::getGroup, PerturbedValues::getEventTime)
           .containsExactly(org.assertj.core.api.Assertions.tuple("walking", 9L));
     }
   }

@@ -14,7 +14,8 @@ import org.apache.flink.types.Row;
 public final class Readings {
   private Readings() {}
 
-  public static final String YAML = """
+  public static final String YAML =
+      """
       id-field: id
       user-field: user
       passthrough: [id, ts, activity, attitude.pitch]
@@ -38,7 +39,8 @@ public final class Readings {
 
     public Reading() {}
 
-    public Reading(String id, String user, long ts, String activity, double accel, Attitude attitude) {
+    public Reading(
+        String id, String user, long ts, String activity, double accel, Attitude attitude) {
       this.id = id;
       this.user = user;
       this.ts = ts;
@@ -77,19 +79,41 @@ public final class Readings {
   }
 
   public static Reading reading(int i, double accel, Double roll) {
-    return new Reading("r" + i, "user-" + (i % 3), 1_700_000_000_000L + i, i % 2 == 0 ? "walk" : "run", accel,
+    return new Reading(
+        "r" + i,
+        "user-" + (i % 3),
+        1_700_000_000_000L + i,
+        i % 2 == 0 ? "walk" : "run",
+        accel,
         new Attitude(roll, 0.25 + i, 0.75));
   }
 
-  public static final RowTypeInfo ATTITUDE_ROW = new RowTypeInfo(
-      new TypeInformation<?>[] {Types.DOUBLE, Types.DOUBLE, Types.DOUBLE}, new String[] {"roll", "pitch", "yaw"});
-  public static final RowTypeInfo ROW = new RowTypeInfo(
-      new TypeInformation<?>[] {Types.LONG, Types.STRING, Types.LONG, Types.STRING, Types.DOUBLE, ATTITUDE_ROW, Types.STRING},
-      new String[] {"id", "user", "ts", "activity", "accel", "attitude", "name"});
+  public static final RowTypeInfo ATTITUDE_ROW =
+      new RowTypeInfo(
+          new TypeInformation<?>[] {Types.DOUBLE, Types.DOUBLE, Types.DOUBLE},
+          new String[] {"roll", "pitch", "yaw"});
+  public static final RowTypeInfo ROW =
+      new RowTypeInfo(
+          new TypeInformation<?>[] {
+            Types.LONG,
+            Types.STRING,
+            Types.LONG,
+            Types.STRING,
+            Types.DOUBLE,
+            ATTITUDE_ROW,
+            Types.STRING
+          },
+          new String[] {"id", "user", "ts", "activity", "accel", "attitude", "name"});
 
   /** The same reading as a Row (positions), with an integer id. */
   public static Row row(int i, Double accel, Double roll) {
-    return Row.of((long) i, "user-" + (i % 3), 1_700_000_000_000L + i, i % 2 == 0 ? "walk" : "run", accel,
-        Row.of(roll, 0.25 + i, 0.75), "Name " + i);
+    return Row.of(
+        (long) i,
+        "user-" + (i % 3),
+        1_700_000_000_000L + i,
+        i % 2 == 0 ? "walk" : "run",
+        accel,
+        Row.of(roll, 0.25 + i, 0.75),
+        "Name " + i);
   }
 }

@@ -30,7 +30,8 @@ public final class Await {
    * @throws AssertionError if the condition does not hold within {@code patience}; the message
    *     names {@code what}, the patience and the last result seen
    */
-  public static <T> T until(String what, Duration patience, Supplier<T> probe, Predicate<? super T> done) {
+  public static <T> T until(
+      String what, Duration patience, Supplier<T> probe, Predicate<? super T> done) {
     long deadline = System.nanoTime() + patience.toNanos();
     while (true) {
       T seen = probe.get();
@@ -38,7 +39,8 @@ public final class Await {
         return seen;
       }
       if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError(what + ": not within " + patience + "; last seen: " + shorten(String.valueOf(seen)));
+        throw new AssertionError(
+            what + ": not within " + patience + "; last seen: " + shorten(String.valueOf(seen)));
       }
       try {
         Thread.sleep(POLL_MILLIS);
@@ -50,15 +52,16 @@ public final class Await {
   }
 
   /**
-   * Waits until a job has {@code status} (for instance {@code RUNNING} after {@code
-   * executeAsync}, before producing its input; {@code CANCELED} after {@code cancel()}), within
-   * {@link KafkaFixture#PATIENCE}. A job that ends in another state fails the wait at once.
+   * Waits until a job has {@code status} (for instance {@code RUNNING} after {@code executeAsync},
+   * before producing its input; {@code CANCELED} after {@code cancel()}), within {@link
+   * KafkaFixture#PATIENCE}. A job that ends in another state fails the wait at once.
    *
    * @throws AssertionError naming the job, the status waited for and the one it has
    */
   public static void jobStatus(JobClient job, JobStatus status) {
     String what = "job " + job.getJobID() + " " + status;
-    JobStatus seen = until(what, () -> statusOf(job), s -> s == status || s.isGloballyTerminalState());
+    JobStatus seen =
+        until(what, () -> statusOf(job), s -> s == status || s.isGloballyTerminalState());
     if (seen != status) {
       throw new AssertionError(what + ": the job ended " + seen);
     }
@@ -69,13 +72,17 @@ public final class Await {
       return job.getJobStatus().get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while asking job " + job.getJobID() + " for its status", e);
+      throw new IllegalStateException(
+          "interrupted while asking job " + job.getJobID() + " for its status", e);
     } catch (ExecutionException e) {
-      throw new IllegalStateException("job " + job.getJobID() + " has no status: " + e.getCause(), e.getCause());
+      throw new IllegalStateException(
+          "job " + job.getJobID() + " has no status: " + e.getCause(), e.getCause());
     }
   }
 
   private static String shorten(String s) {
-    return s.length() <= MAX_SHOWN ? s : s.substring(0, MAX_SHOWN) + "... (" + s.length() + " characters)";
+    return s.length() <= MAX_SHOWN
+        ? s
+        : s.substring(0, MAX_SHOWN) + "... (" + s.length() + " characters)";
   }
 }

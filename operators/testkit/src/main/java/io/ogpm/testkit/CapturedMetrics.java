@@ -28,6 +28,7 @@ import org.apache.flink.metrics.reporter.MetricReporterFactory;
 public final class CapturedMetrics {
   /** Reporter name in the Flink configuration. */
   static final String REPORTER = "ogpm-testkit";
+
   static final String ID = "capture-id";
 
   private static final Map<String, List<Registered>> BY_CLUSTER = new ConcurrentHashMap<>();
@@ -51,7 +52,8 @@ public final class CapturedMetrics {
 
   /** The metrics of the jobs with this name ({@code env.execute(name)}). */
   public CapturedMetrics ofJob(String jobName) {
-    return new CapturedMetrics(cluster, filter.and(r -> jobName.equals(r.variables().get("<job_name>"))));
+    return new CapturedMetrics(
+        cluster, filter.and(r -> jobName.equals(r.variables().get("<job_name>"))));
   }
 
   /** The sum of the counters with this name. */
@@ -74,8 +76,8 @@ public final class CapturedMetrics {
   }
 
   /**
-   * The sums of the counters with this name per value of a scope variable, ordered by the value
-   * as text: for instance {@code countersBy("recordsPreAggregated", "subtask_index")} gives {@code
+   * The sums of the counters with this name per value of a scope variable, ordered by the value as
+   * text: for instance {@code countersBy("recordsPreAggregated", "subtask_index")} gives {@code
    * {0=10000, 1=10000}} for an operator whose two subtasks counted 10,000 records each. Counters
    * without the variable are left out.
    */
@@ -95,7 +97,9 @@ public final class CapturedMetrics {
   public double gauge(String name) {
     double sum = 0;
     for (Registered r : registered()) {
-      if (r.name().equals(name) && r.metric() instanceof Gauge<?> g && g.getValue() instanceof Number n) {
+      if (r.name().equals(name)
+          && r.metric() instanceof Gauge<?> g
+          && g.getValue() instanceof Number n) {
         sum += n.doubleValue();
       }
     }
@@ -119,7 +123,9 @@ public final class CapturedMetrics {
     return BY_CLUSTER.getOrDefault(cluster, List.of()).stream().filter(filter).toList();
   }
 
-  /** One registered metric with its name and scope variables ({@code <job_name>}, {@code <reason>}). */
+  /**
+   * One registered metric with its name and scope variables ({@code <job_name>}, {@code <reason>}).
+   */
   record Registered(String name, Map<String, String> variables, Metric metric) {}
 
   /**

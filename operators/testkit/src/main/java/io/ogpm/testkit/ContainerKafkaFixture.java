@@ -40,8 +40,8 @@ public final class ContainerKafkaFixture implements KafkaFixture {
   }
 
   /**
-   * Starts a container with extra broker properties (each {@code a.b.c} passed to the image as
-   * the environment variable {@code KAFKA_A_B_C}); fails if no Docker engine is reachable.
+   * Starts a container with extra broker properties (each {@code a.b.c} passed to the image as the
+   * environment variable {@code KAFKA_A_B_C}); fails if no Docker engine is reachable.
    */
   @SuppressWarnings("resource") // closed by close()
   public static ContainerKafkaFixture start(Map<String, String> brokerProperties) {
@@ -58,7 +58,10 @@ public final class ContainerKafkaFixture implements KafkaFixture {
     return new ContainerKafkaFixture(container);
   }
 
-  /** The {@code apache/kafka} image's name for a broker property: {@code KAFKA_} and the key in capitals. */
+  /**
+   * The {@code apache/kafka} image's name for a broker property: {@code KAFKA_} and the key in
+   * capitals.
+   */
   static String environmentVariable(String property) {
     return "KAFKA_" + property.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
   }
@@ -70,7 +73,9 @@ public final class ContainerKafkaFixture implements KafkaFixture {
 
   @Override
   public void createTopic(String name, int partitions, Map<String, String> configs) {
-    KafkaTopics.createAndAwait(admin, new NewTopic(name, partitions, (short) 1).configs(Map.copyOf(configs)),
+    KafkaTopics.createAndAwait(
+        admin,
+        new NewTopic(name, partitions, (short) 1).configs(Map.copyOf(configs)),
         TOPIC_TIMEOUT);
   }
 

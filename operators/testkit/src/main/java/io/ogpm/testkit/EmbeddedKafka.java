@@ -17,7 +17,8 @@ public final class EmbeddedKafka implements KafkaFixture {
   public static final Duration TRANSACTION_MAX_TIMEOUT = EmbeddedBroker.TRANSACTION_MAX_TIMEOUT;
 
   /** Broker settings a one-node cluster needs for transactions and consumer groups. */
-  public static final Map<String, String> DEFAULT_BROKER_PROPERTIES = EmbeddedBroker.DEFAULT_BROKER_PROPERTIES;
+  public static final Map<String, String> DEFAULT_BROKER_PROPERTIES =
+      EmbeddedBroker.DEFAULT_BROKER_PROPERTIES;
 
   private final EmbeddedBroker broker;
 

@@ -22,10 +22,10 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * raw topics stamped by the broker, producing JSON records, reading committed output to its end,
  * and waiting for a count.
  *
- * <p>Why an interface: the same tests must run here (no Docker, {@link EmbeddedKafka}) and
- * against the official {@code apache/kafka} image where Docker exists ({@link
- * ContainerKafkaFixture}); {@link KafkaFixtures#start()} picks one. {@link LdpTestEnvironment}
- * and {@link KafkaFixtureExtension} give one to a test class.
+ * <p>Why an interface: the same tests must run here (no Docker, {@link EmbeddedKafka}) and against
+ * the official {@code apache/kafka} image where Docker exists ({@link ContainerKafkaFixture});
+ * {@link KafkaFixtures#start()} picks one. {@link LdpTestEnvironment} and {@link
+ * KafkaFixtureExtension} give one to a test class.
  */
 public interface KafkaFixture extends AutoCloseable {
 
@@ -38,9 +38,9 @@ public interface KafkaFixture extends AutoCloseable {
   Map<String, String> TEST_BROKER_PROPERTIES = Map.of("log.retention.ms", "-1");
 
   /**
-   * Topic settings of {@link #createTopic(String, int)}: no time-based retention, so records stamped
-   * in the past stay whatever the broker's default (the fixtures' brokers have none either, but a
-   * topic created here keeps its records on any broker).
+   * Topic settings of {@link #createTopic(String, int)}: no time-based retention, so records
+   * stamped in the past stay whatever the broker's default (the fixtures' brokers have none either,
+   * but a topic created here keeps its records on any broker).
    */
   Map<String, String> KEEP_RECORDS = Map.of("retention.ms", "-1");
 
@@ -49,7 +49,8 @@ public interface KafkaFixture extends AutoCloseable {
    * message.timestamp.type=LogAppendTime}, the broker's clock that a privacy budget with {@code
    * clock: log-append-time} (the default) requires of its raw topic.
    */
-  Map<String, String> RAW_TOPIC = Map.of("retention.ms", "-1", "message.timestamp.type", "LogAppendTime");
+  Map<String, String> RAW_TOPIC =
+      Map.of("retention.ms", "-1", "message.timestamp.type", "LogAppendTime");
 
   /**
    * How long tests wait for a condition (records read, a job running, a metric reached). Tests end
@@ -67,7 +68,9 @@ public interface KafkaFixture extends AutoCloseable {
    */
   void createTopic(String name, int partitions, Map<String, String> configs);
 
-  /** Creates a topic that keeps its records however old their timestamps ({@link #KEEP_RECORDS}). */
+  /**
+   * Creates a topic that keeps its records however old their timestamps ({@link #KEEP_RECORDS}).
+   */
   default void createTopic(String name, int partitions) {
     createTopic(name, partitions, KEEP_RECORDS);
   }
@@ -80,7 +83,9 @@ public interface KafkaFixture extends AutoCloseable {
     createTopic(name, partitions, RAW_TOPIC);
   }
 
-  /** Writes {@code values} (no keys) with a plain, non-transactional producer and waits for acks. */
+  /**
+   * Writes {@code values} (no keys) with a plain, non-transactional producer and waits for acks.
+   */
   default void produce(String topic, List<byte[]> values) {
     KafkaClients.produce(bootstrapServers(), topic, values);
   }
@@ -95,7 +100,8 @@ public interface KafkaFixture extends AutoCloseable {
 
   /** As {@link #produce(String, TestRecord...)}, for a list. */
   default List<KafkaRecord> produceRecords(String topic, List<TestRecord> records) {
-    List<ProducerRecord<byte[], byte[]>> sent = records.stream().map(r -> r.toProducerRecord(topic)).toList();
+    List<ProducerRecord<byte[], byte[]>> sent =
+        records.stream().map(r -> r.toProducerRecord(topic)).toList();
     List<RecordMetadata> landed = KafkaClients.produceRecords(bootstrapServers(), sent);
     List<KafkaRecord> out = new ArrayList<>(sent.size());
     for (int i = 0; i < sent.size(); i++) {
@@ -120,8 +126,11 @@ public interface KafkaFixture extends AutoCloseable {
    */
   default List<KafkaRecord> produceJsonLines(String topic, Path file) {
     try {
-      return produceJson(topic, Files.readAllLines(file, StandardCharsets.UTF_8).stream()
-          .filter(l -> !l.isBlank()).toList());
+      return produceJson(
+          topic,
+          Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+              .filter(l -> !l.isBlank())
+              .toList());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);
     }
@@ -151,8 +160,8 @@ public interface KafkaFixture extends AutoCloseable {
   }
 
   /**
-   * Reads every record of {@code topic} to its current end, those of open and aborted
-   * transactions included (to see what a failed attempt wrote, e.g. replays after a failure).
+   * Reads every record of {@code topic} to its current end, those of open and aborted transactions
+   * included (to see what a failed attempt wrote, e.g. replays after a failure).
    */
   default List<KafkaRecord> readUncommitted(String topic) {
     return KafkaRecord.of(consumeAll(topic, false, PATIENCE));
@@ -165,8 +174,11 @@ public interface KafkaFixture extends AutoCloseable {
    * @throws AssertionError if fewer are committed after {@link #PATIENCE}, naming how many
    */
   default List<KafkaRecord> awaitCommitted(String topic, int count) {
-    return Await.until(count + " committed records in topic " + topic,
-        () -> new ReadCounts.OfTopic(readCommitted(topic)), c -> c.records().size() >= count).records();
+    return Await.until(
+            count + " committed records in topic " + topic,
+            () -> new ReadCounts.OfTopic(readCommitted(topic)),
+            c -> c.records().size() >= count)
+        .records();
   }
 
   /**
@@ -174,18 +186,21 @@ public interface KafkaFixture extends AutoCloseable {
    * perturbation has accounted for {@code total} inputs once its perturbed and dead-letter topics
    * hold that many) and returns each topic's records.
    *
-   * @throws AssertionError if fewer are committed after {@link #PATIENCE}, naming how many per topic
+   * @throws AssertionError if fewer are committed after {@link #PATIENCE}, naming how many per
+   *     topic
    */
   default Map<String, List<KafkaRecord>> awaitCommitted(int total, String... topics) {
-    return Await.until(total + " committed records in topics " + String.join(", ", topics),
-        () -> {
-          Map<String, List<KafkaRecord>> read = new LinkedHashMap<>();
-          for (String t : topics) {
-            read.put(t, readCommitted(t));
-          }
-          return new ReadCounts.OfTopics(read);
-        },
-        c -> c.total() >= total).records();
+    return Await.until(
+            total + " committed records in topics " + String.join(", ", topics),
+            () -> {
+              Map<String, List<KafkaRecord>> read = new LinkedHashMap<>();
+              for (String t : topics) {
+                read.put(t, readCommitted(t));
+              }
+              return new ReadCounts.OfTopics(read);
+            },
+            c -> c.total() >= total)
+        .records();
   }
 
   /** Stops the cluster and frees its resources; does not throw checked exceptions. */

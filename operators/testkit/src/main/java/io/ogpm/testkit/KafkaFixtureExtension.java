@@ -10,9 +10,9 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * KafkaFixtures#start()}) and injects it into test, lifecycle or constructor parameters of type
  * {@link KafkaFixture}. It is closed after the class's last test.
  *
- * <p>Why per class: starting a broker costs seconds, so tests in a class share it and use their
- * own topic names instead. Nested classes reuse the enclosing class's fixture. For a test that
- * also runs Flink jobs, {@link LdpTestEnvironment} gives a broker and a MiniCluster together.
+ * <p>Why per class: starting a broker costs seconds, so tests in a class share it and use their own
+ * topic names instead. Nested classes reuse the enclosing class's fixture. For a test that also
+ * runs Flink jobs, {@link LdpTestEnvironment} gives a broker and a MiniCluster together.
  *
  * <pre>{@code
  * @ExtendWith(KafkaFixtureExtension.class)
@@ -45,12 +45,14 @@ public final class KafkaFixtureExtension implements BeforeAllCallback, Parameter
   private static KafkaFixture fixture(ExtensionContext context) {
     return context
         .getStore(NAMESPACE)
-        .getOrComputeIfAbsent(Resource.class, k -> new Resource(KafkaFixtures.start()), Resource.class)
+        .getOrComputeIfAbsent(
+            Resource.class, k -> new Resource(KafkaFixtures.start()), Resource.class)
         .fixture;
   }
 
   /** Lets JUnit close the fixture when the class's store is closed. */
-  private record Resource(KafkaFixture fixture) implements ExtensionContext.Store.CloseableResource {
+  private record Resource(KafkaFixture fixture)
+      implements ExtensionContext.Store.CloseableResource {
     @Override
     public void close() {
       fixture.close();

@@ -40,8 +40,10 @@ public final class KafkaFixtures {
       if (DockerClientFactory.instance().isDockerAvailable()) {
         return ContainerKafkaFixture.start(brokerProperties);
       }
-      LOG.warn("-D{}={} but no Docker engine is available: using the embedded broker",
-          PROPERTY, CONTAINER);
+      LOG.warn(
+          "-D{}={} but no Docker engine is available: using the embedded broker",
+          PROPERTY,
+          CONTAINER);
     }
     Map<String, String> properties = new LinkedHashMap<>(KafkaFixture.TEST_BROKER_PROPERTIES);
     properties.putAll(brokerProperties);

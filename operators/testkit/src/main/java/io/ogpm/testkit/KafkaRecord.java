@@ -27,7 +27,13 @@ import org.apache.kafka.common.header.Header;
  * @param value the value, or null
  * @param headers the headers by name (the last value of a repeated name), values as UTF-8 text
  */
-public record KafkaRecord(String topic, int partition, long offset, long timestamp, byte[] key, byte[] value,
+public record KafkaRecord(
+    String topic,
+    int partition,
+    long offset,
+    long timestamp,
+    byte[] key,
+    byte[] value,
     Map<String, String> headers) {
 
   public KafkaRecord {
@@ -36,7 +42,13 @@ public record KafkaRecord(String topic, int partition, long offset, long timesta
 
   /** A record read by a consumer. */
   public static KafkaRecord of(ConsumerRecord<byte[], byte[]> r) {
-    return new KafkaRecord(r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(), r.value(),
+    return new KafkaRecord(
+        r.topic(),
+        r.partition(),
+        r.offset(),
+        r.timestamp(),
+        r.key(),
+        r.value(),
         headers(r.headers()));
   }
 
@@ -47,8 +59,14 @@ public record KafkaRecord(String topic, int partition, long offset, long timesta
 
   /** A record written by a producer, where the broker acknowledged it. */
   static KafkaRecord of(ProducerRecord<byte[], byte[]> sent, RecordMetadata landed) {
-    return new KafkaRecord(landed.topic(), landed.partition(), landed.offset(), landed.timestamp(), sent.key(),
-        sent.value(), headers(sent.headers()));
+    return new KafkaRecord(
+        landed.topic(),
+        landed.partition(),
+        landed.offset(),
+        landed.timestamp(),
+        sent.key(),
+        sent.value(),
+        headers(sent.headers()));
   }
 
   private static Map<String, String> headers(Iterable<Header> headers) {
@@ -81,8 +99,13 @@ public record KafkaRecord(String topic, int partition, long offset, long timesta
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof KafkaRecord r && r.topic.equals(topic) && r.partition == partition && r.offset == offset
-        && r.timestamp == timestamp && java.util.Arrays.equals(r.key, key) && java.util.Arrays.equals(r.value, value)
+    return o instanceof KafkaRecord r
+        && r.topic.equals(topic)
+        && r.partition == partition
+        && r.offset == offset
+        && r.timestamp == timestamp
+        && java.util.Arrays.equals(r.key, key)
+        && java.util.Arrays.equals(r.value, value)
         && r.headers.equals(headers);
   }
 

@@ -60,7 +60,11 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * MiniClusterExtension} in one class: both would resolve the same parameters.
  */
 public final class LdpTestEnvironment
-    implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver {
+    implements BeforeAllCallback,
+        AfterAllCallback,
+        BeforeEachCallback,
+        AfterEachCallback,
+        ParameterResolver {
 
   private final int taskManagers;
   private final int slotsPerTaskManager;
@@ -88,19 +92,24 @@ public final class LdpTestEnvironment
     String prefix = "metrics.reporter." + CapturedMetrics.REPORTER + ".";
     conf.setString(prefix + "factory.class", CapturedMetrics.Reporter.class.getName());
     conf.setString(prefix + CapturedMetrics.ID, captureId);
-    this.flink = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-        .setConfiguration(conf)
-        .setNumberTaskManagers(taskManagers)
-        .setNumberSlotsPerTaskManager(slotsPerTaskManager)
-        .build());
+    this.flink =
+        new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder()
+                .setConfiguration(conf)
+                .setNumberTaskManagers(taskManagers)
+                .setNumberSlotsPerTaskManager(slotsPerTaskManager)
+                .build());
   }
 
-  /** A builder with the defaults: one task manager with two slots, parallelism 2, no extra settings. */
+  /**
+   * A builder with the defaults: one task manager with two slots, parallelism 2, no extra settings.
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  // --- what a test uses ----------------------------------------------------------------------------
+  // --- what a test uses
+  // ----------------------------------------------------------------------------
 
   /** The Kafka broker, with its helpers (topics, producing, reading committed output, waiting). */
   public KafkaFixture kafka() {
@@ -153,8 +162,9 @@ public final class LdpTestEnvironment
 
   private <T> T started(T resource) {
     if (resource == null) {
-      throw new IllegalStateException("the LdpTestEnvironment is not started: register it on a static field"
-          + " (@RegisterExtension static final LdpTestEnvironment ...) or with @ExtendWith, and use it in tests");
+      throw new IllegalStateException(
+          "the LdpTestEnvironment is not started: register it on a static field"
+              + " (@RegisterExtension static final LdpTestEnvironment ...) or with @ExtendWith, and use it in tests");
     }
     return resource;
   }
@@ -198,8 +208,9 @@ public final class LdpTestEnvironment
   @Override
   public void beforeEach(ExtensionContext context) throws Exception {
     if (startedIn == null) {
-      throw new ExtensionConfigurationException("LdpTestEnvironment was not started before the class's tests:"
-          + " register it on a static field (@RegisterExtension static final LdpTestEnvironment ...)");
+      throw new ExtensionConfigurationException(
+          "LdpTestEnvironment was not started before the class's tests:"
+              + " register it on a static field (@RegisterExtension static final LdpTestEnvironment ...)");
     }
     flink.beforeEach(context);
   }
@@ -239,7 +250,8 @@ public final class LdpTestEnvironment
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
-    return type == LdpTestEnvironment.class || type == KafkaFixture.class
+    return type == LdpTestEnvironment.class
+        || type == KafkaFixture.class
         || (startedIn != null && flink.supportsParameter(parameter, context));
   }
 
@@ -268,7 +280,8 @@ public final class LdpTestEnvironment
     @Override
     public Parameter getParameter() {
       try {
-        return MiniClusterParameter.class.getDeclaredMethod("holder", MiniCluster.class).getParameters()[0];
+        return MiniClusterParameter.class.getDeclaredMethod("holder", MiniCluster.class)
+            .getParameters()[0];
       } catch (NoSuchMethodException e) {
         throw new IllegalStateException(e);
       }
@@ -315,13 +328,17 @@ public final class LdpTestEnvironment
 
     /** Settings of the MiniCluster (restart strategy, metric reporters, REST options...). */
     public Builder flinkConfiguration(Configuration configuration) {
-      this.flinkConfiguration = new Configuration(java.util.Objects.requireNonNull(configuration, "flinkConfiguration"));
+      this.flinkConfiguration =
+          new Configuration(java.util.Objects.requireNonNull(configuration, "flinkConfiguration"));
       return this;
     }
 
-    /** One broker property over the kit's defaults (e.g. {@code log.retention.check.interval.ms}). */
+    /**
+     * One broker property over the kit's defaults (e.g. {@code log.retention.check.interval.ms}).
+     */
     public Builder brokerProperty(String key, String value) {
-      brokerProperties.put(java.util.Objects.requireNonNull(key, "broker property"),
+      brokerProperties.put(
+          java.util.Objects.requireNonNull(key, "broker property"),
           java.util.Objects.requireNonNull(value, "broker property " + key));
       return this;
     }
@@ -335,11 +352,19 @@ public final class LdpTestEnvironment
         throw new IllegalArgumentException("taskManagers: must be >= 1, got " + taskManagers);
       }
       if (slotsPerTaskManager < 1) {
-        throw new IllegalArgumentException("slotsPerTaskManager: must be >= 1, got " + slotsPerTaskManager);
+        throw new IllegalArgumentException(
+            "slotsPerTaskManager: must be >= 1, got " + slotsPerTaskManager);
       }
       if (parallelism < 0 || parallelism > taskManagers * slotsPerTaskManager) {
-        throw new IllegalArgumentException("parallelism: must be between 1 and the " + taskManagers * slotsPerTaskManager
-            + " slots (" + taskManagers + " task managers x " + slotsPerTaskManager + " slots), got " + parallelism);
+        throw new IllegalArgumentException(
+            "parallelism: must be between 1 and the "
+                + taskManagers * slotsPerTaskManager
+                + " slots ("
+                + taskManagers
+                + " task managers x "
+                + slotsPerTaskManager
+                + " slots), got "
+                + parallelism);
       }
       return new LdpTestEnvironment(this);
     }

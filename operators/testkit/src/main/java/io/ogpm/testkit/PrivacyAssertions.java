@@ -35,12 +35,12 @@ import java.util.Set;
  *       its field's output domain, exactly on a value of the field's output grid.
  * </ul>
  *
- * <p>Each takes the {@link PrivacyConfig} the job ran with, and the records as {@link KafkaRecord}s:
- * the inputs as {@link KafkaFixture#produce produced} (or read back from the raw topic), the
- * perturbed and dead-letter topics as {@link KafkaFixture#readCommitted read committed}. A failed
- * assertion throws an {@link AssertionError} listing every violation found (the first {@value
- * Violations#SHOWN}), each naming the rule, the record's coordinates and the field, never a value:
- * test reports are read by many.
+ * <p>Each takes the {@link PrivacyConfig} the job ran with, and the records as {@link
+ * KafkaRecord}s: the inputs as {@link KafkaFixture#produce produced} (or read back from the raw
+ * topic), the perturbed and dead-letter topics as {@link KafkaFixture#readCommitted read
+ * committed}. A failed assertion throws an {@link AssertionError} listing every violation found
+ * (the first {@value Violations#SHOWN}), each naming the rule, the record's coordinates and the
+ * field, never a value: test reports are read by many.
  *
  * <pre>{@code
  * List<KafkaRecord> inputs = kafka.produceJson("raw", lines);
@@ -58,14 +58,17 @@ public final class PrivacyAssertions {
       Set.of(PerturbedRecordSerializer.EPSILON_HEADER, ConfigFingerprint.HEADER);
 
   /** Perturbed records are read as strictly as the perturbation reads its input. */
-  private static final ObjectMapper STRICT = JsonMapper.builder()
-      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).build();
+  private static final ObjectMapper STRICT =
+      JsonMapper.builder().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).build();
 
   private PrivacyAssertions() {}
 
   /** All four assertions of the contract; reports the violations of all of them at once. */
-  public static void assertPrivacyContract(PrivacyConfig config, List<KafkaRecord> inputs,
-      List<KafkaRecord> perturbed, List<KafkaRecord> deadLetters) {
+  public static void assertPrivacyContract(
+      PrivacyConfig config,
+      List<KafkaRecord> inputs,
+      List<KafkaRecord> perturbed,
+      List<KafkaRecord> deadLetters) {
     Violations v = new Violations();
     accountFor(config, inputs, perturbed, deadLetters, v);
     undeclaredFields(config, perturbed, v);
@@ -82,8 +85,11 @@ public final class PrivacyAssertions {
    * it was sent. Without a passed-through id a perturbed record cannot be traced to its input and
    * only the numbers and the dead letters are checked.
    */
-  public static void assertEveryInputAccountedFor(PrivacyConfig config, List<KafkaRecord> inputs,
-      List<KafkaRecord> perturbed, List<KafkaRecord> deadLetters) {
+  public static void assertEveryInputAccountedFor(
+      PrivacyConfig config,
+      List<KafkaRecord> inputs,
+      List<KafkaRecord> perturbed,
+      List<KafkaRecord> deadLetters) {
     Violations v = new Violations();
     accountFor(config, inputs, perturbed, deadLetters, v);
     v.throwIfAny("every input accounted for");
@@ -114,8 +120,8 @@ public final class PrivacyAssertions {
    * parse error's position, a record's size in bytes). An input that is not JSON is scanned for
    * string literals, numbers and bare words.
    */
-  public static void assertDeadLettersCarryNoRawValue(PrivacyConfig config, List<KafkaRecord> inputs,
-      List<KafkaRecord> deadLetters) {
+  public static void assertDeadLettersCarryNoRawValue(
+      PrivacyConfig config, List<KafkaRecord> inputs, List<KafkaRecord> deadLetters) {
     Violations v = new Violations();
     rawValuesInDeadLetters(config, inputs, deadLetters, v);
     v.throwIfAny("dead letters carry no raw value");
@@ -128,7 +134,8 @@ public final class PrivacyAssertions {
    * Mechanism#valueOfCell}). A value computed from the input and not snapped, or snapped to another
    * configuration's grid, is off the grid.
    */
-  public static void assertPerturbedValuesOnGrid(PrivacyConfig config, List<KafkaRecord> perturbed) {
+  public static void assertPerturbedValuesOnGrid(
+      PrivacyConfig config, List<KafkaRecord> perturbed) {
     Violations v = new Violations();
     offTheGrid(config, perturbed, v);
     v.throwIfAny("perturbed values on the grid");
@@ -136,11 +143,22 @@ public final class PrivacyAssertions {
 
   // --- every input accounted for ---------------------------------------------------------------
 
-  private static void accountFor(PrivacyConfig config, List<KafkaRecord> inputs, List<KafkaRecord> perturbed,
-      List<KafkaRecord> deadLetters, Violations v) {
+  private static void accountFor(
+      PrivacyConfig config,
+      List<KafkaRecord> inputs,
+      List<KafkaRecord> perturbed,
+      List<KafkaRecord> deadLetters,
+      Violations v) {
     if (perturbed.size() + deadLetters.size() != inputs.size()) {
-      v.add("accounted for", inputs.size() + " inputs but " + perturbed.size() + " perturbed + "
-          + deadLetters.size() + " dead-lettered = " + (perturbed.size() + deadLetters.size()));
+      v.add(
+          "accounted for",
+          inputs.size()
+              + " inputs but "
+              + perturbed.size()
+              + " perturbed + "
+              + deadLetters.size()
+              + " dead-lettered = "
+              + (perturbed.size() + deadLetters.size()));
     }
     Map<String, KafkaRecord> inputsAt = new HashMap<>();
     for (KafkaRecord in : inputs) {
@@ -150,9 +168,13 @@ public final class PrivacyAssertions {
     for (KafkaRecord d : deadLetters) {
       String source = sourceOf(d);
       if (source == null) {
-        v.add("accounted for", "dead letter " + d.coordinates() + " names no source topic, partition and offset");
+        v.add(
+            "accounted for",
+            "dead letter " + d.coordinates() + " names no source topic, partition and offset");
       } else if (!inputsAt.containsKey(source)) {
-        v.add("accounted for", "dead letter " + d.coordinates() + " names " + source + ", which is no input");
+        v.add(
+            "accounted for",
+            "dead letter " + d.coordinates() + " names " + source + ", which is no input");
       } else if (!deadLettered.add(source)) {
         v.add("accounted for", "input " + source + " is dead-lettered more than once");
       }
@@ -170,8 +192,13 @@ public final class PrivacyAssertions {
       }
       String id = idOf(parse(in.value(), LENIENT), idPath);
       if (id == null) {
-        v.add("accounted for", "input " + in.coordinates() + " has no readable " + idField
-            + " but is not dead-lettered");
+        v.add(
+            "accounted for",
+            "input "
+                + in.coordinates()
+                + " has no readable "
+                + idField
+                + " but is not dead-lettered");
         continue;
       }
       expected.merge(id, 1, Integer::sum);
@@ -183,28 +210,44 @@ public final class PrivacyAssertions {
       if (id == null) {
         v.add("accounted for", "perturbed record " + out.coordinates() + " has no " + idField);
       } else if (left == null) {
-        v.add("accounted for", "perturbed record " + out.coordinates() + " has the " + idField
-            + " of no input left to perturb (another input's, or one perturbed twice)");
+        v.add(
+            "accounted for",
+            "perturbed record "
+                + out.coordinates()
+                + " has the "
+                + idField
+                + " of no input left to perturb (another input's, or one perturbed twice)");
       } else if (left == 1) {
         expected.remove(id);
       } else {
         expected.put(id, left - 1);
       }
     }
-    expected.forEach((id, n) -> v.add("accounted for", "input " + firstInputOf.get(id)
-        + (n > 1 ? " and " + (n - 1) + " more with its " + idField : "")
-        + " neither perturbed nor dead-lettered"));
+    expected.forEach(
+        (id, n) ->
+            v.add(
+                "accounted for",
+                "input "
+                    + firstInputOf.get(id)
+                    + (n > 1 ? " and " + (n - 1) + " more with its " + idField : "")
+                    + " neither perturbed nor dead-lettered"));
   }
 
   /** The dead letter's {@code source} as coordinates, or null. */
   private static String sourceOf(KafkaRecord deadLetter) {
     JsonNode d = parse(deadLetter.value(), LENIENT);
     JsonNode s = d == null ? null : d.get("source");
-    if (s == null || !s.path("topic").isTextual() || !s.path("partition").canConvertToInt()
+    if (s == null
+        || !s.path("topic").isTextual()
+        || !s.path("partition").canConvertToInt()
         || !s.path("offset").canConvertToLong()) {
       return null;
     }
-    return s.get("topic").textValue() + "-" + s.get("partition").intValue() + "@" + s.get("offset").longValue();
+    return s.get("topic").textValue()
+        + "-"
+        + s.get("partition").intValue()
+        + "@"
+        + s.get("offset").longValue();
   }
 
   /** A record id as the perturbation reads it: a string or an integer, type-tagged. */
@@ -221,7 +264,8 @@ public final class PrivacyAssertions {
 
   // --- no undeclared field ----------------------------------------------------------------------
 
-  private static void undeclaredFields(PrivacyConfig config, List<KafkaRecord> perturbed, Violations v) {
+  private static void undeclaredFields(
+      PrivacyConfig config, List<KafkaRecord> perturbed, Violations v) {
     Set<List<String>> fields = new HashSet<>();
     for (FieldConfig f : config.fields()) {
       fields.add(f.path());
@@ -234,28 +278,49 @@ public final class PrivacyAssertions {
     for (KafkaRecord r : perturbed) {
       JsonNode root = parse(r.value(), STRICT);
       if (root == null || !root.isObject()) {
-        v.add("no undeclared field", "perturbed record " + r.coordinates() + " is not a JSON object");
+        v.add(
+            "no undeclared field", "perturbed record " + r.coordinates() + " is not a JSON object");
         continue;
       }
       walk(root, new ArrayList<>(), fields, passthrough, r, v);
       if (r.key() != null) {
         JsonNode id = idField == null ? null : JsonFields.at(root, List.of(idField.split("\\.")));
-        String idText = id == null ? null : id.isTextual() ? id.textValue() : id.isIntegralNumber() ? id.bigIntegerValue().toString() : null;
+        String idText =
+            id == null
+                ? null
+                : id.isTextual()
+                    ? id.textValue()
+                    : id.isIntegralNumber() ? id.bigIntegerValue().toString() : null;
         if (idText == null || !idText.equals(r.keyAsString())) {
-          v.add("no undeclared field", "perturbed record " + r.coordinates()
-              + " has a key that is not its passed-through id" + (idField == null ? " (none is passed through)" : ""));
+          v.add(
+              "no undeclared field",
+              "perturbed record "
+                  + r.coordinates()
+                  + " has a key that is not its passed-through id"
+                  + (idField == null ? " (none is passed through)" : ""));
         }
       }
       for (String header : r.headers().keySet()) {
         if (!PERTURBED_HEADERS.contains(header)) {
-          v.add("no undeclared field", "perturbed record " + r.coordinates() + " has the undeclared header '" + header + "'");
+          v.add(
+              "no undeclared field",
+              "perturbed record "
+                  + r.coordinates()
+                  + " has the undeclared header '"
+                  + header
+                  + "'");
         }
       }
     }
   }
 
-  private static void walk(JsonNode object, List<String> at, Set<List<String>> fields, Set<List<String>> passthrough,
-      KafkaRecord r, Violations v) {
+  private static void walk(
+      JsonNode object,
+      List<String> at,
+      Set<List<String>> fields,
+      Set<List<String>> passthrough,
+      KafkaRecord r,
+      Violations v) {
     for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
       List<String> path = new ArrayList<>(at);
@@ -266,18 +331,30 @@ public final class PrivacyAssertions {
       }
       if (fields.contains(path)) {
         if (!e.getValue().isNumber()) {
-          v.add("no undeclared field", "perturbed record " + r.coordinates() + ": field '" + name + "' is not a number");
+          v.add(
+              "no undeclared field",
+              "perturbed record " + r.coordinates() + ": field '" + name + "' is not a number");
         }
       } else if (isPrefix(path, fields) || isPrefix(path, passthrough)) {
         if (e.getValue().isObject()) {
           walk(e.getValue(), path, fields, passthrough, r, v);
         } else {
-          v.add("no undeclared field", "perturbed record " + r.coordinates() + ": '" + name
-              + "' holds a value where only configured fields may be nested");
+          v.add(
+              "no undeclared field",
+              "perturbed record "
+                  + r.coordinates()
+                  + ": '"
+                  + name
+                  + "' holds a value where only configured fields may be nested");
         }
       } else {
-        v.add("no undeclared field", "perturbed record " + r.coordinates() + " has the undeclared field '" + name
-            + "' (neither perturbed nor passthrough)");
+        v.add(
+            "no undeclared field",
+            "perturbed record "
+                + r.coordinates()
+                + " has the undeclared field '"
+                + name
+                + "' (neither perturbed nor passthrough)");
       }
     }
   }
@@ -293,23 +370,102 @@ public final class PrivacyAssertions {
 
   // --- dead letters carry no raw value ----------------------------------------------------------
 
-  /** Words of the library's dead-letter messages and reason codes (io.ogpm.record, io.ogpm.flink). */
-  private static final Set<String> MESSAGE_WORDS = Set.of(
-      "a", "ago", "ahead", "an", "and", "array", "binary", "boolean", "brokers", "budget", "by", "bytes", "check",
-      "clock", "clocks", "column", "configure", "createtime", "empty", "ended", "field", "finite", "for", "has", "id",
-      "ingestion-time", "input", "integer", "is", "its", "job", "json", "kafka", "kept", "line", "log-append",
-      "log-append-time", "logappendtime", "longer", "managers", "max-lag", "message.timestamp.type", "missing",
-      "more", "no", "not", "notimestamptype", "null", "number", "object", "of", "or", "outside", "per", "period",
-      "pojo", "privacy", "producer", "record", "s", "set", "spending", "spent", "string", "task", "than", "the",
-      "time", "timestamp", "topic", "unreadable", "user", "utf-8", "valid", "while", "with",
-      "malformed-json", "not-an-object", "too-large", "missing-field", "not-a-number", "out-of-range",
-      "budget-exhausted", "budget-period-closed", "untrusted-time");
+  /**
+   * Words of the library's dead-letter messages and reason codes (io.ogpm.record, io.ogpm.flink).
+   */
+  private static final Set<String> MESSAGE_WORDS =
+      Set.of(
+          "a",
+          "ago",
+          "ahead",
+          "an",
+          "and",
+          "array",
+          "binary",
+          "boolean",
+          "brokers",
+          "budget",
+          "by",
+          "bytes",
+          "check",
+          "clock",
+          "clocks",
+          "column",
+          "configure",
+          "createtime",
+          "empty",
+          "ended",
+          "field",
+          "finite",
+          "for",
+          "has",
+          "id",
+          "ingestion-time",
+          "input",
+          "integer",
+          "is",
+          "its",
+          "job",
+          "json",
+          "kafka",
+          "kept",
+          "line",
+          "log-append",
+          "log-append-time",
+          "logappendtime",
+          "longer",
+          "managers",
+          "max-lag",
+          "message.timestamp.type",
+          "missing",
+          "more",
+          "no",
+          "not",
+          "notimestamptype",
+          "null",
+          "number",
+          "object",
+          "of",
+          "or",
+          "outside",
+          "per",
+          "period",
+          "pojo",
+          "privacy",
+          "producer",
+          "record",
+          "s",
+          "set",
+          "spending",
+          "spent",
+          "string",
+          "task",
+          "than",
+          "the",
+          "time",
+          "timestamp",
+          "topic",
+          "unreadable",
+          "user",
+          "utf-8",
+          "valid",
+          "while",
+          "with",
+          "malformed-json",
+          "not-an-object",
+          "too-large",
+          "missing-field",
+          "not-a-number",
+          "out-of-range",
+          "budget-exhausted",
+          "budget-period-closed",
+          "untrusted-time");
 
   /** Words after which a number is a position or a size, not a value. */
   private static final Set<String> STRUCTURAL = Set.of("line", "column", "has", "than");
 
-  private static void rawValuesInDeadLetters(PrivacyConfig config, List<KafkaRecord> inputs,
-      List<KafkaRecord> deadLetters, Violations v) {
+  private static void rawValuesInDeadLetters(
+      PrivacyConfig config, List<KafkaRecord> inputs, List<KafkaRecord> deadLetters, Violations v) {
     RawValues raw = new RawValues();
     Set<String> excusedWords = new HashSet<>(MESSAGE_WORDS);
     Set<Double> excusedNumbers = new HashSet<>();
@@ -326,7 +482,9 @@ public final class PrivacyAssertions {
         for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext(); ) {
           Map.Entry<String, JsonNode> e = it.next();
           if (!e.getKey().equals("source")) {
-            tokens.addAll(RawValues.tokens(e.getValue().isTextual() ? e.getValue().textValue() : e.getValue().toString()));
+            tokens.addAll(
+                RawValues.tokens(
+                    e.getValue().isTextual() ? e.getValue().textValue() : e.getValue().toString()));
           }
         }
       } else if (d.value() != null) {
@@ -338,12 +496,15 @@ public final class PrivacyAssertions {
       d.headers().values().forEach(h -> tokens.addAll(RawValues.tokens(h == null ? "" : h)));
       String leak = leak(tokens, raw.numbers, suspects, excusedNumbers);
       if (leak != null) {
-        v.add("dead letters carry no raw value", "dead letter " + d.coordinates() + " carries " + leak);
+        v.add(
+            "dead letters carry no raw value",
+            "dead letter " + d.coordinates() + " carries " + leak);
       }
     }
   }
 
-  private static void configVocabulary(PrivacyConfig config, Set<String> words, Set<Double> numbers) {
+  private static void configVocabulary(
+      PrivacyConfig config, Set<String> words, Set<Double> numbers) {
     List<String> names = new ArrayList<>(config.passthrough());
     config.idField().ifPresent(names::add);
     config.userField().ifPresent(names::add);
@@ -356,22 +517,30 @@ public final class PrivacyAssertions {
       Arrays.stream(n.split("\\.")).map(RawValues::lower).forEach(words::add);
     }
     numbers.add(config.epsilonPerRecord());
-    config.budget().ifPresent((BudgetConfig b) -> {
-      numbers.add(b.epsilon());
-      words.add(RawValues.lower(b.period().toString()));
-      words.add(RawValues.lower(b.maxLag().toString()));
-    });
+    config
+        .budget()
+        .ifPresent(
+            (BudgetConfig b) -> {
+              numbers.add(b.epsilon());
+              words.add(RawValues.lower(b.period().toString()));
+              words.add(RawValues.lower(b.maxLag().toString()));
+            });
   }
 
   /**
    * The input strings worth looking for, by their first token: not those made only of excused
    * words, and not single numbers (compared as numbers, where positions and sizes are told apart).
    */
-  private static Map<String, List<List<String>>> suspectStrings(RawValues raw, Set<String> excusedWords,
-      Set<Double> excusedNumbers) {
+  private static Map<String, List<List<String>>> suspectStrings(
+      RawValues raw, Set<String> excusedWords, Set<Double> excusedNumbers) {
     Map<String, List<List<String>>> byFirst = new HashMap<>();
     for (List<String> s : raw.strings) {
-      boolean excused = s.stream().allMatch(w -> excusedWords.contains(RawValues.lower(w)) || isExcusedNumber(w, excusedNumbers));
+      boolean excused =
+          s.stream()
+              .allMatch(
+                  w ->
+                      excusedWords.contains(RawValues.lower(w))
+                          || isExcusedNumber(w, excusedNumbers));
       boolean number = s.size() == 1 && RawValues.isNumber(s.get(0));
       if (!excused && !number) {
         byFirst.computeIfAbsent(s.get(0), k -> new ArrayList<>()).add(s);
@@ -381,7 +550,10 @@ public final class PrivacyAssertions {
   }
 
   /** What leaks, described without the value; null if nothing. */
-  private static String leak(List<String> tokens, Set<Double> rawNumbers, Map<String, List<List<String>>> suspects,
+  private static String leak(
+      List<String> tokens,
+      Set<Double> rawNumbers,
+      Map<String, List<List<String>>> suspects,
       Set<Double> excusedNumbers) {
     for (int i = 0; i < tokens.size(); i++) {
       String t = tokens.get(i);
@@ -416,7 +588,8 @@ public final class PrivacyAssertions {
     for (KafkaRecord r : perturbed) {
       JsonNode root = parse(r.value(), LENIENT);
       for (int i = 0; i < mechanisms.length; i++) {
-        String where = "perturbed record " + r.coordinates() + ": field '" + fields.get(i).name() + "'";
+        String where =
+            "perturbed record " + r.coordinates() + ": field '" + fields.get(i).name() + "'";
         JsonNode node = JsonFields.at(root, fields.get(i).path());
         if (node == null || !node.isNumber()) {
           v.add("on the grid", where + " is missing or not a number");
@@ -425,10 +598,21 @@ public final class PrivacyAssertions {
         double y = node.doubleValue();
         Mechanism m = mechanisms[i];
         if (!(y >= m.outputLo() && y < m.outputHi())) {
-          v.add("on the grid", where + " lies outside the output domain [" + m.outputLo() + ", " + m.outputHi() + ")");
+          v.add(
+              "on the grid",
+              where
+                  + " lies outside the output domain ["
+                  + m.outputLo()
+                  + ", "
+                  + m.outputHi()
+                  + ")");
         } else if (!onGrid(m, y)) {
-          v.add("on the grid", where + " is not the value of any cell of its output grid ("
-              + m.spec().gridBits() + " bits)");
+          v.add(
+              "on the grid",
+              where
+                  + " is not the value of any cell of its output grid ("
+                  + m.spec().gridBits()
+                  + " bits)");
         }
       }
     }
@@ -436,8 +620,8 @@ public final class PrivacyAssertions {
 
   /**
    * Whether y is the value of a grid cell: cell values are {@code lo + (k + 1/2) w} (the partial
-   * end cells of an enlarged domain clamped into it), so only the cells next to {@code (y - lo) / w}
-   * can hold y; their values are recomputed exactly as the mechanism computes them.
+   * end cells of an enlarged domain clamped into it), so only the cells next to {@code (y - lo) /
+   * w} can hold y; their values are recomputed exactly as the mechanism computes them.
    */
   static boolean onGrid(Mechanism m, double y) {
     double k = Math.floor((y - m.domain().lo()) / m.cellWidth());

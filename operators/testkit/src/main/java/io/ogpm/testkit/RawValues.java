@@ -25,12 +25,14 @@ import java.util.regex.Pattern;
 final class RawValues {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern LITERALS =
-      Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\"|(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)|([\\p{L}_][\\p{L}\\p{N}_.\\-]*)");
+      Pattern.compile(
+          "\"((?:[^\"\\\\]|\\\\.)*)\"|(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)|([\\p{L}_][\\p{L}\\p{N}_.\\-]*)");
   private static final Pattern TOKEN_SEPARATORS = Pattern.compile("[^\\p{L}\\p{N}._+\\-]+");
   private static final Pattern NUMBER = Pattern.compile("[+-]?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?");
 
   /** Strings (as token sequences) and numbers of the inputs. */
   final List<List<String>> strings = new ArrayList<>();
+
   final Set<Double> numbers = new HashSet<>();
 
   void add(byte[] input) {
@@ -89,7 +91,9 @@ final class RawValues {
     }
   }
 
-  /** The words and numbers of a text: split at everything but letters, digits and {@code . _ + -}. */
+  /**
+   * The words and numbers of a text: split at everything but letters, digits and {@code . _ + -}.
+   */
   static List<String> tokens(String text) {
     List<String> out = new ArrayList<>();
     for (String t : TOKEN_SEPARATORS.split(text)) {

@@ -3,7 +3,9 @@ package io.ogpm.testkit;
 import java.util.List;
 import java.util.Map;
 
-/** Records read while waiting, shown by their numbers in a timeout message: values are not for logs. */
+/**
+ * Records read while waiting, shown by their numbers in a timeout message: values are not for logs.
+ */
 final class ReadCounts {
   private ReadCounts() {}
 
@@ -22,7 +24,9 @@ final class ReadCounts {
     @Override
     public String toString() {
       StringBuilder s = new StringBuilder();
-      records.forEach((t, r) -> s.append(s.length() == 0 ? "" : ", ").append(r.size()).append(" in ").append(t));
+      records.forEach(
+          (t, r) ->
+              s.append(s.length() == 0 ? "" : ", ").append(r.size()).append(" in ").append(t));
       return s.toString();
     }
   }

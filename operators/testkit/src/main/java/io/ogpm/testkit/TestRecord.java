@@ -28,7 +28,8 @@ public final class TestRecord {
   private final Integer partition;
   private final Map<String, String> headers;
 
-  private TestRecord(byte[] key, byte[] value, Long timestamp, Integer partition, Map<String, String> headers) {
+  private TestRecord(
+      byte[] key, byte[] value, Long timestamp, Integer partition, Map<String, String> headers) {
     this.key = key;
     this.value = value;
     this.timestamp = timestamp;
@@ -36,7 +37,9 @@ public final class TestRecord {
     this.headers = headers;
   }
 
-  /** A record whose value is {@code json} in UTF-8 (not validated: tests send malformed input too). */
+  /**
+   * A record whose value is {@code json} in UTF-8 (not validated: tests send malformed input too).
+   */
   public static TestRecord json(String json) {
     Objects.requireNonNull(json, "json");
     return new TestRecord(null, json.getBytes(StandardCharsets.UTF_8), null, null, Map.of());
@@ -49,7 +52,12 @@ public final class TestRecord {
 
   /** The same record with a key (UTF-8). */
   public TestRecord withKey(String key) {
-    return new TestRecord(key == null ? null : key.getBytes(StandardCharsets.UTF_8), value, timestamp, partition, headers);
+    return new TestRecord(
+        key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+        value,
+        timestamp,
+        partition,
+        headers);
   }
 
   /** The same record with the producer's timestamp. */
@@ -60,7 +68,8 @@ public final class TestRecord {
   /** The same record with the producer's timestamp, in epoch milliseconds. */
   public TestRecord withTimestamp(long epochMillis) {
     if (epochMillis < 0) {
-      throw new IllegalArgumentException("timestamp: must be >= 0 epoch milliseconds, got " + epochMillis);
+      throw new IllegalArgumentException(
+          "timestamp: must be >= 0 epoch milliseconds, got " + epochMillis);
     }
     return new TestRecord(key, value, epochMillis, partition, headers);
   }
@@ -76,7 +85,8 @@ public final class TestRecord {
   /** The same record with one more header (UTF-8 value). */
   public TestRecord withHeader(String name, String value) {
     Map<String, String> h = new LinkedHashMap<>(headers);
-    h.put(Objects.requireNonNull(name, "header name"), Objects.requireNonNull(value, "header value"));
+    h.put(
+        Objects.requireNonNull(name, "header name"), Objects.requireNonNull(value, "header value"));
     return new TestRecord(key, this.value, timestamp, partition, Map.copyOf(h));
   }
 
@@ -84,7 +94,12 @@ public final class TestRecord {
   public ProducerRecord<byte[], byte[]> toProducerRecord(String topic) {
     RecordHeaders h = new RecordHeaders();
     headers.forEach((k, v) -> h.add(k, v.getBytes(StandardCharsets.UTF_8)));
-    return new ProducerRecord<>(topic, partition, timestamp, key == null ? null : key.clone(),
-        value == null ? null : value.clone(), h);
+    return new ProducerRecord<>(
+        topic,
+        partition,
+        timestamp,
+        key == null ? null : key.clone(),
+        value == null ? null : value.clone(),
+        h);
   }
 }

@@ -8,12 +8,12 @@
  *   <li>{@link io.ogpm.testkit.KafkaFixture}: topics, producing records ({@link
  *       io.ogpm.testkit.TestRecord}), reading committed output to its end ({@link
  *       io.ogpm.testkit.KafkaRecord}), waiting for a count ({@link io.ogpm.testkit.Await}); started
- *       by {@link io.ogpm.testkit.KafkaFixtures} (in this JVM: {@link io.ogpm.testkit.EmbeddedKafka};
- *       in Docker: {@link io.ogpm.testkit.ContainerKafkaFixture}), alone by {@link
- *       io.ogpm.testkit.KafkaFixtureExtension}.
- *   <li>{@link io.ogpm.testkit.PrivacyAssertions}: the privacy contract checked on what a job wrote:
- *       every input accounted for, no undeclared field, dead letters without raw values, perturbed
- *       values on their output grid.
+ *       by {@link io.ogpm.testkit.KafkaFixtures} (in this JVM: {@link
+ *       io.ogpm.testkit.EmbeddedKafka}; in Docker: {@link io.ogpm.testkit.ContainerKafkaFixture}),
+ *       alone by {@link io.ogpm.testkit.KafkaFixtureExtension}.
+ *   <li>{@link io.ogpm.testkit.PrivacyAssertions}: the privacy contract checked on what a job
+ *       wrote: every input accounted for, no undeclared field, dead letters without raw values,
+ *       perturbed values on their output grid.
  * </ul>
  *
  * <p>The README's section "Testing a job with the test kit" shows a complete test.

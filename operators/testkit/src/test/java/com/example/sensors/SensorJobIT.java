@@ -25,7 +25,9 @@ class SensorJobIT {
   @RegisterExtension
   static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().parallelism(2).build();
 
-  static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
+  static final PrivacyConfig CONFIG =
+      PrivacyConfig.parse(
+          """
       id-field: id
       passthrough: [id, ts]
       fields:
@@ -36,14 +38,18 @@ class SensorJobIT {
   static void sensorJob(StreamExecutionEnvironment env, String bootstrapServers) {
     env.enableCheckpointing(1_000);
     KafkaSettings kafka = KafkaSettings.of(bootstrapServers);
-    DataStream<RawRecord> raw = env.fromSource(
-        RawRecordSource.builder().kafka(kafka).topics("sensors-raw").groupId("sensors").bounded(true).build(),
-        WatermarkStrategy.noWatermarks(), "raw readings");
-    PerturbationResult<PerturbedRecord> ldp = LdpPerturbation.builder()
-        .config(CONFIG)
-        .uidPrefix("sensors")
-        .build()
-        .apply(raw);
+    DataStream<RawRecord> raw =
+        env.fromSource(
+            RawRecordSource.builder()
+                .kafka(kafka)
+                .topics("sensors-raw")
+                .groupId("sensors")
+                .bounded(true)
+                .build(),
+            WatermarkStrategy.noWatermarks(),
+            "raw readings");
+    PerturbationResult<PerturbedRecord> ldp =
+        LdpPerturbation.builder().config(CONFIG).uidPrefix("sensors").build().apply(raw);
     ldp.perturbed().sinkTo(PerturbationSinks.perturbed(kafka, "sensors-perturbed", "sensors"));
     ldp.deadLetters().sinkTo(PerturbationSinks.deadLetters(kafka, "sensors-dead", "sensors"));
   }
@@ -54,11 +60,13 @@ class SensorJobIT {
     kafka.createTopic("sensors-raw", 2);
     kafka.createTopic("sensors-perturbed", 2);
     kafka.createTopic("sensors-dead", 1);
-    List<KafkaRecord> inputs = kafka.produceJson("sensors-raw",
-        "{\"id\":\"r1\",\"ts\":1767225600000,\"temperature\":21.5,\"owner\":\"alice\"}",
-        "{\"id\":\"r2\",\"ts\":1767225601000,\"temperature\":-3.25}",
-        "{\"id\":\"r3\",\"ts\":1767225602000,\"temperature\":99.5}",     // out of range
-        "{\"id\":\"r4\",\"ts\":1767225603000,\"temperature\":\"warm\"}"); // not a number
+    List<KafkaRecord> inputs =
+        kafka.produceJson(
+            "sensors-raw",
+            "{\"id\":\"r1\",\"ts\":1767225600000,\"temperature\":21.5,\"owner\":\"alice\"}",
+            "{\"id\":\"r2\",\"ts\":1767225601000,\"temperature\":-3.25}",
+            "{\"id\":\"r3\",\"ts\":1767225602000,\"temperature\":99.5}", // out of range
+            "{\"id\":\"r4\",\"ts\":1767225603000,\"temperature\":\"warm\"}"); // not a number
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     sensorJob(env, kafka.bootstrapServers());
@@ -66,8 +74,11 @@ class SensorJobIT {
 
     List<KafkaRecord> perturbed = kafka.readCommitted("sensors-perturbed");
     List<KafkaRecord> deadLetters = kafka.readCommitted("sensors-dead");
-    assertThat(perturbed).extracting(KafkaRecord::keyAsString).containsExactlyInAnyOrder("r1", "r2");
-    assertThat(deadLetters).extracting(r -> r.header("ogpm-reason"))
+    assertThat(perturbed)
+        .extracting(KafkaRecord::keyAsString)
+        .containsExactlyInAnyOrder("r1", "r2");
+    assertThat(deadLetters)
+        .extracting(r -> r.header("ogpm-reason"))
         .containsExactlyInAnyOrder("out-of-range", "not-a-number");
     PrivacyAssertions.assertPrivacyContract(CONFIG, inputs, perturbed, deadLetters);
     assertThat(ENV.metrics().ofJob("sensor job").counter("recordsPerturbed")).isEqualTo(2);

@@ -31,7 +31,8 @@ class AwaitTest {
     @Override
     public CompletableFuture<JobStatus> getJobStatus() {
       asked++;
-      return CompletableFuture.completedFuture(statuses.size() > 1 ? statuses.poll() : statuses.peek());
+      return CompletableFuture.completedFuture(
+          statuses.size() > 1 ? statuses.poll() : statuses.peek());
     }
 
     @Override
@@ -45,7 +46,8 @@ class AwaitTest {
     }
 
     @Override
-    public CompletableFuture<String> stopWithSavepoint(boolean drain, String dir, SavepointFormatType type) {
+    public CompletableFuture<String> stopWithSavepoint(
+        boolean drain, String dir, SavepointFormatType type) {
       throw new UnsupportedOperationException();
     }
 
@@ -86,12 +88,13 @@ class AwaitTest {
 
   @Test
   void aJobWithoutStatusIsNamed() {
-    JobClient job = new ScriptedJob(JobStatus.RUNNING) {
-      @Override
-      public CompletableFuture<JobStatus> getJobStatus() {
-        return CompletableFuture.failedFuture(new IllegalArgumentException("unknown job"));
-      }
-    };
+    JobClient job =
+        new ScriptedJob(JobStatus.RUNNING) {
+          @Override
+          public CompletableFuture<JobStatus> getJobStatus() {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("unknown job"));
+          }
+        };
     assertThatThrownBy(() -> Await.jobStatus(job, JobStatus.RUNNING))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageStartingWith("job 0123456789abcdef0123456789abcdef has no status: ")

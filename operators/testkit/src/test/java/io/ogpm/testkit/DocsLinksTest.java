@@ -23,19 +23,25 @@ import org.junit.jupiter.api.Test;
  * each relative link resolves from the page's own folder, and each anchor ({@code page.md#heading}
  * or {@code #heading}) is the GitHub anchor of a heading of its page (lowercase, spaces to '-',
  * punctuation other than '-' and '_' dropped, a repeated heading suffixed -1, -2...). Links in code
- * (fenced blocks, inline code) are not links. External links (http, https, mailto) are not
- * checked. The pages also name no commit: history is git's.
+ * (fenced blocks, inline code) are not links. External links (http, https, mailto) are not checked.
+ * The pages also name no commit: history is git's.
  */
 class DocsLinksTest {
   /** The repository root: the tests run in operators/testkit. */
   static final Path ROOT = Path.of("").toAbsolutePath().getParent().getParent();
-  private static final Pattern INLINE_LINK = Pattern.compile("!?\\[(?:[^\\[\\]]|\\[[^\\[\\]]*\\])*\\]\\(\\s*<?([^)\\s>]+)>?(?:\\s+\"[^\"]*\")?\\s*\\)");
-  private static final Pattern REFERENCE_DEFINITION = Pattern.compile("^\\s{0,3}\\[[^\\]]+\\]:\\s*<?(\\S+?)>?(?:\\s+.*)?$");
+
+  private static final Pattern INLINE_LINK =
+      Pattern.compile(
+          "!?\\[(?:[^\\[\\]]|\\[[^\\[\\]]*\\])*\\]\\(\\s*<?([^)\\s>]+)>?(?:\\s+\"[^\"]*\")?\\s*\\)");
+  private static final Pattern REFERENCE_DEFINITION =
+      Pattern.compile("^\\s{0,3}\\[[^\\]]+\\]:\\s*<?(\\S+?)>?(?:\\s+.*)?$");
   private static final Pattern HEADING = Pattern.compile("^\\s{0,3}(#{1,6})\\s+(.*?)\\s*#*\\s*$");
   private static final Pattern HTML_ANCHOR = Pattern.compile("<a\\s+(?:name|id)=\"([^\"]+)\"");
   private static final Pattern INLINE_CODE = Pattern.compile("(`+)(?:(?!\\1).)+?\\1");
+
   /** A hex string of 7 to 40 digits with at least one letter and one decimal digit: a commit id. */
-  private static final Pattern COMMIT_ID = Pattern.compile("\\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\\b");
+  private static final Pattern COMMIT_ID =
+      Pattern.compile("\\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\\b");
 
   /** README.md and every Markdown file under docs/. */
   static List<Path> pages() throws IOException {
@@ -55,7 +61,8 @@ class DocsLinksTest {
       for (Link link : links(Files.readString(page, StandardCharsets.UTF_8))) {
         String problem = check(page, link.target(), anchors);
         if (problem != null) {
-          broken.add(ROOT.relativize(page) + ":" + link.line() + ": " + link.target() + ": " + problem);
+          broken.add(
+              ROOT.relativize(page) + ":" + link.line() + ": " + link.target() + ": " + problem);
         }
       }
     }
@@ -79,7 +86,8 @@ class DocsLinksTest {
 
   @Test
   void theReadmeFitsOnAFewPages() throws IOException {
-    assertThat(Files.readAllLines(ROOT.resolve("README.md"), StandardCharsets.UTF_8)).hasSizeLessThanOrEqualTo(250);
+    assertThat(Files.readAllLines(ROOT.resolve("README.md"), StandardCharsets.UTF_8))
+        .hasSizeLessThanOrEqualTo(250);
   }
 
   @Test
@@ -89,13 +97,17 @@ class DocsLinksTest {
         .isEqualTo("reconstruction-classical-useraccelerationx-on-01");
     assertThat(anchor("The [CLI](cli.md): `flink run`")).isEqualTo("the-cli-flink-run");
     assertThat(anchor("snake_case and dashes-kept")).isEqualTo("snake_case-and-dashes-kept");
-    assertThat(anchors(List.of("# A", "## A", "```", "# B", "```", "### A"))).containsExactlyInAnyOrder("a", "a-1", "a-2");
+    assertThat(anchors(List.of("# A", "## A", "```", "# B", "```", "### A")))
+        .containsExactlyInAnyOrder("a", "a-1", "a-2");
   }
 
   @Test
   void linksInCodeAreNotLinks() {
-    assertThat(links("see [a](a.md) and `[b](b.md)`\n```\n[c](c.md)\n```\n[d]: d.md \"title\"\n![e](e.png)"))
-        .extracting(Link::target).containsExactly("a.md", "d.md", "e.png");
+    assertThat(
+            links(
+                "see [a](a.md) and `[b](b.md)`\n```\n[c](c.md)\n```\n[d]: d.md \"title\"\n![e](e.png)"))
+        .extracting(Link::target)
+        .containsExactly("a.md", "d.md", "e.png");
   }
 
   record Link(int line, String target) {}
@@ -129,7 +141,8 @@ class DocsLinksTest {
   }
 
   /** Why a link from a page does not resolve, or null if it does. */
-  private static String check(Path page, String target, Map<Path, Set<String>> cache) throws IOException {
+  private static String check(Path page, String target, Map<Path, Set<String>> cache)
+      throws IOException {
     if (target.matches("(?i)(https?|mailto|ftp):.*")) {
       return null;
     }
@@ -149,13 +162,16 @@ class DocsLinksTest {
     if (!resolved.toString().endsWith(".md") || Files.isDirectory(resolved)) {
       return "an anchor into a file that is not a Markdown page";
     }
-    Set<String> known = cache.computeIfAbsent(resolved, p -> {
-      try {
-        return anchors(Files.readAllLines(p, StandardCharsets.UTF_8));
-      } catch (IOException e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    Set<String> known =
+        cache.computeIfAbsent(
+            resolved,
+            p -> {
+              try {
+                return anchors(Files.readAllLines(p, StandardCharsets.UTF_8));
+              } catch (IOException e) {
+                throw new IllegalStateException(e);
+              }
+            });
     return known.contains(fragment) ? null : "no such heading";
   }
 
@@ -163,7 +179,9 @@ class DocsLinksTest {
     return path.replace("%20", " ");
   }
 
-  /** The anchors of a page's headings (outside code), GitHub's way, and its explicit HTML anchors. */
+  /**
+   * The anchors of a page's headings (outside code), GitHub's way, and its explicit HTML anchors.
+   */
   static Set<String> anchors(List<String> lines) {
     Set<String> out = new HashSet<>();
     Map<String, Integer> seen = new HashMap<>();
@@ -193,6 +211,8 @@ class DocsLinksTest {
   /** GitHub's anchor for a heading's text. */
   static String anchor(String heading) {
     String text = heading.replaceAll("!?\\[([^\\]]*)\\]\\([^)]*\\)", "$1");
-    return text.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}\\p{M} _-]", "").replace(' ', '-');
+    return text.toLowerCase(Locale.ROOT)
+        .replaceAll("[^\\p{L}\\p{N}\\p{M} _-]", "")
+        .replace(' ', '-');
   }
 }

@@ -24,15 +24,22 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LeftoverJobsIT {
   @RegisterExtension
-  static final LdpTestEnvironment ENV = LdpTestEnvironment.builder().taskManagers(1).slotsPerTaskManager(2).build();
+  static final LdpTestEnvironment ENV =
+      LdpTestEnvironment.builder().taskManagers(1).slotsPerTaskManager(2).build();
 
   @Test
   @Order(1)
   void aTestLeavesAnUnboundedJobRunning() throws Exception {
     ENV.kafka().createTopic("leftover-raw", 2);
     StreamExecutionEnvironment env = ENV.executionEnvironment();
-    env.fromSource(RawRecordSource.builder().kafka(KafkaSettings.of(ENV.bootstrapServers())).topics("leftover-raw")
-            .groupId("leftover").build(), WatermarkStrategy.noWatermarks(), "raw")
+    env.fromSource(
+            RawRecordSource.builder()
+                .kafka(KafkaSettings.of(ENV.bootstrapServers()))
+                .topics("leftover-raw")
+                .groupId("leftover")
+                .build(),
+            WatermarkStrategy.noWatermarks(),
+            "raw")
         .sinkTo(new DiscardingSink<RawRecord>());
     JobClient job = env.executeAsync("left running");
     Await.jobStatus(job, JobStatus.RUNNING);
@@ -41,7 +48,8 @@ class LeftoverJobsIT {
   @Test
   @Order(2)
   void theNextTestFindsItEndedAndEverySlotFree() throws Exception {
-    assertThat(ENV.miniCluster().listJobs().get()).extracting(JobStatusMessage::getJobState)
+    assertThat(ENV.miniCluster().listJobs().get())
+        .extracting(JobStatusMessage::getJobState)
         .containsExactly(JobStatus.CANCELED);
     StreamExecutionEnvironment env = ENV.executionEnvironment();
     env.fromSequence(1, 100).setParallelism(2).sinkTo(new DiscardingSink<Long>()).setParallelism(2);

@@ -27,7 +27,9 @@ import org.junit.jupiter.api.Test;
  * by its rule and coordinates, and never shows the value.
  */
 class PrivacyAssertionsTest {
-  static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
+  static final PrivacyConfig CONFIG =
+      PrivacyConfig.parse(
+          """
       id-field: id
       user-field: user
       passthrough: [id, meta.site]
@@ -49,7 +51,8 @@ class PrivacyAssertionsTest {
     "{\"id\":\"r3\",\"user\":\"carol\",\"accel_x\":2.0,\"attitude\":{\"roll\":0.0},\"name\":\"SECRET-NAME\"}",
   };
   static final String[] BAD = {
-    "{\"id\":\"b1\",\"user\":\"dave\",\"accel_x\":7.654321,\"attitude\":{\"roll\":0.1}}", // out of range
+    "{\"id\":\"b1\",\"user\":\"dave\",\"accel_x\":7.654321,\"attitude\":{\"roll\":0.1}}", // out of
+    // range
     "{\"id\":\"b2\",\"user\":\"erin\",\"accel_x\":\"LEAKY-STRING\",\"attitude\":{\"roll\":0.1}}", // not a number
     "{not json at all: 31337.5",
   };
@@ -72,24 +75,45 @@ class PrivacyAssertionsTest {
       inputs.add(record("raw", i, null, value, Map.of()));
       Outcome o = perturber.perturb(value, Source.kafka("raw", 0, i));
       if (o instanceof Outcome.Perturbed p) {
-        perturbed.add(record("perturbed", perturbed.size(), p.key(), p.value(), Map.of(
-            PerturbedRecordSerializer.EPSILON_HEADER, Double.toString(p.epsilon()),
-            ConfigFingerprint.HEADER, ConfigFingerprint.of(CONFIG).value())));
+        perturbed.add(
+            record(
+                "perturbed",
+                perturbed.size(),
+                p.key(),
+                p.value(),
+                Map.of(
+                    PerturbedRecordSerializer.EPSILON_HEADER, Double.toString(p.epsilon()),
+                    ConfigFingerprint.HEADER, ConfigFingerprint.of(CONFIG).value())));
       } else {
-        dead.add(record("dead", dead.size(), null,
-            ((Outcome.Rejected) o).deadLetter().toJson().toString().getBytes(StandardCharsets.UTF_8),
-            Map.of("ogpm-reason", ((Outcome.Rejected) o).deadLetter().reason().code())));
+        dead.add(
+            record(
+                "dead",
+                dead.size(),
+                null,
+                ((Outcome.Rejected) o)
+                    .deadLetter()
+                    .toJson()
+                    .toString()
+                    .getBytes(StandardCharsets.UTF_8),
+                Map.of("ogpm-reason", ((Outcome.Rejected) o).deadLetter().reason().code())));
       }
     }
   }
 
-  static KafkaRecord record(String topic, long offset, byte[] key, byte[] value, Map<String, String> headers) {
+  static KafkaRecord record(
+      String topic, long offset, byte[] key, byte[] value, Map<String, String> headers) {
     return new KafkaRecord(topic, 0, offset, 1_767_225_600_000L, key, value, headers);
   }
 
   static KafkaRecord withValue(KafkaRecord r, UnaryOperator<String> change) {
-    return new KafkaRecord(r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(),
-        change.apply(r.valueAsString()).getBytes(StandardCharsets.UTF_8), r.headers());
+    return new KafkaRecord(
+        r.topic(),
+        r.partition(),
+        r.offset(),
+        r.timestamp(),
+        r.key(),
+        change.apply(r.valueAsString()).getBytes(StandardCharsets.UTF_8),
+        r.headers());
   }
 
   @Test
@@ -103,7 +127,8 @@ class PrivacyAssertionsTest {
   @Test
   void aLostInputIsNamedByItsCoordinates() {
     perturbed.remove(1);
-    assertThatThrownBy(() -> PrivacyAssertions.assertEveryInputAccountedFor(CONFIG, inputs, perturbed, dead))
+    assertThatThrownBy(
+            () -> PrivacyAssertions.assertEveryInputAccountedFor(CONFIG, inputs, perturbed, dead))
         .hasMessageContaining("every input accounted for: 2 violations")
         .hasMessageContaining("6 inputs but 2 perturbed + 3 dead-lettered = 5")
         .hasMessageContaining("input raw-0@1 neither perturbed nor dead-lettered");
@@ -112,23 +137,28 @@ class PrivacyAssertionsTest {
   @Test
   void anInputPerturbedTwiceIsCaught() {
     perturbed.add(perturbed.get(0));
-    assertThatThrownBy(() -> PrivacyAssertions.assertEveryInputAccountedFor(CONFIG, inputs, perturbed, dead))
+    assertThatThrownBy(
+            () -> PrivacyAssertions.assertEveryInputAccountedFor(CONFIG, inputs, perturbed, dead))
         .hasMessageContaining("6 inputs but 4 perturbed + 3 dead-lettered = 7")
-        .hasMessageContaining("perturbed record perturbed-0@0 has the id of no input left to perturb");
+        .hasMessageContaining(
+            "perturbed record perturbed-0@0 has the id of no input left to perturb");
   }
 
   @Test
   void anInputBothPerturbedAndDeadLetteredIsCaught() {
     dead.add(withValue(dead.get(0), v -> v.replace("\"offset\":3", "\"offset\":0")));
-    assertThatThrownBy(() -> PrivacyAssertions.assertEveryInputAccountedFor(CONFIG, inputs, perturbed, dead))
+    assertThatThrownBy(
+            () -> PrivacyAssertions.assertEveryInputAccountedFor(CONFIG, inputs, perturbed, dead))
         .hasMessageContaining("6 inputs but 3 perturbed + 4 dead-lettered = 7")
-        .hasMessageContaining("perturbed record perturbed-0@0 has the id of no input left to perturb");
+        .hasMessageContaining(
+            "perturbed record perturbed-0@0 has the id of no input left to perturb");
   }
 
   @Test
   void anInputDeadLetteredTwiceIsCaught() {
     dead.add(dead.get(1));
-    assertThatThrownBy(() -> PrivacyAssertions.assertEveryInputAccountedFor(CONFIG, inputs, perturbed, dead))
+    assertThatThrownBy(
+            () -> PrivacyAssertions.assertEveryInputAccountedFor(CONFIG, inputs, perturbed, dead))
         .hasMessageContaining("input raw-0@4 is dead-lettered more than once");
   }
 
@@ -137,48 +167,72 @@ class PrivacyAssertionsTest {
     // Consistent: r1 dead-lettered instead of perturbed (a job may reject what another accepts).
     dead.add(withValue(dead.get(0), v -> v.replace("\"offset\":3", "\"offset\":0")));
     perturbed.remove(0);
-    assertThatCode(() -> PrivacyAssertions.assertEveryInputAccountedFor(CONFIG, inputs, perturbed, dead))
+    assertThatCode(
+            () -> PrivacyAssertions.assertEveryInputAccountedFor(CONFIG, inputs, perturbed, dead))
         .doesNotThrowAnyException();
   }
 
   @Test
   void aDeadLetterWithoutOrWithForeignCoordinatesIsCaught() {
-    dead.set(0, withValue(dead.get(0), v -> v.replace("\"topic\":\"raw\"", "\"topic\":\"elsewhere\"")));
+    dead.set(
+        0, withValue(dead.get(0), v -> v.replace("\"topic\":\"raw\"", "\"topic\":\"elsewhere\"")));
     dead.set(1, withValue(dead.get(1), v -> v.replaceAll(",\"source\":\\{[^}]*}", "")));
-    assertThatThrownBy(() -> PrivacyAssertions.assertEveryInputAccountedFor(CONFIG, inputs, perturbed, dead))
+    assertThatThrownBy(
+            () -> PrivacyAssertions.assertEveryInputAccountedFor(CONFIG, inputs, perturbed, dead))
         .hasMessageContaining("dead letter dead-0@0 names elsewhere-0@3, which is no input")
         .hasMessageContaining("dead letter dead-0@1 names no source topic, partition and offset")
         .hasMessageContaining("input raw-0@3 neither perturbed nor dead-lettered")
         .hasMessageContaining("input raw-0@4 neither perturbed nor dead-lettered");
     dead.set(2, withValue(dead.get(2), v -> v.replace("\"offset\":5", "\"offset\":3")));
-    assertThatThrownBy(() -> PrivacyAssertions.assertEveryInputAccountedFor(CONFIG, inputs, perturbed, dead))
+    assertThatThrownBy(
+            () -> PrivacyAssertions.assertEveryInputAccountedFor(CONFIG, inputs, perturbed, dead))
         .hasMessageContaining("input raw-0@5 has no readable id but is not dead-lettered");
   }
 
   @Test
   void anUndeclaredFieldAKeyOrAHeaderIsCaughtWithoutItsValue() {
     perturbed.set(0, withValue(perturbed.get(0), v -> v.replace("{", "{\"user\":\"alice\",")));
-    perturbed.set(1, withValue(perturbed.get(1), v -> v.replace("\"roll\"", "\"pitch\":0.25,\"roll\"")));
+    perturbed.set(
+        1, withValue(perturbed.get(1), v -> v.replace("\"roll\"", "\"pitch\":0.25,\"roll\"")));
     KafkaRecord r = perturbed.get(2);
-    perturbed.set(2, new KafkaRecord(r.topic(), 0, r.offset(), r.timestamp(), "carol".getBytes(StandardCharsets.UTF_8),
-        r.value(), Map.of("owner", "carol")));
+    perturbed.set(
+        2,
+        new KafkaRecord(
+            r.topic(),
+            0,
+            r.offset(),
+            r.timestamp(),
+            "carol".getBytes(StandardCharsets.UTF_8),
+            r.value(),
+            Map.of("owner", "carol")));
     assertThatThrownBy(() -> PrivacyAssertions.assertNoUndeclaredField(CONFIG, perturbed))
         .hasMessageContaining("perturbed record perturbed-0@0 has the undeclared field 'user'")
-        .hasMessageContaining("perturbed record perturbed-0@1 has the undeclared field 'attitude.pitch'")
-        .hasMessageContaining("perturbed record perturbed-0@2 has a key that is not its passed-through id")
+        .hasMessageContaining(
+            "perturbed record perturbed-0@1 has the undeclared field 'attitude.pitch'")
+        .hasMessageContaining(
+            "perturbed record perturbed-0@2 has a key that is not its passed-through id")
         .hasMessageContaining("perturbed record perturbed-0@2 has the undeclared header 'owner'")
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("alice", "0.25", "carol"));
   }
 
   @Test
   void aPassthroughObjectMayHoldAnythingButAPerturbedFieldMustBeANumber() {
-    perturbed.set(0, withValue(perturbed.get(0), v -> v.replace("\"site\":\"lab\"", "\"site\":{\"room\":4}")));
-    assertThatCode(() -> PrivacyAssertions.assertNoUndeclaredField(CONFIG, perturbed)).doesNotThrowAnyException();
-    perturbed.set(1, withValue(perturbed.get(1), v -> v.replaceAll("\"accel_x\":[-0-9.E]+", "\"accel_x\":\"x\"")));
-    perturbed.set(2, withValue(perturbed.get(2), v -> v.replaceAll("\"attitude\":\\{[^}]*}", "\"attitude\":7")));
+    perturbed.set(
+        0,
+        withValue(perturbed.get(0), v -> v.replace("\"site\":\"lab\"", "\"site\":{\"room\":4}")));
+    assertThatCode(() -> PrivacyAssertions.assertNoUndeclaredField(CONFIG, perturbed))
+        .doesNotThrowAnyException();
+    perturbed.set(
+        1,
+        withValue(
+            perturbed.get(1), v -> v.replaceAll("\"accel_x\":[-0-9.E]+", "\"accel_x\":\"x\"")));
+    perturbed.set(
+        2,
+        withValue(perturbed.get(2), v -> v.replaceAll("\"attitude\":\\{[^}]*}", "\"attitude\":7")));
     assertThatThrownBy(() -> PrivacyAssertions.assertNoUndeclaredField(CONFIG, perturbed))
         .hasMessageContaining("perturbed-0@1: field 'accel_x' is not a number")
-        .hasMessageContaining("perturbed-0@2: 'attitude' holds a value where only configured fields may be nested");
+        .hasMessageContaining(
+            "perturbed-0@2: 'attitude' holds a value where only configured fields may be nested");
     perturbed.set(2, withValue(perturbed.get(2), v -> "[1,2]"));
     assertThatThrownBy(() -> PrivacyAssertions.assertNoUndeclaredField(CONFIG, perturbed))
         .hasMessageContaining("perturbed record perturbed-0@2 is not a JSON object");
@@ -186,10 +240,17 @@ class PrivacyAssertionsTest {
 
   @Test
   void aRawNumberOrStringInADeadLetterIsCaught() {
-    dead.set(0, withValue(dead.get(0), v -> v.replace("the field is outside", "the field is 7.6543210, outside")));
-    dead.set(1, withValue(dead.get(1), v -> v.replace("not a number", "not a number: LEAKY-STRING")));
-    dead.set(2, withValue(dead.get(2), v -> v.replace("not valid JSON", "not valid JSON near 31337.5")));
-    assertThatThrownBy(() -> PrivacyAssertions.assertDeadLettersCarryNoRawValue(CONFIG, inputs, dead))
+    dead.set(
+        0,
+        withValue(
+            dead.get(0),
+            v -> v.replace("the field is outside", "the field is 7.6543210, outside")));
+    dead.set(
+        1, withValue(dead.get(1), v -> v.replace("not a number", "not a number: LEAKY-STRING")));
+    dead.set(
+        2, withValue(dead.get(2), v -> v.replace("not valid JSON", "not valid JSON near 31337.5")));
+    assertThatThrownBy(
+            () -> PrivacyAssertions.assertDeadLettersCarryNoRawValue(CONFIG, inputs, dead))
         .hasMessageContaining("dead letters carry no raw value: 3 violations")
         .hasMessageContaining("dead letter dead-0@0 carries a number of an input")
         .hasMessageContaining("dead letter dead-0@1 carries a string of an input (1 word)")
@@ -200,10 +261,22 @@ class PrivacyAssertionsTest {
   @Test
   void anotherInputsValueOrAValueInAKeyOrHeaderLeaksToo() {
     KafkaRecord d = dead.get(0);
-    dead.set(0, new KafkaRecord(d.topic(), 0, d.offset(), d.timestamp(), "Alice Liddell".getBytes(StandardCharsets.UTF_8),
-        d.value(), d.headers()));
-    dead.set(1, withValue(dead.get(1), v -> v.replace("\"reason\"", "\"owner\":\"SECRET-NAME\",\"reason\"")));
-    assertThatThrownBy(() -> PrivacyAssertions.assertDeadLettersCarryNoRawValue(CONFIG, inputs, dead))
+    dead.set(
+        0,
+        new KafkaRecord(
+            d.topic(),
+            0,
+            d.offset(),
+            d.timestamp(),
+            "Alice Liddell".getBytes(StandardCharsets.UTF_8),
+            d.value(),
+            d.headers()));
+    dead.set(
+        1,
+        withValue(
+            dead.get(1), v -> v.replace("\"reason\"", "\"owner\":\"SECRET-NAME\",\"reason\"")));
+    assertThatThrownBy(
+            () -> PrivacyAssertions.assertDeadLettersCarryNoRawValue(CONFIG, inputs, dead))
         .hasMessageContaining("dead letter dead-0@0 carries a string of an input (2 words)")
         .hasMessageContaining("dead letter dead-0@1 carries a string of an input (1 word)");
   }
@@ -212,10 +285,11 @@ class PrivacyAssertionsTest {
   void whatADeadLetterSaysWithoutReadingAValueIsNoLeak() {
     // Inputs whose values are words and numbers of the messages and of the configuration: a
     // string "number", the domain end 2.0, the position 1 of a parse error, the field's name.
-    List<String> lines = List.of(
-        "{\"id\":\"w1\",\"user\":\"u\",\"accel_x\":\"number\",\"attitude\":{\"roll\":1}}",
-        "{\"id\":\"w2\",\"user\":\"u\",\"accel_x\":2.5,\"attitude\":{\"roll\":2.0},\"note\":\"accel_x\"}",
-        "{\"id\":1,\"user\":\"u\" \"accel_x\":1}");
+    List<String> lines =
+        List.of(
+            "{\"id\":\"w1\",\"user\":\"u\",\"accel_x\":\"number\",\"attitude\":{\"roll\":1}}",
+            "{\"id\":\"w2\",\"user\":\"u\",\"accel_x\":2.5,\"attitude\":{\"roll\":2.0},\"note\":\"accel_x\"}",
+            "{\"id\":1,\"user\":\"u\" \"accel_x\":1}");
     RecordPerturber perturber = new RecordPerturber(CONFIG, RandomnessMode.seeded(1));
     List<KafkaRecord> in = new ArrayList<>();
     List<KafkaRecord> letters = new ArrayList<>();
@@ -223,7 +297,13 @@ class PrivacyAssertionsTest {
       byte[] value = lines.get(i).getBytes(StandardCharsets.UTF_8);
       in.add(record("raw", i, null, value, Map.of()));
       Outcome.Rejected r = (Outcome.Rejected) perturber.perturb(value, Source.kafka("raw", 0, i));
-      letters.add(record("dead", i, null, r.deadLetter().toJson().toString().getBytes(StandardCharsets.UTF_8), Map.of()));
+      letters.add(
+          record(
+              "dead",
+              i,
+              null,
+              r.deadLetter().toJson().toString().getBytes(StandardCharsets.UTF_8),
+              Map.of()));
     }
     assertThat(letters.get(2).valueAsString()).contains("line 1, column");
     assertThatCode(() -> PrivacyAssertions.assertDeadLettersCarryNoRawValue(CONFIG, in, letters))
@@ -233,14 +313,27 @@ class PrivacyAssertionsTest {
   @Test
   void aValueOffTheGridOrOutsideTheOutputDomainIsCaught() {
     Mechanism accel = MechanismCatalog.of(CONFIG.fields().get(0).spec());
-    perturbed.set(0, withValue(perturbed.get(0), v -> v.replaceAll("\"accel_x\":[-0-9.E]+", "\"accel_x\":0.731")));
-    perturbed.set(1, withValue(perturbed.get(1), v -> v.replaceAll("\"accel_x\":[-0-9.E]+",
-        "\"accel_x\":" + Math.nextUp(accel.valueOfCell(12345)))));
-    perturbed.set(2, withValue(perturbed.get(2), v -> v.replaceAll("\"accel_x\":[-0-9.E]+",
-        "\"accel_x\":" + (accel.outputHi() + 1))));
+    perturbed.set(
+        0,
+        withValue(
+            perturbed.get(0), v -> v.replaceAll("\"accel_x\":[-0-9.E]+", "\"accel_x\":0.731")));
+    perturbed.set(
+        1,
+        withValue(
+            perturbed.get(1),
+            v ->
+                v.replaceAll(
+                    "\"accel_x\":[-0-9.E]+",
+                    "\"accel_x\":" + Math.nextUp(accel.valueOfCell(12345)))));
+    perturbed.set(
+        2,
+        withValue(
+            perturbed.get(2),
+            v -> v.replaceAll("\"accel_x\":[-0-9.E]+", "\"accel_x\":" + (accel.outputHi() + 1))));
     assertThatThrownBy(() -> PrivacyAssertions.assertPerturbedValuesOnGrid(CONFIG, perturbed))
         .hasMessageContaining("perturbed values on the grid: 3 violations")
-        .hasMessageContaining("perturbed-0@0: field 'accel_x' is not the value of any cell of its output grid (32 bits)")
+        .hasMessageContaining(
+            "perturbed-0@0: field 'accel_x' is not the value of any cell of its output grid (32 bits)")
         .hasMessageContaining("perturbed-0@1: field 'accel_x' is not the value of any cell")
         .hasMessageContaining("perturbed-0@2: field 'accel_x' lies outside the output domain");
   }
@@ -255,7 +348,9 @@ class PrivacyAssertionsTest {
         double y = m.valueOfCell(k);
         assertThat(PrivacyAssertions.onGrid(m, y)).as("%s cell %d", field.name(), k).isTrue();
         if (y > m.outputLo()) {
-          assertThat(PrivacyAssertions.onGrid(m, Math.nextDown(y))).as("below cell %d", k).isFalse();
+          assertThat(PrivacyAssertions.onGrid(m, Math.nextDown(y)))
+              .as("below cell %d", k)
+              .isFalse();
         }
         if (Math.nextUp(y) < m.outputHi()) {
           assertThat(PrivacyAssertions.onGrid(m, Math.nextUp(y))).as("above cell %d", k).isFalse();
@@ -266,7 +361,8 @@ class PrivacyAssertionsTest {
 
   @Test
   void aMissingPerturbedFieldIsCaught() {
-    perturbed.set(0, withValue(perturbed.get(0), v -> v.replaceAll("\"attitude\":\\{[^}]*},?", "")));
+    perturbed.set(
+        0, withValue(perturbed.get(0), v -> v.replaceAll("\"attitude\":\\{[^}]*},?", "")));
     assertThatThrownBy(() -> PrivacyAssertions.assertPerturbedValuesOnGrid(CONFIG, perturbed))
         .hasMessageContaining("perturbed-0@0: field 'attitude.roll' is missing or not a number");
   }
@@ -275,7 +371,8 @@ class PrivacyAssertionsTest {
   void manyViolationsAreCountedAndTheFirstShown() {
     List<KafkaRecord> many = new ArrayList<>();
     for (int i = 0; i < 25; i++) {
-      many.add(record("perturbed", i, null, "{\"x\":1}".getBytes(StandardCharsets.UTF_8), Map.of()));
+      many.add(
+          record("perturbed", i, null, "{\"x\":1}".getBytes(StandardCharsets.UTF_8), Map.of()));
     }
     assertThatThrownBy(() -> PrivacyAssertions.assertNoUndeclaredField(CONFIG, many))
         .hasMessageStartingWith("no undeclared field: 25 violations")
@@ -303,16 +400,33 @@ class PrivacyAssertionsTest {
       if (o instanceof Outcome.Perturbed p) {
         out.add(record("out", out.size(), p.key(), p.value(), Map.of()));
       } else {
-        letters.add(record("dead", letters.size(), null,
-            ((Outcome.Rejected) o).deadLetter().toJson().toString().getBytes(StandardCharsets.UTF_8), Map.of()));
+        letters.add(
+            record(
+                "dead",
+                letters.size(),
+                null,
+                ((Outcome.Rejected) o)
+                    .deadLetter()
+                    .toJson()
+                    .toString()
+                    .getBytes(StandardCharsets.UTF_8),
+                Map.of()));
       }
     }
     assertThat(out).isNotEmpty();
     assertThat(letters).isNotEmpty();
-    assertThatCode(() -> PrivacyAssertions.assertPrivacyContract(config, in, out, letters)).doesNotThrowAnyException();
-    letters.set(0, withValue(letters.get(0), v -> v.replace("\"message\":\"", "\"message\":\"near "
-        + io.ogpm.record.HostileInputs.MARKER + " ")));
-    assertThatThrownBy(() -> PrivacyAssertions.assertDeadLettersCarryNoRawValue(config, in, letters))
+    assertThatCode(() -> PrivacyAssertions.assertPrivacyContract(config, in, out, letters))
+        .doesNotThrowAnyException();
+    letters.set(
+        0,
+        withValue(
+            letters.get(0),
+            v ->
+                v.replace(
+                    "\"message\":\"",
+                    "\"message\":\"near " + io.ogpm.record.HostileInputs.MARKER + " ")));
+    assertThatThrownBy(
+            () -> PrivacyAssertions.assertDeadLettersCarryNoRawValue(config, in, letters))
         .hasMessageContaining("dead letter dead-0@0 carries");
   }
 }

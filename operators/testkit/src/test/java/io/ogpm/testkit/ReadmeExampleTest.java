@@ -13,7 +13,9 @@ import org.junit.jupiter.api.Test;
  * show code that does not compile or pass.
  */
 class ReadmeExampleTest {
-  static final String EXAMPLE = "operators/testkit/src/test/java/com/example/sensors/SensorJobIT.java";
+  static final String EXAMPLE =
+      "operators/testkit/src/test/java/com/example/sensors/SensorJobIT.java";
+
   /** The page that shows the example, relative to the repository's root. */
   static final String PAGE = "docs/testkit.md";
 

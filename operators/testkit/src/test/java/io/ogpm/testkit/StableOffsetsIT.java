@@ -30,7 +30,8 @@ class StableOffsetsIT {
   private static final Duration LONG = Duration.ofMinutes(3);
 
   @Test
-  void aReaderWaitsForAnOpenTransactionAndSeesItsRecordsOnceCommitted(KafkaFixture kafka) throws Exception {
+  void aReaderWaitsForAnOpenTransactionAndSeesItsRecordsOnceCommitted(KafkaFixture kafka)
+      throws Exception {
     String topic = "open-then-committed";
     kafka.createTopic(topic, 2, Map.of());
     kafka.produce(topic, values("plain-", 10));
@@ -40,12 +41,16 @@ class StableOffsetsIT {
       tx.flush();
       // The transaction is open: its records are in the log but not decided. A reader must not
       // call what lies before it "everything".
-      assertThatThrownBy(() -> KafkaClients.consumeAll(kafka.bootstrapServers(), topic, true, Duration.ofSeconds(2)))
+      assertThatThrownBy(
+              () ->
+                  KafkaClients.consumeAll(
+                      kafka.bootstrapServers(), topic, true, Duration.ofSeconds(2)))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("open-then-committed-")
           .hasMessageContaining("is still open after PT2S");
       try (Admin admin = admin(kafka)) {
-        assertThatThrownBy(() -> StableOffsets.awaitTopics(admin, List.of(topic), Duration.ofSeconds(1)))
+        assertThatThrownBy(
+                () -> StableOffsets.awaitTopics(admin, List.of(topic), Duration.ofSeconds(1)))
             .hasMessageStartingWith("partition open-then-committed-");
       }
       tx.commitTransaction();
@@ -82,15 +87,22 @@ class StableOffsetsIT {
   }
 
   private static Admin admin(KafkaFixture kafka) {
-    return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+    return Admin.create(
+        Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
   }
 
   private static KafkaProducer<byte[], byte[]> transactional(KafkaFixture kafka, String topic) {
-    KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic + "-tx",
-        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+    KafkaProducer<byte[], byte[]> p =
+        new KafkaProducer<>(
+            Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                topic + "-tx",
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class));
     p.initTransactions();
     return p;
   }

@@ -19,22 +19,40 @@ public final class Bench {
     return withMachine(SamplerBench.run(warmUp, measure));
   }
 
-  public static Result records(Duration warmUp, Duration measure, int[] fieldCounts, int[] windowSizes,
+  public static Result records(
+      Duration warmUp,
+      Duration measure,
+      int[] fieldCounts,
+      int[] windowSizes,
       List<String> passthrough) {
     return withMachine(RecordBench.run(warmUp, measure, fieldCounts, windowSizes, passthrough));
   }
 
-  public static Result pipeline(int records, int repetitions, int parallelism, int recordsPerWindow,
-      EstimationMethod method, int warmUpRounds, PrintWriter log) {
+  public static Result pipeline(
+      int records,
+      int repetitions,
+      int parallelism,
+      int recordsPerWindow,
+      EstimationMethod method,
+      int warmUpRounds,
+      PrintWriter log) {
     return withMachine(
-        new PipelineBench(records, repetitions, parallelism, recordsPerWindow, method, warmUpRounds, log).run());
+        new PipelineBench(
+                records, repetitions, parallelism, recordsPerWindow, method, warmUpRounds, log)
+            .run());
   }
 
-  /** When, on how many processors, and under what load (the load average over the last minute, at the end). */
+  /**
+   * When, on how many processors, and under what load (the load average over the last minute, at
+   * the end).
+   */
   private static Result withMachine(ObjectNode o) {
     ObjectNode m = o.putObject("machine");
     m.put("availableProcessors", Runtime.getRuntime().availableProcessors());
-    m.put("loadAverage", Math.round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 100) / 100.0);
+    m.put(
+        "loadAverage",
+        Math.round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 100)
+            / 100.0);
     m.put("java", System.getProperty("java.version"));
     m.put("at", Instant.now().toString());
     return new Result(o);

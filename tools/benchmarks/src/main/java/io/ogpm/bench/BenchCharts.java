@@ -13,7 +13,9 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
-/** The record bench's sweeps as charts: throughput against fields, and against records per window. */
+/**
+ * The record bench's sweeps as charts: throughput against fields, and against records per window.
+ */
 public final class BenchCharts {
   private BenchCharts() {}
 
@@ -25,16 +27,23 @@ public final class BenchCharts {
     }
     JsonNode byFields = records.get("recordsPerSecondByFields");
     if (byFields != null && byFields.size() > 0) {
-      LineChart.builder().title("Record path, one thread, secure randomness")
-          .xLabel("perturbed fields per record").yLabel("records per second")
-          .series(series("perturbation (JSON in, JSON out)", byFields, 1)).build()
+      LineChart.builder()
+          .title("Record path, one thread, secure randomness")
+          .xLabel("perturbed fields per record")
+          .yLabel("records per second")
+          .series(series("perturbation (JSON in, JSON out)", byFields, 1))
+          .build()
           .writePng(dir.resolve("throughput-by-fields.png"));
     }
     JsonNode byWindow = records.get("aggregationRecordsPerSecondByRecordsPerWindow");
     if (byWindow != null && byWindow.size() > 0) {
-      LineChart.builder().title("Aggregation, one thread, 6 fields, 50 bins, EMS")
-          .xLabel("log10(records per window)").yLabel("records per second").logY(true)
-          .series(series("add every record + one emission per field", byWindow, 2)).build()
+      LineChart.builder()
+          .title("Aggregation, one thread, 6 fields, 50 bins, EMS")
+          .xLabel("log10(records per window)")
+          .yLabel("records per second")
+          .logY(true)
+          .series(series("add every record + one emission per field", byWindow, 2))
+          .build()
           .writePng(dir.resolve("throughput-by-window.png"));
     }
   }

@@ -21,19 +21,29 @@ import java.util.regex.Pattern;
  */
 final class JobThreadCpu implements AutoCloseable {
   static final long POLL_MILLIS = 20;
+
   /**
    * Flink's task threads ({@code <operator chain> (1/2)#0}), the Kafka source's fetchers and the
-   * producers of the benchmark's sinks, whose transactional ids and client ids start {@code bench-}.
+   * producers of the benchmark's sinks, whose transactional ids and client ids start {@code
+   * bench-}.
    */
   private static final Pattern JOB_THREAD =
-      Pattern.compile(".* \\(\\d+/\\d+\\)#\\d+|Source Data Fetcher for .*|kafka-producer-network-thread \\| producer-bench-.*");
+      Pattern.compile(
+          ".* \\(\\d+/\\d+\\)#\\d+|Source Data Fetcher for .*|kafka-producer-network-thread \\| producer-bench-.*");
 
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-  /** Thread id to its CPU time when first seen: a thread of an earlier job still ending is not counted twice. */
+
+  /**
+   * Thread id to its CPU time when first seen: a thread of an earlier job still ending is not
+   * counted twice.
+   */
   private final Map<Long, Long> first = new HashMap<>();
+
   private final Map<Long, Long> last = new HashMap<>();
+
   /** Thread id to whether it is one of a job's threads: each thread's name is looked up once. */
   private final Map<Long, Boolean> jobThread = new HashMap<>();
+
   private final Thread poller;
   private volatile boolean running = true;
 
@@ -63,7 +73,9 @@ final class JobThreadCpu implements AutoCloseable {
     }
   }
 
-  /** Reads every matching thread; {@code before}: the threads alive before the job count from now. */
+  /**
+   * Reads every matching thread; {@code before}: the threads alive before the job count from now.
+   */
   private void poll(boolean before) {
     for (long id : threads.getAllThreadIds()) {
       Boolean job = jobThread.get(id);

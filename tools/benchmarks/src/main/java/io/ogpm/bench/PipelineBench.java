@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.management.OperatingSystemMXBean;
 import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.PrivacyConfig;
-import io.ogpm.sample.BundledSample;
 import io.ogpm.flink.EstimationMethod;
 import io.ogpm.flink.KeySource;
 import io.ogpm.flink.LdpAggregation;
@@ -24,6 +23,7 @@ import io.ogpm.jobs.JobEnvironment;
 import io.ogpm.jobs.JobRunner;
 import io.ogpm.jobs.PerturbJob;
 import io.ogpm.kafka.embedded.EmbeddedBroker;
+import io.ogpm.sample.BundledSample;
 import java.io.PrintWriter;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
@@ -78,54 +78,70 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *       shuffle by user, each configured value written as read): how much the privacy itself costs
  *       (mechanisms, randomness, domain checks, the budget's state), apart from reading and writing
  *       the records, which any pipeline that looks into them pays;
- *   <li>Kafka -> windowed estimates -> Kafka ({@link AggregateJob}) against Kafka -> count per window
- *       -> Kafka (the same source, deserializer, watermarks and windows): how much of a pipeline the
- *       estimation costs, with 6 fields and 100 groups, 6 fields and 1,000 groups (about 100 records
- *       per group and window at the default window), and one field and no group.
+ *   <li>Kafka -> windowed estimates -> Kafka ({@link AggregateJob}) against Kafka -> count per
+ *       window -> Kafka (the same source, deserializer, watermarks and windows): how much of a
+ *       pipeline the estimation costs, with 6 fields and 100 groups, 6 fields and 1,000 groups
+ *       (about 100 records per group and window at the default window), and one field and no group.
  * </ul>
  *
  * <p>The pipelines compared run one after the other, in an order rotated from repetition to
- * repetition, on the same input, so that a machine whose load changes affects both alike; each
- * pair gives one ratio, and the spread of the ratios says how far to trust them. Untimed rounds of
- * every pipeline come first, until the JIT has compiled each one's code. Besides rates, the
- * perturbation reports the process's CPU time per record, which load elsewhere on the machine does
- * not change.
+ * repetition, on the same input, so that a machine whose load changes affects both alike; each pair
+ * gives one ratio, and the spread of the ratios says how far to trust them. Untimed rounds of every
+ * pipeline come first, until the JIT has compiled each one's code. Besides rates, the perturbation
+ * reports the process's CPU time per record, which load elsewhere on the machine does not change.
  *
  * <p>Perturbation throughput is the records over the span of the broker's append times of the
- * output (the output topics take {@code LogAppendTime}): from the first record written to the
- * last, without the job's start and its final commit. The aggregation writes too few records for
- * that, so both aggregation pipelines are timed by the job's net run time (start-up included, the
- * same for both); the perturbation is reported on that basis too, to compare the two jobs.
+ * output (the output topics take {@code LogAppendTime}): from the first record written to the last,
+ * without the job's start and its final commit. The aggregation writes too few records for that, so
+ * both aggregation pipelines are timed by the job's net run time (start-up included, the same for
+ * both); the perturbation is reported on that basis too, to compare the two jobs.
  */
 final class PipelineBench {
   static final String RAW = "bench.raw";
   static final String RAW_ONE_FIELD = "bench.raw-1";
   static final String RAW_MANY_GROUPS = "bench.raw-groups";
   static final int USERS = 1000;
+
   /** The pipelines compared: see {@link #compared}. */
   static final int KINDS = 5;
+
   static final int GROUPS = 100;
-  /** The many-groups case's groups: about 100 records per group and window at the default window. */
+
+  /**
+   * The many-groups case's groups: about 100 records per group and window at the default window.
+   */
   static final int MANY_GROUPS = 1000;
+
   static final Duration CHECKPOINTS = Duration.ofSeconds(5);
-  /** The aggregation's watermarks, the same for the aggregate job and the count it is compared with. */
+
+  /**
+   * The aggregation's watermarks, the same for the aggregate job and the count it is compared with.
+   */
   static final Duration OUT_OF_ORDERNESS = Duration.ofMinutes(5);
+
   static final Duration IDLE_TIMEOUT = Duration.ofSeconds(5);
+
   /** Topic settings: records kept whatever their time stamps (the sample's are in the past). */
   static final Map<String, String> KEEP = Map.of("retention.ms", "-1");
+
   /**
-   * Topic settings: kept, each record stamped by the broker ({@code LogAppendTime}), as the budget's
-   * clock requires of a raw topic and {@link #timing} reads of an output topic.
+   * Topic settings: kept, each record stamped by the broker ({@code LogAppendTime}), as the
+   * budget's clock requires of a raw topic and {@link #timing} reads of an output topic.
    */
-  static final Map<String, String> STAMPED_BY_BROKER = Map.of("retention.ms", "-1", "message.timestamp.type",
-      "LogAppendTime");
+  static final Map<String, String> STAMPED_BY_BROKER =
+      Map.of("retention.ms", "-1", "message.timestamp.type", "LogAppendTime");
 
   private final int records;
   private final int repetitions;
   private final int parallelism;
   private final int recordsPerWindow;
-  /** The aggregation's headline estimate: {@code em} reconstructs every emission, {@code raw} does not. */
+
+  /**
+   * The aggregation's headline estimate: {@code em} reconstructs every emission, {@code raw} does
+   * not.
+   */
   private final EstimationMethod method;
+
   private final int warmUpRounds;
   private final PrintWriter log;
   private EmbeddedBroker kafka;
@@ -133,8 +149,14 @@ final class PipelineBench {
   private KafkaSettings settings;
   private int runs;
 
-  PipelineBench(int records, int repetitions, int parallelism, int recordsPerWindow, EstimationMethod method,
-      int warmUpRounds, PrintWriter log) {
+  PipelineBench(
+      int records,
+      int repetitions,
+      int parallelism,
+      int recordsPerWindow,
+      EstimationMethod method,
+      int warmUpRounds,
+      PrintWriter log) {
     this.method = method;
     this.warmUpRounds = warmUpRounds;
     this.records = records;
@@ -151,7 +173,8 @@ final class PipelineBench {
     out.put("parallelism", parallelism);
     out.put("warmUpRounds", warmUpRounds);
     out.put("availableProcessors", Runtime.getRuntime().availableProcessors());
-    try (EmbeddedBroker broker = EmbeddedBroker.start(); Cluster flink = Cluster.start(parallelism)) {
+    try (EmbeddedBroker broker = EmbeddedBroker.start();
+        Cluster flink = Cluster.start(parallelism)) {
       kafka = broker;
       cluster = flink;
       settings = KafkaSettings.of(broker.bootstrapServers());
@@ -172,8 +195,13 @@ final class PipelineBench {
       // the one in place of the budget's keeps its shuffle by user, without state).
       PrivacyConfig withoutBudget = PrivacyConfig.parse(withoutBudget(BundledSample.config()));
       PrivacyConfig[] perturbations = {six, withoutBudget};
-      String[] kinds = {"perturbation", "perturbation without budget", "identity", "unperturbed, shuffled by user",
-          "unperturbed"};
+      String[] kinds = {
+        "perturbation",
+        "perturbation without budget",
+        "identity",
+        "unperturbed, shuffled by user",
+        "unperturbed"
+      };
       // Untimed rounds of all of them first. The JIT compiles each pipeline's own code only once it
       // runs, behind a queue of Kafka's and Flink's methods: on two cores a pipeline reaches its
       // steady rate in its third run of 1,000,000 records or so, and one timed before that is slow
@@ -196,10 +224,18 @@ final class PipelineBench {
           Timing t = compared(kind, perturbations, topic);
           timings.get(kind).add(t);
           perturbedTopic = kind == 0 && perturbedTopic == null ? topic : perturbedTopic;
-          log("%s %d: %.0f records/s (append span), %.0f records/s (net run time), %.2f us CPU per record"
+          log(
+              "%s %d: %.0f records/s (append span), %.0f records/s (net run time), %.2f us CPU per record"
                   + " (%.2f us in the job's threads), %s",
-              kinds[kind], rep, t.appendRate, t.netRate, t.cpuMicros, t.jobCpuMicros,
-              t.jitMillis < 0 ? "JIT time not measured by this JVM" : t.jitMillis + " ms of it JIT compilation");
+              kinds[kind],
+              rep,
+              t.appendRate,
+              t.netRate,
+              t.cpuMicros,
+              t.jobCpuMicros,
+              t.jitMillis < 0
+                  ? "JIT time not measured by this JVM"
+                  : t.jitMillis + " ms of it JIT compilation");
         }
       }
       List<Double> perturbedNet = timings.get(0).stream().map(Timing::netRate).toList();
@@ -212,7 +248,8 @@ final class PipelineBench {
       against(alone.putObject("againstUnperturbed"), timings.get(1), timings.get(4), "unperturbed");
       // The ceiling of any perturbation against the identity map: the same job with no privacy at
       // all, which still reads and writes every record.
-      against(out.putObject("unperturbedAgainstIdentity"), timings.get(4), timings.get(2), "identity");
+      against(
+          out.putObject("unperturbedAgainstIdentity"), timings.get(4), timings.get(2), "identity");
 
       String oneTopic = "bench.perturbed-1";
       Timing oneField = perturbJob(one, RAW_ONE_FIELD, oneTopic);
@@ -228,7 +265,8 @@ final class PipelineBench {
   }
 
   /** The aggregation against the count per window; {@code groups} 1: no group, else by activity. */
-  private ObjectNode aggregation(PrivacyConfig config, String input, int groups, double perturbNetRate) {
+  private ObjectNode aggregation(
+      PrivacyConfig config, String input, int groups, double perturbNetRate) {
     String group = groups == 1 ? null : "activity";
     for (int w = 0; w < warmUpRounds; w++) {
       aggregateJob(config, input, group);
@@ -241,10 +279,15 @@ final class PipelineBench {
         boolean estimate = (k == 0) == (rep % 2 == 0);
         Run run = estimate ? aggregateJob(config, input, group) : countJob(config, input, group);
         (estimate ? estimates : counts).add(run);
-        log("%s (%s) %d: %.0f records/s (net run time), %.2f us CPU per record in the job's threads",
+        log(
+            "%s (%s) %d: %.0f records/s (net run time), %.2f us CPU per record in the job's threads",
             estimate ? "aggregation" : "count per window",
-            group == null ? "one field, no group" : config.fields().size() + " fields, " + groups + " groups", rep,
-            run.netRate(records), run.jobCpuMicros(records));
+            group == null
+                ? "one field, no group"
+                : config.fields().size() + " fields, " + groups + " groups",
+            rep,
+            run.netRate(records),
+            run.jobCpuMicros(records));
       }
     }
     ObjectNode a = JsonNodeFactory.instance.objectNode();
@@ -255,16 +298,30 @@ final class PipelineBench {
     pairs(a, "recordsPerSecond", rates(estimates), "countRecordsPerSecond", rates(counts));
     a.put("measure", "records over the job's net run time (start-up included, alike for both)");
     ObjectNode cpu = a.putObject("cpu");
-    pairs(cpu, "countMicrosPerRecord", counts.stream().map(r -> r.cpuMicros(records)).toList(), "microsPerRecord",
-        estimates.stream().map(r -> r.cpuMicros(records)).toList(), true);
-    cpu.put("measure", "CPU time of the whole process (broker, clients, jobs, JIT) while the job ran, per record;"
-        + " ratio: the count's over the aggregation's");
+    pairs(
+        cpu,
+        "countMicrosPerRecord",
+        counts.stream().map(r -> r.cpuMicros(records)).toList(),
+        "microsPerRecord",
+        estimates.stream().map(r -> r.cpuMicros(records)).toList(),
+        true);
+    cpu.put(
+        "measure",
+        "CPU time of the whole process (broker, clients, jobs, JIT) while the job ran, per record;"
+            + " ratio: the count's over the aggregation's");
     if (Stream.concat(estimates.stream(), counts.stream()).allMatch(r -> r.jobCpuNanos >= 0)) {
       ObjectNode job = a.putObject("jobCpu");
-      pairs(job, "countMicrosPerRecord", counts.stream().map(r -> r.jobCpuMicros(records)).toList(), "microsPerRecord",
-          estimates.stream().map(r -> r.jobCpuMicros(records)).toList(), true);
-      job.put("measure", "CPU time of the job's own threads (Flink tasks, Kafka source fetchers, the sinks' producers;"
-          + " not the broker, the garbage collector or the JIT) per record; ratio: the count's over the aggregation's");
+      pairs(
+          job,
+          "countMicrosPerRecord",
+          counts.stream().map(r -> r.jobCpuMicros(records)).toList(),
+          "microsPerRecord",
+          estimates.stream().map(r -> r.jobCpuMicros(records)).toList(),
+          true);
+      job.put(
+          "measure",
+          "CPU time of the job's own threads (Flink tasks, Kafka source fetchers, the sinks' producers;"
+              + " not the broker, the garbage collector or the JIT) per record; ratio: the count's over the aggregation's");
     }
     a.put("perturbationRecordsPerSecond", Math.round(perturbNetRate));
     a.put("overPerturbation", round(median(rates(estimates)) / perturbNetRate));
@@ -278,26 +335,49 @@ final class PipelineBench {
   /**
    * A perturbation against a baseline ({@code baseline}: the identity map or the unperturbed record
    * path), repetition by repetition: rates (records over the span of the output's broker append
-   * times) and the process's CPU per record, whose ratio (the baseline's over the perturbation's) is
-   * what the rates' ratio would be on a machine that only ran these jobs and whose every core they
-   * kept busy.
+   * times) and the process's CPU per record, whose ratio (the baseline's over the perturbation's)
+   * is what the rates' ratio would be on a machine that only ran these jobs and whose every core
+   * they kept busy.
    */
-  private static void against(ObjectNode o, List<Timing> perturbed, List<Timing> base, String baseline) {
-    pairs(o, "recordsPerSecond", perturbed.stream().map(Timing::appendRate).toList(), baseline + "RecordsPerSecond",
+  private static void against(
+      ObjectNode o, List<Timing> perturbed, List<Timing> base, String baseline) {
+    pairs(
+        o,
+        "recordsPerSecond",
+        perturbed.stream().map(Timing::appendRate).toList(),
+        baseline + "RecordsPerSecond",
         base.stream().map(Timing::appendRate).toList());
     o.put("measure", "records over the span of the output's broker append times");
     ObjectNode cpu = o.putObject("cpu");
-    pairs(cpu, baseline + "MicrosPerRecord", base.stream().map(Timing::cpuMicros).toList(), "microsPerRecord",
-        perturbed.stream().map(Timing::cpuMicros).toList(), true);
-    cpu.put("measure", "CPU time of the whole process (broker, clients, jobs, JIT) while the job ran, per record;"
-        + " ratio: the " + baseline + "'s over the perturbation's");
+    pairs(
+        cpu,
+        baseline + "MicrosPerRecord",
+        base.stream().map(Timing::cpuMicros).toList(),
+        "microsPerRecord",
+        perturbed.stream().map(Timing::cpuMicros).toList(),
+        true);
+    cpu.put(
+        "measure",
+        "CPU time of the whole process (broker, clients, jobs, JIT) while the job ran, per record;"
+            + " ratio: the "
+            + baseline
+            + "'s over the perturbation's");
     if (Stream.concat(base.stream(), perturbed.stream()).allMatch(t -> t.jobCpuMicros >= 0)) {
       ObjectNode job = o.putObject("jobCpu");
-      pairs(job, baseline + "MicrosPerRecord", base.stream().map(Timing::jobCpuMicros).toList(), "microsPerRecord",
-          perturbed.stream().map(Timing::jobCpuMicros).toList(), true);
-      job.put("measure", "CPU time of the job's own threads (Flink tasks, Kafka source fetchers, the sinks' producers;"
-          + " not the broker, the garbage collector or the JIT) per record; ratio: the " + baseline + "'s over the"
-          + " perturbation's");
+      pairs(
+          job,
+          baseline + "MicrosPerRecord",
+          base.stream().map(Timing::jobCpuMicros).toList(),
+          "microsPerRecord",
+          perturbed.stream().map(Timing::jobCpuMicros).toList(),
+          true);
+      job.put(
+          "measure",
+          "CPU time of the job's own threads (Flink tasks, Kafka source fetchers, the sinks' producers;"
+              + " not the broker, the garbage collector or the JIT) per record; ratio: the "
+              + baseline
+              + "'s over the"
+              + " perturbation's");
     }
     if (Stream.concat(base.stream(), perturbed.stream()).allMatch(t -> t.jitMillis >= 0)) {
       // Left out where the JVM does not measure it: a 0 would read as "no compilation".
@@ -305,18 +385,31 @@ final class PipelineBench {
       base.forEach(t -> jit.add(t.jitMillis));
       ArrayNode perturbedJit = cpu.putArray("jitMillisRuns");
       perturbed.forEach(t -> perturbedJit.add(t.jitMillis));
-      cpu.put("jitMeasure", "time the JIT compilers spent while each run's job ran (CompilationMXBean), in ms: part"
-          + " of its CPU time, and one cause of the spread between runs of one pipeline");
+      cpu.put(
+          "jitMeasure",
+          "time the JIT compilers spent while each run's job ran (CompilationMXBean), in ms: part"
+              + " of its CPU time, and one cause of the spread between runs of one pipeline");
     }
   }
 
-  /** The medians of a pair's two series, the median of their ratios, and the spread of the ratios. */
-  private static void pairs(ObjectNode o, String name, List<Double> a, String otherName, List<Double> b) {
+  /**
+   * The medians of a pair's two series, the median of their ratios, and the spread of the ratios.
+   */
+  private static void pairs(
+      ObjectNode o, String name, List<Double> a, String otherName, List<Double> b) {
     pairs(o, name, a, otherName, b, false);
   }
 
-  /** As {@link #pairs(ObjectNode, String, List, String, List)}; {@code fractional}: the series to 0.01, not to 1. */
-  private static void pairs(ObjectNode o, String name, List<Double> a, String otherName, List<Double> b,
+  /**
+   * As {@link #pairs(ObjectNode, String, List, String, List)}; {@code fractional}: the series to
+   * 0.01, not to 1.
+   */
+  private static void pairs(
+      ObjectNode o,
+      String name,
+      List<Double> a,
+      String otherName,
+      List<Double> b,
       boolean fractional) {
     List<Double> ratios = new ArrayList<>();
     for (int i = 0; i < a.size(); i++) {
@@ -325,8 +418,12 @@ final class PipelineBench {
     o.set(name, figure(median(a), fractional));
     o.set(otherName, figure(median(b), fractional));
     o.put("ratio", round(median(ratios)));
-    o.put("ratioMin", round(ratios.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN)));
-    o.put("ratioMax", round(ratios.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN)));
+    o.put(
+        "ratioMin",
+        round(ratios.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN)));
+    o.put(
+        "ratioMax",
+        round(ratios.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN)));
     ArrayNode all = o.putArray("ratios");
     ratios.forEach(r -> all.add(round(r)));
     ArrayNode as = o.putArray(name + "Runs");
@@ -336,7 +433,8 @@ final class PipelineBench {
   }
 
   private static JsonNode figure(double x, boolean fractional) {
-    return fractional ? JsonNodeFactory.instance.numberNode(Math.round(x * 100) / 100.0)
+    return fractional
+        ? JsonNodeFactory.instance.numberNode(Math.round(x * 100) / 100.0)
         : JsonNodeFactory.instance.numberNode(Math.round(x));
   }
 
@@ -345,11 +443,12 @@ final class PipelineBench {
    * ran, the job's own threads' ({@link JobThreadCpu}; -1: not measured by this JVM), and the JIT
    * compilers' milliseconds meanwhile (-1: not measured by this JVM).
    */
-  private record Timing(double appendRate, double netRate, double cpuMicros, double jobCpuMicros, long jitMillis) {}
+  private record Timing(
+      double appendRate, double netRate, double cpuMicros, double jobCpuMicros, long jitMillis) {}
 
   /**
-   * Creates a timed pipeline's output topic: two partitions, kept, each record stamped by the broker
-   * ({@code LogAppendTime}), whose append times {@link #timing} reads.
+   * Creates a timed pipeline's output topic: two partitions, kept, each record stamped by the
+   * broker ({@code LogAppendTime}), whose append times {@link #timing} reads.
    */
   private void createTimedOutput(String output) {
     kafka.createTopic(output, 2, STAMPED_BY_BROKER);
@@ -367,9 +466,21 @@ final class PipelineBench {
     String dead = createDeadLetters(output);
     String id = "bench-" + runs++;
     StreamExecutionEnvironment env = environment();
-    PerturbJob.build(env, PerturbJob.Settings.builder().config(config).kafka(settings).inputTopic(input).outputTopic(output)
-        .deadLetterTopic(dead).groupId(id).transactionalIdPrefix(id).keySource(KeySource.none()).bounded(true)
-        .checkpointInterval(CHECKPOINTS).parallelism(parallelism).build());
+    PerturbJob.build(
+        env,
+        PerturbJob.Settings.builder()
+            .config(config)
+            .kafka(settings)
+            .inputTopic(input)
+            .outputTopic(output)
+            .deadLetterTopic(dead)
+            .groupId(id)
+            .transactionalIdPrefix(id)
+            .keySource(KeySource.none())
+            .bounded(true)
+            .checkpointInterval(CHECKPOINTS)
+            .parallelism(parallelism)
+            .build());
     return execute(env, "bench perturbation", List.of(output, dead));
   }
 
@@ -378,17 +489,25 @@ final class PipelineBench {
     String id = "bench-" + runs++;
     StreamExecutionEnvironment env = environment();
     JobEnvironment.configure(env, CHECKPOINTS, parallelism);
-    env.fromSource(RawRecordSource.builder().kafka(settings).topics(input).groupId(id).bounded(true).build(),
-            WatermarkStrategy.noWatermarks(), "raw records")
-        .map(new Identity()).returns(TypeInformation.of(PerturbedRecord.class))
+    env.fromSource(
+            RawRecordSource.builder()
+                .kafka(settings)
+                .topics(input)
+                .groupId(id)
+                .bounded(true)
+                .build(),
+            WatermarkStrategy.noWatermarks(),
+            "raw records")
+        .map(new Identity())
+        .returns(TypeInformation.of(PerturbedRecord.class))
         .sinkTo(PerturbationSinks.perturbed(settings, output, id));
     return execute(env, "bench identity", List.of(output));
   }
 
   /**
    * Pipeline {@code kind} of the {@value #KINDS} compared: the perturbation under {@code
-   * perturbations[kind]} (0: with the budget, 1: without), the identity map (2), and the unperturbed
-   * record path with the budget's shuffle (3) or without (4).
+   * perturbations[kind]} (0: with the budget, 1: without), the identity map (2), and the
+   * unperturbed record path with the budget's shuffle (3) or without (4).
    */
   private Timing compared(int kind, PrivacyConfig[] perturbations, String output) {
     return switch (kind) {
@@ -409,17 +528,30 @@ final class PipelineBench {
     String fingerprint = ConfigFingerprint.of(config).value();
     StreamExecutionEnvironment env = environment();
     JobEnvironment.configure(env, CHECKPOINTS, parallelism);
-    SingleOutputStreamOperator<PerturbedRecord> path = env
-        .fromSource(RawRecordSource.builder().kafka(settings).topics(input).groupId(id).bounded(true).build(),
-            WatermarkStrategy.noWatermarks(), "raw records")
-        .process(new Unperturbed.RecordPath(config, byUser ? null : fingerprint), TypeInformation.of(PerturbedRecord.class))
-        .name("unperturbed");
-    DataStream<PerturbedRecord> released = byUser
-        ? path.keyBy(PerturbedRecord::getUser, Types.STRING)
-            .process(new Unperturbed.ByUser(fingerprint), TypeInformation.of(PerturbedRecord.class)).name("by user")
-        : path;
+    SingleOutputStreamOperator<PerturbedRecord> path =
+        env.fromSource(
+                RawRecordSource.builder()
+                    .kafka(settings)
+                    .topics(input)
+                    .groupId(id)
+                    .bounded(true)
+                    .build(),
+                WatermarkStrategy.noWatermarks(),
+                "raw records")
+            .process(
+                new Unperturbed.RecordPath(config, byUser ? null : fingerprint),
+                TypeInformation.of(PerturbedRecord.class))
+            .name("unperturbed");
+    DataStream<PerturbedRecord> released =
+        byUser
+            ? path.keyBy(PerturbedRecord::getUser, Types.STRING)
+                .process(
+                    new Unperturbed.ByUser(fingerprint), TypeInformation.of(PerturbedRecord.class))
+                .name("by user")
+            : path;
     released.sinkTo(PerturbationSinks.perturbed(settings, output, id)).name("perturbed topic");
-    path.getSideOutput(DeadLetters.TAG).sinkTo(PerturbationSinks.deadLetters(settings, dead, id))
+    path.getSideOutput(DeadLetters.TAG)
+        .sinkTo(PerturbationSinks.deadLetters(settings, dead, id))
         .name("dead-letter topic");
     return execute(env, "bench unperturbed", List.of(output, dead));
   }
@@ -452,7 +584,9 @@ final class PipelineBench {
     }
   }
 
-  /** Runs a bounded job to its end, taking the process's and the job's threads' CPU time meanwhile. */
+  /**
+   * Runs a bounded job to its end, taking the process's and the job's threads' CPU time meanwhile.
+   */
   private Run run(StreamExecutionEnvironment env, String name, List<String> outputs) {
     long cpu = processCpuNanos();
     long jit = jitMillis();
@@ -466,7 +600,10 @@ final class PipelineBench {
       }
     }
     long jitAfter = jitMillis();
-    return new Run(result, processCpuNanos() - cpu, jobThreads == null ? -1 : jobThreads.nanos(),
+    return new Run(
+        result,
+        processCpuNanos() - cpu,
+        jobThreads == null ? -1 : jobThreads.nanos(),
         jit < 0 || jitAfter < 0 ? -1 : jitAfter - jit);
   }
 
@@ -474,7 +611,8 @@ final class PipelineBench {
   static final class Identity implements MapFunction<RawRecord, PerturbedRecord> {
     @Override
     public PerturbedRecord map(RawRecord r) {
-      return new PerturbedRecord(null, r.getValue(), 0, null, r.getTimestamp(), r.getTimestampType());
+      return new PerturbedRecord(
+          null, r.getValue(), 0, null, r.getTimestamp(), r.getTimestampType());
     }
   }
 
@@ -483,11 +621,21 @@ final class PipelineBench {
     kafka.createTopic(output, 1, KEEP);
     String id = "bench-" + runs++;
     StreamExecutionEnvironment env = environment();
-    AggregateJob.Settings.Builder b = AggregateJob.Settings.builder()
-        .aggregation(a -> a.config(config).window(window()).groupBy(group).bins(50).method(method))
-        .kafka(settings).inputTopic(input).outputTopic(output).groupId(id).transactionalIdPrefix(id).timeField("ts")
-        .outOfOrderness(OUT_OF_ORDERNESS).idleTimeout(IDLE_TIMEOUT).bounded(true).checkpointInterval(CHECKPOINTS)
-        .parallelism(parallelism);
+    AggregateJob.Settings.Builder b =
+        AggregateJob.Settings.builder()
+            .aggregation(
+                a -> a.config(config).window(window()).groupBy(group).bins(50).method(method))
+            .kafka(settings)
+            .inputTopic(input)
+            .outputTopic(output)
+            .groupId(id)
+            .transactionalIdPrefix(id)
+            .timeField("ts")
+            .outOfOrderness(OUT_OF_ORDERNESS)
+            .idleTimeout(IDLE_TIMEOUT)
+            .bounded(true)
+            .checkpointInterval(CHECKPOINTS)
+            .parallelism(parallelism);
     AggregateJob.build(env, b.build());
     return run(env, "bench aggregation", List.of(output));
   }
@@ -503,9 +651,16 @@ final class PipelineBench {
       a.groupBy(group);
     }
     LdpAggregation aggregation = a.build();
-    env.fromSource(AggregationKafka.perturbedValuesSource().kafka(settings).topics(input).groupId(id)
-            .deserializer(aggregation.deserializer("ts")).bounded(true).build(),
-            PerturbedValues.watermarks(OUT_OF_ORDERNESS, IDLE_TIMEOUT), "perturbed records")
+    env.fromSource(
+            AggregationKafka.perturbedValuesSource()
+                .kafka(settings)
+                .topics(input)
+                .groupId(id)
+                .deserializer(aggregation.deserializer("ts"))
+                .bounded(true)
+                .build(),
+            PerturbedValues.watermarks(OUT_OF_ORDERNESS, IDLE_TIMEOUT),
+            "perturbed records")
         .keyBy(new GroupKey())
         .window(TumblingEventTimeWindows.of(window()))
         .aggregate(new Count())
@@ -543,7 +698,8 @@ final class PipelineBench {
   }
 
   private static KafkaRecordSerializationSchema<Long> countSerializer(String topic) {
-    return (count, context, timestamp) -> new ProducerRecord<>(topic, Long.toString(count).getBytes(StandardCharsets.UTF_8));
+    return (count, context, timestamp) ->
+        new ProducerRecord<>(topic, Long.toString(count).getBytes(StandardCharsets.UTF_8));
   }
 
   /** Windows of {@link #recordsPerWindow} records: the records are 1 ms apart. */
@@ -557,8 +713,9 @@ final class PipelineBench {
     // checkpoints would fail and the job restart without end.
     Configuration conf = new Configuration();
     conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, cluster.checkpoints.toUri().toString());
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(
-        cluster.rest.getHost(), cluster.rest.getPort(), conf);
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.createRemoteEnvironment(
+            cluster.rest.getHost(), cluster.rest.getPort(), conf);
     env.setParallelism(parallelism);
     return env;
   }
@@ -568,17 +725,27 @@ final class PipelineBench {
    * MiniCluster per job would load its RPC system's classes (Pekko, Scala) afresh each time, and on
    * two cores their compilation competes with the job being timed.
    */
-  private record Cluster(MiniCluster miniCluster, URI rest, Path checkpoints) implements AutoCloseable {
+  private record Cluster(MiniCluster miniCluster, URI rest, Path checkpoints)
+      implements AutoCloseable {
     static Cluster start(int slots) {
       Configuration conf = new Configuration();
       conf.set(RestOptions.BIND_PORT, "0");
-      MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder().setConfiguration(conf)
-          .setNumTaskManagers(1).setNumSlotsPerTaskManager(slots).build());
+      MiniCluster cluster =
+          new MiniCluster(
+              new MiniClusterConfiguration.Builder()
+                  .setConfiguration(conf)
+                  .setNumTaskManagers(1)
+                  .setNumSlotsPerTaskManager(slots)
+                  .build());
       try {
         cluster.start();
-        return new Cluster(cluster, cluster.getRestAddress().get(), Files.createTempDirectory("ogpm-bench-checkpoints"));
+        return new Cluster(
+            cluster,
+            cluster.getRestAddress().get(),
+            Files.createTempDirectory("ogpm-bench-checkpoints"));
       } catch (Exception e) {
-        throw new IllegalStateException("the benchmark's MiniCluster did not start: " + e.getMessage(), e);
+        throw new IllegalStateException(
+            "the benchmark's MiniCluster did not start: " + e.getMessage(), e);
       }
     }
 
@@ -590,7 +757,8 @@ final class PipelineBench {
           files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         }
       } catch (Exception e) {
-        throw new IllegalStateException("the benchmark's MiniCluster did not stop: " + e.getMessage(), e);
+        throw new IllegalStateException(
+            "the benchmark's MiniCluster did not stop: " + e.getMessage(), e);
       }
     }
   }
@@ -602,13 +770,24 @@ final class PipelineBench {
    */
   private void produce(String topic, int groups) {
     List<String> sample = BundledSample.records(Integer.MAX_VALUE);
-    Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 1 << 18,
-        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    Map<String, Object> config =
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            kafka.bootstrapServers(),
+            ProducerConfig.LINGER_MS_CONFIG,
+            20,
+            ProducerConfig.BATCH_SIZE_CONFIG,
+            1 << 18,
+            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+            ByteArraySerializer.class,
+            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+            ByteArraySerializer.class);
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
       for (int i = 0; i < records; i++) {
-        producer.send(new ProducerRecord<>(topic, record(sample.get(i % sample.size()), i, groups).getBytes(StandardCharsets.UTF_8)));
+        producer.send(
+            new ProducerRecord<>(
+                topic,
+                record(sample.get(i % sample.size()), i, groups).getBytes(StandardCharsets.UTF_8)));
       }
       producer.flush();
     }
@@ -616,8 +795,16 @@ final class PipelineBench {
 
   static String record(String line, int i, int groups) {
     int tail = line.indexOf(",\"attitude\"");
-    return "{\"id\":\"b" + i + "\",\"user\":\"u" + (i % USERS) + "\",\"ts\":" + (1767225600000L + i)
-        + ",\"activity\":\"g" + (i % groups) + "\"" + line.substring(tail);
+    return "{\"id\":\"b"
+        + i
+        + "\",\"user\":\"u"
+        + (i % USERS)
+        + "\",\"ts\":"
+        + (1767225600000L + i)
+        + ",\"activity\":\"g"
+        + (i % groups)
+        + "\""
+        + line.substring(tail);
   }
 
   /** A configuration's YAML without its budget section (the sample's is its last key). */
@@ -626,8 +813,11 @@ final class PipelineBench {
     return budget < 0 ? yaml : yaml.substring(0, budget + 1);
   }
 
-  /** The sample's configuration with its first field only (same ids, users, passthrough and budget). */
-  static final String ONE_FIELD = """
+  /**
+   * The sample's configuration with its first field only (same ids, users, passthrough and budget).
+   */
+  static final String ONE_FIELD =
+      """
       id-field: id
       user-field: user
       passthrough: [id, ts, activity]
@@ -637,16 +827,24 @@ final class PipelineBench {
       """;
 
   /** Records over the span of the output's broker append times, and over the job's net run time. */
-  private Timing timing(JobExecutionResult result, long cpuNanos, long jobCpuNanos, long jitMillis, String output) {
+  private Timing timing(
+      JobExecutionResult result, long cpuNanos, long jobCpuNanos, long jitMillis, String output) {
     long first = Long.MAX_VALUE;
     long last = Long.MIN_VALUE;
     long count = 0;
-    Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-        ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    Map<String, Object> config =
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            kafka.bootstrapServers(),
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+            "read_committed",
+            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+            ByteArrayDeserializer.class,
+            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+            ByteArrayDeserializer.class);
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
-      List<TopicPartition> partitions = List.of(new TopicPartition(output, 0), new TopicPartition(output, 1));
+      List<TopicPartition> partitions =
+          List.of(new TopicPartition(output, 0), new TopicPartition(output, 1));
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
@@ -659,10 +857,15 @@ final class PipelineBench {
       }
     }
     if (count != records) {
-      throw new IllegalStateException(output + " holds " + count + " records, not the " + records + " of the input");
+      throw new IllegalStateException(
+          output + " holds " + count + " records, not the " + records + " of the input");
     }
-    return new Timing(records * 1000.0 / Math.max(1, last - first), records * 1000.0 / result.getNetRuntime(),
-        cpuNanos / 1e3 / records, jobCpuNanos < 0 ? -1 : jobCpuNanos / 1e3 / records, jitMillis);
+    return new Timing(
+        records * 1000.0 / Math.max(1, last - first),
+        records * 1000.0 / result.getNetRuntime(),
+        cpuNanos / 1e3 / records,
+        jobCpuNanos < 0 ? -1 : jobCpuNanos / 1e3 / records,
+        jitMillis);
   }
 
   /**
@@ -671,7 +874,8 @@ final class PipelineBench {
    * runs meanwhile.
    */
   private static long processCpuNanos() {
-    return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   /**
@@ -680,7 +884,9 @@ final class PipelineBench {
    */
   private static long jitMillis() {
     CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-    return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
+    return jit != null && jit.isCompilationTimeMonitoringSupported()
+        ? jit.getTotalCompilationTime()
+        : -1;
   }
 
   private void log(String format, Object... args) {

@@ -31,9 +31,9 @@ final class SamplerBench {
   private SamplerBench() {}
 
   /**
-   * Every mechanism in a JVM of its own (as JMH forks), so that each is measured with its own
-   * code inlined at the perturbation's call site: in one JVM the second and third mechanism would
-   * run through a call site the first one's profile had already shaped.
+   * Every mechanism in a JVM of its own (as JMH forks), so that each is measured with its own code
+   * inlined at the perturbation's call site: in one JVM the second and third mechanism would run
+   * through a call site the first one's profile had already shaped.
    */
   static ObjectNode run(Duration warmUp, Duration measure) {
     ObjectNode out = JsonNodeFactory.instance.objectNode();
@@ -42,14 +42,22 @@ final class SamplerBench {
     ObjectNode cpu = out.putObject("valuesPerCpuSecond");
     for (String name : MECHANISMS) {
       String java = ProcessHandle.current().info().command().orElse("java");
-      ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), SamplerBench.class.getName(),
-          name, Long.toString(warmUp.toMillis()), Long.toString(measure.toMillis()));
+      ProcessBuilder pb =
+          new ProcessBuilder(
+              java,
+              "-cp",
+              System.getProperty("java.class.path"),
+              SamplerBench.class.getName(),
+              name,
+              Long.toString(warmUp.toMillis()),
+              Long.toString(measure.toMillis()));
       pb.redirectError(ProcessBuilder.Redirect.INHERIT);
       try {
         Process p = pb.start();
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (p.waitFor() != 0) {
-          throw new IllegalStateException("the sampler bench of " + name + " failed (exit " + p.exitValue() + ")");
+          throw new IllegalStateException(
+              "the sampler bench of " + name + " failed (exit " + p.exitValue() + ")");
         }
         for (String line : text.strip().split("\n")) {
           String[] f = line.split(" ");
@@ -82,16 +90,23 @@ final class SamplerBench {
     }
     for (String mode : MODES) {
       Stopwatch.Run run = Stopwatch.run(warmUp, measure, batch(mode, m, inputs, ids, users));
-      System.out.println(mode + " " + Math.round(run.perSecond()) + " " + Math.round(run.perCpuSecond()));
+      System.out.println(
+          mode + " " + Math.round(run.perSecond()) + " " + Math.round(run.perCpuSecond()));
     }
   }
 
-  /** One batch of perturbations in a mode; a loop of its own per mode, so no call site is shared. */
-  private static LongSupplier batch(String mode, Mechanism m, double[] inputs, Identifier[] ids, Identifier[] users) {
+  /**
+   * One batch of perturbations in a mode; a loop of its own per mode, so no call site is shared.
+   */
+  private static LongSupplier batch(
+      String mode, Mechanism m, double[] inputs, Identifier[] ids, Identifier[] users) {
     double[] sink = new double[1];
     if (mode.equals("keyed")) {
-      KeyedPrf.RecordBits keyed = KeyedPrf.fromSecret("bench key, 32 bytes long........".getBytes(StandardCharsets.US_ASCII))
-          .forField("accel_x", m.spec().toString()).newBits();
+      KeyedPrf.RecordBits keyed =
+          KeyedPrf.fromSecret(
+                  "bench key, 32 bytes long........".getBytes(StandardCharsets.US_ASCII))
+              .forField("accel_x", m.spec().toString())
+              .newBits();
       return () -> {
         double sum = 0;
         for (int i = 0; i < BATCH; i++) {

@@ -50,7 +50,10 @@ final class Stopwatch {
     } while (now - end < 0);
     long cpuAfter = ThreadAllocation.cpuNanos();
     long allocatedAfter = ThreadAllocation.bytes();
-    return new Run(ops, now - start, cpuBefore < 0 ? -1 : cpuAfter - cpuBefore,
+    return new Run(
+        ops,
+        now - start,
+        cpuBefore < 0 ? -1 : cpuAfter - cpuBefore,
         allocatedBefore < 0 ? -1 : allocatedAfter - allocatedBefore);
   }
 }

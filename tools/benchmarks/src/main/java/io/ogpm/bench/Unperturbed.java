@@ -21,12 +21,18 @@ import org.apache.flink.util.Collector;
 final class Unperturbed {
   private Unperturbed() {}
 
-  /** {@link PerturbFunction}'s work but the privacy: the same output records, the same side output. */
+  /**
+   * {@link PerturbFunction}'s work but the privacy: the same output records, the same side output.
+   */
   static final class RecordPath extends ProcessFunction<RawRecord, PerturbedRecord> {
     private static final long serialVersionUID = 1L;
     private final PrivacyConfig config;
-    /** The fingerprint set on the records this operator releases; null where {@link ByUser} follows. */
+
+    /**
+     * The fingerprint set on the records this operator releases; null where {@link ByUser} follows.
+     */
     private final String fingerprint;
+
     private transient UnperturbedRecordPath path;
     private transient double epsilon;
 
@@ -45,8 +51,10 @@ final class Unperturbed {
     public void processElement(RawRecord in, Context ctx, Collector<PerturbedRecord> out) {
       Source source = Source.kafka(in.getTopic(), in.getPartition(), in.getOffset());
       byte[] value = path.rewrite(in.getValue(), source);
-      PerturbedRecord record = new PerturbedRecord(path.key(), value, epsilon, path.user(), in.getTimestamp(),
-          in.getTimestampType()).from(in.getTopic(), in.getPartition(), in.getOffset());
+      PerturbedRecord record =
+          new PerturbedRecord(
+                  path.key(), value, epsilon, path.user(), in.getTimestamp(), in.getTimestampType())
+              .from(in.getTopic(), in.getPartition(), in.getOffset());
       record.setFingerprint(fingerprint);
       out.collect(record);
     }

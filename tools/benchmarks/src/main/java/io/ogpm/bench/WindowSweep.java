@@ -34,10 +34,11 @@ final class WindowSweep {
   private WindowSweep() {}
 
   /**
-   * Records per second by window size: after {@code warmUp} (windows of up to 10,000 records),
-   * each size over consecutive windows for at least {@code measure} (at least one window).
+   * Records per second by window size: after {@code warmUp} (windows of up to 10,000 records), each
+   * size over consecutive windows for at least {@code measure} (at least one window).
    */
-  static ObjectNode run(PrivacyConfig config, int[] windowSizes, Duration warmUp, Duration measure) {
+  static ObjectNode run(
+      PrivacyConfig config, int[] windowSizes, Duration warmUp, Duration measure) {
     List<Mechanism> mechanisms = new ArrayList<>();
     List<FieldEstimator> estimators = new ArrayList<>();
     for (FieldConfig f : config.fields()) {
@@ -50,7 +51,8 @@ final class WindowSweep {
     for (int n : windowSizes) {
       max = Math.max(max, n);
     }
-    // Perturbed values of inputs spread over each domain (a third at one hump, the rest at another).
+    // Perturbed values of inputs spread over each domain (a third at one hump, the rest at
+    // another).
     AesCtrSource bits = AesCtrSource.seeded(3);
     double[][] values = new double[mechanisms.size()][max];
     for (int f = 0; f < mechanisms.size(); f++) {
@@ -74,6 +76,7 @@ final class WindowSweep {
 
   /** Groups of {@link #sampleWindows}, as in {@code bench pipeline}'s aggregation. */
   static final int SAMPLE_GROUPS = 100;
+
   /** Records per window of {@link #sampleWindows}: 1,000 per group and field. */
   static final int SAMPLE_WINDOW = 100_000;
 
@@ -82,10 +85,10 @@ final class WindowSweep {
    * Kafka: the sample's records cycled, record i in group i mod 100, each perturbed afresh by the
    * operator's code, windows of 100,000 records; every group's field emitted (raw histogram, means
    * with intervals, EMS) window after window for at least {@code measure}, the additions and
-   * emissions timed, the perturbation not. Its EMS steps per emission are the sample's, not the
-   * two humps' of {@link #run}, and they decide the aggregation's rate; how many of the first
-   * window's reconstructions stopped by settling (deviance above the target) rather than at the
-   * target, and their steps, say why.
+   * emissions timed, the perturbation not. Its EMS steps per emission are the sample's, not the two
+   * humps' of {@link #run}, and they decide the aggregation's rate; how many of the first window's
+   * reconstructions stopped by settling (deviance above the target) rather than at the target, and
+   * their steps, say why.
    */
   static ObjectNode sampleWindows(PrivacyConfig config, List<byte[]> records, Duration measure) {
     List<FieldEstimator> estimators = new ArrayList<>();
@@ -135,16 +138,19 @@ final class WindowSweep {
         }
       }
       nanos += System.nanoTime() - start;
-      cpuNanos = cpuStart < 0 || cpuNanos < 0 ? -1 : cpuNanos + ThreadAllocation.cpuNanos() - cpuStart;
+      cpuNanos =
+          cpuStart < 0 || cpuNanos < 0 ? -1 : cpuNanos + ThreadAllocation.cpuNanos() - cpuStart;
       windows++;
     } while (nanos < measure.toNanos());
-    // How the first window's reconstructions stopped (untimed): by the target, or by settling above it.
+    // How the first window's reconstructions stopped (untimed): by the target, or by settling above
+    // it.
     long settled = 0;
     long settledIterations = 0;
     long firstIterations = 0;
     for (int f = 0; f < estimators.size(); f++) {
       for (FieldAccumulator acc : firstWindow.get(f)) {
-        Reconstruction.Result r = Reconstruction.em(acc.getHistogram(), estimators.get(f).transition());
+        Reconstruction.Result r =
+            Reconstruction.em(acc.getHistogram(), estimators.get(f).transition());
         firstIterations += r.iterations();
         if (r.deviance() > r.targetDeviance()) {
           settled++;
@@ -160,7 +166,8 @@ final class WindowSweep {
     out.put("emsIterationsPerEmission", Math.round((double) iterations / emissions));
     out.put("microsecondsPerEmission", Math.round(nanos / 1e3 / emissions));
     // The measuring thread's own CPU time: what a core of its own would take, whatever the load.
-    out.put("cpuMicrosecondsPerEmission", cpuNanos < 0 ? -1 : Math.round(cpuNanos / 1e3 / emissions));
+    out.put(
+        "cpuMicrosecondsPerEmission", cpuNanos < 0 ? -1 : Math.round(cpuNanos / 1e3 / emissions));
     out.put("firstWindowEmissionsStoppedBySettling", settled);
     out.put("firstWindowIterationsOfThose", settledIterations);
     out.put("firstWindowIterations", firstIterations);
@@ -182,7 +189,8 @@ final class WindowSweep {
    * Records per second over consecutive windows of n records (wrapping around the drawn records),
    * repeated for at least {@code nanos}.
    */
-  private static double repeat(List<FieldEstimator> estimators, double[][] values, int n, long nanos) {
+  private static double repeat(
+      List<FieldEstimator> estimators, double[][] values, int n, long nanos) {
     long total = 0;
     long windows = 0;
     int from = 0;

@@ -31,10 +31,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * accumulators (what the merge stage does per partial), and one emission (the estimate of a window
  * from its accumulator: raw histogram, means with intervals and the EMS reconstruction) for windows
  * of 1e3 to 1e6 perturbed values, with the reconstruction (its matrix products over runs of equal
- * entries, or dense: parameter {@code products}) and without it (intervals only). An
- * emission's cost depends on the values only through the histogram, so through the number of EMS
- * iterations (capped at 10,000), not through their number.
- * Run: {@code java -jar tools/benchmarks/target/benchmarks.jar AggregationBenchmark}.
+ * entries, or dense: parameter {@code products}) and without it (intervals only). An emission's
+ * cost depends on the values only through the histogram, so through the number of EMS iterations
+ * (capped at 10,000), not through their number. Run: {@code java -jar
+ * tools/benchmarks/target/benchmarks.jar AggregationBenchmark}.
  */
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
@@ -43,7 +43,9 @@ public class AggregationBenchmark {
   static final int BINS = 50;
   static final int BATCH = 1024;
 
-  /** A field: OGPM on [-3, 3] (classical) or on the circle, epsilon 1 (many EMS iterations) or 4. */
+  /**
+   * A field: OGPM on [-3, 3] (classical) or on the circle, epsilon 1 (many EMS iterations) or 4.
+   */
   @State(Scope.Thread)
   public static class Field {
     @Param({"classical", "circular"})
@@ -57,20 +59,32 @@ public class AggregationBenchmark {
     FieldBinning binning;
 
     void setUpField() {
-      mechanism = MechanismCatalog.of(MechanismSpec.builder().epsilon(epsilon)
-          .domain(domain.equals("circular") ? Domain.circular(-Math.PI, Math.PI) : Domain.classical(-3, 3)).build());
+      mechanism =
+          MechanismCatalog.of(
+              MechanismSpec.builder()
+                  .epsilon(epsilon)
+                  .domain(
+                      domain.equals("circular")
+                          ? Domain.circular(-Math.PI, Math.PI)
+                          : Domain.classical(-3, 3))
+                  .build());
       estimator = FieldEstimator.of(mechanism, BINS);
       binning = estimator.binning();
     }
 
-    /** n perturbed values of a two-humped input distribution (a third at one hump, the rest at the other). */
+    /**
+     * n perturbed values of a two-humped input distribution (a third at one hump, the rest at the
+     * other).
+     */
     double[] values(int n, long seed) {
       AesCtrSource bits = AesCtrSource.seeded(seed);
       Domain d = mechanism.domain();
       double[] out = new double[n];
       for (int i = 0; i < n; i++) {
         double centre = bits.nextUniform() < 1.0 / 3 ? 0.25 : 0.7;
-        double u = Math.min(Math.max(centre + 0.08 * (bits.nextUniform() + bits.nextUniform() - 1), 0), 0.999);
+        double u =
+            Math.min(
+                Math.max(centre + 0.08 * (bits.nextUniform() + bits.nextUniform() - 1), 0), 0.999);
         out[i] = mechanism.perturb(d.lo() + d.width() * u, bits);
       }
       return out;
@@ -129,8 +143,8 @@ public class AggregationBenchmark {
 
   /**
    * An emission: the estimate of a window of n values, EMS reconstruction included, with the
-   * transition matrix's products over its runs of equal entries (what the estimator uses) or
-   * dense (the reference, O(bins x output bins) per product), side by side.
+   * transition matrix's products over its runs of equal entries (what the estimator uses) or dense
+   * (the reference, O(bins x output bins) per product), side by side.
    */
   @State(Scope.Thread)
   public static class Emitting extends Field {
@@ -141,6 +155,7 @@ public class AggregationBenchmark {
     public String products;
 
     FieldAccumulator window;
+
     /** The dense matrix when products = dense, else null (the estimator's own). */
     TransitionMatrix dense;
 
@@ -152,10 +167,13 @@ public class AggregationBenchmark {
       for (double v : values(records, 3)) {
         window.add(v, binning);
       }
-      int iterations = dense == null ? estimator.estimate(window, true).iterations()
-          : Reconstruction.em(window.getHistogram(), dense).iterations();
-      System.out.printf("%n%s eps %s, %d records, %s products: %d EMS iterations%n", domain, epsilon, records, products,
-          iterations);
+      int iterations =
+          dense == null
+              ? estimator.estimate(window, true).iterations()
+              : Reconstruction.em(window.getHistogram(), dense).iterations();
+      System.out.printf(
+          "%n%s eps %s, %d records, %s products: %d EMS iterations%n",
+          domain, epsilon, records, products, iterations);
     }
   }
 
@@ -167,12 +185,14 @@ public class AggregationBenchmark {
       return s.estimator.estimate(s.window, true);
     }
     // The same work with the dense products: the estimate without EMS, then EMS.
-    return new Object[] {s.estimator.estimate(s.window, false), Reconstruction.em(s.window.getHistogram(), s.dense)};
+    return new Object[] {
+      s.estimator.estimate(s.window, false), Reconstruction.em(s.window.getHistogram(), s.dense)
+    };
   }
 
   /**
-   * The same window's emission as the library computed it before the tail statistics, the bands
-   * and the accelerated EMS schedule ({@link FieldEstimator#estimateAsFormerly}): the side-by-side
+   * The same window's emission as the library computed it before the tail statistics, the bands and
+   * the accelerated EMS schedule ({@link FieldEstimator#estimateAsFormerly}): the side-by-side
    * reference for {@link #emission} (products over runs; with dense products it is the same
    * reference).
    */
@@ -184,8 +204,8 @@ public class AggregationBenchmark {
   }
 
   /**
-   * The same emission without the EMS reconstruction: raw histogram, means and their 95 %
-   * intervals only (what {@code --method raw} emits); the difference to {@link #emission} is the
+   * The same emission without the EMS reconstruction: raw histogram, means and their 95 % intervals
+   * only (what {@code --method raw} emits); the difference to {@link #emission} is the
    * reconstruction's cost.
    */
   @Benchmark

@@ -35,18 +35,19 @@ import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
  * the merge's keyed state per field and group (heap and checkpoint) for tumbling and sliding
  * windows, all for a number of groups (default 10,000) and bins (default 50). See docs/memory.md.
  *
- * <p>Heap sizes are differences of the used heap after full collections, over many objects, so
- * they include everything the objects reach that was not there before (object headers, padding,
- * the state backend's maps, timers). Run from the repository root with a fixed heap and the serial
- * collector, so that each collection is full and alone: {@code java -Xms2g -Xmx2g
- * -XX:+UseSerialGC -cp tools/benchmarks/target/benchmarks.jar io.ogpm.benchmarks.AggregationMemory
- * [groups [bins [parts]]]}, parts a comma-separated choice of {@code accumulators,
- * pre-aggregation, keyed-state} (default all three; the keyed state at 10,000 groups and 50 bins
- * takes about 300 MiB). Prints Markdown tables.
+ * <p>Heap sizes are differences of the used heap after full collections, over many objects, so they
+ * include everything the objects reach that was not there before (object headers, padding, the
+ * state backend's maps, timers). Run from the repository root with a fixed heap and the serial
+ * collector, so that each collection is full and alone: {@code java -Xms2g -Xmx2g -XX:+UseSerialGC
+ * -cp tools/benchmarks/target/benchmarks.jar io.ogpm.benchmarks.AggregationMemory [groups [bins
+ * [parts]]]}, parts a comma-separated choice of {@code accumulators, pre-aggregation, keyed-state}
+ * (default all three; the keyed state at 10,000 groups and 50 bins takes about 300 MiB). Prints
+ * Markdown tables.
  */
 public final class AggregationMemory {
   /** Accumulators per field for the per-accumulator heap figures, at most (and 256 MiB of them). */
   static final int INSTANCES = 100_000;
+
   static final long MINUTE = 60_000;
 
   private final PrivacyConfig config = PrivacyConfig.parse(BundledSample.config());
@@ -73,10 +74,17 @@ public final class AggregationMemory {
     int bins = args.length > 1 ? Integer.parseInt(args[1]) : 50;
     AggregationMemory m = new AggregationMemory(groups, bins);
     Runtime r = Runtime.getRuntime();
-    System.out.printf("%d groups, %d bins, the sample's %d fields; heap %d MiB, %d processors, load %.2f%n%n", groups,
-        bins, m.binnings.length, r.maxMemory() >> 20, r.availableProcessors(),
+    System.out.printf(
+        "%d groups, %d bins, the sample's %d fields; heap %d MiB, %d processors, load %.2f%n%n",
+        groups,
+        bins,
+        m.binnings.length,
+        r.maxMemory() >> 20,
+        r.availableProcessors(),
         java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-    List<String> parts = List.of((args.length > 2 ? args[2] : "accumulators,pre-aggregation,keyed-state").split(","));
+    List<String> parts =
+        List.of(
+            (args.length > 2 ? args[2] : "accumulators,pre-aggregation,keyed-state").split(","));
     if (parts.contains("accumulators")) {
       m.accumulators();
     }
@@ -84,8 +92,10 @@ public final class AggregationMemory {
       m.preAggregation();
     }
     if (parts.contains("keyed-state")) {
-      System.out.println("| keyed state (heap backend), %d groups x %d fields | panes per field and group | heap |"
-          .formatted(groups, m.binnings.length) + " per field and group | checkpoint | per field and group |");
+      System.out.println(
+          "| keyed state (heap backend), %d groups x %d fields | panes per field and group | heap |"
+                  .formatted(groups, m.binnings.length)
+              + " per field and group | checkpoint | per field and group |");
       System.out.println("| --- | ---: | ---: | ---: | ---: | ---: |");
       m.keyedState(new Windowing(MINUTE, MINUTE, 0, 10_000), "tumbling 1 min", 1);
       m.keyedState(new Windowing(MINUTE, 10_000, 0, 10_000), "sliding 1 min by 10 s", 6);
@@ -94,8 +104,9 @@ public final class AggregationMemory {
 
   /** One field's accumulator: heap (calculated and measured) and serialized. */
   void accumulators() throws IOException, InterruptedException {
-    System.out.println("| field | output bins | heap, calculated | heap, measured, names shared | heap, measured,"
-        + " deserialized | serialized accumulator | of which binning id | serialized partial |");
+    System.out.println(
+        "| field | output bins | heap, calculated | heap, measured, names shared | heap, measured,"
+            + " deserialized | serialized accumulator | of which binning id | serialized partial |");
     System.out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (int i = 0; i < binnings.length; i++) {
       String name = config.fields().get(i).name();
@@ -109,7 +120,8 @@ public final class AggregationMemory {
       partial.setPane(1_700_000_000_000L);
       partial.setRecords(1);
       partial.setAccumulator(one);
-      int instances = (int) Math.min(INSTANCES, (256L << 20) / PreAggregateOperator.accumulatorHeapBytes(b));
+      int instances =
+          (int) Math.min(INSTANCES, (256L << 20) / PreAggregateOperator.accumulatorHeapBytes(b));
       FieldAccumulator[] held = new FieldAccumulator[instances];
       long before = usedHeap();
       for (int k = 0; k < instances; k++) {
@@ -125,9 +137,18 @@ public final class AggregationMemory {
       }
       double deserialized = (double) (usedHeap() - before) / instances;
       Reference.reachabilityFence(held);
-      System.out.printf("| %s | %d | %d | %.0f | %.0f | %d | %d | %d |%n", name, b.outputBins(),
-          PreAggregateOperator.accumulatorHeapBytes(b), shared, deserialized, bytes.length,
-          serialize(TypeInformation.of(String.class).createSerializer(new SerializerConfigImpl()), b.id()).length,
+      System.out.printf(
+          "| %s | %d | %d | %.0f | %.0f | %d | %d | %d |%n",
+          name,
+          b.outputBins(),
+          PreAggregateOperator.accumulatorHeapBytes(b),
+          shared,
+          deserialized,
+          bytes.length,
+          serialize(
+                  TypeInformation.of(String.class).createSerializer(new SerializerConfigImpl()),
+                  b.id())
+              .length,
           serialize(partialSerializer, partial).length);
     }
     System.out.println();
@@ -142,7 +163,9 @@ public final class AggregationMemory {
     PerturbedValues[] records = GroupRecords.oneEach(config, groups, 0);
     Windowing windowing = new Windowing(MINUTE, MINUTE, 0, 10_000);
     int held = groups;
-    try (var h = new OneInputStreamOperatorTestHarness<>(new PreAggregateOperator(config, bins, windowing))) {
+    try (var h =
+        new OneInputStreamOperatorTestHarness<>(
+            new PreAggregateOperator(config, bins, windowing))) {
       h.open();
       for (int g = 0; g < groups && held == groups; g++) {
         h.processElement(records[g], 0);
@@ -155,23 +178,35 @@ public final class AggregationMemory {
     for (FieldBinning b : binnings) {
       calculated += PreAggregateOperator.accumulatorHeapBytes(b);
     }
-    try (var h = new OneInputStreamOperatorTestHarness<>(new PreAggregateOperator(config, bins, windowing))) {
+    try (var h =
+        new OneInputStreamOperatorTestHarness<>(
+            new PreAggregateOperator(config, bins, windowing))) {
       h.open();
       long before = usedHeap();
       for (int g = 0; g < held; g++) {
-        // Each record with a group name of its own, as deserialized records have: a slot keeps its first.
+        // Each record with a group name of its own, as deserialized records have: a slot keeps its
+        // first.
         h.processElement(new PerturbedValues(records[g].getValues(), GroupRecords.group(g), 0), 0);
       }
       long heap = usedHeap() - before;
       if (!h.getOutput().isEmpty()) {
         throw new IllegalStateException("flushed before the measurement");
       }
-      System.out.println("| pre-aggregation, one pane | first flush by size | slots held at most | heap held |"
-          + " per slot | per accumulator | accumulators, calculated |");
+      System.out.println(
+          "| pre-aggregation, one pane | first flush by size | slots held at most | heap held |"
+              + " per slot | per accumulator | accumulators, calculated |");
       System.out.println("| --- | --- | ---: | ---: | ---: | ---: | ---: |");
-      System.out.printf("| %d fields, %d bins, %d groups | %s | %d | %.1f MiB | %d | %d | %.1f MiB |%n%n",
-          binnings.length, bins, groups, held == groups ? "none" : "at slot " + (held + 1), held,
-          heap / 1048576.0, heap / held, heap / ((long) held * binnings.length), held * calculated / 1048576.0);
+      System.out.printf(
+          "| %d fields, %d bins, %d groups | %s | %d | %.1f MiB | %d | %d | %.1f MiB |%n%n",
+          binnings.length,
+          bins,
+          groups,
+          held == groups ? "none" : "at slot " + (held + 1),
+          held,
+          heap / 1048576.0,
+          heap / held,
+          heap / ((long) held * binnings.length),
+          held * calculated / 1048576.0);
     }
   }
 
@@ -183,7 +218,9 @@ public final class AggregationMemory {
   void keyedState(Windowing windowing, String label, int panes) throws Exception {
     List<byte[]> partials = new ArrayList<>();
     for (int p = 0; p < panes; p++) {
-      try (var h = new OneInputStreamOperatorTestHarness<>(new PreAggregateOperator(config, bins, windowing))) {
+      try (var h =
+          new OneInputStreamOperatorTestHarness<>(
+              new PreAggregateOperator(config, bins, windowing))) {
         h.open();
         for (PerturbedValues r : GroupRecords.oneEach(config, groups, p * windowing.slide())) {
           h.processElement(r, r.getEventTime());
@@ -195,8 +232,11 @@ public final class AggregationMemory {
       }
     }
     int keys = groups * binnings.length;
-    try (var h = new KeyedOneInputStreamOperatorTestHarness<String, PartialAggregate, WindowEstimate>(
-        new WindowEstimateOperator(config, bins, windowing, true), new FieldAndGroup(), Types.STRING)) {
+    try (var h =
+        new KeyedOneInputStreamOperatorTestHarness<String, PartialAggregate, WindowEstimate>(
+            new WindowEstimateOperator(config, bins, windowing, true),
+            new FieldAndGroup(),
+            Types.STRING)) {
       h.setCheckpointStorage(new JobManagerCheckpointStorage(Integer.MAX_VALUE));
       h.open();
       long before = usedHeap();
@@ -208,8 +248,9 @@ public final class AggregationMemory {
       long held = usedHeap() - before;
       Reference.reachabilityFence(partials);
       long checkpoint = h.snapshot(1, 1).getStateSize();
-      System.out.printf("| %s | %d | %.1f MiB | %d | %.1f MiB | %d |%n", label, panes, held / 1048576.0, held / keys,
-          checkpoint / 1048576.0, checkpoint / keys);
+      System.out.printf(
+          "| %s | %d | %.1f MiB | %d | %.1f MiB | %d |%n",
+          label, panes, held / 1048576.0, held / keys, checkpoint / 1048576.0, checkpoint / keys);
     }
   }
 
@@ -220,8 +261,8 @@ public final class AggregationMemory {
   }
 
   /**
-   * The used heap once full collections free nothing more: some objects (those of a closed
-   * harness) are freed only after their cleaners have run, a collection or two later.
+   * The used heap once full collections free nothing more: some objects (those of a closed harness)
+   * are freed only after their cleaners have run, a collection or two later.
    */
   static long usedHeap() throws InterruptedException {
     Runtime r = Runtime.getRuntime();

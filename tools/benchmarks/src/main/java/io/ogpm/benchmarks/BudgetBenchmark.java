@@ -38,8 +38,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * through {@code users} users, as in {@code bench pipeline} (1,000) and with a hundred times more,
  * whose state no longer fits a core's cache. Each operation is one record; the harness's own costs
  * (its output queue, setting the key) are in all. Run from the repository root: {@code java -jar
- * tools/benchmarks/target/benchmarks.jar BudgetBenchmark}. Memory and checkpoints, up to ten million
- * users: {@link BudgetStateCost}.
+ * tools/benchmarks/target/benchmarks.jar BudgetBenchmark}. Memory and checkpoints, up to ten
+ * million users: {@link BudgetStateCost}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -68,18 +68,28 @@ public class BudgetBenchmark {
     records = new PerturbedRecord[users];
     for (int i = 0; i < users; i++) {
       // The sample's record cost; a budget no user exhausts, so every record is released.
-      records[i] = new PerturbedRecord(("b" + i).getBytes(StandardCharsets.UTF_8), new byte[240], 5.5, "u" + i, now,
-          TimestampType.LOG_APPEND_TIME).from("raw", 0, i);
+      records[i] =
+          new PerturbedRecord(
+                  ("b" + i).getBytes(StandardCharsets.UTF_8),
+                  new byte[240],
+                  5.5,
+                  "u" + i,
+                  now,
+                  TimestampType.LOG_APPEND_TIME)
+              .from("raw", 0, i);
     }
     BudgetConfig unspent = BudgetConfig.of(1e15, Duration.ofDays(1));
-    KeyedProcessFunction<String, PerturbedRecord, PerturbedRecord> f = switch (budget) {
-      case "value" -> new BudgetFunction(unspent, "fingerprint");
-      case "map" -> new MapLayoutBudgetFunction(unspent, "fingerprint");
-      case "none" -> new Release();
-      default -> throw new IllegalArgumentException("budget: value, map or none, got " + budget);
-    };
-    harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(f), PerturbedRecord::getUser,
-        Types.STRING);
+    KeyedProcessFunction<String, PerturbedRecord, PerturbedRecord> f =
+        switch (budget) {
+          case "value" -> new BudgetFunction(unspent, "fingerprint");
+          case "map" -> new MapLayoutBudgetFunction(unspent, "fingerprint");
+          case "none" -> new Release();
+          default ->
+              throw new IllegalArgumentException("budget: value, map or none, got " + budget);
+        };
+    harness =
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            new KeyedProcessOperator<>(f), PerturbedRecord::getUser, Types.STRING);
     harness.setStateBackend(StateBackends.named(backend));
     harness.open();
     // The harness's clock starts at 0, which would put every record's period ahead of it (refused).
@@ -90,7 +100,8 @@ public class BudgetBenchmark {
   public void tearDown() throws Exception {
     var refused = harness.getSideOutput(DeadLetters.TAG);
     if (refused != null && !refused.isEmpty()) {
-      throw new IllegalStateException("the budget refused " + refused.size() + " records: the benchmark timed dead letters");
+      throw new IllegalStateException(
+          "the budget refused " + refused.size() + " records: the benchmark timed dead letters");
     }
     harness.close();
   }
@@ -106,7 +117,8 @@ public class BudgetBenchmark {
   }
 
   /** The budget's place with no state: each record released as it comes. */
-  public static final class Release extends KeyedProcessFunction<String, PerturbedRecord, PerturbedRecord> {
+  public static final class Release
+      extends KeyedProcessFunction<String, PerturbedRecord, PerturbedRecord> {
     private static final long serialVersionUID = 1L;
 
     @Override

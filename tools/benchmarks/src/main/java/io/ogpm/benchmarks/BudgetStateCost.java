@@ -26,10 +26,10 @@ import org.apache.kafka.common.record.TimestampType;
 
 /**
  * What the per-user budget costs as its users grow, on the heap state backend and on RocksDB with
- * incremental checkpoints: records per second, memory, and checkpoints' size and duration, for 1,000,
- * 100,000 and 10,000,000 users (or those given), in Flink's keyed operator test harness, one thread,
- * checkpoints written to a local directory as a job's go to its checkpoint storage. RocksDB has the
- * memory of a task slot ({@link StateBackends#SLOT_MEMORY}).
+ * incremental checkpoints: records per second, memory, and checkpoints' size and duration, for
+ * 1,000, 100,000 and 10,000,000 users (or those given), in Flink's keyed operator test harness, one
+ * thread, checkpoints written to a local directory as a job's go to its checkpoint storage. RocksDB
+ * has the memory of a task slot ({@link StateBackends#SLOT_MEMORY}).
  *
  * <p>Per case (users {@code U}, backend, layout): {@code U} records, one per user (each user's
  * state created), then {@code max(U, 2,000,000)} records cycling through the users (state read and
@@ -38,20 +38,23 @@ import org.apache.kafka.common.record.TimestampType;
  * incremental on RocksDB (the files written since the first) and whole on the heap. Memory: the
  * used heap after full collections, less that before the case; the process's resident set likewise
  * ({@code native}: with the heap touched in advance, {@code -XX:+AlwaysPreTouch}, it is RocksDB's
- * memory outside the heap); RocksDB's files on local disk.
- * Each case runs in a JVM of its own, with the options given to this one, one after the other.
+ * memory outside the heap); RocksDB's files on local disk. Each case runs in a JVM of its own, with
+ * the options given to this one, one after the other.
  *
  * <p>Run from the repository root (each case's JVM gets {@link #CASE_JVM_DEFAULT}, or the options
  * of {@code -Dogpm.budget.jvm=...}): {@code java -cp tools/benchmarks/target/benchmarks.jar
- * io.ogpm.benchmarks.BudgetStateCost [users,... [value|map,... [hashmap|rocksdb|rocksdb-plain,...]]]} (default
- * {@code 1000,100000,10000000}, {@code value}, both backends). Prints a Markdown table. See docs/state-backends.md.
+ * io.ogpm.benchmarks.BudgetStateCost [users,... [value|map,...
+ * [hashmap|rocksdb|rocksdb-plain,...]]]} (default {@code 1000,100000,10000000}, {@code value}, both
+ * backends). Prints a Markdown table. See docs/state-backends.md.
  */
 public final class BudgetStateCost {
   static final BudgetConfig UNSPENT = BudgetConfig.of(1e15, Duration.ofDays(1));
   static final int TIMED_RECORDS = 2_000_000;
   static final byte[] VALUE = new byte[240];
+
   /** The system property with the JVM options of each case. */
   static final String CASE_JVM = "ogpm.budget.jvm";
+
   /**
    * A heap for ten million users on the heap backend (about 4 GiB in the former layout), touched in
    * advance so that the resident set grows only with what lies outside the heap (RocksDB).
@@ -66,12 +69,16 @@ public final class BudgetStateCost {
       System.out.println(new BudgetStateCost().run(Integer.parseInt(args[1]), args[2], args[3]));
       return;
     }
-    int[] users = args.length > 0 ? Stream.of(args[0].split(",")).mapToInt(Integer::parseInt).toArray()
-        : new int[] {1_000, 100_000, 10_000_000};
+    int[] users =
+        args.length > 0
+            ? Stream.of(args[0].split(",")).mapToInt(Integer::parseInt).toArray()
+            : new int[] {1_000, 100_000, 10_000_000};
     List<String> layouts = args.length > 1 ? List.of(args[1].split(",")) : List.of("value");
-    List<String> backends = args.length > 2 ? List.of(args[2].split(",")) : List.of("hashmap", "rocksdb");
-    System.out.println("| users | backend | layout | records/s | heap MiB | heap B/user | native MiB | RocksDB files MiB"
-        + " | checkpoint MiB | checkpoint s | next checkpoint MiB | next checkpoint s |");
+    List<String> backends =
+        args.length > 2 ? List.of(args[2].split(",")) : List.of("hashmap", "rocksdb");
+    System.out.println(
+        "| users | backend | layout | records/s | heap MiB | heap B/user | native MiB | RocksDB files MiB"
+            + " | checkpoint MiB | checkpoint s | next checkpoint MiB | next checkpoint s |");
     System.out.println("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (int u : users) {
       for (String layout : layouts) {
@@ -91,29 +98,47 @@ public final class BudgetStateCost {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(List.of(System.getProperty(CASE_JVM, CASE_JVM_DEFAULT).strip().split("\\s+")));
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), BudgetStateCost.class.getName(),
-        "--case", Integer.toString(users), backend, layout));
+    command.addAll(
+        List.of(
+            "-cp",
+            System.getProperty("java.class.path"),
+            BudgetStateCost.class.getName(),
+            "--case",
+            Integer.toString(users),
+            backend,
+            layout));
     Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (p.waitFor() != 0) {
-      throw new IllegalStateException("the case " + users + " " + backend + " " + layout + " failed: " + out);
+      throw new IllegalStateException(
+          "the case " + users + " " + backend + " " + layout + " failed: " + out);
     }
-    return out.lines().filter(l -> l.startsWith("|")).findFirst()
-        .orElseThrow(() -> new IllegalStateException("no row from the case " + users + " " + backend + " " + layout + ": " + out));
+    return out.lines()
+        .filter(l -> l.startsWith("|"))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "no row from the case " + users + " " + backend + " " + layout + ": " + out));
   }
 
   private String run(int users, String backend, String layout) throws Exception {
     Path dir = Files.createTempDirectory("ogpm-budget-state");
     try {
-      KeyedProcessFunction<String, PerturbedRecord, PerturbedRecord> f = layout.equals("map")
-          ? new MapLayoutBudgetFunction(UNSPENT, "fingerprint") : new BudgetFunction(UNSPENT, "fingerprint");
-      var harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(f),
-          PerturbedRecord::getUser, Types.STRING);
+      KeyedProcessFunction<String, PerturbedRecord, PerturbedRecord> f =
+          layout.equals("map")
+              ? new MapLayoutBudgetFunction(UNSPENT, "fingerprint")
+              : new BudgetFunction(UNSPENT, "fingerprint");
+      var harness =
+          new KeyedOneInputStreamOperatorTestHarness<>(
+              new KeyedProcessOperator<>(f), PerturbedRecord::getUser, Types.STRING);
       Path rocksDb = dir.resolve("rocksdb");
       harness.setStateBackend(StateBackends.named(backend, rocksDb));
-      harness.setCheckpointStorage(new FileSystemCheckpointStorage(dir.resolve("checkpoints").toUri()));
+      harness.setCheckpointStorage(
+          new FileSystemCheckpointStorage(dir.resolve("checkpoints").toUri()));
       harness.open();
-      harness.setProcessingTime(now); // the harness's clock starts at 0, before every record's period
+      harness.setProcessingTime(
+          now); // the harness's clock starts at 0, before every record's period
       // Measured with the operator open and empty, so that only its users' state is counted.
       long heapBefore = usedHeap();
       long residentBefore = resident();
@@ -142,20 +167,37 @@ public final class BudgetStateCost {
       }
       long heap = usedHeap() - heapBefore;
       long resident = resident() - residentBefore;
-      String files = backend.startsWith("rocksdb") ? String.format(Locale.ROOT, "%,.0f", mib(size(rocksDb))) : "-";
+      String files =
+          backend.startsWith("rocksdb")
+              ? String.format(Locale.ROOT, "%,.0f", mib(size(rocksDb)))
+              : "-";
       harness.close();
-      return String.format(Locale.ROOT, "| %,d | %s | %s | %,.0f | %,.0f | %,.0f | %,.0f | %s | %,.2f | %.2f | %,.2f | %.2f |",
-          users, backend, layout, perSecond, mib(heap), (double) heap / users, mib(resident), files,
-          mib(full.getStateSize()), fullSeconds, mib(next.getCheckpointedSize()), nextSeconds);
+      return String.format(
+          Locale.ROOT,
+          "| %,d | %s | %s | %,.0f | %,.0f | %,.0f | %,.0f | %s | %,.2f | %.2f | %,.2f | %.2f |",
+          users,
+          backend,
+          layout,
+          perSecond,
+          mib(heap),
+          (double) heap / users,
+          mib(resident),
+          files,
+          mib(full.getStateSize()),
+          fullSeconds,
+          mib(next.getCheckpointedSize()),
+          nextSeconds);
     } finally {
       delete(dir);
     }
   }
 
-  private void send(KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h, int user)
+  private void send(
+      KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h, int user)
       throws Exception {
-    PerturbedRecord r = new PerturbedRecord(VALUE, VALUE, 5.5, "u" + user, now, TimestampType.LOG_APPEND_TIME)
-        .from("raw", 0, offset++);
+    PerturbedRecord r =
+        new PerturbedRecord(VALUE, VALUE, 5.5, "u" + user, now, TimestampType.LOG_APPEND_TIME)
+            .from("raw", 0, offset++);
     h.processElement(r, now);
     if ((offset & 4095) == 0) {
       h.getOutput().clear();

@@ -6,11 +6,17 @@ import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
 
-/** Records for the aggregation's benchmarks: one per group, every field's value perturbed from a uniform input. */
+/**
+ * Records for the aggregation's benchmarks: one per group, every field's value perturbed from a
+ * uniform input.
+ */
 final class GroupRecords {
   private GroupRecords() {}
 
-  /** The group of index g: {@code device-g}, a new string each time (as each deserialized record has its own). */
+  /**
+   * The group of index g: {@code device-g}, a new string each time (as each deserialized record has
+   * its own).
+   */
   static String group(int g) {
     return "device-" + g;
   }

@@ -78,28 +78,43 @@ public class PerturbedRecordSerializerBenchmark {
     Path dir = Path.of(sampleData);
     PrivacyConfig config = PrivacyConfig.load(dir.resolve("ogpm.yaml"));
     String fp = ConfigFingerprint.of(config).value();
-    List<String> lines = Files.readAllLines(dir.resolve("motionsense-dws1.jsonl"), StandardCharsets.UTF_8);
+    List<String> lines =
+        Files.readAllLines(dir.resolve("motionsense-dws1.jsonl"), StandardCharsets.UTF_8);
     RecordPerturber perturber = new RecordPerturber(config, RandomnessMode.secure());
     records = new PerturbedRecord[RECORDS];
     for (int i = 0; i < RECORDS; i++) {
-      Outcome o = perturber.perturb(lines.get(i).getBytes(StandardCharsets.UTF_8), Source.kafka("ogpm.raw", 0, i));
+      Outcome o =
+          perturber.perturb(
+              lines.get(i).getBytes(StandardCharsets.UTF_8), Source.kafka("ogpm.raw", 0, i));
       Outcome.Perturbed p = (Outcome.Perturbed) o;
-      PerturbedRecord r = new PerturbedRecord(p.key(), p.value(), p.epsilon(), p.user(), 1_767_225_600_000L + i,
-          TimestampType.LOG_APPEND_TIME).from("ogpm.raw", 0, 1_000_000L + i);
+      PerturbedRecord r =
+          new PerturbedRecord(
+                  p.key(),
+                  p.value(),
+                  p.epsilon(),
+                  p.user(),
+                  1_767_225_600_000L + i,
+                  TimestampType.LOG_APPEND_TIME)
+              .from("ogpm.raw", 0, 1_000_000L + i);
       r.setFingerprint(fingerprint ? fp : null);
       records[i] = r;
     }
     s = serializer.equals("pojo") ? pojoSerializer() : PerturbedRecordTypeSerializer.INSTANCE;
   }
 
-  /** Flink's POJO serializer of the class, field by field, as the type extractor built it before. */
+  /**
+   * Flink's POJO serializer of the class, field by field, as the type extractor built it before.
+   */
   @SuppressWarnings("unchecked")
   static TypeSerializer<PerturbedRecord> pojoSerializer() {
     List<PojoField> fields = new ArrayList<>();
     for (Field f : PerturbedRecord.class.getDeclaredFields()) {
-      fields.add(new PojoField(f, (TypeInformation<Object>) TypeExtractor.createTypeInfo(f.getGenericType())));
+      fields.add(
+          new PojoField(
+              f, (TypeInformation<Object>) TypeExtractor.createTypeInfo(f.getGenericType())));
     }
-    return new PojoTypeInfo<>(PerturbedRecord.class, fields).createSerializer(new SerializerConfigImpl());
+    return new PojoTypeInfo<>(PerturbedRecord.class, fields)
+        .createSerializer(new SerializerConfigImpl());
   }
 
   /** The budget's hop: serialize, deserialize, copy to the chained sink. */

@@ -47,19 +47,22 @@ import org.openjdk.jmh.annotations.Warmup;
  *       queue);
  *   <li>{@code serialize}: the 60,000 partials written by their serializer, as the network writes
  *       them between the stages;
- *   <li>{@code merge}: the 60,000 partials read back and merged into the keyed state of the
- *       second stage ({@link WindowEstimateOperator}, heap state backend), into panes that exist
- *       (after the first operation).
+ *   <li>{@code merge}: the 60,000 partials read back and merged into the keyed state of the second
+ *       stage ({@link WindowEstimateOperator}, heap state backend), into panes that exist (after
+ *       the first operation).
  * </ul>
  *
  * The harnesses' own costs (their output queue, setting the key) are in the figures. Run from the
- * repository root: {@code java -jar tools/benchmarks/target/benchmarks.jar PreAggregationBenchmark}.
+ * repository root: {@code java -jar tools/benchmarks/target/benchmarks.jar
+ * PreAggregationBenchmark}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgs = {"-Xms2g", "-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgs = {"-Xms2g", "-Xmx2g"})
 public class PreAggregationBenchmark {
   static final int GROUPS = 10_000;
   static final int BINS = 50;
@@ -75,7 +78,9 @@ public class PreAggregationBenchmark {
 
     void open() throws Exception {
       records = GroupRecords.oneEach(CONFIG, GROUPS, 0);
-      harness = new OneInputStreamOperatorTestHarness<>(new PreAggregateOperator(CONFIG, BINS, WINDOWING));
+      harness =
+          new OneInputStreamOperatorTestHarness<>(
+              new PreAggregateOperator(CONFIG, BINS, WINDOWING));
       harness.open();
     }
 
@@ -169,10 +174,14 @@ public class PreAggregationBenchmark {
         serialized[k] = out.getCopyOfBuffer();
         bytes += serialized[k].length;
       }
-      System.out.printf("%n%d partials of %d groups, %d bytes serialized (%d per partial)%n", partials.size(), GROUPS,
-          bytes, bytes / partials.size());
-      stage2 = new KeyedOneInputStreamOperatorTestHarness<>(new WindowEstimateOperator(CONFIG, BINS, WINDOWING, true),
-          new FieldAndGroup(), Types.STRING);
+      System.out.printf(
+          "%n%d partials of %d groups, %d bytes serialized (%d per partial)%n",
+          partials.size(), GROUPS, bytes, bytes / partials.size());
+      stage2 =
+          new KeyedOneInputStreamOperatorTestHarness<>(
+              new WindowEstimateOperator(CONFIG, BINS, WINDOWING, true),
+              new FieldAndGroup(),
+              Types.STRING);
       stage2.open();
     }
 

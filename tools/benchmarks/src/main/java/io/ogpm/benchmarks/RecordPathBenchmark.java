@@ -63,15 +63,21 @@ public class RecordPathBenchmark {
   public void setUp() throws IOException {
     Path dir = Path.of(sampleData);
     PrivacyConfig config = PrivacyConfig.load(dir.resolve("ogpm.yaml"));
-    List<String> lines = Files.readAllLines(dir.resolve("motionsense-dws1.jsonl"), StandardCharsets.UTF_8);
+    List<String> lines =
+        Files.readAllLines(dir.resolve("motionsense-dws1.jsonl"), StandardCharsets.UTF_8);
     records = new byte[RECORDS][];
     for (int i = 0; i < RECORDS; i++) {
       records[i] = lines.get(i).getBytes(StandardCharsets.UTF_8);
     }
-    RandomnessMode mode = randomness.equals("keyed")
-        ? RandomnessMode.keyed("benchmark key, 32 bytes long....".getBytes(StandardCharsets.US_ASCII))
-        : RandomnessMode.secure();
-    perturber = implementation.equals("tree") ? new LegacyRecordPerturber(config, mode)::perturb : new RecordPerturber(config, mode)::perturb;
+    RandomnessMode mode =
+        randomness.equals("keyed")
+            ? RandomnessMode.keyed(
+                "benchmark key, 32 bytes long....".getBytes(StandardCharsets.US_ASCII))
+            : RandomnessMode.secure();
+    perturber =
+        implementation.equals("tree")
+            ? new LegacyRecordPerturber(config, mode)::perturb
+            : new RecordPerturber(config, mode)::perturb;
     for (byte[] r : records) {
       if (!(perturber.apply(r, source) instanceof Outcome.Perturbed)) {
         throw new IllegalStateException("a sample record was refused");

@@ -27,7 +27,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Perturbed samples per second, single thread, per randomness mode: each operation is one snapped
- * output for one input. Run: {@code java -jar tools/benchmarks/target/benchmarks.jar SamplerBenchmark}.
+ * output for one input. Run: {@code java -jar tools/benchmarks/target/benchmarks.jar
+ * SamplerBenchmark}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -62,9 +63,10 @@ public class SamplerBenchmark {
     m = MechanismCatalog.of(b.build());
     secure = AesCtrSource.secure();
     seeded = AesCtrSource.seeded(1);
-    keyed = KeyedPrf.fromSecret("benchmark key, 32 bytes long....".getBytes(StandardCharsets.US_ASCII))
-        .forField("accel_x", m.spec().toString())
-        .newBits();
+    keyed =
+        KeyedPrf.fromSecret("benchmark key, 32 bytes long....".getBytes(StandardCharsets.US_ASCII))
+            .forField("accel_x", m.spec().toString())
+            .newBits();
     AesCtrSource data = AesCtrSource.seeded(2);
     double lo = m.domain().lo();
     double width = m.domain().width();
@@ -98,7 +100,10 @@ public class SamplerBenchmark {
     return sum;
   }
 
-  /** Keyed mode: SipHash-2-4 of (key, field, mechanism, record id, user, value), as RecordPerturber does it. */
+  /**
+   * Keyed mode: SipHash-2-4 of (key, field, mechanism, record id, user, value), as RecordPerturber
+   * does it.
+   */
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public double keyed() {

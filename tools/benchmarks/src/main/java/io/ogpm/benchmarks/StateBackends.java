@@ -9,7 +9,9 @@ import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
 
-/** The state backends the benchmarks compare, by the names of Flink's {@code state.backend.type}. */
+/**
+ * The state backends the benchmarks compare, by the names of Flink's {@code state.backend.type}.
+ */
 final class StateBackends {
   /** RocksDB's memory (block cache and write buffers) per slot. */
   static final MemorySize SLOT_MEMORY = MemorySize.parse("256mb");
@@ -25,7 +27,10 @@ final class StateBackends {
     return named(name, null);
   }
 
-  /** As {@link #named(String)}, RocksDB's files in {@code rocksDbDirectory} (null: the task's temporary directory). */
+  /**
+   * As {@link #named(String)}, RocksDB's files in {@code rocksDbDirectory} (null: the task's
+   * temporary directory).
+   */
   static StateBackend named(String name, Path rocksDbDirectory) {
     return switch (name) {
       case "hashmap" -> new HashMapStateBackend();
@@ -38,7 +43,9 @@ final class StateBackends {
         c.set(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS, true);
         yield rocksDb(rocksDbDirectory).configure(c, StateBackends.class.getClassLoader());
       }
-      default -> throw new IllegalArgumentException("backend: hashmap, rocksdb or rocksdb-plain, got " + name);
+      default ->
+          throw new IllegalArgumentException(
+              "backend: hashmap, rocksdb or rocksdb-plain, got " + name);
     };
   }
 

@@ -10,9 +10,9 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** Looks for evidence that a mechanism's sampler spends more epsilon than it claims. */
 @Command(
@@ -26,19 +26,38 @@ import picocli.CommandLine.Model.CommandSpec;
 final class AuditCommand implements Callable<Integer> {
   @Mixin MechanismOptions options;
 
-  @Option(names = "--samples", paramLabel = "N", defaultValue = "200000", description = "Samples per input and phase. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--samples",
+      paramLabel = "N",
+      defaultValue = "200000",
+      description = "Samples per input and phase. Default: ${DEFAULT-VALUE}.")
   int samples;
 
-  @Option(names = "--bins", paramLabel = "B", defaultValue = "40", description = "Output bins of the event search. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--bins",
+      paramLabel = "B",
+      defaultValue = "40",
+      description = "Output bins of the event search. Default: ${DEFAULT-VALUE}.")
   int bins;
 
-  @Option(names = "--confidence", paramLabel = "C", defaultValue = "0.95", description = "Confidence of the bound. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--confidence",
+      paramLabel = "C",
+      defaultValue = "0.95",
+      description = "Confidence of the bound. Default: ${DEFAULT-VALUE}.")
   double confidence;
 
-  @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Seed of the audit's own sampling. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--seed",
+      paramLabel = "S",
+      defaultValue = "1",
+      description = "Seed of the audit's own sampling. Default: ${DEFAULT-VALUE}.")
   long seed;
 
-  @Option(names = "--unsnapped", description = "Audit the raw inverse-cdf doubles instead of the grid outputs (a negative control: it leaks).")
+  @Option(
+      names = "--unsnapped",
+      description =
+          "Audit the raw inverse-cdf doubles instead of the grid outputs (a negative control: it leaks).")
   boolean unsnapped;
 
   @Spec CommandSpec spec;
@@ -55,13 +74,19 @@ final class AuditCommand implements Callable<Integer> {
       throw new UsageError("--confidence must be in (0, 1), got " + confidence);
     }
     Mechanism m = options.build();
-    AuditedSampler sampler = unsnapped ? MechanismSamplers.unsnapped(m) : MechanismSamplers.snapped(m);
-    PrivacyAuditor.Result r = PrivacyAuditor.audit(sampler, new PrivacyAuditor.Options(samples, bins, 1 - confidence, seed));
+    AuditedSampler sampler =
+        unsnapped ? MechanismSamplers.unsnapped(m) : MechanismSamplers.snapped(m);
+    PrivacyAuditor.Result r =
+        PrivacyAuditor.audit(
+            sampler, new PrivacyAuditor.Options(samples, bins, 1 - confidence, seed));
     PrintWriter out = spec.commandLine().getOut();
     out.println("audit of " + m.spec() + (unsnapped ? " (unsnapped doubles)" : " (grid outputs)"));
     out.println(r.describe());
     boolean passed = r.epsilonLowerBound() <= m.epsilon();
-    out.println(passed ? "PASS: no evidence of more than epsilon " + m.epsilon() : "FAIL: spends more than epsilon " + m.epsilon());
+    out.println(
+        passed
+            ? "PASS: no evidence of more than epsilon " + m.epsilon()
+            : "FAIL: spends more than epsilon " + m.epsilon());
     out.println(String.format(Locale.ROOT, "%s", Double.toString(r.epsilonLowerBound())));
     out.flush();
     return passed ? 0 : 1;

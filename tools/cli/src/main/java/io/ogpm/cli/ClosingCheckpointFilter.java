@@ -15,14 +15,18 @@ import org.apache.logging.log4j.core.filter.AbstractFilter;
  * "declined (task is closing)", or requested from a task the TaskManager no longer knows ("unknown
  * task"), which Flink's CheckpointFailureManager logs as a WARN with a stack trace when a periodic
  * checkpoint races the end of a bounded job (the job's final checkpoint commits its output, so
- * nothing is lost; a task that is gone because it failed is reported by the failure itself). The reason is in the exception, not in the message, so
- * this filter reads the exception's {@link CheckpointFailureReason} and message; every other checkpoint failure
- * (timeouts, failing tasks, storage errors) still shows. Installed in code rather than by the
- * configuration's plugin discovery, which the shaded jar would have to merge.
+ * nothing is lost; a task that is gone because it failed is reported by the failure itself). The
+ * reason is in the exception, not in the message, so this filter reads the exception's {@link
+ * CheckpointFailureReason} and message; every other checkpoint failure (timeouts, failing tasks,
+ * storage errors) still shows. Installed in code rather than by the configuration's plugin
+ * discovery, which the shaded jar would have to merge.
  */
 final class ClosingCheckpointFilter extends AbstractFilter {
   static final String LOGGER = "org.apache.flink.runtime.checkpoint.CheckpointFailureManager";
-  /** The other form of the same race: the task had finished when the checkpoint request reached it. */
+
+  /**
+   * The other form of the same race: the task had finished when the checkpoint request reached it.
+   */
   static final String UNKNOWN_TASK = "TaskManager received a checkpoint request for unknown task";
 
   ClosingCheckpointFilter() {
@@ -52,7 +56,8 @@ final class ClosingCheckpointFilter extends AbstractFilter {
   static boolean declinedWhileClosing(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
       if (c instanceof CheckpointException e
-          && (e.getCheckpointFailureReason() == CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_CLOSING
+          && (e.getCheckpointFailureReason()
+                  == CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_CLOSING
               || String.valueOf(e.getMessage()).startsWith(UNKNOWN_TASK))) {
         return true;
       }

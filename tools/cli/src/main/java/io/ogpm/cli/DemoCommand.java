@@ -1,15 +1,15 @@
 package io.ogpm.cli;
 
+import io.ogpm.demo.Demo;
 import io.ogpm.jobs.cli.DurationConverter;
 import io.ogpm.jobs.cli.UsageError;
-import io.ogpm.demo.Demo;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** The whole system on one machine: embedded Kafka, a Flink MiniCluster, both jobs, the sample. */
 @Command(
@@ -22,31 +22,60 @@ import picocli.CommandLine.Model.CommandSpec;
           + " only). Exits 0 when the sample is consumed; --follow keeps everything running."
     })
 final class DemoCommand implements Callable<Integer> {
-  @Option(names = "--records", paramLabel = "N", defaultValue = "2147483647", description = "Replay at most N records. Default: all 8,076.")
+  @Option(
+      names = "--records",
+      paramLabel = "N",
+      defaultValue = "2147483647",
+      description = "Replay at most N records. Default: all 8,076.")
   int records;
 
-  @Option(names = "--data", paramLabel = "FILE", description = "JSON lines to replay instead of the bundled sample.")
+  @Option(
+      names = "--data",
+      paramLabel = "FILE",
+      description = "JSON lines to replay instead of the bundled sample.")
   Path data;
 
-  @Option(names = "--config", paramLabel = "FILE", description = "Field configuration instead of the bundled sample-data/ogpm.yaml.")
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description = "Field configuration instead of the bundled sample-data/ogpm.yaml.")
   Path config;
 
-  @Option(names = "--report", paramLabel = "DIR", description = "Also write an HTML report with charts to DIR/index.html.")
+  @Option(
+      names = "--report",
+      paramLabel = "DIR",
+      description = "Also write an HTML report with charts to DIR/index.html.")
   Path report;
 
-  @Option(names = "--follow", description = "Keep the broker, the jobs and the web UI running (Ctrl-C to stop).")
+  @Option(
+      names = "--follow",
+      description = "Keep the broker, the jobs and the web UI running (Ctrl-C to stop).")
   boolean follow;
 
-  @Option(names = "--web-ui-port", paramLabel = "PORT", defaultValue = "8081", description = "Flink web UI port (0: any free port). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--web-ui-port",
+      paramLabel = "PORT",
+      defaultValue = "8081",
+      description = "Flink web UI port (0: any free port). Default: ${DEFAULT-VALUE}.")
   int webUiPort;
 
-  @Option(names = "--window", defaultValue = "10s", converter = DurationConverter.class, description = "Window size. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--window",
+      defaultValue = "10s",
+      converter = DurationConverter.class,
+      description = "Window size. Default: ${DEFAULT-VALUE}.")
   Duration window;
 
-  @Option(names = "--bins", defaultValue = "50", description = "Histogram bins. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--bins",
+      defaultValue = "50",
+      description = "Histogram bins. Default: ${DEFAULT-VALUE}.")
   int bins;
 
-  @Option(names = "--parallelism", defaultValue = "2", description = "Parallelism of both jobs. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--parallelism",
+      defaultValue = "2",
+      description = "Parallelism of both jobs. Default: ${DEFAULT-VALUE}.")
   int parallelism;
 
   @Spec CommandSpec spec;
@@ -62,12 +91,13 @@ final class DemoCommand implements Callable<Integer> {
     if (parallelism < 1) {
       throw new UsageError("--parallelism must be >= 1, got " + parallelism);
     }
-    Demo.Options options = new Demo.Options(records, data, config, report, follow, webUiPort, window, bins, parallelism);
+    Demo.Options options =
+        new Demo.Options(
+            records, data, config, report, follow, webUiPort, window, bins, parallelism);
     try {
       return Demo.run(options, spec.commandLine().getOut());
     } catch (Demo.BadOption e) {
       throw new UsageError(e.getMessage());
     }
   }
-
 }

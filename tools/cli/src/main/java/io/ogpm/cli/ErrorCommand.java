@@ -7,9 +7,9 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** Prints the exact expected error at one input, or its maximum over the domain. */
 @Command(
@@ -42,7 +42,8 @@ final class ErrorCommand implements Callable<Integer> {
       names = "--distance",
       paramLabel = "linear|circular",
       converter = MechanismOptions.DistanceConverter.class,
-      description = "How |y - x| is measured. Default: circular on a circular domain, linear otherwise.")
+      description =
+          "How |y - x| is measured. Default: circular on a circular domain, linear otherwise.")
   Distance distance;
 
   @Spec CommandSpec spec;
@@ -51,9 +52,10 @@ final class ErrorCommand implements Callable<Integer> {
   public Integer call() {
     Mechanism m = options.build();
     Distance d = distance != null ? distance : m.domain().naturalDistance();
-    double value = where.worst
-        ? m.worstCaseError(metric, d)
-        : m.expectedError(options.input(m.domain(), where.x), metric, d);
+    double value =
+        where.worst
+            ? m.worstCaseError(metric, d)
+            : m.expectedError(options.input(m.domain(), where.x), metric, d);
     spec.commandLine().getOut().println(Double.toString(value));
     return 0;
   }

@@ -1,7 +1,5 @@
 package io.ogpm.cli;
 
-import io.ogpm.jobs.cli.ConfigOption;
-import io.ogpm.jobs.cli.UsageError;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -10,6 +8,8 @@ import io.ogpm.config.PrivacyConfig;
 import io.ogpm.estimate.EstimateJson;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimator;
+import io.ogpm.jobs.cli.ConfigOption;
+import io.ogpm.jobs.cli.UsageError;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.record.JsonFields;
@@ -27,26 +27,40 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "estimate",
     mixinStandardHelpOptions = true,
-    description = "Reads perturbed JSON records (one per line) on stdin and prints one JSON object: count,"
-        + " histogram (K frequencies over the field's domain), mean or circularMean and resultantLength,"
-        + " each with a 95%% interval; skipped (records without a usable value) and, with field sampling,"
-        + " unreported (records that reported other fields).")
+    description =
+        "Reads perturbed JSON records (one per line) on stdin and prints one JSON object: count,"
+            + " histogram (K frequencies over the field's domain), mean or circularMean and resultantLength,"
+            + " each with a 95%% interval; skipped (records without a usable value) and, with field sampling,"
+            + " unreported (records that reported other fields).")
 final class EstimateCommand implements Callable<Integer> {
-  @Option(names = "--config", paramLabel = "FILE", required = true, description = "The field configuration (YAML).")
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      required = true,
+      description = "The field configuration (YAML).")
   Path config;
 
-  @Option(names = "--field", paramLabel = "NAME", required = true, description = "The field to estimate.")
+  @Option(
+      names = "--field",
+      paramLabel = "NAME",
+      required = true,
+      description = "The field to estimate.")
   String field;
 
-  @Option(names = "--bins", paramLabel = "K", defaultValue = "50", description = "Histogram bins. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--bins",
+      paramLabel = "K",
+      defaultValue = "50",
+      description = "Histogram bins. Default: ${DEFAULT-VALUE}.")
   int bins;
 
   @Option(
       names = "--method",
       paramLabel = "raw|em",
       defaultValue = "em",
-      description = "raw: frequencies of the perturbed values (the paper's); em: reconstructed by"
-          + " expectation-maximisation. Default: ${DEFAULT-VALUE}.")
+      description =
+          "raw: frequencies of the perturbed values (the paper's); em: reconstructed by"
+              + " expectation-maximisation. Default: ${DEFAULT-VALUE}.")
   String method;
 
   @Spec CommandSpec spec;
@@ -60,13 +74,17 @@ final class EstimateCommand implements Callable<Integer> {
       throw new UsageError("--bins must be in [1, 10000], got " + bins);
     }
     PrivacyConfig cfg = ConfigOption.load(config);
-    FieldConfig fc = cfg.field(field)
-        .orElseThrow(() -> new UsageError("--field '" + field + "' is not in " + config));
+    FieldConfig fc =
+        cfg.field(field)
+            .orElseThrow(() -> new UsageError("--field '" + field + "' is not in " + config));
     Mechanism mechanism = MechanismCatalog.of(fc.spec());
     FieldEstimator estimator = FieldEstimator.of(mechanism, bins);
     if (method.equals("em") && !estimator.canReconstruct()) {
-      throw new UsageError("--method em needs a piecewise mechanism; field '" + field + "' uses "
-          + fc.mechanism().id());
+      throw new UsageError(
+          "--method em needs a piecewise mechanism; field '"
+              + field
+              + "' uses "
+              + fc.mechanism().id());
     }
     FieldAccumulator acc = estimator.newAccumulator();
     ObjectMapper json = new ObjectMapper();
@@ -75,7 +93,8 @@ final class EstimateCommand implements Callable<Integer> {
     boolean sampled = cfg.samplesFields();
     double lo = mechanism.outputLo();
     double hi = mechanism.outputHi();
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+    try (BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
       String line;
       while ((line = in.readLine()) != null) {
         if (line.isBlank()) {
@@ -96,7 +115,9 @@ final class EstimateCommand implements Callable<Integer> {
           unreported++;
           continue;
         }
-        if (value == null || !value.isNumber() || !(value.asDouble() >= lo && value.asDouble() <= hi)) {
+        if (value == null
+            || !value.isNumber()
+            || !(value.asDouble() >= lo && value.asDouble() <= hi)) {
           skipped++;
           continue;
         }
@@ -106,7 +127,8 @@ final class EstimateCommand implements Callable<Integer> {
     ObjectNode out = json.createObjectNode();
     out.put("field", field);
     out.put("bins", bins);
-    out.setAll(EstimateJson.render(estimator.estimate(acc, method.equals("em")), method.equals("em")));
+    out.setAll(
+        EstimateJson.render(estimator.estimate(acc, method.equals("em")), method.equals("em")));
     out.put("skipped", skipped);
     if (sampled) {
       out.put("unreported", unreported);

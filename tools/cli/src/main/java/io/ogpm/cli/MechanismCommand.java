@@ -1,17 +1,17 @@
 package io.ogpm.cli;
 
-import io.ogpm.jobs.cli.UsageError;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ogpm.jobs.cli.UsageError;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.PiecewiseDistribution;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** Prints a mechanism's output distribution for one input as JSON. */
 @Command(
@@ -34,7 +34,8 @@ final class MechanismCommand implements Callable<Integer> {
     Mechanism m = options.build();
     double input = options.input(m.domain(), x);
     if (!m.isPiecewise()) {
-      throw new UsageError("--mechanism " + m.spec().type().id() + " has no piecewise-uniform output distribution");
+      throw new UsageError(
+          "--mechanism " + m.spec().type().id() + " has no piecewise-uniform output distribution");
     }
     PiecewiseDistribution d = m.distribution(input);
     ObjectMapper json = new ObjectMapper();

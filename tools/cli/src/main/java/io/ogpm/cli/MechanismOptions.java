@@ -40,10 +40,15 @@ public final class MechanismOptions {
   @Option(
       names = "--hi",
       paramLabel = "B",
-      description = "Upper end of the domain (default 1 classical, 2*pi circular; a circle's period is B - A).")
+      description =
+          "Upper end of the domain (default 1 classical, 2*pi circular; a circle's period is B - A).")
   Double hi;
 
-  @Option(names = "--epsilon", paramLabel = "E", required = true, description = "Privacy parameter, > 0.")
+  @Option(
+      names = "--epsilon",
+      paramLabel = "E",
+      required = true,
+      description = "Privacy parameter, > 0.")
   double epsilon;
 
   @Option(
@@ -51,15 +56,17 @@ public final class MechanismOptions {
       paramLabel = "l1|l2",
       defaultValue = "l1",
       converter = ObjectiveConverter.class,
-      description = "Error the mechanism is optimal for (ogpm): l1 is the paper's closed form, l2 the"
-          + " true square-error optimum. Default: ${DEFAULT-VALUE}.")
+      description =
+          "Error the mechanism is optimal for (ogpm): l1 is the paper's closed form, l2 the"
+              + " true square-error optimum. Default: ${DEFAULT-VALUE}.")
   Objective objective;
 
   @Option(
       names = "--optimize-at",
       paramLabel = "X0",
-      description = "ogpm on a classical domain: minimise the objective's error at input X0 instead of"
-          + " the worst case (see `solve --x0`).")
+      description =
+          "ogpm on a classical domain: minimise the objective's error at input X0 instead of"
+              + " the worst case (see `solve --x0`).")
   Double optimizeAt;
 
   @Option(

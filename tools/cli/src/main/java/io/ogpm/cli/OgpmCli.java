@@ -18,7 +18,8 @@ import picocli.CommandLine.Command;
     name = "ogpm",
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
-    description = "Local differential privacy for bounded numerical sensor streams (optimal piecewise mechanism).",
+    description =
+        "Local differential privacy for bounded numerical sensor streams (optimal piecewise mechanism).",
     subcommands = {
       MechanismCommand.class,
       ErrorCommand.class,
@@ -41,7 +42,8 @@ public final class OgpmCli implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (see --help)");
+    throw new CommandLine.ParameterException(
+        spec.commandLine(), "a command is required (see --help)");
   }
 
   public static void main(String[] args) {
@@ -55,6 +57,7 @@ public final class OgpmCli implements Runnable {
   }
 
   private static CommandLineRunner runner() {
-    return CommandLineRunner.of(new OgpmCli()).withOneLineFailures(Accounting.MismatchException.class);
+    return CommandLineRunner.of(new OgpmCli())
+        .withOneLineFailures(Accounting.MismatchException.class);
   }
 }

@@ -32,10 +32,17 @@ import picocli.CommandLine.Spec;
           + " on stderr: records perturbed, dead-lettered, and each record's epsilon."
     })
 final class PerturbCommand implements Callable<Integer> {
-  @Option(names = "--config", paramLabel = "FILE", required = true, description = "The field configuration (YAML).")
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      required = true,
+      description = "The field configuration (YAML).")
   Path config;
 
-  @Option(names = "--dlq", paramLabel = "FILE", description = "Where dead letters go (JSON lines). Default: stderr.")
+  @Option(
+      names = "--dlq",
+      paramLabel = "FILE",
+      description = "Where dead letters go (JSON lines). Default: stderr.")
   Path dlq;
 
   @Mixin RandomnessOptions randomness;
@@ -63,7 +70,8 @@ final class PerturbCommand implements Callable<Integer> {
     double spent = 0;
     long rejected = 0;
     long line = 0;
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+    try (BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
       String text;
       while ((text = in.readLine()) != null) {
         line++;
@@ -86,9 +94,14 @@ final class PerturbCommand implements Callable<Integer> {
     }
     // With field sampling a record spends the epsilons of the fields it reports: at most the most.
     // Those are a hair below round figures (FieldSampling.rounded).
-    System.err.printf(java.util.Locale.ROOT, "ogpm: perturbed %d records at epsilon %s%s each (%s in all); dead-lettered %d%n",
-        perturbed, sampled ? "at most " : "", shown(perturber.epsilonPerRecord(), sampled),
-        shown(sampled ? spent : perturbed * perturber.epsilonPerRecord(), sampled), rejected);
+    System.err.printf(
+        java.util.Locale.ROOT,
+        "ogpm: perturbed %d records at epsilon %s%s each (%s in all); dead-lettered %d%n",
+        perturbed,
+        sampled ? "at most " : "",
+        shown(perturber.epsilonPerRecord(), sampled),
+        shown(sampled ? spent : perturbed * perturber.epsilonPerRecord(), sampled),
+        rejected);
     return 0;
   }
 

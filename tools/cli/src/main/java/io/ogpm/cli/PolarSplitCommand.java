@@ -13,7 +13,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** The split of eps between a polar coordinate's radius and angle that minimises the total error. */
+/**
+ * The split of eps between a polar coordinate's radius and angle that minimises the total error.
+ */
 @Command(
     name = "polar-split",
     mixinStandardHelpOptions = true,
@@ -26,10 +28,18 @@ import picocli.CommandLine.Spec;
       "and with --curve N the total at N + 1 splits from epsRadius 0 to eps."
     })
 final class PolarSplitCommand implements Callable<Integer> {
-  @Option(names = "--epsilon", paramLabel = "E", required = true, description = "Total privacy parameter of the pair, > 0.")
+  @Option(
+      names = "--epsilon",
+      paramLabel = "E",
+      required = true,
+      description = "Total privacy parameter of the pair, > 0.")
   double epsilon;
 
-  @Option(names = "--radius-max", paramLabel = "R", defaultValue = "1", description = "The radius domain is [0, R). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--radius-max",
+      paramLabel = "R",
+      defaultValue = "1",
+      description = "The radius domain is [0, R). Default: ${DEFAULT-VALUE}.")
   double radiusMax;
 
   @Option(
@@ -37,17 +47,22 @@ final class PolarSplitCommand implements Callable<Integer> {
       paramLabel = "l1|l2",
       required = true,
       converter = MechanismOptions.MetricConverter.class,
-      description = "The loss: |y1 - x1|^k + d(y2, x2)^k, d the circular distance; k = 1 (l1) or 2 (l2).")
+      description =
+          "The loss: |y1 - x1|^k + d(y2, x2)^k, d the circular distance; k = 1 (l1) or 2 (l2).")
   ErrorMetric metric;
 
   @Option(
       names = "--objective",
       paramLabel = "l1|l2",
       converter = MechanismOptions.ObjectiveConverter.class,
-      description = "The objective both mechanisms are optimal for (l1: Theorems 3 and 4). Default: the metric.")
+      description =
+          "The objective both mechanisms are optimal for (l1: Theorems 3 and 4). Default: the metric.")
   Objective objective;
 
-  @Option(names = "--curve", paramLabel = "N", description = "Also print the total error at N + 1 evenly spaced splits.")
+  @Option(
+      names = "--curve",
+      paramLabel = "N",
+      description = "Also print the total error at N + 1 evenly spaced splits.")
   Integer curve;
 
   @Spec CommandSpec spec;
@@ -66,20 +81,25 @@ final class PolarSplitCommand implements Callable<Integer> {
     }
     PolarSplit.Point best = split.optimum();
     ObjectMapper json = new ObjectMapper();
-    ObjectNode root = json.createObjectNode()
-        .put("epsilon", epsilon)
-        .put("radiusMax", radiusMax)
-        .put("metric", metric.id())
-        .put("objective", o.id())
-        .put("epsRadius", best.epsRadius())
-        .put("epsAngle", best.epsAngle())
-        .put("error", best.error())
-        .put("errorRadius", best.errorRadius())
-        .put("errorAngle", best.errorAngle());
+    ObjectNode root =
+        json.createObjectNode()
+            .put("epsilon", epsilon)
+            .put("radiusMax", radiusMax)
+            .put("metric", metric.id())
+            .put("objective", o.id())
+            .put("epsRadius", best.epsRadius())
+            .put("epsAngle", best.epsAngle())
+            .put("error", best.error())
+            .put("errorRadius", best.errorRadius())
+            .put("errorAngle", best.errorAngle());
     if (curve != null) {
       ArrayNode points = root.putArray("curve");
       for (PolarSplit.Point p : split.curve(curve)) {
-        points.addObject().put("epsRadius", p.epsRadius()).put("epsAngle", p.epsAngle()).put("error", p.error());
+        points
+            .addObject()
+            .put("epsRadius", p.epsRadius())
+            .put("epsAngle", p.epsAngle())
+            .put("error", p.error());
       }
     }
     spec.commandLine().getOut().println(json.writeValueAsString(root));

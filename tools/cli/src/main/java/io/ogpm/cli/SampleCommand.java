@@ -8,29 +8,35 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** Prints N perturbed outputs for one input. */
 @Command(
     name = "sample",
     mixinStandardHelpOptions = true,
-    description = "Prints N outputs of the mechanism for input x, one per line (secure randomness"
-        + " unless --seed is given).")
+    description =
+        "Prints N outputs of the mechanism for input x, one per line (secure randomness"
+            + " unless --seed is given).")
 final class SampleCommand implements Callable<Integer> {
   @Mixin MechanismOptions options;
 
   @Option(names = "--x", paramLabel = "X", required = true, description = "The input, in [lo, hi].")
   double x;
 
-  @Option(names = "--n", paramLabel = "N", defaultValue = "1", description = "Number of outputs. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--n",
+      paramLabel = "N",
+      defaultValue = "1",
+      description = "Number of outputs. Default: ${DEFAULT-VALUE}.")
   long n;
 
   @Option(
       names = "--seed",
       paramLabel = "S",
-      description = "Reproducible draws from this seed (for tests and experiments; never for real data).")
+      description =
+          "Reproducible draws from this seed (for tests and experiments; never for real data).")
   Long seed;
 
   @Spec CommandSpec spec;

@@ -20,7 +20,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** Solves for the optimal m-piece GPM numerically (the paper's framework), or checks its collapse. */
+/**
+ * Solves for the optimal m-piece GPM numerically (the paper's framework), or checks its collapse.
+ */
 @Command(
     name = "solve",
     mixinStandardHelpOptions = true,
@@ -36,7 +38,11 @@ import picocli.CommandLine.Spec;
       "check): one JSON line per comparison, then a summary."
     })
 final class SolveCommand implements Callable<Integer> {
-  @Option(names = "--pieces", paramLabel = "M", defaultValue = "3", description = "Number of pieces m, 3 to 12. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--pieces",
+      paramLabel = "M",
+      defaultValue = "3",
+      description = "Number of pieces m, 3 to 12. Default: ${DEFAULT-VALUE}.")
   int pieces;
 
   @Option(
@@ -47,7 +53,10 @@ final class SolveCommand implements Callable<Integer> {
       description = "Absolute (l1) or square (l2) error. Default: ${DEFAULT-VALUE}.")
   ErrorMetric metric;
 
-  @Option(names = "--epsilon", paramLabel = "E", description = "Privacy parameter, > 0 (not with --check-collapse).")
+  @Option(
+      names = "--epsilon",
+      paramLabel = "E",
+      description = "Privacy parameter, > 0 (not with --check-collapse).")
   Double epsilon;
 
   @ArgGroup(exclusive = true, multiplicity = "1")
@@ -57,20 +66,32 @@ final class SolveCommand implements Callable<Integer> {
     @Option(names = "--worst", description = "Minimise the worst-case error over the domain.")
     boolean worst;
 
-    @Option(names = "--x0", paramLabel = "X", description = "Minimise the error at input X, in [lo, hi].")
+    @Option(
+        names = "--x0",
+        paramLabel = "X",
+        description = "Minimise the error at input X, in [lo, hi].")
     Double x0;
 
     @Option(
         names = "--check-collapse",
         paramLabel = "N",
-        description = "Check at N Sobol pairs (eps in [0.1, 10), x in [0, 1)) that m = 4 and 5 collapse to m = 3.")
+        description =
+            "Check at N Sobol pairs (eps in [0.1, 10), x in [0, 1)) that m = 4 and 5 collapse to m = 3.")
     Integer checkCollapse;
   }
 
-  @Option(names = "--lo", paramLabel = "A", defaultValue = "0", description = "Lower end of the domain. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--lo",
+      paramLabel = "A",
+      defaultValue = "0",
+      description = "Lower end of the domain. Default: ${DEFAULT-VALUE}.")
   double lo;
 
-  @Option(names = "--hi", paramLabel = "B", defaultValue = "1", description = "Upper end of the domain. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--hi",
+      paramLabel = "B",
+      defaultValue = "1",
+      description = "Upper end of the domain. Default: ${DEFAULT-VALUE}.")
   double hi;
 
   @Option(
@@ -93,7 +114,8 @@ final class SolveCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     if (target.checkCollapse != null) {
       if (epsilon != null) {
-        throw new UsageError("--epsilon does not apply to --check-collapse (it draws eps in [0.1, 10))");
+        throw new UsageError(
+            "--epsilon does not apply to --check-collapse (it draws eps in [0.1, 10))");
       }
       return checkCollapse(solver, target.checkCollapse, out);
     }
@@ -103,11 +125,13 @@ final class SolveCommand implements Callable<Integer> {
     GpmProblem problem;
     try {
       Checks.ordered("--lo", lo, "--hi", hi);
-      problem = target.worst
-          ? GpmProblem.worstCase(lo, hi, epsilon, pieces, metric)
-          : GpmProblem.at(lo, hi, epsilon, pieces, metric, target.x0);
+      problem =
+          target.worst
+              ? GpmProblem.worstCase(lo, hi, epsilon, pieces, metric)
+              : GpmProblem.at(lo, hi, epsilon, pieces, metric, target.x0);
     } catch (IllegalArgumentException e) {
-      throw new UsageError(e.getMessage().startsWith("--") ? e.getMessage() : "--" + e.getMessage());
+      throw new UsageError(
+          e.getMessage().startsWith("--") ? e.getMessage() : "--" + e.getMessage());
     }
     SolvedGpm solved = solver.solve(problem);
     ObjectMapper json = new ObjectMapper();
@@ -137,17 +161,28 @@ final class SolveCommand implements Callable<Integer> {
         CollapseCheck.Outcome o = check.check(pair[0], pair[1], m, metric);
         total++;
         failed += o.collapsed() ? 0 : 1;
-        ObjectNode line = json.createObjectNode()
-            .put("epsilon", o.epsilon()).put("x", o.x()).put("pieces", m).put("collapsed", o.collapsed())
-            .put("error", o.error()).put("threePieceError", o.referenceError()).put("boundaryGap", o.boundaryGap());
+        ObjectNode line =
+            json.createObjectNode()
+                .put("epsilon", o.epsilon())
+                .put("x", o.x())
+                .put("pieces", m)
+                .put("collapsed", o.collapsed())
+                .put("error", o.error())
+                .put("threePieceError", o.referenceError())
+                .put("boundaryGap", o.boundaryGap());
         if (o.failure() != null) {
           line.put("failure", o.failure());
         }
         out.println(json.writeValueAsString(line));
       }
     }
-    out.println(json.writeValueAsString(json.createObjectNode()
-        .put("metric", metric.id()).put("checked", total).put("collapsed", total - failed).put("failed", failed)));
+    out.println(
+        json.writeValueAsString(
+            json.createObjectNode()
+                .put("metric", metric.id())
+                .put("checked", total)
+                .put("collapsed", total - failed)
+                .put("failed", failed)));
     return failed == 0 ? 0 : 1;
   }
 }

@@ -34,52 +34,95 @@ import picocli.CommandLine.Spec;
           + " Partitions and the replication factor of an existing topic are reported, never changed."
     })
 final class TopicsCommand implements Callable<Integer> {
-  @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT,...", defaultValue = "localhost:9092",
+  @Option(
+      names = "--bootstrap-servers",
+      paramLabel = "HOST:PORT,...",
+      defaultValue = "localhost:9092",
       description = "Kafka bootstrap servers. Default: ${DEFAULT-VALUE}.")
   String bootstrapServers;
 
-  @Option(names = "--kafka-properties", paramLabel = "FILE",
-      description = "Kafka client properties (SASL, SSL): the same file the jobs get. Its transaction.timeout.ms, if any,"
-          + " is the jobs' transaction timeout (default 600000, the sinks' own).")
+  @Option(
+      names = "--kafka-properties",
+      paramLabel = "FILE",
+      description =
+          "Kafka client properties (SASL, SSL): the same file the jobs get. Its transaction.timeout.ms, if any,"
+              + " is the jobs' transaction timeout (default 600000, the sinks' own).")
   Path kafkaProperties;
 
-  @Option(names = "--kafka-timeout", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+  @Option(
+      names = "--kafka-timeout",
+      paramLabel = "DURATION",
+      defaultValue = "30s",
+      converter = DurationConverter.class,
       description = "How long each request to Kafka may take. Default: ${DEFAULT-VALUE}.")
   Duration kafkaTimeout;
 
-  @Option(names = "--check", description = "Change nothing; report each deviation on one line, exit 1 if there is any.")
+  @Option(
+      names = "--check",
+      description = "Change nothing; report each deviation on one line, exit 1 if there is any.")
   boolean check;
 
-  @Option(names = "--raw-topic", defaultValue = "ogpm.raw", description = "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--raw-topic",
+      defaultValue = "ogpm.raw",
+      description = "Default: ${DEFAULT-VALUE}.")
   String rawTopic;
 
-  @Option(names = "--perturbed-topic", defaultValue = "ogpm.perturbed", description = "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--perturbed-topic",
+      defaultValue = "ogpm.perturbed",
+      description = "Default: ${DEFAULT-VALUE}.")
   String perturbedTopic;
 
-  @Option(names = "--dead-letter-topic", defaultValue = "ogpm.dead-letters", description = "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--dead-letter-topic",
+      defaultValue = "ogpm.dead-letters",
+      description = "Default: ${DEFAULT-VALUE}.")
   String deadLetterTopic;
 
-  @Option(names = "--stats-topic", defaultValue = "ogpm.stats", description = "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--stats-topic",
+      defaultValue = "ogpm.stats",
+      description = "Default: ${DEFAULT-VALUE}.")
   String statsTopic;
 
-  @Option(names = "--perturb-parallelism", paramLabel = "N", defaultValue = "6",
-      description = "The perturb job's parallelism: the raw and perturbed topics need at least this many partitions."
-          + " Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--perturb-parallelism",
+      paramLabel = "N",
+      defaultValue = "6",
+      description =
+          "The perturb job's parallelism: the raw and perturbed topics need at least this many partitions."
+              + " Default: ${DEFAULT-VALUE}.")
   int perturbParallelism;
 
-  @Option(names = "--partitions", paramLabel = "N",
-      description = "Partitions of a new raw or perturbed topic (room to scale out later). Default: --perturb-parallelism.")
+  @Option(
+      names = "--partitions",
+      paramLabel = "N",
+      description =
+          "Partitions of a new raw or perturbed topic (room to scale out later). Default: --perturb-parallelism.")
   Integer partitions;
 
-  @Option(names = "--raw-retention", paramLabel = "DURATION", defaultValue = "1d", converter = DurationConverter.class,
-      description = "The longest the raw topic may keep a reading; it must outlive a perturb-job outage. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--raw-retention",
+      paramLabel = "DURATION",
+      defaultValue = "1d",
+      converter = DurationConverter.class,
+      description =
+          "The longest the raw topic may keep a reading; it must outlive a perturb-job outage. Default: ${DEFAULT-VALUE}.")
   Duration rawRetention;
 
-  @Option(names = "--replication-factor", paramLabel = "N", defaultValue = "3", description = "Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--replication-factor",
+      paramLabel = "N",
+      defaultValue = "3",
+      description = "Default: ${DEFAULT-VALUE}.")
   int replicationFactor;
 
-  @Option(names = "--min-insync-replicas", paramLabel = "N",
-      description = "Replicas that must have a write before it is acknowledged. Default: 2, or 1 with --replication-factor 1.")
+  @Option(
+      names = "--min-insync-replicas",
+      paramLabel = "N",
+      description =
+          "Replicas that must have a write before it is acknowledged. Default: 2, or 1 with --replication-factor 1.")
   Integer minInsyncReplicas;
 
   @Spec CommandSpec spec;
@@ -111,13 +154,22 @@ final class TopicsCommand implements Callable<Integer> {
       deviations.forEach(d -> out.println(d.line()));
       out.flush();
       if (!deviations.isEmpty()) {
-        err.println("ogpm: topics: " + deviations.size() + (deviations.size() == 1 ? " deviation" : " deviations")
-            + (check ? " (ogpm topics without --check sets topic settings; partitions, replicas and broker settings are yours to change)"
-                : " left (partitions, replicas and broker settings are yours to change)"));
+        err.println(
+            "ogpm: topics: "
+                + deviations.size()
+                + (deviations.size() == 1 ? " deviation" : " deviations")
+                + (check
+                    ? " (ogpm topics without --check sets topic settings; partitions, replicas and broker settings are yours to change)"
+                    : " left (partitions, replicas and broker settings are yours to change)"));
         err.flush();
         return 1;
       }
-      out.println("ok: " + String.join(", ", names) + " and " + bootstrapServers + " meet what the jobs need");
+      out.println(
+          "ok: "
+              + String.join(", ", names)
+              + " and "
+              + bootstrapServers
+              + " meet what the jobs need");
       return 0;
     } catch (KafkaTopicAdmin.AdminFailure e) {
       throw new UsageError(e.getMessage());
@@ -137,7 +189,10 @@ final class TopicsCommand implements Callable<Integer> {
     try {
       timeoutMs = Long.parseLong(timeout.trim());
     } catch (NumberFormatException e) {
-      throw new UsageError("--kafka-properties: transaction.timeout.ms must be a number of milliseconds, got '" + timeout + "'");
+      throw new UsageError(
+          "--kafka-properties: transaction.timeout.ms must be a number of milliseconds, got '"
+              + timeout
+              + "'");
     }
     if (kafkaTimeout.isZero() || kafkaTimeout.isNegative()) {
       throw new UsageError("--kafka-timeout must be positive, got " + kafkaTimeout);
@@ -157,25 +212,56 @@ final class TopicsCommand implements Callable<Integer> {
     }
   }
 
-  /** Creates the missing topics and sets the settings that cure deviations of existing ones, saying why. */
-  private static void apply(TopicLayout layout, Map<String, ObservedTopic> observed, KafkaTopicAdmin admin, PrintWriter out) {
+  /**
+   * Creates the missing topics and sets the settings that cure deviations of existing ones, saying
+   * why.
+   */
+  private static void apply(
+      TopicLayout layout,
+      Map<String, ObservedTopic> observed,
+      KafkaTopicAdmin admin,
+      PrintWriter out) {
     Map<String, Map<String, String>> fixes = TopicAudit.fixes(layout, observed);
     for (TopicSpec t : layout.topics()) {
       if (!observed.containsKey(t.name())) {
         admin.create(t);
-        out.println("created " + t.name() + " (" + t.role() + "): " + t.partitions() + (t.partitions() == 1 ? " partition" : " partitions") + ", replication factor "
-            + t.replicationFactor() + ", " + settings(t.configs()));
+        out.println(
+            "created "
+                + t.name()
+                + " ("
+                + t.role()
+                + "): "
+                + t.partitions()
+                + (t.partitions() == 1 ? " partition" : " partitions")
+                + ", replication factor "
+                + t.replicationFactor()
+                + ", "
+                + settings(t.configs()));
         explain(t, out);
       } else if (fixes.containsKey(t.name())) {
         Map<String, String> fix = fixes.get(t.name());
         admin.alter(t.name(), fix);
         ObservedTopic before = observed.get(t.name());
-        out.println("updated " + t.name() + " (" + t.role() + "): " + fix.entrySet().stream()
-            .map(e -> e.getKey() + "=" + e.getValue() + " (was " + before.config(e.getKey()).orElse("unset") + ")")
-            .collect(Collectors.joining(", ")));
+        out.println(
+            "updated "
+                + t.name()
+                + " ("
+                + t.role()
+                + "): "
+                + fix.entrySet().stream()
+                    .map(
+                        e ->
+                            e.getKey()
+                                + "="
+                                + e.getValue()
+                                + " (was "
+                                + before.config(e.getKey()).orElse("unset")
+                                + ")")
+                    .collect(Collectors.joining(", ")));
         explain(t, out);
       } else {
-        out.println("kept " + t.name() + " (" + t.role() + "): its settings meet what the jobs need");
+        out.println(
+            "kept " + t.name() + " (" + t.role() + "): its settings meet what the jobs need");
       }
     }
     out.println("every broker: " + layout.brokerRequirement());
@@ -191,6 +277,8 @@ final class TopicsCommand implements Callable<Integer> {
   }
 
   private static String settings(Map<String, String> configs) {
-    return configs.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "));
+    return configs.entrySet().stream()
+        .map(e -> e.getKey() + "=" + e.getValue())
+        .collect(Collectors.joining(", "));
   }
 }

@@ -48,7 +48,8 @@ public final class KafkaTopicAdmin implements AutoCloseable {
   /** The topics among {@code names} that exist, by name. */
   public Map<String, ObservedTopic> describe(Collection<String> names) {
     Map<String, TopicDescription> found = new LinkedHashMap<>();
-    Map<String, ? extends Future<TopicDescription>> futures = admin.describeTopics(names).topicNameValues();
+    Map<String, ? extends Future<TopicDescription>> futures =
+        admin.describeTopics(names).topicNameValues();
     for (String name : names) {
       try {
         found.put(name, futures.get(name).get(timeout.toMillis(), TimeUnit.MILLISECONDS));
@@ -67,11 +68,17 @@ public final class KafkaTopicAdmin implements AutoCloseable {
     if (found.isEmpty()) {
       return out;
     }
-    Map<String, Map<String, String>> configs = configs(found.keySet().stream()
-        .map(n -> new ConfigResource(ConfigResource.Type.TOPIC, n)).toList());
+    Map<String, Map<String, String>> configs =
+        configs(
+            found.keySet().stream()
+                .map(n -> new ConfigResource(ConfigResource.Type.TOPIC, n))
+                .toList());
     for (TopicDescription d : found.values()) {
       int replicas = d.partitions().stream().mapToInt(p -> p.replicas().size()).min().orElse(0);
-      out.put(d.name(), new ObservedTopic(d.name(), d.partitions().size(), Math.max(1, replicas), configs.get(d.name())));
+      out.put(
+          d.name(),
+          new ObservedTopic(
+              d.name(), d.partitions().size(), Math.max(1, replicas), configs.get(d.name())));
     }
     return out;
   }
@@ -79,8 +86,11 @@ public final class KafkaTopicAdmin implements AutoCloseable {
   /** Every broker of the cluster with its effective configuration. */
   public List<ObservedBroker> brokers() {
     Collection<Node> nodes = get(admin.describeCluster().nodes(), "describe the cluster");
-    Map<String, Map<String, String>> configs = configs(nodes.stream()
-        .map(n -> new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(n.id()))).toList());
+    Map<String, Map<String, String>> configs =
+        configs(
+            nodes.stream()
+                .map(n -> new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(n.id())))
+                .toList());
     List<ObservedBroker> out = new ArrayList<>();
     for (Node n : nodes) {
       out.add(new ObservedBroker(n.id(), configs.get(Integer.toString(n.id()))));
@@ -94,11 +104,14 @@ public final class KafkaTopicAdmin implements AutoCloseable {
    * topic, and a describe right after it could still find nothing.
    */
   public void create(TopicSpec spec) {
-    NewTopic topic = new NewTopic(spec.name(), spec.partitions(), (short) spec.replicationFactor()).configs(spec.configs());
+    NewTopic topic =
+        new NewTopic(spec.name(), spec.partitions(), (short) spec.replicationFactor())
+            .configs(spec.configs());
     try {
       KafkaTopics.createAndAwait(admin, topic, timeout);
     } catch (KafkaTopics.TopicException e) {
-      throw e.getCause() == null || e.getCause() instanceof InterruptedException ? new AdminFailure(e.getMessage())
+      throw e.getCause() == null || e.getCause() instanceof InterruptedException
+          ? new AdminFailure(e.getMessage())
           : failure(e.getMessage(), e.getCause());
     }
   }
@@ -106,24 +119,37 @@ public final class KafkaTopicAdmin implements AutoCloseable {
   /** Sets these settings of a topic, leaving its others alone. */
   public void alter(String topic, Map<String, String> settings) {
     ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-    List<AlterConfigOp> ops = settings.entrySet().stream()
-        .map(e -> new AlterConfigOp(new ConfigEntry(e.getKey(), e.getValue()), AlterConfigOp.OpType.SET)).toList();
-    get(admin.incrementalAlterConfigs(Map.of(resource, ops)).all(), "change the settings of topic '" + topic + "'");
+    List<AlterConfigOp> ops =
+        settings.entrySet().stream()
+            .map(
+                e ->
+                    new AlterConfigOp(
+                        new ConfigEntry(e.getKey(), e.getValue()), AlterConfigOp.OpType.SET))
+            .toList();
+    get(
+        admin.incrementalAlterConfigs(Map.of(resource, ops)).all(),
+        "change the settings of topic '" + topic + "'");
   }
 
   private Map<String, Map<String, String>> configs(List<ConfigResource> resources) {
-    Map<ConfigResource, Config> described = get(admin.describeConfigs(resources).all(), "describe the configuration of "
-        + resources.stream().map(r -> r.type().name().toLowerCase(java.util.Locale.ROOT) + " " + r.name()).toList());
+    Map<ConfigResource, Config> described =
+        get(
+            admin.describeConfigs(resources).all(),
+            "describe the configuration of "
+                + resources.stream()
+                    .map(r -> r.type().name().toLowerCase(java.util.Locale.ROOT) + " " + r.name())
+                    .toList());
     Map<String, Map<String, String>> out = new LinkedHashMap<>();
-    described.forEach((resource, config) -> {
-      Map<String, String> values = new LinkedHashMap<>();
-      for (ConfigEntry e : config.entries()) {
-        if (e.value() != null) {
-          values.put(e.name(), e.value());
-        }
-      }
-      out.put(resource.name(), values);
-    });
+    described.forEach(
+        (resource, config) -> {
+          Map<String, String> values = new LinkedHashMap<>();
+          for (ConfigEntry e : config.entries()) {
+            if (e.value() != null) {
+              values.put(e.name(), e.value());
+            }
+          }
+          out.put(resource.name(), values);
+        });
     return out;
   }
 
@@ -144,8 +170,13 @@ public final class KafkaTopicAdmin implements AutoCloseable {
     if (cause instanceof AuthorizationException) {
       return new AdminFailure(what + ": not authorized (" + cause.getMessage() + ")");
     }
-    return new AdminFailure(what + ": " + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": "
-        + cause.getMessage().lines().findFirst().orElse("")));
+    return new AdminFailure(
+        what
+            + ": "
+            + cause.getClass().getSimpleName()
+            + (cause.getMessage() == null
+                ? ""
+                : ": " + cause.getMessage().lines().findFirst().orElse("")));
   }
 
   @Override

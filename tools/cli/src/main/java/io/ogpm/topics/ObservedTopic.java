@@ -9,14 +9,17 @@ import java.util.Optional;
  * its effective configuration (topic overrides and the brokers' defaults alike, as {@code
  * kafka-configs.sh --describe --all} shows them).
  */
-public record ObservedTopic(String name, int partitions, int replicationFactor, Map<String, String> configs) {
+public record ObservedTopic(
+    String name, int partitions, int replicationFactor, Map<String, String> configs) {
   public ObservedTopic {
     Objects.requireNonNull(name, "name");
     if (partitions < 1) {
-      throw new IllegalArgumentException("partitions must be >= 1, got " + partitions + " for topic '" + name + "'");
+      throw new IllegalArgumentException(
+          "partitions must be >= 1, got " + partitions + " for topic '" + name + "'");
     }
     if (replicationFactor < 1) {
-      throw new IllegalArgumentException("replicationFactor must be >= 1, got " + replicationFactor + " for topic '" + name + "'");
+      throw new IllegalArgumentException(
+          "replicationFactor must be >= 1, got " + replicationFactor + " for topic '" + name + "'");
     }
     configs = Map.copyOf(configs);
   }

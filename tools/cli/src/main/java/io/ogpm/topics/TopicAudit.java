@@ -21,12 +21,15 @@ public final class TopicAudit {
    *
    * @param observed the existing topics by name (a layout topic absent here does not exist)
    */
-  public static List<Deviation> check(TopicLayout layout, Map<String, ObservedTopic> observed, List<ObservedBroker> brokers) {
+  public static List<Deviation> check(
+      TopicLayout layout, Map<String, ObservedTopic> observed, List<ObservedBroker> brokers) {
     List<Deviation> out = new ArrayList<>();
     for (TopicSpec spec : layout.topics()) {
       ObservedTopic topic = observed.get(spec.name());
       if (topic == null) {
-        out.add(new Deviation(spec.name(), "does not exist", "the " + spec.role() + " (ogpm topics creates it)"));
+        out.add(
+            new Deviation(
+                spec.name(), "does not exist", "the " + spec.role() + " (ogpm topics creates it)"));
         continue;
       }
       for (TopicRequirement r : spec.requirements()) {
@@ -44,7 +47,8 @@ public final class TopicAudit {
    * The topic settings that cure the deviations of existing topics (partitions and replication
    * factor are not among them), by topic; topics that need none are absent.
    */
-  public static Map<String, Map<String, String>> fixes(TopicLayout layout, Map<String, ObservedTopic> observed) {
+  public static Map<String, Map<String, String>> fixes(
+      TopicLayout layout, Map<String, ObservedTopic> observed) {
     Map<String, Map<String, String>> out = new LinkedHashMap<>();
     for (TopicSpec spec : layout.topics()) {
       ObservedTopic topic = observed.get(spec.name());

@@ -18,9 +18,9 @@ import java.util.Set;
  *
  * <ul>
  *   <li>Raw and perturbed topics: at least as many partitions as perturb subtasks. A Kafka source
- *       subtask reads whole partitions, so subtasks beyond the raw topic's partitions read
- *       nothing; and the aggregate job (any consumer group) reads the perturbed topic with at most
- *       one subtask per partition.
+ *       subtask reads whole partitions, so subtasks beyond the raw topic's partitions read nothing;
+ *       and the aggregate job (any consumer group) reads the perturbed topic with at most one
+ *       subtask per partition.
  *   <li>Raw topic: a short time-based retention, no compaction, and the broker's clock ({@code
  *       message.timestamp.type=LogAppendTime}).
  *   <li>Written by the exactly-once sinks (perturbed, dead letters, stats): no compaction, since
@@ -35,34 +35,45 @@ public final class TopicLayout {
   /** The broker setting bounding the transaction timeout a producer may ask for. */
   public static final String TRANSACTION_MAX_TIMEOUT = "transaction.max.timeout.ms";
 
-  static final String WHY_RAW_PARTITIONS = "each perturb source subtask reads whole partitions: subtasks beyond the"
-      + " raw topic's partitions read nothing";
-  static final String WHY_PERTURBED_PARTITIONS = "the aggregate job (like any consumer group) reads it with at most"
-      + " one subtask per partition: fewer partitions than perturb subtasks narrow the pipeline after the perturbation";
-  static final String WHY_PARTITIONS_FOLLOW_RAW = "the perturb job writes each record to the perturbed partition of"
-      + " its raw partition's number: with fewer, raw partitions read by different subtasks share one, and after a"
-      + " restore their records interleave out of event-time order";
-  static final String WHY_RAW_RETENTION = "raw readings are the personal data the perturbation protects: keep them"
-      + " only long enough to outlive a perturb-job outage (the job resumes from its checkpointed offsets)";
-  static final String WHY_RAW_NO_COMPACTION = "compaction keeps each key's last raw reading however old, whatever"
-      + " retention.ms says";
-  static final String WHY_RAW_LOG_APPEND_TIME = "the privacy budget's default clock (log-append-time) counts"
-      + " periods in the broker's time and refuses records stamped by their producer (untrusted-time); retention"
-      + " counts from these timestamps too, so a producer's clock cannot keep raw readings longer";
-  static final String WHY_OUTPUT_NO_COMPACTION = "the exactly-once sinks write records without a key (dead letters,"
-      + " stats, perturbed records without an id-field), which a compacted topic refuses: the job would fail and"
-      + " restart";
-  static final String WHY_STATS_LOG_APPEND_TIME = "stats records are stamped with their window's event time, and"
-      + " retention counts from record timestamps: the stats of replayed or backfilled data would be deleted as"
-      + " soon as they are written";
-  static final String WHY_REPLICAS = "with fewer replicas, losing a broker loses the topic's data or stops it";
-  static final String WHY_MIN_INSYNC = "a write acknowledged with acks=all (a committed transaction of the"
-      + " exactly-once sinks, a producer's raw reading) may then sit on fewer replicas and be lost with a broker";
-  static final String WHY_INSYNC_WITHIN = "no write with acks=all is ever acknowledged (NotEnoughReplicas): the"
-      + " exactly-once sinks can never commit and producers of raw readings fail";
-  static final String WHY_TRANSACTION_TIMEOUT = "a broker refuses a transactional producer whose"
-      + " transaction.timeout.ms exceeds it (InvalidTxnTimeoutException): the exactly-once sinks could not start"
-      + " and the jobs would fail";
+  static final String WHY_RAW_PARTITIONS =
+      "each perturb source subtask reads whole partitions: subtasks beyond the"
+          + " raw topic's partitions read nothing";
+  static final String WHY_PERTURBED_PARTITIONS =
+      "the aggregate job (like any consumer group) reads it with at most"
+          + " one subtask per partition: fewer partitions than perturb subtasks narrow the pipeline after the perturbation";
+  static final String WHY_PARTITIONS_FOLLOW_RAW =
+      "the perturb job writes each record to the perturbed partition of"
+          + " its raw partition's number: with fewer, raw partitions read by different subtasks share one, and after a"
+          + " restore their records interleave out of event-time order";
+  static final String WHY_RAW_RETENTION =
+      "raw readings are the personal data the perturbation protects: keep them"
+          + " only long enough to outlive a perturb-job outage (the job resumes from its checkpointed offsets)";
+  static final String WHY_RAW_NO_COMPACTION =
+      "compaction keeps each key's last raw reading however old, whatever" + " retention.ms says";
+  static final String WHY_RAW_LOG_APPEND_TIME =
+      "the privacy budget's default clock (log-append-time) counts"
+          + " periods in the broker's time and refuses records stamped by their producer (untrusted-time); retention"
+          + " counts from these timestamps too, so a producer's clock cannot keep raw readings longer";
+  static final String WHY_OUTPUT_NO_COMPACTION =
+      "the exactly-once sinks write records without a key (dead letters,"
+          + " stats, perturbed records without an id-field), which a compacted topic refuses: the job would fail and"
+          + " restart";
+  static final String WHY_STATS_LOG_APPEND_TIME =
+      "stats records are stamped with their window's event time, and"
+          + " retention counts from record timestamps: the stats of replayed or backfilled data would be deleted as"
+          + " soon as they are written";
+  static final String WHY_REPLICAS =
+      "with fewer replicas, losing a broker loses the topic's data or stops it";
+  static final String WHY_MIN_INSYNC =
+      "a write acknowledged with acks=all (a committed transaction of the"
+          + " exactly-once sinks, a producer's raw reading) may then sit on fewer replicas and be lost with a broker";
+  static final String WHY_INSYNC_WITHIN =
+      "no write with acks=all is ever acknowledged (NotEnoughReplicas): the"
+          + " exactly-once sinks can never commit and producers of raw readings fail";
+  static final String WHY_TRANSACTION_TIMEOUT =
+      "a broker refuses a transactional producer whose"
+          + " transaction.timeout.ms exceeds it (InvalidTxnTimeoutException): the exactly-once sinks could not start"
+          + " and the jobs would fail";
 
   private final String raw;
   private final String perturbed;
@@ -84,7 +95,8 @@ public final class TopicLayout {
     partitions = b.partitions == 0 ? b.perturbParallelism : b.partitions;
     rawRetention = b.rawRetention;
     replicationFactor = b.replicationFactor;
-    minInsyncReplicas = b.minInsyncReplicas == 0 ? Math.min(2, b.replicationFactor) : b.minInsyncReplicas;
+    minInsyncReplicas =
+        b.minInsyncReplicas == 0 ? Math.min(2, b.replicationFactor) : b.minInsyncReplicas;
     transactionTimeout = b.transactionTimeout;
   }
 
@@ -96,27 +108,53 @@ public final class TopicLayout {
   public List<TopicSpec> topics() {
     List<TopicSpec> out = new ArrayList<>();
     String partitionsOption = "--perturb-parallelism";
-    out.add(spec(raw, "raw readings, read by perturb-job", partitions,
-        List.of(
-            new TopicRequirement.MinPartitions(perturbParallelism, partitionsOption, WHY_RAW_PARTITIONS),
-            new TopicRequirement.RetentionAtMost(rawRetention, "--raw-retention", WHY_RAW_RETENTION),
-            new TopicRequirement.NoCompaction(WHY_RAW_NO_COMPACTION),
-            new TopicRequirement.ConfigEquals(BudgetClock.TOPIC_SETTING, BudgetClock.LOG_APPEND_TIME_VALUE, WHY_RAW_LOG_APPEND_TIME))));
-    out.add(spec(perturbed, "perturbed records, written by perturb-job, read by aggregate-job", partitions,
-        List.of(
-            new TopicRequirement.MinPartitions(perturbParallelism, partitionsOption, WHY_PERTURBED_PARTITIONS),
-            new TopicRequirement.NoCompaction(WHY_OUTPUT_NO_COMPACTION))));
-    out.add(spec(deadLetters, "dead letters, written by perturb-job", 1,
-        List.of(new TopicRequirement.NoCompaction(WHY_OUTPUT_NO_COMPACTION))));
-    out.add(spec(stats, "window statistics, written by aggregate-job", 1,
-        List.of(
-            new TopicRequirement.NoCompaction(WHY_OUTPUT_NO_COMPACTION),
-            new TopicRequirement.ConfigEquals(BudgetClock.TOPIC_SETTING, BudgetClock.LOG_APPEND_TIME_VALUE, WHY_STATS_LOG_APPEND_TIME))));
+    out.add(
+        spec(
+            raw,
+            "raw readings, read by perturb-job",
+            partitions,
+            List.of(
+                new TopicRequirement.MinPartitions(
+                    perturbParallelism, partitionsOption, WHY_RAW_PARTITIONS),
+                new TopicRequirement.RetentionAtMost(
+                    rawRetention, "--raw-retention", WHY_RAW_RETENTION),
+                new TopicRequirement.NoCompaction(WHY_RAW_NO_COMPACTION),
+                new TopicRequirement.ConfigEquals(
+                    BudgetClock.TOPIC_SETTING,
+                    BudgetClock.LOG_APPEND_TIME_VALUE,
+                    WHY_RAW_LOG_APPEND_TIME))));
+    out.add(
+        spec(
+            perturbed,
+            "perturbed records, written by perturb-job, read by aggregate-job",
+            partitions,
+            List.of(
+                new TopicRequirement.MinPartitions(
+                    perturbParallelism, partitionsOption, WHY_PERTURBED_PARTITIONS),
+                new TopicRequirement.NoCompaction(WHY_OUTPUT_NO_COMPACTION))));
+    out.add(
+        spec(
+            deadLetters,
+            "dead letters, written by perturb-job",
+            1,
+            List.of(new TopicRequirement.NoCompaction(WHY_OUTPUT_NO_COMPACTION))));
+    out.add(
+        spec(
+            stats,
+            "window statistics, written by aggregate-job",
+            1,
+            List.of(
+                new TopicRequirement.NoCompaction(WHY_OUTPUT_NO_COMPACTION),
+                new TopicRequirement.ConfigEquals(
+                    BudgetClock.TOPIC_SETTING,
+                    BudgetClock.LOG_APPEND_TIME_VALUE,
+                    WHY_STATS_LOG_APPEND_TIME))));
     return out;
   }
 
   /** A topic spec with the requirements every topic has; created with what the requirements set. */
-  private TopicSpec spec(String name, String role, int createPartitions, List<TopicRequirement> own) {
+  private TopicSpec spec(
+      String name, String role, int createPartitions, List<TopicRequirement> own) {
     List<TopicRequirement> all = new ArrayList<>(own);
     all.add(new TopicRequirement.MinReplicas(replicationFactor, WHY_REPLICAS));
     all.add(new TopicRequirement.MinInsyncReplicas(minInsyncReplicas, WHY_MIN_INSYNC));
@@ -137,23 +175,39 @@ public final class TopicLayout {
 
   /** What every broker needs, and why: a transaction timeout ceiling the jobs' sinks fit under. */
   public String brokerRequirement() {
-    return TRANSACTION_MAX_TIMEOUT + " at least " + transactionTimeout.toMillis() + " (" + human(transactionTimeout)
-        + ", the jobs' transaction.timeout.ms): " + WHY_TRANSACTION_TIMEOUT;
+    return TRANSACTION_MAX_TIMEOUT
+        + " at least "
+        + transactionTimeout.toMillis()
+        + " ("
+        + human(transactionTimeout)
+        + ", the jobs' transaction.timeout.ms): "
+        + WHY_TRANSACTION_TIMEOUT;
   }
 
-  /** The deviation of a broker whose transaction timeout ceiling is below the jobs' timeout, if any. */
+  /**
+   * The deviation of a broker whose transaction timeout ceiling is below the jobs' timeout, if any.
+   */
   /**
    * The perturbed topic's partitions against the raw topic's: at least as many, so that each holds
-   * one raw partition's records in their order. Empty when either topic is missing (reported as such).
+   * one raw partition's records in their order. Empty when either topic is missing (reported as
+   * such).
    */
-  public java.util.Optional<Deviation> checkPartitions(java.util.Map<String, ObservedTopic> observed) {
+  public java.util.Optional<Deviation> checkPartitions(
+      java.util.Map<String, ObservedTopic> observed) {
     ObservedTopic r = observed.get(raw);
     ObservedTopic p = observed.get(perturbed);
     if (r == null || p == null || p.partitions() >= r.partitions()) {
       return java.util.Optional.empty();
     }
-    return java.util.Optional.of(new Deviation(perturbed, Deviation.plural(p.partitions(), "partition")
-        + ", fewer than the " + r.partitions() + " of " + raw, WHY_PARTITIONS_FOLLOW_RAW));
+    return java.util.Optional.of(
+        new Deviation(
+            perturbed,
+            Deviation.plural(p.partitions(), "partition")
+                + ", fewer than the "
+                + r.partitions()
+                + " of "
+                + raw,
+            WHY_PARTITIONS_FOLLOW_RAW));
   }
 
   public java.util.Optional<Deviation> check(ObservedBroker broker) {
@@ -167,10 +221,16 @@ public final class TopicLayout {
     if (max >= transactionTimeout.toMillis()) {
       return java.util.Optional.empty();
     }
-    return java.util.Optional.of(new Deviation("broker " + broker.id(),
-        TRANSACTION_MAX_TIMEOUT + "=" + (value == null ? "(not reported)" : value) + ", needs at least "
-            + transactionTimeout.toMillis() + " (the jobs' transaction.timeout.ms)",
-        WHY_TRANSACTION_TIMEOUT));
+    return java.util.Optional.of(
+        new Deviation(
+            "broker " + broker.id(),
+            TRANSACTION_MAX_TIMEOUT
+                + "="
+                + (value == null ? "(not reported)" : value)
+                + ", needs at least "
+                + transactionTimeout.toMillis()
+                + " (the jobs' transaction.timeout.ms)",
+            WHY_TRANSACTION_TIMEOUT));
   }
 
   public Duration transactionTimeout() {
@@ -181,7 +241,10 @@ public final class TopicLayout {
     return minInsyncReplicas;
   }
 
-  /** {@code 1d}, {@code 36h}, {@code 15m}, {@code 30s} or {@code 250ms}: the largest unit that divides it. */
+  /**
+   * {@code 1d}, {@code 36h}, {@code 15m}, {@code 30s} or {@code 250ms}: the largest unit that
+   * divides it.
+   */
   static String human(Duration d) {
     long ms = d.toMillis();
     long[] sizes = {86_400_000L, 3_600_000L, 60_000L, 1_000L};
@@ -209,7 +272,9 @@ public final class TopicLayout {
 
     private Builder() {}
 
-    /** The four topic names; defaults are the jobs' ({@code ogpm.raw}, {@code ogpm.perturbed}, ...). */
+    /**
+     * The four topic names; defaults are the jobs' ({@code ogpm.raw}, {@code ogpm.perturbed}, ...).
+     */
     public Builder topics(String raw, String perturbed, String deadLetters, String stats) {
       this.raw = raw;
       this.perturbed = perturbed;
@@ -254,23 +319,34 @@ public final class TopicLayout {
       return this;
     }
 
-    /** @throws IllegalArgumentException naming the option and its bad value */
+    /**
+     * @throws IllegalArgumentException naming the option and its bad value
+     */
     public TopicLayout build() {
       Set<String> names = new LinkedHashSet<>();
-      String[][] topics = {{"--raw-topic", raw}, {"--perturbed-topic", perturbed}, {"--dead-letter-topic", deadLetters},
-          {"--stats-topic", stats}};
+      String[][] topics = {
+        {"--raw-topic", raw},
+        {"--perturbed-topic", perturbed},
+        {"--dead-letter-topic", deadLetters},
+        {"--stats-topic", stats}
+      };
       for (String[] t : topics) {
         Options.notBlank(t[0], t[1]);
         if (!names.add(t[1])) {
-          throw new IllegalArgumentException(t[0] + " '" + t[1] + "' is also another topic of the deployment: each needs its own");
+          throw new IllegalArgumentException(
+              t[0] + " '" + t[1] + "' is also another topic of the deployment: each needs its own");
         }
       }
       if (perturbParallelism < 1) {
-        throw new IllegalArgumentException("--perturb-parallelism must be >= 1, got " + perturbParallelism);
+        throw new IllegalArgumentException(
+            "--perturb-parallelism must be >= 1, got " + perturbParallelism);
       }
       if (partitions != 0 && partitions < perturbParallelism) {
-        throw new IllegalArgumentException("--partitions must be at least --perturb-parallelism (" + perturbParallelism
-            + "), got " + partitions);
+        throw new IllegalArgumentException(
+            "--partitions must be at least --perturb-parallelism ("
+                + perturbParallelism
+                + "), got "
+                + partitions);
       }
       if (partitions < 0) {
         throw new IllegalArgumentException("--partitions must be >= 1, got " + partitions);
@@ -280,15 +356,20 @@ public final class TopicLayout {
         throw new IllegalArgumentException("--raw-retention must be positive, got " + rawRetention);
       }
       if (replicationFactor < 1 || replicationFactor > Short.MAX_VALUE) {
-        throw new IllegalArgumentException("--replication-factor must be >= 1, got " + replicationFactor);
+        throw new IllegalArgumentException(
+            "--replication-factor must be >= 1, got " + replicationFactor);
       }
       if (minInsyncReplicas < 0 || minInsyncReplicas > replicationFactor) {
-        throw new IllegalArgumentException("--min-insync-replicas must be in [1, --replication-factor " + replicationFactor
-            + "], got " + minInsyncReplicas);
+        throw new IllegalArgumentException(
+            "--min-insync-replicas must be in [1, --replication-factor "
+                + replicationFactor
+                + "], got "
+                + minInsyncReplicas);
       }
       Objects.requireNonNull(transactionTimeout, "transaction.timeout.ms: required");
       if (transactionTimeout.toMillis() <= 0) {
-        throw new IllegalArgumentException("transaction.timeout.ms must be positive, got " + transactionTimeout.toMillis());
+        throw new IllegalArgumentException(
+            "transaction.timeout.ms must be positive, got " + transactionTimeout.toMillis());
       }
       return new TopicLayout(this);
     }

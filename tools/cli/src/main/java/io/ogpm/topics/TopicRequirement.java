@@ -39,8 +39,15 @@ public sealed interface TopicRequirement {
 
     @Override
     public Optional<String> found(ObservedTopic t) {
-      return t.partitions() >= min ? Optional.empty()
-          : Optional.of(plural(t.partitions(), "partition") + ", needs at least " + min + " (" + option + ")");
+      return t.partitions() >= min
+          ? Optional.empty()
+          : Optional.of(
+              plural(t.partitions(), "partition")
+                  + ", needs at least "
+                  + min
+                  + " ("
+                  + option
+                  + ")");
     }
   }
 
@@ -53,8 +60,13 @@ public sealed interface TopicRequirement {
 
     @Override
     public Optional<String> found(ObservedTopic t) {
-      return t.replicationFactor() >= min ? Optional.empty()
-          : Optional.of(plural(t.replicationFactor(), "replica") + ", needs " + min + " (--replication-factor)");
+      return t.replicationFactor() >= min
+          ? Optional.empty()
+          : Optional.of(
+              plural(t.replicationFactor(), "replica")
+                  + ", needs "
+                  + min
+                  + " (--replication-factor)");
     }
   }
 
@@ -68,7 +80,9 @@ public sealed interface TopicRequirement {
     @Override
     public Optional<String> found(ObservedTopic t) {
       String actual = t.config(key).orElse("(not reported)");
-      return actual.equals(value) ? Optional.empty() : Optional.of(key + "=" + actual + ", needs " + value);
+      return actual.equals(value)
+          ? Optional.empty()
+          : Optional.of(key + "=" + actual + ", needs " + value);
     }
 
     @Override
@@ -77,11 +91,20 @@ public sealed interface TopicRequirement {
     }
   }
 
-  /** Records deleted by time, after at most {@code max}: {@code retention.ms} in {@code (0, max]}. */
+  /**
+   * Records deleted by time, after at most {@code max}: {@code retention.ms} in {@code (0, max]}.
+   */
   record RetentionAtMost(Duration max, String option, String why) implements TopicRequirement {
     @Override
     public String needed() {
-      return RETENTION_MS + "=" + max.toMillis() + " (" + TopicLayout.human(max) + ", " + option + ") or less";
+      return RETENTION_MS
+          + "="
+          + max.toMillis()
+          + " ("
+          + TopicLayout.human(max)
+          + ", "
+          + option
+          + ") or less";
     }
 
     @Override
@@ -96,8 +119,21 @@ public sealed interface TopicRequirement {
       if (ms >= 0 && ms <= max.toMillis()) {
         return Optional.empty();
       }
-      String shown = ms < 0 && actual.equals("-1") ? "-1 (forever)" : ms < 0 ? actual : actual + " (" + TopicLayout.human(Duration.ofMillis(ms)) + ")";
-      return Optional.of(RETENTION_MS + "=" + shown + ", needs at most " + max.toMillis() + " (" + TopicLayout.human(max) + ", " + option + ")");
+      String shown =
+          ms < 0 && actual.equals("-1")
+              ? "-1 (forever)"
+              : ms < 0 ? actual : actual + " (" + TopicLayout.human(Duration.ofMillis(ms)) + ")";
+      return Optional.of(
+          RETENTION_MS
+              + "="
+              + shown
+              + ", needs at most "
+              + max.toMillis()
+              + " ("
+              + TopicLayout.human(max)
+              + ", "
+              + option
+              + ")");
     }
 
     @Override
@@ -116,8 +152,11 @@ public sealed interface TopicRequirement {
     @Override
     public Optional<String> found(ObservedTopic t) {
       String actual = t.config(CLEANUP_POLICY).orElse("delete");
-      boolean compacted = Arrays.stream(actual.split(",")).map(String::trim).anyMatch("compact"::equals);
-      return compacted ? Optional.of(CLEANUP_POLICY + "=" + actual + ", needs delete") : Optional.empty();
+      boolean compacted =
+          Arrays.stream(actual.split(",")).map(String::trim).anyMatch("compact"::equals);
+      return compacted
+          ? Optional.of(CLEANUP_POLICY + "=" + actual + ", needs delete")
+          : Optional.empty();
     }
 
     @Override
@@ -126,7 +165,10 @@ public sealed interface TopicRequirement {
     }
   }
 
-  /** {@code min.insync.replicas} at least {@code min}: an acknowledged write is on that many replicas. */
+  /**
+   * {@code min.insync.replicas} at least {@code min}: an acknowledged write is on that many
+   * replicas.
+   */
   record MinInsyncReplicas(int min, String why) implements TopicRequirement {
     @Override
     public String needed() {
@@ -136,17 +178,29 @@ public sealed interface TopicRequirement {
     @Override
     public Optional<String> found(ObservedTopic t) {
       int actual = insyncReplicas(t);
-      return actual >= min ? Optional.empty()
-          : Optional.of(MIN_INSYNC_REPLICAS + "=" + actual + ", needs at least " + min + " (--min-insync-replicas)");
+      return actual >= min
+          ? Optional.empty()
+          : Optional.of(
+              MIN_INSYNC_REPLICAS
+                  + "="
+                  + actual
+                  + ", needs at least "
+                  + min
+                  + " (--min-insync-replicas)");
     }
 
     @Override
     public Optional<Map.Entry<String, String>> fix(ObservedTopic t) {
-      return found(t).filter(f -> min <= t.replicationFactor()).map(f -> Map.entry(MIN_INSYNC_REPLICAS, Integer.toString(min)));
+      return found(t)
+          .filter(f -> min <= t.replicationFactor())
+          .map(f -> Map.entry(MIN_INSYNC_REPLICAS, Integer.toString(min)));
     }
   }
 
-  /** {@code min.insync.replicas} at most the replication factor, or no {@code acks=all} write succeeds. */
+  /**
+   * {@code min.insync.replicas} at most the replication factor, or no {@code acks=all} write
+   * succeeds.
+   */
   record InsyncWithinReplicas(int wanted, String why) implements TopicRequirement {
     @Override
     public String needed() {
@@ -156,15 +210,30 @@ public sealed interface TopicRequirement {
     @Override
     public Optional<String> found(ObservedTopic t) {
       int actual = insyncReplicas(t);
-      return actual <= t.replicationFactor() ? Optional.empty()
-          : Optional.of(MIN_INSYNC_REPLICAS + "=" + actual + " with " + plural(t.replicationFactor(), "replica")
-              + ", needs at most " + t.replicationFactor());
+      return actual <= t.replicationFactor()
+          ? Optional.empty()
+          : Optional.of(
+              MIN_INSYNC_REPLICAS
+                  + "="
+                  + actual
+                  + " with "
+                  + plural(t.replicationFactor(), "replica")
+                  + ", needs at most "
+                  + t.replicationFactor());
     }
 
-    /** Lowered to the wanted value when the topic's replicas allow it, else to its replication factor. */
+    /**
+     * Lowered to the wanted value when the topic's replicas allow it, else to its replication
+     * factor.
+     */
     @Override
     public Optional<Map.Entry<String, String>> fix(ObservedTopic t) {
-      return found(t).map(f -> Map.entry(MIN_INSYNC_REPLICAS, Integer.toString(Math.min(wanted, t.replicationFactor()))));
+      return found(t)
+          .map(
+              f ->
+                  Map.entry(
+                      MIN_INSYNC_REPLICAS,
+                      Integer.toString(Math.min(wanted, t.replicationFactor()))));
     }
   }
 

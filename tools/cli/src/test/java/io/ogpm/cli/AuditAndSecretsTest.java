@@ -28,10 +28,12 @@ class AuditAndSecretsTest {
     assertThat(fail.status()).isEqualTo(1);
     String[] failLines = fail.out().trim().split("\n");
     assertThat(Double.parseDouble(failLines[failLines.length - 1])).isGreaterThan(2);
-    assertThat(CliRunner.run("audit", "--epsilon", "2", "--confidence", "1.5").err()).contains("--confidence must be in (0, 1)");
+    assertThat(CliRunner.run("audit", "--epsilon", "2", "--confidence", "1.5").err())
+        .contains("--confidence must be in (0, 1)");
   }
 
-  static final String CONFIG = "id-field: id\nfields:\n  - name: x\n    min: 0\n    max: 1\n    epsilon: 1\n";
+  static final String CONFIG =
+      "id-field: id\nfields:\n  - name: x\n    min: 0\n    max: 1\n    epsilon: 1\n";
 
   private static String perturb(Path config, String input, String... keyArgs) throws Exception {
     InputStream savedIn = System.in;
@@ -78,7 +80,9 @@ class AuditAndSecretsTest {
     try (ObjectOutputStream o = new ObjectOutputStream(bytes)) {
       o.writeObject(f);
     }
-    assertThat(bytes.toString(StandardCharsets.ISO_8859_1)).doesNotContain("keyed-secret").contains("key");
+    assertThat(bytes.toString(StandardCharsets.ISO_8859_1))
+        .doesNotContain("keyed-secret")
+        .contains("key");
     assertThat(KeySource.file(key).toString()).doesNotContain("keyed-secret");
   }
 }

@@ -25,14 +25,22 @@ class BenchCommandTest {
 
   @Test
   void samplersGivesValuesPerSecondForEveryMechanismAndMode() throws Exception {
-    JsonNode j = json(CliRunner.run("bench", "samplers", "--json", "--seconds", "0.02", "--warmup", "0"));
+    JsonNode j =
+        json(CliRunner.run("bench", "samplers", "--json", "--seconds", "0.02", "--warmup", "0"));
     JsonNode values = j.get("valuesPerSecond");
     List<String> keys = new ArrayList<>();
     values.fieldNames().forEachRemaining(keys::add);
-    assertThat(keys).containsExactly(
-        "ogpm-classical.secure", "ogpm-classical.seeded", "ogpm-classical.keyed",
-        "ogpm-circular.secure", "ogpm-circular.seeded", "ogpm-circular.keyed",
-        "ogpm-u.secure", "ogpm-u.seeded", "ogpm-u.keyed");
+    assertThat(keys)
+        .containsExactly(
+            "ogpm-classical.secure",
+            "ogpm-classical.seeded",
+            "ogpm-classical.keyed",
+            "ogpm-circular.secure",
+            "ogpm-circular.seeded",
+            "ogpm-circular.keyed",
+            "ogpm-u.secure",
+            "ogpm-u.seeded",
+            "ogpm-u.keyed");
     assertThat(keys).filteredOn(k -> k.contains("keyed")).hasSize(3);
     values.forEach(v -> assertThat(v.asLong()).isPositive());
     assertThat(j.get("machine").get("availableProcessors").asInt()).isPositive();
@@ -41,8 +49,22 @@ class BenchCommandTest {
 
   @Test
   void recordsGivesRecordsPerSecondAndAllocationPerRecord(@TempDir Path charts) throws Exception {
-    JsonNode j = json(CliRunner.run("bench", "records", "--json", "--seconds", "0.02", "--warmup", "0", "--fields", "1,3",
-        "--windows", "100,1000", "--chart", charts.toString()));
+    JsonNode j =
+        json(
+            CliRunner.run(
+                "bench",
+                "records",
+                "--json",
+                "--seconds",
+                "0.02",
+                "--warmup",
+                "0",
+                "--fields",
+                "1,3",
+                "--windows",
+                "100,1000",
+                "--chart",
+                charts.toString()));
     assertThat(j.get("recordsPerSecond").asLong()).isPositive();
     // Allocation is measured (a perturbed record is at least its output bytes), not asserted small.
     assertThat(j.get("bytesAllocatedPerRecord").asLong()).isPositive();
@@ -51,7 +73,9 @@ class BenchCommandTest {
     j.get("recordsPerSecondByFields").fieldNames().forEachRemaining(fields::add);
     assertThat(fields).containsExactly("1", "3");
     List<String> windows = new ArrayList<>();
-    j.get("aggregationRecordsPerSecondByRecordsPerWindow").fieldNames().forEachRemaining(windows::add);
+    j.get("aggregationRecordsPerSecondByRecordsPerWindow")
+        .fieldNames()
+        .forEachRemaining(windows::add);
     assertThat(windows).containsExactly("100", "1000");
     // The pipeline's 6-field, 100-group windows on the sample: at least one, whatever --seconds.
     JsonNode sample = j.get("aggregationSampleWindows");
@@ -83,29 +107,69 @@ class BenchCommandTest {
     assertThat(badMethod.err()).contains("--method must be raw or em, got 'ems'");
   }
 
-  /** {@code --passthrough} measures the sample once more with those fields copied into the output. */
+  /**
+   * {@code --passthrough} measures the sample once more with those fields copied into the output.
+   */
   @Test
   void morePassthroughFieldsMeasureTheSampleAgain() throws Exception {
-    JsonNode j = json(CliRunner.run("bench", "records", "--json", "--seconds", "0.02", "--warmup", "0", "--fields", "1",
-        "--windows=", "--passthrough", "gravity,rotationRate.x"));
+    JsonNode j =
+        json(
+            CliRunner.run(
+                "bench",
+                "records",
+                "--json",
+                "--seconds",
+                "0.02",
+                "--warmup",
+                "0",
+                "--fields",
+                "1",
+                "--windows=",
+                "--passthrough",
+                "gravity,rotationRate.x"));
     JsonNode more = j.get("sampleWithPassthrough");
     List<String> names = new ArrayList<>();
     more.get("passthrough").forEach(n -> names.add(n.asText()));
     assertThat(names).containsExactly("id", "ts", "activity", "gravity", "rotationRate.x");
     assertThat(more.get("recordsPerSecond").asLong()).isPositive();
     assertThat(more.get("bytesAllocatedPerRecord").asLong()).isPositive();
-    assertThat(json(CliRunner.run("bench", "records", "--json", "--seconds", "0.02", "--warmup", "0", "--fields", "1",
-        "--windows=")).has("sampleWithPassthrough")).isFalse();
+    assertThat(
+            json(CliRunner.run(
+                    "bench",
+                    "records",
+                    "--json",
+                    "--seconds",
+                    "0.02",
+                    "--warmup",
+                    "0",
+                    "--fields",
+                    "1",
+                    "--windows="))
+                .has("sampleWithPassthrough"))
+        .isFalse();
     CommandRun clash = CliRunner.run("bench", "records", "--passthrough", "attitude");
     assertThat(clash.status()).isEqualTo(2);
     assertThat(clash.err()).contains("--passthrough", "attitude");
   }
 
-  /** {@code --windows=} turns the aggregation sweep and the sample windows off, as the help says. */
+  /**
+   * {@code --windows=} turns the aggregation sweep and the sample windows off, as the help says.
+   */
   @Test
   void anEmptyWindowListMeasuresTheRecordPathOnly() throws Exception {
-    JsonNode j = json(CliRunner.run("bench", "records", "--json", "--seconds", "0.02", "--warmup", "0", "--fields", "1",
-        "--windows="));
+    JsonNode j =
+        json(
+            CliRunner.run(
+                "bench",
+                "records",
+                "--json",
+                "--seconds",
+                "0.02",
+                "--warmup",
+                "0",
+                "--fields",
+                "1",
+                "--windows="));
     assertThat(j.get("recordsPerSecond").asLong()).isPositive();
     assertThat(j.has("aggregationRecordsPerSecondByRecordsPerWindow")).isFalse();
     assertThat(j.has("aggregationSampleWindows")).isFalse();

@@ -16,13 +16,31 @@ import org.junit.jupiter.api.Test;
 class BenchPipelineIT {
   @Test
   void pipelineGivesRatiosOfPerturbationAndAggregation() throws Exception {
-    CommandRun r = CliRunner.run("bench", "pipeline", "--json", "--records", "300", "--repetitions", "1",
-        "--records-per-window", "100", "--warmup-rounds", "0");
+    CommandRun r =
+        CliRunner.run(
+            "bench",
+            "pipeline",
+            "--json",
+            "--records",
+            "300",
+            "--repetitions",
+            "1",
+            "--records-per-window",
+            "100",
+            "--warmup-rounds",
+            "0");
     assertThat(r.status()).as(r.err()).isZero();
     JsonNode j = new ObjectMapper().readTree(r.out());
     JsonNode p = j.get("perturbation");
-    for (String key : new String[] {"recordsPerSecond", "identityRecordsPerSecond", "ratio", "ratioMin", "ratioMax",
-        "netRunTimeRecordsPerSecond"}) {
+    for (String key :
+        new String[] {
+          "recordsPerSecond",
+          "identityRecordsPerSecond",
+          "ratio",
+          "ratioMin",
+          "ratioMax",
+          "netRunTimeRecordsPerSecond"
+        }) {
       assertThat(p.get(key).asDouble()).as(key).isPositive();
     }
     assertThat(p.get("ratios")).hasSize(1);
@@ -37,24 +55,39 @@ class BenchPipelineIT {
       // The privacy's own cost: against the same job with the values written as read.
       JsonNode unperturbed = j.get(name).get("againstUnperturbed");
       for (String key : new String[] {"recordsPerSecond", "unperturbedRecordsPerSecond", "ratio"}) {
-        assertThat(unperturbed.get(key).asDouble()).as(name + ".againstUnperturbed." + key).isPositive();
+        assertThat(unperturbed.get(key).asDouble())
+            .as(name + ".againstUnperturbed." + key)
+            .isPositive();
       }
       for (String key : new String[] {"microsPerRecord", "unperturbedMicrosPerRecord", "ratio"}) {
-        assertThat(unperturbed.get("cpu").get(key).asDouble()).as(name + ".againstUnperturbed.cpu." + key).isPositive();
+        assertThat(unperturbed.get("cpu").get(key).asDouble())
+            .as(name + ".againstUnperturbed.cpu." + key)
+            .isPositive();
       }
       assertThat(unperturbed.get("ratios")).as(name).hasSize(1);
-      assertThat(unperturbed.get("jobCpu").get("ratio").asDouble()).as(name + ".againstUnperturbed.jobCpu.ratio").isPositive();
-      assertThat(j.get(name).get("jobCpu").get("identityMicrosPerRecord").asDouble()).as(name).isPositive();
+      assertThat(unperturbed.get("jobCpu").get("ratio").asDouble())
+          .as(name + ".againstUnperturbed.jobCpu.ratio")
+          .isPositive();
+      assertThat(j.get(name).get("jobCpu").get("identityMicrosPerRecord").asDouble())
+          .as(name)
+          .isPositive();
     }
     JsonNode ceiling = j.get("unperturbedAgainstIdentity");
     for (String key : new String[] {"recordsPerSecond", "identityRecordsPerSecond", "ratio"}) {
       assertThat(ceiling.get(key).asDouble()).as("unperturbedAgainstIdentity." + key).isPositive();
     }
     assertThat(ceiling.get("jobCpu").get("ratio").asDouble()).isPositive();
-    for (String name : new String[] {"aggregation", "aggregationManyGroups", "aggregationOneFieldNoGroup"}) {
+    for (String name :
+        new String[] {"aggregation", "aggregationManyGroups", "aggregationOneFieldNoGroup"}) {
       JsonNode a = j.get(name);
-      for (String key : new String[] {"recordsPerSecond", "countRecordsPerSecond", "ratio", "perturbationRecordsPerSecond",
-          "overPerturbation"}) {
+      for (String key :
+          new String[] {
+            "recordsPerSecond",
+            "countRecordsPerSecond",
+            "ratio",
+            "perturbationRecordsPerSecond",
+            "overPerturbation"
+          }) {
         assertThat(a.get(key).asDouble()).as(name + "." + key).isPositive();
       }
       for (String key : new String[] {"countMicrosPerRecord", "microsPerRecord", "ratio"}) {

@@ -12,12 +12,31 @@ import org.junit.jupiter.api.io.TempDir;
 class DemoCommandTest {
   @Test
   void theDemoNamesAMissingConfigurationInOneLine(@TempDir Path dir) throws Exception {
-    CommandRun r = CommandRun.inJvm(OgpmCli.class, Duration.ofMinutes(2), "demo", "--config", dir.resolve("missing.yaml").toString());
+    CommandRun r =
+        CommandRun.inJvm(
+            OgpmCli.class,
+            Duration.ofMinutes(2),
+            "demo",
+            "--config",
+            dir.resolve("missing.yaml").toString());
     assertThat(r.status()).isEqualTo(2);
-    assertThat(r.err()).isEqualTo("ogpm: --config " + dir.resolve("missing.yaml") + ": cannot read it (NoSuchFileException)\n");
-    CommandRun data = CommandRun.inJvm(OgpmCli.class, Duration.ofMinutes(2), "demo", "--data", dir.resolve("missing.jsonl").toString());
+    assertThat(r.err())
+        .isEqualTo(
+            "ogpm: --config "
+                + dir.resolve("missing.yaml")
+                + ": cannot read it (NoSuchFileException)\n");
+    CommandRun data =
+        CommandRun.inJvm(
+            OgpmCli.class,
+            Duration.ofMinutes(2),
+            "demo",
+            "--data",
+            dir.resolve("missing.jsonl").toString());
     assertThat(data.status()).isEqualTo(2);
-    assertThat(data.err()).isEqualTo("ogpm: --data " + dir.resolve("missing.jsonl") + ": cannot read it (NoSuchFileException)\n");
+    assertThat(data.err())
+        .isEqualTo(
+            "ogpm: --data "
+                + dir.resolve("missing.jsonl")
+                + ": cannot read it (NoSuchFileException)\n");
   }
-
 }

@@ -24,8 +24,11 @@ class DemoConsoleIT {
     CommandRun demo = run(Duration.ofMinutes(10), "demo", "--records", "1200");
     assertThat(demo.status()).as(demo.err()).isZero();
     List<String> alarming = warningsAndErrors(demo.err());
-    // The whole stderr on failure: a WARN line's cause (a stack trace, the lines before it) is not on it.
-    assertThat(alarming).as("WARN/ERROR lines of a normal demo run; its stderr:%n%s", demo.err()).isEmpty();
+    // The whole stderr on failure: a WARN line's cause (a stack trace, the lines before it) is not
+    // on it.
+    assertThat(alarming)
+        .as("WARN/ERROR lines of a normal demo run; its stderr:%n%s", demo.err())
+        .isEmpty();
     assertThat(demo.out()).contains("AggregateJob:");
   }
 
@@ -36,7 +39,9 @@ class DemoConsoleIT {
     assertThat(v.out().strip()).matches("ogpm \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
   }
 
-  /** The WARN and ERROR lines of a run's stderr (the jar's layout: time, level, logger, message). */
+  /**
+   * The WARN and ERROR lines of a run's stderr (the jar's layout: time, level, logger, message).
+   */
   static List<String> warningsAndErrors(String stderr) {
     return stderr.lines().filter(l -> l.matches("\\S+ (WARN|ERROR) .*")).toList();
   }

@@ -24,7 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DemoFollowIT {
   static final Pattern CLOSED = Pattern.compile("; (\\d+) windows closed in the last");
-  /** Long enough for a loaded 2-core machine to start the broker and both jobs: a wait, not a deadline. */
+
+  /**
+   * Long enough for a loaded 2-core machine to start the broker and both jobs: a wait, not a
+   * deadline.
+   */
   static final Duration PATIENCE = Duration.ofMinutes(8);
 
   @Test
@@ -34,8 +38,24 @@ class DemoFollowIT {
     Path err = dir.resolve("err.txt");
     Path config = dir.resolve("ogpm.yaml");
     Files.writeString(config, rejectingConfig(), StandardCharsets.UTF_8);
-    Process demo = CommandRun.startJar(DemoConsoleIT.JAR, "768m", out, err, "demo", "--follow", "--report", report.toString(),
-        "--window", "2s", "--web-ui-port", "0", "--bins", "10", "--config", config.toString());
+    Process demo =
+        CommandRun.startJar(
+            DemoConsoleIT.JAR,
+            "768m",
+            out,
+            err,
+            "demo",
+            "--follow",
+            "--report",
+            report.toString(),
+            "--window",
+            "2s",
+            "--web-ui-port",
+            "0",
+            "--bins",
+            "10",
+            "--config",
+            config.toString());
     try {
       Path page = report.resolve("index.html");
       String first = awaitPage(demo, page, err, 0);
@@ -43,10 +63,15 @@ class DemoFollowIT {
       int closedFirst = closedWindows(first);
       String later = awaitPage(demo, page, err, Math.max(closedFirst, 1) + 1);
       assertThat(closedWindows(later)).isGreaterThan(closedFirst);
-      assertThat(mismatches(later)).as("accounting rows in red: a closed window counted other than what was sent").isEmpty();
+      assertThat(mismatches(later))
+          .as("accounting rows in red: a closed window counted other than what was sent")
+          .isEmpty();
       assertThat(later).contains("0 late").contains("http-equiv=\"refresh\"");
-      assertThat(later).as("the dead letters, by reason").containsPattern("reason out-of-range</td><td>[1-9]");
-      assertThat(Files.readString(out, StandardCharsets.UTF_8)).contains("report (reloads itself every");
+      assertThat(later)
+          .as("the dead letters, by reason")
+          .containsPattern("reason out-of-range</td><td>[1-9]");
+      assertThat(Files.readString(out, StandardCharsets.UTF_8))
+          .contains("report (reloads itself every");
     } finally {
       demo.destroy();
       if (!demo.waitFor(2, TimeUnit.MINUTES)) {
@@ -65,11 +90,14 @@ class DemoFollowIT {
    */
   static String rejectingConfig() {
     String bundled = BundledSample.config();
-    String clamped = "  - name: userAcceleration.x\n    min: -3.0\n    max: 3.0\n    epsilon: 1.0\n    out-of-range: clamp\n";
+    String clamped =
+        "  - name: userAcceleration.x\n    min: -3.0\n    max: 3.0\n    epsilon: 1.0\n    out-of-range: clamp\n";
     String budget = "budget:\n  epsilon: 50000\n";
     assertThat(bundled).contains(clamped).contains(budget);
     return bundled
-        .replace(clamped, "  - name: userAcceleration.x\n    min: -0.5\n    max: 0.5\n    epsilon: 1.0\n    out-of-range: reject\n")
+        .replace(
+            clamped,
+            "  - name: userAcceleration.x\n    min: -0.5\n    max: 0.5\n    epsilon: 1.0\n    out-of-range: reject\n")
         .replace(budget, "budget:\n  epsilon: 1000000000\n");
   }
 
@@ -78,9 +106,12 @@ class DemoFollowIT {
     long deadline = System.nanoTime() + PATIENCE.toNanos();
     String last = null;
     while (System.nanoTime() < deadline) {
-      assertThat(demo.isAlive()).as("demo --follow exited early: %s", Files.readString(err, StandardCharsets.UTF_8)).isTrue();
+      assertThat(demo.isAlive())
+          .as("demo --follow exited early: %s", Files.readString(err, StandardCharsets.UTF_8))
+          .isTrue();
       if (Files.exists(page)) {
-        // The demo rewrites the file in place; a read may catch it half written, so read until whole.
+        // The demo rewrites the file in place; a read may catch it half written, so read until
+        // whole.
         String html = Files.readString(page, StandardCharsets.UTF_8);
         if (html.contains("</html>")) {
           last = html;
@@ -91,13 +122,23 @@ class DemoFollowIT {
       }
       Thread.sleep(500);
     }
-    throw new AssertionError("the live report did not show " + windows + " closed windows within " + PATIENCE
-        + "; last page: " + (last == null ? "none" : "\"" + CLOSED.matcher(last).results().map(m -> m.group()).toList() + "\""));
+    throw new AssertionError(
+        "the live report did not show "
+            + windows
+            + " closed windows within "
+            + PATIENCE
+            + "; last page: "
+            + (last == null
+                ? "none"
+                : "\"" + CLOSED.matcher(last).results().map(m -> m.group()).toList() + "\""));
   }
 
   static List<String> mismatches(String html) {
-    return Pattern.compile("<tr class=\"mismatch\">(.*?)</tr>").matcher(html).results()
-        .map(m -> m.group(1).replaceAll("<[^>]+>", " ").replaceAll("\\s+", " ").strip()).toList();
+    return Pattern.compile("<tr class=\"mismatch\">(.*?)</tr>")
+        .matcher(html)
+        .results()
+        .map(m -> m.group(1).replaceAll("<[^>]+>", " ").replaceAll("\\s+", " ").strip())
+        .toList();
   }
 
   static int closedWindows(String html) {

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class EstimateCommandTest {
-  static final String CONFIG = """
+  static final String CONFIG =
+      """
       id-field: id
       passthrough: [ts]
       fields:
@@ -50,11 +51,17 @@ class EstimateCommandTest {
    * over the records that reported it, and the others are counted as unreported, not skipped.
    */
   @Test
-  void withFieldSamplingEachFieldIsEstimatedOverTheRecordsThatReportedIt(@TempDir Path dir) throws Exception {
-    Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG + "sampling: {fields-per-record: 1}\n");
+  void withFieldSamplingEachFieldIsEstimatedOverTheRecordsThatReportedIt(@TempDir Path dir)
+      throws Exception {
+    Path config =
+        Files.writeString(dir.resolve("c.yaml"), CONFIG + "sampling: {fields-per-record: 1}\n");
     StringBuilder raw = new StringBuilder();
     for (int i = 0; i < 4_000; i++) {
-      raw.append("{\"id\":\"r").append(i).append("\",\"ts\":").append(i).append(",\"accel_x\":0.5,\"attitude\":{\"roll\":1.0}}\n");
+      raw.append("{\"id\":\"r")
+          .append(i)
+          .append("\",\"ts\":")
+          .append(i)
+          .append(",\"accel_x\":0.5,\"attitude\":{\"roll\":1.0}}\n");
     }
     // perturb writes its records to the process's stdout and its summary to its stderr.
     java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
@@ -65,16 +72,28 @@ class EstimateCommandTest {
     try {
       System.setOut(new java.io.PrintStream(stdout, true, StandardCharsets.UTF_8));
       System.setErr(new java.io.PrintStream(stderr, true, StandardCharsets.UTF_8));
-      perturbed = withStdin(raw.toString(), "perturb", "--config", config.toString(), "--seed", "3");
+      perturbed =
+          withStdin(raw.toString(), "perturb", "--config", config.toString(), "--seed", "3");
     } finally {
       System.setOut(savedOut);
       System.setErr(savedErr);
     }
     assertThat(perturbed.status()).as(perturbed.err()).isZero();
-    assertThat(stderr.toString(StandardCharsets.UTF_8)).contains("sampling: each record reports 1 of its 2 fields, each at 2 times its"
-        + " configured epsilon", "perturbed 4000 records at epsilon at most 4 each (16000 in all)");
-    CommandRun r = withStdin(stdout.toString(StandardCharsets.UTF_8) + "not json\n", "estimate", "--config", config.toString(), "--field",
-        "accel_x", "--method", "raw");
+    assertThat(stderr.toString(StandardCharsets.UTF_8))
+        .contains(
+            "sampling: each record reports 1 of its 2 fields, each at 2 times its"
+                + " configured epsilon",
+            "perturbed 4000 records at epsilon at most 4 each (16000 in all)");
+    CommandRun r =
+        withStdin(
+            stdout.toString(StandardCharsets.UTF_8) + "not json\n",
+            "estimate",
+            "--config",
+            config.toString(),
+            "--field",
+            "accel_x",
+            "--method",
+            "raw");
     assertThat(r.status()).as(r.err()).isZero();
     JsonNode out = new ObjectMapper().readTree(r.out());
     long count = out.get("count").asLong();
@@ -89,17 +108,33 @@ class EstimateCommandTest {
   @Test
   void estimatesAClassicalField(@TempDir Path dir) throws Exception {
     Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG);
-    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.classical(-2, 2)).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(2).domain(Domain.classical(-2, 2)).build());
     AesCtrSource bits = AesCtrSource.seeded(1);
     StringBuilder in = new StringBuilder();
     for (int i = 0; i < 20_000; i++) {
       double x = i % 2 == 0 ? -0.5 : 1.0; // true mean 0.25
-      in.append("{\"id\":\"r").append(i).append("\",\"accel_x\":").append(m.perturb(x, bits)).append("}\n");
+      in.append("{\"id\":\"r")
+          .append(i)
+          .append("\",\"accel_x\":")
+          .append(m.perturb(x, bits))
+          .append("}\n");
     }
     in.append("not json\n{\"accel_x\":\"x\"}\n{\"other\":1}\n");
     for (String method : new String[] {"raw", "em"}) {
-      CommandRun r = withStdin(in.toString(), "estimate", "--config", config.toString(), "--field", "accel_x",
-          "--bins", "20", "--method", method);
+      CommandRun r =
+          withStdin(
+              in.toString(),
+              "estimate",
+              "--config",
+              config.toString(),
+              "--field",
+              "accel_x",
+              "--bins",
+              "20",
+              "--method",
+              method);
       assertThat(r.status()).as(r.err()).isZero();
       JsonNode out = new ObjectMapper().readTree(r.out());
       assertThat(out.get("count").asLong()).isEqualTo(20_000);
@@ -131,18 +166,31 @@ class EstimateCommandTest {
   @Test
   void estimatesACircularFieldAcrossTheSeam(@TempDir Path dir) throws Exception {
     Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG);
-    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(2).domain(Domain.circular(-Math.PI, Math.PI)).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(2).domain(Domain.circular(-Math.PI, Math.PI)).build());
     AesCtrSource bits = AesCtrSource.seeded(2);
     StringBuilder in = new StringBuilder();
     for (int i = 0; i < 10_000; i++) {
       double x = i % 2 == 0 ? 3.0 : -3.0; // circular mean pi
       in.append("{\"attitude\":{\"roll\":").append(m.perturb(x, bits)).append("}}\n");
     }
-    CommandRun r = withStdin(in.toString(), "estimate", "--config", config.toString(), "--field", "attitude.roll",
-        "--method", "raw");
+    CommandRun r =
+        withStdin(
+            in.toString(),
+            "estimate",
+            "--config",
+            config.toString(),
+            "--field",
+            "attitude.roll",
+            "--method",
+            "raw");
     JsonNode out = new ObjectMapper().readTree(r.out());
-    assertThat(Math.abs(Math.IEEEremainder(out.get("circularMean").asDouble() - Math.PI, 2 * Math.PI))).isLessThan(0.05);
-    assertThat(out.get("resultantLength").asDouble()).isCloseTo(Math.cos(3.0 - Math.PI), within(0.05));
+    assertThat(
+            Math.abs(Math.IEEEremainder(out.get("circularMean").asDouble() - Math.PI, 2 * Math.PI)))
+        .isLessThan(0.05);
+    assertThat(out.get("resultantLength").asDouble())
+        .isCloseTo(Math.cos(3.0 - Math.PI), within(0.05));
     assertThat(out.get("histogram")).hasSize(50);
   }
 
@@ -151,9 +199,22 @@ class EstimateCommandTest {
     Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG);
     assertThat(withStdin("", "estimate", "--config", config.toString(), "--field", "nope").err())
         .contains("--field 'nope' is not in");
-    assertThat(withStdin("", "estimate", "--config", config.toString(), "--field", "accel_x", "--method", "ml").err())
+    assertThat(
+            withStdin(
+                    "",
+                    "estimate",
+                    "--config",
+                    config.toString(),
+                    "--field",
+                    "accel_x",
+                    "--method",
+                    "ml")
+                .err())
         .contains("--method must be raw or em, got 'ml'");
-    Path bad = Files.writeString(dir.resolve("bad.yaml"), "fields:\n  - name: a\n    min: 0\n    max: 1\n    epsilon: -1\n");
+    Path bad =
+        Files.writeString(
+            dir.resolve("bad.yaml"),
+            "fields:\n  - name: a\n    min: 0\n    max: 1\n    epsilon: -1\n");
     CommandRun r = withStdin("", "estimate", "--config", bad.toString(), "--field", "a");
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err()).contains("field 'a': epsilon must be > 0, got -1.0");

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Hostile lines through the perturb command: every line accounted for, no value in any output. */
 class HostilePerturbCommandTest {
   @Test
-  void everyHostileLineIsPerturbedOrDeadLetteredAndNothingLeaks(@TempDir Path dir) throws Exception {
+  void everyHostileLineIsPerturbedOrDeadLetteredAndNothingLeaks(@TempDir Path dir)
+      throws Exception {
     Path config = Files.writeString(dir.resolve("c.yaml"), HostileInputs.CONFIG_CLAMP);
     Path dlq = dir.resolve("dlq.jsonl");
     ByteArrayOutputStream input = new ByteArrayOutputStream();
@@ -39,11 +40,14 @@ class HostilePerturbCommandTest {
     PrintStream savedErr = System.err;
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Path out = dir.resolve("out.jsonl");
-    try (PrintStream toFile = new PrintStream(Files.newOutputStream(out), true, StandardCharsets.UTF_8)) {
+    try (PrintStream toFile =
+        new PrintStream(Files.newOutputStream(out), true, StandardCharsets.UTF_8)) {
       System.setIn(new ByteArrayInputStream(input.toByteArray()));
       System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
       System.setOut(toFile);
-      CommandRun r = CliRunner.run("perturb", "--config", config.toString(), "--dlq", dlq.toString(), "--seed", "3");
+      CommandRun r =
+          CliRunner.run(
+              "perturb", "--config", config.toString(), "--dlq", dlq.toString(), "--seed", "3");
       assertThat(r.status()).isZero();
     } finally {
       System.setIn(savedIn);

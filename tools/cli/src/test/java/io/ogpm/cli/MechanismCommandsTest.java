@@ -35,21 +35,52 @@ class MechanismCommandsTest {
     assertThat(r.status()).isZero();
     assertThat(r.out().trim()).isEqualTo(Double.toString(Double.parseDouble(r.out().trim())));
     assertThat(Double.parseDouble(r.out())).isCloseTo(0.268941, within(5e-7));
-    CommandRun l2 = CliRunner.run("error", "--epsilon", "1", "--objective", "l2", "--metric", "l2", "--x", "0");
+    CommandRun l2 =
+        CliRunner.run("error", "--epsilon", "1", "--objective", "l2", "--metric", "l2", "--x", "0");
     assertThat(Double.parseDouble(l2.out())).isCloseTo(0.217299, within(5e-7));
   }
 
   @Test
   void errorScalesWithTheDomain() {
     double unit = Double.parseDouble(CliRunner.run("error", "--epsilon", "1", "--x", "0.25").out());
-    double wide = Double.parseDouble(CliRunner.run("error", "--epsilon", "1", "--lo", "-2", "--hi", "2", "--x", "-1").out());
+    double wide =
+        Double.parseDouble(
+            CliRunner.run("error", "--epsilon", "1", "--lo", "-2", "--hi", "2", "--x", "-1").out());
     assertThat(wide).isCloseTo(4 * unit, within(1e-12));
   }
 
   @Test
   void sampleWithASeedIsReproducibleAndInTheDomain() {
-    CommandRun a = CliRunner.run("sample", "--epsilon", "1", "--lo", "-2", "--hi", "2", "--x", "2", "--n", "1000", "--seed", "5");
-    CommandRun b = CliRunner.run("sample", "--epsilon", "1", "--lo", "-2", "--hi", "2", "--x", "2", "--n", "1000", "--seed", "5");
+    CommandRun a =
+        CliRunner.run(
+            "sample",
+            "--epsilon",
+            "1",
+            "--lo",
+            "-2",
+            "--hi",
+            "2",
+            "--x",
+            "2",
+            "--n",
+            "1000",
+            "--seed",
+            "5");
+    CommandRun b =
+        CliRunner.run(
+            "sample",
+            "--epsilon",
+            "1",
+            "--lo",
+            "-2",
+            "--hi",
+            "2",
+            "--x",
+            "2",
+            "--n",
+            "1000",
+            "--seed",
+            "5");
     assertThat(a.status()).isZero();
     assertThat(a.out()).isEqualTo(b.out());
     String[] lines = a.out().split("\n");
@@ -102,8 +133,18 @@ class MechanismCommandsTest {
 
   @Test
   void everyCommandHasHelpListingEachOptionOnce() {
-    String[] commands = {"mechanism", "error", "sample", "perturb", "perturb-job", "aggregate-job", "demo",
-        "estimate", "audit", "reproduce"};
+    String[] commands = {
+      "mechanism",
+      "error",
+      "sample",
+      "perturb",
+      "perturb-job",
+      "aggregate-job",
+      "demo",
+      "estimate",
+      "audit",
+      "reproduce"
+    };
     for (String command : commands) {
       CommandRun r = CliRunner.run(command, "--help");
       assertThat(r.status()).isZero();

@@ -45,24 +45,34 @@ class ModulesTest {
   }
 
   @ArchTest
-  static final ArchRule productionCodeNeverUsesTheTestKit = noClasses().that()
-      .resideOutsideOfPackage("io.ogpm.testkit..")
-      .should().dependOnClassesThat().resideInAPackage("io.ogpm.testkit..")
-      .because("the test kit is for tests: the demo and the benchmarks have their broker from embedded-kafka");
+  static final ArchRule productionCodeNeverUsesTheTestKit =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("io.ogpm.testkit..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("io.ogpm.testkit..")
+          .because(
+              "the test kit is for tests: the demo and the benchmarks have their broker from embedded-kafka");
 
   @ArchTest
   static void noPackageIsSplitAcrossJars(JavaClasses classes) {
     Map<String, Set<String>> containers = new TreeMap<>();
     for (JavaClass c : classes) {
-      c.getSource().ifPresent(source ->
-          containers.computeIfAbsent(c.getPackageName(), p -> new TreeSet<>()).add(container(c, source.getUri().toString())));
+      c.getSource()
+          .ifPresent(
+              source ->
+                  containers
+                      .computeIfAbsent(c.getPackageName(), p -> new TreeSet<>())
+                      .add(container(c, source.getUri().toString())));
     }
     List<String> split = new ArrayList<>();
-    containers.forEach((p, where) -> {
-      if (where.size() > 1) {
-        split.add(p + " is in " + where);
-      }
-    });
+    containers.forEach(
+        (p, where) -> {
+          if (where.size() > 1) {
+            split.add(p + " is in " + where);
+          }
+        });
     if (!split.isEmpty()) {
       throw new AssertionError("packages split across jars:\n" + String.join("\n", split));
     }
@@ -78,45 +88,84 @@ class ModulesTest {
     return uri.endsWith(file) ? uri.substring(0, uri.length() - file.length()) : uri;
   }
 
-  /** The DataStream library's packages: io.ogpm.flink and its subpackages but the SQL functions'. */
-  static final DescribedPredicate<JavaClass> DATASTREAM_LIBRARY = DescribedPredicate.describe(
-      "reside in io.ogpm.flink.. but not in io.ogpm.flink.table..",
-      c -> c.getPackageName().startsWith("io.ogpm.flink") && !c.getPackageName().startsWith("io.ogpm.flink.table"));
+  /**
+   * The DataStream library's packages: io.ogpm.flink and its subpackages but the SQL functions'.
+   */
+  static final DescribedPredicate<JavaClass> DATASTREAM_LIBRARY =
+      DescribedPredicate.describe(
+          "reside in io.ogpm.flink.. but not in io.ogpm.flink.table..",
+          c ->
+              c.getPackageName().startsWith("io.ogpm.flink")
+                  && !c.getPackageName().startsWith("io.ogpm.flink.table"));
 
   @ArchTest
-  static final ArchRule modulesUseOnlyTheModulesBelowThem = layeredArchitecture()
-      .consideringOnlyDependenciesInLayers()
-      .layer("core").definedBy("io.ogpm.annotation..", "io.ogpm.mechanism..", "io.ogpm.config..",
-          "io.ogpm.estimate..", "io.ogpm.record..")
-      .layer("flink").definedBy(DATASTREAM_LIBRARY)
-      .layer("sql").definedBy("io.ogpm.flink.table..")
-      .layer("sample-data").definedBy("io.ogpm.sample..")
-      .layer("embedded-kafka").definedBy("io.ogpm.kafka..")
-      .layer("report").definedBy("io.ogpm.report..")
-      .layer("jobs").definedBy("io.ogpm.jobs..")
-      .layer("demo").definedBy("io.ogpm.demo..")
-      .layer("evaluation").definedBy("io.ogpm.reproduce..")
-      .layer("benchmarks").definedBy("io.ogpm.bench..", "io.ogpm.benchmarks..")
-      .layer("cli").definedBy("io.ogpm.cli..", "io.ogpm.topics..")
-      .whereLayer("core").mayNotAccessAnyLayer()
-      .whereLayer("flink").mayOnlyAccessLayers("core")
-      .whereLayer("sql").mayOnlyAccessLayers("core", "flink")
-      .whereLayer("sample-data").mayNotAccessAnyLayer()
-      .whereLayer("report").mayNotAccessAnyLayer()
-      .whereLayer("embedded-kafka").mayOnlyAccessLayers("core", "flink")
-      .whereLayer("jobs").mayOnlyAccessLayers("core", "flink", "sql")
-      .whereLayer("demo").mayOnlyAccessLayers("core", "flink", "jobs", "embedded-kafka", "report", "sample-data")
-      .whereLayer("evaluation").mayOnlyAccessLayers("core", "report")
-      .whereLayer("benchmarks").mayOnlyAccessLayers("core", "flink", "jobs", "embedded-kafka", "report",
-          "sample-data")
-      .whereLayer("cli").mayOnlyAccessLayers("core", "flink", "sql", "jobs", "embedded-kafka", "demo", "evaluation",
-          "benchmarks")
-      .because("each module has one job, and its dependencies point down (docs/development.md's modules)");
+  static final ArchRule modulesUseOnlyTheModulesBelowThem =
+      layeredArchitecture()
+          .consideringOnlyDependenciesInLayers()
+          .layer("core")
+          .definedBy(
+              "io.ogpm.annotation..",
+              "io.ogpm.mechanism..",
+              "io.ogpm.config..",
+              "io.ogpm.estimate..",
+              "io.ogpm.record..")
+          .layer("flink")
+          .definedBy(DATASTREAM_LIBRARY)
+          .layer("sql")
+          .definedBy("io.ogpm.flink.table..")
+          .layer("sample-data")
+          .definedBy("io.ogpm.sample..")
+          .layer("embedded-kafka")
+          .definedBy("io.ogpm.kafka..")
+          .layer("report")
+          .definedBy("io.ogpm.report..")
+          .layer("jobs")
+          .definedBy("io.ogpm.jobs..")
+          .layer("demo")
+          .definedBy("io.ogpm.demo..")
+          .layer("evaluation")
+          .definedBy("io.ogpm.reproduce..")
+          .layer("benchmarks")
+          .definedBy("io.ogpm.bench..", "io.ogpm.benchmarks..")
+          .layer("cli")
+          .definedBy("io.ogpm.cli..", "io.ogpm.topics..")
+          .whereLayer("core")
+          .mayNotAccessAnyLayer()
+          .whereLayer("flink")
+          .mayOnlyAccessLayers("core")
+          .whereLayer("sql")
+          .mayOnlyAccessLayers("core", "flink")
+          .whereLayer("sample-data")
+          .mayNotAccessAnyLayer()
+          .whereLayer("report")
+          .mayNotAccessAnyLayer()
+          .whereLayer("embedded-kafka")
+          .mayOnlyAccessLayers("core", "flink")
+          .whereLayer("jobs")
+          .mayOnlyAccessLayers("core", "flink", "sql")
+          .whereLayer("demo")
+          .mayOnlyAccessLayers("core", "flink", "jobs", "embedded-kafka", "report", "sample-data")
+          .whereLayer("evaluation")
+          .mayOnlyAccessLayers("core", "report")
+          .whereLayer("benchmarks")
+          .mayOnlyAccessLayers("core", "flink", "jobs", "embedded-kafka", "report", "sample-data")
+          .whereLayer("cli")
+          .mayOnlyAccessLayers(
+              "core", "flink", "sql", "jobs", "embedded-kafka", "demo", "evaluation", "benchmarks")
+          .because(
+              "each module has one job, and its dependencies point down (docs/development.md's modules)");
 
   @ArchTest
-  static final ArchRule onlyTheBenchWritesRawValues = noClasses().that()
-      .resideOutsideOfPackage("io.ogpm.bench..").and().doNotHaveFullyQualifiedName(UNPERTURBED)
-      .should().dependOnClassesThat().haveFullyQualifiedName(UNPERTURBED)
-      .because("the unperturbed record path is the bench's baseline: no operator, job or SQL function may write"
-          + " what it writes");
+  static final ArchRule onlyTheBenchWritesRawValues =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("io.ogpm.bench..")
+          .and()
+          .doNotHaveFullyQualifiedName(UNPERTURBED)
+          .should()
+          .dependOnClassesThat()
+          .haveFullyQualifiedName(UNPERTURBED)
+          .because(
+              "the unperturbed record path is the bench's baseline: no operator, job or SQL function may write"
+                  + " what it writes");
 }

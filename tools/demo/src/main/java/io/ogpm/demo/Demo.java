@@ -57,7 +57,9 @@ public final class Demo {
   static final String TIME_FIELD = "ts";
   static final String GROUP_FIELD = "activity";
 
-  /** Deadline of each read of a topic (a busy machine can be slow; a stuck transaction fails it). */
+  /**
+   * Deadline of each read of a topic (a busy machine can be slow; a stuck transaction fails it).
+   */
   static final Duration READ_TIMEOUT = Duration.ofMinutes(5);
 
   private Demo() {}
@@ -72,28 +74,45 @@ public final class Demo {
   }
 
   /** The demo's options. */
-  public record Options(int records, Path data, Path config, Path report, boolean follow, int webUiPort,
-      Duration window, int bins, int parallelism) {}
+  public record Options(
+      int records,
+      Path data,
+      Path config,
+      Path report,
+      boolean follow,
+      int webUiPort,
+      Duration window,
+      int bins,
+      int parallelism) {}
 
   public static int run(Options o, PrintWriter out) throws Exception {
     PrivacyConfig config;
     try {
       config = PrivacyConfig.parse(SampleData.config(o.config()));
     } catch (ConfigException e) {
-      throw new Demo.BadOption("--config" + (o.config() == null ? "" : " " + o.config()) + ": " + e.getMessage());
+      throw new Demo.BadOption(
+          "--config" + (o.config() == null ? "" : " " + o.config()) + ": " + e.getMessage());
     }
     boolean sampled = config.samplesFields();
-    if (sampled && (o.follow() || config.idField().filter(config.passthrough()::contains).isEmpty())) {
+    if (sampled
+        && (o.follow() || config.idField().filter(config.passthrough()::contains).isEmpty())) {
       // Each field's statistics are over the records that reported it: the demo checks them
       // against the raw records it matches by id, which needs the id in the perturbed records
       // and a bounded run (the live demo does not re-read the perturbed topic).
-      throw new Demo.BadOption("--config" + (o.config() == null ? "" : " " + o.config()) + ": with field sampling the"
-          + " demo needs " + (o.follow() ? "a bounded run (no --follow)" : "the id-field among the passthrough fields")
-          + ", to match each perturbed record to the fields it reported");
+      throw new Demo.BadOption(
+          "--config"
+              + (o.config() == null ? "" : " " + o.config())
+              + ": with field sampling the"
+              + " demo needs "
+              + (o.follow()
+                  ? "a bounded run (no --follow)"
+                  : "the id-field among the passthrough fields")
+              + ", to match each perturbed record to the fields it reported");
     }
     List<String> records = SampleData.records(o.data(), o.records());
-    out.printf("ogpm demo: %d records, %d fields, epsilon %s%s per record%n", records.size(), config.fields().size(),
-        sampled ? "at most " : "", epsilonShown(config));
+    out.printf(
+        "ogpm demo: %d records, %d fields, epsilon %s%s per record%n",
+        records.size(), config.fields().size(), sampled ? "at most " : "", epsilonShown(config));
     config.sampling().ifPresent(f -> out.println(f.describe()));
     try (EmbeddedBroker kafka = EmbeddedBroker.start()) {
       out.println("Kafka broker (embedded): " + kafka.bootstrapServers());
@@ -101,58 +120,115 @@ public final class Demo {
       KafkaSettings settings = KafkaSettings.of(kafka.bootstrapServers());
       Configuration flink = new Configuration();
       flink.set(RestOptions.PORT, o.webUiPort());
-      out.println("Flink web UI: http://localhost:" + (o.webUiPort() == 0 ? "<any free port>" : o.webUiPort()));
+      out.println(
+          "Flink web UI: http://localhost:"
+              + (o.webUiPort() == 0 ? "<any free port>" : o.webUiPort()));
       if (o.follow()) {
         return follow(o, out, config, records, kafka, settings, flink);
       }
       List<RecordMetadata> landed = replay(kafka.bootstrapServers(), records);
       out.printf("replayed %d records into %s%n", records.size(), RAW);
-      StreamExecutionEnvironment perturbEnv = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
+      StreamExecutionEnvironment perturbEnv =
+          StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
       PerturbJob.build(perturbEnv, perturbSettings(o, config, settings, true));
-      JobRunner.execute(perturbEnv, "ogpm perturb (demo)", true, settings, List.of(PERTURBED, DEAD));
-      List<ConsumerRecord<byte[], byte[]>> perturbed = KafkaClients.consumeAll(kafka.bootstrapServers(), PERTURBED, true, READ_TIMEOUT);
-      List<ConsumerRecord<byte[], byte[]>> dead = KafkaClients.consumeAll(kafka.bootstrapServers(), DEAD, true, READ_TIMEOUT);
+      JobRunner.execute(
+          perturbEnv, "ogpm perturb (demo)", true, settings, List.of(PERTURBED, DEAD));
+      List<ConsumerRecord<byte[], byte[]>> perturbed =
+          KafkaClients.consumeAll(kafka.bootstrapServers(), PERTURBED, true, READ_TIMEOUT);
+      List<ConsumerRecord<byte[], byte[]>> dead =
+          KafkaClients.consumeAll(kafka.bootstrapServers(), DEAD, true, READ_TIMEOUT);
       Set<String> deadSources = deadLetterSources(dead);
       Map<String, Long> deadByReason = deadLetterReasons(dead);
       try {
         Accounting.checkRecords(records.size(), perturbed.size(), dead.size(), deadSources);
       } catch (Accounting.MismatchException e) {
         if (o.report() != null) {
-          Path file = DemoReport.write(o.report(), new DemoReport.Content(e.getMessage(), config, o.window(),
-              ReportAccounting.of(records.size(), (long) perturbed.size(), deadByReason, Map.of(), Map.of()),
-              GroundTruth.of(List.of(), config, TIME_FIELD, GROUP_FIELD, o.window().toMillis(), o.bins()), List.of(),
-              null, null, false));
+          Path file =
+              DemoReport.write(
+                  o.report(),
+                  new DemoReport.Content(
+                      e.getMessage(),
+                      config,
+                      o.window(),
+                      ReportAccounting.of(
+                          records.size(),
+                          (long) perturbed.size(),
+                          deadByReason,
+                          Map.of(),
+                          Map.of()),
+                      GroundTruth.of(
+                          List.of(),
+                          config,
+                          TIME_FIELD,
+                          GROUP_FIELD,
+                          o.window().toMillis(),
+                          o.bins()),
+                      List.of(),
+                      null,
+                      null,
+                      false));
           out.println("report (the mismatch in red): " + file.toAbsolutePath());
           out.flush();
         }
         throw e;
       }
-      out.printf("PerturbJob: %d records perturbed into %s, %d dead-lettered into %s%n", perturbed.size(), PERTURBED, dead.size(), DEAD);
-      StreamExecutionEnvironment aggregateEnv = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
+      out.printf(
+          "PerturbJob: %d records perturbed into %s, %d dead-lettered into %s%n",
+          perturbed.size(), PERTURBED, dead.size(), DEAD);
+      StreamExecutionEnvironment aggregateEnv =
+          StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
       AggregateJob.build(aggregateEnv, aggregateSettings(o, config, settings, true));
       JobRunner.execute(aggregateEnv, "ogpm aggregate (demo)", true, settings, List.of(STATS));
       ObjectMapper json = new ObjectMapper();
       Map<String, WindowStat> latest = new HashMap<>();
-      for (ConsumerRecord<byte[], byte[]> r : KafkaClients.consumeAll(kafka.bootstrapServers(), STATS, true, READ_TIMEOUT)) {
+      for (ConsumerRecord<byte[], byte[]> r :
+          KafkaClients.consumeAll(kafka.bootstrapServers(), STATS, true, READ_TIMEOUT)) {
         WindowStat s = WindowStat.of(json.readTree(r.value()));
         // A window refired within the allowed lateness is a newer record: the last one wins.
-        latest.put(GroundTruth.key(s.windowStart(), s.group() == null ? "" : s.group(), s.field()), s);
+        latest.put(
+            GroundTruth.key(s.windowStart(), s.group() == null ? "" : s.group(), s.field()), s);
       }
       List<WindowStat> stats = new ArrayList<>(latest.values());
-      GroundTruth truth = GroundTruth.of(perturbedInputs(records, landed, deadSources), config, TIME_FIELD, GROUP_FIELD,
-          o.window().toMillis(), o.bins(), sampled ? GroundTruth.reportedIn(perturbed, config) : GroundTruth.ALL);
+      GroundTruth truth =
+          GroundTruth.of(
+              perturbedInputs(records, landed, deadSources),
+              config,
+              TIME_FIELD,
+              GROUP_FIELD,
+              o.window().toMillis(),
+              o.bins(),
+              sampled ? GroundTruth.reportedIn(perturbed, config) : GroundTruth.ALL);
       Map<String, Long> counts = new HashMap<>();
       latest.forEach((k, s) -> counts.put(k, s.count()));
       Path report = null;
       if (o.report() != null) {
         Map<String, FieldEstimator> estimators = new HashMap<>();
         Map<String, FieldEstimate> overall = overall(config, perturbed, o.bins(), estimators);
-        report = DemoReport.write(o.report(), new DemoReport.Content(String.format(Locale.ROOT,
-            "%d records replayed; %d perturbed, %d dead-lettered; %d window statistics; epsilon %s per record.",
-            records.size(), perturbed.size(), dead.size(), stats.size(),
-            (sampled ? "at most " : "") + epsilonShown(config)), config, o.window(),
-            ReportAccounting.of(records.size(), (long) perturbed.size(), deadByReason, truth.counts(), counts), truth,
-            stats, overall, estimators, false));
+        report =
+            DemoReport.write(
+                o.report(),
+                new DemoReport.Content(
+                    String.format(
+                        Locale.ROOT,
+                        "%d records replayed; %d perturbed, %d dead-lettered; %d window statistics; epsilon %s per record.",
+                        records.size(),
+                        perturbed.size(),
+                        dead.size(),
+                        stats.size(),
+                        (sampled ? "at most " : "") + epsilonShown(config)),
+                    config,
+                    o.window(),
+                    ReportAccounting.of(
+                        records.size(),
+                        (long) perturbed.size(),
+                        deadByReason,
+                        truth.counts(),
+                        counts),
+                    truth,
+                    stats,
+                    overall,
+                    estimators,
+                    false));
       }
       try {
         Accounting.checkWindows(truth.counts(), counts);
@@ -163,7 +239,8 @@ public final class Demo {
         }
         throw e;
       }
-      out.printf("AggregateJob: %d window statistics (windows x groups x fields) into %s, each over all its records%n",
+      out.printf(
+          "AggregateJob: %d window statistics (windows x groups x fields) into %s, each over all its records%n",
           stats.size(), STATS);
       print(out, config, stats, truth);
       if (report != null) {
@@ -175,8 +252,8 @@ public final class Demo {
   }
 
   /**
-   * The demo's topics. Time-based retention (7 days by default) compares record timestamps with
-   * the wall clock, and the sample is stamped 2026-01-01: on topics with the broker's default
+   * The demo's topics. Time-based retention (7 days by default) compares record timestamps with the
+   * wall clock, and the sample is stamped 2026-01-01: on topics with the broker's default
    * retention, whole segments of the replay (and the stats, stamped with window ends) would be
    * deleted minutes after they are written. The raw topic takes the broker's log-append time
    * instead of the producer's (which also gives the privacy budget a clock the producer does not
@@ -184,19 +261,28 @@ public final class Demo {
    */
   static void createTopics(String bootstrapServers) {
     Map<String, String> keep = Map.of("retention.ms", "-1");
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-      create(admin, RAW, 2, Map.of("retention.ms", "-1", BudgetClock.TOPIC_SETTING, BudgetClock.LOG_APPEND_TIME_VALUE));
+    try (Admin admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+      create(
+          admin,
+          RAW,
+          2,
+          Map.of(
+              "retention.ms", "-1", BudgetClock.TOPIC_SETTING, BudgetClock.LOG_APPEND_TIME_VALUE));
       create(admin, PERTURBED, 2, keep);
       create(admin, DEAD, 1, keep);
       create(admin, STATS, 1, keep);
     }
   }
 
-  private static void create(Admin admin, String name, int partitions, Map<String, String> configs) {
-    KafkaTopics.createAndAwait(admin, new NewTopic(name, partitions, (short) 1).configs(configs), READ_TIMEOUT);
+  private static void create(
+      Admin admin, String name, int partitions, Map<String, String> configs) {
+    KafkaTopics.createAndAwait(
+        admin, new NewTopic(name, partitions, (short) 1).configs(configs), READ_TIMEOUT);
   }
 
-  private static PerturbJob.Settings perturbSettings(Options o, PrivacyConfig config, KafkaSettings kafka, boolean bounded) {
+  private static PerturbJob.Settings perturbSettings(
+      Options o, PrivacyConfig config, KafkaSettings kafka, boolean bounded) {
     return PerturbJob.Settings.builder()
         .config(config)
         .kafka(kafka)
@@ -217,7 +303,8 @@ public final class Demo {
    * times in the perturbed topic are out of order by up to the sample's span: the watermark allows
    * five minutes (a live deployment would use seconds).
    */
-  private static AggregateJob.Settings aggregateSettings(Options o, PrivacyConfig config, KafkaSettings kafka, boolean bounded) {
+  private static AggregateJob.Settings aggregateSettings(
+      Options o, PrivacyConfig config, KafkaSettings kafka, boolean bounded) {
     return AggregateJob.Settings.builder()
         .aggregation(a -> a.config(config).groupBy(GROUP_FIELD).window(o.window()).bins(o.bins()))
         .kafka(kafka)
@@ -235,7 +322,8 @@ public final class Demo {
   }
 
   /** Where each dead letter's input was read: {@code partition/offset} in the raw topic. */
-  static Set<String> deadLetterSources(List<ConsumerRecord<byte[], byte[]>> dead) throws java.io.IOException {
+  static Set<String> deadLetterSources(List<ConsumerRecord<byte[], byte[]>> dead)
+      throws java.io.IOException {
     ObjectMapper json = new ObjectMapper();
     Set<String> out = new HashSet<>();
     for (ConsumerRecord<byte[], byte[]> d : dead) {
@@ -246,7 +334,8 @@ public final class Demo {
   }
 
   /** Dead letters per reason code. */
-  static Map<String, Long> deadLetterReasons(List<ConsumerRecord<byte[], byte[]>> dead) throws java.io.IOException {
+  static Map<String, Long> deadLetterReasons(List<ConsumerRecord<byte[], byte[]>> dead)
+      throws java.io.IOException {
     ObjectMapper json = new ObjectMapper();
     Map<String, Long> out = new java.util.TreeMap<>();
     for (ConsumerRecord<byte[], byte[]> d : dead) {
@@ -256,13 +345,17 @@ public final class Demo {
   }
 
   /** The replayed records that were not dead-lettered: the inputs of the perturbed topic. */
-  /** A record's epsilon: exact without field sampling; with it, a hair below a round figure, shown round. */
+  /**
+   * A record's epsilon: exact without field sampling; with it, a hair below a round figure, shown
+   * round.
+   */
   static String epsilonShown(PrivacyConfig config) {
     double e = config.epsilonPerRecord();
     return config.samplesFields() ? FieldSampling.rounded(e) : Double.toString(e);
   }
 
-  static List<String> perturbedInputs(List<String> records, List<RecordMetadata> landed, Set<String> deadSources) {
+  static List<String> perturbedInputs(
+      List<String> records, List<RecordMetadata> landed, Set<String> deadSources) {
     List<String> out = new ArrayList<>(records.size());
     for (int i = 0; i < records.size(); i++) {
       if (!deadSources.contains(landed.get(i).partition() + "/" + landed.get(i).offset())) {
@@ -273,9 +366,9 @@ public final class Demo {
   }
 
   /**
-   * Writes the records keyed by user (so each user's records stay in order), stamped at their
-   * event time; the raw topic replaces that stamp by the broker's append time (windows read the
-   * event time from the time field).
+   * Writes the records keyed by user (so each user's records stay in order), stamped at their event
+   * time; the raw topic replaces that stamp by the broker's append time (windows read the event
+   * time from the time field).
    */
   static List<RecordMetadata> replay(String bootstrap, List<String> records) {
     ObjectMapper json = new ObjectMapper();
@@ -297,28 +390,56 @@ public final class Demo {
     return KafkaClients.produceRecords(bootstrap, out);
   }
 
-  private static void print(PrintWriter out, PrivacyConfig config, List<WindowStat> stats, GroundTruth truth) {
+  private static void print(
+      PrintWriter out, PrivacyConfig config, List<WindowStat> stats, GroundTruth truth) {
     Map<String, FieldConfig> fields = new HashMap<>();
     config.fields().forEach(f -> fields.put(f.name(), f));
-    out.printf("%-24s %-11s %-20s %6s %10s %10s %23s %9s %9s%n", "window", "group", "field", "n", "true mean",
-        "estimate", "95% interval", "hist EM", "hist raw");
+    out.printf(
+        "%-24s %-11s %-20s %6s %10s %10s %23s %9s %9s%n",
+        "window",
+        "group",
+        "field",
+        "n",
+        "true mean",
+        "estimate",
+        "95% interval",
+        "hist EM",
+        "hist raw");
     stats.stream()
-        .sorted((a, b) -> a.windowStart() != b.windowStart() ? Long.compare(a.windowStart(), b.windowStart()) : a.field().compareTo(b.field()))
-        .forEach(s -> {
-          FieldConfig f = fields.get(s.field());
-          GroundTruth.Cell c = truth.cell(s.windowStart(), s.group(), s.field());
-          out.printf(Locale.ROOT, "%-24s %-11s %-20s %6d %10.4f %10.4f  [%9.4f, %9.4f] %9.4f %9.4f%n",
-              Instant.ofEpochMilli(s.windowStart()), s.group(), s.field(), s.count(),
-              c == null ? Double.NaN : DemoReport.trueMean(f, c), s.mean(), s.lower(), s.upper(),
-              c == null ? Double.NaN : Histograms.l1(s.histogram(), c.frequencies()),
-              c == null ? Double.NaN : Histograms.l1(s.rawHistogram(), c.frequencies()));
-        });
-    out.println("(circular fields: circular means in the field's units; hist: sum of |frequency - true frequency| over the bins)");
+        .sorted(
+            (a, b) ->
+                a.windowStart() != b.windowStart()
+                    ? Long.compare(a.windowStart(), b.windowStart())
+                    : a.field().compareTo(b.field()))
+        .forEach(
+            s -> {
+              FieldConfig f = fields.get(s.field());
+              GroundTruth.Cell c = truth.cell(s.windowStart(), s.group(), s.field());
+              out.printf(
+                  Locale.ROOT,
+                  "%-24s %-11s %-20s %6d %10.4f %10.4f  [%9.4f, %9.4f] %9.4f %9.4f%n",
+                  Instant.ofEpochMilli(s.windowStart()),
+                  s.group(),
+                  s.field(),
+                  s.count(),
+                  c == null ? Double.NaN : DemoReport.trueMean(f, c),
+                  s.mean(),
+                  s.lower(),
+                  s.upper(),
+                  c == null ? Double.NaN : Histograms.l1(s.histogram(), c.frequencies()),
+                  c == null ? Double.NaN : Histograms.l1(s.rawHistogram(), c.frequencies()));
+            });
+    out.println(
+        "(circular fields: circular means in the field's units; hist: sum of |frequency - true frequency| over the bins)");
   }
 
   /** Estimates over the whole perturbed replay, per field (for the report's histograms). */
-  private static Map<String, FieldEstimate> overall(PrivacyConfig config, List<ConsumerRecord<byte[], byte[]>> perturbed,
-      int bins, Map<String, FieldEstimator> estimators) throws Exception {
+  private static Map<String, FieldEstimate> overall(
+      PrivacyConfig config,
+      List<ConsumerRecord<byte[], byte[]>> perturbed,
+      int bins,
+      Map<String, FieldEstimator> estimators)
+      throws Exception {
     ObjectMapper json = new ObjectMapper();
     Map<String, FieldAccumulator> acc = new HashMap<>();
     for (FieldConfig f : config.fields()) {
@@ -348,29 +469,45 @@ public final class Demo {
    * (50 Hz per subject) with each record's time set to the wall clock, and each window's estimates
    * printed as the window closes, next to the truth of what was sent. Runs until interrupted.
    */
-  private static int follow(Options o, PrintWriter out, PrivacyConfig config, List<String> records, EmbeddedBroker kafka,
-      KafkaSettings settings, Configuration flink) throws Exception {
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
+  private static int follow(
+      Options o,
+      PrintWriter out,
+      PrivacyConfig config,
+      List<String> records,
+      EmbeddedBroker kafka,
+      KafkaSettings settings,
+      Configuration flink)
+      throws Exception {
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(flink);
     PerturbJob.build(env, perturbSettings(o, config, settings, false));
     // Live records close the windows, so the idle timeout only has to outlast the longest gap in
     // what the aggregation reads: read_committed, it sees the perturbed records a checkpoint at a
-    // time, and on a loaded machine a checkpoint took more than 5 s, after which a silent partition's
+    // time, and on a loaded machine a checkpoint took more than 5 s, after which a silent
+    // partition's
     // event time moved on and the next commit's records were late (DemoFollowIT saw it).
-    AggregateJob.build(env, aggregateSettings(o, config, settings, false).toBuilder()
-        .outOfOrderness(Duration.ofSeconds(2))
-        .idleTimeout(Duration.ofSeconds(30))
-        .build());
+    AggregateJob.build(
+        env,
+        aggregateSettings(o, config, settings, false).toBuilder()
+            .outOfOrderness(Duration.ofSeconds(2))
+            .idleTimeout(Duration.ofSeconds(30))
+            .build());
     JobClient job = env.executeAsync("ogpm perturb + aggregate (demo, follow)");
     // The truth the demo keeps: what was sent, and what of it was dead-lettered, over 30 windows.
     Duration horizon = o.window().multipliedBy(30);
-    LiveReplay replay = LiveReplay.start(kafka.bootstrapServers(), RAW, records, TIME_FIELD, horizon);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      replay.stop();
-      job.cancel();
-    }));
-    out.printf("replaying %d records in a loop at 50 Hz per subject, timestamped now; windows of %ds print as they"
-        + " close (Ctrl-C to stop). Other producers can write to %s at %s.%n", records.size(), o.window().toSeconds(), RAW,
-        kafka.bootstrapServers());
+    LiveReplay replay =
+        LiveReplay.start(kafka.bootstrapServers(), RAW, records, TIME_FIELD, horizon);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  replay.stop();
+                  job.cancel();
+                }));
+    out.printf(
+        "replaying %d records in a loop at 50 Hz per subject, timestamped now; windows of %ds print as they"
+            + " close (Ctrl-C to stop). Other producers can write to %s at %s.%n",
+        records.size(), o.window().toSeconds(), RAW, kafka.bootstrapServers());
     out.flush();
     ObjectMapper json = new ObjectMapper();
     // The report's windows: the last statistics per window, group and field, within the replay's
@@ -383,8 +520,13 @@ public final class Demo {
     try (LiveTopic statsTopic = LiveTopic.open(kafka.bootstrapServers(), STATS, READ_TIMEOUT);
         LiveTopic deadTopic = LiveTopic.open(kafka.bootstrapServers(), DEAD, READ_TIMEOUT)) {
       if (o.report() != null) {
-        Path file = writeLiveReport(o, config, replay, closed, dead, liveTruth(o, config, replay, dead));
-        out.println("report (reloads itself every " + DemoReport.REFRESH_SECONDS + " s): " + file.toAbsolutePath());
+        Path file =
+            writeLiveReport(o, config, replay, closed, dead, liveTruth(o, config, replay, dead));
+        out.println(
+            "report (reloads itself every "
+                + DemoReport.REFRESH_SECONDS
+                + " s): "
+                + file.toAbsolutePath());
         out.flush();
       }
       while (!Thread.currentThread().isInterrupted()) {
@@ -402,20 +544,31 @@ public final class Demo {
           dead.add(json.readTree(r.value()), now);
         }
         Map<String, Long> reasons = dead.byReason();
-        reasons.forEach((reason, n) -> {
-          if (!reasonsBefore.contains(reason)) {
-            out.printf("records are being dead-lettered as %s (%d so far)%s%n", reason, n,
-                reason.equals(ReasonCode.BUDGET_EXHAUSTED.code()) ? ": a user has spent the privacy budget of the"
-                    + " period (budget in the configuration); the windows go on with the other users" : "");
-          }
-        });
+        reasons.forEach(
+            (reason, n) -> {
+              if (!reasonsBefore.contains(reason)) {
+                out.printf(
+                    "records are being dead-lettered as %s (%d so far)%s%n",
+                    reason,
+                    n,
+                    reason.equals(ReasonCode.BUDGET_EXHAUSTED.code())
+                        ? ": a user has spent the privacy budget of the"
+                            + " period (budget in the configuration); the windows go on with the other users"
+                        : "");
+              }
+            });
         if (!stats.isEmpty()) {
           GroundTruth truth = liveTruth(o, config, replay, dead);
           print(out, config, stats, truth);
           if (o.report() != null) {
             long oldest = System.currentTimeMillis() - shownMs;
             // A window refired within the allowed lateness is a newer record: the last one wins.
-            stats.forEach(st -> closed.put(GroundTruth.key(st.windowStart(), st.group() == null ? "" : st.group(), st.field()), st));
+            stats.forEach(
+                st ->
+                    closed.put(
+                        GroundTruth.key(
+                            st.windowStart(), st.group() == null ? "" : st.group(), st.field()),
+                        st));
             closed.values().removeIf(st -> st.windowStart() < oldest);
             writeLiveReport(o, config, replay, closed, dead, truth);
           }
@@ -427,27 +580,51 @@ public final class Demo {
   }
 
   /** The truth of the replay's horizon: what was sent and not dead-lettered. */
-  private static GroundTruth liveTruth(Options o, PrivacyConfig config, LiveReplay replay, LiveDeadLetters dead) {
-    return GroundTruth.of(replay.recent(dead.recentSources()), config, TIME_FIELD, GROUP_FIELD, o.window().toMillis(),
+  private static GroundTruth liveTruth(
+      Options o, PrivacyConfig config, LiveReplay replay, LiveDeadLetters dead) {
+    return GroundTruth.of(
+        replay.recent(dead.recentSources()),
+        config,
+        TIME_FIELD,
+        GROUP_FIELD,
+        o.window().toMillis(),
         o.bins());
   }
 
   /** The live report: the closed windows against {@code truth}, the truth of what was sent. */
-  private static Path writeLiveReport(Options o, PrivacyConfig config, LiveReplay replay, Map<String, WindowStat> closed,
-      LiveDeadLetters dead, GroundTruth truth) {
+  private static Path writeLiveReport(
+      Options o,
+      PrivacyConfig config,
+      LiveReplay replay,
+      Map<String, WindowStat> closed,
+      LiveDeadLetters dead,
+      GroundTruth truth) {
     Map<String, Long> all = truth.counts();
     Map<String, Long> expected = new HashMap<>();
     Map<String, Long> counted = new HashMap<>();
-    closed.forEach((key, st) -> {
-      counted.put(key, st.count());
-      expected.put(key, all.getOrDefault(key, 0L));
-    });
-    return DemoReport.write(o.report(), new DemoReport.Content(String.format(Locale.ROOT,
-        "Live: %d records sent so far, replayed in a loop at 50 Hz per subject and timestamped now; %d windows closed"
-            + " in the last %d s. This page reloads itself every %d s.", replay.sent(),
-        closed.values().stream().mapToLong(WindowStat::windowStart).distinct().count(),
-        o.window().multipliedBy(25).toSeconds(), DemoReport.REFRESH_SECONDS), config, o.window(),
-        ReportAccounting.of(replay.sent(), null, dead.byReason(), expected, counted), truth, new ArrayList<>(closed.values()),
-        null, null, true));
+    closed.forEach(
+        (key, st) -> {
+          counted.put(key, st.count());
+          expected.put(key, all.getOrDefault(key, 0L));
+        });
+    return DemoReport.write(
+        o.report(),
+        new DemoReport.Content(
+            String.format(
+                Locale.ROOT,
+                "Live: %d records sent so far, replayed in a loop at 50 Hz per subject and timestamped now; %d windows closed"
+                    + " in the last %d s. This page reloads itself every %d s.",
+                replay.sent(),
+                closed.values().stream().mapToLong(WindowStat::windowStart).distinct().count(),
+                o.window().multipliedBy(25).toSeconds(),
+                DemoReport.REFRESH_SECONDS),
+            config,
+            o.window(),
+            ReportAccounting.of(replay.sent(), null, dead.byReason(), expected, counted),
+            truth,
+            new ArrayList<>(closed.values()),
+            null,
+            null,
+            true));
   }
 }

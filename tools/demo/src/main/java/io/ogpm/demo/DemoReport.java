@@ -28,10 +28,10 @@ import java.util.Map;
  * The demo's HTML report, one static file with inline SVG: first the accounting (records in,
  * perturbed, dead-lettered by reason, values late or lost per field; a mismatch in red), then per
  * field the true, perturbed and reconstructed histograms, a circular field's histograms around the
- * circle, and the windowed means with their 95 % intervals next to the truth. Every chart is
- * titled with its field, unit and epsilon; each kind of series looks the same in every chart
- * ({@link SvgChart.Kind}). A live report (demo --follow) reloads itself every few seconds. The file
- * is well-formed XML (XHTML syntax), so tests parse it.
+ * circle, and the windowed means with their 95 % intervals next to the truth. Every chart is titled
+ * with its field, unit and epsilon; each kind of series looks the same in every chart ({@link
+ * SvgChart.Kind}). A live report (demo --follow) reloads itself every few seconds. The file is
+ * well-formed XML (XHTML syntax), so tests parse it.
  */
 final class DemoReport {
   static final int REFRESH_SECONDS = 5;
@@ -39,38 +39,71 @@ final class DemoReport {
   private DemoReport() {}
 
   /** What a report shows. {@code overall} and {@code estimators} may be null (a live report). */
-  record Content(String heading, PrivacyConfig config, Duration window, ReportAccounting accounting, GroundTruth truth,
-      List<WindowStat> stats, Map<String, FieldEstimate> overall, Map<String, FieldEstimator> estimators, boolean live) {}
+  record Content(
+      String heading,
+      PrivacyConfig config,
+      Duration window,
+      ReportAccounting accounting,
+      GroundTruth truth,
+      List<WindowStat> stats,
+      Map<String, FieldEstimate> overall,
+      Map<String, FieldEstimator> estimators,
+      boolean live) {}
 
   static Path write(Path dir, Content c) {
     StringBuilder html = new StringBuilder();
-    html.append("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head><meta charset=\"utf-8\"/>");
+    html.append(
+        "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head><meta charset=\"utf-8\"/>");
     if (c.live()) {
       html.append("<meta http-equiv=\"refresh\" content=\"").append(REFRESH_SECONDS).append("\"/>");
     }
     html.append("<title>ogpm demo report</title><style>")
         .append("body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}")
         .append("table{border-collapse:collapse;font-size:13px;margin:0.5em 0}")
-        .append("td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}")
-        .append("td.name,th.name{text-align:left}tr.mismatch td{color:#b00000;font-weight:bold;background:#fde8e8}")
-        .append("h2{margin-top:2em;border-bottom:1px solid #ddd}svg.chart{display:block;margin:1em 0}")
+        .append(
+            "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}")
+        .append(
+            "td.name,th.name{text-align:left}tr.mismatch td{color:#b00000;font-weight:bold;background:#fde8e8}")
+        .append(
+            "h2{margin-top:2em;border-bottom:1px solid #ddd}svg.chart{display:block;margin:1em 0}")
         .append("</style></head><body><h1>ogpm-flink demo</h1>");
     html.append("<p class=\"heading\">").append(Html.escape(c.heading())).append("</p>");
     accounting(html, c);
     long first = c.stats().stream().mapToLong(WindowStat::windowStart).min().orElse(0);
     for (FieldConfig f : c.config().fields()) {
-      html.append("<section class=\"field\" id=\"").append(Html.escape(f.name())).append("\"><h2>")
-          .append(Html.escape(f.name())).append("</h2><p>").append(Html.escape(domain(f)))
-          .append(", unit ").append(Html.escape(unit(f))).append(", epsilon ").append(io.ogpm.config.FieldSampling.rounded(f.epsilon()))
-          .append(sampled(c.config())).append(", mechanism ").append(f.mechanism().id()).append("</p>");
-      List<WindowStat> mine = c.stats().stream().filter(s -> s.field().equals(f.name()))
-          .sorted((a, b) -> Long.compare(a.windowStart(), b.windowStart())).toList();
+      html.append("<section class=\"field\" id=\"")
+          .append(Html.escape(f.name()))
+          .append("\"><h2>")
+          .append(Html.escape(f.name()))
+          .append("</h2><p>")
+          .append(Html.escape(domain(f)))
+          .append(", unit ")
+          .append(Html.escape(unit(f)))
+          .append(", epsilon ")
+          .append(io.ogpm.config.FieldSampling.rounded(f.epsilon()))
+          .append(sampled(c.config()))
+          .append(", mechanism ")
+          .append(f.mechanism().id())
+          .append("</p>");
+      List<WindowStat> mine =
+          c.stats().stream()
+              .filter(s -> s.field().equals(f.name()))
+              .sorted((a, b) -> Long.compare(a.windowStart(), b.windowStart()))
+              .toList();
       GroundTruth.Cell t = c.truth().overall(f.name());
       FieldEstimate all = c.overall() == null ? null : c.overall().get(f.name());
       if (all != null && t != null) {
         double[] em = all.reconstructedHistogram();
-        html.append(histogramChart(f, t.frequencies(), all.rawHistogram(), em, all.band() == null ? null
-            : all.band().lower(), all.band() == null ? null : all.band().upper(), "the whole replay").toSvg());
+        html.append(
+            histogramChart(
+                    f,
+                    t.frequencies(),
+                    all.rawHistogram(),
+                    em,
+                    all.band() == null ? null : all.band().lower(),
+                    all.band() == null ? null : all.band().upper(),
+                    "the whole replay")
+                .toSvg());
         if (f.domain().isCircular()) {
           html.append(circleChart(f, t.frequencies(), all.rawHistogram(), em, "the whole replay"));
         }
@@ -80,10 +113,19 @@ final class DemoReport {
         GroundTruth.Cell lt = c.truth().cell(last.windowStart(), last.group(), f.name());
         if (lt != null) {
           String which = "the window from " + Instant.ofEpochMilli(last.windowStart());
-          html.append(histogramChart(f, lt.frequencies(), last.rawHistogram(), last.histogram(), last.bandLower(),
-              last.bandUpper(), which).toSvg());
+          html.append(
+              histogramChart(
+                      f,
+                      lt.frequencies(),
+                      last.rawHistogram(),
+                      last.histogram(),
+                      last.bandLower(),
+                      last.bandUpper(),
+                      which)
+                  .toSvg());
           if (f.domain().isCircular()) {
-            html.append(circleChart(f, lt.frequencies(), last.rawHistogram(), last.histogram(), which));
+            html.append(
+                circleChart(f, lt.frequencies(), last.rawHistogram(), last.histogram(), which));
           }
         }
       }
@@ -93,11 +135,13 @@ final class DemoReport {
       }
       html.append("</section>");
     }
-    html.append("<p>Data: MotionSense (Malekzadeh, Clegg, Cavallaro, Haddadi, IoTDI 2019), MIT-licensed.</p></body></html>\n");
+    html.append(
+        "<p>Data: MotionSense (Malekzadeh, Clegg, Cavallaro, Haddadi, IoTDI 2019), MIT-licensed.</p></body></html>\n");
     try {
       Files.createDirectories(dir);
       Path file = dir.resolve("index.html");
-      // Written next to it and moved over it, so a browser reloading a live report never reads half a file.
+      // Written next to it and moved over it, so a browser reloading a live report never reads half
+      // a file.
       Path tmp = dir.resolve(".index.html.tmp");
       Files.writeString(tmp, html, StandardCharsets.UTF_8);
       Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -110,7 +154,8 @@ final class DemoReport {
   private static void accounting(StringBuilder html, Content c) {
     ReportAccounting a = c.accounting();
     html.append("<section class=\"accounting\"><h2>Accounting</h2><table class=\"accounting\">")
-        .append("<tr><th class=\"name\">records</th><th>count</th><th class=\"name\">check</th></tr>");
+        .append(
+            "<tr><th class=\"name\">records</th><th>count</th><th class=\"name\">check</th></tr>");
     row(html, "in (replayed into " + Demo.RAW + ")", Long.toString(a.recordsIn()), "", false);
     if (a.perturbed() != null) {
       row(html, "perturbed (in " + Demo.PERTURBED + ")", Long.toString(a.perturbed()), "", false);
@@ -118,27 +163,52 @@ final class DemoReport {
       row(html, "perturbed", "\u2014", "not re-read while live", false);
     }
     row(html, "dead-lettered (in " + Demo.DEAD + ")", Long.toString(a.deadLettered()), "", false);
-    a.deadByReason().forEach((reason, n) -> row(html, "\u2003reason " + reason, Long.toString(n), "", false));
+    a.deadByReason()
+        .forEach((reason, n) -> row(html, "\u2003reason " + reason, Long.toString(n), "", false));
     if (a.perturbed() != null) {
       long u = a.unaccounted();
-      row(html, "perturbed + dead-lettered", Long.toString(a.perturbed() + a.deadLettered()),
-          u == 0 ? "= records in" : u > 0 ? "mismatch: " + u + " records unaccounted for"
-              : "mismatch: " + (-u) + " records too many (duplicates)", u != 0);
+      row(
+          html,
+          "perturbed + dead-lettered",
+          Long.toString(a.perturbed() + a.deadLettered()),
+          u == 0
+              ? "= records in"
+              : u > 0
+                  ? "mismatch: " + u + " records unaccounted for"
+                  : "mismatch: " + (-u) + " records too many (duplicates)",
+          u != 0);
     }
     for (FieldConfig f : c.config().fields()) {
       long expected = a.expectedPerField().getOrDefault(f.name(), 0L);
       long counted = a.countedPerField().getOrDefault(f.name(), 0L);
       long missing = a.missing(f.name());
-      row(html, "values of " + f.name() + " in window statistics", Long.toString(counted),
-          missing == 0 ? "= " + expected + " expected, 0 late" : "mismatch: " + counted + " of " + expected
-              + (missing > 0 ? " (" + missing + " late or lost)" : " (" + (-missing) + " too many)"), missing != 0);
+      row(
+          html,
+          "values of " + f.name() + " in window statistics",
+          Long.toString(counted),
+          missing == 0
+              ? "= " + expected + " expected, 0 late"
+              : "mismatch: "
+                  + counted
+                  + " of "
+                  + expected
+                  + (missing > 0
+                      ? " (" + missing + " late or lost)"
+                      : " (" + (-missing) + " too many)"),
+          missing != 0);
     }
     html.append("</table></section>");
   }
 
-  private static void row(StringBuilder html, String name, String count, String check, boolean mismatch) {
-    html.append(mismatch ? "<tr class=\"mismatch\">" : "<tr>").append("<td class=\"name\">").append(Html.escape(name))
-        .append("</td><td>").append(Html.escape(count)).append("</td><td class=\"name\">").append(Html.escape(check))
+  private static void row(
+      StringBuilder html, String name, String count, String check, boolean mismatch) {
+    html.append(mismatch ? "<tr class=\"mismatch\">" : "<tr>")
+        .append("<td class=\"name\">")
+        .append(Html.escape(name))
+        .append("</td><td>")
+        .append(Html.escape(count))
+        .append("</td><td class=\"name\">")
+        .append(Html.escape(check))
         .append("</td></tr>");
   }
 
@@ -159,7 +229,9 @@ final class DemoReport {
     double hi = f.domain().hi();
     String l = angle(f) ? Ticks.piLabel(Math.round(lo / (Math.PI / 4))) : trim(lo);
     String h = angle(f) ? Ticks.piLabel(Math.round(hi / (Math.PI / 4))) : trim(hi);
-    return f.domain().isCircular() ? "circle [" + l + ", " + h + ")" : "interval [" + l + ", " + h + "]";
+    return f.domain().isCircular()
+        ? "circle [" + l + ", " + h + ")"
+        : "interval [" + l + ", " + h + "]";
   }
 
   private static boolean angle(FieldConfig f) {
@@ -176,13 +248,31 @@ final class DemoReport {
 
   /** With field sampling, what each report is: one of the K fields a record reports. */
   private static String sampled(io.ogpm.config.PrivacyConfig config) {
-    return config.sampling().filter(io.ogpm.config.FieldSampling::samples).map(s -> " (each record reports "
-        + s.fieldsPerRecord() + " of its " + s.units() + " fields)").orElse("");
+    return config
+        .sampling()
+        .filter(io.ogpm.config.FieldSampling::samples)
+        .map(
+            s ->
+                " (each record reports "
+                    + s.fieldsPerRecord()
+                    + " of its "
+                    + s.units()
+                    + " fields)")
+        .orElse("");
   }
 
-  /** The true, perturbed and reconstructed histograms, over the band where there is one (null ends: none). */
-  private static SvgChart histogramChart(FieldConfig f, double[] truth, double[] raw, double[] em, double[] bandLower,
-      double[] bandUpper, String of) {
+  /**
+   * The true, perturbed and reconstructed histograms, over the band where there is one (null ends:
+   * none).
+   */
+  private static SvgChart histogramChart(
+      FieldConfig f,
+      double[] truth,
+      double[] raw,
+      double[] em,
+      double[] bandLower,
+      double[] bandUpper,
+      String of) {
     double lo = f.domain().lo();
     double hi = f.domain().hi();
     int k = truth.length;
@@ -198,10 +288,22 @@ final class DemoReport {
     double top = max(truth, raw, em);
     String xName = f.name() + " (" + unit(f) + ")";
     Axis xAxis = angle(f) ? Axis.angle(xName, lo, hi) : Axis.fixed(xName, lo, hi);
-    SvgChart chart = new SvgChart(f.name() + " (" + unit(f) + "), " + eps(f) + ": distribution of " + of + ", " + k
-        + " bins", xAxis, Axis.round("share of records per bin", 0, top))
-        .line(Kind.TRUE, x, truth)
-        .line(Kind.PERTURBED, x, raw);
+    SvgChart chart =
+        new SvgChart(
+                f.name()
+                    + " ("
+                    + unit(f)
+                    + "), "
+                    + eps(f)
+                    + ": distribution of "
+                    + of
+                    + ", "
+                    + k
+                    + " bins",
+                xAxis,
+                Axis.round("share of records per bin", 0, top))
+            .line(Kind.TRUE, x, truth)
+            .line(Kind.PERTURBED, x, raw);
     if (bandLower != null && bandUpper != null && bandLower.length == k) {
       chart.band(Kind.BAND, from, to, bandLower, bandUpper);
     }
@@ -211,15 +313,29 @@ final class DemoReport {
     return chart;
   }
 
-  private static String circleChart(FieldConfig f, double[] truth, double[] raw, double[] em, String of) {
+  private static String circleChart(
+      FieldConfig f, double[] truth, double[] raw, double[] em, String of) {
     List<Kind> kinds = new ArrayList<>(List.of(Kind.TRUE, Kind.PERTURBED));
     List<double[]> hs = new ArrayList<>(List.of(truth, raw));
     if (em != null) {
       kinds.add(Kind.RECONSTRUCTED);
       hs.add(em);
     }
-    return SvgChart.polar(f.name() + " (" + unit(f) + "), " + eps(f) + ": " + of + " on the circle (radius 1 + 10 x share)",
-        f.domain().lo(), f.domain().width(), angle(f), 10, kinds.toArray(Kind[]::new), hs.toArray(double[][]::new));
+    return SvgChart.polar(
+        f.name()
+            + " ("
+            + unit(f)
+            + "), "
+            + eps(f)
+            + ": "
+            + of
+            + " on the circle (radius 1 + 10 x share)",
+        f.domain().lo(),
+        f.domain().width(),
+        angle(f),
+        10,
+        kinds.toArray(Kind[]::new),
+        hs.toArray(double[][]::new));
   }
 
   private static double max(double[]... arrays) {
@@ -232,8 +348,8 @@ final class DemoReport {
     return m > 0 ? m : 1;
   }
 
-  private static SvgChart meansChart(FieldConfig f, List<WindowStat> sorted, GroundTruth truth, long first,
-      Duration window) {
+  private static SvgChart meansChart(
+      FieldConfig f, List<WindowStat> sorted, GroundTruth truth, long first, Duration window) {
     int n = sorted.size();
     double[] x = new double[n];
     double[] est = new double[n];
@@ -266,12 +382,31 @@ final class DemoReport {
     } else if (circular) {
       yAxis = Axis.fixed(yName, f.domain().lo(), f.domain().hi());
     } else {
-      yAxis = Axis.round(yName, Double.isFinite(yMin) ? yMin : f.domain().lo(), Double.isFinite(yMax) ? yMax : f.domain().hi());
+      yAxis =
+          Axis.round(
+              yName,
+              Double.isFinite(yMin) ? yMin : f.domain().lo(),
+              Double.isFinite(yMax) ? yMax : f.domain().hi());
     }
     double step = window.toMillis() / 1000.0;
-    Axis xAxis = Axis.fixed("window start (s after " + Instant.ofEpochMilli(first) + ")", -step / 2, x[n - 1] + step / 2);
-    return new SvgChart(f.name() + " (" + unit(f) + "), " + eps(f) + ": " + what + " per " + trim(step)
-        + " s window with 95 % interval", xAxis, yAxis)
+    Axis xAxis =
+        Axis.fixed(
+            "window start (s after " + Instant.ofEpochMilli(first) + ")",
+            -step / 2,
+            x[n - 1] + step / 2);
+    return new SvgChart(
+            f.name()
+                + " ("
+                + unit(f)
+                + "), "
+                + eps(f)
+                + ": "
+                + what
+                + " per "
+                + trim(step)
+                + " s window with 95 % interval",
+            xAxis,
+            yAxis)
         .intervals(Kind.INTERVAL, x, lo, hi, circular)
         .line(Kind.TRUE, x, tr)
         .line(Kind.ESTIMATE, x, est);
@@ -289,18 +424,34 @@ final class DemoReport {
   }
 
   private static String table(FieldConfig f, List<WindowStat> stats, GroundTruth truth) {
-    StringBuilder t = new StringBuilder("<table class=\"windows\"><tr><th>window start</th><th>group</th><th>n</th>"
-        + "<th>true mean</th><th>estimate</th><th>95 % interval</th><th>histogram error (EM)</th>"
-        + "<th>histogram error (raw)</th></tr>");
+    StringBuilder t =
+        new StringBuilder(
+            "<table class=\"windows\"><tr><th>window start</th><th>group</th><th>n</th>"
+                + "<th>true mean</th><th>estimate</th><th>95 % interval</th><th>histogram error (EM)</th>"
+                + "<th>histogram error (raw)</th></tr>");
     for (WindowStat s : stats) {
       GroundTruth.Cell c = truth.cell(s.windowStart(), s.group(), f.name());
-      t.append("<tr><td>").append(Instant.ofEpochMilli(s.windowStart())).append("</td><td>")
-          .append(Html.escape(String.valueOf(s.group()))).append("</td><td>").append(s.count()).append("</td><td>")
-          .append(c == null ? "" : fmt(trueMean(f, c))).append("</td><td>").append(fmt(s.mean())).append("</td><td>[")
-          .append(fmt(s.lower())).append(", ").append(fmt(s.upper())).append("]")
-          .append(f.domain().isCircular() && s.lower() > s.upper() ? " across the seam" : "").append("</td><td>")
-          .append(c == null ? "" : fmt(Histograms.l1(s.histogram(), c.frequencies()))).append("</td><td>")
-          .append(c == null ? "" : fmt(Histograms.l1(s.rawHistogram(), c.frequencies()))).append("</td></tr>");
+      t.append("<tr><td>")
+          .append(Instant.ofEpochMilli(s.windowStart()))
+          .append("</td><td>")
+          .append(Html.escape(String.valueOf(s.group())))
+          .append("</td><td>")
+          .append(s.count())
+          .append("</td><td>")
+          .append(c == null ? "" : fmt(trueMean(f, c)))
+          .append("</td><td>")
+          .append(fmt(s.mean()))
+          .append("</td><td>[")
+          .append(fmt(s.lower()))
+          .append(", ")
+          .append(fmt(s.upper()))
+          .append("]")
+          .append(f.domain().isCircular() && s.lower() > s.upper() ? " across the seam" : "")
+          .append("</td><td>")
+          .append(c == null ? "" : fmt(Histograms.l1(s.histogram(), c.frequencies())))
+          .append("</td><td>")
+          .append(c == null ? "" : fmt(Histograms.l1(s.rawHistogram(), c.frequencies())))
+          .append("</td></tr>");
     }
     return t.append("</table>").toString();
   }

@@ -47,6 +47,7 @@ final class GroundTruth {
 
   private final Map<String, Cell> cells = new HashMap<>();
   private final Map<String, Cell> overall = new HashMap<>();
+
   private GroundTruth() {}
 
   /** Which of a raw record's fields its perturbed record reported. */
@@ -58,11 +59,12 @@ final class GroundTruth {
   static final Reported ALL = (raw, field) -> true;
 
   /**
-   * With field sampling, each field's truth is over the records that reported it, as its
-   * statistics are: the perturbed records name the fields they report, matched to the raw records
-   * by the id field (a passthrough field).
+   * With field sampling, each field's truth is over the records that reported it, as its statistics
+   * are: the perturbed records name the fields they report, matched to the raw records by the id
+   * field (a passthrough field).
    */
-  static Reported reportedIn(List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> perturbed,
+  static Reported reportedIn(
+      List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> perturbed,
       PrivacyConfig config) {
     List<String> idPath = List.of(config.idField().orElseThrow().split("\\."));
     ObjectMapper json = new ObjectMapper();
@@ -87,18 +89,31 @@ final class GroundTruth {
     }
     return (raw, field) -> {
       JsonNode id = JsonFields.at(raw, idPath);
-      return id != null && byId.getOrDefault(id.asText(), java.util.Set.of()).contains(field.name());
+      return id != null
+          && byId.getOrDefault(id.asText(), java.util.Set.of()).contains(field.name());
     };
   }
 
   /** Truth of raw JSON records: windows of {@code windowMs} on the time field, grouped. */
-  static GroundTruth of(List<String> records, PrivacyConfig config, String timeField, String groupField, long windowMs, int bins) {
+  static GroundTruth of(
+      List<String> records,
+      PrivacyConfig config,
+      String timeField,
+      String groupField,
+      long windowMs,
+      int bins) {
     return of(records, config, timeField, groupField, windowMs, bins, ALL);
   }
 
   /** Truth of raw JSON records, each field over the records {@code reported} says reported it. */
-  static GroundTruth of(List<String> records, PrivacyConfig config, String timeField, String groupField, long windowMs,
-      int bins, Reported reported) {
+  static GroundTruth of(
+      List<String> records,
+      PrivacyConfig config,
+      String timeField,
+      String groupField,
+      long windowMs,
+      int bins,
+      Reported reported) {
     GroundTruth t = new GroundTruth();
     ObjectMapper json = new ObjectMapper();
     List<String> timePath = List.of(timeField.split("\\."));
@@ -130,9 +145,11 @@ final class GroundTruth {
           x = f.domain().nearestInput(x);
         }
         FieldBinning binning = FieldBinning.ofDomain(f.domain(), bins);
-        for (Cell c : new Cell[] {
-            t.cells.computeIfAbsent(key(window, group, f.name()), k -> new Cell(bins)),
-            t.overall.computeIfAbsent(f.name(), k -> new Cell(bins))}) {
+        for (Cell c :
+            new Cell[] {
+              t.cells.computeIfAbsent(key(window, group, f.name()), k -> new Cell(bins)),
+              t.overall.computeIfAbsent(f.name(), k -> new Cell(bins))
+            }) {
           c.count++;
           c.sum += x;
           double angle = 2 * Math.PI * (x - f.domain().lo()) / f.domain().width();

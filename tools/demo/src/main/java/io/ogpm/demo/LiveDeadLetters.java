@@ -12,13 +12,17 @@ import java.util.TreeMap;
 /**
  * The dead letters the live demo has read: their number per reason since the start, and the raw
  * records they stand for ({@code partition/offset}, as {@link LiveReplay} knows what it sent) over
- * a recent horizon, so the truth of a window leaves out what was never perturbed (a budget spent,
- * a value rejected) and only records lost or late make the accounting red.
+ * a recent horizon, so the truth of a window leaves out what was never perturbed (a budget spent, a
+ * value rejected) and only records lost or late make the accounting red.
  */
 final class LiveDeadLetters {
   private final long horizonMs;
   private final Map<String, Long> byReason = new TreeMap<>();
-  /** Source {@code partition/offset} to when its dead letter was read; insertion ordered by that time. */
+
+  /**
+   * Source {@code partition/offset} to when its dead letter was read; insertion ordered by that
+   * time.
+   */
   private final Map<String, Long> recentSources = new LinkedHashMap<>();
 
   /**
@@ -34,7 +38,8 @@ final class LiveDeadLetters {
     byReason.merge(deadLetter.path("reason").asText("(none)"), 1L, Long::sum);
     JsonNode source = deadLetter.get("source");
     if (source != null && source.has("partition") && source.has("offset")) {
-      recentSources.put(source.get("partition").asInt() + "/" + source.get("offset").asLong(), nowMs);
+      recentSources.put(
+          source.get("partition").asInt() + "/" + source.get("offset").asLong(), nowMs);
     }
     for (Iterator<Long> read = recentSources.values().iterator(); read.hasNext(); ) {
       if (read.next() >= nowMs - horizonMs) {
@@ -49,7 +54,10 @@ final class LiveDeadLetters {
     return new HashMap<>(byReason);
   }
 
-  /** The sources ({@code partition/offset} in the raw topic) of the dead letters read within the horizon. */
+  /**
+   * The sources ({@code partition/offset} in the raw topic) of the dead letters read within the
+   * horizon.
+   */
   Set<String> recentSources() {
     return Collections.unmodifiableSet(recentSources.keySet());
   }

@@ -17,9 +17,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * Replays sample records in a loop on a background thread at their real pace (20 ms between
- * rows; the sample is in event-time order, the records of one time stamp are sent together), with the time field set to the wall clock, and
- * keeps what it sent over a recent horizon so the demo can print the truth next to the estimates.
+ * Replays sample records in a loop on a background thread at their real pace (20 ms between rows;
+ * the sample is in event-time order, the records of one time stamp are sent together), with the
+ * time field set to the wall clock, and keeps what it sent over a recent horizon so the demo can
+ * print the truth next to the estimates.
  */
 final class LiveReplay implements AutoCloseable {
   private static final long ROW_MS = 20;
@@ -27,8 +28,8 @@ final class LiveReplay implements AutoCloseable {
   private final Thread thread;
 
   /**
-   * A record sent, and where it landed once acknowledged ({@code partition/offset}, as dead
-   * letters name their source).
+   * A record sent, and where it landed once acknowledged ({@code partition/offset}, as dead letters
+   * name their source).
    */
   private static final class Sent {
     final long time;
@@ -44,15 +45,18 @@ final class LiveReplay implements AutoCloseable {
   private final Deque<Sent> sent = new ArrayDeque<>();
   private final long horizonMs;
   private volatile boolean running = true;
-  private final java.util.concurrent.atomic.AtomicLong sentCount = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong sentCount =
+      new java.util.concurrent.atomic.AtomicLong();
 
-  private LiveReplay(String bootstrap, String topic, List<String> records, String timeField, Duration horizon) {
+  private LiveReplay(
+      String bootstrap, String topic, List<String> records, String timeField, Duration horizon) {
     this.horizonMs = horizon.toMillis();
     this.thread = new Thread(() -> loop(bootstrap, topic, records, timeField), "ogpm-demo-replay");
     thread.setDaemon(true);
   }
 
-  static LiveReplay start(String bootstrap, String topic, List<String> records, String timeField, Duration horizon) {
+  static LiveReplay start(
+      String bootstrap, String topic, List<String> records, String timeField, Duration horizon) {
     LiveReplay r = new LiveReplay(bootstrap, topic, records, timeField, horizon);
     r.thread.start();
     return r;
@@ -60,11 +64,16 @@ final class LiveReplay implements AutoCloseable {
 
   private void loop(String bootstrap, String topic, List<String> records, String timeField) {
     ObjectMapper json = new ObjectMapper();
-    Map<String, Object> config = Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-        ProducerConfig.LINGER_MS_CONFIG, 20);
+    Map<String, Object> config =
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            bootstrap,
+            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+            ByteArraySerializer.class,
+            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+            ByteArraySerializer.class,
+            ProducerConfig.LINGER_MS_CONFIG,
+            20);
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
       while (running) {
         // The sample is in event-time order: the lines of one time stamp (one row of each subject)
@@ -84,7 +93,8 @@ final class LiveReplay implements AutoCloseable {
                 sampleTime = t != null && t.canConvertToLong() ? t.asLong() : null;
                 o.put(timeField, now);
                 line = json.writeValueAsString(o);
-                key = o.has("user") ? o.get("user").asText().getBytes(StandardCharsets.UTF_8) : null;
+                key =
+                    o.has("user") ? o.get("user").asText().getBytes(StandardCharsets.UTF_8) : null;
               }
             } catch (java.io.IOException e) {
               // Replayed unchanged: it will be dead-lettered.
@@ -94,7 +104,8 @@ final class LiveReplay implements AutoCloseable {
             }
             rowTime = rowTime == null ? sampleTime : rowTime;
             Sent record = remember(line, now);
-            producer.send(new ProducerRecord<>(topic, null, now, key, line.getBytes(StandardCharsets.UTF_8)),
+            producer.send(
+                new ProducerRecord<>(topic, null, now, key, line.getBytes(StandardCharsets.UTF_8)),
                 (landed, e) -> {
                   if (landed != null) {
                     record.source = landed.partition() + "/" + landed.offset();
@@ -121,8 +132,8 @@ final class LiveReplay implements AutoCloseable {
   }
 
   /**
-   * The records sent within the horizon, except those landed at one of {@code deadSources}
-   * ({@code partition/offset}): what the perturbed topic should hold of the horizon.
+   * The records sent within the horizon, except those landed at one of {@code deadSources} ({@code
+   * partition/offset}): what the perturbed topic should hold of the horizon.
    */
   synchronized List<String> recent(Set<String> deadSources) {
     List<String> out = new ArrayList<>(sent.size());

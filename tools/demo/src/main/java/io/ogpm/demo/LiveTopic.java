@@ -17,7 +17,8 @@ final class LiveTopic implements AutoCloseable {
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final List<TopicPartition> partitions;
 
-  private LiveTopic(String topic, KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions) {
+  private LiveTopic(
+      String topic, KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions) {
     this.topic = topic;
     this.consumer = consumer;
     this.partitions = partitions;
@@ -27,8 +28,10 @@ final class LiveTopic implements AutoCloseable {
   static LiveTopic open(String bootstrapServers, String topic, Duration timeout) {
     KafkaConsumer<byte[], byte[]> consumer = KafkaClients.consumer(bootstrapServers, true);
     try {
-      List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
-          .map(p -> new TopicPartition(topic, p.partition())).toList();
+      List<TopicPartition> partitions =
+          consumer.partitionsFor(topic, timeout).stream()
+              .map(p -> new TopicPartition(topic, p.partition()))
+              .toList();
       if (partitions.isEmpty()) {
         throw new IllegalStateException("topic " + topic + " has no partitions");
       }

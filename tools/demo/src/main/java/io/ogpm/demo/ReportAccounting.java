@@ -8,7 +8,11 @@ import java.util.TreeMap;
  * values the window statistics count against those they should (the difference: late or lost).
  * {@code perturbed} is null where it was not read (the live demo does not re-read its topics).
  */
-record ReportAccounting(long recordsIn, Long perturbed, Map<String, Long> deadByReason, Map<String, Long> expectedPerField,
+record ReportAccounting(
+    long recordsIn,
+    Long perturbed,
+    Map<String, Long> deadByReason,
+    Map<String, Long> expectedPerField,
     Map<String, Long> countedPerField) {
 
   ReportAccounting {
@@ -35,9 +39,14 @@ record ReportAccounting(long recordsIn, Long perturbed, Map<String, Long> deadBy
    * From per-window counts, keys {@code window|group|field} ({@link GroundTruth#key}): the expected
    * ones (the truth) and those the statistics report.
    */
-  static ReportAccounting of(long recordsIn, Long perturbed, Map<String, Long> deadByReason, Map<String, Long> expected,
+  static ReportAccounting of(
+      long recordsIn,
+      Long perturbed,
+      Map<String, Long> deadByReason,
+      Map<String, Long> expected,
       Map<String, Long> counted) {
-    return new ReportAccounting(recordsIn, perturbed, deadByReason, perField(expected), perField(counted));
+    return new ReportAccounting(
+        recordsIn, perturbed, deadByReason, perField(expected), perField(counted));
   }
 
   private static Map<String, Long> perField(Map<String, Long> byKey) {

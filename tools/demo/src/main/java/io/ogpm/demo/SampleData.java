@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-/** The demo's input: the bundled MotionSense sample and its configuration, or files given instead. */
+/**
+ * The demo's input: the bundled MotionSense sample and its configuration, or files given instead.
+ */
 final class SampleData {
   private SampleData() {}
 
@@ -20,7 +22,8 @@ final class SampleData {
     try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       return BundledSample.records(r, limit);
     } catch (IOException e) {
-      throw new Demo.BadOption("--data " + file + ": cannot read it (" + e.getClass().getSimpleName() + ")");
+      throw new Demo.BadOption(
+          "--data " + file + ": cannot read it (" + e.getClass().getSimpleName() + ")");
     }
   }
 
@@ -32,7 +35,8 @@ final class SampleData {
     try {
       return Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new Demo.BadOption("--config " + file + ": cannot read it (" + e.getClass().getSimpleName() + ")");
+      throw new Demo.BadOption(
+          "--config " + file + ": cannot read it (" + e.getClass().getSimpleName() + ")");
     }
   }
 }

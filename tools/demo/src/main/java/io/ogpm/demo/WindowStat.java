@@ -4,9 +4,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 
 /** One stats-topic record, as the demo reads it back. */
-record WindowStat(long windowStart, long windowEnd, String group, String field, long count, double mean, double lower,
-    double upper, double[] histogram, double[] rawHistogram, boolean circular, double resultantLength,
-    double[] bandLower, double[] bandUpper) {
+record WindowStat(
+    long windowStart,
+    long windowEnd,
+    String group,
+    String field,
+    long count,
+    double mean,
+    double lower,
+    double upper,
+    double[] histogram,
+    double[] rawHistogram,
+    boolean circular,
+    double resultantLength,
+    double[] bandLower,
+    double[] bandUpper) {
 
   static WindowStat of(JsonNode s) {
     boolean circular = s.has("circularMean");

@@ -40,16 +40,22 @@ class DemoReportTest {
   static final Pattern PI = Pattern.compile("0|-?(\\d*)π(/[24])?");
 
   @Test
-  void theReportOpensWithTheAccountingAndItsChartsFollowTheRules(@TempDir Path dir) throws Exception {
+  void theReportOpensWithTheAccountingAndItsChartsFollowTheRules(@TempDir Path dir)
+      throws Exception {
     Document doc = render(dir, 5_000L, Map.of("out-of-range", 3L), false);
 
     Element body = (Element) doc.getElementsByTagName("body").item(0);
     Element firstSection = (Element) body.getElementsByTagName("section").item(0);
     assertThat(firstSection.getAttribute("class")).isEqualTo("accounting");
     String accounting = firstSection.getTextContent();
-    assertThat(accounting).contains("in (replayed into ogpm.raw)5003", "perturbed (in ogpm.perturbed)5000",
-        "dead-lettered (in ogpm.dead-letters)3", "reason out-of-range3", "= records in",
-        "values of attitude.roll in window statistics");
+    assertThat(accounting)
+        .contains(
+            "in (replayed into ogpm.raw)5003",
+            "perturbed (in ogpm.perturbed)5000",
+            "dead-lettered (in ogpm.dead-letters)3",
+            "reason out-of-range3",
+            "= records in",
+            "values of attitude.roll in window statistics");
     assertThat(rows(firstSection, "mismatch")).isEmpty();
 
     List<Element> svgs = elements(doc, "svg");
@@ -62,17 +68,28 @@ class DemoReportTest {
     int bands = 0;
     for (Element svg : svgs) {
       String title = child(svg, "text", "title").getTextContent();
-      FieldConfig field = CONFIG.fields().stream().filter(f -> title.startsWith(f.name() + " (")).findFirst().orElseThrow();
-      assertThat(title).as("title names unit and epsilon").contains("ε = " + trim(field.epsilon()))
+      FieldConfig field =
+          CONFIG.fields().stream()
+              .filter(f -> title.startsWith(f.name() + " ("))
+              .findFirst()
+              .orElseThrow();
+      assertThat(title)
+          .as("title names unit and epsilon")
+          .contains("ε = " + trim(field.epsilon()))
           .containsAnyOf("(g)", "(rad)");
       boolean angle = title.contains("(rad)");
       for (Element axis : byClass(svg, "g", "axis")) {
         for (Element tick : byClass(axis, "g", "tick")) {
           String label = tick.getElementsByTagName("text").item(0).getTextContent();
-          boolean valueAxisOfAngle = angle && (axis.getAttribute("class").equals("axis angle")
-              || (axis.getAttribute("class").equals("axis x") && title.contains("distribution"))
-              || (axis.getAttribute("class").equals("axis y") && title.contains("mean per")));
-          assertThat(label).as("%s: tick on %s", title, axis.getAttribute("class"))
+          boolean valueAxisOfAngle =
+              angle
+                  && (axis.getAttribute("class").equals("axis angle")
+                      || (axis.getAttribute("class").equals("axis x")
+                          && title.contains("distribution"))
+                      || (axis.getAttribute("class").equals("axis y")
+                          && title.contains("mean per")));
+          assertThat(label)
+              .as("%s: tick on %s", title, axis.getAttribute("class"))
               .matches(valueAxisOfAngle ? PI : ROUND);
         }
       }
@@ -80,18 +97,29 @@ class DemoReportTest {
       double legendX = translateX(legend);
       if (!svg.getAttribute("class").contains("polar")) {
         Element frame = child(svg, "rect", "frame");
-        assertThat(legendX).as("%s: legend right of the plot", title)
-            .isGreaterThan(Double.parseDouble(frame.getAttribute("x")) + Double.parseDouble(frame.getAttribute("width")));
+        assertThat(legendX)
+            .as("%s: legend right of the plot", title)
+            .isGreaterThan(
+                Double.parseDouble(frame.getAttribute("x"))
+                    + Double.parseDouble(frame.getAttribute("width")));
       }
       for (Element series : byClass(svg, "g", "series")) {
-        looks.computeIfAbsent(series.getAttribute("data-kind"), k -> new HashSet<>()).add(series.getAttribute("stroke")
-            + " " + series.getAttribute("stroke-dasharray") + " " + series.getAttribute("data-marker"));
+        looks
+            .computeIfAbsent(series.getAttribute("data-kind"), k -> new HashSet<>())
+            .add(
+                series.getAttribute("stroke")
+                    + " "
+                    + series.getAttribute("stroke-dasharray")
+                    + " "
+                    + series.getAttribute("data-marker"));
         if ("INTERVAL".equals(series.getAttribute("data-kind"))) {
           for (Element bar : byClass(series, "line", "bar")) {
-            boolean split = ((Element) bar.getParentNode()).getAttribute("class").equals("seam-split");
+            boolean split =
+                ((Element) bar.getParentNode()).getAttribute("class").equals("seam-split");
             if (!split) {
               // SVG's y grows downwards: a lower end must not be drawn above the upper end.
-              assertThat(Double.parseDouble(bar.getAttribute("y1"))).as("%s: interval upright", title)
+              assertThat(Double.parseDouble(bar.getAttribute("y1")))
+                  .as("%s: interval upright", title)
                   .isGreaterThanOrEqualTo(Double.parseDouble(bar.getAttribute("y2")));
             }
           }
@@ -111,11 +139,19 @@ class DemoReportTest {
         }
       }
     }
-    assertThat(looks).containsKeys("TRUE", "PERTURBED", "RECONSTRUCTED", "ESTIMATE", "INTERVAL", "BAND");
-    assertThat(bands).as("every field's histogram of the whole replay has its band").isEqualTo(CONFIG.fields().size());
-    looks.forEach((kind, styles) -> assertThat(styles).as("looks of %s across the charts", kind).hasSize(1));
-    assertThat(seamSplits).as("the one interval across the seam (attitude.roll), in two pieces").isEqualTo(1);
-    assertThat(doc.getElementsByTagName("meta").getLength()).as("no refresh: a finished run").isEqualTo(1);
+    assertThat(looks)
+        .containsKeys("TRUE", "PERTURBED", "RECONSTRUCTED", "ESTIMATE", "INTERVAL", "BAND");
+    assertThat(bands)
+        .as("every field's histogram of the whole replay has its band")
+        .isEqualTo(CONFIG.fields().size());
+    looks.forEach(
+        (kind, styles) -> assertThat(styles).as("looks of %s across the charts", kind).hasSize(1));
+    assertThat(seamSplits)
+        .as("the one interval across the seam (attitude.roll), in two pieces")
+        .isEqualTo(1);
+    assertThat(doc.getElementsByTagName("meta").getLength())
+        .as("no refresh: a finished run")
+        .isEqualTo(1);
   }
 
   @Test
@@ -125,22 +161,27 @@ class DemoReportTest {
     List<Element> flagged = rows(accounting, "mismatch");
     assertThat(flagged).hasSize(1);
     assertThat(flagged.get(0).getTextContent()).contains("mismatch: 13 records unaccounted for");
-    assertThat(doc.getElementsByTagName("style").item(0).getTextContent()).contains("tr.mismatch td{color:#b00000");
+    assertThat(doc.getElementsByTagName("style").item(0).getTextContent())
+        .contains("tr.mismatch td{color:#b00000");
   }
 
   @Test
   void aLiveReportReloadsItselfAndCountsDeadLetters(@TempDir Path dir) throws Exception {
     Document doc = render(dir, null, Map.of("budget-exhausted", 7L), true);
     List<Element> metas = elements(doc, "meta");
-    assertThat(metas).anySatisfy(m -> assertThat(m.getAttribute("http-equiv")).isEqualTo("refresh"));
+    assertThat(metas)
+        .anySatisfy(m -> assertThat(m.getAttribute("http-equiv")).isEqualTo("refresh"));
     Element accounting = (Element) doc.getElementsByTagName("section").item(0);
-    assertThat(accounting.getTextContent()).as("a live report counts dead letters by reason, perturbed not re-read")
-        .contains("reason budget-exhausted7").contains("not re-read while live");
+    assertThat(accounting.getTextContent())
+        .as("a live report counts dead letters by reason, perturbed not re-read")
+        .contains("reason budget-exhausted7")
+        .contains("not re-read while live");
     assertThat(rows(accounting, "mismatch")).isEmpty();
   }
 
   /** A report over the sample's first 2 s (one window) and a second window without truth. */
-  static Document render(Path dir, Long perturbed, Map<String, Long> dead, boolean live) throws Exception {
+  static Document render(Path dir, Long perturbed, Map<String, Long> dead, boolean live)
+      throws Exception {
     List<String> records = SampleData.records(null, 400);
     GroundTruth truth = GroundTruth.of(records, CONFIG, "ts", "activity", WINDOW.toMillis(), BINS);
     List<WindowStat> stats = new ArrayList<>();
@@ -155,18 +196,36 @@ class DemoReportTest {
         // attitude.roll's second window: an interval across the seam (lower above upper).
         double lower = seam ? lo + 0.9 * w : lo + 0.3 * w;
         double upper = seam ? lo + 0.1 * w : lo + 0.7 * w;
-        stats.add(new WindowStat(window, window + WINDOW.toMillis(), "downstairs", f.name(), window == T0 ? 400 : 100,
-            lo + 0.5 * w, lower, upper, h, h, f.domain().isCircular(), 0.5, null, null));
+        stats.add(
+            new WindowStat(
+                window,
+                window + WINDOW.toMillis(),
+                "downstairs",
+                f.name(),
+                window == T0 ? 400 : 100,
+                lo + 0.5 * w,
+                lower,
+                upper,
+                h,
+                h,
+                f.domain().isCircular(),
+                0.5,
+                null,
+                null));
         counts.put(GroundTruth.key(window, "downstairs", f.name()), window == T0 ? 400L : 100L);
       }
     }
     Map<String, Long> expected = new HashMap<>(truth.counts());
-    stats.stream().filter(s -> s.windowStart() != T0)
-        .forEach(s -> expected.put(GroundTruth.key(s.windowStart(), "downstairs", s.field()), 100L));
+    stats.stream()
+        .filter(s -> s.windowStart() != T0)
+        .forEach(
+            s -> expected.put(GroundTruth.key(s.windowStart(), "downstairs", s.field()), 100L));
     var estimators = new HashMap<String, io.ogpm.estimate.FieldEstimator>();
     var overall = new HashMap<String, io.ogpm.estimate.FieldEstimate>();
     for (FieldConfig f : CONFIG.fields()) {
-      var e = io.ogpm.estimate.FieldEstimator.of(io.ogpm.mechanism.catalog.MechanismCatalog.of(f.spec()), BINS);
+      var e =
+          io.ogpm.estimate.FieldEstimator.of(
+              io.ogpm.mechanism.catalog.MechanismCatalog.of(f.spec()), BINS);
       var acc = e.newAccumulator();
       for (int i = 0; i < 200; i++) {
         acc.add(f.domain().lo() + f.domain().width() * (i + 0.5) / 200, e.binning());
@@ -175,9 +234,19 @@ class DemoReportTest {
       overall.put(f.name(), e.estimate(acc, e.canReconstruct()));
     }
     long in = 5_003;
-    Path file = DemoReport.write(dir, new DemoReport.Content("test report", CONFIG, WINDOW,
-        ReportAccounting.of(in, perturbed, dead, expected, counts), truth, stats, live ? null : overall,
-        live ? null : estimators, live));
+    Path file =
+        DemoReport.write(
+            dir,
+            new DemoReport.Content(
+                "test report",
+                CONFIG,
+                WINDOW,
+                ReportAccounting.of(in, perturbed, dead, expected, counts),
+                truth,
+                stats,
+                live ? null : overall,
+                live ? null : estimators,
+                live));
     byte[] html = Files.readAllBytes(file);
     DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
     factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", false);
@@ -205,12 +274,15 @@ class DemoReportTest {
 
   static List<Element> byClass(Element root, String tag, String cls) {
     return list(root.getElementsByTagName(tag)).stream()
-        .filter(e -> List.of(e.getAttribute("class").split(" ")).contains(cls)).toList();
+        .filter(e -> List.of(e.getAttribute("class").split(" ")).contains(cls))
+        .toList();
   }
 
   static Element child(Element root, String tag, String cls) {
     for (Node n = root.getFirstChild(); n != null; n = n.getNextSibling()) {
-      if (n instanceof Element e && e.getTagName().equals(tag) && e.getAttribute("class").equals(cls)) {
+      if (n instanceof Element e
+          && e.getTagName().equals(tag)
+          && e.getAttribute("class").equals(cls)) {
         return e;
       }
     }
@@ -218,7 +290,9 @@ class DemoReportTest {
   }
 
   static List<Element> rows(Element table, String cls) {
-    return list(table.getElementsByTagName("tr")).stream().filter(r -> r.getAttribute("class").equals(cls)).toList();
+    return list(table.getElementsByTagName("tr")).stream()
+        .filter(r -> r.getAttribute("class").equals(cls))
+        .toList();
   }
 
   static double translateX(Element e) {

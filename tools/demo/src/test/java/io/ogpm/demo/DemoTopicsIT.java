@@ -25,18 +25,22 @@ class DemoTopicsIT {
 
   @Test
   void oldTimestampsAreNotDeletedByRetention() {
-    try (KafkaFixture kafka = KafkaFixtures.start(Map.of(
-        "log.retention.ms", Long.toString(Duration.ofDays(7).toMillis()),
-        "log.retention.check.interval.ms", "200",
-        "log.initial.task.delay.ms", "0"))) {
+    try (KafkaFixture kafka =
+        KafkaFixtures.start(
+            Map.of(
+                "log.retention.ms", Long.toString(Duration.ofDays(7).toMillis()),
+                "log.retention.check.interval.ms", "200",
+                "log.initial.task.delay.ms", "0"))) {
       Demo.createTopics(kafka.bootstrapServers());
       kafka.createTopic("control", 1, Map.of());
       List<String> topics = List.of(Demo.RAW, Demo.PERTURBED, Demo.DEAD, Demo.STATS, "control");
       for (String topic : topics) {
         kafka.produceRecords(topic, stamped());
       }
-      Await.until("the retention check deletes the old records of the control topic",
-          () -> kafka.readCommitted("control").size(), n -> n == 0);
+      Await.until(
+          "the retention check deletes the old records of the control topic",
+          () -> kafka.readCommitted("control").size(),
+          n -> n == 0);
       for (String topic : topics.subList(0, 4)) {
         assertThat(kafka.readCommitted(topic)).as(topic).hasSize(PER_TOPIC);
       }
@@ -46,7 +50,10 @@ class DemoTopicsIT {
   private static List<TestRecord> stamped() {
     List<TestRecord> out = new ArrayList<>();
     for (int i = 0; i < PER_TOPIC; i++) {
-      out.add(TestRecord.json("{\"i\":" + i + "}").withPartition(0).withTimestamp(LONG_AGO.plusMillis(i)));
+      out.add(
+          TestRecord.json("{\"i\":" + i + "}")
+              .withPartition(0)
+              .withTimestamp(LONG_AGO.plusMillis(i)));
     }
     return out;
   }

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * With field sampling the demo checks each field's statistics against the records that reported
- * it: the truth counts a record's value only where its perturbed record holds that field.
+ * With field sampling the demo checks each field's statistics against the records that reported it:
+ * the truth counts a record's value only where its perturbed record holds that field.
  */
 class GroundTruthTest {
   static final String SAMPLED = SampleData.config(null) + "\nsampling: {fields-per-record: 2}\n";
@@ -35,13 +35,16 @@ class GroundTruthTest {
     RecordPerturber perturber = new RecordPerturber(config, RandomnessMode.seeded(5));
     List<ConsumerRecord<byte[], byte[]>> perturbed = new ArrayList<>();
     for (int i = 0; i < records.size(); i++) {
-      Outcome o = perturber.perturb(records.get(i).getBytes(StandardCharsets.UTF_8), Source.line(i));
-      perturbed.add(new ConsumerRecord<>("ogpm.perturbed", 0, i, null, ((Outcome.Perturbed) o).value()));
+      Outcome o =
+          perturber.perturb(records.get(i).getBytes(StandardCharsets.UTF_8), Source.line(i));
+      perturbed.add(
+          new ConsumerRecord<>("ogpm.perturbed", 0, i, null, ((Outcome.Perturbed) o).value()));
     }
     long window = Duration.ofHours(1).toMillis();
     GroundTruth all = GroundTruth.of(records, config, "ts", null, window, 10);
-    GroundTruth reported = GroundTruth.of(records, config, "ts", null, window, 10,
-        GroundTruth.reportedIn(perturbed, config));
+    GroundTruth reported =
+        GroundTruth.of(
+            records, config, "ts", null, window, 10, GroundTruth.reportedIn(perturbed, config));
     long sum = 0;
     for (FieldConfig f : config.fields()) {
       long n = reported.overall(f.name()).count;
@@ -52,14 +55,19 @@ class GroundTruthTest {
   }
 
   @Test
-  void theDemoRefusesASampledConfigurationItCannotMatchToItsRecords(@TempDir Path dir) throws Exception {
-    Path noId = Files.writeString(dir.resolve("no-id.yaml"), SAMPLED.replace("passthrough: [id, ts, activity]",
-        "passthrough: [ts, activity]"));
+  void theDemoRefusesASampledConfigurationItCannotMatchToItsRecords(@TempDir Path dir)
+      throws Exception {
+    Path noId =
+        Files.writeString(
+            dir.resolve("no-id.yaml"),
+            SAMPLED.replace("passthrough: [id, ts, activity]", "passthrough: [ts, activity]"));
     assertThatThrownBy(() -> Demo.run(options(noId, false), new PrintWriter(new StringWriter())))
-        .isInstanceOf(Demo.BadOption.class).hasMessageContaining("the id-field among the passthrough fields");
+        .isInstanceOf(Demo.BadOption.class)
+        .hasMessageContaining("the id-field among the passthrough fields");
     Path sampled = Files.writeString(dir.resolve("sampled.yaml"), SAMPLED);
     assertThatThrownBy(() -> Demo.run(options(sampled, true), new PrintWriter(new StringWriter())))
-        .isInstanceOf(Demo.BadOption.class).hasMessageContaining("a bounded run (no --follow)");
+        .isInstanceOf(Demo.BadOption.class)
+        .hasMessageContaining("a bounded run (no --follow)");
   }
 
   static Demo.Options options(Path config, boolean follow) {

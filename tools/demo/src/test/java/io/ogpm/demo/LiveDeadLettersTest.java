@@ -11,8 +11,14 @@ class LiveDeadLettersTest {
   static final ObjectMapper JSON = new ObjectMapper();
 
   static JsonNode deadLetter(String reason, int partition, long offset) throws Exception {
-    return JSON.readTree("{\"reason\":\"" + reason + "\",\"field\":null,\"source\":{\"topic\":\"ogpm.raw\",\"partition\":"
-        + partition + ",\"offset\":" + offset + "}}");
+    return JSON.readTree(
+        "{\"reason\":\""
+            + reason
+            + "\",\"field\":null,\"source\":{\"topic\":\"ogpm.raw\",\"partition\":"
+            + partition
+            + ",\"offset\":"
+            + offset
+            + "}}");
   }
 
   @Test
@@ -27,7 +33,9 @@ class LiveDeadLettersTest {
     // Read past the horizon of the first two: their records have left the replay's horizon too.
     dead.add(deadLetter("budget-exhausted", 0, 40), 61_500);
     assertThat(dead.recentSources()).containsExactlyInAnyOrder("1/17", "1/18", "0/40");
-    assertThat(dead.byReason()).as("counts are since the start").containsEntry("budget-exhausted", 3L);
+    assertThat(dead.byReason())
+        .as("counts are since the start")
+        .containsEntry("budget-exhausted", 3L);
   }
 
   @Test

@@ -1,6 +1,5 @@
 package io.ogpm.reproduce;
 
-import io.ogpm.report.Series;
 import io.ogpm.mechanism.Distance;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.ErrorMetric;
@@ -9,6 +8,7 @@ import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.Objective;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
+import io.ogpm.report.Series;
 import java.util.function.DoubleFunction;
 import java.util.function.DoubleUnaryOperator;
 
@@ -26,7 +26,13 @@ final class ErrorCurves {
   }
 
   static Mechanism mechanism(MechanismType type, Domain domain, double eps, Objective objective) {
-    return MechanismCatalog.of(MechanismSpec.builder().type(type).domain(domain).epsilon(eps).objective(objective).build());
+    return MechanismCatalog.of(
+        MechanismSpec.builder()
+            .type(type)
+            .domain(domain)
+            .epsilon(eps)
+            .objective(objective)
+            .build());
   }
 
   static Mechanism mechanism(MechanismType type, Domain domain, double eps) {
@@ -42,12 +48,17 @@ final class ErrorCurves {
     return y;
   }
 
-  static Series wholeDomainSeries(String name, Mechanism m, ErrorMetric metric, Distance distance, double[] xs) {
+  static Series wholeDomainSeries(
+      String name, Mechanism m, ErrorMetric metric, Distance distance, double[] xs) {
     return Series.of(name, xs, wholeDomain(m, metric, distance, xs));
   }
 
   /** The worst-case error of the mechanism built for each epsilon. */
-  static double[] worstCase(DoubleFunction<Mechanism> byEpsilon, ErrorMetric metric, Distance distance, double[] epsilons) {
+  static double[] worstCase(
+      DoubleFunction<Mechanism> byEpsilon,
+      ErrorMetric metric,
+      Distance distance,
+      double[] epsilons) {
     double[] y = new double[epsilons.length];
     for (int i = 0; i < epsilons.length; i++) {
       y[i] = byEpsilon.apply(epsilons[i]).worstCaseError(metric, distance);
@@ -56,7 +67,11 @@ final class ErrorCurves {
   }
 
   static Series worstCaseSeries(
-      String name, DoubleFunction<Mechanism> byEpsilon, ErrorMetric metric, Distance distance, double[] epsilons) {
+      String name,
+      DoubleFunction<Mechanism> byEpsilon,
+      ErrorMetric metric,
+      Distance distance,
+      double[] epsilons) {
     return Series.of(name, epsilons, worstCase(byEpsilon, metric, distance, epsilons));
   }
 

@@ -22,25 +22,28 @@ import java.util.Locale;
 import java.util.stream.IntStream;
 
 /**
- * Field sampling against splitting on real data: MotionSense subjects 4 to 24 (not the sample's
- * 1 to 3), the six fields of the sample configuration with their shares of the record's epsilon
- * (1, 1, 1, 1, 0.5 and 1 of 5.5), record epsilons 1, 2, 5.5 and 10. Each record goes through the
+ * Field sampling against splitting on real data: MotionSense subjects 4 to 24 (not the sample's 1
+ * to 3), the six fields of the sample configuration with their shares of the record's epsilon (1,
+ * 1, 1, 1, 0.5 and 1 of 5.5), record epsilons 1, 2, 5.5 and 10. Each record goes through the
  * perturbation plan of the operator ({@link PerturbationPlan}: the same checks, choice of fields
  * and mechanisms), each field is estimated over the records that reported it as the aggregation
  * does ({@link FieldEstimator}, method em, 50 bins), and compared with the truth of all records:
  * what an analyst wants to know.
  *
- * <p>Per field: the histogram's L1 error {@code sum_i |f_i - f^_i|} and the width of the mean's
- * 95 % interval (a circular field's arc; the whole circle when its interval is), each averaged
- * over the repetitions with its standard error. A ratio's 95 % interval is by the delta method.
+ * <p>Per field: the histogram's L1 error {@code sum_i |f_i - f^_i|} and the width of the mean's 95
+ * % interval (a circular field's arc; the whole circle when its interval is), each averaged over
+ * the repetitions with its standard error. A ratio's 95 % interval is by the delta method.
  */
 public final class FieldSamplingEvaluation {
   static final int BINS = 50;
   static final double[] RECORD_EPSILONS = {1, 2, 5.5, 10};
+
   /** The record epsilon of the target: the sample configuration's. */
   static final double TARGET_EPSILON = 5.5;
+
   /** Fields-per-record of each method; 0 is auto, -1 splitting (every field reported). */
   static final int[] METHODS = {-1, 1, 2, 3, 0};
+
   static final String[] FIELD_LINES = {
     "{name: userAcceleration.x, min: -3.0, max: 3.0, out-of-range: clamp, epsilon: %s}",
     "{name: userAcceleration.y, min: -3.0, max: 3.0, out-of-range: clamp, epsilon: %s}",
@@ -49,8 +52,15 @@ public final class FieldSamplingEvaluation {
     "{name: attitude.pitch, min: -1.5707963267948966, max: 1.5707963267948966, out-of-range: clamp, epsilon: %s}",
     "{name: attitude.yaw, domain: circular, min: -3.141592653589793, max: 3.141592653589793, epsilon: %s}",
   };
-  static final String[] COLUMNS = {"userAcceleration.x", "userAcceleration.y", "userAcceleration.z", "attitude.roll",
-    "attitude.pitch", "attitude.yaw"};
+  static final String[] COLUMNS = {
+    "userAcceleration.x",
+    "userAcceleration.y",
+    "userAcceleration.z",
+    "attitude.roll",
+    "attitude.pitch",
+    "attitude.yaw"
+  };
+
   /** Each field's share of the record's epsilon, as in the sample configuration (sums to 5.5). */
   static final double[] SHARES = {1, 1, 1, 1, 0.5, 1};
 
@@ -68,7 +78,9 @@ public final class FieldSamplingEvaluation {
      */
     Interval ratio(Estimate other) {
       double r = mean / other.mean;
-      double rel = Math.sqrt(Math.pow(standardError / mean, 2) + Math.pow(other.standardError / other.mean, 2));
+      double rel =
+          Math.sqrt(
+              Math.pow(standardError / mean, 2) + Math.pow(other.standardError / other.mean, 2));
       return new Interval(r, r * (1 - Interval.Z95 * rel), r * (1 + Interval.Z95 * rel));
     }
   }
@@ -79,6 +91,7 @@ public final class FieldSamplingEvaluation {
   private final int repetitions;
   private final int rows;
   private final double[] epsilons;
+
   /** [epsilon][method]. */
   private final Cell[][] cells;
 
@@ -97,11 +110,15 @@ public final class FieldSamplingEvaluation {
   static FieldSamplingEvaluation compute(int repetitions, double[] epsilons) {
     double[][] data = MotionSense.columns(4, 24, COLUMNS);
     Cell[][] cells = new Cell[epsilons.length][METHODS.length];
-    IntStream.range(0, epsilons.length * METHODS.length).parallel().forEach(task -> {
-      int e = task / METHODS.length;
-      int m = task % METHODS.length;
-      cells[e][m] = run(config(epsilons[e], METHODS[m]), data, repetitions, 7919L * task + 1);
-    });
+    IntStream.range(0, epsilons.length * METHODS.length)
+        .parallel()
+        .forEach(
+            task -> {
+              int e = task / METHODS.length;
+              int m = task % METHODS.length;
+              cells[e][m] =
+                  run(config(epsilons[e], METHODS[m]), data, repetitions, 7919L * task + 1);
+            });
     return new FieldSamplingEvaluation(repetitions, data[0].length, epsilons.clone(), cells);
   }
 
@@ -109,11 +126,18 @@ public final class FieldSamplingEvaluation {
   static PrivacyConfig config(double recordEpsilon, int method) {
     StringBuilder yaml = new StringBuilder("fields:\n");
     for (int i = 0; i < FIELD_LINES.length; i++) {
-      yaml.append("  - ").append(String.format(Locale.ROOT, FIELD_LINES[i],
-          Double.toString(SHARES[i] * recordEpsilon / TARGET_EPSILON))).append('\n');
+      yaml.append("  - ")
+          .append(
+              String.format(
+                  Locale.ROOT,
+                  FIELD_LINES[i],
+                  Double.toString(SHARES[i] * recordEpsilon / TARGET_EPSILON)))
+          .append('\n');
     }
     if (method >= 0) {
-      yaml.append("sampling: {fields-per-record: ").append(method == 0 ? "auto" : Integer.toString(method)).append("}\n");
+      yaml.append("sampling: {fields-per-record: ")
+          .append(method == 0 ? "auto" : Integer.toString(method))
+          .append("}\n");
     }
     return PrivacyConfig.parse(yaml.toString());
   }
@@ -131,7 +155,10 @@ public final class FieldSamplingEvaluation {
       FieldBinning binning = FieldBinning.ofDomain(field.domain(), BINS);
       for (int i = 0; i < n; i++) {
         // The values the mechanism gets: clamped into the domain where the field clamps.
-        double x = field.domain().contains(data[f][i]) ? data[f][i] : field.domain().nearestInput(data[f][i]);
+        double x =
+            field.domain().contains(data[f][i])
+                ? data[f][i]
+                : field.domain().nearestInput(data[f][i]);
         inputs[f][i] = x;
         truth[f][binning.inputBin(x)] += 1.0 / n;
       }
@@ -175,11 +202,18 @@ public final class FieldSamplingEvaluation {
       histogram[f] = Estimate.of(sums[0][f], sums[1][f], repetitions);
       width[f] = Estimate.of(sums[2][f], sums[3][f], repetitions);
     }
-    int k = config.sampling().filter(FieldSampling::samples).map(FieldSampling::fieldsPerRecord).orElse(d);
+    int k =
+        config
+            .sampling()
+            .filter(FieldSampling::samples)
+            .map(FieldSampling::fieldsPerRecord)
+            .orElse(d);
     return new Cell(k, histogram, width);
   }
 
-  /** The width of the mean's 95 % interval: a circular field's arc, the whole circle when unknown. */
+  /**
+   * The width of the mean's 95 % interval: a circular field's arc, the whole circle when unknown.
+   */
   static double width(FieldEstimate e, Domain domain) {
     Interval i = domain.isCircular() ? e.circular().direction() : e.linear().mean();
     if (Double.isNaN(i.lower()) || Double.isNaN(i.upper())) {
@@ -193,7 +227,9 @@ public final class FieldSamplingEvaluation {
     return method < 0 ? "splitting" : method == 0 ? "auto" : "K = " + method;
   }
 
-  /** Two figures: the fields' mean histogram error, and their interval widths relative to splitting. */
+  /**
+   * Two figures: the fields' mean histogram error, and their interval widths relative to splitting.
+   */
   public List<Figure> figures() {
     List<Series> histogram = new ArrayList<>();
     List<Series> width = new ArrayList<>();
@@ -205,36 +241,69 @@ public final class FieldSamplingEvaluation {
         double logRatio = 0;
         for (int f = 0; f < COLUMNS.length; f++) {
           h[e] += c.histogram()[f].mean() / COLUMNS.length;
-          logRatio += Math.log(c.width()[f].mean() / cells[e][0].width()[f].mean()) / COLUMNS.length;
+          logRatio +=
+              Math.log(c.width()[f].mean() / cells[e][0].width()[f].mean()) / COLUMNS.length;
         }
         w[e] = Math.exp(logRatio);
       }
       Series.Style style = METHODS[m] == 0 ? Series.Style.SOLID_LINE : Series.Style.DASHED_LINE;
-      histogram.add(Series.of(methodName(METHODS[m]), epsilons, h, METHODS[m] < 0 ? Series.Style.SOLID_LINE : style));
-      width.add(Series.of(methodName(METHODS[m]), epsilons, w, METHODS[m] < 0 ? Series.Style.SOLID_LINE : style));
+      histogram.add(
+          Series.of(
+              methodName(METHODS[m]),
+              epsilons,
+              h,
+              METHODS[m] < 0 ? Series.Style.SOLID_LINE : style));
+      width.add(
+          Series.of(
+              methodName(METHODS[m]),
+              epsilons,
+              w,
+              METHODS[m] < 0 ? Series.Style.SOLID_LINE : style));
     }
     return List.of(
-        Figure.of("field-sampling-histogram", "MotionSense subjects 4-24, six fields: histogram error (" + repetitions
-            + " runs)", "record epsilon", "sum of |f - f^| over 50 bins, mean of the fields", histogram),
-        Figure.of("field-sampling-interval", "MotionSense subjects 4-24, six fields: mean interval width (" + repetitions
-            + " runs)", "record epsilon", "width relative to splitting, geometric mean of the fields", width));
+        Figure.of(
+            "field-sampling-histogram",
+            "MotionSense subjects 4-24, six fields: histogram error (" + repetitions + " runs)",
+            "record epsilon",
+            "sum of |f - f^| over 50 bins, mean of the fields",
+            histogram),
+        Figure.of(
+            "field-sampling-interval",
+            "MotionSense subjects 4-24, six fields: mean interval width (" + repetitions + " runs)",
+            "record epsilon",
+            "width relative to splitting, geometric mean of the fields",
+            width));
   }
 
   /** The tables and the target, for summary.md and docs/field-sampling.md. */
   public String markdown() {
     StringBuilder md = new StringBuilder();
-    md.append(String.format(Locale.ROOT, "Subjects 4-24 (%,d rows), six fields, k = %d bins, method em, %d runs per"
-        + " point; mean +- standard error.%n", rows, BINS, repetitions));
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "Subjects 4-24 (%,d rows), six fields, k = %d bins, method em, %d runs per"
+                + " point; mean +- standard error.%n",
+            rows,
+            BINS,
+            repetitions));
     md.append("\n### Which K auto picks\n\n| record epsilon | K |\n| ---: | ---: |\n");
     for (int e = 0; e < cells.length; e++) {
-      md.append(String.format(Locale.ROOT, "| %s | %d |%n", trim(epsilons[e]), cells[e][METHODS.length - 1].fieldsPerRecord()));
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %d |%n",
+              trim(epsilons[e]),
+              cells[e][METHODS.length - 1].fieldsPerRecord()));
     }
     table(md, "Histogram L1 error", true);
     table(md, "Width of the mean's 95 % interval (field units)", false);
-    md.append("\n### Target at record epsilon ").append(trim(TARGET_EPSILON))
-        .append(": auto at least 1.5 times lower histogram error and narrower intervals for every field (by the")
+    md.append("\n### Target at record epsilon ")
+        .append(trim(TARGET_EPSILON))
+        .append(
+            ": auto at least 1.5 times lower histogram error and narrower intervals for every field (by the")
         .append(" lower ends of the ratios' 95 % intervals)\n\n")
-        .append("| field | histogram: splitting / auto (95 % interval) | interval width: splitting / auto | holds |\n")
+        .append(
+            "| field | histogram: splitting / auto (95 % interval) | interval width: splitting / auto | holds |\n")
         .append("| --- | ---: | ---: | --- |\n");
     Interval[] histograms = targetRatios(true);
     Interval[] widths = targetRatios(false);
@@ -242,8 +311,18 @@ public final class FieldSamplingEvaluation {
       Interval h = histograms[f];
       Interval w = widths[f];
       boolean holds = targetHolds(h, w);
-      md.append(String.format(Locale.ROOT, "| %s | %.2f (%.2f-%.2f) | %.2f (%.2f-%.2f) | %s |%n", COLUMNS[f],
-          h.estimate(), h.lower(), h.upper(), w.estimate(), w.lower(), w.upper(), holds ? "yes" : "**no**"));
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %.2f (%.2f-%.2f) | %.2f (%.2f-%.2f) | %s |%n",
+              COLUMNS[f],
+              h.estimate(),
+              h.lower(),
+              h.upper(),
+              w.estimate(),
+              w.lower(),
+              w.upper(),
+              holds ? "yes" : "**no**"));
     }
     return md.toString();
   }
@@ -256,14 +335,20 @@ public final class FieldSamplingEvaluation {
     return histogram.lower() >= 1.5 && width.lower() > 1;
   }
 
-  /** Splitting's histogram error (or interval width) over auto's, field by field at the target epsilon. */
+  /**
+   * Splitting's histogram error (or interval width) over auto's, field by field at the target
+   * epsilon.
+   */
   public Interval[] targetRatios(boolean histogram) {
     int e = indexOf(TARGET_EPSILON);
     Interval[] out = new Interval[COLUMNS.length];
     Cell split = cells[e][0];
     Cell auto = cells[e][METHODS.length - 1];
     for (int f = 0; f < COLUMNS.length; f++) {
-      out[f] = histogram ? split.histogram()[f].ratio(auto.histogram()[f]) : split.width()[f].ratio(auto.width()[f]);
+      out[f] =
+          histogram
+              ? split.histogram()[f].ratio(auto.histogram()[f])
+              : split.width()[f].ratio(auto.width()[f]);
     }
     return out;
   }

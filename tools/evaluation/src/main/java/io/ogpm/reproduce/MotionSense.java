@@ -10,10 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The MotionSense readings the paper evaluates on (subjects 1 to 3 of the "downstairs" trial,
- * 6,159 rows), bundled as resources with their attribution ({@code
- * datasets/motionsense-dws1/SOURCE.md}): MIT-licensed, Malekzadeh, Clegg, Cavallaro and Haddadi,
- * "Mobile Sensor Data Anonymization", IoTDI 2019.
+ * The MotionSense readings the paper evaluates on (subjects 1 to 3 of the "downstairs" trial, 6,159
+ * rows), bundled as resources with their attribution ({@code datasets/motionsense-dws1/SOURCE.md}):
+ * MIT-licensed, Malekzadeh, Clegg, Cavallaro and Haddadi, "Mobile Sensor Data Anonymization", IoTDI
+ * 2019.
  */
 public final class MotionSense {
   private static final String DIR = "/datasets/motionsense-dws1/";

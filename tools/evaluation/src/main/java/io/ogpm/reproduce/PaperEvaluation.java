@@ -8,7 +8,6 @@ import static io.ogpm.reproduce.ErrorCurves.wholeDomainSeries;
 import static io.ogpm.reproduce.ErrorCurves.worstCase;
 import static io.ogpm.reproduce.ErrorCurves.worstCaseSeries;
 
-import io.ogpm.report.Series;
 import io.ogpm.mechanism.Distance;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.ErrorMetric;
@@ -16,6 +15,7 @@ import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.Objective;
 import io.ogpm.mechanism.baseline.BoundedLaplace;
+import io.ogpm.report.Series;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.DoubleFunction;
@@ -66,47 +66,95 @@ public final class PaperEvaluation {
     double[][] paper = {{2, 0.942, 0.923}, {4, 0.905, 0.747}};
     for (double[] row : paper) {
       double eps = row[0];
-      double[] ogpm = wholeDomain(mechanism(MechanismType.OGPM, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
-      double[] pmc = wholeDomain(mechanism(MechanismType.PM_C, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
-      double[] swc = wholeDomain(mechanism(MechanismType.SW_C, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
-      figures.add(Figure.of("classical-whole-domain-eps" + (int) eps,
-          "Classical domain [0,1), absolute error, eps = " + (int) eps, "x", "E|y - x|",
-          List.of(Series.of("OGPM", xs, ogpm), Series.of("PM-C", xs, pmc), Series.of("SW-C", xs, swc))));
-      String where = "Expected errors, classical domain (Fig. whole-domain, eps = " + (int) eps + ")";
-      claims.add(new Claim(where, "OGPM's average absolute error relative to PM-C", row[1], mean(ogpm) / mean(pmc), true,
-          "exact errors on 1001 inputs"));
-      claims.add(new Claim(where, "OGPM's average absolute error relative to SW-C", row[2], mean(ogpm) / mean(swc), true,
-          "exact errors on 1001 inputs"));
+      double[] ogpm =
+          wholeDomain(
+              mechanism(MechanismType.OGPM, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
+      double[] pmc =
+          wholeDomain(
+              mechanism(MechanismType.PM_C, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
+      double[] swc =
+          wholeDomain(
+              mechanism(MechanismType.SW_C, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
+      figures.add(
+          Figure.of(
+              "classical-whole-domain-eps" + (int) eps,
+              "Classical domain [0,1), absolute error, eps = " + (int) eps,
+              "x",
+              "E|y - x|",
+              List.of(
+                  Series.of("OGPM", xs, ogpm),
+                  Series.of("PM-C", xs, pmc),
+                  Series.of("SW-C", xs, swc))));
+      String where =
+          "Expected errors, classical domain (Fig. whole-domain, eps = " + (int) eps + ")";
+      claims.add(
+          new Claim(
+              where,
+              "OGPM's average absolute error relative to PM-C",
+              row[1],
+              mean(ogpm) / mean(pmc),
+              true,
+              "exact errors on 1001 inputs"));
+      claims.add(
+          new Claim(
+              where,
+              "OGPM's average absolute error relative to SW-C",
+              row[2],
+              mean(ogpm) / mean(swc),
+              true,
+              "exact errors on 1001 inputs"));
     }
   }
 
   private void classicalWorstCase() {
     for (ErrorMetric metric : ErrorMetric.values()) {
       DoubleFunction<Mechanism> ogpm = eps -> mechanism(MechanismType.OGPM, UNIT, eps);
-      DoubleFunction<Mechanism> ogpmL2 = eps -> mechanism(MechanismType.OGPM, UNIT, eps, Objective.L2);
+      DoubleFunction<Mechanism> ogpmL2 =
+          eps -> mechanism(MechanismType.OGPM, UNIT, eps, Objective.L2);
       DoubleFunction<Mechanism> pmc = eps -> mechanism(MechanismType.PM_C, UNIT, eps);
       DoubleFunction<Mechanism> swc = eps -> mechanism(MechanismType.SW_C, UNIT, eps);
       List<Series> series = new ArrayList<>();
-      series.add(worstCaseSeries("OGPM (closed form, l1)", ogpm, metric, Distance.LINEAR, EPSILONS));
+      series.add(
+          worstCaseSeries("OGPM (closed form, l1)", ogpm, metric, Distance.LINEAR, EPSILONS));
       if (metric == ErrorMetric.L2) {
         series.add(worstCaseSeries("OGPM (l2 optimum)", ogpmL2, metric, Distance.LINEAR, EPSILONS));
       }
       series.add(worstCaseSeries("PM-C", pmc, metric, Distance.LINEAR, EPSILONS));
       series.add(worstCaseSeries("SW-C", swc, metric, Distance.LINEAR, EPSILONS));
-      figures.add(Figure.of("classical-worst-case-" + metric.id(),
-          "Classical domain [0,1), worst-case " + errorName(metric), "epsilon", "worst-case " + lossLabel(metric, "|y - x|"),
-          series));
+      figures.add(
+          Figure.of(
+              "classical-worst-case-" + metric.id(),
+              "Classical domain [0,1), worst-case " + errorName(metric),
+              "epsilon",
+              "worst-case " + lossLabel(metric, "|y - x|"),
+              series));
       if (metric == ErrorMetric.L2) {
         double[] best = worstCase(ogpmL2, metric, Distance.LINEAR, EPSILONS);
         double[] closed = worstCase(ogpm, metric, Distance.LINEAR, EPSILONS);
         double[] p = worstCase(pmc, metric, Distance.LINEAR, EPSILONS);
         double[] s = worstCase(swc, metric, Distance.LINEAR, EPSILONS);
         String where = "Expected errors, classical domain (Fig. worst-case, square error)";
-        String note = "OGPM as the square-error optimum (paper-notes 1; the paper's curve came from its solver). With the"
-            + " closed form the ratio to PM-C is " + pct(mean(closed) / mean(p))
-            + ": at the endpoints the closed form and PM-C coincide";
-        claims.add(new Claim(where, "OGPM's average worst-case square error relative to PM-C", 0.899, mean(best) / mean(p), true, note));
-        claims.add(new Claim(where, "OGPM's average worst-case square error relative to SW-C", 0.617, mean(best) / mean(s), true, note));
+        String note =
+            "OGPM as the square-error optimum (paper-notes 1; the paper's curve came from its solver). With the"
+                + " closed form the ratio to PM-C is "
+                + pct(mean(closed) / mean(p))
+                + ": at the endpoints the closed form and PM-C coincide";
+        claims.add(
+            new Claim(
+                where,
+                "OGPM's average worst-case square error relative to PM-C",
+                0.899,
+                mean(best) / mean(p),
+                true,
+                note));
+        claims.add(
+            new Claim(
+                where,
+                "OGPM's average worst-case square error relative to SW-C",
+                0.617,
+                mean(best) / mean(s),
+                true,
+                note));
       }
     }
   }
@@ -125,21 +173,41 @@ public final class PaperEvaluation {
       double[] sLinear = wholeDomain(swc, ErrorMetric.L2, Distance.LINEAR, xs);
       double[] pCircular = wholeDomain(pmc, ErrorMetric.L2, Distance.CIRCULAR, xs);
       double[] sCircular = wholeDomain(swc, ErrorMetric.L2, Distance.CIRCULAR, xs);
-      figures.add(Figure.of("circular-whole-domain-eps" + (int) eps,
-          "Circular domain [0,2pi), square error, eps = " + (int) eps, "x", "E d(y, x)^2",
-          List.of(
-              Series.of("OGPM (l2 optimum)", xs, o),
-              wholeDomainSeries("OGPM (closed form)", closed, ErrorMetric.L2, Distance.CIRCULAR, xs),
-              Series.of("PM-C, circular distance", xs, pCircular),
-              Series.of("SW-C, circular distance", xs, sCircular),
-              Series.of("PM-C, linear distance (paper)", xs, pLinear),
-              Series.of("SW-C, linear distance (paper)", xs, sLinear))));
-      String where = "Expected errors, circular domain (Fig. whole-domain, eps = " + (int) eps + ")";
-      claims.add(new Claim(where, "OGPM's average square error relative to PM-C", row[1], mean(o) / mean(pLinear), true,
-          "as the paper measured: PM-C with linear distance on the flattened circle (paper-notes 2); with circular"
-              + " distance for both: " + pct(mean(o) / mean(pCircular))));
-      claims.add(new Claim(where, "OGPM's average square error relative to SW-C", row[2], mean(o) / mean(sLinear), true,
-          "linear distance for SW-C as in the paper; with circular distance: " + pct(mean(o) / mean(sCircular))));
+      figures.add(
+          Figure.of(
+              "circular-whole-domain-eps" + (int) eps,
+              "Circular domain [0,2pi), square error, eps = " + (int) eps,
+              "x",
+              "E d(y, x)^2",
+              List.of(
+                  Series.of("OGPM (l2 optimum)", xs, o),
+                  wholeDomainSeries(
+                      "OGPM (closed form)", closed, ErrorMetric.L2, Distance.CIRCULAR, xs),
+                  Series.of("PM-C, circular distance", xs, pCircular),
+                  Series.of("SW-C, circular distance", xs, sCircular),
+                  Series.of("PM-C, linear distance (paper)", xs, pLinear),
+                  Series.of("SW-C, linear distance (paper)", xs, sLinear))));
+      String where =
+          "Expected errors, circular domain (Fig. whole-domain, eps = " + (int) eps + ")";
+      claims.add(
+          new Claim(
+              where,
+              "OGPM's average square error relative to PM-C",
+              row[1],
+              mean(o) / mean(pLinear),
+              true,
+              "as the paper measured: PM-C with linear distance on the flattened circle (paper-notes 2); with circular"
+                  + " distance for both: "
+                  + pct(mean(o) / mean(pCircular))));
+      claims.add(
+          new Claim(
+              where,
+              "OGPM's average square error relative to SW-C",
+              row[2],
+              mean(o) / mean(sLinear),
+              true,
+              "linear distance for SW-C as in the paper; with circular distance: "
+                  + pct(mean(o) / mean(sCircular))));
     }
   }
 
@@ -157,22 +225,39 @@ public final class PaperEvaluation {
       double[] pCircular = worstCase(pmc, metric, Distance.CIRCULAR, EPSILONS);
       double[] sCircular = worstCase(swc, metric, Distance.CIRCULAR, EPSILONS);
       String ogpmName = objective == Objective.L1 ? "OGPM (closed form)" : "OGPM (l2 optimum)";
-      figures.add(Figure.of("circular-worst-case-" + metric.id(),
-          "Circular domain [0,2pi), worst-case " + errorName(metric), "epsilon", "worst-case " + lossLabel(metric, "d(y, x)"),
-          List.of(
-              Series.of(ogpmName, EPSILONS, o),
-              Series.of("PM-C, circular distance", EPSILONS, pCircular),
-              Series.of("SW-C, circular distance", EPSILONS, sCircular),
-              Series.of("PM-C, linear distance (paper)", EPSILONS, pLinear),
-              Series.of("SW-C, linear distance (paper)", EPSILONS, sLinear))));
-      String where = "Expected errors, circular domain (Fig. worst-case, " + errorName(metric) + ")";
-      claims.add(new Claim(where, "OGPM's average worst-case " + errorName(metric) + " relative to PM-C", row[1],
-          mean(o) / mean(pLinear), true,
-          ogpmName + "; PM-C with linear distance as in the paper (paper-notes 2); with circular distance: "
-              + pct(mean(o) / mean(pCircular))));
-      claims.add(new Claim(where, "OGPM's average worst-case " + errorName(metric) + " relative to SW-C", row[2],
-          mean(o) / mean(sLinear), true,
-          "SW-C with linear distance as in the paper; with circular distance: " + pct(mean(o) / mean(sCircular))));
+      figures.add(
+          Figure.of(
+              "circular-worst-case-" + metric.id(),
+              "Circular domain [0,2pi), worst-case " + errorName(metric),
+              "epsilon",
+              "worst-case " + lossLabel(metric, "d(y, x)"),
+              List.of(
+                  Series.of(ogpmName, EPSILONS, o),
+                  Series.of("PM-C, circular distance", EPSILONS, pCircular),
+                  Series.of("SW-C, circular distance", EPSILONS, sCircular),
+                  Series.of("PM-C, linear distance (paper)", EPSILONS, pLinear),
+                  Series.of("SW-C, linear distance (paper)", EPSILONS, sLinear))));
+      String where =
+          "Expected errors, circular domain (Fig. worst-case, " + errorName(metric) + ")";
+      claims.add(
+          new Claim(
+              where,
+              "OGPM's average worst-case " + errorName(metric) + " relative to PM-C",
+              row[1],
+              mean(o) / mean(pLinear),
+              true,
+              ogpmName
+                  + "; PM-C with linear distance as in the paper (paper-notes 2); with circular distance: "
+                  + pct(mean(o) / mean(pCircular))));
+      claims.add(
+          new Claim(
+              where,
+              "OGPM's average worst-case " + errorName(metric) + " relative to SW-C",
+              row[2],
+              mean(o) / mean(sLinear),
+              true,
+              "SW-C with linear distance as in the paper; with circular distance: "
+                  + pct(mean(o) / mean(sCircular))));
     }
   }
 
@@ -180,53 +265,166 @@ public final class PaperEvaluation {
     double eps = 2;
     Domain pmDomain = Domain.classical(-1, 1);
     double[] xs = grid(-1, 1, INPUTS);
-    figures.add(Figure.of("pm-original-truncated-eps2", "PM and T-PM on [-1,1), square error, eps = 2", "x",
-        "E(y - x)^2",
-        List.of(
-            wholeDomainSeries("OGPM (closed form)", mechanism(MechanismType.OGPM, pmDomain, eps), ErrorMetric.L2, Distance.LINEAR, xs),
-            wholeDomainSeries("OGPM (l2 optimum)", mechanism(MechanismType.OGPM, pmDomain, eps, Objective.L2), ErrorMetric.L2, Distance.LINEAR, xs),
-            wholeDomainSeries("PM", mechanism(MechanismType.PM, pmDomain, eps), ErrorMetric.L2, Distance.LINEAR, xs),
-            wholeDomainSeries("T-PM", mechanism(MechanismType.T_PM, pmDomain, eps), ErrorMetric.L2, Distance.LINEAR, xs))));
+    figures.add(
+        Figure.of(
+            "pm-original-truncated-eps2",
+            "PM and T-PM on [-1,1), square error, eps = 2",
+            "x",
+            "E(y - x)^2",
+            List.of(
+                wholeDomainSeries(
+                    "OGPM (closed form)",
+                    mechanism(MechanismType.OGPM, pmDomain, eps),
+                    ErrorMetric.L2,
+                    Distance.LINEAR,
+                    xs),
+                wholeDomainSeries(
+                    "OGPM (l2 optimum)",
+                    mechanism(MechanismType.OGPM, pmDomain, eps, Objective.L2),
+                    ErrorMetric.L2,
+                    Distance.LINEAR,
+                    xs),
+                wholeDomainSeries(
+                    "PM",
+                    mechanism(MechanismType.PM, pmDomain, eps),
+                    ErrorMetric.L2,
+                    Distance.LINEAR,
+                    xs),
+                wholeDomainSeries(
+                    "T-PM",
+                    mechanism(MechanismType.T_PM, pmDomain, eps),
+                    ErrorMetric.L2,
+                    Distance.LINEAR,
+                    xs))));
     double[] us = grid(0, 1, INPUTS);
-    figures.add(Figure.of("sw-original-truncated-eps2", "SW and T-SW on [0,1), square error, eps = 2", "x", "E(y - x)^2",
-        List.of(
-            wholeDomainSeries("OGPM (closed form)", mechanism(MechanismType.OGPM, UNIT, eps), ErrorMetric.L2, Distance.LINEAR, us),
-            wholeDomainSeries("OGPM (l2 optimum)", mechanism(MechanismType.OGPM, UNIT, eps, Objective.L2), ErrorMetric.L2, Distance.LINEAR, us),
-            wholeDomainSeries("SW", mechanism(MechanismType.SW, UNIT, eps), ErrorMetric.L2, Distance.LINEAR, us),
-            wholeDomainSeries("T-SW", mechanism(MechanismType.T_SW, UNIT, eps), ErrorMetric.L2, Distance.LINEAR, us))));
+    figures.add(
+        Figure.of(
+            "sw-original-truncated-eps2",
+            "SW and T-SW on [0,1), square error, eps = 2",
+            "x",
+            "E(y - x)^2",
+            List.of(
+                wholeDomainSeries(
+                    "OGPM (closed form)",
+                    mechanism(MechanismType.OGPM, UNIT, eps),
+                    ErrorMetric.L2,
+                    Distance.LINEAR,
+                    us),
+                wholeDomainSeries(
+                    "OGPM (l2 optimum)",
+                    mechanism(MechanismType.OGPM, UNIT, eps, Objective.L2),
+                    ErrorMetric.L2,
+                    Distance.LINEAR,
+                    us),
+                wholeDomainSeries(
+                    "SW",
+                    mechanism(MechanismType.SW, UNIT, eps),
+                    ErrorMetric.L2,
+                    Distance.LINEAR,
+                    us),
+                wholeDomainSeries(
+                    "T-SW",
+                    mechanism(MechanismType.T_SW, UNIT, eps),
+                    ErrorMetric.L2,
+                    Distance.LINEAR,
+                    us))));
   }
 
   private void laplaceFamily() {
     double[] xs = grid(0, 1, INPUTS);
     for (double eps : new double[] {2, 4}) {
-      figures.add(Figure.of("laplace-family-whole-domain-eps" + (int) eps,
-          "Staircase, T-Laplace, B-Laplace on [0,1), absolute error, eps = " + (int) eps, "x", "E|y - x|",
-          List.of(
-              wholeDomainSeries("OGPM", mechanism(MechanismType.OGPM, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs),
-              wholeDomainSeries("Staircase", mechanism(MechanismType.STAIRCASE, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs),
-              wholeDomainSeries("T-Laplace", mechanism(MechanismType.T_LAPLACE, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs),
-              wholeDomainSeries("B-Laplace", mechanism(MechanismType.B_LAPLACE, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs),
-              Series.of("B-Laplace, paper's formula (not a distribution)", xs,
-                  ErrorCurves.map(xs, x -> BoundedLaplace.paperAbsoluteError(eps, x)), Series.Style.DASHED_LINE))));
+      figures.add(
+          Figure.of(
+              "laplace-family-whole-domain-eps" + (int) eps,
+              "Staircase, T-Laplace, B-Laplace on [0,1), absolute error, eps = " + (int) eps,
+              "x",
+              "E|y - x|",
+              List.of(
+                  wholeDomainSeries(
+                      "OGPM",
+                      mechanism(MechanismType.OGPM, UNIT, eps),
+                      ErrorMetric.L1,
+                      Distance.LINEAR,
+                      xs),
+                  wholeDomainSeries(
+                      "Staircase",
+                      mechanism(MechanismType.STAIRCASE, UNIT, eps),
+                      ErrorMetric.L1,
+                      Distance.LINEAR,
+                      xs),
+                  wholeDomainSeries(
+                      "T-Laplace",
+                      mechanism(MechanismType.T_LAPLACE, UNIT, eps),
+                      ErrorMetric.L1,
+                      Distance.LINEAR,
+                      xs),
+                  wholeDomainSeries(
+                      "B-Laplace",
+                      mechanism(MechanismType.B_LAPLACE, UNIT, eps),
+                      ErrorMetric.L1,
+                      Distance.LINEAR,
+                      xs),
+                  Series.of(
+                      "B-Laplace, paper's formula (not a distribution)",
+                      xs,
+                      ErrorCurves.map(xs, x -> BoundedLaplace.paperAbsoluteError(eps, x)),
+                      Series.Style.DASHED_LINE))));
     }
-    figures.add(Figure.of("laplace-family-worst-case", "Staircase, T-Laplace, B-Laplace on [0,1), worst-case absolute error",
-        "epsilon", "worst-case E|y - x|",
-        List.of(
-            worstCaseSeries("OGPM", e -> mechanism(MechanismType.OGPM, UNIT, e), ErrorMetric.L1, Distance.LINEAR, EPSILONS),
-            worstCaseSeries("Staircase", e -> mechanism(MechanismType.STAIRCASE, UNIT, e), ErrorMetric.L1, Distance.LINEAR, EPSILONS),
-            worstCaseSeries("T-Laplace", e -> mechanism(MechanismType.T_LAPLACE, UNIT, e), ErrorMetric.L1, Distance.LINEAR, EPSILONS),
-            worstCaseSeries("B-Laplace", e -> mechanism(MechanismType.B_LAPLACE, UNIT, e), ErrorMetric.L1, Distance.LINEAR, EPSILONS))));
+    figures.add(
+        Figure.of(
+            "laplace-family-worst-case",
+            "Staircase, T-Laplace, B-Laplace on [0,1), worst-case absolute error",
+            "epsilon",
+            "worst-case E|y - x|",
+            List.of(
+                worstCaseSeries(
+                    "OGPM",
+                    e -> mechanism(MechanismType.OGPM, UNIT, e),
+                    ErrorMetric.L1,
+                    Distance.LINEAR,
+                    EPSILONS),
+                worstCaseSeries(
+                    "Staircase",
+                    e -> mechanism(MechanismType.STAIRCASE, UNIT, e),
+                    ErrorMetric.L1,
+                    Distance.LINEAR,
+                    EPSILONS),
+                worstCaseSeries(
+                    "T-Laplace",
+                    e -> mechanism(MechanismType.T_LAPLACE, UNIT, e),
+                    ErrorMetric.L1,
+                    Distance.LINEAR,
+                    EPSILONS),
+                worstCaseSeries(
+                    "B-Laplace",
+                    e -> mechanism(MechanismType.B_LAPLACE, UNIT, e),
+                    ErrorMetric.L1,
+                    Distance.LINEAR,
+                    EPSILONS))));
   }
 
   private void purkayastha() {
     for (ErrorMetric metric : ErrorMetric.values()) {
       Objective objective = metric == ErrorMetric.L1 ? Objective.L1 : Objective.L2;
-      figures.add(Figure.of("purkayastha-worst-case-" + metric.id(),
-          "OGPM and Purkayastha on the circle [0,2pi), " + errorName(metric), "epsilon", lossLabel(metric, "d(y, x)"),
-          List.of(
-              worstCaseSeries(objective == Objective.L1 ? "OGPM (closed form)" : "OGPM (l2 optimum)",
-                  e -> mechanism(MechanismType.OGPM, CIRCLE, e, objective), metric, Distance.CIRCULAR, EPSILONS),
-              worstCaseSeries("Purkayastha", e -> mechanism(MechanismType.PURKAYASTHA, CIRCLE, e), metric, Distance.CIRCULAR, EPSILONS))));
+      figures.add(
+          Figure.of(
+              "purkayastha-worst-case-" + metric.id(),
+              "OGPM and Purkayastha on the circle [0,2pi), " + errorName(metric),
+              "epsilon",
+              lossLabel(metric, "d(y, x)"),
+              List.of(
+                  worstCaseSeries(
+                      objective == Objective.L1 ? "OGPM (closed form)" : "OGPM (l2 optimum)",
+                      e -> mechanism(MechanismType.OGPM, CIRCLE, e, objective),
+                      metric,
+                      Distance.CIRCULAR,
+                      EPSILONS),
+                  worstCaseSeries(
+                      "Purkayastha",
+                      e -> mechanism(MechanismType.PURKAYASTHA, CIRCLE, e),
+                      metric,
+                      Distance.CIRCULAR,
+                      EPSILONS))));
     }
   }
 
@@ -235,39 +433,100 @@ public final class PaperEvaluation {
     double[][] paper = {{0.4, 0.008}, {0.8, 0.015}};
     for (double[] row : paper) {
       double eps = row[0];
-      double[] o = wholeDomain(mechanism(MechanismType.OGPM, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
-      double[] p = wholeDomain(mechanism(MechanismType.PM_C, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
-      double[] s = wholeDomain(mechanism(MechanismType.SW_C, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
+      double[] o =
+          wholeDomain(
+              mechanism(MechanismType.OGPM, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
+      double[] p =
+          wholeDomain(
+              mechanism(MechanismType.PM_C, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
+      double[] s =
+          wholeDomain(
+              mechanism(MechanismType.SW_C, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
       String tag = String.valueOf(eps).replace('.', '_');
-      figures.add(Figure.of("small-epsilon-eps" + tag, "Classical domain [0,1), absolute error, eps = " + eps, "x", "E|y - x|",
-          List.of(Series.of("OGPM", xs, o), Series.of("PM-C", xs, p), Series.of("SW-C", xs, s))));
-      claims.add(new Claim("Appendix, comparison under small eps (eps = " + eps + ")",
-          "OGPM's error is at most this much smaller than PM-C's and SW-C's", row[1],
-          Math.max(ErrorCurves.maxDifference(p, o), ErrorCurves.maxDifference(s, o)), false,
-          "largest difference over 1001 inputs, against either baseline"));
+      figures.add(
+          Figure.of(
+              "small-epsilon-eps" + tag,
+              "Classical domain [0,1), absolute error, eps = " + eps,
+              "x",
+              "E|y - x|",
+              List.of(
+                  Series.of("OGPM", xs, o), Series.of("PM-C", xs, p), Series.of("SW-C", xs, s))));
+      claims.add(
+          new Claim(
+              "Appendix, comparison under small eps (eps = " + eps + ")",
+              "OGPM's error is at most this much smaller than PM-C's and SW-C's",
+              row[1],
+              Math.max(ErrorCurves.maxDifference(p, o), ErrorCurves.maxDifference(s, o)),
+              false,
+              "largest difference over 1001 inputs, against either baseline"));
     }
   }
 
   private void checkedValues() {
     String notes = "paper-notes 8";
-    claims.add(new Claim("Theorem 3, worst case", "OGPM worst-case absolute error, eps = 2", 0.268941,
-        mechanism(MechanismType.OGPM, UNIT, 2).worstCaseError(ErrorMetric.L1, Distance.LINEAR), false, notes + "; equal to PM-C's"));
-    claims.add(new Claim("Theorem 4", "Circular OGPM absolute error on [0,2pi), eps = 1", 1.186079,
-        mechanism(MechanismType.OGPM, CIRCLE, 1).worstCaseError(ErrorMetric.L1, Distance.CIRCULAR), false, notes));
-    claims.add(new Claim("Comparison with Purkayastha", "Purkayastha absolute error on [0,2pi), eps = 1", 1.313259,
-        mechanism(MechanismType.PURKAYASTHA, CIRCLE, 1).worstCaseError(ErrorMetric.L1, Distance.CIRCULAR), false, notes));
-    claims.add(new Claim("Comparison with T-Laplace", "T-Laplace absolute error at x = 0, eps = 2", 0.216166,
-        mechanism(MechanismType.T_LAPLACE, UNIT, 2).expectedError(0, ErrorMetric.L1, Distance.LINEAR), false, notes));
-    claims.add(new Claim("Comparison with the staircase mechanism", "Staircase absolute error, eps = 2 (e^(eps/2)/(e^eps - 1))",
-        0.425459, mechanism(MechanismType.STAIRCASE, UNIT, 2).worstCaseError(ErrorMetric.L1, Distance.LINEAR), false, notes));
-    claims.add(new Claim("Appendix, MSE of the optimal GPM", "Worst-case square error at eps = 1 (paper: 0.22, closed form)",
-        0.220872, mechanism(MechanismType.OGPM, UNIT, 1, Objective.L2).worstCaseError(ErrorMetric.L2, Distance.LINEAR), false,
-        "ours is the square-error optimum (paper-notes 1); the closed form gives 0.220872"));
-    claims.add(new Claim("Appendix, expected error of B-Laplace", "B-Laplace absolute error at x = 1/2, eps = 2",
-        BoundedLaplace.paperAbsoluteError(2, 0.5),
-        mechanism(MechanismType.B_LAPLACE, UNIT, 2).expectedError(0.5, ErrorMetric.L1, Distance.LINEAR), false,
-        "the paper's normaliser does not depend on x, so its density has mass 2/(1 + e^-1) = 1.462 at x = 1/2; ours"
-            + " is normalised for every x (and exactly eps-LDP with b = 1/eps)"));
+    claims.add(
+        new Claim(
+            "Theorem 3, worst case",
+            "OGPM worst-case absolute error, eps = 2",
+            0.268941,
+            mechanism(MechanismType.OGPM, UNIT, 2).worstCaseError(ErrorMetric.L1, Distance.LINEAR),
+            false,
+            notes + "; equal to PM-C's"));
+    claims.add(
+        new Claim(
+            "Theorem 4",
+            "Circular OGPM absolute error on [0,2pi), eps = 1",
+            1.186079,
+            mechanism(MechanismType.OGPM, CIRCLE, 1)
+                .worstCaseError(ErrorMetric.L1, Distance.CIRCULAR),
+            false,
+            notes));
+    claims.add(
+        new Claim(
+            "Comparison with Purkayastha",
+            "Purkayastha absolute error on [0,2pi), eps = 1",
+            1.313259,
+            mechanism(MechanismType.PURKAYASTHA, CIRCLE, 1)
+                .worstCaseError(ErrorMetric.L1, Distance.CIRCULAR),
+            false,
+            notes));
+    claims.add(
+        new Claim(
+            "Comparison with T-Laplace",
+            "T-Laplace absolute error at x = 0, eps = 2",
+            0.216166,
+            mechanism(MechanismType.T_LAPLACE, UNIT, 2)
+                .expectedError(0, ErrorMetric.L1, Distance.LINEAR),
+            false,
+            notes));
+    claims.add(
+        new Claim(
+            "Comparison with the staircase mechanism",
+            "Staircase absolute error, eps = 2 (e^(eps/2)/(e^eps - 1))",
+            0.425459,
+            mechanism(MechanismType.STAIRCASE, UNIT, 2)
+                .worstCaseError(ErrorMetric.L1, Distance.LINEAR),
+            false,
+            notes));
+    claims.add(
+        new Claim(
+            "Appendix, MSE of the optimal GPM",
+            "Worst-case square error at eps = 1 (paper: 0.22, closed form)",
+            0.220872,
+            mechanism(MechanismType.OGPM, UNIT, 1, Objective.L2)
+                .worstCaseError(ErrorMetric.L2, Distance.LINEAR),
+            false,
+            "ours is the square-error optimum (paper-notes 1); the closed form gives 0.220872"));
+    claims.add(
+        new Claim(
+            "Appendix, expected error of B-Laplace",
+            "B-Laplace absolute error at x = 1/2, eps = 2",
+            BoundedLaplace.paperAbsoluteError(2, 0.5),
+            mechanism(MechanismType.B_LAPLACE, UNIT, 2)
+                .expectedError(0.5, ErrorMetric.L1, Distance.LINEAR),
+            false,
+            "the paper's normaliser does not depend on x, so its density has mass 2/(1 + e^-1) = 1.462 at x = 1/2; ours"
+                + " is normalised for every x (and exactly eps-LDP with b = 1/eps)"));
   }
 
   static String errorName(ErrorMetric metric) {

@@ -23,7 +23,8 @@ final class ReconstructionCeiling {
 
   /**
    * The smallest L1 error to {@code truth} over the iterates of EM and EMS on {@code counts}, and
-   * the shipped estimate {@code shipped} (the caller's {@link Reconstruction#em} of the same counts).
+   * the shipped estimate {@code shipped} (the caller's {@link Reconstruction#em} of the same
+   * counts).
    */
   static double bestError(long[] counts, TransitionMatrix t, double[] truth, double[] shipped) {
     long n = 0;
@@ -37,7 +38,8 @@ final class ReconstructionCeiling {
       Arrays.fill(theta, 1.0 / k);
       best = Math.min(best, Histograms.l1(theta, truth));
       for (int it = 0; it < ITERATIONS; it++) {
-        double[] next = Reconstruction.smooth(Reconstruction.step(counts, n, t, theta), w, t.circular());
+        double[] next =
+            Reconstruction.smooth(Reconstruction.step(counts, n, t, theta), w, t.circular());
         best = Math.min(best, Histograms.l1(next, truth));
         boolean converged = Histograms.l1(next, theta) < 1e-9;
         theta = next;

@@ -22,7 +22,10 @@ public final class Reports {
         f.chart().writePng(dir.resolve(f.name() + ".png"));
         f.table().write(dir.resolve(f.name() + ".csv"));
       }
-      Files.writeString(dir.resolve("summary.md"), Summary.markdown(claims, figures, extra), StandardCharsets.UTF_8);
+      Files.writeString(
+          dir.resolve("summary.md"),
+          Summary.markdown(claims, figures, extra),
+          StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the report to " + dir, e);
     }

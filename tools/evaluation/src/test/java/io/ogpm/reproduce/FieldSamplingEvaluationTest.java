@@ -15,12 +15,16 @@ import org.junit.jupiter.api.Test;
 class FieldSamplingEvaluationTest {
   @Test
   void atTheSamplesEpsilonAutoBeatsSplittingForEveryField() {
-    FieldSamplingEvaluation e = FieldSamplingEvaluation.compute(6, new double[] {FieldSamplingEvaluation.TARGET_EPSILON});
+    FieldSamplingEvaluation e =
+        FieldSamplingEvaluation.compute(6, new double[] {FieldSamplingEvaluation.TARGET_EPSILON});
     Interval[] histogram = e.targetRatios(true);
     Interval[] width = e.targetRatios(false);
     for (int f = 0; f < histogram.length; f++) {
       assertThat(FieldSamplingEvaluation.targetHolds(histogram[f], width[f]))
-          .as("%s: histogram %s, width %s", FieldSamplingEvaluation.COLUMNS[f], histogram[f], width[f]).isTrue();
+          .as(
+              "%s: histogram %s, width %s",
+              FieldSamplingEvaluation.COLUMNS[f], histogram[f], width[f])
+          .isTrue();
     }
     assertThat(e.markdown()).contains("| 5.5 | 1 |").doesNotContain("**no**");
   }

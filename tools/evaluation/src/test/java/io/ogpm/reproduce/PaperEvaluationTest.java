@@ -20,12 +20,16 @@ class PaperEvaluationTest {
 
   @Test
   void classicalWholeDomainRatiosAreWithinHalfAPercentagePoint() {
-    List<Claim> l1 = evaluation.claims().stream()
-        .filter(c -> c.where().startsWith("Expected errors, classical domain (Fig. whole-domain"))
-        .toList();
+    List<Claim> l1 =
+        evaluation.claims().stream()
+            .filter(
+                c -> c.where().startsWith("Expected errors, classical domain (Fig. whole-domain"))
+            .toList();
     assertThat(l1).hasSize(4);
     for (Claim c : l1) {
-      assertThat(Math.abs(c.difference())).as(c.where() + ": " + c.statement()).isLessThanOrEqualTo(0.5);
+      assertThat(Math.abs(c.difference()))
+          .as(c.where() + ": " + c.statement())
+          .isLessThanOrEqualTo(0.5);
     }
   }
 
@@ -33,13 +37,16 @@ class PaperEvaluationTest {
   void everyRatioClaimIsWithinTwoPercentagePointsAndCheckedValuesMatch() {
     for (Claim c : evaluation.claims()) {
       if (c.percent()) {
-        assertThat(Math.abs(c.difference())).as(c.where() + ": " + c.statement()).isLessThanOrEqualTo(2.0);
+        assertThat(Math.abs(c.difference()))
+            .as(c.where() + ": " + c.statement())
+            .isLessThanOrEqualTo(2.0);
       }
     }
-    long checked = evaluation.claims().stream()
-        .filter(c -> !c.percent() && c.note().startsWith("paper-notes 8"))
-        .peek(c -> assertThat(Math.abs(c.difference())).as(c.statement()).isLessThan(5e-7))
-        .count();
+    long checked =
+        evaluation.claims().stream()
+            .filter(c -> !c.percent() && c.note().startsWith("paper-notes 8"))
+            .peek(c -> assertThat(Math.abs(c.difference())).as(c.statement()).isLessThan(5e-7))
+            .count();
     assertThat(checked).isEqualTo(5);
   }
 
@@ -54,9 +61,16 @@ class PaperEvaluationTest {
     }
     String summary = Files.readString(dir.resolve("summary.md"));
     assertThat(summary).contains("| 94.2 % | 94.2 % |", "linear distance", "paper-notes 2");
-    assertThat(evaluation.figures()).extracting(Figure::name).contains(
-        "classical-whole-domain-eps2", "classical-worst-case-l2", "circular-whole-domain-eps4",
-        "circular-worst-case-l1", "pm-original-truncated-eps2", "laplace-family-worst-case",
-        "purkayastha-worst-case-l1", "small-epsilon-eps0_4");
+    assertThat(evaluation.figures())
+        .extracting(Figure::name)
+        .contains(
+            "classical-whole-domain-eps2",
+            "classical-worst-case-l2",
+            "circular-whole-domain-eps4",
+            "circular-worst-case-l1",
+            "pm-original-truncated-eps2",
+            "laplace-family-worst-case",
+            "purkayastha-worst-case-l1",
+            "small-epsilon-eps0_4");
   }
 }

@@ -30,7 +30,8 @@ class ReconstructionCeilingTest {
     int n = 5000;
     for (int i = 0; i < n; i++) {
       double u = bits.nextUniform();
-      double x = domain.lo() + domain.width() * (u < 0.7 ? 0.1 + 0.2 * bits.nextUniform() : 0.5 + 0.1 * u);
+      double x =
+          domain.lo() + domain.width() * (u < 0.7 ? 0.1 + 0.2 * bits.nextUniform() : 0.5 + 0.1 * u);
       truth[truthBins.inputBin(x)] += 1.0 / n;
       acc.add(m.perturb(x, bits), binning);
     }

@@ -9,12 +9,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 
 /**
- * An immutable table of strings and numbers, written as CSV so that every figure of a report can
- * be re-plotted or checked with other tools.
+ * An immutable table of strings and numbers, written as CSV so that every figure of a report can be
+ * re-plotted or checked with other tools.
  *
  * <p>The format is RFC 4180 with {@code \n} line ends, in UTF-8: a string cell is quoted when it
  * holds a comma, a quote or a line break, and quotes inside it are doubled. A floating-point cell
@@ -74,14 +73,31 @@ public final class CsvTable {
   private static void checkSameX(Series first, Series s) {
     if (s.size() != first.size()) {
       throw new IllegalArgumentException(
-          "series '" + s.name() + "' has " + s.size() + " points but series '" + first.name()
-              + "' has " + first.size() + "; a wide table needs the same x values");
+          "series '"
+              + s.name()
+              + "' has "
+              + s.size()
+              + " points but series '"
+              + first.name()
+              + "' has "
+              + first.size()
+              + "; a wide table needs the same x values");
     }
     for (int i = 0; i < s.size(); i++) {
       if (Double.compare(s.x(i), first.x(i)) != 0) {
         throw new IllegalArgumentException(
-            "series '" + s.name() + "' has x[" + i + "] = " + s.x(i) + " but series '"
-                + first.name() + "' has x[" + i + "] = " + first.x(i)
+            "series '"
+                + s.name()
+                + "' has x["
+                + i
+                + "] = "
+                + s.x(i)
+                + " but series '"
+                + first.name()
+                + "' has x["
+                + i
+                + "] = "
+                + first.x(i)
                 + "; a wide table needs the same x values");
       }
     }
@@ -169,14 +185,25 @@ public final class CsvTable {
       int r = rows.size();
       if (cells.size() != header.size()) {
         throw new IllegalArgumentException(
-            "row " + r + " has " + cells.size() + " cells but the header has " + header.size()
-                + " columns " + header);
+            "row "
+                + r
+                + " has "
+                + cells.size()
+                + " cells but the header has "
+                + header.size()
+                + " columns "
+                + header);
       }
       for (int c = 0; c < cells.size(); c++) {
         Object cell = cells.get(c);
         if (!(cell instanceof String) && !(cell instanceof Number)) {
           throw new IllegalArgumentException(
-              "row " + r + ", column '" + header.get(c) + "': cell " + cell
+              "row "
+                  + r
+                  + ", column '"
+                  + header.get(c)
+                  + "': cell "
+                  + cell
                   + " is neither a String nor a Number");
         }
       }

@@ -48,21 +48,27 @@ public final class LineChart {
 
   /** Okabe-Ito palette without its yellow, which vanishes on white paper. */
   private static final Color[] COLORS = {
-    new Color(0x0072B2), new Color(0xD55E00), new Color(0x009E73), new Color(0xCC79A7),
-    new Color(0xE69F00), new Color(0x56B4E9), new Color(0x000000)
+    new Color(0x0072B2),
+    new Color(0xD55E00),
+    new Color(0x009E73),
+    new Color(0xCC79A7),
+    new Color(0xE69F00),
+    new Color(0x56B4E9),
+    new Color(0x000000)
   };
 
   private static final float LINE_WIDTH = 2.2f;
   private static final BasicStroke SOLID = stroke(null);
   private static final BasicStroke DASHED = stroke(new float[] {9f, 5f});
+
   /** Strokes given, in turn, to series without a style hint. */
   private static final BasicStroke[] STROKES = {
     SOLID, DASHED, stroke(new float[] {2f, 4f}), stroke(new float[] {10f, 4f, 2f, 4f})
   };
 
   /**
-   * Lines with at most this many points also mark each point, which tells series apart in print
-   * and keeps a point between two missing values visible; denser lines would only be cluttered.
+   * Lines with at most this many points also mark each point, which tells series apart in print and
+   * keeps a point between two missing values visible; denser lines would only be cluttered.
    */
   private static final int MAX_POINTS_WITH_MARKERS = 30;
 
@@ -217,8 +223,7 @@ public final class LineChart {
   }
 
   private static BasicStroke stroke(float[] dash) {
-    return new BasicStroke(
-        LINE_WIDTH, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, dash, 0f);
+    return new BasicStroke(LINE_WIDTH, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, dash, 0f);
   }
 
   /** Collects the parts of a chart; {@link #build()} checks they fit together. */
@@ -331,8 +336,15 @@ public final class LineChart {
         for (int i = 0; i < s.size(); i++) {
           if (s.y(i) <= 0) {
             throw new IllegalStateException(
-                "chart '" + title + "': log-scale y axis cannot show y[" + i + "] = " + s.y(i)
-                    + " of series '" + s.name() + "'");
+                "chart '"
+                    + title
+                    + "': log-scale y axis cannot show y["
+                    + i
+                    + "] = "
+                    + s.y(i)
+                    + " of series '"
+                    + s.name()
+                    + "'");
           }
         }
       }

@@ -120,6 +120,12 @@ public final class Series {
 
   @Override
   public String toString() {
-    return "Series[" + name + ", " + x.length + " points" + (style == null ? "" : ", " + style) + "]";
+    return "Series["
+        + name
+        + ", "
+        + x.length
+        + " points"
+        + (style == null ? "" : ", " + style)
+        + "]";
   }
 }

@@ -8,15 +8,17 @@ import java.util.Objects;
 /**
  * A chart drawn as inline SVG for the HTML reports: a title that names the quantity, its unit and
  * epsilon; axes with round ticks ({@link Ticks}); the legend to the right of the plot, outside the
- * data; and one fixed look per kind of series ({@link Kind}), so that "true" or "estimate" looks the
- * same in every chart of a report. Intervals on a circle whose lower end lies above the upper end
- * cross the seam: they are drawn split at the seam, in two pieces that run to the axis's ends.
+ * data; and one fixed look per kind of series ({@link Kind}), so that "true" or "estimate" looks
+ * the same in every chart of a report. Intervals on a circle whose lower end lies above the upper
+ * end cross the seam: they are drawn split at the seam, in two pieces that run to the axis's ends.
  *
- * <p>The SVG is well-formed XML (so the report can be parsed and checked); every series is a
- * {@code <g class="series" data-kind="...">} holding its style as attributes.
+ * <p>The SVG is well-formed XML (so the report can be parsed and checked); every series is a {@code
+ * <g class="series" data-kind="...">} holding its style as attributes.
  */
 public final class SvgChart {
-  /** What a series shows; each has one look in every chart. Okabe-Ito colours (colour-blind safe). */
+  /**
+   * What a series shows; each has one look in every chart. Okabe-Ito colours (colour-blind safe).
+   */
   public enum Kind {
     TRUE("true", "#0072B2", "none", "circle", true),
     PERTURBED("perturbed (raw)", "#E69F00", "7 4", "triangle", true),
@@ -56,8 +58,10 @@ public final class SvgChart {
       Ticks t = Ticks.round(min, max, 6);
       double step = t.values().size() > 1 ? t.values().get(1) - t.values().get(0) : max - min;
       double lo = t.values().get(0) > min ? t.values().get(0) - step : t.values().get(0);
-      double hi = t.values().get(t.values().size() - 1) < max ? t.values().get(t.values().size() - 1) + step
-          : t.values().get(t.values().size() - 1);
+      double hi =
+          t.values().get(t.values().size() - 1) < max
+              ? t.values().get(t.values().size() - 1) + step
+              : t.values().get(t.values().size() - 1);
       return new Axis(label, lo, hi, Ticks.round(lo, hi, 6));
     }
 
@@ -118,8 +122,8 @@ public final class SvgChart {
   }
 
   /**
-   * A shaded band over bins: bin i spans {@code [from[i], to[i])} on the x axis, shaded from
-   * {@code lo[i]} to {@code hi[i]}, drawn under every line.
+   * A shaded band over bins: bin i spans {@code [from[i], to[i])} on the x axis, shaded from {@code
+   * lo[i]} to {@code hi[i]}, drawn under every line.
    */
   public SvgChart band(Kind kind, double[] from, double[] to, double[] lo, double[] hi) {
     bands.add(new Band(kind, from.clone(), to.clone(), lo.clone(), hi.clone()));
@@ -139,13 +143,31 @@ public final class SvgChart {
     StringBuilder s = new StringBuilder();
     int plotW = WIDTH - LEFT - RIGHT;
     int plotH = HEIGHT - TOP - BOTTOM;
-    s.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" "
-        + "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">", WIDTH, HEIGHT, WIDTH, HEIGHT));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" "
+                + "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">",
+            WIDTH,
+            HEIGHT,
+            WIDTH,
+            HEIGHT));
     s.append("<title>").append(Html.escape(title)).append("</title>");
-    s.append(String.format(Locale.ROOT, "<text class=\"title\" x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s</text>",
-        LEFT, Html.escape(title)));
-    s.append(String.format(Locale.ROOT, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-        + "stroke=\"#999\"/>", LEFT, TOP, plotW, plotH));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<text class=\"title\" x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s</text>",
+            LEFT,
+            Html.escape(title)));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+                + "stroke=\"#999\"/>",
+            LEFT,
+            TOP,
+            plotW,
+            plotH));
     axis(s, true);
     axis(s, false);
     for (Band b : bands) {
@@ -169,30 +191,66 @@ public final class SvgChart {
       String label = Html.escape(a.ticks().labels().get(i));
       if (horizontal) {
         double p = px(v);
-        s.append(String.format(Locale.ROOT, "<g class=\"tick\"><line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-            + "stroke=\"#e4e4e4\"/><text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text></g>", p, TOP, p,
-            HEIGHT - BOTTOM + 5, p, HEIGHT - BOTTOM + 19, label));
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "<g class=\"tick\"><line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+                    + "stroke=\"#e4e4e4\"/><text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text></g>",
+                p,
+                TOP,
+                p,
+                HEIGHT - BOTTOM + 5,
+                p,
+                HEIGHT - BOTTOM + 19,
+                label));
       } else {
         double p = py(v);
-        s.append(String.format(Locale.ROOT, "<g class=\"tick\"><line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-            + "stroke=\"#e4e4e4\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text></g>", LEFT - 5, p,
-            WIDTH - RIGHT, p, LEFT - 8, p + 4, label));
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "<g class=\"tick\"><line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
+                    + "stroke=\"#e4e4e4\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text></g>",
+                LEFT - 5,
+                p,
+                WIDTH - RIGHT,
+                p,
+                LEFT - 8,
+                p + 4,
+                label));
       }
     }
     if (horizontal) {
-      s.append(String.format(Locale.ROOT, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>",
-          LEFT + (WIDTH - LEFT - RIGHT) / 2, HEIGHT - 14, Html.escape(a.label())));
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+              LEFT + (WIDTH - LEFT - RIGHT) / 2,
+              HEIGHT - 14,
+              Html.escape(a.label())));
     } else {
       int cy = TOP + (HEIGHT - TOP - BOTTOM) / 2;
-      s.append(String.format(Locale.ROOT, "<text class=\"label\" x=\"16\" y=\"%d\" text-anchor=\"middle\" "
-          + "transform=\"rotate(-90 16 %d)\">%s</text>", cy, cy, Html.escape(a.label())));
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<text class=\"label\" x=\"16\" y=\"%d\" text-anchor=\"middle\" "
+                  + "transform=\"rotate(-90 16 %d)\">%s</text>",
+              cy,
+              cy,
+              Html.escape(a.label())));
     }
     s.append("</g>");
   }
 
   private static String open(Kind k) {
-    return String.format(Locale.ROOT, "<g class=\"series\" data-kind=\"%s\" stroke=\"%s\" fill=\"%s\" "
-        + "stroke-dasharray=\"%s\" data-marker=\"%s\" stroke-width=\"2\">", k.name(), k.colour, k.colour, k.dash, k.marker);
+    return String.format(
+        Locale.ROOT,
+        "<g class=\"series\" data-kind=\"%s\" stroke=\"%s\" fill=\"%s\" "
+            + "stroke-dasharray=\"%s\" data-marker=\"%s\" stroke-width=\"2\">",
+        k.name(),
+        k.colour,
+        k.colour,
+        k.dash,
+        k.marker);
   }
 
   private void drawLine(StringBuilder s, Line l) {
@@ -204,7 +262,9 @@ public final class SvgChart {
         if (ok) {
           pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", px(l.x()[i]), py(l.y()[i])));
         } else if (pts.length() > 0) {
-          s.append("<polyline fill=\"none\" points=\"").append(pts.toString().trim()).append("\"/>");
+          s.append("<polyline fill=\"none\" points=\"")
+              .append(pts.toString().trim())
+              .append("\"/>");
           pts.setLength(0);
         }
       }
@@ -219,16 +279,52 @@ public final class SvgChart {
 
   private static void marker(StringBuilder s, String shape, double cx, double cy, double r) {
     switch (shape) {
-      case "circle" -> s.append(String.format(Locale.ROOT, "<circle class=\"marker\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" "
-          + "stroke-dasharray=\"none\"/>", cx, cy, r));
-      case "square" -> s.append(String.format(Locale.ROOT, "<rect class=\"marker\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-          + "height=\"%.1f\" stroke-dasharray=\"none\"/>", cx - r, cy - r, 2 * r, 2 * r));
-      case "triangle" -> s.append(String.format(Locale.ROOT, "<polygon class=\"marker\" points=\"%.1f,%.1f %.1f,%.1f "
-          + "%.1f,%.1f\" stroke-dasharray=\"none\"/>", cx, cy - r, cx - r, cy + r, cx + r, cy + r));
-      case "diamond" -> s.append(String.format(Locale.ROOT, "<polygon class=\"marker\" points=\"%.1f,%.1f %.1f,%.1f "
-          + "%.1f,%.1f %.1f,%.1f\" stroke-dasharray=\"none\"/>", cx, cy - r, cx + r, cy, cx, cy + r, cx - r, cy));
-      default -> {
-      }
+      case "circle" ->
+          s.append(
+              String.format(
+                  Locale.ROOT,
+                  "<circle class=\"marker\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" "
+                      + "stroke-dasharray=\"none\"/>",
+                  cx,
+                  cy,
+                  r));
+      case "square" ->
+          s.append(
+              String.format(
+                  Locale.ROOT,
+                  "<rect class=\"marker\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                      + "height=\"%.1f\" stroke-dasharray=\"none\"/>",
+                  cx - r,
+                  cy - r,
+                  2 * r,
+                  2 * r));
+      case "triangle" ->
+          s.append(
+              String.format(
+                  Locale.ROOT,
+                  "<polygon class=\"marker\" points=\"%.1f,%.1f %.1f,%.1f "
+                      + "%.1f,%.1f\" stroke-dasharray=\"none\"/>",
+                  cx,
+                  cy - r,
+                  cx - r,
+                  cy + r,
+                  cx + r,
+                  cy + r));
+      case "diamond" ->
+          s.append(
+              String.format(
+                  Locale.ROOT,
+                  "<polygon class=\"marker\" points=\"%.1f,%.1f %.1f,%.1f "
+                      + "%.1f,%.1f %.1f,%.1f\" stroke-dasharray=\"none\"/>",
+                  cx,
+                  cy - r,
+                  cx + r,
+                  cy,
+                  cx,
+                  cy + r,
+                  cx - r,
+                  cy));
+      default -> {}
     }
   }
 
@@ -240,9 +336,17 @@ public final class SvgChart {
       if (!(hi >= lo)) {
         continue;
       }
-      s.append(String.format(Locale.ROOT, "<rect class=\"band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-          + "fill-opacity=\"0.18\" stroke=\"none\" data-lower=\"%s\" data-upper=\"%s\"/>", px(b.from()[i]), py(hi),
-          px(b.to()[i]) - px(b.from()[i]), py(lo) - py(hi), b.lo()[i], b.hi()[i]));
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<rect class=\"band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                  + "fill-opacity=\"0.18\" stroke=\"none\" data-lower=\"%s\" data-upper=\"%s\"/>",
+              px(b.from()[i]),
+              py(hi),
+              px(b.to()[i]) - px(b.from()[i]),
+              py(lo) - py(hi),
+              b.lo()[i],
+              b.hi()[i]));
     }
     s.append("</g>");
   }
@@ -269,42 +373,81 @@ public final class SvgChart {
     s.append("</g>");
   }
 
-  private void bar(StringBuilder s, double p, double from, double to, boolean capFrom, boolean capTo) {
-    s.append(String.format(Locale.ROOT, "<line class=\"bar\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", p, py(from),
-        p, py(to)));
+  private void bar(
+      StringBuilder s, double p, double from, double to, boolean capFrom, boolean capTo) {
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<line class=\"bar\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+            p,
+            py(from),
+            p,
+            py(to)));
     for (double[] cap : new double[][] {{capFrom ? 1 : 0, from}, {capTo ? 1 : 0, to}}) {
       if (cap[0] == 1) {
-        s.append(String.format(Locale.ROOT, "<line class=\"cap\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", p - 4,
-            py(cap[1]), p + 4, py(cap[1])));
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "<line class=\"cap\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+                p - 4,
+                py(cap[1]),
+                p + 4,
+                py(cap[1])));
       }
     }
   }
 
   private void legend(StringBuilder s) {
     List<Kind> kinds = new ArrayList<>();
-    bands.forEach(b -> { if (!kinds.contains(b.kind())) kinds.add(b.kind()); });
-    intervals.forEach(iv -> { if (!kinds.contains(iv.kind())) kinds.add(iv.kind()); });
-    lines.forEach(l -> { if (!kinds.contains(l.kind())) kinds.add(l.kind()); });
+    bands.forEach(
+        b -> {
+          if (!kinds.contains(b.kind())) kinds.add(b.kind());
+        });
+    intervals.forEach(
+        iv -> {
+          if (!kinds.contains(iv.kind())) kinds.add(iv.kind());
+        });
+    lines.forEach(
+        l -> {
+          if (!kinds.contains(l.kind())) kinds.add(l.kind());
+        });
     kinds.sort(null);
     int x0 = WIDTH - RIGHT + 16;
-    s.append(String.format(Locale.ROOT, "<g class=\"legend\" transform=\"translate(%d,%d)\">", x0, TOP + 6));
+    s.append(
+        String.format(
+            Locale.ROOT, "<g class=\"legend\" transform=\"translate(%d,%d)\">", x0, TOP + 6));
     for (int i = 0; i < kinds.size(); i++) {
       Kind k = kinds.get(i);
       int yy = i * 20;
       s.append("<g class=\"entry\" data-kind=\"").append(k.name()).append("\">").append(open(k));
       if (k.line) {
-        s.append(String.format(Locale.ROOT, "<line x1=\"0\" y1=\"%d\" x2=\"28\" y2=\"%d\"/>", yy, yy));
+        s.append(
+            String.format(Locale.ROOT, "<line x1=\"0\" y1=\"%d\" x2=\"28\" y2=\"%d\"/>", yy, yy));
       }
       if (k == Kind.INTERVAL) {
-        s.append(String.format(Locale.ROOT, "<line class=\"bar\" x1=\"14\" y1=\"%d\" x2=\"14\" y2=\"%d\"/>", yy + 7, yy - 7));
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "<line class=\"bar\" x1=\"14\" y1=\"%d\" x2=\"14\" y2=\"%d\"/>",
+                yy + 7,
+                yy - 7));
       } else if (k == Kind.BAND) {
-        s.append(String.format(Locale.ROOT, "<rect class=\"band\" x=\"2\" y=\"%d\" width=\"24\" height=\"12\" "
-            + "fill-opacity=\"0.18\" stroke=\"none\"/>", yy - 6));
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "<rect class=\"band\" x=\"2\" y=\"%d\" width=\"24\" height=\"12\" "
+                    + "fill-opacity=\"0.18\" stroke=\"none\"/>",
+                yy - 6));
       } else {
         marker(s, k.marker, 14, yy, 3.5);
       }
-      s.append("</g>").append(String.format(Locale.ROOT, "<text x=\"36\" y=\"%d\">%s</text></g>", yy + 4,
-          Html.escape(k.label)));
+      s.append("</g>")
+          .append(
+              String.format(
+                  Locale.ROOT,
+                  "<text x=\"36\" y=\"%d\">%s</text></g>",
+                  yy + 4,
+                  Html.escape(k.label)));
     }
     s.append("</g>");
   }
@@ -315,7 +458,13 @@ public final class SvgChart {
    * the field's values at the four compass points ({@code lo} at the left, increasing
    * counter-clockwise, as on the unit circle for [-pi, pi)).
    */
-  public static String polar(String title, double lo, double width, boolean angleLabels, double scale, Kind[] kinds,
+  public static String polar(
+      String title,
+      double lo,
+      double width,
+      boolean angleLabels,
+      double scale,
+      Kind[] kinds,
       double[][] histograms) {
     int size = HEIGHT + 40;
     int cx = LEFT + (size - TOP - BOTTOM) / 2;
@@ -327,27 +476,57 @@ public final class SvgChart {
       }
     }
     double unit = (size - TOP - BOTTOM) / 2.0 / (max * 1.08);
-    StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-        + "class=\"chart polar\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
-        + "font-size=\"12\">", WIDTH, size, WIDTH, size));
+    StringBuilder s =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+                    + "class=\"chart polar\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
+                    + "font-size=\"12\">",
+                WIDTH,
+                size,
+                WIDTH,
+                size));
     s.append("<title>").append(Html.escape(title)).append("</title>");
-    s.append(String.format(Locale.ROOT, "<text class=\"title\" x=\"%d\" y=\"22\" font-size=\"15\" "
-        + "font-weight=\"bold\">%s</text>", LEFT, Html.escape(title)));
-    s.append(String.format(Locale.ROOT, "<circle class=\"reference\" cx=\"%d\" cy=\"%d\" r=\"%.1f\" fill=\"none\" "
-        + "stroke=\"#bbb\"/>", cx, cy, unit));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<text class=\"title\" x=\"%d\" y=\"22\" font-size=\"15\" "
+                + "font-weight=\"bold\">%s</text>",
+            LEFT,
+            Html.escape(title)));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<circle class=\"reference\" cx=\"%d\" cy=\"%d\" r=\"%.1f\" fill=\"none\" "
+                + "stroke=\"#bbb\"/>",
+            cx,
+            cy,
+            unit));
     s.append("<g class=\"axis angle\">");
     for (int q = 0; q < 4; q++) {
       double angle = Math.PI + q * Math.PI / 2; // lo at the left, counter-clockwise
       double value = lo + width * q / 4.0;
-      String label = angleLabels ? Ticks.piLabel(Math.round(value / (Math.PI / 4)))
-          : BigDecimalLabel.of(value);
+      String label =
+          angleLabels
+              ? Ticks.piLabel(Math.round(value / (Math.PI / 4)))
+              : BigDecimalLabel.of(value);
       double r = unit * max * 1.04;
       double tx = cx + r * Math.cos(angle);
       double ty = cy - r * Math.sin(angle);
-      s.append(String.format(Locale.ROOT, "<g class=\"tick\"><line x1=\"%d\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" "
-          + "stroke=\"#e4e4e4\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text></g>", cx, cy, tx, ty,
-          tx + (q == 0 ? -4 : q == 2 ? 4 : 0), ty + (q == 1 ? 14 : q == 3 ? -4 : 4),
-          q == 0 ? "end" : q == 2 ? "start" : "middle", Html.escape(label)));
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<g class=\"tick\"><line x1=\"%d\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" "
+                  + "stroke=\"#e4e4e4\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text></g>",
+              cx,
+              cy,
+              tx,
+              ty,
+              tx + (q == 0 ? -4 : q == 2 ? 4 : 0),
+              ty + (q == 1 ? 14 : q == 3 ? -4 : 4),
+              q == 0 ? "end" : q == 2 ? "start" : "middle",
+              Html.escape(label)));
     }
     s.append("</g>");
     for (int h = 0; h < histograms.length; h++) {
@@ -362,8 +541,12 @@ public final class SvgChart {
         pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
         marker(markers, kinds[h].marker, px, py, 2.0);
       }
-      s.append(open(kinds[h])).append("<polygon fill=\"none\" points=\"").append(pts.toString().trim())
-          .append("\"/>").append(markers).append("</g>");
+      s.append(open(kinds[h]))
+          .append("<polygon fill=\"none\" points=\"")
+          .append(pts.toString().trim())
+          .append("\"/>")
+          .append(markers)
+          .append("</g>");
     }
     SvgChart legendOnly = new SvgChart(title, null, null);
     for (Kind k : kinds) {
@@ -376,8 +559,10 @@ public final class SvgChart {
   /** A value with at most 3 decimals, no trailing zeros. */
   static final class BigDecimalLabel {
     static String of(double v) {
-      java.math.BigDecimal d = java.math.BigDecimal.valueOf(v).setScale(3, java.math.RoundingMode.HALF_EVEN)
-          .stripTrailingZeros();
+      java.math.BigDecimal d =
+          java.math.BigDecimal.valueOf(v)
+              .setScale(3, java.math.RoundingMode.HALF_EVEN)
+              .stripTrailingZeros();
       return d.signum() == 0 ? "0" : d.toPlainString();
     }
   }

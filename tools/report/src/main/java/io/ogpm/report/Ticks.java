@@ -44,7 +44,8 @@ public record Ticks(List<Double> values, List<String> labels) {
     List<Double> values = new ArrayList<>();
     List<String> labels = new ArrayList<>();
     for (long k = (long) Math.ceil(min / (Math.PI / 4) / quarters - EPS) * quarters;
-        k * Math.PI / 4 <= max + EPS; k += quarters) {
+        k * Math.PI / 4 <= max + EPS;
+        k += quarters) {
       values.add(k * Math.PI / 4);
       labels.add(piLabel(k));
     }

@@ -26,9 +26,7 @@ class CsvTableTest {
     List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     assertThat(lines)
         .containsExactly(
-            "name,epsilon,error,n",
-            "ogpm,0.1,0.3333333333333333,1000",
-            "laplace,1.0E-12,,7");
+            "name,epsilon,error,n", "ogpm,0.1,0.3333333333333333,1000", "laplace,1.0E-12,,7");
     String third = lines.get(1).split(",")[2];
     assertThat(Double.parseDouble(third)).isEqualTo(1.0 / 3.0);
   }

@@ -14,9 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class LineChartTest {
 
-  private static final byte[] PNG_SIGNATURE = {
-    (byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'
-  };
+  private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
 
   @TempDir Path dir;
 
@@ -28,8 +26,8 @@ class LineChartTest {
         .yLabel("mean absolute error")
         .series(Series.of("ogpm", x, new double[] {9, 3, Double.NaN, 0.8, 0.3}))
         .series(Series.of("laplace", x, new double[] {12, 4, 2, 1, 0.5}, Series.Style.DASHED_LINE))
-        .series(Series.of("exact", x, new double[] {8, 2.5, 1.2, 0.7, 0.2},
-            Series.Style.MARKERS_ONLY))
+        .series(
+            Series.of("exact", x, new double[] {8, 2.5, 1.2, 0.7, 0.2}, Series.Style.MARKERS_ONLY))
         .series(Series.of("staircase", x, new double[] {10, 3.5, 1.6, 0.9, 0.4}));
   }
 
@@ -58,8 +56,7 @@ class LineChartTest {
 
   @Test
   void drawsSomethingBesidesBackground() throws Exception {
-    BufferedImage image =
-        ImageIO.read(new ByteArrayInputStream(sample().build().toPngBytes()));
+    BufferedImage image = ImageIO.read(new ByteArrayInputStream(sample().build().toPngBytes()));
     long coloured = 0;
     for (int px = 0; px < image.getWidth(); px++) {
       for (int py = 0; py < image.getHeight(); py++) {

@@ -44,8 +44,7 @@ class SeriesTest {
 
   @Test
   void rejectsNonFiniteX() {
-    assertThatThrownBy(
-            () -> Series.of("s", new double[] {0, Double.NaN}, new double[] {1, 2}))
+    assertThatThrownBy(() -> Series.of("s", new double[] {0, Double.NaN}, new double[] {1, 2}))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("x[1] = NaN");
     assertThatThrownBy(

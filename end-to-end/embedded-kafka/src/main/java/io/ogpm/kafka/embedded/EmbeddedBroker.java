@@ -32,8 +32,8 @@ import org.apache.kafka.server.common.MetadataVersion;
  *
  * <p>A single broker cannot host the default three replicas of the internal topics, so {@link
  * #DEFAULT_BROKER_PROPERTIES} lowers them to one; without that, {@code initTransactions()} hangs
- * until {@code InitProducerId} times out. All data lives in a fresh temporary directory that
- * {@link #close()} deletes.
+ * until {@code InitProducerId} times out. All data lives in a fresh temporary directory that {@link
+ * #close()} deletes.
  *
  * <p>A module of its own so that the demo and the benchmarks, which are not tests, get a broker
  * without the test kit; the test kit's {@code EmbeddedKafka} is this broker with the kit's helpers.
@@ -69,7 +69,8 @@ public final class EmbeddedBroker implements AutoCloseable {
     this.cluster = cluster;
     this.dataDirectory = dataDirectory;
     this.admin =
-        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()));
+        Admin.create(
+            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()));
   }
 
   /** Starts a broker with {@link #DEFAULT_BROKER_PROPERTIES}; returns once it accepts clients. */
@@ -128,7 +129,9 @@ public final class EmbeddedBroker implements AutoCloseable {
    * every partition has a leader, so producers and sources can use it at once.
    */
   public void createTopic(String name, int partitions, Map<String, String> configs) {
-    KafkaTopics.createAndAwait(admin, new NewTopic(name, partitions, (short) 1).configs(Map.copyOf(configs)),
+    KafkaTopics.createAndAwait(
+        admin,
+        new NewTopic(name, partitions, (short) 1).configs(Map.copyOf(configs)),
         TOPIC_TIMEOUT);
   }
 
@@ -172,8 +175,8 @@ public final class EmbeddedBroker implements AutoCloseable {
   /**
    * Runs {@link KafkaClusterTestKit#format()}, whose storage formatter prints two long lines to
    * {@code System.out} and offers no way to redirect them. Stdout belongs to the command line's
-   * output, so for the few milliseconds of formatting it is swapped for a stream that discards
-   * them (output of other threads in that window would be lost too; nothing prints during start).
+   * output, so for the few milliseconds of formatting it is swapped for a stream that discards them
+   * (output of other threads in that window would be lost too; nothing prints during start).
    */
   private static void formatQuietly(KafkaClusterTestKit cluster) throws Exception {
     synchronized (STDOUT_LOCK) {

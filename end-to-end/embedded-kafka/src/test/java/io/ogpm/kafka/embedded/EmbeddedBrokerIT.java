@@ -37,7 +37,11 @@ class EmbeddedBrokerIT {
       assertThat(directory).isDirectory();
       try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
         FinalizedVersionRange metadataVersion =
-            admin.describeFeatures().featureMetadata().get().finalizedFeatures()
+            admin
+                .describeFeatures()
+                .featureMetadata()
+                .get()
+                .finalizedFeatures()
                 .get("metadata.version");
         assertThat(metadataVersion.maxVersionLevel())
             .isEqualTo(MetadataVersion.latestProduction().featureLevel());
@@ -58,11 +62,14 @@ class EmbeddedBrokerIT {
     try (EmbeddedBroker kafka = EmbeddedBroker.start();
         Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
       kafka.createTopic("ready", 3, Map.of("retention.ms", "-1"));
-      TopicDescription d = admin.describeTopics(List.of("ready")).allTopicNames().get().get("ready");
+      TopicDescription d =
+          admin.describeTopics(List.of("ready")).allTopicNames().get().get("ready");
       assertThat(d.partitions()).hasSize(3).allSatisfy(p -> assertThat(p.leader()).isNotNull());
 
-      assertThatThrownBy(() -> KafkaTopics.createAndAwait(admin, new NewTopic("ready", 1, (short) 1),
-          Duration.ofMinutes(1)))
+      assertThatThrownBy(
+              () ->
+                  KafkaTopics.createAndAwait(
+                      admin, new NewTopic("ready", 1, (short) 1), Duration.ofMinutes(1)))
           .isInstanceOf(KafkaTopics.TopicException.class)
           .hasMessage("cannot create topic 'ready'")
           .hasCauseInstanceOf(TopicExistsException.class);

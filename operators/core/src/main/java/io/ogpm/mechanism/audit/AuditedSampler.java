@@ -8,8 +8,8 @@ import io.ogpm.mechanism.random.RandomBits;
  * from an input at all. The second question is how floating-point leaks are found (Mironov, "On
  * significance of the least significant bits for differential privacy", CCS 2012): an unsnapped
  * inverse-cdf sampler reaches only some doubles for a given input, a different set for another, so
- * "this output cannot come from that input" is an event of probability zero under one input and
- * not under the other.
+ * "this output cannot come from that input" is an event of probability zero under one input and not
+ * under the other.
  */
 @Internal
 public interface AuditedSampler {

@@ -24,9 +24,9 @@ public final class MechanismSamplers {
   }
 
   /**
-   * The negative control: the raw inverse-cdf double {@code lo + w * y(u)} for a 53-bit uniform
-   * u, not snapped. For piecewise mechanisms, {@link #producible} answers exactly: u is recovered
-   * as {@code cdf_x(y)} to within a few steps of 2^-53, and the neighbouring steps are tried.
+   * The negative control: the raw inverse-cdf double {@code lo + w * y(u)} for a 53-bit uniform u,
+   * not snapped. For piecewise mechanisms, {@link #producible} answers exactly: u is recovered as
+   * {@code cdf_x(y)} to within a few steps of 2^-53, and the neighbouring steps are tried.
    */
   public static AuditedSampler unsnapped(Mechanism m) {
     return new Base(m) {

@@ -24,8 +24,8 @@ import java.util.Locale;
  *       (Bonferroni).
  * </ol>
  *
- * A correct eps-LDP sampler yields a bound below eps with probability at least 1 - alpha; a
- * sampler that is not eps-LDP on some event is caught once n is large enough for that event.
+ * A correct eps-LDP sampler yields a bound below eps with probability at least 1 - alpha; a sampler
+ * that is not eps-LDP on some event is caught once n is large enough for that event.
  */
 @Internal
 public final class PrivacyAuditor {
@@ -40,13 +40,27 @@ public final class PrivacyAuditor {
 
   /** The audit's conclusion. */
   public record Result(
-      double epsilonLowerBound, double confidence, double numeratorInput, double denominatorInput, String event,
-      long numeratorCount, long denominatorCount, long samples) {
+      double epsilonLowerBound,
+      double confidence,
+      double numeratorInput,
+      double denominatorInput,
+      String event,
+      long numeratorCount,
+      long denominatorCount,
+      long samples) {
     /** One line for people. */
     public String describe() {
-      return String.format(Locale.ROOT,
+      return String.format(
+          Locale.ROOT,
           "epsilon >= %.4f with confidence %.3f: inputs %s vs %s, event %s seen %d vs %d times in %d samples each",
-          epsilonLowerBound, confidence, numeratorInput, denominatorInput, event, numeratorCount, denominatorCount, samples);
+          epsilonLowerBound,
+          confidence,
+          numeratorInput,
+          denominatorInput,
+          event,
+          numeratorCount,
+          denominatorCount,
+          samples);
     }
   }
 
@@ -55,8 +69,14 @@ public final class PrivacyAuditor {
     double hi = s.inputHi();
     double w = hi - lo;
     double[][] pairs = {
-      {lo, hi}, {hi, lo}, {lo, lo + w / 2}, {lo + w / 2, lo}, {hi, lo + w / 2}, {lo + w / 2, hi},
-      {lo + w / 4, lo + 3 * w / 4}, {lo + 3 * w / 4, lo + w / 4}
+      {lo, hi},
+      {hi, lo},
+      {lo, lo + w / 2},
+      {lo + w / 2, lo},
+      {hi, lo + w / 2},
+      {lo + w / 2, hi},
+      {lo + w / 4, lo + 3 * w / 4},
+      {lo + 3 * w / 4, lo + w / 4}
     };
     double alphaEach = o.alpha() / (2 * pairs.length);
     RandomBits bits = AesCtrSource.seeded(o.seed());
@@ -68,7 +88,16 @@ public final class PrivacyAuditor {
       long[] testNum = counts(s, pair[0], pair[1], o, bits);
       long[] testDen = counts(s, pair[1], pair[1], o, bits);
       double bound = logRatioLowerBound(testNum[event], testDen[event], o.samples(), alphaEach);
-      Result r = new Result(bound, 1 - o.alpha(), pair[0], pair[1], describe(event, s, o), testNum[event], testDen[event], o.samples());
+      Result r =
+          new Result(
+              bound,
+              1 - o.alpha(),
+              pair[0],
+              pair[1],
+              describe(event, s, o),
+              testNum[event],
+              testDen[event],
+              o.samples());
       if (best == null || r.epsilonLowerBound() > best.epsilonLowerBound()) {
         best = r;
       }
@@ -116,8 +145,11 @@ public final class PrivacyAuditor {
     int bin = event / 2;
     double lo = s.outputLo();
     double width = (s.outputHi() - lo) / o.bins();
-    return String.format(Locale.ROOT, "y in [%.6g, %.6g)%s", lo + bin * width, lo + (bin + 1) * width,
+    return String.format(
+        Locale.ROOT,
+        "y in [%.6g, %.6g)%s",
+        lo + bin * width,
+        lo + (bin + 1) * width,
         event % 2 == 1 ? " and y not producible from the second input" : "");
   }
-
 }

@@ -14,16 +14,16 @@ import java.math.BigDecimal;
 import java.util.OptionalDouble;
 
 /**
- * The bounded Laplace mechanism (Holohan et al., 2020) on [0, 1), done right: density {@code
- * e^(-|y - z|/b) / N(z)} with the input-dependent normaliser {@code N(z) = b (2 - e^(-z/b) - e^(-(1
- * - z)/b))} (the paper's appendix uses a normaliser that does not depend on the input, which is not
- * a distribution: its mass at z = 1/2 is {@code 2 / (1 + e^(-eps/2))}).
+ * The bounded Laplace mechanism (Holohan et al., 2020) on [0, 1), done right: density {@code e^(-|y
+ * - z|/b) / N(z)} with the input-dependent normaliser {@code N(z) = b (2 - e^(-z/b) - e^(-(1 -
+ * z)/b))} (the paper's appendix uses a normaliser that does not depend on the input, which is not a
+ * distribution: its mass at z = 1/2 is {@code 2 / (1 + e^(-eps/2))}).
  *
- * <p>Scale: {@code b = 1/eps} is exactly eps-LDP. For two inputs {@code x1 < x2} the log ratio
- * of densities is at most {@code (x2 - x1)/b + |ln N(x2) - ln N(x1)|} (attained at y = 0 or y =
- * 1). Both {@code 1/b + N'/N} and {@code 1/b - N'/N} are non-negative on [0, 1] (they equal {@code
- * 2(1 - e^(-(1-x)/b)) / N} and {@code 2(1 - e^(-x/b)) / N}), so each of the two signed forms grows
- * as x2 moves right and x1 moves left; the maximum is at (0, 1), where {@code N(0) = N(1)} and the
+ * <p>Scale: {@code b = 1/eps} is exactly eps-LDP. For two inputs {@code x1 < x2} the log ratio of
+ * densities is at most {@code (x2 - x1)/b + |ln N(x2) - ln N(x1)|} (attained at y = 0 or y = 1).
+ * Both {@code 1/b + N'/N} and {@code 1/b - N'/N} are non-negative on [0, 1] (they equal {@code 2(1
+ * - e^(-(1-x)/b)) / N} and {@code 2(1 - e^(-x/b)) / N}), so each of the two signed forms grows as
+ * x2 moves right and x1 moves left; the maximum is at (0, 1), where {@code N(0) = N(1)} and the
  * bound is {@code 1/b}. (Paper-notes section 3 reports a violation at b = 1/eps; with the
  * input-dependent normaliser there is none, which {@code BaselinePrivacyTest} checks on a grid.)
  *
@@ -85,7 +85,8 @@ public final class BoundedLaplace implements ContinuousUnitMechanism {
       return ContinuousUnitMechanism.super.expectedError(z, metric, distance);
     }
     int k = metric.exponent();
-    return (ExponentialMoments.partial(k, z, scale) + ExponentialMoments.partial(k, 1 - z, scale)) / normaliser(z);
+    return (ExponentialMoments.partial(k, z, scale) + ExponentialMoments.partial(k, 1 - z, scale))
+        / normaliser(z);
   }
 
   /**
@@ -94,7 +95,9 @@ public final class BoundedLaplace implements ContinuousUnitMechanism {
    * Kept for the reproduction report only.
    */
   public static double paperAbsoluteError(double epsilon, double x) {
-    return (2 - (1 + epsilon * x) * Math.exp(-epsilon * x) - (1 + epsilon * (1 - x)) * Math.exp(-epsilon * (1 - x)))
+    return (2
+            - (1 + epsilon * x) * Math.exp(-epsilon * x)
+            - (1 + epsilon * (1 - x)) * Math.exp(-epsilon * (1 - x)))
         / (epsilon * -Math.expm1(-epsilon));
   }
 
@@ -117,21 +120,21 @@ public final class BoundedLaplace implements ContinuousUnitMechanism {
   }
 
   /**
-   * The input's cell x in [0, D] ({@code D = 2^bits} cells per unit) plus noise k restricted to
-   * the cells, {@code x + k} in [0, D - 1], with {@code P(k) ∝ r^|k|}, {@code r = e^-lambda},
-   * {@code lambda = eps / D} exactly (eps itself, not {@code 1 / b}, whose rounding could exceed
-   * it): {@link ExactGeometric#twoSided} on {@code [-x, D - 1 - x]}.
+   * The input's cell x in [0, D] ({@code D = 2^bits} cells per unit) plus noise k restricted to the
+   * cells, {@code x + k} in [0, D - 1], with {@code P(k) ∝ r^|k|}, {@code r = e^-lambda}, {@code
+   * lambda = eps / D} exactly (eps itself, not {@code 1 / b}, whose rounding could exceed it):
+   * {@link ExactGeometric#twoSided} on {@code [-x, D - 1 - x]}.
    *
    * <p><b>Exact worst ratio {@code e^(lambda (D - 1))}</b>, the discrete form of the class
-   * comment's argument. Cell c has probability {@code r^|c - x| / Z(x)}, {@code Z(x) = sum_(c <
-   * D) r^|c - x|}. For inputs {@code x1 < x2} the log ratio {@code lambda (|c - x2| - |c - x1|) +
-   * ln Z(x2) - ln Z(x1)} is non-increasing in c, so it is largest in size at c = 0 or c = D - 1. At
-   * c = 0 it is {@code h(x2) - h(x1)} with {@code h(x) = ln sum_c r^(|c - x| - |x|)}; take inputs
-   * in [-1, D] (a superset, symmetric under {@code x -> D - 1 - x}, which maps cell 0 to cell D -
-   * 1). For x >= 0 every exponent {@code |c - x| - x} is non-increasing in x, so h is
-   * non-decreasing there; {@code Z(D) = r Z(0)} and {@code Z(-1) = Z(D)} give {@code h(-1) = h(0)}
-   * and {@code h(D) - h(0) = lambda D + ln r = lambda (D - 1)}. So every ratio is at most {@code
-   * e^(lambda (D - 1))}, reached at cell 0 by inputs 0 and D.
+   * comment's argument. Cell c has probability {@code r^|c - x| / Z(x)}, {@code Z(x) = sum_(c < D)
+   * r^|c - x|}. For inputs {@code x1 < x2} the log ratio {@code lambda (|c - x2| - |c - x1|) + ln
+   * Z(x2) - ln Z(x1)} is non-increasing in c, so it is largest in size at c = 0 or c = D - 1. At c
+   * = 0 it is {@code h(x2) - h(x1)} with {@code h(x) = ln sum_c r^(|c - x| - |x|)}; take inputs in
+   * [-1, D] (a superset, symmetric under {@code x -> D - 1 - x}, which maps cell 0 to cell D - 1).
+   * For x >= 0 every exponent {@code |c - x| - x} is non-increasing in x, so h is non-decreasing
+   * there; {@code Z(D) = r Z(0)} and {@code Z(-1) = Z(D)} give {@code h(-1) = h(0)} and {@code h(D)
+   * - h(0) = lambda D + ln r = lambda (D - 1)}. So every ratio is at most {@code e^(lambda (D -
+   * 1))}, reached at cell 0 by inputs 0 and D.
    */
   static final class Sampler implements CellSampler {
     private final OutputGrid grid;

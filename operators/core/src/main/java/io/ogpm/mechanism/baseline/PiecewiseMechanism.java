@@ -102,7 +102,6 @@ public final class PiecewiseMechanism implements TwoLevelMechanism {
     return low * Math.exp(epsilon);
   }
 
-
   @Override
   public String toString() {
     return (output == Output.ORIGINAL ? "PM" : "PM-C") + "{epsilon=" + epsilon + ", C=" + c + "}";

@@ -72,7 +72,8 @@ public final class Purkayastha implements ContinuousUnitMechanism {
       return ContinuousUnitMechanism.super.expectedError(z, metric, distance);
     }
     double b = 1 / kappa;
-    return ExponentialMoments.partial(metric.exponent(), 0.5, b) / ExponentialMoments.partial(0, 0.5, b);
+    return ExponentialMoments.partial(metric.exponent(), 0.5, b)
+        / ExponentialMoments.partial(0, 0.5, b);
   }
 
   @Override
@@ -107,10 +108,10 @@ public final class Purkayastha implements ContinuousUnitMechanism {
    * - 1]} (every cell once) with {@code P(k) ∝ r^|k|}, {@code r = e^-lambda}, {@code lambda = kappa
    * / D = 2 eps / D} exactly ({@link ExactGeometric#twoSided}), wrapped.
    *
-   * <p><b>Exact worst ratio e^eps.</b> Cell c has probability {@code r^d(c, x) / Z}, d the
-   * circular distance in cells (at most D/2) and Z the same for every input, so every ratio is
-   * {@code r^(d1 - d2)} with {@code |d1 - d2| <= D/2}: at most {@code e^(lambda D / 2) = e^eps},
-   * reached by two inputs half a circle apart.
+   * <p><b>Exact worst ratio e^eps.</b> Cell c has probability {@code r^d(c, x) / Z}, d the circular
+   * distance in cells (at most D/2) and Z the same for every input, so every ratio is {@code r^(d1
+   * - d2)} with {@code |d1 - d2| <= D/2}: at most {@code e^(lambda D / 2) = e^eps}, reached by two
+   * inputs half a circle apart.
    */
   static final class Sampler implements CellSampler {
     private final OutputGrid grid;

@@ -48,7 +48,8 @@ public final class SquareWave implements TwoLevelMechanism {
     double numerator;
     double bracket;
     if (eps < 0.5) {
-      // eps e^eps - (e^eps - 1) = sum_{k>=2} eps^k (k - 1)/k!;  e^eps - 1 - eps = sum_{k>=2} eps^k/k!
+      // eps e^eps - (e^eps - 1) = sum_{k>=2} eps^k (k - 1)/k!;  e^eps - 1 - eps = sum_{k>=2}
+      // eps^k/k!
       numerator = 0;
       bracket = 0;
       double term = eps; // eps^k / k! for k = 1
@@ -63,7 +64,9 @@ public final class SquareWave implements TwoLevelMechanism {
     }
     double denominator = 2 * Math.exp(eps) * bracket;
     // From eps = 355 the denominator overflows (b would be 0): divide by e^eps first there.
-    return Double.isFinite(denominator) ? numerator / denominator : numerator / Math.exp(eps) / (2 * bracket);
+    return Double.isFinite(denominator)
+        ? numerator / denominator
+        : numerator / Math.exp(eps) / (2 * bracket);
   }
 
   /** SW's b. */
@@ -115,7 +118,6 @@ public final class SquareWave implements TwoLevelMechanism {
   public double highDensity() {
     return low * Math.exp(epsilon);
   }
-
 
   @Override
   public String toString() {

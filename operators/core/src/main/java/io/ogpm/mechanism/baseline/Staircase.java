@@ -33,8 +33,8 @@ import java.util.OptionalDouble;
  * Theorem 3, error {@code e^(eps/2) / (e^eps - 1)}), and for square error {@code -b/(1 - b) + (b -
  * 2b^2 + 2b^4 - b^5)^(1/3) / (2^(1/3) (1 - b)^2)}, b = e^-eps. Outputs are unbounded.
  *
- * <p>The distribution is represented by its pieces up to the block where the remaining tail mass
- * is below 2^-60 (at most {@link #TAIL_MASS}); errors are x-independent.
+ * <p>The distribution is represented by its pieces up to the block where the remaining tail mass is
+ * below 2^-60 (at most {@link #TAIL_MASS}); errors are x-independent.
  *
  * <p>Sampling is exact on the grid: the staircase with gamma rounded to a whole number of cells,
  * integrated over each cell ({@link Sampler}).
@@ -146,8 +146,12 @@ public final class Staircase implements PiecewiseUnitMechanism {
     double sum = 0;
     double level = a;
     for (int j = 0; j < blocks; j++) {
-      sum += level * (power(j + gamma, k + 1) - power(j, k + 1)
-          + decay * (power(j + 1, k + 1) - power(j + gamma, k + 1))) / (k + 1);
+      sum +=
+          level
+              * (power(j + gamma, k + 1)
+                  - power(j, k + 1)
+                  + decay * (power(j + 1, k + 1) - power(j + gamma, k + 1)))
+              / (k + 1);
       level *= decay;
     }
     return 2 * sum;
@@ -165,9 +169,13 @@ public final class Staircase implements PiecewiseUnitMechanism {
     // Block j with P(block >= j) = b^j; then the position inside it.
     double j = Math.floor(Math.log1p(-w) / -epsilon);
     double blockStart = -Math.expm1(-epsilon * j);
-    double r = Math.min(Math.max((w - blockStart) / (Math.exp(-epsilon * j) * -Math.expm1(-epsilon)), 0), Math.nextDown(1.0));
+    double r =
+        Math.min(
+            Math.max((w - blockStart) / (Math.exp(-epsilon * j) * -Math.expm1(-epsilon)), 0),
+            Math.nextDown(1.0));
     double first = gamma / (gamma + (1 - gamma) * decay);
-    double magnitude = r < first ? j + gamma * (r / first) : j + gamma + (1 - gamma) * (r - first) / (1 - first);
+    double magnitude =
+        r < first ? j + gamma * (r / first) : j + gamma + (1 - gamma) * (r - first) / (1 - first);
     return z + sign * magnitude;
   }
 
@@ -220,9 +228,10 @@ public final class Staircase implements PiecewiseUnitMechanism {
         lowBits++;
       }
       this.blocks = ExactGeometric.of(eps, lowBits);
-      this.first = firstCells > 0 && firstCells < cellsPerBlock
-          ? ExactBernoulli.ratio(firstCells, cellsPerBlock - firstCells, eps)
-          : null;
+      this.first =
+          firstCells > 0 && firstCells < cellsPerBlock
+              ? ExactBernoulli.ratio(firstCells, cellsPerBlock - firstCells, eps)
+              : null;
       this.ratio = CertifiedLogRatio.of(s, s.epsilon, eps);
     }
 
@@ -230,7 +239,10 @@ public final class Staircase implements PiecewiseUnitMechanism {
     public long sampleCell(double z, RandomBits bits) {
       long block = blocks.saturated(bits, saturatedBlocks);
       boolean inFirst = first == null ? firstCells == cellsPerBlock : first.sample(bits);
-      long offset = inFirst ? bits.nextBounded(firstCells) : firstCells + bits.nextBounded(cellsPerBlock - firstCells);
+      long offset =
+          inFirst
+              ? bits.nextBounded(firstCells)
+              : firstCells + bits.nextBounded(cellsPerBlock - firstCells);
       boolean negative = bits.nextLong() < 0;
       if (block == saturatedBlocks) {
         return negative ? -SATURATION : SATURATION;

@@ -16,9 +16,9 @@ import java.util.List;
 import java.util.OptionalDouble;
 
 /**
- * The Laplace mechanism with scale {@code 1/eps} (sensitivity 1: the whole unit domain), its
- * output clamped into [0, 1) (T-Laplace): density {@code e^(-|y - z|/b) / 2b} on [0, 1), atoms
- * {@code e^(-z/b)/2} at 0 and {@code e^(-(1 - z)/b)/2} at 1. Clamping is post-processing.
+ * The Laplace mechanism with scale {@code 1/eps} (sensitivity 1: the whole unit domain), its output
+ * clamped into [0, 1) (T-Laplace): density {@code e^(-|y - z|/b) / 2b} on [0, 1), atoms {@code
+ * e^(-z/b)/2} at 0 and {@code e^(-(1 - z)/b)/2} at 1. Clamping is post-processing.
  *
  * <p>Sampling is the discrete Laplace mechanism on the grid, as in Google's differential-privacy
  * library, drawn exactly ({@link Sampler}).
@@ -76,7 +76,9 @@ public final class TruncatedLaplace implements ContinuousUnitMechanism {
       return ContinuousUnitMechanism.super.expectedError(z, metric, distance);
     }
     int k = metric.exponent();
-    double inside = (ExponentialMoments.partial(k, z, scale) + ExponentialMoments.partial(k, 1 - z, scale)) / (2 * scale);
+    double inside =
+        (ExponentialMoments.partial(k, z, scale) + ExponentialMoments.partial(k, 1 - z, scale))
+            / (2 * scale);
     double atLo = Math.pow(z, k) * 0.5 * Math.exp(-z / scale);
     double atHi = Math.pow(1 - z, k) * 0.5 * Math.exp(-(1 - z) / scale);
     return inside + atLo + atHi;

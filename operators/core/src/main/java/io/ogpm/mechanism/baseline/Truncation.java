@@ -32,7 +32,8 @@ public final class Truncation implements PiecewiseUnitMechanism {
   public static Truncation of(PiecewiseUnitMechanism base, String name) {
     Checks.notNull("base", base);
     if (base.circular() || base.outputLo() > 0 || base.outputHi() < 1) {
-      throw new IllegalArgumentException("truncation needs a classical output domain containing [0, 1), got " + base);
+      throw new IllegalArgumentException(
+          "truncation needs a classical output domain containing [0, 1), got " + base);
     }
     return new Truncation(base, name);
   }
@@ -75,7 +76,9 @@ public final class Truncation implements PiecewiseUnitMechanism {
     double below = d.mass(Double.NEGATIVE_INFINITY, 0);
     double above = d.mass(1, Double.POSITIVE_INFINITY);
     return PiecewiseDistribution.of(
-        pieces, List.of(new PiecewiseDistribution.Atom(0, below), new PiecewiseDistribution.Atom(1, above)));
+        pieces,
+        List.of(
+            new PiecewiseDistribution.Atom(0, below), new PiecewiseDistribution.Atom(1, above)));
   }
 
   @Override

@@ -35,13 +35,12 @@ public final class MechanismCatalog {
     boolean circle = spec.domain().isCircular();
     double eps = spec.epsilon();
     return switch (spec.type()) {
-      case OGPM -> circle
-          ? CircularOgpm.optimal(eps, spec.objective())
-          : classicalOgpm(spec);
+      case OGPM -> circle ? CircularOgpm.optimal(eps, spec.objective()) : classicalOgpm(spec);
       case OGPM_U -> UnbiasedOgpm.of(eps);
       case PM -> PiecewiseMechanism.of(eps, PiecewiseMechanism.Output.ORIGINAL);
       case PM_C -> PiecewiseMechanism.of(eps, PiecewiseMechanism.Output.COMPRESSED);
-      case T_PM -> Truncation.of(PiecewiseMechanism.of(eps, PiecewiseMechanism.Output.ORIGINAL), "T-PM");
+      case T_PM ->
+          Truncation.of(PiecewiseMechanism.of(eps, PiecewiseMechanism.Output.ORIGINAL), "T-PM");
       case SW -> SquareWave.of(eps, SquareWave.Output.ORIGINAL);
       case SW_C -> SquareWave.of(eps, SquareWave.Output.COMPRESSED);
       case T_SW -> Truncation.of(SquareWave.of(eps, SquareWave.Output.ORIGINAL), "T-SW");
@@ -61,7 +60,9 @@ public final class MechanismCatalog {
     if (spec.optimizeAt().isEmpty()) {
       return ClassicalOgpm.optimal(spec.epsilon(), spec.objective());
     }
-    double z = Math.min(1, (spec.optimizeAt().getAsDouble() - spec.domain().lo()) / spec.domain().width());
-    return ClassicalOgpm.withShape(OgpmShape.optimalAt(spec.epsilon(), z, spec.objective().metric()));
+    double z =
+        Math.min(1, (spec.optimizeAt().getAsDouble() - spec.domain().lo()) / spec.domain().width());
+    return ClassicalOgpm.withShape(
+        OgpmShape.optimalAt(spec.epsilon(), z, spec.objective().metric()));
   }
 }

@@ -80,7 +80,8 @@ public final class AesCtrSource implements RandomBits {
     try {
       int n = cipher.update(ZEROS, 0, BLOCK_BYTES, buffer, 0);
       if (n != BLOCK_BYTES) {
-        throw new IllegalStateException("AES-CTR produced " + n + " bytes, expected " + BLOCK_BYTES);
+        throw new IllegalStateException(
+            "AES-CTR produced " + n + " bytes, expected " + BLOCK_BYTES);
       }
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("AES-CTR keystream failed", e);

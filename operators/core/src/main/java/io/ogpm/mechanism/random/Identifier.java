@@ -23,8 +23,10 @@ import java.util.Objects;
 public final class Identifier {
   /** The type tag of a string identifier (ASCII {@code S}). */
   static final int STRING = 'S';
+
   /** The type tag of an integer identifier (ASCII {@code I}). */
   static final int INTEGER = 'I';
+
   /** The type tag of "no identifier" (ASCII {@code N}): a record without a user field. */
   static final int NONE_TAG = 'N';
 
@@ -84,6 +86,8 @@ public final class Identifier {
   /** The type only: identifiers can be sensitive (a user name). */
   @Override
   public String toString() {
-    return tag == STRING ? "Identifier{string}" : tag == INTEGER ? "Identifier{integer}" : "Identifier{none}";
+    return tag == STRING
+        ? "Identifier{string}"
+        : tag == INTEGER ? "Identifier{integer}" : "Identifier{none}";
   }
 }

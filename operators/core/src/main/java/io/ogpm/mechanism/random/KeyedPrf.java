@@ -15,8 +15,8 @@ import java.util.Arrays;
  * exactly the difference of their inputs, and so reveal one input to anyone who knows the other).
  *
  * <p>The PRF is SipHash-2-4 with 128-bit output (Aumasson and Bernstein, 2012), a keyed function
- * designed to be a PRF on short inputs. Its key {@code (k0, k1)} is the first 16 bytes of
- * {@code SHA-256("ogpm-keyed-prf-v2" || secret)}, read as two little-endian 64-bit words.
+ * designed to be a PRF on short inputs. Its key {@code (k0, k1)} is the first 16 bytes of {@code
+ * SHA-256("ogpm-keyed-prf-v2" || secret)}, read as two little-endian 64-bit words.
  *
  * <p><b>Message layout</b> (v2). The message for block {@code i} of a record's field is a sequence
  * of 64-bit words, each fed to SipHash as eight little-endian bytes:
@@ -57,6 +57,7 @@ import java.util.Arrays;
 public final class KeyedPrf {
   /** Fewest bytes of secret accepted: 128 bits. */
   public static final int MIN_SECRET_BYTES = 16;
+
   /** The domain-separation label of the key derivation; its version changes with the layout. */
   static final String LABEL = "ogpm-keyed-prf-v2";
 
@@ -72,20 +73,26 @@ public final class KeyedPrf {
   }
 
   /**
-   * A PRF keyed by a secret of at least 16 bytes (for example 32 bytes of {@code /dev/urandom}).
-   * A secret whose bytes are all equal (a file of zeros, of one repeated character) is refused:
-   * it is not a secret. Messages never quote the secret.
+   * A PRF keyed by a secret of at least 16 bytes (for example 32 bytes of {@code /dev/urandom}). A
+   * secret whose bytes are all equal (a file of zeros, of one repeated character) is refused: it is
+   * not a secret. Messages never quote the secret.
    */
   public static KeyedPrf fromSecret(byte[] secret) {
     if (secret == null || secret.length < MIN_SECRET_BYTES) {
       throw new IllegalArgumentException(
-          "the secret key must have at least " + MIN_SECRET_BYTES + " bytes, got "
+          "the secret key must have at least "
+              + MIN_SECRET_BYTES
+              + " bytes, got "
               + (secret == null ? 0 : secret.length));
     }
     if (isOneByteRepeated(secret)) {
       throw new IllegalArgumentException(
-          "the secret key is one byte value repeated " + secret.length + " times: not a secret; use "
-              + "at least " + MIN_SECRET_BYTES + " random bytes");
+          "the secret key is one byte value repeated "
+              + secret.length
+              + " times: not a secret; use "
+              + "at least "
+              + MIN_SECRET_BYTES
+              + " random bytes");
     }
     byte[] label = LABEL.getBytes(StandardCharsets.US_ASCII);
     byte[] input = Arrays.copyOf(label, label.length + secret.length);
@@ -109,10 +116,9 @@ public final class KeyedPrf {
   }
 
   /**
-   * The PRF restricted to one field: the field's name and a description of its mechanism (any
-   * text that changes whenever the output distribution does, such as the mechanism spec), so that
-   * a changed configuration never reuses the bits of the old one. This prefix is absorbed once,
-   * here.
+   * The PRF restricted to one field: the field's name and a description of its mechanism (any text
+   * that changes whenever the output distribution does, such as the mechanism spec), so that a
+   * changed configuration never reuses the bits of the old one. This prefix is absorbed once, here.
    */
   public Field forField(String field, String mechanism) {
     SipHash24 prefix = new SipHash24(k0, k1);
@@ -154,7 +160,10 @@ public final class KeyedPrf {
       return newBits().load(id, user, value);
     }
 
-    /** A reusable holder of one record's bits at a time, for a single thread: no allocation per record. */
+    /**
+     * A reusable holder of one record's bits at a time, for a single thread: no allocation per
+     * record.
+     */
     public RecordBits newBits() {
       return new RecordBits(prefix);
     }

@@ -3,8 +3,8 @@ package io.ogpm.mechanism.random;
 import io.ogpm.annotation.PublicEvolving;
 
 /**
- * A source of uniform random bits (as Apache Commons RNG separates its providers from its
- * samplers: the samplers in {@code io.ogpm.mechanism} take one of these). Implementations are not
+ * A source of uniform random bits (as Apache Commons RNG separates its providers from its samplers:
+ * the samplers in {@code io.ogpm.mechanism} take one of these). Implementations are not
  * thread-safe: give each thread, each Flink subtask, its own.
  *
  * <p>Production code uses {@link AesCtrSource#secure()} or, for replay-safe records, {@link

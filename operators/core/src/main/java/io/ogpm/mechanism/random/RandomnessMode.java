@@ -4,9 +4,9 @@ import io.ogpm.annotation.Internal;
 import java.util.Arrays;
 
 /**
- * Where a perturber's randomness comes from: the secure default (AES-CTR keyed from
- * SecureRandom), keyed (a PRF of a secret key and of the field, record id, user and value: replay-safe), or
- * seeded (tests and experiments only).
+ * Where a perturber's randomness comes from: the secure default (AES-CTR keyed from SecureRandom),
+ * keyed (a PRF of a secret key and of the field, record id, user and value: replay-safe), or seeded
+ * (tests and experiments only).
  */
 @Internal
 public final class RandomnessMode {

@@ -11,11 +11,11 @@ import java.util.function.UnaryOperator;
 /**
  * Loads the keyed-mode secret from a file or an environment variable, never from the job's
  * configuration (which Flink shows in its web UI and stores with the job graph). The secret is the
- * raw content less its trailing line ends ({@code \n}, {@code \r}); at least 16 bytes (e.g.
- * {@code head -c 32 /dev/urandom > key} or 32 hex digits), and not one byte value repeated (a file
- * of zeros or of one character is no secret). Messages name the file or variable, never the
- * content. No copy is left behind: a refused secret, and the content before trimming, are
- * overwritten with zeros.
+ * raw content less its trailing line ends ({@code \n}, {@code \r}); at least 16 bytes (e.g. {@code
+ * head -c 32 /dev/urandom > key} or 32 hex digits), and not one byte value repeated (a file of
+ * zeros or of one character is no secret). Messages name the file or variable, never the content.
+ * No copy is left behind: a refused secret, and the content before trimming, are overwritten with
+ * zeros.
  */
 @Internal
 public final class SecretKeys {
@@ -27,7 +27,8 @@ public final class SecretKeys {
     try {
       bytes = Files.readAllBytes(file);
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the key file " + file + ": " + e.getClass().getSimpleName());
+      throw new IllegalArgumentException(
+          "cannot read the key file " + file + ": " + e.getClass().getSimpleName());
     }
     return fromContent(bytes, "key file " + file);
   }
@@ -37,11 +38,14 @@ public final class SecretKeys {
     return fromEnvironment(variable, System::getenv);
   }
 
-  /** The secret in the variable of an environment given as a lookup (tests cannot set variables). */
+  /**
+   * The secret in the variable of an environment given as a lookup (tests cannot set variables).
+   */
   static byte[] fromEnvironment(String variable, UnaryOperator<String> environment) {
     String value = environment.apply(variable);
     if (value == null) {
-      throw new IllegalArgumentException("the environment variable " + variable + " holding the key is not set");
+      throw new IllegalArgumentException(
+          "the environment variable " + variable + " holding the key is not set");
     }
     return fromContent(value.getBytes(StandardCharsets.UTF_8), "environment variable " + variable);
   }
@@ -60,13 +64,18 @@ public final class SecretKeys {
     if (secret.length < 16) {
       int n = secret.length;
       Arrays.fill(secret, (byte) 0);
-      throw new IllegalArgumentException("the " + where + " must hold at least 16 bytes of secret, it has " + n);
+      throw new IllegalArgumentException(
+          "the " + where + " must hold at least 16 bytes of secret, it has " + n);
     }
     if (KeyedPrf.isOneByteRepeated(secret)) {
       int n = secret.length;
       Arrays.fill(secret, (byte) 0);
-      throw new IllegalArgumentException("the " + where + " holds one byte value repeated " + n
-          + " times, which is no secret: use at least 16 random bytes (e.g. head -c 32 /dev/urandom)");
+      throw new IllegalArgumentException(
+          "the "
+              + where
+              + " holds one byte value repeated "
+              + n
+              + " times, which is no secret: use at least 16 random bytes (e.g. head -c 32 /dev/urandom)");
     }
     return secret;
   }

@@ -1,8 +1,8 @@
 package io.ogpm.mechanism.random;
 
 /**
- * SipHash-2-4 with 128-bit output (Aumasson and Bernstein, "SipHash: a fast short-input PRF",
- * 2012, and the reference implementation's 128-bit mode), fed incrementally. Bytes are packed
+ * SipHash-2-4 with 128-bit output (Aumasson and Bernstein, "SipHash: a fast short-input PRF", 2012,
+ * and the reference implementation's 128-bit mode), fed incrementally. Bytes are packed
  * little-endian into 64-bit words; two compression rounds per word, four finalisation rounds per
  * output word; the last word carries the message length in its top byte. The state can be copied,
  * so a common prefix (a field name) is absorbed once.
@@ -82,10 +82,11 @@ final class SipHash24 {
     int n = s.length();
     if (bytesInWord == 0) {
       for (; i + 4 <= n; i += 4) {
-        compress(s.charAt(i)
-            | ((long) s.charAt(i + 1) << 16)
-            | ((long) s.charAt(i + 2) << 32)
-            | ((long) s.charAt(i + 3) << 48));
+        compress(
+            s.charAt(i)
+                | ((long) s.charAt(i + 1) << 16)
+                | ((long) s.charAt(i + 2) << 32)
+                | ((long) s.charAt(i + 3) << 48));
       }
       length += 2L * i;
     }

@@ -11,13 +11,14 @@ import java.util.OptionalDouble;
  * best m-piece generalised piecewise mechanism (Definition "m-GPM") on a classical domain {@code
  * [lo, hi)} for a privacy parameter, under absolute (l1) or square (l2) error, either in the worst
  * case over the inputs (Formulation "min-max", reduced to the endpoints by Lemma 1) or at one
- * chosen input x0 (section "Minimize Error at a Specific x"). Immutable; validated by its
- * factories with messages that name the bad value.
+ * chosen input x0 (section "Minimize Error at a Specific x"). Immutable; validated by its factories
+ * with messages that name the bad value.
  */
 @Internal
 public final class GpmProblem {
   /** At least three pieces: the paper's family starts at TPM (m = 3); see {@link GpmSolver}. */
   public static final int MIN_PIECES = 3;
+
   /** Up to twelve pieces (24 variables): enough to see the collapse, small enough to solve. */
   public static final int MAX_PIECES = 12;
 
@@ -43,21 +44,25 @@ public final class GpmProblem {
   }
 
   /** The worst case over {@code [lo, hi]}: Formulation "min-max" with Lemma 1. */
-  public static GpmProblem worstCase(double lo, double hi, double epsilon, int pieces, ErrorMetric metric) {
+  public static GpmProblem worstCase(
+      double lo, double hi, double epsilon, int pieces, ErrorMetric metric) {
     return of(lo, hi, epsilon, pieces, metric, Double.NaN);
   }
 
   /** The error at one input x0 in {@code [lo, hi]} (section "Minimize Error at a Specific x"). */
-  public static GpmProblem at(double lo, double hi, double epsilon, int pieces, ErrorMetric metric, double x0) {
+  public static GpmProblem at(
+      double lo, double hi, double epsilon, int pieces, ErrorMetric metric, double x0) {
     Checks.finite("x0", x0);
     return of(lo, hi, epsilon, pieces, metric, x0);
   }
 
-  private static GpmProblem of(double lo, double hi, double epsilon, int pieces, ErrorMetric metric, double x0) {
+  private static GpmProblem of(
+      double lo, double hi, double epsilon, int pieces, ErrorMetric metric, double x0) {
     Domain domain = Domain.classical(lo, hi);
     Checks.positive("epsilon", epsilon);
     if (epsilon > MAX_EPSILON) {
-      throw new IllegalArgumentException("epsilon must be <= " + MAX_EPSILON + " for the solver, got " + epsilon);
+      throw new IllegalArgumentException(
+          "epsilon must be <= " + MAX_EPSILON + " for the solver, got " + epsilon);
     }
     if (pieces < MIN_PIECES || pieces > MAX_PIECES) {
       throw new IllegalArgumentException(
@@ -106,7 +111,15 @@ public final class GpmProblem {
 
   @Override
   public String toString() {
-    return "GpmProblem{domain=" + domain + ", epsilon=" + epsilon + ", pieces=" + pieces + ", metric="
-        + metric.id() + (isWorstCase() ? ", worst case" : ", x0=" + x0) + "}";
+    return "GpmProblem{domain="
+        + domain
+        + ", epsilon="
+        + epsilon
+        + ", pieces="
+        + pieces
+        + ", metric="
+        + metric.id()
+        + (isWorstCase() ? ", worst case" : ", x0=" + x0)
+        + "}";
   }
 }

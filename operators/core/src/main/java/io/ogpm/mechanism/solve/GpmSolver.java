@@ -44,17 +44,18 @@ import org.hipparchus.random.SobolSequenceGenerator;
  * case on the mechanism it builds.
  *
  * <p><b>Multi-start.</b> The problem is not convex (paper: "Solving difficulty"). BOBYQA is run
- * from {@code starts} points of a Sobol sequence in the 2m-dimensional box (deterministic: the
- * same problem gives the same answer on every machine; the starts are not privacy randomness) and
- * the best local optimum is kept. Each run stops at a trust region radius of {@value
- * #STOPPING_RADIUS}, which bounds the error of the optimum's value by a few {@code 1e-14} (the
- * objective is smooth near the optimum, so its value errs by the square of the step) while piece
- * boundaries and densities are only resolved to about {@code 1e-6}: the optimum is flat in them.
+ * from {@code starts} points of a Sobol sequence in the 2m-dimensional box (deterministic: the same
+ * problem gives the same answer on every machine; the starts are not privacy randomness) and the
+ * best local optimum is kept. Each run stops at a trust region radius of {@value #STOPPING_RADIUS},
+ * which bounds the error of the optimum's value by a few {@code 1e-14} (the objective is smooth
+ * near the optimum, so its value errs by the square of the step) while piece boundaries and
+ * densities are only resolved to about {@code 1e-6}: the optimum is flat in them.
  */
 @Internal
 public final class GpmSolver {
   /** Default number of BOBYQA starts. */
   public static final int DEFAULT_STARTS = 24;
+
   static final double INITIAL_RADIUS = 0.2;
   static final double STOPPING_RADIUS = 1e-9;
   static final int MAX_EVALUATIONS = 200_000;
@@ -80,7 +81,9 @@ public final class GpmSolver {
 
   /** Solves a problem; the result is held to the exact LDP check (see {@link SolvedGpm}). */
   public SolvedGpm solve(GpmProblem problem) {
-    Objective objective = new Objective(problem.epsilon(), problem.pieces(), problem.unitInput(), problem.metric().exponent());
+    Objective objective =
+        new Objective(
+            problem.epsilon(), problem.pieces(), problem.unitInput(), problem.metric().exponent());
     PointValuePair best = search(objective);
     List<PiecewiseDistribution.Piece> raw = objective.pieces(best.getPoint());
     return SolvedGpm.of(problem, raw, best.getValue());
@@ -100,12 +103,13 @@ public final class GpmSolver {
       BestSeen seen = new BestSeen(objective);
       PointValuePair found;
       try {
-        found = bobyqa.optimize(
-            new MaxEval(MAX_EVALUATIONS),
-            new ObjectiveFunction(seen::error),
-            GoalType.MINIMIZE,
-            new InitialGuess(start),
-            new SimpleBounds(lower, upper));
+        found =
+            bobyqa.optimize(
+                new MaxEval(MAX_EVALUATIONS),
+                new ObjectiveFunction(seen::error),
+                GoalType.MINIMIZE,
+                new InitialGuess(start),
+                new SimpleBounds(lower, upper));
       } catch (MathIllegalStateException stalled) {
         // BOBYQA gives up when a trust region step fails to reduce its model ("trust region step
         // has failed to reduce Q"), typically once it is at the optimum to rounding: the best

@@ -15,9 +15,9 @@ import java.util.function.DoubleUnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each baseline's exact error against an independent computation: a composite Simpson rule over
- * its own density (pdf of the pieces, or the continuous density) plus its atoms, on a grid fine
- * enough that the rule's error is far below the tolerance.
+ * Each baseline's exact error against an independent computation: a composite Simpson rule over its
+ * own density (pdf of the pieces, or the continuous density) plus its atoms, on a grid fine enough
+ * that the rule's error is far below the tolerance.
  */
 class BaselineErrorTest {
   static final double[] EPSILONS = {0.5, 1, 2, 4, 8};
@@ -33,7 +33,9 @@ class BaselineErrorTest {
             for (Distance distance : Distance.values()) {
               double exact = m.expectedError(zz, metric, distance);
               double numeric = integrate(m, zz, metric, distance);
-              assertThat(exact).as("%s z=%s %s %s", m, zz, metric, distance).isCloseTo(numeric, within(2e-7 * Math.max(1, numeric)));
+              assertThat(exact)
+                  .as("%s z=%s %s %s", m, zz, metric, distance)
+                  .isCloseTo(numeric, within(2e-7 * Math.max(1, numeric)));
             }
           }
         }
@@ -44,10 +46,11 @@ class BaselineErrorTest {
   /** Simpson on [lo, hi] split at the density's discontinuities, plus atoms. */
   static double integrate(UnitMechanism m, double z, ErrorMetric metric, Distance distance) {
     int k = metric.exponent();
-    DoubleUnaryOperator loss = y -> {
-      double d = distance == Distance.LINEAR ? Math.abs(y - z) : circular(y, z);
-      return k == 1 ? d : d * d;
-    };
+    DoubleUnaryOperator loss =
+        y -> {
+          double d = distance == Distance.LINEAR ? Math.abs(y - z) : circular(y, z);
+          return k == 1 ? d : d * d;
+        };
     double total = 0;
     if (m instanceof PiecewiseUnitMechanism p) {
       PiecewiseDistribution d = p.distribution(z);
@@ -69,7 +72,12 @@ class BaselineErrorTest {
       // Densities are defined on [lo, hi): evaluate the closing endpoint as a limit from inside.
       double from = cuts[i];
       double to = cuts[i + 1];
-      total += simpson(y -> loss.applyAsDouble(y) * c.density(Math.min(y, Math.nextDown(to)), z), from, to, 20_000);
+      total +=
+          simpson(
+              y -> loss.applyAsDouble(y) * c.density(Math.min(y, Math.nextDown(to)), z),
+              from,
+              to,
+              20_000);
     }
     for (PiecewiseDistribution.Atom atom : c.atoms(z)) {
       total += atom.mass() * loss.applyAsDouble(atom.at());
@@ -114,19 +122,28 @@ class BaselineErrorTest {
 
   @Test
   void checkedExamplesOfPaperNotes() {
-    assertThat(TruncatedLaplace.of(2).expectedError(0, ErrorMetric.L1, Distance.LINEAR)).isCloseTo(0.216166, within(5e-7));
-    assertThat(Staircase.optimal(2, Objective.L1).expectedError(0.3, ErrorMetric.L1, Distance.LINEAR)).isCloseTo(0.425459, within(5e-7));
+    assertThat(TruncatedLaplace.of(2).expectedError(0, ErrorMetric.L1, Distance.LINEAR))
+        .isCloseTo(0.216166, within(5e-7));
+    assertThat(
+            Staircase.optimal(2, Objective.L1).expectedError(0.3, ErrorMetric.L1, Distance.LINEAR))
+        .isCloseTo(0.425459, within(5e-7));
     // Geng and Viswanath's Theorem 3: e^(eps/2) / (e^eps - 1).
     for (double eps : EPSILONS) {
-      assertThat(Staircase.optimal(eps, Objective.L1).worstCaseError(ErrorMetric.L1, Distance.LINEAR))
+      assertThat(
+              Staircase.optimal(eps, Objective.L1).worstCaseError(ErrorMetric.L1, Distance.LINEAR))
           .isCloseTo(Math.exp(eps / 2) / Math.expm1(eps), within(1e-12));
     }
     // On [0, 2pi): scale the unit circle's error by 2pi.
-    assertThat(2 * Math.PI * Purkayastha.of(1).worstCaseError(ErrorMetric.L1, Distance.CIRCULAR)).isCloseTo(1.313259, within(5e-7));
+    assertThat(2 * Math.PI * Purkayastha.of(1).worstCaseError(ErrorMetric.L1, Distance.CIRCULAR))
+        .isCloseTo(1.313259, within(5e-7));
     // At the endpoints OGPM and PM-C coincide (paper-notes section 8).
-    assertThat(PiecewiseMechanism.of(2, PiecewiseMechanism.Output.COMPRESSED).worstCaseError(ErrorMetric.L1, Distance.LINEAR))
+    assertThat(
+            PiecewiseMechanism.of(2, PiecewiseMechanism.Output.COMPRESSED)
+                .worstCaseError(ErrorMetric.L1, Distance.LINEAR))
         .isCloseTo(0.268941, within(5e-7))
-        .isCloseTo(ClassicalOgpm.optimal(2, Objective.L1).worstCaseError(ErrorMetric.L1, Distance.LINEAR), within(1e-12));
+        .isCloseTo(
+            ClassicalOgpm.optimal(2, Objective.L1).worstCaseError(ErrorMetric.L1, Distance.LINEAR),
+            within(1e-12));
   }
 
   @Test
@@ -149,20 +166,25 @@ class BaselineErrorTest {
     double s = 0;
     for (int j = 0; j < 20_000; j++) {
       double level = a * Math.pow(b, j);
-      s += level * (Math.pow(j + gamma, 3) - Math.pow(j, 3)) / 3 + level * b * (Math.pow(j + 1, 3) - Math.pow(j + gamma, 3)) / 3;
+      s +=
+          level * (Math.pow(j + gamma, 3) - Math.pow(j, 3)) / 3
+              + level * b * (Math.pow(j + 1, 3) - Math.pow(j + gamma, 3)) / 3;
     }
     return 2 * s;
   }
 
   @Test
   void theWholeDomainRatiosOfThePaperAreReproduced() {
-    // "OGPM's average error is 94.2 % of PM-C and 92.3 % of SW-C (eps = 2); 90.5 % and 74.7 % (eps = 4)".
+    // "OGPM's average error is 94.2 % of PM-C and 92.3 % of SW-C (eps = 2); 90.5 % and 74.7 % (eps
+    // = 4)".
     double[][] expected = {{2, 0.942, 0.923}, {4, 0.905, 0.747}};
     for (double[] row : expected) {
       double eps = row[0];
       double ogpm = average(ClassicalOgpm.optimal(eps, Objective.L1));
-      assertThat(ogpm / average(PiecewiseMechanism.of(eps, PiecewiseMechanism.Output.COMPRESSED))).isCloseTo(row[1], within(0.005));
-      assertThat(ogpm / average(SquareWave.of(eps, SquareWave.Output.COMPRESSED))).isCloseTo(row[2], within(0.005));
+      assertThat(ogpm / average(PiecewiseMechanism.of(eps, PiecewiseMechanism.Output.COMPRESSED)))
+          .isCloseTo(row[1], within(0.005));
+      assertThat(ogpm / average(SquareWave.of(eps, SquareWave.Output.COMPRESSED)))
+          .isCloseTo(row[2], within(0.005));
     }
   }
 

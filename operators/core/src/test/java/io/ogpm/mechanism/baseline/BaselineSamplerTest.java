@@ -34,8 +34,11 @@ class BaselineSamplerTest {
         continue;
       }
       for (double eps : new double[] {1, 4}) {
-        Domain domain = type == MechanismType.PURKAYASTHA ? Domain.circular(0, 1) : Domain.classical(0, 1);
-        Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps).domain(domain).build());
+        Domain domain =
+            type == MechanismType.PURKAYASTHA ? Domain.circular(0, 1) : Domain.classical(0, 1);
+        Mechanism m =
+            MechanismCatalog.of(
+                MechanismSpec.builder().type(type).epsilon(eps).domain(domain).build());
         Distance distance = domain.naturalDistance();
         for (double x : new double[] {0, 0.3, 1}) {
           int n = 40_000;
@@ -43,15 +46,18 @@ class BaselineSamplerTest {
           double sumSq = 0;
           for (int i = 0; i < n; i++) {
             double y = m.perturb(x, bits);
-            double d = distance == Distance.LINEAR ? Math.abs(y - x) : BaselineErrorTest.circular(y, x);
+            double d =
+                distance == Distance.LINEAR ? Math.abs(y - x) : BaselineErrorTest.circular(y, x);
             sum += d;
             sumSq += d * d;
           }
           double mean = sum / n;
           double sd = Math.sqrt(sumSq / n - mean * mean);
-          // Rounding the input to its cell and reporting cell midpoints moves an output by < 2 cells.
+          // Rounding the input to its cell and reporting cell midpoints moves an output by < 2
+          // cells.
           double bound = Z * sd / Math.sqrt(n) + 2 * m.cellWidth();
-          assertThat(mean).as("%s eps=%s x=%s", type.id(), eps, x)
+          assertThat(mean)
+              .as("%s eps=%s x=%s", type.id(), eps, x)
               .isCloseTo(m.expectedError(x, ErrorMetric.L1, distance), within(bound));
         }
       }
@@ -66,16 +72,21 @@ class BaselineSamplerTest {
     for (double eps : new double[] {0.5, 2, 8}) {
       double r = Math.exp(-eps / D);
       double g0 = (1 - r) / (1 + r);
-      checkDiscrete(TruncatedLaplace.of(eps), eps, (xc, c) -> {
-        // Two-sided geometric g(k) = g0 r^|k|, clamped into [0, D - 1].
-        if (c == 0) {
-          return tailAtMost(-xc, g0, r);
-        }
-        if (c == D - 1) {
-          return tailAtLeast(D - 1 - xc, g0, r);
-        }
-        return g0 * Math.pow(r, Math.abs(c - xc));
-      }, 0, D - 1);
+      checkDiscrete(
+          TruncatedLaplace.of(eps),
+          eps,
+          (xc, c) -> {
+            // Two-sided geometric g(k) = g0 r^|k|, clamped into [0, D - 1].
+            if (c == 0) {
+              return tailAtMost(-xc, g0, r);
+            }
+            if (c == D - 1) {
+              return tailAtLeast(D - 1 - xc, g0, r);
+            }
+            return g0 * Math.pow(r, Math.abs(c - xc));
+          },
+          0,
+          D - 1);
     }
   }
 
@@ -93,13 +104,18 @@ class BaselineSamplerTest {
   void boundedLaplaceOnTheGridIsExactlyPrivate() {
     for (double eps : new double[] {0.5, 2, 8}) {
       double r = Math.exp(-eps / D);
-      checkDiscrete(BoundedLaplace.of(eps), eps, (xc, c) -> {
-        double total = 0;
-        for (long k = 0; k < D; k++) {
-          total += Math.pow(r, Math.abs(k - xc));
-        }
-        return Math.pow(r, Math.abs(c - xc)) / total;
-      }, 0, D - 1);
+      checkDiscrete(
+          BoundedLaplace.of(eps),
+          eps,
+          (xc, c) -> {
+            double total = 0;
+            for (long k = 0; k < D; k++) {
+              total += Math.pow(r, Math.abs(k - xc));
+            }
+            return Math.pow(r, Math.abs(c - xc)) / total;
+          },
+          0,
+          D - 1);
     }
   }
 
@@ -107,14 +123,19 @@ class BaselineSamplerTest {
   void purkayasthaOnTheGridIsExactlyPrivate() {
     for (double eps : new double[] {0.5, 2, 8}) {
       double r = Math.exp(-2 * eps / D);
-      checkDiscrete(Purkayastha.of(eps), eps, (xc, c) -> {
-        double total = 0;
-        for (long k = -D / 2; k < D / 2; k++) {
-          total += Math.pow(r, Math.abs(k));
-        }
-        long offset = Math.floorMod(c - xc + D / 2, D) - D / 2;
-        return Math.pow(r, Math.abs(offset)) / total;
-      }, 0, D - 1);
+      checkDiscrete(
+          Purkayastha.of(eps),
+          eps,
+          (xc, c) -> {
+            double total = 0;
+            for (long k = -D / 2; k < D / 2; k++) {
+              total += Math.pow(r, Math.abs(k));
+            }
+            long offset = Math.floorMod(c - xc + D / 2, D) - D / 2;
+            return Math.pow(r, Math.abs(offset)) / total;
+          },
+          0,
+          D - 1);
     }
   }
 
@@ -126,15 +147,20 @@ class BaselineSamplerTest {
         long first = Math.min(Math.max(Math.round(s.gamma() * D), 0), D);
         double b = Math.exp(-eps);
         double share = first / (first + (D - first) * b);
-        checkDiscrete(s, eps, (xc, c) -> {
-          long noise = c - xc;
-          long magnitude = noise >= 0 ? noise : -noise - 1;
-          long block = magnitude / D;
-          long offset = magnitude % D;
-          double blockMass = (1 - b) * Math.pow(b, block);
-          double inBlock = offset < first ? share / first : (1 - share) / (D - first);
-          return 0.5 * blockMass * inBlock;
-        }, -blocks(eps) * D, (blocks(eps) + 1) * D);
+        checkDiscrete(
+            s,
+            eps,
+            (xc, c) -> {
+              long noise = c - xc;
+              long magnitude = noise >= 0 ? noise : -noise - 1;
+              long block = magnitude / D;
+              long offset = magnitude % D;
+              double blockMass = (1 - b) * Math.pow(b, block);
+              double inBlock = offset < first ? share / first : (1 - share) / (D - first);
+              return 0.5 * blockMass * inBlock;
+            },
+            -blocks(eps) * D,
+            (blocks(eps) + 1) * D);
       }
     }
   }
@@ -197,5 +223,4 @@ class BaselineSamplerTest {
       io.ogpm.mechanism.ChiSquare.assertFits(counts, p[(int) xc], m + " input cell " + xc);
     }
   }
-
 }

@@ -42,18 +42,27 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ExactNoiseEpsilonTest {
   static final int[] BITS = {8, 16, 32, 40};
+
   /** The unit mechanisms behind every spec of these types (both objectives of the staircase). */
   static List<UnitMechanism> mechanisms(double eps) {
-    return List.of(Staircase.optimal(eps, Objective.L1), Staircase.optimal(eps, Objective.L2),
-        TruncatedLaplace.of(eps), BoundedLaplace.of(eps), Purkayastha.of(eps));
+    return List.of(
+        Staircase.optimal(eps, Objective.L1),
+        Staircase.optimal(eps, Objective.L2),
+        TruncatedLaplace.of(eps),
+        BoundedLaplace.of(eps),
+        Purkayastha.of(eps));
   }
 
   /** The spec whose unit mechanism is m, on a domain of width 4 (classical or circular). */
   static MechanismSpec spec(UnitMechanism m, int bits) {
     MechanismSpec.Builder b = MechanismSpec.builder().epsilon(m.epsilon()).gridBits(bits);
     if (m instanceof Staircase s) {
-      b.type(MechanismType.STAIRCASE).domain(Domain.classical(-1, 3))
-          .objective(s.gamma() == Staircase.optimalGamma(m.epsilon(), Objective.L1) ? Objective.L1 : Objective.L2);
+      b.type(MechanismType.STAIRCASE)
+          .domain(Domain.classical(-1, 3))
+          .objective(
+              s.gamma() == Staircase.optimalGamma(m.epsilon(), Objective.L1)
+                  ? Objective.L1
+                  : Objective.L2);
     } else if (m instanceof TruncatedLaplace) {
       b.type(MechanismType.T_LAPLACE).domain(Domain.classical(-1, 3));
     } else if (m instanceof BoundedLaplace) {
@@ -64,7 +73,10 @@ class ExactNoiseEpsilonTest {
     return b.build();
   }
 
-  /** The sampler's noise, its certified ratio, the decay the proof needs and the largest change in exponent. */
+  /**
+   * The sampler's noise, its certified ratio, the decay the proof needs and the largest change in
+   * exponent.
+   */
   record Claim(ExactGeometric noise, CertifiedLogRatio ratio, BigDecimal decay, long span) {}
 
   static Claim claim(UnitMechanism m, OutputGrid grid) {
@@ -85,9 +97,10 @@ class ExactNoiseEpsilonTest {
   }
 
   @ParameterizedTest(name = "eps={0}")
-  @ValueSource(doubles = {
-    1e-6, 0.001, 0.01, 0.1, 0.5, 1, 2, 4, 8, 10, 12, 20, 25, 30, 36, 37.5, 40, 60, 100, 355, 700
-  })
+  @ValueSource(
+      doubles = {
+        1e-6, 0.001, 0.01, 0.1, 0.5, 1, 2, 4, 8, 10, 12, 20, 25, 30, 36, 37.5, 40, 60, 100, 355, 700
+      })
   void theWorstLogRatioIsExactlyAtMostEpsilonAndRealizedEpsilonCertifiesIt(double eps) {
     BigDecimal exactEps = new BigDecimal(eps);
     for (int bits : BITS) {
@@ -99,20 +112,27 @@ class ExactNoiseEpsilonTest {
         assertThat(c.ratio().worst()).as("%s: worst log ratio", label).isEqualByComparingTo(worst);
         assertThat(worst).as("%s: worst log ratio <= eps", label).isLessThanOrEqualTo(exactEps);
         double realized = c.ratio().certifiedEpsilon();
-        assertThat(new BigDecimal(realized)).as("%s: realized >= worst", label).isGreaterThanOrEqualTo(worst);
+        assertThat(new BigDecimal(realized))
+            .as("%s: realized >= worst", label)
+            .isGreaterThanOrEqualTo(worst);
         assertThat(realized).as("%s", label).isLessThanOrEqualTo(eps);
         if (!(m instanceof BoundedLaplace)) {
           assertThat(realized).as("%s: the worst ratio is e^eps", label).isEqualTo(eps);
         }
         Mechanism built = build(spec(m, bits));
         if (built != null) {
-          assertThat(built.realizedEpsilon()).as("%s: Mechanism reports the sampler's", label).isEqualTo(realized);
+          assertThat(built.realizedEpsilon())
+              .as("%s: Mechanism reports the sampler's", label)
+              .isEqualTo(realized);
         }
       }
     }
   }
 
-  /** The mechanism, or null where the grid is refused as finer than doubles resolve (a documented error). */
+  /**
+   * The mechanism, or null where the grid is refused as finer than doubles resolve (a documented
+   * error).
+   */
   static Mechanism build(MechanismSpec spec) {
     try {
       return MechanismCatalog.of(spec);
@@ -126,8 +146,8 @@ class ExactNoiseEpsilonTest {
 
   /**
    * Every cell's probability for every input cell x in [0, D] (a circle: [0, D)), as {@code
-   * factor(x, c) r^exponent(x, c)} with {@code r = e^-decay}; two probabilities with the same factor
-   * compare exactly through their exponents.
+   * factor(x, c) r^exponent(x, c)} with {@code r = e^-decay}; two probabilities with the same
+   * factor compare exactly through their exponents.
    */
   @ParameterizedTest(name = "eps={0}")
   @ValueSource(doubles = {1e-6, 0.01, 0.5, 2, 8, 20, 25, 36, 40, 100, 700})
@@ -188,9 +208,9 @@ class ExactNoiseEpsilonTest {
 
   /**
    * T-Laplace: inside cells have factor {@code (1 - r) / (1 + r)} and exponent |c - x|, end cells
-   * factor {@code 1 / (1 + r)} and exponent x (cell 0) or D - 1 - x (cell D - 1, x < D); cell D -
-   * 1 for x = D is {@code 1 - r^2 / (1 + r)}. Exponent changes are at most D (reached at cell 0);
-   * the odd cell is compared in certified interval arithmetic, strictly below e^eps.
+   * factor {@code 1 / (1 + r)} and exponent x (cell 0) or D - 1 - x (cell D - 1, x < D); cell D - 1
+   * for x = D is {@code 1 - r^2 / (1 + r)}. Exponent changes are at most D (reached at cell 0); the
+   * odd cell is compared in certified interval arithmetic, strictly below e^eps.
    */
   static void truncatedLaplaceWorstRatio(UnitMechanism m, Claim c) {
     long worst = 0;
@@ -211,17 +231,22 @@ class ExactNoiseEpsilonTest {
     DecimalInterval r = ExactReference.expMinus(c.decay().doubleValue());
     DecimalInterval onePlusR = DecimalInterval.exactly(1).plus(r);
     DecimalInterval odd = DecimalInterval.exactly(1).minus(r.pow(2).dividedBy(onePlusR));
-    // against the other inputs' probabilities of cell D - 1: at most 1 / (1 + r) <= odd, at least r^(D-1) / (1 + r).
-    assertThat(DecimalInterval.exactly(1).dividedBy(onePlusR).certainlyBelow(odd)).as("%s", m).isTrue();
+    // against the other inputs' probabilities of cell D - 1: at most 1 / (1 + r) <= odd, at least
+    // r^(D-1) / (1 + r).
+    assertThat(DecimalInterval.exactly(1).dividedBy(onePlusR).certainlyBelow(odd))
+        .as("%s", m)
+        .isTrue();
     DecimalInterval ratio = odd.times(onePlusR).dividedBy(r.pow(D - 1));
     DecimalInterval bound = DecimalInterval.exactly(1).dividedBy(r.pow(D)); // e^eps
-    assertThat(ratio.certainlyBelow(bound)).as("%s: cell D - 1 ratio %s below e^eps %s", m, ratio, bound).isTrue();
+    assertThat(ratio.certainlyBelow(bound))
+        .as("%s: cell D - 1 ratio %s below e^eps %s", m, ratio, bound)
+        .isTrue();
   }
 
   /**
-   * B-Laplace: cell c has probability {@code r^|c - x| / Z(x)}, a different factor for every
-   * input, so every ratio is bounded in certified interval arithmetic: the worst is strictly below
-   * e^eps, and within 1e-40 of the claimed {@code e^(decay (D - 1))}.
+   * B-Laplace: cell c has probability {@code r^|c - x| / Z(x)}, a different factor for every input,
+   * so every ratio is bounded in certified interval arithmetic: the worst is strictly below e^eps,
+   * and within 1e-40 of the claimed {@code e^(decay (D - 1))}.
    */
   static void boundedLaplaceWorstRatio(UnitMechanism m, Claim c, BigDecimal worst) {
     DecimalInterval r = ExactReference.expMinus(c.decay().doubleValue());
@@ -255,23 +280,33 @@ class ExactNoiseEpsilonTest {
         leastLo = leastLo == null ? p[cell].lo() : leastLo.min(p[cell].lo());
         leastHi = leastHi == null ? p[cell].hi() : leastHi.min(p[cell].hi());
       }
-      DecimalInterval ratio = new DecimalInterval(mostLo, mostHi).dividedBy(new DecimalInterval(leastLo, leastHi));
-      assertThat(ratio.certainlyBelow(eToTheEps)).as("%s cell %s: ratio %s below e^eps", m, cell, ratio).isTrue();
+      DecimalInterval ratio =
+          new DecimalInterval(mostLo, mostHi).dividedBy(new DecimalInterval(leastLo, leastHi));
+      assertThat(ratio.certainlyBelow(eToTheEps))
+          .as("%s cell %s: ratio %s below e^eps", m, cell, ratio)
+          .isTrue();
       largestLower = largestLower.max(ratio.lo());
     }
     DecimalInterval claimed = DecimalInterval.exactly(1).dividedBy(power[D - 1]);
-    double gap = largestLower.subtract(claimed.lo()).abs().divide(claimed.lo(), java.math.MathContext.DECIMAL64).doubleValue();
-    assertThat(gap).as("%s: the worst ratio is e^(decay (D - 1)) = e^%s", m, worst).isLessThan(1e-40);
+    double gap =
+        largestLower
+            .subtract(claimed.lo())
+            .abs()
+            .divide(claimed.lo(), java.math.MathContext.DECIMAL64)
+            .doubleValue();
+    assertThat(gap)
+        .as("%s: the worst ratio is e^(decay (D - 1)) = e^%s", m, worst)
+        .isLessThan(1e-40);
   }
 
   /**
    * The floating-point staircase sampler rounded its block probabilities to multiples of 2^-53:
    * above e^eps by 2e-8 relative at eps 20, 3.8e-6 at 25, 0.044 at 36, and from 37.5 on no block
-   * but the first was reachable. The exact sampler's first random word is its block coin (lowBits
-   * 0 for eps >= 1): a uniform whose first words agree with {@code e^-eps} up to word j and fall
-   * one below (above) it there must leave the first block (stay in it). {@code e^-eps} comes from
-   * exact fractions, independently of the sampler. With the block coin exact, the worst ratio is
-   * e^eps (the step argument of {@link Staircase.Sampler}, checked above on an 8-bit grid).
+   * but the first was reachable. The exact sampler's first random word is its block coin (lowBits 0
+   * for eps >= 1): a uniform whose first words agree with {@code e^-eps} up to word j and fall one
+   * below (above) it there must leave the first block (stay in it). {@code e^-eps} comes from exact
+   * fractions, independently of the sampler. With the block coin exact, the worst ratio is e^eps
+   * (the step argument of {@link Staircase.Sampler}, checked above on an 8-bit grid).
    */
   @ParameterizedTest(name = "eps={0}")
   @ValueSource(doubles = {20, 25, 36, 37.5, 40})
@@ -292,9 +327,11 @@ class ExactNoiseEpsilonTest {
           for (int trial = 0; trial < 20; trial++) {
             long below = sampler.sampleCell(z, scripted(prefix, j, -1, rest));
             long above = sampler.sampleCell(z, scripted(prefix, j, +1, rest));
-            assertThat(magnitude(below - from)).as("%s %s bits: U just below e^-eps at word %s leaves block 0", s, bits, j)
+            assertThat(magnitude(below - from))
+                .as("%s %s bits: U just below e^-eps at word %s leaves block 0", s, bits, j)
                 .isGreaterThanOrEqualTo(d);
-            assertThat(magnitude(above - from)).as("%s %s bits: U just above e^-eps at word %s stays in block 0", s, bits, j)
+            assertThat(magnitude(above - from))
+                .as("%s %s bits: U just above e^-eps at word %s stays in block 0", s, bits, j)
                 .isLessThan(d);
           }
         }

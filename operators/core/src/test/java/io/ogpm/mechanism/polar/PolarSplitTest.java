@@ -57,8 +57,14 @@ class PolarSplitTest {
   void eachTermIsTheExactWorstCaseOfItsMechanism() {
     PolarSplit split = PolarSplit.of(4, 3, ErrorMetric.L2, Objective.L2);
     PolarSplit.Point p = split.at(1.5);
-    double radius = ClassicalOgpm.optimal(1.5, Objective.L2).worstCaseError(ErrorMetric.L2, Distance.LINEAR) * 9;
-    double angle = CircularOgpm.optimal(2.5, Objective.L2).worstCaseError(ErrorMetric.L2, Distance.CIRCULAR) * 4 * Math.PI * Math.PI;
+    double radius =
+        ClassicalOgpm.optimal(1.5, Objective.L2).worstCaseError(ErrorMetric.L2, Distance.LINEAR)
+            * 9;
+    double angle =
+        CircularOgpm.optimal(2.5, Objective.L2).worstCaseError(ErrorMetric.L2, Distance.CIRCULAR)
+            * 4
+            * Math.PI
+            * Math.PI;
     assertThat(p.errorRadius()).isCloseTo(radius, within(1e-12));
     assertThat(p.errorAngle()).isCloseTo(angle, within(1e-12));
     // eps1 = 0 or eps2 = 0: uniform output.
@@ -73,9 +79,13 @@ class PolarSplitTest {
 
   @Test
   void badValuesAreNamed() {
-    assertThatThrownBy(() -> PolarSplit.of(0, 1, ErrorMetric.L1, Objective.L1)).hasMessage("epsilon must be > 0, got 0.0");
-    assertThatThrownBy(() -> PolarSplit.of(1, -1, ErrorMetric.L1, Objective.L1)).hasMessage("radius-max must be > 0, got -1.0");
-    assertThatThrownBy(() -> PolarSplit.of(1, 1, ErrorMetric.L1, Objective.L1).at(1.5)).hasMessage("epsRadius must be in [0, 1.0], got 1.5");
-    assertThatThrownBy(() -> PolarSplit.of(1, 1, ErrorMetric.L1, Objective.L1).curve(0)).hasMessage("curve points must be >= 1, got 0");
+    assertThatThrownBy(() -> PolarSplit.of(0, 1, ErrorMetric.L1, Objective.L1))
+        .hasMessage("epsilon must be > 0, got 0.0");
+    assertThatThrownBy(() -> PolarSplit.of(1, -1, ErrorMetric.L1, Objective.L1))
+        .hasMessage("radius-max must be > 0, got -1.0");
+    assertThatThrownBy(() -> PolarSplit.of(1, 1, ErrorMetric.L1, Objective.L1).at(1.5))
+        .hasMessage("epsRadius must be in [0, 1.0], got 1.5");
+    assertThatThrownBy(() -> PolarSplit.of(1, 1, ErrorMetric.L1, Objective.L1).curve(0))
+        .hasMessage("curve points must be >= 1, got 0");
   }
 }

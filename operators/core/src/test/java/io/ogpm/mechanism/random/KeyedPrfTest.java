@@ -10,9 +10,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.IntToDoubleFunction;
 import org.junit.jupiter.api.Test;
 
-/** Keyed mode: deterministic per (key, field, mechanism, id, user, value), independent across any change of them. */
+/**
+ * Keyed mode: deterministic per (key, field, mechanism, id, user, value), independent across any
+ * change of them.
+ */
 class KeyedPrfTest {
   static final int N = 200_000;
+
   /** Chi-square critical value for 255 degrees of freedom at p = 0.001. */
   static final double CHI2_255_999 = 330.52;
 
@@ -76,16 +80,25 @@ class KeyedPrfTest {
 
   @Test
   void theMessageIsTheDocumentedLayout() {
-    // An independent byte-level encoder of the layout in KeyedPrf's javadoc, and the key derivation.
+    // An independent byte-level encoder of the layout in KeyedPrf's javadoc, and the key
+    // derivation.
     byte[] secret = "0123456789abcdef-secret".getBytes(StandardCharsets.UTF_8);
-    byte[] digest = AesCtrSource.sha256(("ogpm-keyed-prf-v2" + "0123456789abcdef-secret").getBytes(StandardCharsets.UTF_8));
+    byte[] digest =
+        AesCtrSource.sha256(
+            ("ogpm-keyed-prf-v2" + "0123456789abcdef-secret").getBytes(StandardCharsets.UTF_8));
     ByteBuffer key = ByteBuffer.wrap(digest).order(ByteOrder.LITTLE_ENDIAN);
     long k0 = key.getLong(0);
     long k1 = key.getLong(8);
     Object[][] cases = {
       {"accel_x", "ogpm{l1}", Identifier.string("r-1"), Identifier.string("alice"), 0.25},
       {"attitude.roll", "", Identifier.integer(-42), Identifier.NONE, -0.0},
-      {"t", "m", Identifier.integer(new BigInteger("123456789012345678901234567890")), Identifier.string("\u00e9\ud800\u0000"), 1e-300},
+      {
+        "t",
+        "m",
+        Identifier.integer(new BigInteger("123456789012345678901234567890")),
+        Identifier.string("\u00e9\ud800\u0000"),
+        1e-300
+      },
     };
     for (Object[] c : cases) {
       KeyedPrf.Field f = KeyedPrf.fromSecret(secret).forField((String) c[0], (String) c[1]);
@@ -107,7 +120,9 @@ class KeyedPrfTest {
         }
         long[] expected = new long[2];
         h.finish(expected);
-        assertThat(new long[] {bits.nextLong(), bits.nextLong()}).as("%s block %s", c[0], block).isEqualTo(expected);
+        assertThat(new long[] {bits.nextLong(), bits.nextLong()})
+            .as("%s block %s", c[0], block)
+            .isEqualTo(expected);
       }
     }
   }
@@ -145,7 +160,8 @@ class KeyedPrfTest {
     for (int i = 0; i < 1000; i++) {
       double value = i / 1000.0;
       RandomBits a = one.forRecord(id(i), USER, value);
-      RandomBits b = same.forRecord(Identifier.string("id-" + i), Identifier.string("alice"), value);
+      RandomBits b =
+          same.forRecord(Identifier.string("id-" + i), Identifier.string("alice"), value);
       reused.load(id(i), USER, value);
       for (int j = 0; j < 5; j++) {
         long word = a.nextLong();
@@ -171,28 +187,36 @@ class KeyedPrfTest {
   @Test
   void anotherIdGivesAnIndependentDraw() {
     KeyedPrf.Field a = prf("0123456789abcdef-secret").forField("roll", "m");
-    assertIndependentUniforms(i -> a.uniform(id(i), USER, 0.5), i -> a.uniform(id(i + N), USER, 0.5));
+    assertIndependentUniforms(
+        i -> a.uniform(id(i), USER, 0.5), i -> a.uniform(id(i + N), USER, 0.5));
     // The same digits as a string and as an integer are different ids.
-    assertIndependentUniforms(i -> a.uniform(Identifier.string(Integer.toString(i)), USER, 0.5),
+    assertIndependentUniforms(
+        i -> a.uniform(Identifier.string(Integer.toString(i)), USER, 0.5),
         i -> a.uniform(Identifier.integer(i), USER, 0.5));
   }
 
   @Test
   void anotherUserGivesAnIndependentDraw() {
     KeyedPrf.Field a = prf("0123456789abcdef-secret").forField("roll", "m");
-    assertIndependentUniforms(i -> a.uniform(id(i), USER, 0.5), i -> a.uniform(id(i), Identifier.string("bob"), 0.5));
-    assertIndependentUniforms(i -> a.uniform(id(i), Identifier.NONE, 0.5), i -> a.uniform(id(i), Identifier.string(""), 0.5));
+    assertIndependentUniforms(
+        i -> a.uniform(id(i), USER, 0.5), i -> a.uniform(id(i), Identifier.string("bob"), 0.5));
+    assertIndependentUniforms(
+        i -> a.uniform(id(i), Identifier.NONE, 0.5),
+        i -> a.uniform(id(i), Identifier.string(""), 0.5));
   }
 
   /**
-   * The leak this class exists to prevent: records that share an id (and user) but carry
-   * different values must not share noise. Values one ulp apart, and values far apart.
+   * The leak this class exists to prevent: records that share an id (and user) but carry different
+   * values must not share noise. Values one ulp apart, and values far apart.
    */
   @Test
   void anotherValueGivesAnIndependentDraw() {
     KeyedPrf.Field a = prf("0123456789abcdef-secret").forField("roll", "m");
-    assertIndependentUniforms(i -> a.uniform(id(i), USER, 0.25), i -> a.uniform(id(i), USER, Math.nextUp(0.25)));
-    assertIndependentUniforms(i -> a.uniform(id(i), USER, i / (double) N), i -> a.uniform(id(i), USER, 1 - i / (double) N));
+    assertIndependentUniforms(
+        i -> a.uniform(id(i), USER, 0.25), i -> a.uniform(id(i), USER, Math.nextUp(0.25)));
+    assertIndependentUniforms(
+        i -> a.uniform(id(i), USER, i / (double) N),
+        i -> a.uniform(id(i), USER, 1 - i / (double) N));
   }
 
   @Test
@@ -200,24 +224,38 @@ class KeyedPrfTest {
     KeyedPrf key = prf("0123456789abcdef-secret");
     KeyedPrf.Field roll = key.forField("roll", "m");
     KeyedPrf.Field pitch = key.forField("pitch", "m");
-    assertIndependentUniforms(i -> roll.uniform(id(i), USER, 0.5), i -> pitch.uniform(id(i), USER, 0.5));
+    assertIndependentUniforms(
+        i -> roll.uniform(id(i), USER, 0.5), i -> pitch.uniform(id(i), USER, 0.5));
     KeyedPrf.Field rollEps2 = key.forField("roll", "m2");
-    assertIndependentUniforms(i -> roll.uniform(id(i), USER, 0.5), i -> rollEps2.uniform(id(i), USER, 0.5));
+    assertIndependentUniforms(
+        i -> roll.uniform(id(i), USER, 0.5), i -> rollEps2.uniform(id(i), USER, 0.5));
   }
 
   /**
    * Crafted collisions of a naive concatenation: each pair would hash the same bytes without the
-   * length headers, padding rules and type tags. Distinct messages give distinct 128-bit blocks
-   * (a coincidence has probability 2^-128), so equal blocks would mean equal messages.
+   * length headers, padding rules and type tags. Distinct messages give distinct 128-bit blocks (a
+   * coincidence has probability 2^-128), so equal blocks would mean equal messages.
    */
   @Test
   void theEncodingSeparatesCraftedCollisions() {
     KeyedPrf key = prf("0123456789abcdef-secret");
     Identifier none = Identifier.NONE;
     // Boundary shifts between field, mechanism, id and user.
-    assertDistinct(key.forField("ab", "m"), Identifier.string("c"), key.forField("a", "m"), Identifier.string("bc"));
-    assertDistinct(key.forField("ab", ""), Identifier.string("c"), key.forField("a", "b"), Identifier.string("c"));
-    assertDistinct(key.forField("abcd", "m"), Identifier.string(""), key.forField("abc", "m"), Identifier.string("d"));
+    assertDistinct(
+        key.forField("ab", "m"),
+        Identifier.string("c"),
+        key.forField("a", "m"),
+        Identifier.string("bc"));
+    assertDistinct(
+        key.forField("ab", ""),
+        Identifier.string("c"),
+        key.forField("a", "b"),
+        Identifier.string("c"));
+    assertDistinct(
+        key.forField("abcd", "m"),
+        Identifier.string(""),
+        key.forField("abc", "m"),
+        Identifier.string("d"));
     KeyedPrf.Field f = key.forField("x", "m");
     assertThat(firstBlock(f, Identifier.string("ab"), Identifier.string(""), 0.5))
         .isNotEqualTo(firstBlock(f, Identifier.string("a"), Identifier.string("b"), 0.5));
@@ -236,21 +274,27 @@ class KeyedPrfTest {
     BigInteger big = BigInteger.TWO.pow(64).add(BigInteger.ONE);
     assertDistinct(f, Identifier.string(big.toString()), f, Identifier.integer(big));
     assertDistinct(f, Identifier.integer(big), f, Identifier.integer(big.negate()));
-    assertThat(firstBlock(f, id(1), none, 0.5)).isNotEqualTo(firstBlock(f, id(1), Identifier.string(""), 0.5));
-    assertThat(firstBlock(f, Identifier.string("u"), none, 0.5)).isNotEqualTo(firstBlock(f, none, Identifier.string("u"), 0.5));
+    assertThat(firstBlock(f, id(1), none, 0.5))
+        .isNotEqualTo(firstBlock(f, id(1), Identifier.string(""), 0.5));
+    assertThat(firstBlock(f, Identifier.string("u"), none, 0.5))
+        .isNotEqualTo(firstBlock(f, none, Identifier.string("u"), 0.5));
     // The value: neighbours, and a value whose bits look like a header.
-    assertThat(firstBlock(f, id(1), none, 0.5)).isNotEqualTo(firstBlock(f, id(1), none, Math.nextDown(0.5)));
+    assertThat(firstBlock(f, id(1), none, 0.5))
+        .isNotEqualTo(firstBlock(f, id(1), none, Math.nextDown(0.5)));
     assertThat(firstBlock(f, id(1), none, Double.longBitsToDouble(((long) 'S' << 56) | 1)))
         .isNotEqualTo(firstBlock(f, id(1), none, 0.0));
   }
 
-  private static void assertDistinct(KeyedPrf.Field f, Identifier id, KeyedPrf.Field g, Identifier other) {
-    assertThat(firstBlock(f, id, USER, 0.5)).as("%s vs %s", id, other).isNotEqualTo(firstBlock(g, other, USER, 0.5));
+  private static void assertDistinct(
+      KeyedPrf.Field f, Identifier id, KeyedPrf.Field g, Identifier other) {
+    assertThat(firstBlock(f, id, USER, 0.5))
+        .as("%s vs %s", id, other)
+        .isNotEqualTo(firstBlock(g, other, USER, 0.5));
   }
 
   /**
-   * One value, one identifier, whatever the representation: integers by value (-0 is 0; a long
-   * and a BigInteger agree), and -0.0 is 0.0 (the mechanisms cannot tell them apart).
+   * One value, one identifier, whatever the representation: integers by value (-0 is 0; a long and
+   * a BigInteger agree), and -0.0 is 0.0 (the mechanisms cannot tell them apart).
    */
   @Test
   void equalValuesInAnotherRepresentationAreAReplay() {
@@ -260,7 +304,9 @@ class KeyedPrfTest {
     assertThat(firstBlock(f, Identifier.integer(BigInteger.valueOf(Long.MIN_VALUE)), USER, 0.5))
         .isEqualTo(firstBlock(f, Identifier.integer(Long.MIN_VALUE), USER, 0.5));
     assertThat(firstBlock(f, id(3), USER, -0.0)).isEqualTo(firstBlock(f, id(3), USER, 0.0));
-    assertThat(Identifier.integer(5)).isEqualTo(Identifier.integer(BigInteger.valueOf(5))).isNotEqualTo(Identifier.string("5"));
+    assertThat(Identifier.integer(5))
+        .isEqualTo(Identifier.integer(BigInteger.valueOf(5)))
+        .isNotEqualTo(Identifier.string("5"));
     assertThat(Identifier.string("secret-user").toString()).doesNotContain("secret-user");
   }
 
@@ -277,7 +323,8 @@ class KeyedPrfTest {
       byte[] secret = new byte[32];
       java.util.Arrays.fill(secret, b);
       assertThatThrownBy(() -> KeyedPrf.fromSecret(secret))
-          .hasMessage("the secret key is one byte value repeated 32 times: not a secret; use at least 16 random bytes");
+          .hasMessage(
+              "the secret key is one byte value repeated 32 times: not a secret; use at least 16 random bytes");
     }
     byte[] almost = new byte[16];
     almost[15] = 1;
@@ -290,21 +337,25 @@ class KeyedPrfTest {
   void successiveWordsOfARecordAreIndependent() {
     KeyedPrf.Field roll = prf("0123456789abcdef-secret").forField("roll", "m");
     // Words 1 and 2 (same block) and words 2 and 3 (across blocks).
-    assertIndependentUniforms(i -> roll.forRecord(id(i), USER, 0.5).nextUniform(), i -> {
-      RandomBits b = roll.forRecord(id(i), USER, 0.5);
-      b.nextLong();
-      return b.nextUniform();
-    });
-    assertIndependentUniforms(i -> {
-      RandomBits b = roll.forRecord(id(i), USER, 0.5);
-      b.nextLong();
-      return b.nextUniform();
-    }, i -> {
-      RandomBits b = roll.forRecord(id(i), USER, 0.5);
-      b.nextLong();
-      b.nextLong();
-      return b.nextUniform();
-    });
+    assertIndependentUniforms(
+        i -> roll.forRecord(id(i), USER, 0.5).nextUniform(),
+        i -> {
+          RandomBits b = roll.forRecord(id(i), USER, 0.5);
+          b.nextLong();
+          return b.nextUniform();
+        });
+    assertIndependentUniforms(
+        i -> {
+          RandomBits b = roll.forRecord(id(i), USER, 0.5);
+          b.nextLong();
+          return b.nextUniform();
+        },
+        i -> {
+          RandomBits b = roll.forRecord(id(i), USER, 0.5);
+          b.nextLong();
+          b.nextLong();
+          return b.nextUniform();
+        });
   }
 
   /**
@@ -321,7 +372,8 @@ class KeyedPrfTest {
    * sources, which draw a new sample on every run: there a correct source fails a CI run about once
    * in 300,000, and a broken one (constant, correlated or badly skewed) still fails every time.
    */
-  static void assertIndependentUniforms(IntToDoubleFunction first, IntToDoubleFunction second, boolean unseeded) {
+  static void assertIndependentUniforms(
+      IntToDoubleFunction first, IntToDoubleFunction second, boolean unseeded) {
     long[] joint = new long[256];
     long[] left = new long[16];
     long[] right = new long[16];
@@ -344,7 +396,9 @@ class KeyedPrfTest {
       sxx += x * x;
       syy += y * y;
     }
-    assertThat(chiSquare(joint)).as("joint chi-square").isLessThan(unseeded ? 377.08 : CHI2_255_999);
+    assertThat(chiSquare(joint))
+        .as("joint chi-square")
+        .isLessThan(unseeded ? 377.08 : CHI2_255_999);
     // 15 degrees of freedom at p = 0.001 or 1e-6.
     double marginal = unseeded ? 56.49 : 37.70;
     assertThat(chiSquare(left)).as("first marginal").isLessThan(marginal);

@@ -11,16 +11,21 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Key files: the secret is the content less its trailing newline; weak secrets are refused by name, never quoted. */
+/**
+ * Key files: the secret is the content less its trailing newline; weak secrets are refused by name,
+ * never quoted.
+ */
 class SecretKeysTest {
   @Test
   void aKeyFileIsItsContentWithoutTheTrailingNewline(@TempDir Path dir) throws Exception {
     Path key = Files.writeString(dir.resolve("key"), "0123456789abcdef-secret\r\n");
-    assertThat(new String(SecretKeys.fromFile(key), StandardCharsets.US_ASCII)).isEqualTo("0123456789abcdef-secret");
+    assertThat(new String(SecretKeys.fromFile(key), StandardCharsets.US_ASCII))
+        .isEqualTo("0123456789abcdef-secret");
   }
 
   @Test
-  void aKeyFileOfOneRepeatedByteIsRefusedNamingTheFileNotTheContent(@TempDir Path dir) throws Exception {
+  void aKeyFileOfOneRepeatedByteIsRefusedNamingTheFileNotTheContent(@TempDir Path dir)
+      throws Exception {
     for (String content : new String[] {"q".repeat(32) + "\n", "0".repeat(64), " ".repeat(16)}) {
       Path key = Files.writeString(dir.resolve("weak"), content);
       assertThatThrownBy(() -> SecretKeys.fromFile(key))
@@ -30,7 +35,8 @@ class SecretKeysTest {
           .hasMessageNotContaining(content.substring(0, 4));
     }
     Path zeros = Files.write(dir.resolve("zeros"), new byte[32]);
-    assertThatThrownBy(() -> SecretKeys.fromFile(zeros)).hasMessageContaining("key file " + zeros + " holds one byte value repeated 32 times");
+    assertThatThrownBy(() -> SecretKeys.fromFile(zeros))
+        .hasMessageContaining("key file " + zeros + " holds one byte value repeated 32 times");
   }
 
   @Test
@@ -65,24 +71,28 @@ class SecretKeysTest {
 
   @Test
   void aVariableIsReadLikeAFileAndNamedNeverQuoted() {
-    Map<String, String> env = Map.of(
-        "OGPM_KEY", "0123456789abcdef-from-env\n",
-        "OGPM_SHORT", "s3cr3t\n",
-        "OGPM_WEAK", "z".repeat(24));
-    assertThat(new String(SecretKeys.fromEnvironment("OGPM_KEY", env::get), StandardCharsets.US_ASCII))
+    Map<String, String> env =
+        Map.of(
+            "OGPM_KEY", "0123456789abcdef-from-env\n",
+            "OGPM_SHORT", "s3cr3t\n",
+            "OGPM_WEAK", "z".repeat(24));
+    assertThat(
+            new String(SecretKeys.fromEnvironment("OGPM_KEY", env::get), StandardCharsets.US_ASCII))
         .isEqualTo("0123456789abcdef-from-env");
     assertThatThrownBy(() -> SecretKeys.fromEnvironment("OGPM_SHORT", env::get))
-        .hasMessage("the environment variable OGPM_SHORT must hold at least 16 bytes of secret, it has 6");
+        .hasMessage(
+            "the environment variable OGPM_SHORT must hold at least 16 bytes of secret, it has 6");
     assertThatThrownBy(() -> SecretKeys.fromEnvironment("OGPM_WEAK", env::get))
-        .hasMessageStartingWith("the environment variable OGPM_WEAK holds one byte value repeated 24 times")
+        .hasMessageStartingWith(
+            "the environment variable OGPM_WEAK holds one byte value repeated 24 times")
         .hasMessageNotContaining("zzzz");
     assertThatThrownBy(() -> SecretKeys.fromEnvironment("OGPM_UNSET", env::get))
         .hasMessage("the environment variable OGPM_UNSET holding the key is not set");
   }
 
   /**
-   * The public entry reads the process's own environment. A test cannot set a variable, so it
-   * reads PATH, set (and longer than 16 bytes) wherever the build runs.
+   * The public entry reads the process's own environment. A test cannot set a variable, so it reads
+   * PATH, set (and longer than 16 bytes) wherever the build runs.
    */
   @Test
   void theProcessEnvironmentIsWhereVariablesAreRead() {
@@ -91,7 +101,9 @@ class SecretKeysTest {
     assertThat(SecretKeys.fromEnvironment("PATH")).isEqualTo(path.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** The content read is taken over: only the returned secret remains, every other copy is zeros. */
+  /**
+   * The content read is taken over: only the returned secret remains, every other copy is zeros.
+   */
   @Test
   void noCopyOfTheContentIsLeftBehind() {
     byte[] exact = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
@@ -102,9 +114,11 @@ class SecretKeysTest {
     assertThat(new String(secret, StandardCharsets.US_ASCII)).isEqualTo("0123456789abcdef");
     assertThat(withNewline).containsOnly(0);
 
-    for (String refused : new String[] {"short secret", "short secret\n", "q".repeat(20), "q".repeat(20) + "\r\n"}) {
+    for (String refused :
+        new String[] {"short secret", "short secret\n", "q".repeat(20), "q".repeat(20) + "\r\n"}) {
       byte[] content = refused.getBytes(StandardCharsets.US_ASCII);
-      assertThatThrownBy(() -> SecretKeys.fromContent(content, "test")).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> SecretKeys.fromContent(content, "test"))
+          .isInstanceOf(IllegalArgumentException.class);
       assertThat(content).as(refused).containsOnly(0);
     }
   }

@@ -36,7 +36,8 @@ public final class AggregationFields implements Serializable {
    * @throws IllegalArgumentException naming the option ({@code groupBy}, {@code timeField}) and the
    *     value when it is not a passthrough field
    */
-  public static AggregationFields checked(PrivacyConfig config, String groupField, String timeField) {
+  public static AggregationFields checked(
+      PrivacyConfig config, String groupField, String timeField) {
     Objects.requireNonNull(config, "config: a privacy configuration is required");
     checkPassedThrough(config, "groupBy", groupField);
     checkPassedThrough(config, "timeField", timeField);
@@ -50,7 +51,8 @@ public final class AggregationFields implements Serializable {
     List<String> path = split(name);
     for (String part : path) {
       if (part.isEmpty()) {
-        throw new IllegalArgumentException(option + ": '" + name + "' is not a dotted name with non-empty parts");
+        throw new IllegalArgumentException(
+            option + ": '" + name + "' is not a dotted name with non-empty parts");
       }
     }
     for (String passed : config.passthrough()) {
@@ -59,8 +61,13 @@ public final class AggregationFields implements Serializable {
         return;
       }
     }
-    throw new IllegalArgumentException(option + ": '" + name + "' is not a passthrough field of the configuration"
-        + " (nor nested in one), and perturbed records carry no other; passthrough: " + config.passthrough());
+    throw new IllegalArgumentException(
+        option
+            + ": '"
+            + name
+            + "' is not a passthrough field of the configuration"
+            + " (nor nested in one), and perturbed records carry no other; passthrough: "
+            + config.passthrough());
   }
 
   /** The parts of a dotted name. */

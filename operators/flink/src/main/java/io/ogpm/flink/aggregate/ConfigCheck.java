@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
  * the aggregation's own. Others would be estimated with the wrong domain or transition matrix, so
  * they are skipped and counted ({@code recordsSkipped} with {@code reason} {@value #MISMATCH} or
  * {@value #MISSING}), with one WARN line per distinct fingerprint seen (up to {@value #MAX_LOGGED},
- * then one line saying that further ones are not logged: a producer cannot flood the log). The
- * line names the two fingerprints, never a value.
+ * then one line saying that further ones are not logged: a producer cannot flood the log). The line
+ * names the two fingerprints, never a value.
  *
  * <p>Not thread-safe; one per subtask.
  */
@@ -44,7 +44,10 @@ public final class ConfigCheck {
     this.warn = warn;
   }
 
-  /** Registers the counters: {@code recordsSkipped} under {@code reason=config-mismatch} and {@code reason=config-missing}. */
+  /**
+   * Registers the counters: {@code recordsSkipped} under {@code reason=config-mismatch} and {@code
+   * reason=config-missing}.
+   */
   public void open(MetricGroup metrics) {
     mismatched = metrics.addGroup("reason", MISMATCH).counter("recordsSkipped");
     missing = metrics.addGroup("reason", MISSING).counter("recordsSkipped");
@@ -59,19 +62,36 @@ public final class ConfigCheck {
       return true;
     }
     (fingerprint == null ? missing : mismatched).inc();
-    String kind = fingerprint == null ? "" : ConfigFingerprint.parse(fingerprint) == null ? "?" : fingerprint;
+    String kind =
+        fingerprint == null ? "" : ConfigFingerprint.parse(fingerprint) == null ? "?" : fingerprint;
     if (logged.size() <= MAX_LOGGED && logged.add(kind)) {
       if (logged.size() > MAX_LOGGED) {
-        warn.accept("more than " + MAX_LOGGED + " kinds of perturbed records of another configuration:"
-            + " further ones are counted in recordsSkipped but not logged");
+        warn.accept(
+            "more than "
+                + MAX_LOGGED
+                + " kinds of perturbed records of another configuration:"
+                + " further ones are counted in recordsSkipped but not logged");
       } else if (fingerprint == null) {
-        warn.accept("skipping perturbed records without the " + ConfigFingerprint.HEADER + " header (the aggregation's"
-            + " configuration is " + expected + "): perturbed by an older job or written by another producer;"
-            + " counted in recordsSkipped{reason=" + MISSING + "}");
+        warn.accept(
+            "skipping perturbed records without the "
+                + ConfigFingerprint.HEADER
+                + " header (the aggregation's"
+                + " configuration is "
+                + expected
+                + "): perturbed by an older job or written by another producer;"
+                + " counted in recordsSkipped{reason="
+                + MISSING
+                + "}");
       } else {
-        warn.accept("skipping perturbed records of configuration " + (kind.equals("?") ? "(an unreadable fingerprint)"
-            : fingerprint) + ", not the aggregation's " + expected + ": their values mean something else (fields,"
-            + " domains, epsilon, mechanisms or grid differ); counted in recordsSkipped{reason=" + MISMATCH + "}");
+        warn.accept(
+            "skipping perturbed records of configuration "
+                + (kind.equals("?") ? "(an unreadable fingerprint)" : fingerprint)
+                + ", not the aggregation's "
+                + expected
+                + ": their values mean something else (fields,"
+                + " domains, epsilon, mechanisms or grid differ); counted in recordsSkipped{reason="
+                + MISMATCH
+                + "}");
       }
     }
     return false;

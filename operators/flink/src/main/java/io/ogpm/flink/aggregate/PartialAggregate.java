@@ -4,9 +4,9 @@ import io.ogpm.estimate.FieldAccumulator;
 import org.apache.flink.annotation.Internal;
 
 /**
- * What one pre-aggregating subtask has of one field of one group in one pane since it last
- * flushed: an exact {@link FieldAccumulator}, and the number of records it counts for (each record
- * is counted in the partial of its first field with a value, so that records dropped as late are
+ * What one pre-aggregating subtask has of one field of one group in one pane since it last flushed:
+ * an exact {@link FieldAccumulator}, and the number of records it counts for (each record is
+ * counted in the partial of its first field with a value, so that records dropped as late are
  * counted once). A Flink POJO.
  */
 @Internal

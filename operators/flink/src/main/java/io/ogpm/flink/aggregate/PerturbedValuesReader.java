@@ -20,21 +20,20 @@ import org.apache.flink.annotation.Internal;
 
 /**
  * Reads a perturbed record's JSON in one streaming pass: the configured fields' values, the group
- * and the event time, found through a tree of the paths compiled once (no name lookups but one
- * hash per key of the record on the way to a wanted value, no tree of the record); everything
- * else is skipped token by token.
+ * and the event time, found through a tree of the paths compiled once (no name lookups but one hash
+ * per key of the record on the way to a wanted value, no tree of the record); everything else is
+ * skipped token by token.
  *
  * <p>Rules (those of the aggregation since it began, now stricter where the JSON is ambiguous): a
  * value is usable when it is a JSON number within its mechanism's output domain {@code [outputLo,
  * outputHi)}, which a perturbed value always is (and within the field's reach, {@link
  * FieldBinning#reachOf}); a group is the text of a scalar (a string's content, a number or boolean
  * as written by Jackson), the compact JSON of an object or array, and null when absent or JSON
- * null; the event time is read by {@link EventTimes} and falls back to the record's timestamp.
- * A value that is absent counts as lacking, unless the configuration samples its fields: a record
- * then reports some of them, and the others are absent by design ({@code FieldSampling}).
- * The record must be one UTF-8 JSON object: records that are not, or whose JSON is malformed
- * (syntax, duplicate keys, trailing data, NaN, nesting deeper than {@value #MAX_NESTING}), give
- * nothing.
+ * null; the event time is read by {@link EventTimes} and falls back to the record's timestamp. A
+ * value that is absent counts as lacking, unless the configuration samples its fields: a record
+ * then reports some of them, and the others are absent by design ({@code FieldSampling}). The
+ * record must be one UTF-8 JSON object: records that are not, or whose JSON is malformed (syntax,
+ * duplicate keys, trailing data, NaN, nesting deeper than {@value #MAX_NESTING}), give nothing.
  *
  * <p>Not thread-safe; one per subtask.
  */
@@ -45,23 +44,33 @@ public final class PerturbedValuesReader {
   // The fast double parser (FastDoubleParser, bundled in jackson-core) is correctly rounded, so
   // it reads the same doubles as Double.parseDouble, whose big-integer path it avoids for the 16-17
   // significant digits of perturbed values (a quarter of the aggregation's read).
-  private static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
-          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-          .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
-          .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-          .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
-          .build())
-      .build();
+  private static final JsonMapper MAPPER =
+      JsonMapper.builder(
+              JsonFactory.builder()
+                  .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                  .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
+                  .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+                  .streamReadConstraints(
+                      StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
+                  .build())
+          .build();
 
   private final int fields;
   private final ValueRanges ranges;
-  /** Whether records report some of their fields only (field sampling): an absent value is then no lack. */
+
+  /**
+   * Whether records report some of their fields only (field sampling): an absent value is then no
+   * lack.
+   */
   private final boolean sampled;
+
   private final PathNode root = new PathNode();
   private final int group;
   private final int time;
 
-  /** One step of the compiled paths: what ends here (field indices, group, time) and what goes on. */
+  /**
+   * One step of the compiled paths: what ends here (field indices, group, time) and what goes on.
+   */
   private static final class PathNode {
     final Map<String, PathNode> children = new HashMap<>();
     int[] targets = new int[0];
@@ -104,7 +113,9 @@ public final class PerturbedValuesReader {
     node.targets[node.targets.length - 1] = target;
   }
 
-  /** Reads one record; {@code fallbackTime} is its time when the time field is absent or unreadable. */
+  /**
+   * Reads one record; {@code fallbackTime} is its time when the time field is absent or unreadable.
+   */
   public Reading read(byte[] json, long fallbackTime) {
     if (json == null || json.length == 0 || !looksLikeUtf8(json)) {
       return new Reading(null, 0, true);
@@ -127,7 +138,8 @@ public final class PerturbedValuesReader {
         lacking++;
       }
     }
-    PerturbedValues values = lacking == fields ? null : new PerturbedValues(state.values, state.group, state.time);
+    PerturbedValues values =
+        lacking == fields ? null : new PerturbedValues(state.values, state.group, state.time);
     return new Reading(values, sampled ? state.unusable : lacking, false);
   }
 
@@ -136,6 +148,7 @@ public final class PerturbedValuesReader {
     final double[] values;
     String group;
     long time;
+
     /** Values present but not usable: not numbers, or outside their output domain. */
     int unusable;
 
@@ -169,7 +182,8 @@ public final class PerturbedValuesReader {
     }
   }
 
-  private void readTarget(JsonParser p, JsonToken token, int target, State state) throws IOException {
+  private void readTarget(JsonParser p, JsonToken token, int target, State state)
+      throws IOException {
     if (target < fields) {
       if (token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT) {
         state.values[target] = ranges.usable(target, p.getDoubleValue());
@@ -191,16 +205,23 @@ public final class PerturbedValuesReader {
       set(target, node, state);
     }
     for (Map.Entry<String, PathNode> child : at.children.entrySet()) {
-      resolve(node != null && node.isObject() ? node.get(child.getKey()) : null, child.getValue(), state);
+      resolve(
+          node != null && node.isObject() ? node.get(child.getKey()) : null,
+          child.getValue(),
+          state);
     }
   }
 
   private void set(int target, JsonNode node, State state) {
     if (target < fields) {
-      state.values[target] = node != null && node.isNumber() ? ranges.usable(target, node.asDouble()) : Double.NaN;
+      state.values[target] =
+          node != null && node.isNumber() ? ranges.usable(target, node.asDouble()) : Double.NaN;
       state.unusable += node != null && Double.isNaN(state.values[target]) ? 1 : 0;
     } else if (target == group) {
-      state.group = node == null || node.isNull() ? null : node.isValueNode() ? node.asText() : node.toString();
+      state.group =
+          node == null || node.isNull()
+              ? null
+              : node.isValueNode() ? node.asText() : node.toString();
     } else {
       state.time = EventTimes.of(node, state.time);
     }

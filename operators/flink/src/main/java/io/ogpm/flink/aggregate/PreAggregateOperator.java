@@ -17,20 +17,20 @@ import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
- * The first stage of the two-phase aggregation: on every subtask, where the records are (chained
- * to its input, no shuffle), adds each record's values into partial accumulators per pane, field
- * and group ({@link Windowing}: a record is added once, whatever the number of sliding windows it
- * falls in), and sends them on ({@link PartialAggregate}) to be merged per field and group by
- * {@link WindowEstimateOperator}. So one busy field and group is spread over every subtask here,
- * and the merge sees one partial per subtask and flush instead of every record.
+ * The first stage of the two-phase aggregation: on every subtask, where the records are (chained to
+ * its input, no shuffle), adds each record's values into partial accumulators per pane, field and
+ * group ({@link Windowing}: a record is added once, whatever the number of sliding windows it falls
+ * in), and sends them on ({@link PartialAggregate}) to be merged per field and group by {@link
+ * WindowEstimateOperator}. So one busy field and group is spread over every subtask here, and the
+ * merge sees one partial per subtask and flush instead of every record.
  *
  * <p>A pane's partials go on once a window of it can fire: before the watermark that reaches the
  * last millisecond of its first window is passed on (so its records reach the merge before any
  * watermark that fires or closes one of their windows, as they would without this stage, and
  * lateness is judged there as Flink's window operator judges it), and from then on, for late
  * records, before each watermark and every {@value #FLUSH_INTERVAL_MS} ms of processing time (late
- * records reach their windows while the watermark stands still). A pane whose windows are all
- * still open is held: it needs to be downstream only when one of them fires, and held it sends one
+ * records reach their windows while the watermark stands still). A pane whose windows are all still
+ * open is held: it needs to be downstream only when one of them fires, and held it sends one
  * partial per field and group, not one per watermark, and leaves the merge free to emit the windows
  * before it meanwhile (sent on while the merge estimates, the partials of open panes waited for it
  * and stalled this stage). Every partial goes on before each checkpoint barrier (so the stage holds
@@ -42,8 +42,8 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * bins, so a bound in slots alone bounds no heap).
  *
  * <p>Metrics: {@code recordsPreAggregated} (records with at least one value), {@code
- * partialAggregates} (sent on), {@code valuesSkipped} (values that no field can hold, from a
- * {@link PerturbedValues} made by hand), {@code recordsSkipped} with {@code reason=time-out-of-range}
+ * partialAggregates} (sent on), {@code valuesSkipped} (values that no field can hold, from a {@link
+ * PerturbedValues} made by hand), {@code recordsSkipped} with {@code reason=time-out-of-range}
  * (timestamps beyond ±2^62 ms). A record without a timestamp is a wiring error, as for Flink's
  * window operator: it fails the job with a message saying so.
  */
@@ -54,16 +54,23 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
 
   static final long FLUSH_INTERVAL_MS = 1_000;
   static final int MAX_SLOTS = 10_000;
+
   /**
    * Most heap the held accumulators may take before they are sent on: 32 MiB, a small share of a
-   * task manager's heap, and above what the slot bound lets six fields of the default 50 bins
-   * hold, so that the bound in bytes takes over only for more fields or bins.
+   * task manager's heap, and above what the slot bound lets six fields of the default 50 bins hold,
+   * so that the bound in bytes takes over only for more fields or bins.
    */
   static final long MAX_HELD_BYTES = 32L << 20;
-  /** A {@link FieldAccumulator}'s object: 12-byte header, 3 references, an int and 7 longs, padded to 8. */
+
+  /**
+   * A {@link FieldAccumulator}'s object: 12-byte header, 3 references, an int and 7 longs, padded
+   * to 8.
+   */
   static final long ACCUMULATOR_OBJECT_BYTES = 88;
+
   /** The header of a {@code long[]}: 12-byte object header and the 4-byte length. */
   static final long ARRAY_HEADER_BYTES = 16;
+
   static final String TIME_OUT_OF_RANGE = "time-out-of-range";
 
   private final PrivacyConfig config;
@@ -77,8 +84,10 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
   private transient long[] accumulatorBytes;
   private transient long heldBytes;
   private transient long lastPane;
+
   /** The last watermark passed on. */
   private transient long watermark;
+
   private transient Map<String, Slot> lastPaneSlots;
   private transient Counter recordsIn;
   private transient Counter partialsOut;
@@ -125,16 +134,18 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
   }
 
   private void scheduleFlush() {
-    getProcessingTimeService().registerTimer(getProcessingTimeService().getCurrentProcessingTime() + FLUSH_INTERVAL_MS,
-        this);
+    getProcessingTimeService()
+        .registerTimer(
+            getProcessingTimeService().getCurrentProcessingTime() + FLUSH_INTERVAL_MS, this);
   }
 
   @Override
   public void processElement(StreamRecord<PerturbedValues> element) {
     if (!element.hasTimestamp()) {
-      throw new IllegalStateException("a record reached the aggregation without a timestamp: assign event time"
-          + " before it (for example DataStream.assignTimestampsAndWatermarks(PerturbedValues.watermarks(...)),"
-          + " or a WatermarkStrategy on the source)");
+      throw new IllegalStateException(
+          "a record reached the aggregation without a timestamp: assign event time"
+              + " before it (for example DataStream.assignTimestampsAndWatermarks(PerturbedValues.watermarks(...)),"
+              + " or a WatermarkStrategy on the source)");
     }
     long time = element.getTimestamp();
     if (!EventTimes.inRange(time)) {
@@ -144,8 +155,12 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
     PerturbedValues record = element.getValue();
     double[] values = record.getValues();
     if (values == null || values.length != names.length) {
-      throw new IllegalArgumentException("a PerturbedValues holds " + (values == null ? "no" : values.length)
-          + " values, but the configuration has " + names.length + " fields");
+      throw new IllegalArgumentException(
+          "a PerturbedValues holds "
+              + (values == null ? "no" : values.length)
+              + " values, but the configuration has "
+              + names.length
+              + " fields");
     }
     Slot slot = slot(windowing.paneOf(time), record.getGroup());
     boolean counted = false;
@@ -217,8 +232,11 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
         Slot slot = group.getValue();
         for (int i = 0; i < slot.accumulators.length; i++) {
           if (slot.accumulators[i] != null) {
-            output.collect(new StreamRecord<>(
-                new PartialAggregate(i, group.getKey(), start, slot.records[i], slot.accumulators[i]), maxTimestamp));
+            output.collect(
+                new StreamRecord<>(
+                    new PartialAggregate(
+                        i, group.getKey(), start, slot.records[i], slot.accumulators[i]),
+                    maxTimestamp));
             partialsOut.inc();
             heldBytes -= accumulatorBytes[i];
           }
@@ -233,11 +251,10 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
   }
 
   /**
-   * The heap of an accumulator of this binning as this stage holds it: its object and its
-   * histogram of {@link FieldBinning#outputBins()} longs (its field's name and binning id are
-   * shared by all), on a 64-bit JVM with compressed references and class pointers (the default
-   * below 32 GB of heap; without them an object takes a little more). docs/memory.md compares it
-   * with the measured heap.
+   * The heap of an accumulator of this binning as this stage holds it: its object and its histogram
+   * of {@link FieldBinning#outputBins()} longs (its field's name and binning id are shared by all),
+   * on a 64-bit JVM with compressed references and class pointers (the default below 32 GB of heap;
+   * without them an object takes a little more). docs/memory.md compares it with the measured heap.
    */
   public static long accumulatorHeapBytes(FieldBinning binning) {
     return ACCUMULATOR_OBJECT_BYTES + ARRAY_HEADER_BYTES + 8L * binning.outputBins();

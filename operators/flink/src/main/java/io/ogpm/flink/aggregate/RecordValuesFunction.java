@@ -64,7 +64,8 @@ public final class RecordValuesFunction<T> extends ProcessFunction<T, PerturbedV
     }
     Object group = spec.groupField() == null ? null : reader.read(record, spec.groupField());
     Long time = context.timestamp();
-    out.collect(new PerturbedValues(values, group == null ? null : group.toString(),
-        time == null ? Long.MIN_VALUE : time));
+    out.collect(
+        new PerturbedValues(
+            values, group == null ? null : group.toString(), time == null ? Long.MIN_VALUE : time));
   }
 }

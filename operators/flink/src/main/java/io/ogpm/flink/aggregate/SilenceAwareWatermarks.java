@@ -12,13 +12,13 @@ import org.apache.flink.util.clock.Clock;
  * and event time that moves on with the wall clock once the split has been silent for the idle
  * timeout. Flink's own idleness ({@code WatermarkStrategy.withIdleness}) only stops a silent split
  * from holding the others back; when every split falls silent, as at the end of a replay, the
- * watermark stays below the last window's end and that window never closes. Here a split silent
- * for {@code idle} since its last record at wall-clock time {@code t} emits
- * {@code maxTimestamp - outOfOrderness - 1 + (now - t)}: it assumes that event time went on as long
- * as the silence did, so the last window closes {@code max(idle, window + outOfOrderness)} after the
- * last record. A record that then arrives stamped before that watermark is late, as it would be
- * behind any other split's progress. A split that never had a record is marked idle after the
- * timeout, as Flink's idleness does, so an empty partition holds nothing back.
+ * watermark stays below the last window's end and that window never closes. Here a split silent for
+ * {@code idle} since its last record at wall-clock time {@code t} emits {@code maxTimestamp -
+ * outOfOrderness - 1 + (now - t)}: it assumes that event time went on as long as the silence did,
+ * so the last window closes {@code max(idle, window + outOfOrderness)} after the last record. A
+ * record that then arrives stamped before that watermark is late, as it would be behind any other
+ * split's progress. A split that never had a record is marked idle after the timeout, as Flink's
+ * idleness does, so an empty partition holds nothing back.
  */
 @Internal
 public final class SilenceAwareWatermarks<T> implements WatermarkGenerator<T> {
@@ -31,7 +31,8 @@ public final class SilenceAwareWatermarks<T> implements WatermarkGenerator<T> {
 
   public SilenceAwareWatermarks(Duration outOfOrderness, Duration idle, Clock clock) {
     if (outOfOrderness.isNegative()) {
-      throw new IllegalArgumentException("outOfOrderness: must be at least 0, got " + outOfOrderness);
+      throw new IllegalArgumentException(
+          "outOfOrderness: must be at least 0, got " + outOfOrderness);
     }
     if (idle.isZero() || idle.isNegative()) {
       throw new IllegalArgumentException("idleTimeout: must be positive, got " + idle);

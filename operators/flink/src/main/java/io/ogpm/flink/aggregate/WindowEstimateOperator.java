@@ -33,14 +33,14 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * ({@link Windowing}); estimation runs only at emissions, never once per record:
  *
  * <ul>
- *   <li>at the watermark: when the watermark passes a window's end, its estimate is emitted
- *       (timer at its last millisecond);
+ *   <li>at the watermark: when the watermark passes a window's end, its estimate is emitted (timer
+ *       at its last millisecond);
  *   <li>late updates: records that arrive after that, within the allowed lateness, change the
  *       window; the changed windows of a key are emitted again at most once per {@code
  *       lateUpdateInterval} of processing time (a timer at the first change plus the interval);
  *   <li>at the end of the allowed lateness (timer at the cleanup time): a window changed since its
- *       last emission is emitted a last time; then its panes that no later window holds are dropped,
- *       so the state of a window is gone once its lateness is over.
+ *       last emission is emitted a last time; then its panes that no later window holds are
+ *       dropped, so the state of a window is gone once its lateness is over.
  * </ul>
  *
  * Every emission is the estimate of all the records the window has at that moment. Records of a
@@ -52,7 +52,8 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  */
 @Internal
 public final class WindowEstimateOperator extends AbstractStreamOperator<WindowEstimate>
-    implements OneInputStreamOperator<PartialAggregate, WindowEstimate>, Triggerable<String, TimeWindow> {
+    implements OneInputStreamOperator<PartialAggregate, WindowEstimate>,
+        Triggerable<String, TimeWindow> {
   private static final long serialVersionUID = 1L;
 
   private final PrivacyConfig config;
@@ -71,7 +72,8 @@ public final class WindowEstimateOperator extends AbstractStreamOperator<WindowE
   private transient Counter estimates;
   private transient Counter lateUpdates;
 
-  public WindowEstimateOperator(PrivacyConfig config, int bins, Windowing windowing, boolean reconstruct) {
+  public WindowEstimateOperator(
+      PrivacyConfig config, int bins, Windowing windowing, boolean reconstruct) {
     this.config = config;
     this.bins = bins;
     this.windowing = windowing;
@@ -88,12 +90,17 @@ public final class WindowEstimateOperator extends AbstractStreamOperator<WindowE
       names[i] = config.fields().get(i).name();
       estimators[i] = FieldEstimator.of(MechanismCatalog.of(config.fields().get(i).spec()), bins);
     }
-    panes = getPartitionedState(new MapStateDescriptor<>("panes", Types.LONG,
-        TypeInformation.of(FieldAccumulator.class)));
-    changed = getPartitionedState(new MapStateDescriptor<>("changed-windows", Types.LONG, Types.BOOLEAN));
+    panes =
+        getPartitionedState(
+            new MapStateDescriptor<>(
+                "panes", Types.LONG, TypeInformation.of(FieldAccumulator.class)));
+    changed =
+        getPartitionedState(new MapStateDescriptor<>("changed-windows", Types.LONG, Types.BOOLEAN));
     pendingUpdate = getPartitionedState(new ValueStateDescriptor<>("pending-update", Types.LONG));
     windowTimers = getInternalTimerService("window-timers", new TimeWindow.Serializer(), this);
-    updateTimers = getInternalTimerService("late-update-timers", VoidNamespaceSerializer.INSTANCE, new LateUpdates());
+    updateTimers =
+        getInternalTimerService(
+            "late-update-timers", VoidNamespaceSerializer.INSTANCE, new LateUpdates());
     lateRecords = getMetricGroup().counter("lateRecords");
     estimates = getMetricGroup().counter("windowEstimates");
     lateUpdates = getMetricGroup().counter("lateUpdates");
@@ -108,7 +115,9 @@ public final class WindowEstimateOperator extends AbstractStreamOperator<WindowE
       lateRecords.inc(partial.getRecords());
       return;
     }
-    for (long start = windowing.lastWindowStart(pane); windowing.holds(start, pane); start -= windowing.slide) {
+    for (long start = windowing.lastWindowStart(pane);
+        windowing.holds(start, pane);
+        start -= windowing.slide) {
       TimeWindow w = windowing.window(start);
       if (windowing.isLate(w, watermark)) {
         continue;
@@ -175,7 +184,9 @@ public final class WindowEstimateOperator extends AbstractStreamOperator<WindowE
     // Window timers are event time only.
   }
 
-  /** The late-update timer of a key: emits every window of the key changed since its last emission. */
+  /**
+   * The late-update timer of a key: emits every window of the key changed since its last emission.
+   */
   private final class LateUpdates implements Triggerable<String, VoidNamespace> {
     @Override
     public void onProcessingTime(InternalTimer<String, VoidNamespace> timer) throws Exception {
@@ -212,8 +223,15 @@ public final class WindowEstimateOperator extends AbstractStreamOperator<WindowE
     if (acc.getCount() == 0) {
       return;
     }
-    WindowEstimate e = WindowEstimates.of(w.getStart(), w.getEnd(), names[field], PartialAggregate.groupOf(key), bins,
-        estimator.estimate(acc, reconstruct && estimator.canReconstruct()), reconstruct);
+    WindowEstimate e =
+        WindowEstimates.of(
+            w.getStart(),
+            w.getEnd(),
+            names[field],
+            PartialAggregate.groupOf(key),
+            bins,
+            estimator.estimate(acc, reconstruct && estimator.canReconstruct()),
+            reconstruct);
     output.collect(new StreamRecord<>(e, w.maxTimestamp()));
     estimates.inc();
     if (late) {

@@ -19,11 +19,17 @@ public final class WindowEstimates {
   /**
    * The estimate of a window.
    *
-   * @param reconstruct whether method {@code em} was asked for: the headline histogram and mean
-   *     are then the reconstruction's, where there is one
+   * @param reconstruct whether method {@code em} was asked for: the headline histogram and mean are
+   *     then the reconstruction's, where there is one
    */
-  public static WindowEstimate of(long windowStart, long windowEnd, String field, String group, int bins,
-      FieldEstimate e, boolean reconstruct) {
+  public static WindowEstimate of(
+      long windowStart,
+      long windowEnd,
+      String field,
+      String group,
+      int bins,
+      FieldEstimate e,
+      boolean reconstruct) {
     WindowEstimate w = new WindowEstimate();
     w.setWindowStart(windowStart);
     w.setWindowEnd(windowEnd);

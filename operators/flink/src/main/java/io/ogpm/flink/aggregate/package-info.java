@@ -14,8 +14,8 @@
  *       io.ogpm.flink.aggregate.PartialAggregate}s per pane, field and group.
  *   <li>Phase two, keyed by {@link io.ogpm.flink.aggregate.FieldAndGroup}: {@link
  *       io.ogpm.flink.aggregate.WindowEstimateOperator} merges them per window ({@link
- *       io.ogpm.flink.aggregate.Windowing}, Flink's event-time windows cut into panes) and estimates
- *       each window when it is emitted ({@link io.ogpm.flink.aggregate.WindowEstimates}).
+ *       io.ogpm.flink.aggregate.Windowing}, Flink's event-time windows cut into panes) and
+ *       estimates each window when it is emitted ({@link io.ogpm.flink.aggregate.WindowEstimates}).
  *   <li>Event time: {@link io.ogpm.flink.aggregate.EventTimes} (times read from JSON, kept where
  *       window arithmetic cannot overflow) and {@link
  *       io.ogpm.flink.aggregate.SilenceAwareWatermarks} (watermarks that move on when a split falls

@@ -20,10 +20,15 @@ public final class BudgetFunction extends PerUserBudget<PerturbedRecord, Perturb
 
   private final String fingerprint;
 
-  /** @param fingerprint the {@link io.ogpm.config.ConfigFingerprint} value set on each released record */
+  /**
+   * @param fingerprint the {@link io.ogpm.config.ConfigFingerprint} value set on each released
+   *     record
+   */
   public BudgetFunction(BudgetConfig budget, String fingerprint) {
     super(budget);
-    this.fingerprint = Objects.requireNonNull(fingerprint, "fingerprint: required (ConfigFingerprint.of(config).value())");
+    this.fingerprint =
+        Objects.requireNonNull(
+            fingerprint, "fingerprint: required (ConfigFingerprint.of(config).value())");
   }
 
   @Override

@@ -4,9 +4,9 @@ import io.ogpm.config.BudgetConfig;
 import org.apache.flink.annotation.Internal;
 
 /**
- * The calendar of budget periods, in epoch milliseconds: period {@code p} covers {@code [p len,
- * (p + 1) len)}. Given the budget operator's clock {@code now}, it says which periods take records
- * and when a period's spending may be forgotten:
+ * The calendar of budget periods, in epoch milliseconds: period {@code p} covers {@code [p len, (p
+ * + 1) len)}. Given the budget operator's clock {@code now}, it says which periods take records and
+ * when a period's spending may be forgotten:
  *
  * <ul>
  *   <li>a period is <em>closed</em> once {@code now >= end + maxLag}: no record is charged to it
@@ -21,7 +21,8 @@ import org.apache.flink.annotation.Internal;
  * A user's state therefore holds at most {@code ceil(maxLag / len) + 3} periods: those not yet
  * forgotten, from the one before the oldest open period to the one after the current one.
  *
- * <p>Public for the SQL budget ({@code io.ogpm.flink.table.LdpBudget}), which keeps the same calendar.
+ * <p>Public for the SQL budget ({@code io.ogpm.flink.table.LdpBudget}), which keeps the same
+ * calendar.
  */
 @Internal
 public final class BudgetPeriods {

@@ -10,9 +10,9 @@ import org.apache.kafka.common.record.TimestampType;
 /**
  * The per-user privacy budget ({@link PerUserBudget}) of the user's own perturbed objects, which
  * reach it as (user, epsilon, record) triples and leave it as records. Every record costs what it
- * spends: the epsilons of the fields it reports. They carry no Kafka timestamp, so only the ingestion-time clock applies
- * ({@link LdpPerturbation} refuses a budget on the log-append-time clock for them). Internal: use
- * {@link LdpPerturbation}.
+ * spends: the epsilons of the fields it reports. They carry no Kafka timestamp, so only the
+ * ingestion-time clock applies ({@link LdpPerturbation} refuses a budget on the log-append-time
+ * clock for them). Internal: use {@link LdpPerturbation}.
  */
 @Internal
 public final class ObjectBudgetFunction<T> extends PerUserBudget<Tuple3<String, Double, T>, T> {

@@ -29,15 +29,15 @@ import org.apache.kafka.common.record.TimestampType;
  *
  * <p>Periods come from a clock the producer does not control ({@link BudgetClock}): the broker's
  * LogAppendTime (records with any other timestamp are refused as {@code untrusted-time}), or the
- * processing time of this operator. The spending of every period still open is kept, each period
- * on its own (one value per user holding its periods and their spending, {@link PeriodSpending}, in
+ * processing time of this operator. The spending of every period still open is kept, each period on
+ * its own (one value per user holding its periods and their spending, {@link PeriodSpending}, in
  * Flink keyed state, checkpointed with the timers that clear it), so a record from an earlier or
  * later period (a user's records spread over partitions read at different paces, a backlog) is
- * charged to its own period and never resets another. A period closes {@code max-lag} after its
- * end by this operator's clock; records for a closed period are refused ({@code
- * budget-period-closed}), and a timer forgets its spending one period later ({@link
- * BudgetPeriods}). Hence the spending of a period is never dropped while the
- * period can still be charged, and no period's spending ever exceeds the budget.
+ * charged to its own period and never resets another. A period closes {@code max-lag} after its end
+ * by this operator's clock; records for a closed period are refused ({@code budget-period-closed}),
+ * and a timer forgets its spending one period later ({@link BudgetPeriods}). Hence the spending of
+ * a period is never dropped while the period can still be charged, and no period's spending ever
+ * exceeds the budget.
  *
  * <p>Rounding: a record fits if {@code spent + epsilon <= budget (1 + 1e-12)}, so that budgets that
  * are exact multiples of the per-record cost (0.1 + 0.2 > 0.3 in doubles) are usable to the end.
@@ -61,15 +61,21 @@ public abstract class PerUserBudget<I, O> extends KeyedProcessFunction<String, I
 
   /** The reasons this operator refuses a record for. */
   static final List<ReasonCode> REASONS =
-      List.of(ReasonCode.BUDGET_EXHAUSTED, ReasonCode.BUDGET_PERIOD_CLOSED, ReasonCode.UNTRUSTED_TIME);
+      List.of(
+          ReasonCode.BUDGET_EXHAUSTED, ReasonCode.BUDGET_PERIOD_CLOSED, ReasonCode.UNTRUSTED_TIME);
 
   private final BudgetConfig budget;
   private transient BudgetPeriods periods;
   private transient ValueState<long[]> spendingByPeriod;
-  /** The former layout, read only to move a restored user's spending into {@link #spendingByPeriod}. */
+
+  /**
+   * The former layout, read only to move a restored user's spending into {@link #spendingByPeriod}.
+   */
   private transient MapState<Long, Double> formerSpentByPeriod;
+
   private transient ReleasedRecords released;
   private transient DeadLetterCounters refused;
+
   /**
    * The latest time this instance has seen, from its clock or its timers: the clock used is never
    * earlier, so a wall clock stepped back cannot reopen a period whose spending a timer dropped.
@@ -97,10 +103,15 @@ public abstract class PerUserBudget<I, O> extends KeyedProcessFunction<String, I
   @Override
   public void open(OpenContext context) {
     periods = new BudgetPeriods(budget);
-    spendingByPeriod = getRuntimeContext().getState(
-        new ValueStateDescriptor<>("spending-by-period", PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
-    formerSpentByPeriod = getRuntimeContext().getMapState(
-        new MapStateDescriptor<>("epsilon-spent-by-period", Types.LONG, Types.DOUBLE));
+    spendingByPeriod =
+        getRuntimeContext()
+            .getState(
+                new ValueStateDescriptor<>(
+                    "spending-by-period", PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
+    formerSpentByPeriod =
+        getRuntimeContext()
+            .getMapState(
+                new MapStateDescriptor<>("epsilon-spent-by-period", Types.LONG, Types.DOUBLE));
     MetricGroup metrics = getRuntimeContext().getMetricGroup();
     released = ReleasedRecords.register(metrics);
     refused = new DeadLetterCounters(metrics, REASONS);
@@ -114,24 +125,45 @@ public abstract class PerUserBudget<I, O> extends KeyedProcessFunction<String, I
     if (budget.clock() == BudgetClock.INGESTION_TIME) {
       time = now;
     } else if (timestampType(r) != TimestampType.LOG_APPEND_TIME) {
-      refuse(ctx, r, ReasonCode.UNTRUSTED_TIME, 0, "the record's Kafka timestamp is "
-          + (timestampType(r) == null ? "missing" : timestampType(r).name) + ", set by the producer,"
-          + " while the budget's clock is log-append-time: configure topic " + source(r).topic() + " with "
-          + BudgetClock.TOPIC_SETTING + "=" + BudgetClock.LOG_APPEND_TIME_VALUE
-          + " (or the budget with clock: ingestion-time)");
+      refuse(
+          ctx,
+          r,
+          ReasonCode.UNTRUSTED_TIME,
+          0,
+          "the record's Kafka timestamp is "
+              + (timestampType(r) == null ? "missing" : timestampType(r).name)
+              + ", set by the producer,"
+              + " while the budget's clock is log-append-time: configure topic "
+              + source(r).topic()
+              + " with "
+              + BudgetClock.TOPIC_SETTING
+              + "="
+              + BudgetClock.LOG_APPEND_TIME_VALUE
+              + " (or the budget with clock: ingestion-time)");
       return;
     } else {
       time = timestamp(r);
     }
     long period = periods.of(time);
     if (periods.ahead(period, now)) {
-      refuse(ctx, r, ReasonCode.UNTRUSTED_TIME, 0, "the record's log-append time is more than a budget period"
-          + " ahead of the job's clock: check the clocks of the brokers and task managers");
+      refuse(
+          ctx,
+          r,
+          ReasonCode.UNTRUSTED_TIME,
+          0,
+          "the record's log-append time is more than a budget period"
+              + " ahead of the job's clock: check the clocks of the brokers and task managers");
       return;
     }
     if (periods.closed(period, now)) {
-      refuse(ctx, r, ReasonCode.BUDGET_PERIOD_CLOSED, time, "the record's budget period ended more than "
-          + budget.maxLag() + " (the budget's max-lag) ago, its spending is no longer kept");
+      refuse(
+          ctx,
+          r,
+          ReasonCode.BUDGET_PERIOD_CLOSED,
+          time,
+          "the record's budget period ended more than "
+              + budget.maxLag()
+              + " (the budget's max-lag) ago, its spending is no longer kept");
       return;
     }
     long[] before = spending();
@@ -145,8 +177,16 @@ public abstract class PerUserBudget<I, O> extends KeyedProcessFunction<String, I
       out.collect(released(r));
       released.add(epsilon);
     } else {
-      refuse(ctx, r, ReasonCode.BUDGET_EXHAUSTED, time, "the user's privacy budget of " + budget.epsilon()
-          + " per " + budget.period() + " is spent for the record's period");
+      refuse(
+          ctx,
+          r,
+          ReasonCode.BUDGET_EXHAUSTED,
+          time,
+          "the user's privacy budget of "
+              + budget.epsilon()
+              + " per "
+              + budget.period()
+              + " is spent for the record's period");
     }
   }
 
@@ -166,7 +206,10 @@ public abstract class PerUserBudget<I, O> extends KeyedProcessFunction<String, I
     }
   }
 
-  /** The user's spending (null: none), moved first from the former layout if a savepoint had it there. */
+  /**
+   * The user's spending (null: none), moved first from the former layout if a savepoint had it
+   * there.
+   */
   private long[] spending() throws Exception {
     long[] value = spendingByPeriod.value();
     if (value == null && !formerSpentByPeriod.isEmpty()) {
@@ -188,6 +231,8 @@ public abstract class PerUserBudget<I, O> extends KeyedProcessFunction<String, I
    */
   private void refuse(Context ctx, I r, ReasonCode reason, long time, String message) {
     refused.inc(reason);
-    ctx.output(DeadLetters.TAG, DeadLetters.record(new DeadLetter(reason, null, message, source(r)), time));
+    ctx.output(
+        DeadLetters.TAG,
+        DeadLetters.record(new DeadLetter(reason, null, message, source(r)), time));
   }
 }

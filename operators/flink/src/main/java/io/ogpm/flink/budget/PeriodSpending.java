@@ -5,7 +5,8 @@ import org.apache.flink.annotation.Internal;
 
 /**
  * A user's spending in each budget period still kept, as the budget keeps it in state: one {@code
- * long[]} per user holding, by ascending period, pairs {@code (period, doubleToRawLongBits(spent))}.
+ * long[]} per user holding, by ascending period, pairs {@code (period,
+ * doubleToRawLongBits(spent))}.
  *
  * <p>Why one array rather than a map from period to epsilon: a record then costs one read and one
  * write of one value. A map state costs an entry per period, boxed keys and values and a hash map
@@ -14,8 +15,8 @@ import org.apache.flink.annotation.Internal;
  * a linear search is the fastest lookup. Its serializer is Flink's own for {@code long[]}.
  *
  * <p>Invariant: an array given to state is never changed afterwards (the heap backend keeps the
- * reference it was given, and a snapshot may still be writing it); every change returns a new array.
- * {@code null} stands for no spending, as state that was never written or was cleared reads.
+ * reference it was given, and a snapshot may still be writing it); every change returns a new
+ * array. {@code null} stands for no spending, as state that was never written or was cleared reads.
  */
 @Internal
 final class PeriodSpending {
@@ -43,7 +44,9 @@ final class PeriodSpending {
     return -1;
   }
 
-  /** A copy of {@code spending} (null: none) in which {@code period}'s spending is {@code spent}. */
+  /**
+   * A copy of {@code spending} (null: none) in which {@code period}'s spending is {@code spent}.
+   */
   static long[] with(long[] spending, long period, double spent) {
     long bits = Double.doubleToRawLongBits(spent);
     if (spending == null) {
@@ -94,7 +97,10 @@ final class PeriodSpending {
     return out;
   }
 
-  /** The array holding the spending of a map from period to epsilon (the former layout); null if empty. */
+  /**
+   * The array holding the spending of a map from period to epsilon (the former layout); null if
+   * empty.
+   */
   static long[] of(Iterable<Map.Entry<Long, Double>> byPeriod) {
     long[] spending = null;
     for (Map.Entry<Long, Double> e : byPeriod) {

@@ -12,8 +12,8 @@
  * spending ({@link io.ogpm.flink.budget.PeriodSpending}), under the uid {@code budget-by-period},
  * and its processing-time timers) is in every savepoint of the perturb job and must keep restoring.
  * Its names and serializers (Flink's own: String keys, {@code long[]} values) do not change without
- * a state migration, as the former map {@code epsilon-spent-by-period} (Long periods to Double sums)
- * was migrated: still declared, and moved into the value when a restored user is first read.
+ * a state migration, as the former map {@code epsilon-spent-by-period} (Long periods to Double
+ * sums) was migrated: still declared, and moved into the value when a restored user is first read.
  *
  * <p>Everything here is {@link org.apache.flink.annotation.Internal}: wired by {@code
  * LdpPerturbation}, free to change as far as the state allows.

@@ -27,8 +27,9 @@ public final class AggregationKafka {
   /**
    * A source of perturbed values from a perturbed topic: {@code read_committed} (only what the
    * perturbation committed), from the group's committed offsets, else the earliest; each record
-   * parsed once by the aggregation's deserializer ({@link io.ogpm.flink.LdpAggregation#deserializer}).
-   * The options are {@link CommittedSourceBuilder}'s, as for the raw records.
+   * parsed once by the aggregation's deserializer ({@link
+   * io.ogpm.flink.LdpAggregation#deserializer}). The options are {@link CommittedSourceBuilder}'s,
+   * as for the raw records.
    */
   public static PerturbedValuesSourceBuilder perturbedValuesSource() {
     return new PerturbedValuesSourceBuilder();
@@ -43,8 +44,10 @@ public final class AggregationKafka {
    * @throws NullPointerException naming a missing argument
    * @throws IllegalArgumentException for a blank topic or prefix
    */
-  public static KafkaSink<WindowEstimate> estimateSink(KafkaSettings kafka, String topic, String transactionalIdPrefix) {
-    return TransactionalSinks.exactlyOnce(kafka, topic, WindowEstimateSerializer::new, transactionalIdPrefix, "stats");
+  public static KafkaSink<WindowEstimate> estimateSink(
+      KafkaSettings kafka, String topic, String transactionalIdPrefix) {
+    return TransactionalSinks.exactlyOnce(
+        kafka, topic, WindowEstimateSerializer::new, transactionalIdPrefix, "stats");
   }
 
   /** Builds the source of perturbed values; {@link #build} validates. */
@@ -55,20 +58,24 @@ public final class AggregationKafka {
 
     private PerturbedValuesSourceBuilder() {}
 
-    /** Required: the aggregation's reader of records ({@code LdpAggregation.deserializer(timeField)}). */
+    /**
+     * Required: the aggregation's reader of records ({@code
+     * LdpAggregation.deserializer(timeField)}).
+     */
     public PerturbedValuesSourceBuilder deserializer(PerturbedValuesDeserializer deserializer) {
       this.deserializer = deserializer;
       return this;
     }
 
     /**
-     * @throws NullPointerException if the Kafka settings, the topics, the group id or the deserializer
-     *     are missing
+     * @throws NullPointerException if the Kafka settings, the topics, the group id or the
+     *     deserializer are missing
      * @throws IllegalArgumentException for no topic, a blank topic or a blank group id
      */
     public KafkaSource<PerturbedValues> build() {
-      return buildWith(Objects.requireNonNull(deserializer,
-          "deserializer: required (LdpAggregation.deserializer(timeField))"));
+      return buildWith(
+          Objects.requireNonNull(
+              deserializer, "deserializer: required (LdpAggregation.deserializer(timeField))"));
     }
   }
 }

@@ -20,9 +20,9 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  *
  * <p>Without committed offsets of its group a source starts at the earliest record ({@link
  * #fromEarliest}). A bounded source ({@link #bounded}) stops at each partition's end as of the
- * start, once every transaction below it is decided ({@link StableEndOffsets}). Anything else Flink's
- * {@link KafkaSourceBuilder} offers (a topic pattern, a client id prefix, other start offsets,
- * consumer properties) is set with {@link #configure}.
+ * start, once every transaction below it is decided ({@link StableEndOffsets}). Anything else
+ * Flink's {@link KafkaSourceBuilder} offers (a topic pattern, a client id prefix, other start
+ * offsets, consumer properties) is set with {@link #configure}.
  *
  * @param <T> the records of the source
  * @param <B> the concrete builder
@@ -49,13 +49,17 @@ public abstract class CommittedSourceBuilder<T, B extends CommittedSourceBuilder
     return self();
   }
 
-  /** The topics to read; required unless {@link #configure} subscribes otherwise (a topic pattern). */
+  /**
+   * The topics to read; required unless {@link #configure} subscribes otherwise (a topic pattern).
+   */
   public B topics(String... topics) {
     this.topics = topics == null ? null : List.of(topics);
     return self();
   }
 
-  /** Required: the consumer group, whose committed offsets a job without a checkpoint starts from. */
+  /**
+   * Required: the consumer group, whose committed offsets a job without a checkpoint starts from.
+   */
   public B groupId(String groupId) {
     this.groupId = groupId;
     return self();
@@ -105,12 +109,14 @@ public abstract class CommittedSourceBuilder<T, B extends CommittedSourceBuilder
       topics.forEach(topic -> Options.notBlank("topics", topic));
     }
     Options.notBlank("groupId", groupId);
-    KafkaSourceBuilder<T> source = KafkaSource.<T>builder()
-        .setBootstrapServers(kafka.bootstrapServers())
-        .setProperties(kafka.properties())
-        .setGroupId(groupId)
-        .setStartingOffsets(OffsetsInitializer.committedOffsets(
-            fromEarliest ? OffsetResetStrategy.EARLIEST : OffsetResetStrategy.LATEST));
+    KafkaSourceBuilder<T> source =
+        KafkaSource.<T>builder()
+            .setBootstrapServers(kafka.bootstrapServers())
+            .setProperties(kafka.properties())
+            .setGroupId(groupId)
+            .setStartingOffsets(
+                OffsetsInitializer.committedOffsets(
+                    fromEarliest ? OffsetResetStrategy.EARLIEST : OffsetResetStrategy.LATEST));
     if (topics != null) {
       source.setTopics(topics);
     }

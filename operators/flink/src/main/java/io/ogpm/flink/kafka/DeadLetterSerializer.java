@@ -9,7 +9,8 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /** Writes dead letters, with their reason code in the header {@value #REASON_HEADER}. */
 @PublicEvolving
-public final class DeadLetterSerializer implements KafkaRecordSerializationSchema<DeadLetterRecord> {
+public final class DeadLetterSerializer
+    implements KafkaRecordSerializationSchema<DeadLetterRecord> {
   private static final long serialVersionUID = 1L;
 
   public static final String REASON_HEADER = "ogpm-reason";
@@ -21,9 +22,11 @@ public final class DeadLetterSerializer implements KafkaRecordSerializationSchem
   }
 
   @Override
-  public ProducerRecord<byte[], byte[]> serialize(DeadLetterRecord r, KafkaSinkContext context, Long timestamp) {
+  public ProducerRecord<byte[], byte[]> serialize(
+      DeadLetterRecord r, KafkaSinkContext context, Long timestamp) {
     RecordHeaders headers = new RecordHeaders();
     headers.add(REASON_HEADER, r.getReason().getBytes(StandardCharsets.UTF_8));
-    return new ProducerRecord<>(topic, null, r.getTimestamp() > 0 ? r.getTimestamp() : null, null, r.getValue(), headers);
+    return new ProducerRecord<>(
+        topic, null, r.getTimestamp() > 0 ? r.getTimestamp() : null, null, r.getValue(), headers);
   }
 }

@@ -22,12 +22,12 @@ import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * Checks, before a job is submitted, that its Kafka cluster answers and its topics exist, and
- * fails with one line naming the server, topic or setting at fault.
+ * Checks, before a job is submitted, that its Kafka cluster answers and its topics exist, and fails
+ * with one line naming the server, topic or setting at fault.
  *
- * <p>Why: a Flink job pointed at an unreachable broker or a missing topic does not fail; its
- * source and sinks retry, the job restarts, and the only symptom is an endless stream of client
- * warnings. A bounded check here turns that into one clear error at start-up.
+ * <p>Why: a Flink job pointed at an unreachable broker or a missing topic does not fail; its source
+ * and sinks retry, the job restarts, and the only symptom is an endless stream of client warnings.
+ * A bounded check here turns that into one clear error at start-up.
  *
  * <p>Reachability is tested with a plain TCP connection to each bootstrap server first: the Kafka
  * admin client would log a warning per reconnection attempt to a server that is down.
@@ -52,7 +52,9 @@ public final class KafkaPreflight {
     return new KafkaPreflight(kafka, timeout);
   }
 
-  /** Requires a topic; {@code role} names it in messages ({@code "input topic (--input-topic)"}). */
+  /**
+   * Requires a topic; {@code role} names it in messages ({@code "input topic (--input-topic)"}).
+   */
   public KafkaPreflight topic(String topic, String role) {
     topics.putIfAbsent(topic, role);
     return this;
@@ -106,28 +108,48 @@ public final class KafkaPreflight {
         throw new PreflightException("--bootstrap-servers: '" + s + "' is not HOST:PORT");
       }
       try (Socket socket = new Socket()) {
-        socket.connect(new InetSocketAddress(host, port), (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+        socket.connect(
+            new InetSocketAddress(host, port),
+            (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()));
         return;
       } catch (UnknownHostException e) {
         failures.add(s + " (unknown host)");
       } catch (IOException e) {
-        failures.add(s + " (" + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")");
+        failures.add(
+            s
+                + " ("
+                + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
+                + ")");
       }
     }
-    throw new PreflightException("cannot reach Kafka at " + String.join(", ", failures) + " (--bootstrap-servers)");
+    throw new PreflightException(
+        "cannot reach Kafka at " + String.join(", ", failures) + " (--bootstrap-servers)");
   }
 
   private void requireTopic(Admin admin, String topic, String role) {
     try {
-      admin.describeTopics(List.of(topic)).topicNameValues().get(topic).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      admin
+          .describeTopics(List.of(topic))
+          .topicNameValues()
+          .get(topic)
+          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-        throw new PreflightException(role + " '" + topic + "' does not exist on " + kafka.bootstrapServers());
+        throw new PreflightException(
+            role + " '" + topic + "' does not exist on " + kafka.bootstrapServers());
       }
       throw failure("cannot describe " + role + " '" + topic + "'", e.getCause());
     } catch (TimeoutException e) {
-      throw new PreflightException("Kafka at " + kafka.bootstrapServers() + " did not describe " + role + " '" + topic
-          + "' within " + timeout + " (check --bootstrap-servers and --kafka-properties)");
+      throw new PreflightException(
+          "Kafka at "
+              + kafka.bootstrapServers()
+              + " did not describe "
+              + role
+              + " '"
+              + topic
+              + "' within "
+              + timeout
+              + " (check --bootstrap-servers and --kafka-properties)");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new PreflightException("interrupted while checking " + role + " '" + topic + "'");
@@ -138,12 +160,22 @@ public final class KafkaPreflight {
     ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
     Config config;
     try {
-      config = admin.describeConfigs(List.of(resource)).values().get(resource).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      config =
+          admin
+              .describeConfigs(List.of(resource))
+              .values()
+              .get(resource)
+              .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
       throw failure("cannot read the configuration of topic '" + topic + "'", e.getCause());
     } catch (TimeoutException e) {
-      throw new PreflightException("Kafka at " + kafka.bootstrapServers() + " did not describe the configuration of topic '"
-          + topic + "' within " + timeout);
+      throw new PreflightException(
+          "Kafka at "
+              + kafka.bootstrapServers()
+              + " did not describe the configuration of topic '"
+              + topic
+              + "' within "
+              + timeout);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new PreflightException("interrupted while checking topic '" + topic + "'");
@@ -151,9 +183,24 @@ public final class KafkaPreflight {
     ConfigEntry type = config.get(BudgetClock.TOPIC_SETTING);
     String value = type == null ? "CreateTime" : type.value();
     if (!BudgetClock.LOG_APPEND_TIME_VALUE.equals(value)) {
-      throw new PreflightException("topic '" + topic + "' has " + BudgetClock.TOPIC_SETTING + "=" + value + " but " + why
-          + " needs " + BudgetClock.LOG_APPEND_TIME_VALUE + " (kafka-configs.sh --alter --entity-type topics --entity-name "
-          + topic + " --add-config " + BudgetClock.TOPIC_SETTING + "=" + BudgetClock.LOG_APPEND_TIME_VALUE + ")");
+      throw new PreflightException(
+          "topic '"
+              + topic
+              + "' has "
+              + BudgetClock.TOPIC_SETTING
+              + "="
+              + value
+              + " but "
+              + why
+              + " needs "
+              + BudgetClock.LOG_APPEND_TIME_VALUE
+              + " (kafka-configs.sh --alter --entity-type topics --entity-name "
+              + topic
+              + " --add-config "
+              + BudgetClock.TOPIC_SETTING
+              + "="
+              + BudgetClock.LOG_APPEND_TIME_VALUE
+              + ")");
     }
   }
 
@@ -161,8 +208,11 @@ public final class KafkaPreflight {
     if (cause instanceof AuthorizationException) {
       return new PreflightException(what + ": not authorized (" + cause.getMessage() + ")");
     }
-    return new PreflightException(what + ": " + cause.getClass().getSimpleName()
-        + (cause.getMessage() == null ? "" : ": " + cause.getMessage()));
+    return new PreflightException(
+        what
+            + ": "
+            + cause.getClass().getSimpleName()
+            + (cause.getMessage() == null ? "" : ": " + cause.getMessage()));
   }
 
   /** A failed check: the message is one line for the user. */

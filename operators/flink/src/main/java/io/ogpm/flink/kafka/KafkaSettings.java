@@ -41,7 +41,8 @@ public final class KafkaSettings implements Serializable {
       try (Reader r = Files.newBufferedReader(propertiesFile, StandardCharsets.UTF_8)) {
         p.load(r);
       } catch (IOException e) {
-        throw new IllegalArgumentException("cannot read the Kafka properties file " + propertiesFile + ": " + e.getMessage());
+        throw new IllegalArgumentException(
+            "cannot read the Kafka properties file " + propertiesFile + ": " + e.getMessage());
       }
     }
     return new KafkaSettings(bootstrapServers, p);
@@ -63,7 +64,8 @@ public final class KafkaSettings implements Serializable {
   }
 
   /** An exactly-once Kafka sink: transactions committed on checkpoints, ids under the prefix. */
-  public <T> KafkaSink<T> exactlyOnceSink(KafkaRecordSerializationSchema<T> serializer, String transactionalIdPrefix) {
+  public <T> KafkaSink<T> exactlyOnceSink(
+      KafkaRecordSerializationSchema<T> serializer, String transactionalIdPrefix) {
     return KafkaSink.<T>builder()
         .setBootstrapServers(bootstrapServers)
         .setKafkaProducerConfig(producerProperties())

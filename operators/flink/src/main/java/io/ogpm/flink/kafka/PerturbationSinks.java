@@ -26,14 +26,19 @@ public final class PerturbationSinks {
    * JSON, headers the record's privacy cost and configuration fingerprint ({@link
    * PerturbedRecordSerializer}).
    */
-  public static KafkaSink<PerturbedRecord> perturbed(KafkaSettings kafka, String topic, String transactionalIdPrefix) {
-    return TransactionalSinks.exactlyOnce(kafka, topic, PerturbedRecordSerializer::new, transactionalIdPrefix,
-        "perturbed");
+  public static KafkaSink<PerturbedRecord> perturbed(
+      KafkaSettings kafka, String topic, String transactionalIdPrefix) {
+    return TransactionalSinks.exactlyOnce(
+        kafka, topic, PerturbedRecordSerializer::new, transactionalIdPrefix, "perturbed");
   }
 
-  /** Dead letters to {@code topic}, with their reason code as a header ({@link DeadLetterSerializer}). */
-  public static KafkaSink<DeadLetterRecord> deadLetters(KafkaSettings kafka, String topic, String transactionalIdPrefix) {
-    return TransactionalSinks.exactlyOnce(kafka, topic, DeadLetterSerializer::new, transactionalIdPrefix,
-        "dead-letters");
+  /**
+   * Dead letters to {@code topic}, with their reason code as a header ({@link
+   * DeadLetterSerializer}).
+   */
+  public static KafkaSink<DeadLetterRecord> deadLetters(
+      KafkaSettings kafka, String topic, String transactionalIdPrefix) {
+    return TransactionalSinks.exactlyOnce(
+        kafka, topic, DeadLetterSerializer::new, transactionalIdPrefix, "dead-letters");
   }
 }

@@ -14,28 +14,31 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * fingerprint of the configuration that perturbed it in the header {@value
  * io.ogpm.config.ConfigFingerprint#HEADER}.
  *
- * <p>A record read from Kafka goes to the perturbed partition of its raw partition's number
- * (modulo the perturbed topic's partitions), not to its key's: each perturbed partition then holds
- * one raw partition's records in their order (several raw partitions' in theirs, when the perturbed
- * topic has fewer). Why: after a restore the job's source subtasks catch up at their own speeds;
- * partitioned by key, every perturbed partition took records of all of them, stepping back in
- * event time by as much as one subtask trailed another, and the aggregation's windows dropped
- * those records as late. The key stays the id, for readers that use it.
+ * <p>A record read from Kafka goes to the perturbed partition of its raw partition's number (modulo
+ * the perturbed topic's partitions), not to its key's: each perturbed partition then holds one raw
+ * partition's records in their order (several raw partitions' in theirs, when the perturbed topic
+ * has fewer). Why: after a restore the job's source subtasks catch up at their own speeds;
+ * partitioned by key, every perturbed partition took records of all of them, stepping back in event
+ * time by as much as one subtask trailed another, and the aggregation's windows dropped those
+ * records as late. The key stays the id, for readers that use it.
  */
 @PublicEvolving
-public final class PerturbedRecordSerializer implements KafkaRecordSerializationSchema<PerturbedRecord> {
+public final class PerturbedRecordSerializer
+    implements KafkaRecordSerializationSchema<PerturbedRecord> {
   private static final long serialVersionUID = 1L;
 
   /** The header holding a record's epsilon, as a decimal string. */
   public static final String EPSILON_HEADER = "ogpm-epsilon";
 
   private final String topic;
+
   /**
-   * The last epsilon and fingerprint written, and their header bytes: every record of a job has
-   * the same ones, so they are converted once instead of once per record ({@code Double.toString}
-   * was a measurable part of the sink's time). Each sink writer has its own copy of this object.
+   * The last epsilon and fingerprint written, and their header bytes: every record of a job has the
+   * same ones, so they are converted once instead of once per record ({@code Double.toString} was a
+   * measurable part of the sink's time). Each sink writer has its own copy of this object.
    */
   private transient double lastEpsilon = Double.NaN;
+
   private transient byte[] lastEpsilonBytes;
   private transient String lastFingerprint;
   private transient byte[] lastFingerprintBytes;
@@ -45,9 +48,11 @@ public final class PerturbedRecordSerializer implements KafkaRecordSerialization
   }
 
   @Override
-  public ProducerRecord<byte[], byte[]> serialize(PerturbedRecord r, KafkaSinkContext context, Long timestamp) {
+  public ProducerRecord<byte[], byte[]> serialize(
+      PerturbedRecord r, KafkaSinkContext context, Long timestamp) {
     RecordHeaders headers = new RecordHeaders();
-    if (lastEpsilonBytes == null || Double.doubleToRawLongBits(r.getEpsilon()) != Double.doubleToRawLongBits(lastEpsilon)) {
+    if (lastEpsilonBytes == null
+        || Double.doubleToRawLongBits(r.getEpsilon()) != Double.doubleToRawLongBits(lastEpsilon)) {
       lastEpsilon = r.getEpsilon();
       lastEpsilonBytes = Double.toString(lastEpsilon).getBytes(StandardCharsets.UTF_8);
     }
@@ -59,11 +64,19 @@ public final class PerturbedRecordSerializer implements KafkaRecordSerialization
       }
       headers.add(ConfigFingerprint.HEADER, lastFingerprintBytes);
     }
-    return new ProducerRecord<>(topic, partition(r, context), r.getTimestamp() > 0 ? r.getTimestamp() : null, r.getKey(),
-        r.getValue(), headers);
+    return new ProducerRecord<>(
+        topic,
+        partition(r, context),
+        r.getTimestamp() > 0 ? r.getTimestamp() : null,
+        r.getKey(),
+        r.getValue(),
+        headers);
   }
 
-  /** The raw partition's number modulo the perturbed topic's partitions; null (the key's) for a record not from Kafka. */
+  /**
+   * The raw partition's number modulo the perturbed topic's partitions; null (the key's) for a
+   * record not from Kafka.
+   */
   private Integer partition(PerturbedRecord r, KafkaSinkContext context) {
     if (r.getSourceTopic() == null || r.getSourcePartition() < 0) {
       return null;

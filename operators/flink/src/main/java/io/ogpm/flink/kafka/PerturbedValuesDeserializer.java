@@ -17,9 +17,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 
 /**
- * Reads perturbed Kafka records for the aggregation, parsing each one once: its configured
- * values, its group and its event time (from the time field, epoch milliseconds or ISO-8601,
- * else the Kafka timestamp). Never throws on what a producer wrote:
+ * Reads perturbed Kafka records for the aggregation, parsing each one once: its configured values,
+ * its group and its event time (from the time field, epoch milliseconds or ISO-8601, else the Kafka
+ * timestamp). Never throws on what a producer wrote:
  *
  * <ul>
  *   <li>a record whose {@value ConfigFingerprint#HEADER} header is not the configuration's
@@ -33,7 +33,8 @@ import org.apache.kafka.common.header.Header;
  * <p>Metrics are registered on the source's {@code deserializer} metric group.
  */
 @PublicEvolving
-public final class PerturbedValuesDeserializer implements KafkaRecordDeserializationSchema<PerturbedValues> {
+public final class PerturbedValuesDeserializer
+    implements KafkaRecordDeserializationSchema<PerturbedValues> {
   private static final long serialVersionUID = 1L;
 
   private final AggregationFields spec;
@@ -43,8 +44,8 @@ public final class PerturbedValuesDeserializer implements KafkaRecordDeserializa
 
   /**
    * @param groupField dotted name of a passthrough field to group by, or null
-   * @param timeField dotted name of a passthrough field with the event time, or null for the
-   *     Kafka timestamp
+   * @param timeField dotted name of a passthrough field with the event time, or null for the Kafka
+   *     timestamp
    * @throws IllegalArgumentException naming the option if a field is not passed through
    */
   public PerturbedValuesDeserializer(PrivacyConfig config, String groupField, String timeField) {
@@ -66,7 +67,8 @@ public final class PerturbedValuesDeserializer implements KafkaRecordDeserializa
   @Override
   public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<PerturbedValues> out) {
     Header h = record.headers().lastHeader(ConfigFingerprint.HEADER);
-    if (!check.accepts(h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8))) {
+    if (!check.accepts(
+        h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8))) {
       return;
     }
     PerturbedValuesReader.Reading r = reader.read(record.value(), record.timestamp());

@@ -14,8 +14,14 @@ public final class RawRecordDeserializer implements KafkaRecordDeserializationSc
 
   @Override
   public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RawRecord> out) {
-    out.collect(new RawRecord(record.value(), record.topic(), record.partition(), record.offset(), record.timestamp(),
-        record.timestampType()));
+    out.collect(
+        new RawRecord(
+            record.value(),
+            record.topic(),
+            record.partition(),
+            record.offset(),
+            record.timestamp(),
+            record.timestampType()));
   }
 
   @Override

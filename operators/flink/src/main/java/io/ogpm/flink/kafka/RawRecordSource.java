@@ -34,7 +34,9 @@ public final class RawRecordSource {
     return new Builder();
   }
 
-  /** Builds the source; {@link #build} validates (the options are {@link CommittedSourceBuilder}'s). */
+  /**
+   * Builds the source; {@link #build} validates (the options are {@link CommittedSourceBuilder}'s).
+   */
   @PublicEvolving
   public static final class Builder extends CommittedSourceBuilder<RawRecord, Builder> {
     private Builder() {}

@@ -38,8 +38,8 @@ public final class StableEndOffsets implements OffsetsInitializer {
   }
 
   @Override
-  public Map<TopicPartition, Long> getPartitionOffsets(Collection<TopicPartition> partitions,
-      PartitionOffsetsRetriever retriever) {
+  public Map<TopicPartition, Long> getPartitionOffsets(
+      Collection<TopicPartition> partitions, PartitionOffsetsRetriever retriever) {
     if (partitions.isEmpty()) {
       return Map.of();
     }

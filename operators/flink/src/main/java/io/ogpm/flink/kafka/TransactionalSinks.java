@@ -19,10 +19,15 @@ final class TransactionalSinks {
    * @param serializer the sink's serializer for the topic
    * @param sink the suffix of this sink's transactional ids ({@code perturbed}, {@code stats}...)
    */
-  static <T> KafkaSink<T> exactlyOnce(KafkaSettings kafka, String topic,
-      Function<String, KafkaRecordSerializationSchema<T>> serializer, String transactionalIdPrefix, String sink) {
+  static <T> KafkaSink<T> exactlyOnce(
+      KafkaSettings kafka,
+      String topic,
+      Function<String, KafkaRecordSerializationSchema<T>> serializer,
+      String transactionalIdPrefix,
+      String sink) {
     Objects.requireNonNull(kafka, "kafka: required (KafkaSettings.of(bootstrapServers))");
-    return kafka.exactlyOnceSink(serializer.apply(Options.notBlank("topic", topic)),
+    return kafka.exactlyOnceSink(
+        serializer.apply(Options.notBlank("topic", topic)),
         Options.notBlank("transactionalIdPrefix", transactionalIdPrefix) + "-" + sink);
   }
 }

@@ -16,12 +16,14 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /**
  * Writes window estimates to the stats topic as one JSON object each (the README's "Reading the
  * stats"; the same as {@link io.ogpm.estimate.EstimateJson} for the {@code estimate} command, with
- * the window, group, field and bins first), stamped with the window's last millisecond
- * ({@code windowEnd - 1}, as Flink stamps a window's result), without a key.
+ * the window, group, field and bins first), stamped with the window's last millisecond ({@code
+ * windowEnd - 1}, as Flink stamps a window's result), without a key.
  */
 @PublicEvolving
-public final class WindowEstimateSerializer implements KafkaRecordSerializationSchema<WindowEstimate> {
+public final class WindowEstimateSerializer
+    implements KafkaRecordSerializationSchema<WindowEstimate> {
   private static final long serialVersionUID = 1L;
+
   /**
    * Doubles in their shortest decimal that reads back as the same double (Schubfach, as Java 19 and
    * later write {@link Double#toString}): Java 17's {@code Double.toString} is that too, but for
@@ -38,7 +40,8 @@ public final class WindowEstimateSerializer implements KafkaRecordSerializationS
   }
 
   @Override
-  public ProducerRecord<byte[], byte[]> serialize(WindowEstimate e, KafkaSinkContext context, Long timestamp) {
+  public ProducerRecord<byte[], byte[]> serialize(
+      WindowEstimate e, KafkaSinkContext context, Long timestamp) {
     return new ProducerRecord<>(topic, null, e.getWindowEnd() - 1, null, toJson(e));
   }
 
@@ -59,7 +62,9 @@ public final class WindowEstimateSerializer implements KafkaRecordSerializationS
       if (e.getCount() > 0 && !e.isCircular()) { // a classical field with values
         g.writeNumberField("mean", e.getMean());
         pair(g, "meanInterval", e.getMeanLower(), e.getMeanUpper());
-        g.writeStringField("meanIntervalMethod", e.getMeanIntervalMethod() == null ? null : e.getMeanIntervalMethod().code());
+        g.writeStringField(
+            "meanIntervalMethod",
+            e.getMeanIntervalMethod() == null ? null : e.getMeanIntervalMethod().code());
         g.writeObjectFieldStart("means");
         estimate(g, "raw", e.getRawMean());
         if (!Double.isNaN(e.getUnbiasedMean())) {
@@ -78,7 +83,8 @@ public final class WindowEstimateSerializer implements KafkaRecordSerializationS
         g.writeNumberField("circularMean", e.getCircularMean());
         pair(g, "circularMeanInterval", e.getCircularMeanLower(), e.getCircularMeanUpper());
         g.writeNumberField("resultantLength", e.getResultantLength());
-        pair(g, "resultantLengthInterval", e.getResultantLengthLower(), e.getResultantLengthUpper());
+        pair(
+            g, "resultantLengthInterval", e.getResultantLengthLower(), e.getResultantLengthUpper());
         g.writeObjectFieldStart("means");
         estimate(g, "raw", e.getRawMean());
         if (!Double.isNaN(e.getReconstructedMean())) {
@@ -119,7 +125,8 @@ public final class WindowEstimateSerializer implements KafkaRecordSerializationS
   }
 
   /** {@code [lower, upper]}, or null where there is no valid interval. */
-  private static void pair(JsonGenerator g, String name, double lower, double upper) throws IOException {
+  private static void pair(JsonGenerator g, String name, double lower, double upper)
+      throws IOException {
     if (Double.isNaN(lower) || Double.isNaN(upper)) {
       g.writeNullField(name);
     } else {

@@ -1,14 +1,14 @@
 /**
  * Kafka ends of the library's pipelines: {@link io.ogpm.flink.kafka.KafkaSettings} (bootstrap
  * servers and client properties, from code or a properties file), {@link
- * io.ogpm.flink.kafka.RawRecordSource} (raw JSON records, {@code read_committed}, optionally bounded
- * at the end offsets of the start), {@link io.ogpm.flink.kafka.PerturbationSinks} (perturbed
- * records and dead letters, exactly once) and {@link io.ogpm.flink.kafka.AggregationKafka}
- * (perturbed values in, window estimates out, exactly once), {@link
- * io.ogpm.flink.kafka.KafkaPreflight} (a job's topics and their settings checked before it is
- * submitted) and {@link io.ogpm.flink.kafka.StableOffsets} (where a reader of committed output may
- * stop once no transaction below it is open). All are {@code PublicEvolving}: the project's jobs use
- * them, and use the library's API only.
+ * io.ogpm.flink.kafka.RawRecordSource} (raw JSON records, {@code read_committed}, optionally
+ * bounded at the end offsets of the start), {@link io.ogpm.flink.kafka.PerturbationSinks}
+ * (perturbed records and dead letters, exactly once) and {@link
+ * io.ogpm.flink.kafka.AggregationKafka} (perturbed values in, window estimates out, exactly once),
+ * {@link io.ogpm.flink.kafka.KafkaPreflight} (a job's topics and their settings checked before it
+ * is submitted) and {@link io.ogpm.flink.kafka.StableOffsets} (where a reader of committed output
+ * may stop once no transaction below it is open). All are {@code PublicEvolving}: the project's
+ * jobs use them, and use the library's API only.
  *
  * <p>The Kafka (de)serialization schemas of the library's records live here too, as {@code
  * PublicEvolving} types a job may use with its own {@code KafkaSource} or {@code KafkaSink}: {@link

@@ -31,7 +31,10 @@ abstract class Composite {
 
   abstract void set(Object record, int index, Object value);
 
-  /** A new record of this type with every field empty; a Row takes the kind and field mode of {@code like}. */
+  /**
+   * A new record of this type with every field empty; a Row takes the kind and field mode of {@code
+   * like}.
+   */
   abstract Object newInstance(Object like);
 
   /** The composite of a POJO or Row type, or null for any other type. */
@@ -105,7 +108,8 @@ abstract class Composite {
       try {
         fields[index].set(record, value);
       } catch (IllegalAccessException e) {
-        throw new IllegalStateException("cannot write " + name() + "." + fields[index].getName(), e);
+        throw new IllegalStateException(
+            "cannot write " + name() + "." + fields[index].getName(), e);
       }
     }
 
@@ -178,7 +182,9 @@ abstract class Composite {
     @Override
     Object newInstance(Object like) {
       Row row = (Row) like;
-      return byPosition(row) ? Row.withPositions(row.getKind(), names.length) : Row.withNames(row.getKind());
+      return byPosition(row)
+          ? Row.withPositions(row.getKind(), names.length)
+          : Row.withNames(row.getKind());
     }
 
     private static boolean byPosition(Row row) {

@@ -18,7 +18,8 @@ public final class DeadLetterCounters {
 
   public DeadLetterCounters(MetricGroup metrics, List<ReasonCode> reasons) {
     for (ReasonCode reason : reasons) {
-      counters.put(reason, metrics.addGroup("reason", reason.code()).counter("recordsDeadLettered"));
+      counters.put(
+          reason, metrics.addGroup("reason", reason.code()).counter("recordsDeadLettered"));
     }
   }
 

@@ -22,6 +22,7 @@ public final class DeadLetters {
 
   /** The record of a dead letter, with this timestamp (0: none, the sink's clock stamps it). */
   public static DeadLetterRecord record(DeadLetter d, long timestamp) {
-    return new DeadLetterRecord(d.toJson().toString().getBytes(StandardCharsets.UTF_8), d.reason().code(), timestamp);
+    return new DeadLetterRecord(
+        d.toJson().toString().getBytes(StandardCharsets.UTF_8), d.reason().code(), timestamp);
   }
 }

@@ -22,15 +22,14 @@ import org.apache.flink.util.Collector;
 /**
  * Perturbs the user's own records (POJOs or Rows): the values are read and the output record built
  * through a {@link RecordShape}, compiled with the {@link PerturbationPlan} once per subtask in
- * {@code open}; rejected records go to the {@link DeadLetters#TAG} side output, with
- * the same reasons and messages as JSON records (their source is unknown) and the record's
- * timestamp, if it has one. Same metrics as {@link PerturbFunction}.
+ * {@code open}; rejected records go to the {@link DeadLetters#TAG} side output, with the same
+ * reasons and messages as JSON records (their source is unknown) and the record's timestamp, if it
+ * has one. Same metrics as {@link PerturbFunction}.
  *
- * <p>{@code O} is the record itself ({@link #released}) or, when a budget follows, the triple (user,
- * what the record spends, record) ({@link #forBudget}): the budget is kept by user, a field the
- * output may not hold, and charges what each record spends (with field sampling, the epsilons of
- * the fields it reports).
- * Internal: use {@link LdpPerturbation}.
+ * <p>{@code O} is the record itself ({@link #released}) or, when a budget follows, the triple
+ * (user, what the record spends, record) ({@link #forBudget}): the budget is kept by user, a field
+ * the output may not hold, and charges what each record spends (with field sampling, the epsilons
+ * of the fields it reports). Internal: use {@link LdpPerturbation}.
  */
 @Internal
 public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> {
@@ -47,7 +46,8 @@ public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> 
   private transient ReleasedRecords releasedRecords;
   private transient DeadLetterCounters deadLettered;
 
-  ObjectPerturbFunction(PrivacyConfig config, KeySource keySource, RecordAccess<T> access, TypeInformation<T> type) {
+  ObjectPerturbFunction(
+      PrivacyConfig config, KeySource keySource, RecordAccess<T> access, TypeInformation<T> type) {
     this.config = config;
     this.keySource = keySource;
     this.access = access;
@@ -55,15 +55,14 @@ public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> 
   }
 
   /** Released records are counted here (no budget follows). */
-  public static <T> ObjectPerturbFunction<T, T> released(PrivacyConfig config, KeySource keySource, RecordAccess<T> access,
-      TypeInformation<T> type) {
+  public static <T> ObjectPerturbFunction<T, T> released(
+      PrivacyConfig config, KeySource keySource, RecordAccess<T> access, TypeInformation<T> type) {
     return new Released<>(config, keySource, access, type);
   }
 
   /** The budget operator that follows counts the released records. */
-  public static <T> ObjectPerturbFunction<T, Tuple3<String, Double, T>> forBudget(PrivacyConfig config,
-      KeySource keySource,
-      RecordAccess<T> access, TypeInformation<T> type) {
+  public static <T> ObjectPerturbFunction<T, Tuple3<String, Double, T>> forBudget(
+      PrivacyConfig config, KeySource keySource, RecordAccess<T> access, TypeInformation<T> type) {
     return new ForBudget<>(config, keySource, access, type);
   }
 
@@ -107,7 +106,11 @@ public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> 
   private static final class Released<T> extends ObjectPerturbFunction<T, T> {
     private static final long serialVersionUID = 1L;
 
-    Released(PrivacyConfig config, KeySource keySource, RecordAccess<T> access, TypeInformation<T> type) {
+    Released(
+        PrivacyConfig config,
+        KeySource keySource,
+        RecordAccess<T> access,
+        TypeInformation<T> type) {
       super(config, keySource, access, type);
     }
 
@@ -122,10 +125,15 @@ public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> 
     }
   }
 
-  private static final class ForBudget<T> extends ObjectPerturbFunction<T, Tuple3<String, Double, T>> {
+  private static final class ForBudget<T>
+      extends ObjectPerturbFunction<T, Tuple3<String, Double, T>> {
     private static final long serialVersionUID = 1L;
 
-    ForBudget(PrivacyConfig config, KeySource keySource, RecordAccess<T> access, TypeInformation<T> type) {
+    ForBudget(
+        PrivacyConfig config,
+        KeySource keySource,
+        RecordAccess<T> access,
+        TypeInformation<T> type) {
       super(config, keySource, access, type);
     }
 

@@ -20,18 +20,18 @@ import org.apache.flink.util.Collector;
 
 /**
  * Perturbs each raw record with the configured field mechanisms ({@link RecordPerturber}, compiled
- * once per subtask in {@code open}); rejected records go to the {@link DeadLetters#TAG} side output.
- * Each subtask has its own random stream (secure) or derives the bits from the key, the field, the
- * record's id and user and the value (keyed: see {@code KeyedPrf}).
+ * once per subtask in {@code open}); rejected records go to the {@link DeadLetters#TAG} side
+ * output. Each subtask has its own random stream (secure) or derives the bits from the key, the
+ * field, the record's id and user and the value (keyed: see {@code KeyedPrf}).
  *
  * <p>Without a budget, the output records are released and carry the configuration's fingerprint;
  * with one, they go to the budget operator ({@link io.ogpm.flink.budget.BudgetFunction}), which
  * sets the fingerprint on those it releases.
  *
- * <p>Metrics (operator scope): {@code recordsDeadLettered} under {@code reason=<code>}; and, when no
- * budget is configured (this operator's output is then what is released), {@code recordsPerturbed}
- * and the gauge {@code epsilonSpent} ({@link ReleasedRecords}). With a budget, the budget operator
- * counts those, since it may still refuse a record perturbed here.
+ * <p>Metrics (operator scope): {@code recordsDeadLettered} under {@code reason=<code>}; and, when
+ * no budget is configured (this operator's output is then what is released), {@code
+ * recordsPerturbed} and the gauge {@code epsilonSpent} ({@link ReleasedRecords}). With a budget,
+ * the budget operator counts those, since it may still refuse a record perturbed here.
  *
  * <p>Internal: use {@link LdpPerturbation}.
  */
@@ -43,14 +43,17 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
   private final KeySource keySource;
 
   private transient RecordPerturber perturber;
+
   /**
    * The configuration's fingerprint, set on the records this operator releases (no budget); null
    * with a budget: the budget operator sets it on the records it releases, so that the same string
    * is not serialized into every record sent across the shuffle by user.
    */
   private transient String fingerprint;
+
   /** The released-record metrics, or null when a budget operator releases the records. */
   private transient ReleasedRecords released;
+
   private transient DeadLetterCounters deadLettered;
 
   public PerturbFunction(PrivacyConfig config, KeySource keySource) {
@@ -77,8 +80,15 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
     Source source = Source.kafka(in.getTopic(), in.getPartition(), in.getOffset());
     Outcome outcome = perturber.perturb(in.getValue(), source);
     if (outcome instanceof Outcome.Perturbed p) {
-      PerturbedRecord record = new PerturbedRecord(p.key(), p.value(), p.epsilon(), p.user(), in.getTimestamp(),
-          in.getTimestampType()).from(in.getTopic(), in.getPartition(), in.getOffset());
+      PerturbedRecord record =
+          new PerturbedRecord(
+                  p.key(),
+                  p.value(),
+                  p.epsilon(),
+                  p.user(),
+                  in.getTimestamp(),
+                  in.getTimestampType())
+              .from(in.getTopic(), in.getPartition(), in.getOffset());
       record.setFingerprint(fingerprint);
       out.collect(record);
       if (released != null) {

@@ -33,9 +33,12 @@ public final class RecordShape<T> {
   private static final class Step {
     /** The level this step is a field of, and the field's index there. */
     final Composite parent;
+
     final int index;
+
     /** The field's place in messages, {@code Sensor.attitude.roll}, and its declared type. */
     final String where;
+
     final String typeName;
     final List<Step> children = new ArrayList<>();
     int field = -1;
@@ -75,11 +78,14 @@ public final class RecordShape<T> {
    * @throws IllegalArgumentException naming the configured name that does not fit the type
    */
   @SuppressWarnings("unchecked")
-  public static <T> RecordShape<T> compile(TypeInformation<T> type, PrivacyConfig config,
+  public static <T> RecordShape<T> compile(
+      TypeInformation<T> type,
+      PrivacyConfig config,
       Function<TypeInformation<?>, TypeSerializer<?>> serializers) {
     Composite root = Composite.of(type);
     if (root == null) {
-      throw new IllegalArgumentException("the stream's type " + type + " is neither a Flink POJO nor a Row with a RowTypeInfo");
+      throw new IllegalArgumentException(
+          "the stream's type " + type + " is neither a Flink POJO nor a Row with a RowTypeInfo");
     }
     RecordShape<T> shape = new RecordShape<>(root);
     List<FieldConfig> fields = config.fields();
@@ -87,8 +93,14 @@ public final class RecordShape<T> {
       String what = "field '" + fields.get(i).name() + "'";
       Step s = shape.at(fields.get(i).path(), what);
       if (!BasicTypeInfo.DOUBLE_TYPE_INFO.equals(s.type)) {
-        throw new IllegalArgumentException(what + ": " + s.where + " is " + s.typeName + ", not double or Double"
-            + " (a perturbed value is a double)");
+        throw new IllegalArgumentException(
+            what
+                + ": "
+                + s.where
+                + " is "
+                + s.typeName
+                + ", not double or Double"
+                + " (a perturbed value is a double)");
       }
       s.field = i;
     }
@@ -112,7 +124,10 @@ public final class RecordShape<T> {
     read(record, steps, values);
   }
 
-  /** The output record: perturbed values from {@code values}, passthrough values copied from {@code in}. */
+  /**
+   * The output record: perturbed values from {@code values}, passthrough values copied from {@code
+   * in}.
+   */
   @SuppressWarnings("unchecked")
   public T write(T in, RecordValues values) {
     return (T) write(in, root, steps, values);
@@ -163,8 +178,14 @@ public final class RecordShape<T> {
     for (int k = 0; k < path.size(); k++) {
       String part = path.get(k);
       if (level == null) {
-        throw new IllegalArgumentException(what + ": " + where + " is " + step.typeName + ", not a POJO or Row with a field "
-            + part);
+        throw new IllegalArgumentException(
+            what
+                + ": "
+                + where
+                + " is "
+                + step.typeName
+                + ", not a POJO or Row with a field "
+                + part);
       }
       int index = level.indexOf(part);
       if (index < 0) {
@@ -186,15 +207,19 @@ public final class RecordShape<T> {
     String what = role + " '" + name + "'";
     Step s = at(List.of(name.split("\\.", -1)), what);
     if (!isIdentifierType(s.type)) {
-      throw new IllegalArgumentException(what + ": " + s.where + " is " + s.typeName + ", not a string or an integer");
+      throw new IllegalArgumentException(
+          what + ": " + s.where + " is " + s.typeName + ", not a string or an integer");
     }
     return s;
   }
 
   private static boolean isIdentifierType(TypeInformation<?> t) {
-    return BasicTypeInfo.STRING_TYPE_INFO.equals(t) || BasicTypeInfo.LONG_TYPE_INFO.equals(t)
-        || BasicTypeInfo.INT_TYPE_INFO.equals(t) || BasicTypeInfo.SHORT_TYPE_INFO.equals(t)
-        || BasicTypeInfo.BYTE_TYPE_INFO.equals(t) || BasicTypeInfo.BIG_INT_TYPE_INFO.equals(t);
+    return BasicTypeInfo.STRING_TYPE_INFO.equals(t)
+        || BasicTypeInfo.LONG_TYPE_INFO.equals(t)
+        || BasicTypeInfo.INT_TYPE_INFO.equals(t)
+        || BasicTypeInfo.SHORT_TYPE_INFO.equals(t)
+        || BasicTypeInfo.BYTE_TYPE_INFO.equals(t)
+        || BasicTypeInfo.BIG_INT_TYPE_INFO.equals(t);
   }
 
   /** A string or integer value as a typed identifier, as in JSON records; null for null. */

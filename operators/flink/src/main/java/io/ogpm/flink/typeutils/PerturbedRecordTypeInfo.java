@@ -10,9 +10,10 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /**
- * Flink's type information of {@link PerturbedRecord} ({@code TypeInformation.of(PerturbedRecord.class)}
- * gives it, through the {@link Factory} the class names): serialized by {@link
- * PerturbedRecordTypeSerializer}, never Kryo. Not a key type: the budget keys by the user string.
+ * Flink's type information of {@link PerturbedRecord} ({@code
+ * TypeInformation.of(PerturbedRecord.class)} gives it, through the {@link Factory} the class
+ * names): serialized by {@link PerturbedRecordTypeSerializer}, never Kryo. Not a key type: the
+ * budget keys by the user string.
  */
 @PublicEvolving
 public final class PerturbedRecordTypeInfo extends TypeInformation<PerturbedRecord> {
@@ -80,7 +81,8 @@ public final class PerturbedRecordTypeInfo extends TypeInformation<PerturbedReco
   /** What {@code @TypeInfo} on {@link PerturbedRecord} names. */
   public static final class Factory extends TypeInfoFactory<PerturbedRecord> {
     @Override
-    public TypeInformation<PerturbedRecord> createTypeInfo(Type t, Map<String, TypeInformation<?>> genericParameters) {
+    public TypeInformation<PerturbedRecord> createTypeInfo(
+        Type t, Map<String, TypeInformation<?>> genericParameters) {
       return INSTANCE;
     }
   }

@@ -13,9 +13,9 @@ import org.apache.kafka.common.record.TimestampType;
 
 /**
  * Flink's serializer of {@link PerturbedRecord} between operators (the shuffle by user to the
- * budget, the copies between chained operators): its fields written one after the other with
- * direct getter and setter calls, where Flink's POJO serializer reads and writes each field by
- * reflection, boxing the primitives, with a null flag per field. Stateless, one instance.
+ * budget, the copies between chained operators): its fields written one after the other with direct
+ * getter and setter calls, where Flink's POJO serializer reads and writes each field by reflection,
+ * boxing the primitives, with a null flag per field. Stateless, one instance.
  *
  * <p>Format: a byte of null flags (key, value, timestamp type), then key and value (length and
  * bytes, when present), epsilon, user, timestamp, the timestamp type's Kafka id (when present),
@@ -47,8 +47,15 @@ public final class PerturbedRecordTypeSerializer extends TypeSerializerSingleton
   /** A deep copy: the byte arrays too, as the POJO serializer copies them. */
   @Override
   public PerturbedRecord copy(PerturbedRecord from) {
-    PerturbedRecord to = new PerturbedRecord(copy(from.getKey()), copy(from.getValue()), from.getEpsilon(), from.getUser(),
-        from.getTimestamp(), from.getTimestampType()).from(from.getSourceTopic(), from.getSourcePartition(), from.getSourceOffset());
+    PerturbedRecord to =
+        new PerturbedRecord(
+                copy(from.getKey()),
+                copy(from.getValue()),
+                from.getEpsilon(),
+                from.getUser(),
+                from.getTimestamp(),
+                from.getTimestampType())
+            .from(from.getSourceTopic(), from.getSourcePartition(), from.getSourceOffset());
     to.setFingerprint(from.getFingerprint());
     return to;
   }
@@ -72,7 +79,10 @@ public final class PerturbedRecordTypeSerializer extends TypeSerializerSingleton
     byte[] key = r.getKey();
     byte[] value = r.getValue();
     TimestampType type = r.getTimestampType();
-    out.writeByte((key == null ? NO_KEY : 0) | (value == null ? NO_VALUE : 0) | (type == null ? NO_TIMESTAMP_TYPE : 0));
+    out.writeByte(
+        (key == null ? NO_KEY : 0)
+            | (value == null ? NO_VALUE : 0)
+            | (type == null ? NO_TIMESTAMP_TYPE : 0));
     if (key != null) {
       out.writeInt(key.length);
       out.write(key);
@@ -102,8 +112,9 @@ public final class PerturbedRecordTypeSerializer extends TypeSerializerSingleton
     String user = StringValue.readString(in);
     long timestamp = in.readLong();
     TimestampType type = (nulls & NO_TIMESTAMP_TYPE) == 0 ? timestampType(in.readByte()) : null;
-    PerturbedRecord r = new PerturbedRecord(key, value, epsilon, user, timestamp, type)
-        .from(StringValue.readString(in), in.readInt(), in.readLong());
+    PerturbedRecord r =
+        new PerturbedRecord(key, value, epsilon, user, timestamp, type)
+            .from(StringValue.readString(in), in.readInt(), in.readLong());
     r.setFingerprint(StringValue.readString(in));
     return r;
   }
@@ -125,7 +136,8 @@ public final class PerturbedRecordTypeSerializer extends TypeSerializerSingleton
         return t;
       }
     }
-    throw new IOException("a perturbed record with timestamp type id " + id + ", which Kafka does not define");
+    throw new IOException(
+        "a perturbed record with timestamp type id " + id + ", which Kafka does not define");
   }
 
   @Override

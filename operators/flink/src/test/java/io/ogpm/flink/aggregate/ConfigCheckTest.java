@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * writing ever new fingerprints gets 64 lines and one more saying the rest are not logged.
  */
 class ConfigCheckTest {
-  static final ConfigFingerprint OURS = ConfigFingerprint.of(PerturbedValuesDeserializerTest.CONFIG);
+  static final ConfigFingerprint OURS =
+      ConfigFingerprint.of(PerturbedValuesDeserializerTest.CONFIG);
 
   final List<String> lines = new ArrayList<>();
   final CapturedMetrics.Group metrics = new CapturedMetrics.Group();
@@ -40,14 +41,24 @@ class ConfigCheckTest {
     assertThat(count(ConfigCheck.MISMATCH)).isEqualTo(12);
     assertThat(count(ConfigCheck.MISSING)).isEqualTo(3);
     assertThat(lines).hasSize(4);
-    assertThat(lines.get(0)).isEqualTo("skipping perturbed records of configuration v1:0000000000000001, not the"
-        + " aggregation's " + OURS.value() + ": their values mean something else (fields, domains, epsilon,"
-        + " mechanisms or grid differ); counted in recordsSkipped{reason=config-mismatch}");
-    assertThat(lines.get(1)).startsWith("skipping perturbed records of configuration v1:0000000000000002, not");
-    assertThat(lines.get(2)).isEqualTo("skipping perturbed records without the ogpm-config header (the aggregation's"
-        + " configuration is " + OURS.value() + "): perturbed by an older job or written by another producer; counted"
-        + " in recordsSkipped{reason=config-missing}");
-    assertThat(lines.get(3)).startsWith("skipping perturbed records of configuration (an unreadable fingerprint), not");
+    assertThat(lines.get(0))
+        .isEqualTo(
+            "skipping perturbed records of configuration v1:0000000000000001, not the"
+                + " aggregation's "
+                + OURS.value()
+                + ": their values mean something else (fields, domains, epsilon,"
+                + " mechanisms or grid differ); counted in recordsSkipped{reason=config-mismatch}");
+    assertThat(lines.get(1))
+        .startsWith("skipping perturbed records of configuration v1:0000000000000002, not");
+    assertThat(lines.get(2))
+        .isEqualTo(
+            "skipping perturbed records without the ogpm-config header (the aggregation's"
+                + " configuration is "
+                + OURS.value()
+                + "): perturbed by an older job or written by another producer; counted"
+                + " in recordsSkipped{reason=config-missing}");
+    assertThat(lines.get(3))
+        .startsWith("skipping perturbed records of configuration (an unreadable fingerprint), not");
     assertThat(String.join("\n", lines)).doesNotContain("script", "zz");
   }
 
@@ -58,8 +69,10 @@ class ConfigCheckTest {
       check.accepts(String.format("v1:%016x", i + 1));
     }
     assertThat(lines).hasSize(ConfigCheck.MAX_LOGGED + 1);
-    assertThat(lines.get(ConfigCheck.MAX_LOGGED)).isEqualTo("more than 64 kinds of perturbed records of another"
-        + " configuration: further ones are counted in recordsSkipped but not logged");
+    assertThat(lines.get(ConfigCheck.MAX_LOGGED))
+        .isEqualTo(
+            "more than 64 kinds of perturbed records of another"
+                + " configuration: further ones are counted in recordsSkipped but not logged");
     assertThat(count(ConfigCheck.MISMATCH)).isEqualTo(1_000);
     check.accepts(null);
     assertThat(lines).hasSize(ConfigCheck.MAX_LOGGED + 1);

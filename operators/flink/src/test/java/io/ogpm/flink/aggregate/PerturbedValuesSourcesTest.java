@@ -25,13 +25,16 @@ import org.junit.jupiter.api.Test;
 /**
  * The other two ways to perturbed values, in Flink's operator test harnesses: perturbed records of
  * the same job ({@link PerturbedValues#parser}: their fingerprint and timestamp in place of the
- * Kafka header and timestamp), and your own records read by name ({@link PerturbedValues#fromRecords}).
+ * Kafka header and timestamp), and your own records read by name ({@link
+ * PerturbedValues#fromRecords}).
  */
 class PerturbedValuesSourcesTest {
-  static final String FINGERPRINT = ConfigFingerprint.of(PerturbedValuesDeserializerTest.CONFIG).value();
+  static final String FINGERPRINT =
+      ConfigFingerprint.of(PerturbedValuesDeserializerTest.CONFIG).value();
 
   static PerturbedRecord record(String json, String fingerprint, long timestamp) {
-    PerturbedRecord r = new PerturbedRecord(null, json.getBytes(StandardCharsets.UTF_8), 3, "u", timestamp, null);
+    PerturbedRecord r =
+        new PerturbedRecord(null, json.getBytes(StandardCharsets.UTF_8), 3, "u", timestamp, null);
     r.setFingerprint(fingerprint);
     return r;
   }
@@ -41,15 +44,19 @@ class PerturbedValuesSourcesTest {
     FlatMapFunction<PerturbedRecord, PerturbedValues> parser =
         PerturbedValues.parser(PerturbedValuesDeserializerTest.CONFIG, "activity", "ts");
     CapturedMetrics metrics = new CapturedMetrics();
-    try (var h = new OneInputStreamOperatorTestHarness<>(new StreamFlatMap<>(parser), metrics.environment)) {
+    try (var h =
+        new OneInputStreamOperatorTestHarness<>(new StreamFlatMap<>(parser), metrics.environment)) {
       h.open();
-      h.processElement(record("{\"x\":0.25,\"activity\":\"walking\",\"ts\":5}", FINGERPRINT, 77), 77);
+      h.processElement(
+          record("{\"x\":0.25,\"activity\":\"walking\",\"ts\":5}", FINGERPRINT, 77), 77);
       h.processElement(record("{\"x\":0.75,\"att\":{\"roll\":1}}", FINGERPRINT, 78), 78);
       h.processElement(record("{\"x\":0.5}", "v1:0000000000000001", 79), 79);
       h.processElement(record("{\"x\":0.5}", null, 80), 80);
       h.processElement(record("[0.5]", FINGERPRINT, 81), 81);
-      assertThat(h.extractOutputValues()).extracting(v -> v.getValues()[0], PerturbedValues::getGroup,
-          PerturbedValues::getEventTime).containsExactly(tuple(0.25, "walking", 5L), tuple(0.75, null, 78L));
+      assertThat(h.extractOutputValues())
+          .extracting(
+              v -> v.getValues()[0], PerturbedValues::getGroup, PerturbedValues::getEventTime)
+          .containsExactly(tuple(0.25, "walking", 5L), tuple(0.75, null, 78L));
     }
     assertThat(((Counter) metrics.operator.get("valuesSkipped")).getCount()).isEqualTo(1 + 1);
     assertThat(metrics.count("reason", "config-mismatch", "recordsSkipped")).isEqualTo(1);
@@ -71,66 +78,95 @@ class PerturbedValuesSourcesTest {
 
   @Test
   void yourOwnRecordsAreReadByNameWithTheirStreamTimestamp() throws Exception {
-    FieldReader<Reading> reader = (r, name) -> switch (name) {
-      case "x" -> r.x;
-      case "att.roll" -> r.roll;
-      case "activity" -> r.activity;
-      default -> null;
-    };
+    FieldReader<Reading> reader =
+        (r, name) ->
+            switch (name) {
+              case "x" -> r.x;
+              case "att.roll" -> r.roll;
+              case "activity" -> r.activity;
+              default -> null;
+            };
     CapturedMetrics metrics = new CapturedMetrics();
-    var function = PerturbedValues.fromRecords(PerturbedValuesDeserializerTest.CONFIG, "activity", reader);
+    var function =
+        PerturbedValues.fromRecords(PerturbedValuesDeserializerTest.CONFIG, "activity", reader);
     try (var h = ProcessFunctionTestHarnesses.forProcessFunction(function)) {
       h.processElement(new Reading(0.25, -1.0, "walking"), 10);
       h.processElement(new Reading(2.0, null, "sitting"), 11);
       h.processElement(new Reading(0.5, 9.0, null), 12);
-      assertThat(h.extractOutputValues()).extracting(v -> v.getValues()[0], v -> v.getValues()[1],
-          PerturbedValues::getGroup, PerturbedValues::getEventTime)
+      assertThat(h.extractOutputValues())
+          .extracting(
+              v -> v.getValues()[0],
+              v -> v.getValues()[1],
+              PerturbedValues::getGroup,
+              PerturbedValues::getEventTime)
           .containsExactly(tuple(0.25, -1.0, "walking", 10L), tuple(0.5, Double.NaN, null, 12L));
     }
-    assertThatThrownBy(() -> PerturbedValues.fromRecords(PerturbedValuesDeserializerTest.CONFIG, null, null))
-        .isInstanceOf(NullPointerException.class).hasMessage("reader: a FieldReader is required");
-    assertThatThrownBy(() -> PerturbedValues.fromRecords(PerturbedValuesDeserializerTest.CONFIG, "user", reader))
+    assertThatThrownBy(
+            () -> PerturbedValues.fromRecords(PerturbedValuesDeserializerTest.CONFIG, null, null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("reader: a FieldReader is required");
+    assertThatThrownBy(
+            () ->
+                PerturbedValues.fromRecords(PerturbedValuesDeserializerTest.CONFIG, "user", reader))
         .hasMessageStartingWith("groupBy: 'user' is not a passthrough field");
   }
 
   @Test
   void valuesSkippedByYourReaderAreCounted() throws Exception {
-    FieldReader<Reading> reader = (r, name) -> name.equals("x") ? (Object) r.x : name.equals("att.roll") ? r.roll : null;
-    var function = new RecordValuesFunction<>(AggregationFields.checked(PerturbedValuesDeserializerTest.CONFIG, null,
-        null), reader);
+    FieldReader<Reading> reader =
+        (r, name) -> name.equals("x") ? (Object) r.x : name.equals("att.roll") ? r.roll : null;
+    var function =
+        new RecordValuesFunction<>(
+            AggregationFields.checked(PerturbedValuesDeserializerTest.CONFIG, null, null), reader);
     CapturedMetrics metrics = new CapturedMetrics();
-    try (var h = new OneInputStreamOperatorTestHarness<>(
-        new org.apache.flink.streaming.api.operators.ProcessOperator<>(function), metrics.environment)) {
+    try (var h =
+        new OneInputStreamOperatorTestHarness<>(
+            new org.apache.flink.streaming.api.operators.ProcessOperator<>(function),
+            metrics.environment)) {
       h.open();
       h.processElement(new Reading(0.5, 9.0, "walking"), 1);
       h.processElement(new Reading(-1, null, "walking"), 2);
       // Without a timestamp in the stream: Long.MIN_VALUE, which the aggregation refuses loudly.
-      h.processElement(new org.apache.flink.streaming.runtime.streamrecord.StreamRecord<>(new Reading(0.5, 0.0, null)));
-      assertThat(h.extractOutputValues()).extracting(PerturbedValues::getGroup, PerturbedValues::getEventTime)
+      h.processElement(
+          new org.apache.flink.streaming.runtime.streamrecord.StreamRecord<>(
+              new Reading(0.5, 0.0, null)));
+      assertThat(h.extractOutputValues())
+          .extracting(PerturbedValues::getGroup, PerturbedValues::getEventTime)
           .containsExactly(tuple(null, 1L), tuple(null, Long.MIN_VALUE));
     }
     assertThat(((Counter) metrics.operator.get("valuesSkipped")).getCount()).isEqualTo(1 + 2);
   }
 
-  /** With field sampling, the NaN (or null) of a field a record did not report is no lack; 9.0 still is. */
+  /**
+   * With field sampling, the NaN (or null) of a field a record did not report is no lack; 9.0 still
+   * is.
+   */
   @Test
   void fieldsYourRecordsDidNotReportAreNotCountedWhenSampled() throws Exception {
-    io.ogpm.config.PrivacyConfig sampled = io.ogpm.config.PrivacyConfig.parse("""
+    io.ogpm.config.PrivacyConfig sampled =
+        io.ogpm.config.PrivacyConfig.parse(
+            """
         sampling: {fields-per-record: 1}
         fields:
           - {name: x, min: 0, max: 1, epsilon: 1}
           - {name: att.roll, domain: circular, min: -3.141592653589793, max: 3.141592653589793, epsilon: 2}
         """);
-    FieldReader<Reading> reader = (r, name) -> name.equals("x") ? (Object) r.x : name.equals("att.roll") ? r.roll : null;
-    var function = new RecordValuesFunction<>(AggregationFields.checked(sampled, null, null), reader);
+    FieldReader<Reading> reader =
+        (r, name) -> name.equals("x") ? (Object) r.x : name.equals("att.roll") ? r.roll : null;
+    var function =
+        new RecordValuesFunction<>(AggregationFields.checked(sampled, null, null), reader);
     CapturedMetrics metrics = new CapturedMetrics();
-    try (var h = new OneInputStreamOperatorTestHarness<>(
-        new org.apache.flink.streaming.api.operators.ProcessOperator<>(function), metrics.environment)) {
+    try (var h =
+        new OneInputStreamOperatorTestHarness<>(
+            new org.apache.flink.streaming.api.operators.ProcessOperator<>(function),
+            metrics.environment)) {
       h.open();
       h.processElement(new Reading(0.5, null, "walking"), 1);
       h.processElement(new Reading(Double.NaN, 1.0, "walking"), 2);
       h.processElement(new Reading(Double.NaN, 9.0, "walking"), 3);
-      assertThat(h.extractOutputValues()).extracting(PerturbedValues::getEventTime).containsExactly(1L, 2L);
+      assertThat(h.extractOutputValues())
+          .extracting(PerturbedValues::getEventTime)
+          .containsExactly(1L, 2L);
     }
     assertThat(((Counter) metrics.operator.get("valuesSkipped")).getCount()).isEqualTo(1);
   }
@@ -153,15 +189,17 @@ class PerturbedValuesSourcesTest {
 
   @Test
   void watermarksTakeTheEventTime() {
-    TimestampAssigner<PerturbedValues> assigner = PerturbedValues.watermarks(Duration.ofSeconds(1))
-        .createTimestampAssigner(null);
-    assertThat(assigner.extractTimestamp(new PerturbedValues(new double[] {0.5}, null, 42), 7)).isEqualTo(42);
+    TimestampAssigner<PerturbedValues> assigner =
+        PerturbedValues.watermarks(Duration.ofSeconds(1)).createTimestampAssigner(null);
+    assertThat(assigner.extractTimestamp(new PerturbedValues(new double[] {0.5}, null, 42), 7))
+        .isEqualTo(42);
   }
 
   @Test
   void valuesAreComparedWhole() {
     PerturbedValues a = new PerturbedValues(new double[] {0.5, Double.NaN}, "g", 3);
-    assertThat(a).isEqualTo(new PerturbedValues(new double[] {0.5, Double.NaN}, "g", 3))
+    assertThat(a)
+        .isEqualTo(new PerturbedValues(new double[] {0.5, Double.NaN}, "g", 3))
         .hasSameHashCodeAs(new PerturbedValues(new double[] {0.5, Double.NaN}, "g", 3))
         .isNotEqualTo(new PerturbedValues(new double[] {0.5, 0.1}, "g", 3))
         .isNotEqualTo(new PerturbedValues(new double[] {0.5, Double.NaN}, null, 3))

@@ -19,26 +19,32 @@ import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
 /**
- * The first stage, in Flink's operator test harness: each record's values go once into the
- * partial accumulator of their pane, field and group; a pane's partials go on before the watermark
- * that ends its first window and, once one has ended, before every watermark and every second of
+ * The first stage, in Flink's operator test harness: each record's values go once into the partial
+ * accumulator of their pane, field and group; a pane's partials go on before the watermark that
+ * ends its first window and, once one has ended, before every watermark and every second of
  * processing time; every partial before every checkpoint barrier, at the end of input and when too
  * many are held; each record counts in the partial of its first field with a value.
  */
 class PreAggregateOperatorTest {
   /** Windows of 10 s sliding by 4 s: panes of 2 s. */
   static final Windowing SLIDING = new Windowing(10_000, 4_000, 0, 0);
+
   /** A watermark past every window of these tests' records: their panes go on. */
   static final Watermark PAST = new Watermark(100_000);
 
   final CapturedMetrics metrics = new CapturedMetrics();
 
-  static List<PartialAggregate> partials(OneInputStreamOperatorTestHarness<PerturbedValues, PartialAggregate> h) {
+  static List<PartialAggregate> partials(
+      OneInputStreamOperatorTestHarness<PerturbedValues, PartialAggregate> h) {
     List<PartialAggregate> out = new ArrayList<>(h.extractOutputValues());
     h.getOutput().clear();
-    out.sort((a, b) -> a.getPane() != b.getPane() ? Long.compare(a.getPane(), b.getPane())
-        : a.getField() != b.getField() ? Integer.compare(a.getField(), b.getField())
-        : String.valueOf(a.getGroup()).compareTo(String.valueOf(b.getGroup())));
+    out.sort(
+        (a, b) ->
+            a.getPane() != b.getPane()
+                ? Long.compare(a.getPane(), b.getPane())
+                : a.getField() != b.getField()
+                    ? Integer.compare(a.getField(), b.getField())
+                    : String.valueOf(a.getGroup()).compareTo(String.valueOf(b.getGroup())));
     return out;
   }
 
@@ -47,7 +53,8 @@ class PreAggregateOperatorTest {
   }
 
   @Test
-  void valuesGoOnceIntoThePartialOfTheirPaneFieldAndGroupAndOnBeforeTheWatermark() throws Exception {
+  void valuesGoOnceIntoThePartialOfTheirPaneFieldAndGroupAndOnBeforeTheWatermark()
+      throws Exception {
     AesCtrSource bits = AesCtrSource.seeded(1);
     List<PerturbedValues> records = new ArrayList<>();
     try (var h = Aggregations.stage1(SLIDING, metrics.environment)) {
@@ -66,23 +73,40 @@ class PreAggregateOperatorTest {
       h.processWatermark(new Watermark(1_999));
       List<Object> out = new ArrayList<>(h.getOutput());
       assertThat(out).hasSize(2 * 2 + 1);
-      assertThat(out.get(out.size() - 1)).as("the watermark after the partials").isEqualTo(new Watermark(1_999));
+      assertThat(out.get(out.size() - 1))
+          .as("the watermark after the partials")
+          .isEqualTo(new Watermark(1_999));
       List<PartialAggregate> p = new ArrayList<>(partials(h));
       h.processWatermark(new Watermark(5_998));
       assertThat(h.getOutput()).containsExactly(new Watermark(5_998));
       h.getOutput().clear();
       h.processWatermark(new Watermark(5_999));
       p.addAll(partials(h));
-      assertThat(p).extracting(PartialAggregate::getPane, PartialAggregate::getField, PartialAggregate::getGroup,
-          PartialAggregate::getRecords).containsExactly(
-              tuple(0L, 0, "a", 10L), tuple(0L, 0, "b", 10L), tuple(0L, 1, "a", 0L), tuple(0L, 1, "b", 0L),
-              tuple(2_000L, 0, "a", 10L), tuple(2_000L, 0, "b", 10L), tuple(2_000L, 1, "a", 0L), tuple(2_000L, 1, "b", 0L));
+      assertThat(p)
+          .extracting(
+              PartialAggregate::getPane,
+              PartialAggregate::getField,
+              PartialAggregate::getGroup,
+              PartialAggregate::getRecords)
+          .containsExactly(
+              tuple(0L, 0, "a", 10L),
+              tuple(0L, 0, "b", 10L),
+              tuple(0L, 1, "a", 0L),
+              tuple(0L, 1, "b", 0L),
+              tuple(2_000L, 0, "a", 10L),
+              tuple(2_000L, 0, "b", 10L),
+              tuple(2_000L, 1, "a", 0L),
+              tuple(2_000L, 1, "b", 0L));
       for (PartialAggregate partial : p) {
-        FieldAccumulator expected = Aggregations.ESTIMATORS[partial.getField()]
-            .newAccumulator(Aggregations.CONFIG.fields().get(partial.getField()).name());
+        FieldAccumulator expected =
+            Aggregations.ESTIMATORS[partial.getField()].newAccumulator(
+                Aggregations.CONFIG.fields().get(partial.getField()).name());
         for (PerturbedValues r : records) {
-          if (r.getGroup().equals(partial.getGroup()) && SLIDING.paneOf(r.getEventTime()) == partial.getPane()) {
-            expected.add(r.getValues()[partial.getField()], Aggregations.ESTIMATORS[partial.getField()].binning());
+          if (r.getGroup().equals(partial.getGroup())
+              && SLIDING.paneOf(r.getEventTime()) == partial.getPane()) {
+            expected.add(
+                r.getValues()[partial.getField()],
+                Aggregations.ESTIMATORS[partial.getField()].binning());
           }
         }
         assertThat(partial.getAccumulator()).isEqualTo(expected);
@@ -96,7 +120,9 @@ class PreAggregateOperatorTest {
       PerturbedValues late = Aggregations.record("a", 100, bits);
       h.processElement(late, late.getEventTime());
       h.processWatermark(new Watermark(6_001));
-      assertThat(partials(h)).extracting(PartialAggregate::getPane, PartialAggregate::getField, PartialAggregate::getRecords)
+      assertThat(partials(h))
+          .extracting(
+              PartialAggregate::getPane, PartialAggregate::getField, PartialAggregate::getRecords)
           .containsExactly(tuple(0L, 0, 1L), tuple(0L, 1, 0L));
     }
     assertThat(counter("recordsPreAggregated")).isEqualTo(41);
@@ -108,7 +134,9 @@ class PreAggregateOperatorTest {
     try (var h = Aggregations.stage1(SLIDING, null)) {
       h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, null, 5_500), 5_500);
       h.processWatermark(PAST);
-      assertThat(h.extractOutputStreamRecords()).extracting(StreamRecord::getTimestamp).containsExactly(5_999L);
+      assertThat(h.extractOutputStreamRecords())
+          .extracting(StreamRecord::getTimestamp)
+          .containsExactly(5_999L);
     }
   }
 
@@ -119,8 +147,12 @@ class PreAggregateOperatorTest {
       h.processElement(new PerturbedValues(new double[] {0.5, 1.0}, null, 2), 2);
       h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, null, 3), 3);
       h.processWatermark(PAST);
-      assertThat(partials(h)).extracting(PartialAggregate::getField, PartialAggregate::getRecords,
-          p -> p.getAccumulator().getCount()).containsExactly(tuple(0, 2L, 2L), tuple(1, 1L, 2L));
+      assertThat(partials(h))
+          .extracting(
+              PartialAggregate::getField,
+              PartialAggregate::getRecords,
+              p -> p.getAccumulator().getCount())
+          .containsExactly(tuple(0, 2L, 2L), tuple(1, 1L, 2L));
     }
   }
 
@@ -159,7 +191,9 @@ class PreAggregateOperatorTest {
       h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, "g", 1), 1);
       h.endInput();
       h.getOneInputOperator().finish();
-      assertThat(partials(h)).extracting(PartialAggregate::getPane).containsExactly(0L, 2_000L, 2_000L);
+      assertThat(partials(h))
+          .extracting(PartialAggregate::getPane)
+          .containsExactly(0L, 2_000L, 2_000L);
     }
   }
 
@@ -187,7 +221,8 @@ class PreAggregateOperatorTest {
       h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, "", 1), 1);
       h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, null, 2), 2);
       h.processWatermark(PAST);
-      assertThat(partials(h)).extracting(PartialAggregate::getGroup, PartialAggregate::getRecords)
+      assertThat(partials(h))
+          .extracting(PartialAggregate::getGroup, PartialAggregate::getRecords)
           .containsExactlyInAnyOrder(tuple(null, 2L), tuple("", 1L));
     }
   }
@@ -201,12 +236,18 @@ class PreAggregateOperatorTest {
   @Test
   void accumulatorsTakingTooMuchHeapAreSentOnAtOnce() throws Exception {
     int bins = LdpAggregation.MAX_BINS;
-    long x = PreAggregateOperator.accumulatorHeapBytes(FieldBinning.of(Aggregations.MECHANISMS[0], bins));
-    long roll = PreAggregateOperator.accumulatorHeapBytes(FieldBinning.of(Aggregations.MECHANISMS[1], bins));
+    long x =
+        PreAggregateOperator.accumulatorHeapBytes(
+            FieldBinning.of(Aggregations.MECHANISMS[0], bins));
+    long roll =
+        PreAggregateOperator.accumulatorHeapBytes(
+            FieldBinning.of(Aggregations.MECHANISMS[1], bins));
     assertThat(x).isEqualTo(88 + 16 + 8 * 10_000);
     int fit = (int) (PreAggregateOperator.MAX_HELD_BYTES / x);
     assertThat(fit).isLessThan(PreAggregateOperator.MAX_SLOTS / 10);
-    try (var h = new OneInputStreamOperatorTestHarness<>(new PreAggregateOperator(Aggregations.CONFIG, bins, SLIDING))) {
+    try (var h =
+        new OneInputStreamOperatorTestHarness<>(
+            new PreAggregateOperator(Aggregations.CONFIG, bins, SLIDING))) {
       h.open();
       for (int g = 0; g < fit; g++) {
         h.processElement(new PerturbedValues(new double[] {0.5, Double.NaN}, "g" + g, 1), 1);
@@ -225,28 +266,38 @@ class PreAggregateOperatorTest {
     }
   }
 
-  /** Six fields of the default bins fill the slots before the bytes: the bound in bytes leaves them as they were. */
+  /**
+   * Six fields of the default bins fill the slots before the bytes: the bound in bytes leaves them
+   * as they were.
+   */
   @Test
   void theBoundInBytesLeavesSixFieldsOfTheDefaultBinsToTheBoundInSlots() {
-    long each = PreAggregateOperator.accumulatorHeapBytes(FieldBinning.of(Aggregations.MECHANISMS[0],
-        LdpAggregation.DEFAULT_BINS));
+    long each =
+        PreAggregateOperator.accumulatorHeapBytes(
+            FieldBinning.of(Aggregations.MECHANISMS[0], LdpAggregation.DEFAULT_BINS));
     assertThat(each).isEqualTo(504);
-    assertThat((PreAggregateOperator.MAX_SLOTS + 1) * 6 * each).isLessThanOrEqualTo(PreAggregateOperator.MAX_HELD_BYTES);
+    assertThat((PreAggregateOperator.MAX_SLOTS + 1) * 6 * each)
+        .isLessThanOrEqualTo(PreAggregateOperator.MAX_HELD_BYTES);
   }
 
   @Test
   void recordsWithoutATimestampFailLoudlyAndOutOfRangeTimesAreCounted() throws Exception {
     try (var h = Aggregations.stage1(SLIDING, metrics.environment)) {
-      assertThatThrownBy(() -> h.processElement(new StreamRecord<>(new PerturbedValues(new double[] {0.5, 1}, null, 1))))
+      assertThatThrownBy(
+              () ->
+                  h.processElement(
+                      new StreamRecord<>(new PerturbedValues(new double[] {0.5, 1}, null, 1))))
           .isInstanceOf(IllegalStateException.class)
-          .hasMessageStartingWith("a record reached the aggregation without a timestamp: assign event time before it");
+          .hasMessageStartingWith(
+              "a record reached the aggregation without a timestamp: assign event time before it");
       h.processElement(new PerturbedValues(new double[] {0.5, 1}, null, 1), EventTimes.LIMIT);
       h.processElement(new PerturbedValues(new double[] {0.5, 1}, null, 1), -EventTimes.LIMIT);
       h.processElement(new PerturbedValues(new double[] {0.5, 1}, null, 1), Long.MIN_VALUE + 1);
       h.processElement(new PerturbedValues(new double[] {0.5, 1}, null, 1), EventTimes.LIMIT - 1);
       assertThat(metrics.count("reason", "time-out-of-range", "recordsSkipped")).isEqualTo(3);
       assertThat(counter("recordsPreAggregated")).isEqualTo(1);
-      assertThatThrownBy(() -> h.processElement(new PerturbedValues(new double[] {0.5}, null, 1), 1))
+      assertThatThrownBy(
+              () -> h.processElement(new PerturbedValues(new double[] {0.5}, null, 1), 1))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessage("a PerturbedValues holds 1 values, but the configuration has 2 fields");
       assertThatThrownBy(() -> h.processElement(new PerturbedValues(null, null, 1), 1))
@@ -254,14 +305,19 @@ class PreAggregateOperatorTest {
     }
   }
 
-  /** A PerturbedValues made by hand may hold what no perturbation gives: skipped and counted, never a crash. */
+  /**
+   * A PerturbedValues made by hand may hold what no perturbation gives: skipped and counted, never
+   * a crash.
+   */
   @Test
   void valuesBeyondAFieldsReachAreSkippedAndCounted() throws Exception {
     try (var h = Aggregations.stage1(SLIDING, metrics.environment)) {
-      h.processElement(new PerturbedValues(new double[] {1e300, Double.POSITIVE_INFINITY}, null, 1), 1);
+      h.processElement(
+          new PerturbedValues(new double[] {1e300, Double.POSITIVE_INFINITY}, null, 1), 1);
       h.processElement(new PerturbedValues(new double[] {0.5, 1e300}, null, 1), 1);
       h.processWatermark(PAST);
-      assertThat(partials(h)).extracting(PartialAggregate::getField, PartialAggregate::getRecords)
+      assertThat(partials(h))
+          .extracting(PartialAggregate::getField, PartialAggregate::getRecords)
           .containsExactly(tuple(0, 1L));
     }
     assertThat(counter("valuesSkipped")).isEqualTo(3);

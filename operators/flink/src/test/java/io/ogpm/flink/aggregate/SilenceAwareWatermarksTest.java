@@ -40,7 +40,8 @@ class SilenceAwareWatermarksTest {
   }
 
   final ManualClock clock = new ManualClock(1_000_000_000L);
-  final SilenceAwareWatermarks<String> generator = new SilenceAwareWatermarks<>(OUT_OF_ORDERNESS, IDLE, clock);
+  final SilenceAwareWatermarks<String> generator =
+      new SilenceAwareWatermarks<>(OUT_OF_ORDERNESS, IDLE, clock);
   final Recorded out = new Recorded();
 
   @Test
@@ -102,9 +103,11 @@ class SilenceAwareWatermarksTest {
 
   @Test
   void badDurationsAreNamed() {
-    assertThatThrownBy(() -> new SilenceAwareWatermarks<String>(Duration.ofSeconds(-1), IDLE, clock))
+    assertThatThrownBy(
+            () -> new SilenceAwareWatermarks<String>(Duration.ofSeconds(-1), IDLE, clock))
         .hasMessage("outOfOrderness: must be at least 0, got PT-1S");
-    assertThatThrownBy(() -> new SilenceAwareWatermarks<String>(OUT_OF_ORDERNESS, Duration.ZERO, clock))
+    assertThatThrownBy(
+            () -> new SilenceAwareWatermarks<String>(OUT_OF_ORDERNESS, Duration.ZERO, clock))
         .hasMessage("idleTimeout: must be positive, got PT0S");
   }
 }

@@ -34,13 +34,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The two stages against Flink's own window operator (single phase, every field value keyed by
- * field and group, {@code EventTimeTrigger}, allowed lateness, late side output), on random
- * streams with out-of-order and late records, watermarks and processing time: two pre-aggregating
- * subtasks feed the merge. The same windows are emitted, the last emission of each window is
- * exactly the estimate of the last firing of Flink's (the same records, bit for bit), the records
- * Flink sends to its late output are the ones counted as {@code lateRecords}; and where Flink fires
- * once per late record, a window's late updates here are at least the late-update interval apart,
- * but for a last one at the end of its lateness, and no state is left once every lateness is over.
+ * field and group, {@code EventTimeTrigger}, allowed lateness, late side output), on random streams
+ * with out-of-order and late records, watermarks and processing time: two pre-aggregating subtasks
+ * feed the merge. The same windows are emitted, the last emission of each window is exactly the
+ * estimate of the last firing of Flink's (the same records, bit for bit), the records Flink sends
+ * to its late output are the ones counted as {@code lateRecords}; and where Flink fires once per
+ * late record, a window's late updates here are at least the late-update interval apart, but for a
+ * last one at the end of its lateness, and no state is left once every lateness is over.
  */
 class TwoPhaseWindowSemanticsTest {
   static final long INTERVAL = 700;
@@ -90,9 +90,11 @@ class TwoPhaseWindowSemanticsTest {
     }
   }
 
-  static final class Fire extends ProcessWindowFunction<FieldAccumulator, Firing, String, TimeWindow> {
+  static final class Fire
+      extends ProcessWindowFunction<FieldAccumulator, Firing, String, TimeWindow> {
     @Override
-    public void process(String key, Context context, Iterable<FieldAccumulator> accs, Collector<Firing> out) {
+    public void process(
+        String key, Context context, Iterable<FieldAccumulator> accs, Collector<Firing> out) {
       for (FieldAccumulator a : accs) {
         out.collect(new Firing(key, context.window().getStart(), a.copy()));
       }
@@ -100,19 +102,29 @@ class TwoPhaseWindowSemanticsTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"10000, 10000, 0, 1", "10000, 10000, 5000, 2", "10000, 4000, 3000, 3", "6000, 3000, 12000, 4",
-      "9000, 6000, 1000, 5"})
-  void theSameWindowsTheSameLastEstimatesTheSameLateRecords(long size, long slide, long lateness, long seed)
-      throws Exception {
+  @CsvSource({
+    "10000, 10000, 0, 1",
+    "10000, 10000, 5000, 2",
+    "10000, 4000, 3000, 3",
+    "6000, 3000, 12000, 4",
+    "9000, 6000, 1000, 5"
+  })
+  void theSameWindowsTheSameLastEstimatesTheSameLateRecords(
+      long size, long slide, long lateness, long seed) throws Exception {
     Windowing windowing = new Windowing(size, slide, lateness, INTERVAL);
     OutputTag<Value> lateTag = new OutputTag<>("late", TypeInformation.of(Value.class));
-    WindowOperatorBuilder<Value, String, TimeWindow> builder = new WindowOperatorBuilder<>(
-        SlidingEventTimeWindows.of(Duration.ofMillis(size), Duration.ofMillis(slide)), EventTimeTrigger.create(),
-        new ExecutionConfig(), TypeInformation.of(Value.class), v -> PartialAggregate.key(v.field, v.group), Types.STRING);
+    WindowOperatorBuilder<Value, String, TimeWindow> builder =
+        new WindowOperatorBuilder<>(
+            SlidingEventTimeWindows.of(Duration.ofMillis(size), Duration.ofMillis(slide)),
+            EventTimeTrigger.create(),
+            new ExecutionConfig(),
+            TypeInformation.of(Value.class),
+            v -> PartialAggregate.key(v.field, v.group),
+            Types.STRING);
     builder.allowedLateness(Duration.ofMillis(lateness));
     builder.sideOutputLateData(lateTag);
-    OneInputStreamOperator<Value, Firing> flinks = builder.aggregate(new Add(), new Fire(),
-        TypeInformation.of(FieldAccumulator.class));
+    OneInputStreamOperator<Value, Firing> flinks =
+        builder.aggregate(new Add(), new Fire(), TypeInformation.of(FieldAccumulator.class));
     CapturedMetrics metrics = new CapturedMetrics();
     AesCtrSource bits = AesCtrSource.seeded(seed);
     Map<String, Firing> lastFiring = new LinkedHashMap<>();
@@ -120,8 +132,9 @@ class TwoPhaseWindowSemanticsTest {
     Map<String, List<long[]>> emissions = new HashMap<>();
     Map<String, WindowEstimate> lastEstimate = new HashMap<>();
     long lateValues;
-    try (var reference = new KeyedOneInputStreamOperatorTestHarness<>(flinks,
-            (Value v) -> PartialAggregate.key(v.field, v.group), Types.STRING);
+    try (var reference =
+            new KeyedOneInputStreamOperatorTestHarness<>(
+                flinks, (Value v) -> PartialAggregate.key(v.field, v.group), Types.STRING);
         var subtaskA = Aggregations.stage1(windowing, null);
         var subtaskB = Aggregations.stage1(windowing, null);
         var merge = Aggregations.stage2(windowing, true, metrics.environment)) {
@@ -134,10 +147,13 @@ class TwoPhaseWindowSemanticsTest {
         if (u < 0.85) {
           // A record, usually a little behind the frontier, sometimes far behind (late).
           frontier += (long) (bits.nextUniform() * 300);
-          long lag = bits.nextUniform() < 0.8 ? (long) (bits.nextUniform() * 2_000)
-              : (long) (bits.nextUniform() * (size + lateness + 10_000));
+          long lag =
+              bits.nextUniform() < 0.8
+                  ? (long) (bits.nextUniform() * 2_000)
+                  : (long) (bits.nextUniform() * (size + lateness + 10_000));
           long time = frontier - lag;
-          PerturbedValues r = Aggregations.record(GROUPS[(int) (bits.nextUniform() * GROUPS.length)], time, bits);
+          PerturbedValues r =
+              Aggregations.record(GROUPS[(int) (bits.nextUniform() * GROUPS.length)], time, bits);
           (bits.nextUniform() < 0.5 ? subtaskA : subtaskB).processElement(r, time);
           for (int f = 0; f < 2; f++) {
             reference.processElement(new Value(f, r.getGroup(), r.getValues()[f]), time);
@@ -184,21 +200,35 @@ class TwoPhaseWindowSemanticsTest {
         lastFiring.put(f.key() + "@" + f.start(), f);
         flinkFirings++;
       }
-      lateValues = reference.getSideOutput(lateTag) == null ? 0
-          : reference.getSideOutput(lateTag).stream().filter(r -> r.getValue().field == 0).count();
-      assertThat(merge.numKeyedStateEntries()).as("no state left after the end of every lateness").isZero();
+      lateValues =
+          reference.getSideOutput(lateTag) == null
+              ? 0
+              : reference.getSideOutput(lateTag).stream()
+                  .filter(r -> r.getValue().field == 0)
+                  .count();
+      assertThat(merge.numKeyedStateEntries())
+          .as("no state left after the end of every lateness")
+          .isZero();
     }
     assertThat(lastEstimate.keySet()).isEqualTo(lastFiring.keySet());
     for (Map.Entry<String, Firing> e : lastFiring.entrySet()) {
       Firing f = e.getValue();
       int field = PartialAggregate.fieldOf(f.key());
       var estimator = Aggregations.ESTIMATORS[field];
-      WindowEstimate expected = WindowEstimates.of(f.start(), f.start() + size, Aggregations.CONFIG.fields().get(field)
-          .name(), PartialAggregate.groupOf(f.key()), Aggregations.BINS, estimator.estimate(f.acc(), true), true);
+      WindowEstimate expected =
+          WindowEstimates.of(
+              f.start(),
+              f.start() + size,
+              Aggregations.CONFIG.fields().get(field).name(),
+              PartialAggregate.groupOf(f.key()),
+              Aggregations.BINS,
+              estimator.estimate(f.acc(), true),
+              true);
       assertThat(lastEstimate.get(e.getKey())).as(e.getKey()).isEqualTo(expected);
     }
     assertThat(metrics.operator.get("lateRecords")).isNotNull();
-    assertThat(((org.apache.flink.metrics.Counter) metrics.operator.get("lateRecords")).getCount()).isEqualTo(lateValues);
+    assertThat(((org.apache.flink.metrics.Counter) metrics.operator.get("lateRecords")).getCount())
+        .isEqualTo(lateValues);
     int mine = 0;
     for (List<long[]> times : emissions.values()) {
       mine += times.size();
@@ -211,15 +241,23 @@ class TwoPhaseWindowSemanticsTest {
     assertThat(mine).isLessThanOrEqualTo(flinkFirings);
     assertThat(lastFiring).hasSizeGreaterThan(20);
     if (lateness > 0) {
-      assertThat(flinkFirings).as("the stream has late records within the lateness").isGreaterThan(lastFiring.size());
+      assertThat(flinkFirings)
+          .as("the stream has late records within the lateness")
+          .isGreaterThan(lastFiring.size());
     }
     assertThat(lateValues).as("and records too late for all their windows").isPositive();
   }
 
-  static void record(OneInputStreamOperatorTestHarness<PartialAggregate, WindowEstimate> merge, long now,
-      Map<String, List<long[]>> emissions, Map<String, WindowEstimate> last) {
+  static void record(
+      OneInputStreamOperatorTestHarness<PartialAggregate, WindowEstimate> merge,
+      long now,
+      Map<String, List<long[]>> emissions,
+      Map<String, WindowEstimate> last) {
     for (WindowEstimate e : merge.extractOutputValues()) {
-      String key = PartialAggregate.key(e.getField().equals("x") ? 0 : 1, e.getGroup()) + "@" + e.getWindowStart();
+      String key =
+          PartialAggregate.key(e.getField().equals("x") ? 0 : 1, e.getGroup())
+              + "@"
+              + e.getWindowStart();
       emissions.computeIfAbsent(key, k -> new ArrayList<>()).add(new long[] {now});
       last.put(key, e);
     }

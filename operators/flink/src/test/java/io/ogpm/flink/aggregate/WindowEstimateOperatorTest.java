@@ -40,11 +40,13 @@ class WindowEstimateOperatorTest {
 
   final CapturedMetrics metrics = new CapturedMetrics();
   final AesCtrSource bits = AesCtrSource.seeded(3);
+
   /** Every value sent per window start, field and group, for the expected estimates. */
   final java.util.Map<String, List<Double>> sent = new java.util.HashMap<>();
 
   /** A partial of n values of a field in a pane, counting for {@code records} records. */
-  PartialAggregate partial(int field, String group, long pane, int n, long records, long windowSize) {
+  PartialAggregate partial(
+      int field, String group, long pane, int n, long records, long windowSize) {
     FieldEstimator e = Aggregations.ESTIMATORS[field];
     FieldAccumulator acc = e.newAccumulator(Aggregations.CONFIG.fields().get(field).name());
     for (int i = 0; i < n; i++) {
@@ -68,7 +70,8 @@ class WindowEstimateOperatorTest {
     return out;
   }
 
-  static List<WindowEstimate> take(KeyedOneInputStreamOperatorTestHarness<String, PartialAggregate, WindowEstimate> h) {
+  static List<WindowEstimate> take(
+      KeyedOneInputStreamOperatorTestHarness<String, PartialAggregate, WindowEstimate> h) {
     List<WindowEstimate> out = new ArrayList<>(h.extractOutputValues());
     h.getOutput().clear();
     return out;
@@ -88,19 +91,25 @@ class WindowEstimateOperatorTest {
       h.processElement(partial(0, null, 0, 50), 1);
       h.processElement(partial(0, "a", 10_000, 40), 1);
       h.processWatermark(9_998);
-      assertThat(h.getOutput()).containsExactly(new org.apache.flink.streaming.api.watermark.Watermark(9_998));
+      assertThat(h.getOutput())
+          .containsExactly(new org.apache.flink.streaming.api.watermark.Watermark(9_998));
       h.getOutput().clear();
       h.processWatermark(9_999);
       List<StreamRecord<? extends WindowEstimate>> out = h.extractOutputStreamRecords();
       assertThat(out).extracting(StreamRecord::getTimestamp).containsOnly(9_999L);
-      assertThat(out.stream().map(r -> (WindowEstimate) r.getValue()).toList()).containsExactlyInAnyOrder(
-          Aggregations.expected(0, 10_000, 0, "a", values(TUMBLING, 0, 0, "a"), true),
-          Aggregations.expected(0, 10_000, 1, "a", values(TUMBLING, 0, 1, "a"), true),
-          Aggregations.expected(0, 10_000, 0, null, values(TUMBLING, 0, 0, null), true));
-      assertThat(out).extracting(r -> r.getValue().getCount()).containsExactlyInAnyOrder(500L, 100L, 50L);
+      assertThat(out.stream().map(r -> (WindowEstimate) r.getValue()).toList())
+          .containsExactlyInAnyOrder(
+              Aggregations.expected(0, 10_000, 0, "a", values(TUMBLING, 0, 0, "a"), true),
+              Aggregations.expected(0, 10_000, 1, "a", values(TUMBLING, 0, 1, "a"), true),
+              Aggregations.expected(0, 10_000, 0, null, values(TUMBLING, 0, 0, null), true));
+      assertThat(out)
+          .extracting(r -> r.getValue().getCount())
+          .containsExactlyInAnyOrder(500L, 100L, 50L);
       h.getOutput().clear();
       h.processWatermark(19_999);
-      assertThat(take(h)).extracting(WindowEstimate::getWindowStart, WindowEstimate::getCount, WindowEstimate::getMethod)
+      assertThat(take(h))
+          .extracting(
+              WindowEstimate::getWindowStart, WindowEstimate::getCount, WindowEstimate::getMethod)
           .containsExactly(tuple(10_000L, 40L, EstimationMethod.EM));
     }
     assertThat(counter("windowEstimates")).isEqualTo(4);
@@ -108,14 +117,16 @@ class WindowEstimateOperatorTest {
   }
 
   @Test
-  void lateRecordsUpdateTheirWindowAtMostOncePerIntervalAndOnceMoreAtTheEndOfTheLateness() throws Exception {
+  void lateRecordsUpdateTheirWindowAtMostOncePerIntervalAndOnceMoreAtTheEndOfTheLateness()
+      throws Exception {
     try (var h = Aggregations.stage2(TUMBLING, true, metrics.environment)) {
       long now = 1_000_000;
       h.setProcessingTime(now);
       h.processElement(partial(0, "a", 0, 100), 1);
       h.processWatermark(9_999);
       assertThat(take(h)).extracting(WindowEstimate::getCount).containsExactly(100L);
-      // Three late partials within a second: one update, a second after the first, of all 130 values.
+      // Three late partials within a second: one update, a second after the first, of all 130
+      // values.
       h.processElement(partial(0, "a", 0, 10), 1);
       h.setProcessingTime(now + 400);
       h.processElement(partial(0, "a", 0, 10), 1);
@@ -123,8 +134,11 @@ class WindowEstimateOperatorTest {
       h.setProcessingTime(now + 999);
       assertThat(take(h)).isEmpty();
       h.setProcessingTime(now + 1_000);
-      assertThat(take(h)).containsExactly(Aggregations.expected(0, 10_000, 0, "a", values(TUMBLING, 0, 0, "a"), true))
-          .extracting(WindowEstimate::getCount).containsExactly(130L);
+      assertThat(take(h))
+          .containsExactly(
+              Aggregations.expected(0, 10_000, 0, "a", values(TUMBLING, 0, 0, "a"), true))
+          .extracting(WindowEstimate::getCount)
+          .containsExactly(130L);
       assertThat(h.numProcessingTimeTimers()).isZero();
       // Another late partial; the lateness ends before its update is due: emitted then, and the
       // window's state and timers are gone.
@@ -154,14 +168,16 @@ class WindowEstimateOperatorTest {
   }
 
   @Test
-  void aWindowUnchangedSinceItsLastEmissionIsNotEmittedAgainAtTheEndOfTheLateness() throws Exception {
+  void aWindowUnchangedSinceItsLastEmissionIsNotEmittedAgainAtTheEndOfTheLateness()
+      throws Exception {
     try (var h = Aggregations.stage2(TUMBLING, false, metrics.environment)) {
       h.setProcessingTime(0);
       h.processElement(partial(0, "a", 0, 20), 1);
       h.processWatermark(10_000);
       h.processElement(partial(0, "a", 0, 20), 1);
       h.setProcessingTime(1_000);
-      assertThat(take(h)).extracting(WindowEstimate::getCount, WindowEstimate::getMethod)
+      assertThat(take(h))
+          .extracting(WindowEstimate::getCount, WindowEstimate::getMethod)
           .containsExactly(tuple(20L, EstimationMethod.RAW), tuple(40L, EstimationMethod.RAW));
       h.processWatermark(20_000);
       assertThat(take(h)).isEmpty();
@@ -177,15 +193,20 @@ class WindowEstimateOperatorTest {
       h.processElement(partial(0, "a", 5_000, 10), 1);
       h.processElement(partial(0, "a", 15_000, 10), 1);
       h.processWatermark(30_000);
-      assertThat(take(h)).extracting(WindowEstimate::getWindowStart, WindowEstimate::getCount)
-          .containsExactly(tuple(0L, 10L), tuple(5_000L, 10L), tuple(10_000L, 10L), tuple(15_000L, 10L));
-      // A late pane at 5 s is in the windows from 0 s and 5 s, one at 15 s in those from 10 s and 15 s.
+      assertThat(take(h))
+          .extracting(WindowEstimate::getWindowStart, WindowEstimate::getCount)
+          .containsExactly(
+              tuple(0L, 10L), tuple(5_000L, 10L), tuple(10_000L, 10L), tuple(15_000L, 10L));
+      // A late pane at 5 s is in the windows from 0 s and 5 s, one at 15 s in those from 10 s and
+      // 15 s.
       h.processElement(partial(0, "a", 15_000, 1), 1);
       h.processElement(partial(0, "a", 5_000, 2), 1);
       assertThat(h.numProcessingTimeTimers()).isEqualTo(1);
       h.setProcessingTime(1_000);
-      assertThat(take(h)).extracting(WindowEstimate::getWindowStart, WindowEstimate::getCount)
-          .containsExactly(tuple(0L, 12L), tuple(5_000L, 12L), tuple(10_000L, 11L), tuple(15_000L, 11L));
+      assertThat(take(h))
+          .extracting(WindowEstimate::getWindowStart, WindowEstimate::getCount)
+          .containsExactly(
+              tuple(0L, 12L), tuple(5_000L, 12L), tuple(10_000L, 11L), tuple(15_000L, 11L));
       h.processWatermark(Long.MAX_VALUE);
       assertThat(take(h)).isEmpty();
       assertThat(h.numKeyedStateEntries()).isZero();
@@ -194,7 +215,9 @@ class WindowEstimateOperatorTest {
     assertThat(counter("lateUpdates")).isEqualTo(4);
   }
 
-  /** Flink's rule: a record too late for some of its sliding windows is dropped from those alone. */
+  /**
+   * Flink's rule: a record too late for some of its sliding windows is dropped from those alone.
+   */
   @Test
   void aPaneLateForSomeOfItsWindowsGoesIntoTheOthersOnly() throws Exception {
     Windowing sliding = new Windowing(10_000, 5_000, 2_000, 1_000);
@@ -203,11 +226,13 @@ class WindowEstimateOperatorTest {
       h.processElement(partial(0, null, 5_000, 10), 1);
       // The window from 0 s ends at 10 s, its lateness at 12 s; the one from 5 s at 15 s and 17 s.
       h.processWatermark(12_000);
-      assertThat(take(h)).extracting(WindowEstimate::getWindowStart, WindowEstimate::getCount)
+      assertThat(take(h))
+          .extracting(WindowEstimate::getWindowStart, WindowEstimate::getCount)
           .containsExactly(tuple(0L, 10L));
       h.processElement(partial(0, null, 5_000, 3), 1);
       h.processWatermark(16_999);
-      assertThat(take(h)).extracting(WindowEstimate::getWindowStart, WindowEstimate::getCount)
+      assertThat(take(h))
+          .extracting(WindowEstimate::getWindowStart, WindowEstimate::getCount)
           .containsExactly(tuple(5_000L, 13L));
       h.processWatermark(17_000);
       assertThat(take(h)).isEmpty();
@@ -224,7 +249,9 @@ class WindowEstimateOperatorTest {
       h.processElement(partial(0, "b", 0, 9), 1);
       assertThat(take(h)).isEmpty();
       h.setProcessingTime(1_000);
-      assertThat(take(h)).extracting(WindowEstimate::getCount, WindowEstimate::getGroup).containsExactly(tuple(9L, "b"));
+      assertThat(take(h))
+          .extracting(WindowEstimate::getCount, WindowEstimate::getGroup)
+          .containsExactly(tuple(9L, "b"));
     }
     assertThat(counter("lateUpdates")).isEqualTo(1);
   }
@@ -235,7 +262,9 @@ class WindowEstimateOperatorTest {
     try (var h = Aggregations.stage2(strict, false, metrics.environment)) {
       h.processElement(partial(1, "a", 0, 9), 1);
       h.processWatermark(9_999);
-      assertThat(take(h)).extracting(WindowEstimate::getCount, WindowEstimate::isCircular).containsExactly(tuple(9L, true));
+      assertThat(take(h))
+          .extracting(WindowEstimate::getCount, WindowEstimate::isCircular)
+          .containsExactly(tuple(9L, true));
       assertThat(h.numKeyedStateEntries()).isZero();
       h.processElement(partial(1, "a", 0, 4), 1);
       h.setProcessingTime(1_000_000);
@@ -272,16 +301,19 @@ class WindowEstimateOperatorTest {
       snapshot = h.snapshot(1, 1);
       values = values(TUMBLING, 0, 0, "a");
     }
-    WindowEstimateOperator op = new WindowEstimateOperator(Aggregations.CONFIG, Aggregations.BINS, TUMBLING, true);
-    try (var h = new KeyedOneInputStreamOperatorTestHarness<>(op, new FieldAndGroup(),
-        org.apache.flink.api.common.typeinfo.Types.STRING)) {
+    WindowEstimateOperator op =
+        new WindowEstimateOperator(Aggregations.CONFIG, Aggregations.BINS, TUMBLING, true);
+    try (var h =
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            op, new FieldAndGroup(), org.apache.flink.api.common.typeinfo.Types.STRING)) {
       h.setup();
       h.initializeState(snapshot);
       h.open();
       h.setProcessingTime(1_000);
       assertThat(take(h)).containsExactly(Aggregations.expected(0, 10_000, 0, "a", values, true));
       h.processWatermark(19_999);
-      assertThat(take(h)).extracting(WindowEstimate::getWindowStart, WindowEstimate::getCount)
+      assertThat(take(h))
+          .extracting(WindowEstimate::getWindowStart, WindowEstimate::getCount)
           .containsExactly(tuple(10_000L, 8L));
     }
   }
@@ -297,23 +329,30 @@ class WindowEstimateOperatorTest {
     List<PartialAggregate> received = new ArrayList<>();
     try (var h = Aggregations.stage2(TUMBLING, true, null)) {
       for (long pane : new long[] {0, 10_000}) {
-        PartialAggregate p = InstantiationUtil.deserializeFromByteArray(serializer,
-            InstantiationUtil.serializeToByteArray(serializer, partial(0, "a", pane, 5)));
+        PartialAggregate p =
+            InstantiationUtil.deserializeFromByteArray(
+                serializer,
+                InstantiationUtil.serializeToByteArray(serializer, partial(0, "a", pane, 5)));
         received.add(p);
         h.processElement(p, 1);
       }
       KeyedStateBackend<String> backend = h.getOperator().getKeyedStateBackend();
       backend.setCurrentKey(PartialAggregate.key(0, "a"));
-      MapState<Long, FieldAccumulator> panes = backend.getPartitionedState(VoidNamespace.INSTANCE,
-          VoidNamespaceSerializer.INSTANCE,
-          new MapStateDescriptor<>("panes", Types.LONG, TypeInformation.of(FieldAccumulator.class)));
+      MapState<Long, FieldAccumulator> panes =
+          backend.getPartitionedState(
+              VoidNamespace.INSTANCE,
+              VoidNamespaceSerializer.INSTANCE,
+              new MapStateDescriptor<>(
+                  "panes", Types.LONG, TypeInformation.of(FieldAccumulator.class)));
       FieldAccumulator first = panes.get(0L);
       FieldAccumulator second = panes.get(10_000L);
       assertThat(first).isEqualTo(received.get(0).getAccumulator());
       assertThat(second).isEqualTo(received.get(1).getAccumulator());
-      assertThat(second.getBinning()).isSameAs(first.getBinning())
+      assertThat(second.getBinning())
+          .isSameAs(first.getBinning())
           .isNotSameAs(received.get(1).getAccumulator().getBinning());
-      assertThat(second.getField()).isSameAs(first.getField())
+      assertThat(second.getField())
+          .isSameAs(first.getField())
           .isNotSameAs(received.get(1).getAccumulator().getField());
     }
   }

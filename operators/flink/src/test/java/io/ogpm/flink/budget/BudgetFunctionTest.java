@@ -40,10 +40,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 class BudgetFunctionTest {
   static final long HOUR = 3_600_000L;
   static final long DAY = 24 * HOUR;
+
   /** Midnight UTC starting day 0 of these tests. */
   static final long DAY_0 = Instant.parse("2026-03-01T00:00:00Z").toEpochMilli();
+
   static final BudgetConfig LOG_APPEND = BudgetConfig.of(3, Duration.ofDays(1));
-  static final BudgetConfig INGESTION = BudgetConfig.of(3, Duration.ofDays(1), BudgetClock.INGESTION_TIME, null);
+  static final BudgetConfig INGESTION =
+      BudgetConfig.of(3, Duration.ofDays(1), BudgetClock.INGESTION_TIME, null);
   static final ObjectMapper JSON = new ObjectMapper();
   static final String FINGERPRINT = "v1:0123456789abcdef";
 
@@ -63,8 +66,11 @@ class BudgetFunctionTest {
 
   private KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> harness(
       BudgetConfig budget, OperatorSubtaskState restore) throws Exception {
-    var h = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new BudgetFunction(budget, FINGERPRINT)), PerturbedRecord::getUser, Types.STRING);
+    var h =
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            new KeyedProcessOperator<>(new BudgetFunction(budget, FINGERPRINT)),
+            PerturbedRecord::getUser,
+            Types.STRING);
     open.add(h);
     if (restore != null) {
       h.initializeState(restore);
@@ -74,21 +80,36 @@ class BudgetFunctionTest {
   }
 
   /** Sends a record of {@code user} with this Kafka timestamp; returns its id. */
-  private String send(KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h,
-      String user, long timestamp, TimestampType type) throws Exception {
+  private String send(
+      KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h,
+      String user,
+      long timestamp,
+      TimestampType type)
+      throws Exception {
     String id = user + "#" + offset;
-    PerturbedRecord r = new PerturbedRecord(id.getBytes(StandardCharsets.UTF_8), "{}".getBytes(StandardCharsets.UTF_8),
-        1.0, user, timestamp, type).from("raw", 0, offset++);
+    PerturbedRecord r =
+        new PerturbedRecord(
+                id.getBytes(StandardCharsets.UTF_8),
+                "{}".getBytes(StandardCharsets.UTF_8),
+                1.0,
+                user,
+                timestamp,
+                type)
+            .from("raw", 0, offset++);
     h.processElement(r, timestamp);
     return id;
   }
 
-  private String appended(KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h,
-      String user, long timestamp) throws Exception {
+  private String appended(
+      KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h,
+      String user,
+      long timestamp)
+      throws Exception {
     return send(h, user, timestamp, TimestampType.LOG_APPEND_TIME);
   }
 
-  static List<String> released(KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h) {
+  static List<String> released(
+      KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h) {
     List<String> ids = new ArrayList<>();
     for (PerturbedRecord r : h.extractOutputValues()) {
       ids.add(new String(r.getKey(), StandardCharsets.UTF_8));
@@ -97,7 +118,8 @@ class BudgetFunctionTest {
   }
 
   /** The dead letters' JSON, in order. */
-  static List<JsonNode> deadLetters(KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h)
+  static List<JsonNode> deadLetters(
+      KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h)
       throws Exception {
     List<JsonNode> out = new ArrayList<>();
     var side = h.getSideOutput(DeadLetters.TAG);
@@ -111,7 +133,8 @@ class BudgetFunctionTest {
     return out;
   }
 
-  static List<String> reasons(KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h)
+  static List<String> reasons(
+      KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h)
       throws Exception {
     return deadLetters(h).stream().map(d -> d.get("reason").asText()).toList();
   }
@@ -133,7 +156,9 @@ class BudgetFunctionTest {
     assertThat(reasons(h)).hasSize(4).containsOnly("budget-exhausted");
   }
 
-  /** The perturb operator leaves the fingerprint to the budget: every released record carries it. */
+  /**
+   * The perturb operator leaves the fingerprint to the budget: every released record carries it.
+   */
   @Test
   void releasedRecordsCarryTheConfigurationsFingerprint() throws Exception {
     var h = harness(LOG_APPEND, null);
@@ -141,7 +166,10 @@ class BudgetFunctionTest {
     for (int i = 0; i < 3; i++) {
       appended(h, "u" + i, at(0, 10));
     }
-    assertThat(h.extractOutputValues()).hasSize(3).extracting(PerturbedRecord::getFingerprint).containsOnly(FINGERPRINT);
+    assertThat(h.extractOutputValues())
+        .hasSize(3)
+        .extracting(PerturbedRecord::getFingerprint)
+        .containsOnly(FINGERPRINT);
   }
 
   @ParameterizedTest
@@ -159,7 +187,8 @@ class BudgetFunctionTest {
     assertThat(dead).hasSize(20);
     for (JsonNode d : dead) {
       assertThat(d.get("reason").asText()).isEqualTo("untrusted-time");
-      assertThat(d.get("message").asText()).contains("message.timestamp.type=LogAppendTime", "topic raw")
+      assertThat(d.get("message").asText())
+          .contains("message.timestamp.type=LogAppendTime", "topic raw")
           .contains(type == TimestampType.CREATE_TIME ? "CreateTime" : "NoTimestampType");
       assertThat(d.get("source").get("topic").asText()).isEqualTo("raw");
     }
@@ -204,7 +233,8 @@ class BudgetFunctionTest {
     // Another user's budget is their own.
     expected.add(appended(h, "v", at(1, 23)));
     assertThat(released(h)).containsExactlyElementsOf(expected);
-    assertThat(reasons(h)).containsExactly("budget-exhausted", "budget-exhausted", "budget-exhausted");
+    assertThat(reasons(h))
+        .containsExactly("budget-exhausted", "budget-exhausted", "budget-exhausted");
     // Day 1 stays charged until its lag (a day) has passed: late records for it are still refused.
     h.setProcessingTime(at(2, 23.9));
     appended(h, "u", at(1, 23.99));
@@ -213,7 +243,8 @@ class BudgetFunctionTest {
   }
 
   @Test
-  void recordsOfPeriodsOlderThanTheLagAreRefusedEvenAfterTheirSpendingIsForgotten() throws Exception {
+  void recordsOfPeriodsOlderThanTheLagAreRefusedEvenAfterTheirSpendingIsForgotten()
+      throws Exception {
     var h = harness(LOG_APPEND, null);
     h.setProcessingTime(at(0, 12));
     for (int i = 0; i < 3; i++) {
@@ -229,18 +260,26 @@ class BudgetFunctionTest {
     appended(h, "u", at(0, 23));
     assertThat(reasons(h)).containsExactly("budget-exhausted", "budget-period-closed");
     assertThat(deadLetters(h).get(1).get("message").asText())
-        .isEqualTo("the record's budget period ended more than PT24H (the budget's max-lag) ago, its spending is no"
-            + " longer kept");
+        .isEqualTo(
+            "the record's budget period ended more than PT24H (the budget's max-lag) ago, its spending is no"
+                + " longer kept");
     h.setProcessingTime(at(3, 0));
     assertThat(h.numKeyedStateEntries()).as("the user's state is gone").isZero();
     assertThat(h.numProcessingTimeTimers()).isZero();
-    // With nothing left of day 0, a backlog record of day 0 would see a fresh budget: it is refused.
+    // With nothing left of day 0, a backlog record of day 0 would see a fresh budget: it is
+    // refused.
     for (int i = 0; i < 5; i++) {
       appended(h, "u", at(0, 23.5));
     }
     assertThat(released(h)).hasSize(3);
-    assertThat(reasons(h)).hasSize(7).endsWith("budget-period-closed", "budget-period-closed",
-        "budget-period-closed", "budget-period-closed", "budget-period-closed");
+    assertThat(reasons(h))
+        .hasSize(7)
+        .endsWith(
+            "budget-period-closed",
+            "budget-period-closed",
+            "budget-period-closed",
+            "budget-period-closed",
+            "budget-period-closed");
   }
 
   @Test
@@ -328,7 +367,9 @@ class BudgetFunctionTest {
     assertThat(released(h)).hasSize(3);
     assertThat(reasons(h)).hasSize(7).containsOnly("budget-exhausted");
     for (StreamRecord<DeadLetterRecord> d : h.getSideOutput(DeadLetters.TAG)) {
-      assertThat(d.getValue().getTimestamp()).as("the ingestion time, not the producer's").isEqualTo(at(5, 10));
+      assertThat(d.getValue().getTimestamp())
+          .as("the ingestion time, not the producer's")
+          .isEqualTo(at(5, 10));
     }
     h.setProcessingTime(at(6, 0)); // the next day: a new budget
     for (int i = 0; i < 5; i++) {
@@ -344,8 +385,16 @@ class BudgetFunctionTest {
     var h = harness(BudgetConfig.of(0.3, Duration.ofDays(1)), null);
     h.setProcessingTime(at(0, 1));
     for (int i = 0; i < 4; i++) {
-      h.processElement(new PerturbedRecord(new byte[] {(byte) i}, new byte[0], 0.1, "u", at(0, 0.5),
-          TimestampType.LOG_APPEND_TIME).from("raw", 0, i), 0);
+      h.processElement(
+          new PerturbedRecord(
+                  new byte[] {(byte) i},
+                  new byte[0],
+                  0.1,
+                  "u",
+                  at(0, 0.5),
+                  TimestampType.LOG_APPEND_TIME)
+              .from("raw", 0, i),
+          0);
     }
     // 0.1 + 0.1 + 0.1 = 0.30000000000000004 in doubles.
     assertThat(h.extractOutputValues()).hasSize(3);
@@ -353,18 +402,29 @@ class BudgetFunctionTest {
   }
 
   /**
-   * The documented rule at its edge: a record fits while {@code spent + cost <= budget (1 + 1e-12)},
-   * so a cost of exactly that bound is released and one a double above it is refused.
+   * The documented rule at its edge: a record fits while {@code spent + cost <= budget (1 +
+   * 1e-12)}, so a cost of exactly that bound is released and one a double above it is refused.
    */
   @Test
   void aRecordFitsUpToTheBudgetTimesOnePlusTheTolerance() throws Exception {
     var h = harness(BudgetConfig.of(1, Duration.ofDays(1)), null);
     h.setProcessingTime(at(0, 1));
     double bound = 1 * (1 + 1e-12);
-    h.processElement(new PerturbedRecord(new byte[] {1}, new byte[0], Math.nextUp(bound), "u", at(0, 0.5),
-        TimestampType.LOG_APPEND_TIME).from("raw", 0, 1), 0);
-    h.processElement(new PerturbedRecord(new byte[] {2}, new byte[0], bound, "u", at(0, 0.5),
-        TimestampType.LOG_APPEND_TIME).from("raw", 0, 2), 0);
+    h.processElement(
+        new PerturbedRecord(
+                new byte[] {1},
+                new byte[0],
+                Math.nextUp(bound),
+                "u",
+                at(0, 0.5),
+                TimestampType.LOG_APPEND_TIME)
+            .from("raw", 0, 1),
+        0);
+    h.processElement(
+        new PerturbedRecord(
+                new byte[] {2}, new byte[0], bound, "u", at(0, 0.5), TimestampType.LOG_APPEND_TIME)
+            .from("raw", 0, 2),
+        0);
     assertThat(h.extractOutputValues()).extracting(r -> r.getKey()[0]).containsExactly((byte) 2);
     assertThat(reasons(h)).containsExactly("budget-exhausted");
   }
@@ -373,8 +433,8 @@ class BudgetFunctionTest {
    * An adversary who controls how a user's records are spread over partitions and when each is
    * read: records of three users with log-append times scattered from three days behind to two days
    * ahead of the job's clock, which advances in random steps. Each outcome must be the one of a
-   * model that never forgets any spending: the first 3 records of a (user, day) that is open and not
-   * too far ahead are released, all others refused for the right reason.
+   * model that never forgets any spending: the first 3 records of a (user, day) that is open and
+   * not too far ahead are released, all others refused for the right reason.
    */
   @ParameterizedTest
   @ValueSource(longs = {1, 2, 3, 4, 5})
@@ -409,15 +469,20 @@ class BudgetFunctionTest {
     assertThat(released(h)).containsExactlyElementsOf(expectedReleased);
     assertThat(reasons(h)).containsExactlyElementsOf(expectedReasons);
     assertThat(expectedReleased).hasSizeGreaterThan(100);
-    assertThat(expectedReasons).contains("untrusted-time", "budget-period-closed", "budget-exhausted");
+    assertThat(expectedReasons)
+        .contains("untrusted-time", "budget-period-closed", "budget-exhausted");
   }
 
   @Test
   void metricsCountReleasedRecordsOnly() throws Exception {
     CapturedMetrics metrics = new CapturedMetrics();
     open.add(metrics.environment);
-    var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new BudgetFunction(LOG_APPEND, FINGERPRINT)),
-        PerturbedRecord::getUser, Types.STRING, metrics.environment);
+    var h =
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            new KeyedProcessOperator<>(new BudgetFunction(LOG_APPEND, FINGERPRINT)),
+            PerturbedRecord::getUser,
+            Types.STRING,
+            metrics.environment);
     open.add(h);
     h.open();
     h.setProcessingTime(at(0, 12));

@@ -32,8 +32,12 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * day 3 and day 1 at 00:00 of day 4.
  */
 class BudgetStateMigrationTest {
-  /** BudgetFunctionTest's budget: 3 per day, max-lag a day; its calendar ({@link BudgetFunctionTest#at}). */
+  /**
+   * BudgetFunctionTest's budget: 3 per day, max-lag a day; its calendar ({@link
+   * BudgetFunctionTest#at}).
+   */
   static final BudgetConfig BUDGET = BudgetFunctionTest.LOG_APPEND;
+
   static final String FINGERPRINT = BudgetFunctionTest.FINGERPRINT;
   static final String MAP_LAYOUT = "src/test/resources/budget/map-layout.snapshot";
 
@@ -53,10 +57,12 @@ class BudgetStateMigrationTest {
   }
 
   private KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> harness(
-      KeyedProcessFunction<String, PerturbedRecord, PerturbedRecord> budget, OperatorSubtaskState restore)
+      KeyedProcessFunction<String, PerturbedRecord, PerturbedRecord> budget,
+      OperatorSubtaskState restore)
       throws Exception {
-    var h = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(budget), PerturbedRecord::getUser, Types.STRING);
+    var h =
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            new KeyedProcessOperator<>(budget), PerturbedRecord::getUser, Types.STRING);
     open.add(h);
     if (restore != null) {
       h.initializeState(restore);
@@ -65,11 +71,21 @@ class BudgetStateMigrationTest {
     return h;
   }
 
-  private String appended(KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h,
-      String user, long timestamp) throws Exception {
+  private String appended(
+      KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h,
+      String user,
+      long timestamp)
+      throws Exception {
     String id = user + "#" + offset;
-    PerturbedRecord r = new PerturbedRecord(id.getBytes(StandardCharsets.UTF_8), "{}".getBytes(StandardCharsets.UTF_8),
-        1.0, user, timestamp, TimestampType.LOG_APPEND_TIME).from("raw", 0, offset++);
+    PerturbedRecord r =
+        new PerturbedRecord(
+                id.getBytes(StandardCharsets.UTF_8),
+                "{}".getBytes(StandardCharsets.UTF_8),
+                1.0,
+                user,
+                timestamp,
+                TimestampType.LOG_APPEND_TIME)
+            .from("raw", 0, offset++);
     h.processElement(r, timestamp);
     return id;
   }
@@ -107,7 +123,8 @@ class BudgetStateMigrationTest {
     String v2 = appended(restored, "v", at(1, 7.6));
     assertThat(released(h)).containsExactly(third);
     assertThat(released(restored)).containsExactly(v2);
-    assertThat(BudgetFunctionTest.reasons(restored)).containsExactly("budget-exhausted", "budget-exhausted");
+    assertThat(BudgetFunctionTest.reasons(restored))
+        .containsExactly("budget-exhausted", "budget-exhausted");
   }
 
   @Test

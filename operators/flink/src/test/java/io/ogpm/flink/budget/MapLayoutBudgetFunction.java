@@ -19,7 +19,8 @@ import org.apache.flink.util.Collector;
  * whose Kafka timestamp is a log-append time, without its refusals' dead letters and metrics
  * (refused records are dropped).
  */
-public final class MapLayoutBudgetFunction extends KeyedProcessFunction<String, PerturbedRecord, PerturbedRecord> {
+public final class MapLayoutBudgetFunction
+    extends KeyedProcessFunction<String, PerturbedRecord, PerturbedRecord> {
   private static final long serialVersionUID = 1L;
 
   private final BudgetConfig budget;
@@ -35,12 +36,15 @@ public final class MapLayoutBudgetFunction extends KeyedProcessFunction<String, 
   @Override
   public void open(OpenContext context) {
     periods = new BudgetPeriods(budget);
-    spentByPeriod = getRuntimeContext().getMapState(
-        new MapStateDescriptor<>("epsilon-spent-by-period", Types.LONG, Types.DOUBLE));
+    spentByPeriod =
+        getRuntimeContext()
+            .getMapState(
+                new MapStateDescriptor<>("epsilon-spent-by-period", Types.LONG, Types.DOUBLE));
   }
 
   @Override
-  public void processElement(PerturbedRecord r, Context ctx, Collector<PerturbedRecord> out) throws Exception {
+  public void processElement(PerturbedRecord r, Context ctx, Collector<PerturbedRecord> out)
+      throws Exception {
     long now = ctx.timerService().currentProcessingTime();
     long period = periods.of(r.getTimestamp());
     if (periods.ahead(period, now) || periods.closed(period, now)) {
@@ -59,7 +63,8 @@ public final class MapLayoutBudgetFunction extends KeyedProcessFunction<String, 
   }
 
   @Override
-  public void onTimer(long timestamp, OnTimerContext ctx, Collector<PerturbedRecord> out) throws Exception {
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<PerturbedRecord> out)
+      throws Exception {
     for (Iterator<Map.Entry<Long, Double>> it = spentByPeriod.iterator(); it.hasNext(); ) {
       if (periods.forgetAt(it.next().getKey()) <= timestamp) {
         it.remove();

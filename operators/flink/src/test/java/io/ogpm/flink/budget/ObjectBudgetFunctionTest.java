@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The budget of the user's own records in Flink's keyed test harness: (user, record) pairs in,
- * records out, each costing the configuration's epsilon per record, on the ingestion-time clock (the
- * only one such records allow). Budget 5 per day, 2 per record: two records per user and day.
+ * records out, each costing the configuration's epsilon per record, on the ingestion-time clock
+ * (the only one such records allow). Budget 5 per day, 2 per record: two records per user and day.
  */
 class ObjectBudgetFunctionTest {
   static final long DAY = Duration.ofDays(1).toMillis();
@@ -39,9 +39,12 @@ class ObjectBudgetFunctionTest {
     CapturedMetrics metrics = new CapturedMetrics();
     List<Reading> released = new ArrayList<>();
     List<JsonNode> dead = new ArrayList<>();
-    try (var h = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new ObjectBudgetFunction<Reading>(budget)), (Tuple3<String, Double, Reading> t) -> t.f0,
-        Types.STRING, metrics.environment)) {
+    try (var h =
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            new KeyedProcessOperator<>(new ObjectBudgetFunction<Reading>(budget)),
+            (Tuple3<String, Double, Reading> t) -> t.f0,
+            Types.STRING,
+            metrics.environment)) {
       h.open();
       h.setProcessingTime(10 * DAY + 1);
       for (int i = 0; i < 6; i++) {
@@ -60,7 +63,8 @@ class ObjectBudgetFunctionTest {
     assertThat(dead).hasSize(2);
     for (JsonNode d : dead) {
       assertThat(d.get("reason").asText()).isEqualTo("budget-exhausted");
-      assertThat(d.get("message").asText()).isEqualTo("the user's privacy budget of 5.0 per PT24H is spent for the record's period");
+      assertThat(d.get("message").asText())
+          .isEqualTo("the user's privacy budget of 5.0 per PT24H is spent for the record's period");
       assertThat(d.get("source").size()).as("no origin known").isZero();
       assertThat(d.toString()).doesNotContain("user-", "r4", "r5");
     }
@@ -69,13 +73,18 @@ class ObjectBudgetFunctionTest {
     assertThat(metrics.count("reason", "budget-exhausted", "recordsDeadLettered")).isEqualTo(2);
   }
 
-  /** Were the log-append-time clock configured anyway, no record would pass: they carry no broker time. */
+  /**
+   * Were the log-append-time clock configured anyway, no record would pass: they carry no broker
+   * time.
+   */
   @Test
   void withoutABrokersTimeNoRecordPassesTheLogAppendClock() throws Exception {
     BudgetConfig budget = BudgetConfig.of(5, Duration.ofDays(1));
-    try (var h = new KeyedOneInputStreamOperatorTestHarness<>(
-        new KeyedProcessOperator<>(new ObjectBudgetFunction<Reading>(budget)), (Tuple3<String, Double, Reading> t) -> t.f0,
-        Types.STRING)) {
+    try (var h =
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            new KeyedProcessOperator<>(new ObjectBudgetFunction<Reading>(budget)),
+            (Tuple3<String, Double, Reading> t) -> t.f0,
+            Types.STRING)) {
       h.open();
       h.setProcessingTime(10 * DAY);
       h.processElement(Tuple3.of("user-0", 2.0, Readings.reading(0, 0.5, 1.0)), 10 * DAY);
@@ -85,7 +94,8 @@ class ObjectBudgetFunctionTest {
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private static KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> castHarness(Object h) {
+  private static KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord>
+      castHarness(Object h) {
     return (KeyedOneInputStreamOperatorTestHarness) h;
   }
 }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 class PeriodSpendingTest {
   /** Periods of a day, max-lag a day: period p is forgotten at (p + 3) days. */
   static final BudgetPeriods DAYS = new BudgetPeriods(BudgetConfig.of(3, Duration.ofDays(1)));
+
   static final long DAY = 86_400_000L;
 
   @Test
@@ -39,7 +40,8 @@ class PeriodSpendingTest {
 
   @Test
   void forgottenPeriodsAreDroppedAndAnUnchangedArrayIsTheSameArray() {
-    long[] s = PeriodSpending.with(PeriodSpending.with(PeriodSpending.with(null, 10, 1), 11, 2), 12, 3);
+    long[] s =
+        PeriodSpending.with(PeriodSpending.with(PeriodSpending.with(null, 10, 1), 11, 2), 12, 3);
     assertThat(PeriodSpending.keptAt(s, DAYS, 13 * DAY - 1)).isSameAs(s);
     long[] kept = PeriodSpending.keptAt(s, DAYS, 13 * DAY);
     assertThat(kept).containsExactly(11, bits(2), 12, bits(3));

@@ -29,52 +29,118 @@ import org.junit.jupiter.api.io.TempDir;
  * exactly-once under {@code <prefix>-stats}, checked as the perturbation's sinks are.
  */
 class AggregationKafkaTest {
-  static final PrivacyConfig CONFIG = PrivacyConfig.parse("""
+  static final PrivacyConfig CONFIG =
+      PrivacyConfig.parse(
+          """
       passthrough: [ts]
       fields:
         - {name: x, min: 0, max: 1, epsilon: 1}
       """);
-  static final PerturbedValuesDeserializer DESERIALIZER = new PerturbedValuesDeserializer(CONFIG, null, "ts");
+  static final PerturbedValuesDeserializer DESERIALIZER =
+      new PerturbedValuesDeserializer(CONFIG, null, "ts");
 
   @Test
-  void theSourceReadsCommittedValuesWithTheAggregationsDeserializer(@TempDir Path dir) throws Exception {
-    Path file = Files.writeString(dir.resolve("client.properties"), "isolation.level=read_uncommitted\nsecurity.protocol=SSL\n");
-    KafkaSource<PerturbedValues> source = AggregationKafka.perturbedValuesSource()
-        .kafka(KafkaSettings.of("kafka-1:9092", file)).topics("perturbed").groupId("stats").deserializer(DESERIALIZER)
-        .build();
+  void theSourceReadsCommittedValuesWithTheAggregationsDeserializer(@TempDir Path dir)
+      throws Exception {
+    Path file =
+        Files.writeString(
+            dir.resolve("client.properties"),
+            "isolation.level=read_uncommitted\nsecurity.protocol=SSL\n");
+    KafkaSource<PerturbedValues> source =
+        AggregationKafka.perturbedValuesSource()
+            .kafka(KafkaSettings.of("kafka-1:9092", file))
+            .topics("perturbed")
+            .groupId("stats")
+            .deserializer(DESERIALIZER)
+            .build();
     Properties props = field(source, "props");
-    assertThat(props).containsEntry("isolation.level", "read_committed").containsEntry("security.protocol", "SSL")
-        .containsEntry("group.id", "stats").containsEntry("bootstrap.servers", "kafka-1:9092");
+    assertThat(props)
+        .containsEntry("isolation.level", "read_committed")
+        .containsEntry("security.protocol", "SSL")
+        .containsEntry("group.id", "stats")
+        .containsEntry("bootstrap.servers", "kafka-1:9092");
     assertThat((Object) field(source, "deserializationSchema")).isSameAs(DESERIALIZER);
-    assertThat((Object) field(field(source, "subscriber"), "topics")).isEqualTo(List.of("perturbed"));
+    assertThat((Object) field(field(source, "subscriber"), "topics"))
+        .isEqualTo(List.of("perturbed"));
     assertThat(source.getBoundedness()).isEqualTo(Boundedness.CONTINUOUS_UNBOUNDED);
-    assertThat(((OffsetsInitializer) field(source, "startingOffsetsInitializer")).getAutoOffsetResetStrategy())
+    assertThat(
+            ((OffsetsInitializer) field(source, "startingOffsetsInitializer"))
+                .getAutoOffsetResetStrategy())
         .isEqualTo(OffsetResetStrategy.EARLIEST);
 
-    KafkaSource<PerturbedValues> bounded = AggregationKafka.perturbedValuesSource().kafka(KAFKA).topics("perturbed")
-        .groupId("stats").deserializer(DESERIALIZER).bounded(true).fromEarliest(false)
-        .configure(b -> b.setClientIdPrefix("stats-job").setProperty("isolation.level", "read_uncommitted")).build();
+    KafkaSource<PerturbedValues> bounded =
+        AggregationKafka.perturbedValuesSource()
+            .kafka(KAFKA)
+            .topics("perturbed")
+            .groupId("stats")
+            .deserializer(DESERIALIZER)
+            .bounded(true)
+            .fromEarliest(false)
+            .configure(
+                b ->
+                    b.setClientIdPrefix("stats-job")
+                        .setProperty("isolation.level", "read_uncommitted"))
+            .build();
     assertThat(bounded.getBoundedness()).isEqualTo(Boundedness.BOUNDED);
-    assertThat((Object) field(bounded, "stoppingOffsetsInitializer")).isInstanceOf(StableEndOffsets.class);
-    assertThat(((OffsetsInitializer) field(bounded, "startingOffsetsInitializer")).getAutoOffsetResetStrategy())
+    assertThat((Object) field(bounded, "stoppingOffsetsInitializer"))
+        .isInstanceOf(StableEndOffsets.class);
+    assertThat(
+            ((OffsetsInitializer) field(bounded, "startingOffsetsInitializer"))
+                .getAutoOffsetResetStrategy())
         .isEqualTo(OffsetResetStrategy.LATEST);
-    assertThat((Properties) field(bounded, "props")).containsEntry("client.id.prefix", "stats-job")
+    assertThat((Properties) field(bounded, "props"))
+        .containsEntry("client.id.prefix", "stats-job")
         .containsEntry("isolation.level", "read_committed");
   }
 
   @Test
   void theSourcesOptionsAreValidatedAsTheRawSourcesAre() {
-    assertThatThrownBy(() -> AggregationKafka.perturbedValuesSource().kafka(KAFKA).topics("t").groupId("g").build())
-        .isInstanceOf(NullPointerException.class).hasMessage("deserializer: required (LdpAggregation.deserializer(timeField))");
-    assertThatThrownBy(() -> AggregationKafka.perturbedValuesSource().topics("t").groupId("g").deserializer(DESERIALIZER)
-        .build()).isInstanceOf(NullPointerException.class).hasMessage("kafka: required (KafkaSettings.of(bootstrapServers))");
-    assertThatThrownBy(() -> AggregationKafka.perturbedValuesSource().kafka(KAFKA).groupId("g").deserializer(DESERIALIZER)
-        .build()).isInstanceOf(NullPointerException.class).hasMessage("topics: required (or a subscription set in configure(..))");
-    assertThatThrownBy(() -> AggregationKafka.perturbedValuesSource().kafka(KAFKA).topics(" ").groupId("g")
-        .deserializer(DESERIALIZER).build()).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(
+            () ->
+                AggregationKafka.perturbedValuesSource()
+                    .kafka(KAFKA)
+                    .topics("t")
+                    .groupId("g")
+                    .build())
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("deserializer: required (LdpAggregation.deserializer(timeField))");
+    assertThatThrownBy(
+            () ->
+                AggregationKafka.perturbedValuesSource()
+                    .topics("t")
+                    .groupId("g")
+                    .deserializer(DESERIALIZER)
+                    .build())
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("kafka: required (KafkaSettings.of(bootstrapServers))");
+    assertThatThrownBy(
+            () ->
+                AggregationKafka.perturbedValuesSource()
+                    .kafka(KAFKA)
+                    .groupId("g")
+                    .deserializer(DESERIALIZER)
+                    .build())
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("topics: required (or a subscription set in configure(..))");
+    assertThatThrownBy(
+            () ->
+                AggregationKafka.perturbedValuesSource()
+                    .kafka(KAFKA)
+                    .topics(" ")
+                    .groupId("g")
+                    .deserializer(DESERIALIZER)
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("topics: must not be blank, got ' '");
-    assertThatThrownBy(() -> AggregationKafka.perturbedValuesSource().kafka(KAFKA).topics("t").deserializer(DESERIALIZER)
-        .build()).isInstanceOf(NullPointerException.class).hasMessage("groupId: required");
+    assertThatThrownBy(
+            () ->
+                AggregationKafka.perturbedValuesSource()
+                    .kafka(KAFKA)
+                    .topics("t")
+                    .deserializer(DESERIALIZER)
+                    .build())
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("groupId: required");
   }
 
   @Test
@@ -90,11 +156,16 @@ class AggregationKafkaTest {
     e.setRawHistogram(new double[0]);
     assertThat(s.serialize(e, null, null).topic()).isEqualTo("stats");
 
-    assertThatThrownBy(() -> AggregationKafka.estimateSink(null, "t", "p")).isInstanceOf(NullPointerException.class)
+    assertThatThrownBy(() -> AggregationKafka.estimateSink(null, "t", "p"))
+        .isInstanceOf(NullPointerException.class)
         .hasMessage("kafka: required (KafkaSettings.of(bootstrapServers))");
-    assertThatThrownBy(() -> AggregationKafka.estimateSink(KAFKA, " ", "p")).hasMessage("topic: must not be blank, got ' '");
-    assertThatThrownBy(() -> AggregationKafka.estimateSink(KAFKA, null, "p")).hasMessage("topic: required");
-    assertThatThrownBy(() -> AggregationKafka.estimateSink(KAFKA, "t", "")).hasMessage("transactionalIdPrefix: must not be blank, got ''");
-    assertThatThrownBy(() -> AggregationKafka.estimateSink(KAFKA, "t", null)).hasMessage("transactionalIdPrefix: required");
+    assertThatThrownBy(() -> AggregationKafka.estimateSink(KAFKA, " ", "p"))
+        .hasMessage("topic: must not be blank, got ' '");
+    assertThatThrownBy(() -> AggregationKafka.estimateSink(KAFKA, null, "p"))
+        .hasMessage("topic: required");
+    assertThatThrownBy(() -> AggregationKafka.estimateSink(KAFKA, "t", ""))
+        .hasMessage("transactionalIdPrefix: must not be blank, got ''");
+    assertThatThrownBy(() -> AggregationKafka.estimateSink(KAFKA, "t", null))
+        .hasMessage("transactionalIdPrefix: required");
   }
 }

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -22,41 +22,56 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What the perturb job reads from and writes to Kafka: raw messages wrapped unparsed with their
- * coordinates and timestamp type; perturbed records with their key, value, timestamp and the
- * {@code ogpm-epsilon} header; dead letters with the {@code ogpm-reason} header. A timestamp of 0
- * or less means "none": the sink's clock stamps the message.
+ * coordinates and timestamp type; perturbed records with their key, value, timestamp and the {@code
+ * ogpm-epsilon} header; dead letters with the {@code ogpm-reason} header. A timestamp of 0 or less
+ * means "none": the sink's clock stamps the message.
  */
 class KafkaRecordFormatsTest {
   static final byte[] JSON = "{\"x\":0.25}".getBytes(StandardCharsets.UTF_8);
 
   static <T> List<T> collect(java.util.function.Consumer<Collector<T>> source) {
     List<T> out = new ArrayList<>();
-    source.accept(new Collector<>() {
-      @Override
-      public void collect(T t) {
-        out.add(t);
-      }
+    source.accept(
+        new Collector<>() {
+          @Override
+          public void collect(T t) {
+            out.add(t);
+          }
 
-      @Override
-      public void close() {}
-    });
+          @Override
+          public void close() {}
+        });
     return out;
   }
 
-  static ConsumerRecord<byte[], byte[]> message(String topic, int partition, long offset, long timestamp,
-      TimestampType type, byte[] value) {
-    return new ConsumerRecord<>(topic, partition, offset, timestamp, type, 0, value == null ? 0 : value.length, null,
-        value, new RecordHeaders(), Optional.empty());
+  static ConsumerRecord<byte[], byte[]> message(
+      String topic, int partition, long offset, long timestamp, TimestampType type, byte[] value) {
+    return new ConsumerRecord<>(
+        topic,
+        partition,
+        offset,
+        timestamp,
+        type,
+        0,
+        value == null ? 0 : value.length,
+        null,
+        value,
+        new RecordHeaders(),
+        Optional.empty());
   }
 
   @Test
   void rawMessagesAreWrappedUnparsedWithTheirCoordinatesAndWhoStampedThem() {
     RawRecordDeserializer d = new RawRecordDeserializer();
     byte[] notJson = {(byte) 0xC3, 0x28, '{'};
-    List<RawRecord> out = collect(c -> {
-      d.deserialize(message("ogpm.raw", 4, 77, 1_234, TimestampType.LOG_APPEND_TIME, JSON), c);
-      d.deserialize(message("ogpm.raw", 5, 78, 1_235, TimestampType.CREATE_TIME, notJson), c);
-    });
+    List<RawRecord> out =
+        collect(
+            c -> {
+              d.deserialize(
+                  message("ogpm.raw", 4, 77, 1_234, TimestampType.LOG_APPEND_TIME, JSON), c);
+              d.deserialize(
+                  message("ogpm.raw", 5, 78, 1_235, TimestampType.CREATE_TIME, notJson), c);
+            });
     assertThat(out).hasSize(2);
     RawRecord r = out.get(0);
     assertThat(r.getValue()).isEqualTo(JSON);
@@ -67,15 +82,19 @@ class KafkaRecordFormatsTest {
     assertThat(r.getTimestampType()).isEqualTo(TimestampType.LOG_APPEND_TIME);
     assertThat(out.get(1).getValue()).isEqualTo(notJson);
     assertThat(out.get(1).getTimestampType()).isEqualTo(TimestampType.CREATE_TIME);
-    assertThat(d.getProducedType()).isInstanceOf(PojoTypeInfo.class).isEqualTo(TypeInformation.of(RawRecord.class));
+    assertThat(d.getProducedType())
+        .isInstanceOf(PojoTypeInfo.class)
+        .isEqualTo(TypeInformation.of(RawRecord.class));
   }
 
   @Test
   void perturbedRecordsCarryKeyValueTimestampAndTheirCostInAHeader() {
     PerturbedRecordSerializer s = new PerturbedRecordSerializer("ogpm.perturbed");
     byte[] id = "r-1".getBytes(StandardCharsets.UTF_8);
-    PerturbedRecord r = new PerturbedRecord(id, JSON, 1.5, "alice", 1_700_000_000_000L, TimestampType.LOG_APPEND_TIME)
-        .from("ogpm.raw", 0, 9);
+    PerturbedRecord r =
+        new PerturbedRecord(
+                id, JSON, 1.5, "alice", 1_700_000_000_000L, TimestampType.LOG_APPEND_TIME)
+            .from("ogpm.raw", 0, 9);
     ProducerRecord<byte[], byte[]> m = s.serialize(r, partitions(4), null);
     assertThat(m.topic()).isEqualTo("ogpm.perturbed");
     assertThat(m.partition()).as("its raw partition's").isZero();
@@ -83,7 +102,8 @@ class KafkaRecordFormatsTest {
     assertThat(m.value()).isEqualTo(JSON);
     assertThat(m.timestamp()).isEqualTo(1_700_000_000_000L);
     assertThat(m.headers().toArray()).hasSize(1);
-    assertThat(text(m.headers().lastHeader(PerturbedRecordSerializer.EPSILON_HEADER))).isEqualTo("1.5");
+    assertThat(text(m.headers().lastHeader(PerturbedRecordSerializer.EPSILON_HEADER)))
+        .isEqualTo("1.5");
     assertThat(PerturbedRecordSerializer.EPSILON_HEADER).isEqualTo("ogpm-epsilon");
     // Full precision (Double.toString), and the user never leaves the job.
     r.setEpsilon(0.1 + 0.2);
@@ -104,13 +124,17 @@ class KafkaRecordFormatsTest {
     PerturbedRecordSerializer s = new PerturbedRecordSerializer("ogpm.perturbed");
     for (int raw = 0; raw < 6; raw++) {
       for (String id : new String[] {"a", "b", "c"}) {
-        PerturbedRecord r = new PerturbedRecord(id.getBytes(StandardCharsets.UTF_8), JSON, 1, null, 1, null)
-            .from("ogpm.raw", raw, 7);
+        PerturbedRecord r =
+            new PerturbedRecord(id.getBytes(StandardCharsets.UTF_8), JSON, 1, null, 1, null)
+                .from("ogpm.raw", raw, 7);
         assertThat(s.serialize(r, partitions(6), null).partition()).isEqualTo(raw);
         assertThat(s.serialize(r, partitions(4), null).partition()).isEqualTo(raw % 4);
       }
     }
-    assertThat(s.serialize(new PerturbedRecord(null, JSON, 1, null, 1, null), partitions(4), null).partition()).isNull();
+    assertThat(
+            s.serialize(new PerturbedRecord(null, JSON, 1, null, 1, null), partitions(4), null)
+                .partition())
+        .isNull();
   }
 
   /** A sink context whose perturbed topic has {@code n} partitions. */
@@ -133,11 +157,15 @@ class KafkaRecordFormatsTest {
     };
   }
 
-  /** The serializer converts a header once and reuses it: a record with other values gets its own. */
+  /**
+   * The serializer converts a header once and reuses it: a record with other values gets its own.
+   */
   @Test
   void headersFollowEachRecordsEpsilonAndFingerprint() {
     PerturbedRecordSerializer s = new PerturbedRecordSerializer("p");
-    String[][] cases = {{"2.5", "a"}, {"2.5", "a"}, {"0.5", "a"}, {"0.5", "b"}, {"2.5", null}, {"2.5", "a"}};
+    String[][] cases = {
+      {"2.5", "a"}, {"2.5", "a"}, {"0.5", "a"}, {"0.5", "b"}, {"2.5", null}, {"2.5", "a"}
+    };
     for (String[] c : cases) {
       PerturbedRecord r = new PerturbedRecord(null, JSON, Double.parseDouble(c[0]), null, 1, null);
       r.setFingerprint(c[1]);
@@ -146,7 +174,8 @@ class KafkaRecordFormatsTest {
       if (c[1] == null) {
         assertThat(m.headers().lastHeader(io.ogpm.config.ConfigFingerprint.HEADER)).isNull();
       } else {
-        assertThat(text(m.headers().lastHeader(io.ogpm.config.ConfigFingerprint.HEADER))).isEqualTo(c[1]);
+        assertThat(text(m.headers().lastHeader(io.ogpm.config.ConfigFingerprint.HEADER)))
+            .isEqualTo(c[1]);
       }
     }
   }
@@ -156,26 +185,40 @@ class KafkaRecordFormatsTest {
     PerturbedRecordSerializer perturbed = new PerturbedRecordSerializer("p");
     DeadLetterSerializer dead = new DeadLetterSerializer("d");
     for (long none : new long[] {0, -1}) {
-      assertThat(perturbed.serialize(new PerturbedRecord(null, JSON, 1, null, none, null), null, null).timestamp())
+      assertThat(
+              perturbed
+                  .serialize(new PerturbedRecord(null, JSON, 1, null, none, null), null, null)
+                  .timestamp())
           .isNull();
-      assertThat(dead.serialize(new DeadLetterRecord(JSON, "out-of-range", none), null, null).timestamp()).isNull();
+      assertThat(
+              dead.serialize(new DeadLetterRecord(JSON, "out-of-range", none), null, null)
+                  .timestamp())
+          .isNull();
     }
-    assertThat(perturbed.serialize(new PerturbedRecord(null, JSON, 1, null, 1, null), null, null).timestamp())
+    assertThat(
+            perturbed
+                .serialize(new PerturbedRecord(null, JSON, 1, null, 1, null), null, null)
+                .timestamp())
         .isEqualTo(1);
-    assertThat(dead.serialize(new DeadLetterRecord(JSON, "out-of-range", 1), null, null).timestamp()).isEqualTo(1);
+    assertThat(
+            dead.serialize(new DeadLetterRecord(JSON, "out-of-range", 1), null, null).timestamp())
+        .isEqualTo(1);
   }
 
   @Test
   void deadLettersCarryTheirReasonInAHeaderAndNoKey() {
     byte[] letter = "{\"reason\":\"budget-exhausted\"}".getBytes(StandardCharsets.UTF_8);
-    ProducerRecord<byte[], byte[]> m = new DeadLetterSerializer("ogpm.dead-letters")
-        .serialize(new DeadLetterRecord(letter, "budget-exhausted", 1_700_000_000_000L), null, null);
+    ProducerRecord<byte[], byte[]> m =
+        new DeadLetterSerializer("ogpm.dead-letters")
+            .serialize(
+                new DeadLetterRecord(letter, "budget-exhausted", 1_700_000_000_000L), null, null);
     assertThat(m.topic()).isEqualTo("ogpm.dead-letters");
     assertThat(m.key()).isNull();
     assertThat(m.value()).isEqualTo(letter);
     assertThat(m.timestamp()).isEqualTo(1_700_000_000_000L);
     assertThat(m.headers().toArray()).hasSize(1);
-    assertThat(text(m.headers().lastHeader(DeadLetterSerializer.REASON_HEADER))).isEqualTo("budget-exhausted");
+    assertThat(text(m.headers().lastHeader(DeadLetterSerializer.REASON_HEADER)))
+        .isEqualTo("budget-exhausted");
     assertThat(DeadLetterSerializer.REASON_HEADER).isEqualTo("ogpm-reason");
   }
 

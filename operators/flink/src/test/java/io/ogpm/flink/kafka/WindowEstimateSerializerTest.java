@@ -25,17 +25,18 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The stats topic's JSON is today's (README "Reading the stats"): byte for byte what the window
- * stats function wrote before estimates were typed (the window, group, field and bins, then
- * {@link EstimateJson}), for classical and circular fields, with and without reconstruction,
- * without a valid interval, and for a mechanism that cannot be reconstructed. (Its doubles are now
- * the shortest decimals that read back as the same double: for rare values outside [1e-3, 1e7),
- * one digit fewer than Java 17's {@code Double.toString}, none of them among these.)
+ * stats function wrote before estimates were typed (the window, group, field and bins, then {@link
+ * EstimateJson}), for classical and circular fields, with and without reconstruction, without a
+ * valid interval, and for a mechanism that cannot be reconstructed. (Its doubles are now the
+ * shortest decimals that read back as the same double: for rare values outside [1e-3, 1e7), one
+ * digit fewer than Java 17's {@code Double.toString}, none of them among these.)
  */
 class WindowEstimateSerializerTest {
   static final ObjectMapper JSON = new ObjectMapper();
 
   /** How the stats were written before: an ObjectNode of the window and the estimate's JSON. */
-  static String before(long start, long end, String group, String field, int bins, FieldEstimate e, boolean em)
+  static String before(
+      long start, long end, String group, String field, int bins, FieldEstimate e, boolean em)
       throws Exception {
     ObjectNode o = JSON.createObjectNode();
     o.put("windowStart", Instant.ofEpochMilli(start).toString());
@@ -52,17 +53,19 @@ class WindowEstimateSerializerTest {
   }
 
   static Mechanism mechanism(MechanismType type, double eps, Domain domain) {
-    return MechanismCatalog.of(MechanismSpec.builder().type(type).epsilon(eps).domain(domain).build());
+    return MechanismCatalog.of(
+        MechanismSpec.builder().type(type).epsilon(eps).domain(domain).build());
   }
 
   @Test
   void theJsonIsTodaysByteForByte() throws Exception {
-    List<Mechanism> mechanisms = List.of(
-        mechanism(MechanismType.OGPM, 1, Domain.classical(-3, 3)),
-        mechanism(MechanismType.OGPM, 2, Domain.circular(-Math.PI, Math.PI)),
-        mechanism(MechanismType.PM, 2, Domain.circular(0, 360)),
-        mechanism(MechanismType.PM, 1, Domain.classical(0, 10)),
-        mechanism(MechanismType.parse("b-laplace"), 1, Domain.classical(-1, 1)));
+    List<Mechanism> mechanisms =
+        List.of(
+            mechanism(MechanismType.OGPM, 1, Domain.classical(-3, 3)),
+            mechanism(MechanismType.OGPM, 2, Domain.circular(-Math.PI, Math.PI)),
+            mechanism(MechanismType.PM, 2, Domain.circular(0, 360)),
+            mechanism(MechanismType.PM, 1, Domain.classical(0, 10)),
+            mechanism(MechanismType.parse("b-laplace"), 1, Domain.classical(-1, 1)));
     AesCtrSource bits = AesCtrSource.seeded(11);
     int compared = 0;
     for (Mechanism m : mechanisms) {
@@ -70,14 +73,20 @@ class WindowEstimateSerializerTest {
       for (int n : new int[] {1, 30, 2_000}) {
         FieldAccumulator acc = estimator.newAccumulator("f");
         for (int i = 0; i < n; i++) {
-          acc.add(m.perturb(m.domain().lo() + m.domain().width() * bits.nextUniform() * 0.3, bits), estimator.binning());
+          acc.add(
+              m.perturb(m.domain().lo() + m.domain().width() * bits.nextUniform() * 0.3, bits),
+              estimator.binning());
         }
         for (boolean em : new boolean[] {true, false}) {
           FieldEstimate e = estimator.estimate(acc, em && estimator.canReconstruct());
           for (String group : new String[] {null, "walk \"fast\""}) {
-            WindowEstimate w = WindowEstimates.of(1_767_225_600_000L, 1_767_225_610_000L, "att.roll", group, 12, e, em);
+            WindowEstimate w =
+                WindowEstimates.of(
+                    1_767_225_600_000L, 1_767_225_610_000L, "att.roll", group, 12, e, em);
             String json = new String(WindowEstimateSerializer.toJson(w), StandardCharsets.UTF_8);
-            assertThat(json).isEqualTo(before(1_767_225_600_000L, 1_767_225_610_000L, group, "att.roll", 12, e, em));
+            assertThat(json)
+                .isEqualTo(
+                    before(1_767_225_600_000L, 1_767_225_610_000L, group, "att.roll", 12, e, em));
             compared++;
           }
         }
@@ -88,10 +97,13 @@ class WindowEstimateSerializerTest {
 
   @Test
   void recordsGoToTheTopicStampedWithTheWindowsLastMillisecondWithoutAKey() throws Exception {
-    FieldEstimator estimator = FieldEstimator.of(mechanism(MechanismType.OGPM, 1, Domain.classical(0, 1)), 4);
+    FieldEstimator estimator =
+        FieldEstimator.of(mechanism(MechanismType.OGPM, 1, Domain.classical(0, 1)), 4);
     FieldAccumulator acc = estimator.newAccumulator().add(0.5, estimator.binning());
-    WindowEstimate w = WindowEstimates.of(0, 10_000, "x", null, 4, estimator.estimate(acc, false), false);
-    ProducerRecord<byte[], byte[]> r = new WindowEstimateSerializer("ogpm.stats").serialize(w, null, 123L);
+    WindowEstimate w =
+        WindowEstimates.of(0, 10_000, "x", null, 4, estimator.estimate(acc, false), false);
+    ProducerRecord<byte[], byte[]> r =
+        new WindowEstimateSerializer("ogpm.stats").serialize(w, null, 123L);
     assertThat(r.topic()).isEqualTo("ogpm.stats");
     assertThat(r.key()).isNull();
     assertThat(r.timestamp()).isEqualTo(9_999L);
@@ -101,7 +113,8 @@ class WindowEstimateSerializerTest {
 
   @Test
   void theEstimateCarriesWhatTheJsonHolds() {
-    FieldEstimator estimator = FieldEstimator.of(mechanism(MechanismType.OGPM, 2, Domain.circular(0, 360)), 6);
+    FieldEstimator estimator =
+        FieldEstimator.of(mechanism(MechanismType.OGPM, 2, Domain.circular(0, 360)), 6);
     AesCtrSource bits = AesCtrSource.seeded(2);
     FieldAccumulator acc = estimator.newAccumulator("dir");
     for (int i = 0; i < 500; i++) {
@@ -118,7 +131,11 @@ class WindowEstimateSerializerTest {
     assertThat(w.getRawMean()).isEqualTo(e.circular().direction().estimate());
     assertThat(w.getMean()).isNaN();
     assertThat(w.getEmIterations()).isEqualTo(e.iterations());
-    assertThat(w.toString()).isEqualTo("WindowEstimate{[5, 15) dir group=g n=500 em circularMean=" + w.getCircularMean() + "}");
+    assertThat(w.toString())
+        .isEqualTo(
+            "WindowEstimate{[5, 15) dir group=g n=500 em circularMean="
+                + w.getCircularMean()
+                + "}");
     WindowEstimate copy = WindowEstimates.of(5, 15, "dir", "g", 6, e, true);
     assertThat(copy).isEqualTo(w).hasSameHashCodeAs(w);
     copy.setResultantLengthUpper(0.5);

@@ -32,13 +32,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The perturb operator of the user's own records (POJOs and Rows) in Flink's test harness: what
- * it releases (perturbed and passthrough fields only, every other field empty, nested records
+ * The perturb operator of the user's own records (POJOs and Rows) in Flink's test harness: what it
+ * releases (perturbed and passthrough fields only, every other field empty, nested records
  * included), what it dead-letters (the JSON path's reasons and messages, no value), what it counts.
  */
 class ObjectPerturbFunctionTest {
   static final ObjectMapper JSON = new ObjectMapper();
   static final TypeInformation<Reading> READING = TypeInformation.of(Reading.class);
+
   /** Digits of the raw values that must never appear in a dead letter. */
   static final String MARKER = "7345612";
 
@@ -54,11 +55,18 @@ class ObjectPerturbFunctionTest {
     return run(function, null, records);
   }
 
-  /** Runs records through the operator; {@code output} serializes its output (null: the harness infers one). */
+  /**
+   * Runs records through the operator; {@code output} serializes its output (null: the harness
+   * infers one).
+   */
   @SafeVarargs
-  static <T, O> Run<O> run(ObjectPerturbFunction<T, O> function, TypeInformation<O> output, T... records) throws Exception {
+  static <T, O> Run<O> run(
+      ObjectPerturbFunction<T, O> function, TypeInformation<O> output, T... records)
+      throws Exception {
     Run<O> run = new Run<>();
-    try (var h = new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(function), run.metrics.environment)) {
+    try (var h =
+        new OneInputStreamOperatorTestHarness<>(
+            new ProcessOperator<>(function), run.metrics.environment)) {
       if (output != null) {
         h.setup(output.createSerializer(new ExecutionConfig().getSerializerConfig()));
       }
@@ -80,7 +88,8 @@ class ObjectPerturbFunctionTest {
   }
 
   static ObjectPerturbFunction<Reading, Reading> pojos(KeySource key) {
-    return ObjectPerturbFunction.released(Readings.CONFIG, key, RecordAccess.pojo(Reading.class), READING);
+    return ObjectPerturbFunction.released(
+        Readings.CONFIG, key, RecordAccess.pojo(Reading.class), READING);
   }
 
   @Test
@@ -98,7 +107,8 @@ class ObjectPerturbFunctionTest {
     assertThat(out.ts).isEqualTo(1_700_000_000_001L);
     assertThat(out.activity).isEqualTo("run");
     assertThat(out.attitude.pitch).isEqualTo(1.25);
-    // Everything else empty, whatever the constructor sets: the user, private and primitive fields too.
+    // Everything else empty, whatever the constructor sets: the user, private and primitive fields
+    // too.
     assertThat(out.user).isNull();
     assertThat(out.name).isNull();
     assertThat(out.steps).isZero();
@@ -136,7 +146,17 @@ class ObjectPerturbFunctionTest {
     Reading noUser = Readings.reading(7, 0.5, 1.0);
     noUser.user = null;
     Reading good = Readings.reading(8, 0.5, 1.0);
-    Run<Reading> run = run(pojos(KeySource.none()), outOfRange, notFinite, noAttitude, noRoll, infiniteRoll, noId, noUser, good);
+    Run<Reading> run =
+        run(
+            pojos(KeySource.none()),
+            outOfRange,
+            notFinite,
+            noAttitude,
+            noRoll,
+            infiniteRoll,
+            noId,
+            noUser,
+            good);
     assertThat(run.out).hasSize(1);
     String[][] expected = {
       {"out-of-range", "accel", "the field is outside [-2.0, 2.0]"},
@@ -167,15 +187,25 @@ class ObjectPerturbFunctionTest {
     assertThat(((Gauge<?>) run.metrics.operator.get("epsilonSpent")).getValue()).isEqualTo(2.0);
   }
 
-  /** Before a budget: (user, epsilon spent, record) triples, and the budget operator counts what it releases. */
+  /**
+   * Before a budget: (user, epsilon spent, record) triples, and the budget operator counts what it
+   * releases.
+   */
   @Test
   void beforeABudgetEachRecordTravelsWithItsUser() throws Exception {
-    PrivacyConfig config = PrivacyConfig.parse(Readings.YAML + "budget: {epsilon: 4, period: 1d, clock: ingestion-time}\n");
-    Run<Tuple3<String, Double, Reading>> run = run(
-        ObjectPerturbFunction.forBudget(config, KeySource.none(), RecordAccess.pojo(Reading.class), READING),
-        Readings.reading(1, 0.5, 1.0), Readings.reading(2, 0.5, 1.0));
+    PrivacyConfig config =
+        PrivacyConfig.parse(
+            Readings.YAML + "budget: {epsilon: 4, period: 1d, clock: ingestion-time}\n");
+    Run<Tuple3<String, Double, Reading>> run =
+        run(
+            ObjectPerturbFunction.forBudget(
+                config, KeySource.none(), RecordAccess.pojo(Reading.class), READING),
+            Readings.reading(1, 0.5, 1.0),
+            Readings.reading(2, 0.5, 1.0));
     assertThat(run.out).extracting(t -> t.f0).containsExactly("user-1", "user-2");
-    assertThat(run.out).extracting(t -> t.f1).containsExactly(config.epsilonPerRecord(), config.epsilonPerRecord());
+    assertThat(run.out)
+        .extracting(t -> t.f1)
+        .containsExactly(config.epsilonPerRecord(), config.epsilonPerRecord());
     assertThat(run.out).extracting(t -> t.f2.user).containsOnlyNulls();
     assertThat(run.out).extracting(t -> t.f2.id).containsExactly("r1", "r2");
     assertThat(run.metrics.operator.get("recordsPerturbed")).isNull();
@@ -187,15 +217,21 @@ class ObjectPerturbFunctionTest {
    * and travels to the budget with what it spent: the reported field's epsilon, never the sum.
    */
   @Test
-  void withFieldSamplingYourRecordsHoldNaNForUnreportedFieldsAndChargeWhatTheySpent() throws Exception {
-    PrivacyConfig config = PrivacyConfig.parse(Readings.YAML
-        + "sampling: {fields-per-record: 1}\nbudget: {epsilon: 400, period: 1d, clock: ingestion-time}\n");
+  void withFieldSamplingYourRecordsHoldNaNForUnreportedFieldsAndChargeWhatTheySpent()
+      throws Exception {
+    PrivacyConfig config =
+        PrivacyConfig.parse(
+            Readings.YAML
+                + "sampling: {fields-per-record: 1}\nbudget: {epsilon: 400, period: 1d, clock: ingestion-time}\n");
     Reading[] in = new Reading[200];
     for (int i = 0; i < in.length; i++) {
       in[i] = Readings.reading(i, 0.5, 1.0);
     }
-    Run<Tuple3<String, Double, Reading>> run = run(
-        ObjectPerturbFunction.forBudget(config, KeySource.none(), RecordAccess.pojo(Reading.class), READING), in);
+    Run<Tuple3<String, Double, Reading>> run =
+        run(
+            ObjectPerturbFunction.forBudget(
+                config, KeySource.none(), RecordAccess.pojo(Reading.class), READING),
+            in);
     assertThat(run.out).hasSize(in.length);
     int accel = 0;
     for (Tuple3<String, Double, Reading> t : run.out) {
@@ -203,17 +239,26 @@ class ObjectPerturbFunctionTest {
       boolean reportedRoll = !Double.isNaN(t.f2.attitude.roll);
       assertThat(reportedAccel).as("exactly one field").isNotEqualTo(reportedRoll);
       // Both fields are configured at 1: the one reported is at 2 (less the scale's margin).
-      assertThat(t.f1).isEqualTo(config.epsilonPerRecord()).isLessThanOrEqualTo(2.0).isGreaterThan(1.999);
+      assertThat(t.f1)
+          .isEqualTo(config.epsilonPerRecord())
+          .isLessThanOrEqualTo(2.0)
+          .isGreaterThan(1.999);
       accel += reportedAccel ? 1 : 0;
     }
-    // Each field half the time: 100 of 200, within 4 standard deviations (sd = sqrt(200 / 4) = 7.1).
+    // Each field half the time: 100 of 200, within 4 standard deviations (sd = sqrt(200 / 4) =
+    // 7.1).
     assertThat(accel).isBetween(100 - 29, 100 + 29);
   }
 
-  /** Keyed randomness: a replayed record gets the same output, by any subtask; another id does not. */
+  /**
+   * Keyed randomness: a replayed record gets the same output, by any subtask; another id does not.
+   */
   @Test
   void keyedRandomnessReplaysPojosExactly(@TempDir Path dir) throws Exception {
-    Path key = Files.write(dir.resolve("key"), "object perturb test key, 32 B...".getBytes(StandardCharsets.US_ASCII));
+    Path key =
+        Files.write(
+            dir.resolve("key"),
+            "object perturb test key, 32 B...".getBytes(StandardCharsets.US_ASCII));
     Reading first = run(pojos(KeySource.file(key)), Readings.reading(1, 0.5, 1.0)).out.get(0);
     Reading replay = run(pojos(KeySource.file(key)), Readings.reading(1, 0.5, 1.0)).out.get(0);
     Reading other = Readings.reading(1, 0.5, 1.0);
@@ -225,7 +270,8 @@ class ObjectPerturbFunctionTest {
   }
 
   static ObjectPerturbFunction<Row, Row> rows() {
-    return ObjectPerturbFunction.released(Readings.CONFIG, KeySource.none(), RecordAccess.row(), Readings.ROW);
+    return ObjectPerturbFunction.released(
+        Readings.CONFIG, KeySource.none(), RecordAccess.row(), Readings.ROW);
   }
 
   @Test
@@ -262,7 +308,8 @@ class ObjectPerturbFunctionTest {
     attitude.setField("yaw", 0.75);
     in.setField("attitude", attitude);
     Row out = run(rows(), Readings.ROW, in).out.get(0);
-    assertThat(out.getFieldNames(false)).containsExactlyInAnyOrder("id", "ts", "activity", "accel", "attitude");
+    assertThat(out.getFieldNames(false))
+        .containsExactlyInAnyOrder("id", "ts", "activity", "accel", "attitude");
     assertThat(out.getField("activity")).isNull();
     assertThat((Double) out.getField("accel")).isBetween(-2.0, 2.0);
     Row a = (Row) out.getField("attitude");
@@ -277,20 +324,30 @@ class ObjectPerturbFunctionTest {
     Row noAccel = Readings.row(2, null, 1.0);
     Run<Row> run = run(rows(), Readings.ROW, noAttitude, noAccel, Readings.row(3, 0.5, 1.0));
     assertThat(run.out).hasSize(1);
-    assertThat(run.dead).extracting(d -> JSON.readTree(d.getValue()).get("field").asText())
+    assertThat(run.dead)
+        .extracting(d -> JSON.readTree(d.getValue()).get("field").asText())
         .containsExactly("attitude.roll", "accel");
-    assertThat(Set.copyOf(run.dead.stream().map(DeadLetterRecord::getReason).toList())).containsExactly("missing-field");
+    assertThat(Set.copyOf(run.dead.stream().map(DeadLetterRecord::getReason).toList()))
+        .containsExactly("missing-field");
   }
 
-  /** Integer ids are ids like strings; a long id and the same digits as a string are different keyed ids. */
+  /**
+   * Integer ids are ids like strings; a long id and the same digits as a string are different keyed
+   * ids.
+   */
   @Test
   void integerIdsAreTypedIdentifiers() {
-    assertThat(RecordShape.identifier(5L)).isEqualTo(io.ogpm.mechanism.random.Identifier.integer(5));
+    assertThat(RecordShape.identifier(5L))
+        .isEqualTo(io.ogpm.mechanism.random.Identifier.integer(5));
     assertThat(RecordShape.identifier(5)).isEqualTo(io.ogpm.mechanism.random.Identifier.integer(5));
-    assertThat(RecordShape.identifier((short) 5)).isEqualTo(io.ogpm.mechanism.random.Identifier.integer(5));
+    assertThat(RecordShape.identifier((short) 5))
+        .isEqualTo(io.ogpm.mechanism.random.Identifier.integer(5));
     assertThat(RecordShape.identifier(new java.math.BigInteger("18446744073709551621")))
-        .isEqualTo(io.ogpm.mechanism.random.Identifier.integer(new java.math.BigInteger("18446744073709551621")));
-    assertThat(RecordShape.identifier("5")).isEqualTo(io.ogpm.mechanism.random.Identifier.string("5"))
+        .isEqualTo(
+            io.ogpm.mechanism.random.Identifier.integer(
+                new java.math.BigInteger("18446744073709551621")));
+    assertThat(RecordShape.identifier("5"))
+        .isEqualTo(io.ogpm.mechanism.random.Identifier.string("5"))
         .isNotEqualTo(RecordShape.identifier(5L));
     assertThat(RecordShape.identifier(null)).isNull();
     assertThat(RecordShape.identifier(new Attitude())).isNull();

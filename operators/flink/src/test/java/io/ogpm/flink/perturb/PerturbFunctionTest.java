@@ -34,7 +34,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The perturb operator in Flink's test harness: what it passes on, and what it counts. */
 class PerturbFunctionTest {
-  static final String FIELDS = """
+  static final String FIELDS =
+      """
       id-field: id
       user-field: user
       fields: [{name: x, min: 0, max: 1, epsilon: 0.5}, {name: y, min: 0, max: 1, epsilon: 1}]
@@ -42,18 +43,27 @@ class PerturbFunctionTest {
   static final ObjectMapper JSON = new ObjectMapper();
 
   private static RawRecord raw(int i, TimestampType type) {
-    String json = "{\"id\":\"r" + i + "\",\"user\":\"u\",\"x\":0.5,\"y\":" + (i % 2 == 0 ? "0.25" : "\"bad\"") + "}";
+    String json =
+        "{\"id\":\"r"
+            + i
+            + "\",\"user\":\"u\",\"x\":0.5,\"y\":"
+            + (i % 2 == 0 ? "0.25" : "\"bad\"")
+            + "}";
     return new RawRecord(json.getBytes(StandardCharsets.UTF_8), "raw", 1, i, 1_000 + i, type);
   }
 
   /** Ten records, five of them bad; returns the operator's captured metrics. */
-  private static CapturedMetrics run(PrivacyConfig config, List<PerturbedRecord> out) throws Exception {
+  private static CapturedMetrics run(PrivacyConfig config, List<PerturbedRecord> out)
+      throws Exception {
     CapturedMetrics metrics = new CapturedMetrics();
-    try (var h = new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(new PerturbFunction(config, KeySource.none())),
-        metrics.environment)) {
+    try (var h =
+        new OneInputStreamOperatorTestHarness<>(
+            new ProcessOperator<>(new PerturbFunction(config, KeySource.none())),
+            metrics.environment)) {
       h.open();
       for (int i = 0; i < 10; i++) {
-        h.processElement(raw(i, i < 5 ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME), 0);
+        h.processElement(
+            raw(i, i < 5 ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME), 0);
       }
       out.addAll(h.extractOutputValues());
     }
@@ -66,7 +76,8 @@ class PerturbFunctionTest {
     List<PerturbedRecord> out = new java.util.ArrayList<>();
     CapturedMetrics metrics = run(PrivacyConfig.parse(FIELDS), out);
     assertThat(out).hasSize(5);
-    assertThat(out).extracting(PerturbedRecord::getFingerprint)
+    assertThat(out)
+        .extracting(PerturbedRecord::getFingerprint)
         .containsOnly(io.ogpm.config.ConfigFingerprint.of(PrivacyConfig.parse(FIELDS)).value());
     assertThat(((Counter) metrics.operator.get("recordsPerturbed")).getCount()).isEqualTo(5);
     assertThat(((Gauge<?>) metrics.operator.get("epsilonSpent")).getValue()).isEqualTo(7.5);
@@ -75,7 +86,8 @@ class PerturbFunctionTest {
   @Test
   void withABudgetTheBudgetOperatorCountsTheReleasedRecords() throws Exception {
     List<PerturbedRecord> out = new java.util.ArrayList<>();
-    CapturedMetrics metrics = run(PrivacyConfig.parse(FIELDS + "budget: {epsilon: 3, period: 1d}\n"), out);
+    CapturedMetrics metrics =
+        run(PrivacyConfig.parse(FIELDS + "budget: {epsilon: 3, period: 1d}\n"), out);
     assertThat(out).hasSize(5);
     // Not released yet: the budget operator sets the fingerprint, so it does not cross the shuffle.
     assertThat(out).extracting(PerturbedRecord::getFingerprint).containsOnlyNulls();
@@ -87,10 +99,20 @@ class PerturbFunctionTest {
   void theTimestampAndItsTypeTravelWithTheRecord() throws Exception {
     List<PerturbedRecord> out = new java.util.ArrayList<>();
     run(PrivacyConfig.parse(FIELDS), out);
-    assertThat(out).extracting(PerturbedRecord::getTimestamp).containsExactly(1_000L, 1_002L, 1_004L, 1_006L, 1_008L);
-    assertThat(out).extracting(PerturbedRecord::getTimestampType).containsExactly(TimestampType.LOG_APPEND_TIME,
-        TimestampType.LOG_APPEND_TIME, TimestampType.LOG_APPEND_TIME, TimestampType.CREATE_TIME, TimestampType.CREATE_TIME);
-    assertThat(out).extracting(PerturbedRecord::getSourceOffset).containsExactly(0L, 2L, 4L, 6L, 8L);
+    assertThat(out)
+        .extracting(PerturbedRecord::getTimestamp)
+        .containsExactly(1_000L, 1_002L, 1_004L, 1_006L, 1_008L);
+    assertThat(out)
+        .extracting(PerturbedRecord::getTimestampType)
+        .containsExactly(
+            TimestampType.LOG_APPEND_TIME,
+            TimestampType.LOG_APPEND_TIME,
+            TimestampType.LOG_APPEND_TIME,
+            TimestampType.CREATE_TIME,
+            TimestampType.CREATE_TIME);
+    assertThat(out)
+        .extracting(PerturbedRecord::getSourceOffset)
+        .containsExactly(0L, 2L, 4L, 6L, 8L);
     assertThat(out).extracting(PerturbedRecord::getSourceTopic).containsOnly("raw");
     assertThat(out).extracting(PerturbedRecord::getSourcePartition).containsOnly(1);
   }
@@ -106,12 +128,16 @@ class PerturbFunctionTest {
     List<PerturbedRecord> released = new ArrayList<>();
     List<DeadLetterRecord> dead = new ArrayList<>();
     CapturedMetrics metrics = new CapturedMetrics();
-    try (var h = new OneInputStreamOperatorTestHarness<>(
-        new ProcessOperator<>(new PerturbFunction(PrivacyConfig.parse(HostileInputs.CONFIG_REJECT), KeySource.none())),
-        metrics.environment)) {
+    try (var h =
+        new OneInputStreamOperatorTestHarness<>(
+            new ProcessOperator<>(
+                new PerturbFunction(
+                    PrivacyConfig.parse(HostileInputs.CONFIG_REJECT), KeySource.none())),
+            metrics.environment)) {
       h.open();
       for (int i = 0; i < inputs.size(); i++) {
-        h.processElement(new RawRecord(inputs.get(i), "raw", 3, i, 5_000 + i, TimestampType.LOG_APPEND_TIME), 0);
+        h.processElement(
+            new RawRecord(inputs.get(i), "raw", 3, i, 5_000 + i, TimestampType.LOG_APPEND_TIME), 0);
       }
       released.addAll(h.extractOutputValues());
       for (StreamRecord<DeadLetterRecord> d : h.getSideOutput(DeadLetters.TAG)) {
@@ -123,7 +149,8 @@ class PerturbFunctionTest {
     Set<Long> offsets = new HashSet<>();
     for (PerturbedRecord r : released) {
       assertThat(offsets.add(r.getSourceOffset())).isTrue();
-      assertThat(new String(r.getValue(), StandardCharsets.UTF_8)).doesNotContain(HostileInputs.MARKER);
+      assertThat(new String(r.getValue(), StandardCharsets.UTF_8))
+          .doesNotContain(HostileInputs.MARKER);
     }
     Map<String, Long> perReason = new HashMap<>();
     for (DeadLetterRecord d : dead) {
@@ -141,18 +168,21 @@ class PerturbFunctionTest {
     }
     assertThat(offsets).hasSize(inputs.size());
     assertThat(released).isNotEmpty();
-    assertThat(perReason.keySet()).contains("malformed-json", "not-an-object", "missing-field", "not-a-number",
-        "out-of-range");
+    assertThat(perReason.keySet())
+        .contains(
+            "malformed-json", "not-an-object", "missing-field", "not-a-number", "out-of-range");
     for (ReasonCode reason : ReasonCode.values()) {
-      assertThat(metrics.count("reason", reason.code(), "recordsDeadLettered")).as(reason.code())
+      assertThat(metrics.count("reason", reason.code(), "recordsDeadLettered"))
+          .as(reason.code())
           .isEqualTo(perReason.getOrDefault(reason.code(), 0L));
     }
-    assertThat(((Counter) metrics.operator.get("recordsPerturbed")).getCount()).isEqualTo(released.size());
+    assertThat(((Counter) metrics.operator.get("recordsPerturbed")).getCount())
+        .isEqualTo(released.size());
   }
 
   /**
-   * Records between operators are serialised field by field by Flink, never by Kryo. (PerturbedRecord
-   * has a dedicated serializer of its own: PerturbedRecordTypeSerializerTest.)
+   * Records between operators are serialised field by field by Flink, never by Kryo.
+   * (PerturbedRecord has a dedicated serializer of its own: PerturbedRecordTypeSerializerTest.)
    */
   @ParameterizedTest
   @ValueSource(classes = {RawRecord.class, DeadLetterRecord.class})
@@ -160,13 +190,16 @@ class PerturbFunctionTest {
     assertFlinkPojo(type);
   }
 
-  /** Asserts that Flink serialises this type as a POJO, field by field, with no field left to Kryo. */
+  /**
+   * Asserts that Flink serialises this type as a POJO, field by field, with no field left to Kryo.
+   */
   static void assertFlinkPojo(Class<?> type) {
     TypeInformation<?> info = TypeInformation.of(type);
     assertThat(info).isInstanceOf(PojoTypeInfo.class);
     PojoTypeInfo<?> pojo = (PojoTypeInfo<?>) info;
     for (int i = 0; i < pojo.getArity(); i++) {
-      assertThat(pojo.getPojoFieldAt(i).getTypeInformation()).as(pojo.getPojoFieldAt(i).getField().getName())
+      assertThat(pojo.getPojoFieldAt(i).getTypeInformation())
+          .as(pojo.getPojoFieldAt(i).getField().getName())
           .isNotInstanceOf(GenericTypeInfo.class);
     }
   }

@@ -31,22 +31,36 @@ import org.junit.jupiter.api.Test;
 class PerturbedRecordTypeSerializerTest extends SerializerTestBase<PerturbedRecord> {
 
   PerturbedRecordTypeSerializerTest() {
-    super(new DeeplyEqualsChecker().withCustomCheck((a, b) -> a instanceof PerturbedRecord && b instanceof PerturbedRecord,
-        (a, b, checker) -> same((PerturbedRecord) a, (PerturbedRecord) b)));
+    super(
+        new DeeplyEqualsChecker()
+            .withCustomCheck(
+                (a, b) -> a instanceof PerturbedRecord && b instanceof PerturbedRecord,
+                (a, b, checker) -> same((PerturbedRecord) a, (PerturbedRecord) b)));
   }
 
   static boolean same(PerturbedRecord a, PerturbedRecord b) {
-    return Arrays.equals(a.getKey(), b.getKey()) && Arrays.equals(a.getValue(), b.getValue())
-        && Double.compare(a.getEpsilon(), b.getEpsilon()) == 0 && Objects.equals(a.getUser(), b.getUser())
-        && a.getTimestamp() == b.getTimestamp() && a.getTimestampType() == b.getTimestampType()
-        && Objects.equals(a.getSourceTopic(), b.getSourceTopic()) && a.getSourcePartition() == b.getSourcePartition()
-        && a.getSourceOffset() == b.getSourceOffset() && Objects.equals(a.getFingerprint(), b.getFingerprint());
+    return Arrays.equals(a.getKey(), b.getKey())
+        && Arrays.equals(a.getValue(), b.getValue())
+        && Double.compare(a.getEpsilon(), b.getEpsilon()) == 0
+        && Objects.equals(a.getUser(), b.getUser())
+        && a.getTimestamp() == b.getTimestamp()
+        && a.getTimestampType() == b.getTimestampType()
+        && Objects.equals(a.getSourceTopic(), b.getSourceTopic())
+        && a.getSourcePartition() == b.getSourcePartition()
+        && a.getSourceOffset() == b.getSourceOffset()
+        && Objects.equals(a.getFingerprint(), b.getFingerprint());
   }
 
   static PerturbedRecord full() {
-    PerturbedRecord r = new PerturbedRecord("b17".getBytes(StandardCharsets.UTF_8),
-        "{\"id\":\"b17\",\"x\":0.25}".getBytes(StandardCharsets.UTF_8), 5.5, "u17", 1_767_225_600_017L,
-        TimestampType.LOG_APPEND_TIME).from("ogpm.raw", 3, 123_456_789_012L);
+    PerturbedRecord r =
+        new PerturbedRecord(
+                "b17".getBytes(StandardCharsets.UTF_8),
+                "{\"id\":\"b17\",\"x\":0.25}".getBytes(StandardCharsets.UTF_8),
+                5.5,
+                "u17",
+                1_767_225_600_017L,
+                TimestampType.LOG_APPEND_TIME)
+            .from("ogpm.raw", 3, 123_456_789_012L);
     r.setFingerprint("v1:0123456789abcdef");
     return r;
   }
@@ -68,14 +82,31 @@ class PerturbedRecordTypeSerializerTest extends SerializerTestBase<PerturbedReco
 
   @Override
   protected PerturbedRecord[] getTestData() {
-    PerturbedRecord noKeyNoFingerprint = new PerturbedRecord(null, "{}".getBytes(StandardCharsets.UTF_8), 0.1, "\u00fc\u4e16",
-        -5, TimestampType.CREATE_TIME).from("t", 0, 0);
-    PerturbedRecord noType = new PerturbedRecord(new byte[0], new byte[0], Double.MIN_VALUE, "", Long.MIN_VALUE, null)
-        .from("", Integer.MAX_VALUE, Long.MAX_VALUE);
+    PerturbedRecord noKeyNoFingerprint =
+        new PerturbedRecord(
+                null,
+                "{}".getBytes(StandardCharsets.UTF_8),
+                0.1,
+                "\u00fc\u4e16",
+                -5,
+                TimestampType.CREATE_TIME)
+            .from("t", 0, 0);
+    PerturbedRecord noType =
+        new PerturbedRecord(new byte[0], new byte[0], Double.MIN_VALUE, "", Long.MIN_VALUE, null)
+            .from("", Integer.MAX_VALUE, Long.MAX_VALUE);
     noType.setFingerprint("");
-    PerturbedRecord noTimestamp = new PerturbedRecord(new byte[] {-1, 0, 1}, null, Double.MAX_VALUE, null, 0,
-        TimestampType.NO_TIMESTAMP_TYPE).from(null, -1, -1);
-    return new PerturbedRecord[] {full(), noKeyNoFingerprint, noType, noTimestamp, new PerturbedRecord()};
+    PerturbedRecord noTimestamp =
+        new PerturbedRecord(
+                new byte[] {-1, 0, 1},
+                null,
+                Double.MAX_VALUE,
+                null,
+                0,
+                TimestampType.NO_TIMESTAMP_TYPE)
+            .from(null, -1, -1);
+    return new PerturbedRecord[] {
+      full(), noKeyNoFingerprint, noType, noTimestamp, new PerturbedRecord()
+    };
   }
 
   @Test
@@ -91,8 +122,11 @@ class PerturbedRecordTypeSerializerTest extends SerializerTestBase<PerturbedReco
     assertThat(type.isTupleType()).isFalse();
     assertThat(type.getArity()).isEqualTo(1);
     assertThat(type.getTotalFields()).isEqualTo(1);
-    assertThat(type).hasToString("PerturbedRecord").isEqualTo(PerturbedRecordTypeInfo.INSTANCE)
-        .hasSameHashCodeAs(PerturbedRecordTypeInfo.INSTANCE).isNotEqualTo(TypeInformation.of(RawRecord.class));
+    assertThat(type)
+        .hasToString("PerturbedRecord")
+        .isEqualTo(PerturbedRecordTypeInfo.INSTANCE)
+        .hasSameHashCodeAs(PerturbedRecordTypeInfo.INSTANCE)
+        .isNotEqualTo(TypeInformation.of(RawRecord.class));
     assertThat(type.canEqual(PerturbedRecordTypeInfo.INSTANCE)).isTrue();
     assertThat(type.canEqual(TypeInformation.of(RawRecord.class))).isFalse();
   }
@@ -102,15 +136,20 @@ class PerturbedRecordTypeSerializerTest extends SerializerTestBase<PerturbedReco
     PerturbedRecord r = full();
     DataOutputSerializer out = new DataOutputSerializer(64);
     PerturbedRecordTypeSerializer.INSTANCE.serialize(r, out);
-    PerturbedRecord back = PerturbedRecordTypeSerializer.INSTANCE.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+    PerturbedRecord back =
+        PerturbedRecordTypeSerializer.INSTANCE.deserialize(
+            new DataInputDeserializer(out.getCopyOfBuffer()));
     assertThat(back).usingRecursiveComparison().isEqualTo(r);
     PerturbedRecord copy = PerturbedRecordTypeSerializer.INSTANCE.copy(r);
     assertThat(copy).usingRecursiveComparison().isEqualTo(r);
     assertThat(copy.getKey()).isNotSameAs(r.getKey());
     assertThat(copy.getValue()).isNotSameAs(r.getValue());
-    // Mutable (its setters), so Flink copies it between chained operators unless objects are reused.
+    // Mutable (its setters), so Flink copies it between chained operators unless objects are
+    // reused.
     assertThat(PerturbedRecordTypeSerializer.INSTANCE.isImmutableType()).isFalse();
-    assertThat(PerturbedRecordTypeSerializer.INSTANCE.copy(r, new PerturbedRecord())).usingRecursiveComparison().isEqualTo(r);
+    assertThat(PerturbedRecordTypeSerializer.INSTANCE.copy(r, new PerturbedRecord()))
+        .usingRecursiveComparison()
+        .isEqualTo(r);
   }
 
   @Test
@@ -122,22 +161,30 @@ class PerturbedRecordTypeSerializerTest extends SerializerTestBase<PerturbedReco
     // flags, epsilon (8), user (StringValue null: 1 byte), timestamp (8), then the type's id
     assertThat(bytes[1 + 8 + 1 + 8]).isEqualTo((byte) TimestampType.LOG_APPEND_TIME.id);
     bytes[1 + 8 + 1 + 8] = 7;
-    assertThatThrownBy(() -> PerturbedRecordTypeSerializer.INSTANCE.deserialize(new DataInputDeserializer(bytes)))
-        .isInstanceOf(IOException.class).hasMessageContaining("timestamp type id 7");
+    assertThatThrownBy(
+            () ->
+                PerturbedRecordTypeSerializer.INSTANCE.deserialize(
+                    new DataInputDeserializer(bytes)))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("timestamp type id 7");
   }
 
   /** A snapshot written and read back restores the same serializer, compatible as is. */
   @Test
   void aRestoredSnapshotIsCompatibleAsIs() throws IOException {
-    TypeSerializerSnapshot<PerturbedRecord> snapshot = PerturbedRecordTypeSerializer.INSTANCE.snapshotConfiguration();
+    TypeSerializerSnapshot<PerturbedRecord> snapshot =
+        PerturbedRecordTypeSerializer.INSTANCE.snapshotConfiguration();
     DataOutputSerializer out = new DataOutputSerializer(64);
     TypeSerializerSnapshotSerializationUtil.writeSerializerSnapshot(out, snapshot);
-    TypeSerializerSnapshot<PerturbedRecord> restored = TypeSerializerSnapshotSerializationUtil.readSerializerSnapshot(
-        new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
+    TypeSerializerSnapshot<PerturbedRecord> restored =
+        TypeSerializerSnapshotSerializationUtil.readSerializerSnapshot(
+            new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
     assertThat(restored).isInstanceOf(PerturbedRecordTypeSerializer.Snapshot.class);
     assertThat(restored.restoreSerializer()).isSameAs(PerturbedRecordTypeSerializer.INSTANCE);
     TypeSerializerSchemaCompatibility<PerturbedRecord> compatibility =
-        PerturbedRecordTypeSerializer.INSTANCE.snapshotConfiguration().resolveSchemaCompatibility(restored);
+        PerturbedRecordTypeSerializer.INSTANCE
+            .snapshotConfiguration()
+            .resolveSchemaCompatibility(restored);
     assertThat(compatibility.isCompatibleAsIs()).isTrue();
   }
 }

@@ -15,15 +15,15 @@ import org.apache.flink.table.api.dataview.MapView;
  * budget ({@code spent + cost <= budget (1 + 1e-12)}, the same rounding slack). Its period comes
  * from a clock the producer does not control: the broker's log-append time, read from the record's
  * Kafka timestamp and timestamp type (a record whose type is not {@code LogAppendTime} is refused,
- * {@code untrusted-time}, as is one stamped more than a period ahead of the task's clock), or the task's
- * processing time ({@code ingestion-time}). A period closes {@code max-lag} after its end by the
- * task's clock, which never runs backwards here; records for a closed period are refused ({@code
- * budget-period-closed}).
+ * {@code untrusted-time}, as is one stamped more than a period ahead of the task's clock), or the
+ * task's processing time ({@code ingestion-time}). A period closes {@code max-lag} after its end by
+ * the task's clock, which never runs backwards here; records for a closed period are refused
+ * ({@code budget-period-closed}).
  *
  * <p>The spending is kept per user and period in the function's state, each entry with a
  * time-to-live of {@link #timeToLive} from its last write (Flink's state TTL, processing time, per
- * map entry) instead of the DataStream budget's timers: an entry is written at a clock {@code now >=
- * start - len} (a record more than a period ahead is refused), so it lives until at least {@code
+ * map entry) instead of the DataStream budget's timers: an entry is written at a clock {@code now
+ * >= start - len} (a record more than a period ahead is refused), so it lives until at least {@code
  * start + 2 len + lag = end + lag + len}, one period after its period closed, as the DataStream
  * budget keeps it; and at most {@code 3 len + lag} after its last write.
  *
@@ -65,7 +65,12 @@ final class BudgetLedger {
    * @return null when the record is released ({@link #spentAfter()} is then its period's spending
    *     with it), else why it is refused
    */
-  ReasonCode charge(MapView<Long, Double> spentByPeriod, long clock, Instant time, String timestampType, double cost)
+  ReasonCode charge(
+      MapView<Long, Double> spentByPeriod,
+      long clock,
+      Instant time,
+      String timestampType,
+      double cost)
       throws Exception {
     latest = Math.max(latest, clock);
     long now = latest;

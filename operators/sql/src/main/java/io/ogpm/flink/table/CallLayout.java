@@ -5,8 +5,8 @@ import io.ogpm.flink.LdpAggregation;
 /**
  * Where a function's call holds the arguments that define its mechanism, and what an argument the
  * call leaves out (or the function fixes) is: {@code LDP_PERTURB(value, lo, hi, eps [, domain,
- * mechanism, objective])} has {@code lo} at 1 and its domain at 4, classical when the call has
- * four arguments. Immutable.
+ * mechanism, objective])} has {@code lo} at 1 and its domain at 4, classical when the call has four
+ * arguments. Immutable.
  */
 final class CallLayout {
   /** Not in the call: the function fixes the argument, or the call may leave it out. */
@@ -22,12 +22,24 @@ final class CallLayout {
   final int bins;
   final String fixedDomain;
   final String fixedMechanism;
-  /** A polar call's {@code radius_max}, {@code angle_min} and {@code angle_max}; ABSENT in the others. */
+
+  /**
+   * A polar call's {@code radius_max}, {@code angle_min} and {@code angle_max}; ABSENT in the
+   * others.
+   */
   final int radiusMax;
+
   final int angleMin;
   final int angleMax;
 
-  private CallLayout(String function, int lo, int domain, int mechanism, int objective, int bins, String fixedDomain,
+  private CallLayout(
+      String function,
+      int lo,
+      int domain,
+      int mechanism,
+      int objective,
+      int bins,
+      String fixedDomain,
       String fixedMechanism) {
     this.function = function;
     this.lo = lo;
@@ -65,23 +77,44 @@ final class CallLayout {
   }
 
   /** {@code LDP_PERTURB(value, lo, hi, eps [, domain [, mechanism [, objective]]])}. */
-  static final CallLayout LDP_PERTURB = new CallLayout("LDP_PERTURB", 1, 4, 5, 6, ABSENT, null, null);
+  static final CallLayout LDP_PERTURB =
+      new CallLayout("LDP_PERTURB", 1, 4, 5, 6, ABSENT, null, null);
+
   /** {@code OGPM_PERTURB(value, lo, hi, eps [, domain])}: ogpm, objective l1. */
-  static final CallLayout OGPM_PERTURB = new CallLayout("OGPM_PERTURB", 1, 4, ABSENT, ABSENT, ABSENT, null,
-      SpecArguments.DEFAULT_MECHANISM);
-  /** {@code LDP_PERTURB_KEYED(record_id, field, value, lo, hi, eps [, domain [, mechanism [, objective]]])}. */
-  static final CallLayout LDP_PERTURB_KEYED = new CallLayout("LDP_PERTURB_KEYED", 3, 6, 7, 8, ABSENT, null, null);
-  /** {@code LDP_HISTOGRAM(perturbed, lo, hi, eps [, domain [, mechanism [, bins [, objective]]]])}. */
-  static final CallLayout LDP_HISTOGRAM = new CallLayout("LDP_HISTOGRAM", 1, 4, 5, 7, 6, null, null);
+  static final CallLayout OGPM_PERTURB =
+      new CallLayout(
+          "OGPM_PERTURB", 1, 4, ABSENT, ABSENT, ABSENT, null, SpecArguments.DEFAULT_MECHANISM);
+
+  /**
+   * {@code LDP_PERTURB_KEYED(record_id, field, value, lo, hi, eps [, domain [, mechanism [,
+   * objective]]])}.
+   */
+  static final CallLayout LDP_PERTURB_KEYED =
+      new CallLayout("LDP_PERTURB_KEYED", 3, 6, 7, 8, ABSENT, null, null);
+
+  /**
+   * {@code LDP_HISTOGRAM(perturbed, lo, hi, eps [, domain [, mechanism [, bins [, objective]]]])}.
+   */
+  static final CallLayout LDP_HISTOGRAM =
+      new CallLayout("LDP_HISTOGRAM", 1, 4, 5, 7, 6, null, null);
+
   /** {@code LDP_MEAN(perturbed, lo, hi, eps [, mechanism [, objective]])}: classical. */
-  static final CallLayout LDP_MEAN = new CallLayout("LDP_MEAN", 1, ABSENT, 4, 5, ABSENT, "classical", null);
+  static final CallLayout LDP_MEAN =
+      new CallLayout("LDP_MEAN", 1, ABSENT, 4, 5, ABSENT, "classical", null);
+
   /** {@code LDP_CIRCULAR_MEAN(perturbed, lo, hi, eps [, mechanism [, objective]])}: circular. */
   static final CallLayout LDP_CIRCULAR_MEAN =
       new CallLayout("LDP_CIRCULAR_MEAN", 1, ABSENT, 4, 5, ABSENT, "circular", null);
 
-  /** {@code LDP_PERTURB_POLAR(radius, angle, radius_max, eps [, objective [, angle_min, angle_max]])}. */
+  /**
+   * {@code LDP_PERTURB_POLAR(radius, angle, radius_max, eps [, objective [, angle_min,
+   * angle_max]])}.
+   */
   static final CallLayout LDP_PERTURB_POLAR = new CallLayout("LDP_PERTURB_POLAR");
-  /** {@code LDP_POLAR_MEAN(radius, angle, radius_max, eps [, objective [, angle_min, angle_max]])}. */
+
+  /**
+   * {@code LDP_POLAR_MEAN(radius, angle, radius_max, eps [, objective [, angle_min, angle_max]])}.
+   */
   static final CallLayout LDP_POLAR_MEAN = new CallLayout("LDP_POLAR_MEAN");
 
   /** Whether the call is a polar one. */

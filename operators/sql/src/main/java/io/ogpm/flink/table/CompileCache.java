@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
  */
 final class CompileCache<K, V> {
   private static final Logger LOG = LoggerFactory.getLogger(CompileCache.class);
+
   /** How many tuples a function keeps compiled. */
   static final int DEFAULT_CAPACITY = 64;
 
@@ -31,14 +32,15 @@ final class CompileCache<K, V> {
       throw new IllegalArgumentException("capacity must be at least 1, got " + capacity);
     }
     this.compiler = compiler;
-    this.entries = new LinkedHashMap<>(16, 0.75f, true) {
-      private static final long serialVersionUID = 1L;
+    this.entries =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          private static final long serialVersionUID = 1L;
 
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<K, Compiled<V>> eldest) {
-        return size() > capacity;
-      }
-    };
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<K, Compiled<V>> eldest) {
+            return size() > capacity;
+          }
+        };
   }
 
   /** What the tuple compiles to, compiled now if it is not kept. */
@@ -57,7 +59,9 @@ final class CompileCache<K, V> {
       return Compiled.of(compiler.apply(key));
     } catch (IllegalArgumentException | IllegalStateException e) {
       // The tuple holds a call's arguments (constants such as lo, hi, eps), never a value.
-      LOG.warn("the arguments {} compile to nothing: {}; the function gives NULL for their values", key,
+      LOG.warn(
+          "the arguments {} compile to nothing: {}; the function gives NULL for their values",
+          key,
           e.getMessage());
       return Compiled.failed(e.getMessage());
     }

@@ -11,19 +11,19 @@ import org.apache.flink.table.types.inference.TypeInference;
 
 /**
  * Checks the mechanism arguments of a call that are literals when the query is planned, so that
- * {@code LDP_PERTURB(x, 0, 1, 0)} fails with a {@link org.apache.flink.table.api.ValidationException}
- * naming the function, the argument and its value ({@code LDP_PERTURB: eps must be > 0, got 0.0})
- * instead of giving NULL for every row. Each literal is checked on its own (not NULL; {@code lo},
- * {@code hi} finite; {@code eps} finite and > 0; the names known; {@code bins} in [1, 10000]); when
- * every mechanism argument is a literal, the mechanism is built as the task will build it, which
- * checks the rest ({@code lo < hi}, a mechanism defined on the domain, an output grid that doubles
- * can represent). Arguments that are not literals are checked per row on the task (NULL for the
- * row, counted).
+ * {@code LDP_PERTURB(x, 0, 1, 0)} fails with a {@link
+ * org.apache.flink.table.api.ValidationException} naming the function, the argument and its value
+ * ({@code LDP_PERTURB: eps must be > 0, got 0.0}) instead of giving NULL for every row. Each
+ * literal is checked on its own (not NULL; {@code lo}, {@code hi} finite; {@code eps} finite and >
+ * 0; the names known; {@code bins} in [1, 10000]); when every mechanism argument is a literal, the
+ * mechanism is built as the task will build it, which checks the rest ({@code lo < hi}, a mechanism
+ * defined on the domain, an output grid that doubles can represent). Arguments that are not
+ * literals are checked per row on the task (NULL for the row, counted).
  *
  * <p>Wraps the input strategy that Flink extracted from the function's {@code eval} or {@code
  * accumulate} methods, which matches the overload and casts numbers to DOUBLE. (For aggregate
- * functions the planner keeps literal information only while it validates the query: the check
- * runs then.)
+ * functions the planner keeps literal information only while it validates the query: the check runs
+ * then.)
  */
 final class ConstantArguments extends PlannedArguments {
   private final CallLayout layout;
@@ -35,10 +35,11 @@ final class ConstantArguments extends PlannedArguments {
 
   /** The extracted type inference with its input strategy wrapped. */
   static TypeInference wrap(TypeInference extracted, CallLayout layout) {
-    TypeInference.Builder b = TypeInference.newBuilder()
-        .inputTypeStrategy(new ConstantArguments(extracted.getInputTypeStrategy(), layout))
-        .stateTypeStrategies(extracted.getStateTypeStrategies())
-        .outputTypeStrategy(extracted.getOutputTypeStrategy());
+    TypeInference.Builder b =
+        TypeInference.newBuilder()
+            .inputTypeStrategy(new ConstantArguments(extracted.getInputTypeStrategy(), layout))
+            .stateTypeStrategies(extracted.getStateTypeStrategies())
+            .outputTypeStrategy(extracted.getOutputTypeStrategy());
     extracted.getStaticArguments().ifPresent(b::staticArguments);
     return b.build();
   }
@@ -80,9 +81,15 @@ final class ConstantArguments extends PlannedArguments {
       Objective.parse(objective);
     }
     if (bins != null && !(bins >= 1 && bins <= CallLayout.MAX_BINS)) {
-      throw new IllegalArgumentException("bins must be in [1, " + CallLayout.MAX_BINS + "], got " + bins.longValue());
+      throw new IllegalArgumentException(
+          "bins must be in [1, " + CallLayout.MAX_BINS + "], got " + bins.longValue());
     }
-    if (lo != null && hi != null && eps != null && domain != null && mechanism != null && objective != null) {
+    if (lo != null
+        && hi != null
+        && eps != null
+        && domain != null
+        && mechanism != null
+        && objective != null) {
       // Everything is known: build the mechanism as the task will.
       MechanismCatalog.of(new SpecArguments(lo, hi, eps, domain, mechanism, objective).spec());
     } else if (lo != null && hi != null) {
@@ -100,16 +107,25 @@ final class ConstantArguments extends PlannedArguments {
     String objective = text(call, layout.objective, "objective", SpecArguments.DEFAULT_OBJECTIVE);
     boolean circle = CallLayout.holds(layout.angleMin, call.getArgumentDataTypes().size());
     // Boxed defaults: a ternary of Double and double would unbox a column's null.
-    Double angleMin = circle ? number(call, layout.angleMin, "angle_min") :
-        Double.valueOf(PolarArguments.DEFAULT_ANGLE_MIN);
-    Double angleMax = circle ? number(call, layout.angleMax, "angle_max") :
-        Double.valueOf(PolarArguments.DEFAULT_ANGLE_MAX);
+    Double angleMin =
+        circle
+            ? number(call, layout.angleMin, "angle_min")
+            : Double.valueOf(PolarArguments.DEFAULT_ANGLE_MIN);
+    Double angleMax =
+        circle
+            ? number(call, layout.angleMax, "angle_max")
+            : Double.valueOf(PolarArguments.DEFAULT_ANGLE_MAX);
     if (objective != null) {
       Objective.parse(objective);
     }
     PolarArguments.check(radiusMax, eps, angleMin, angleMax);
-    if (radiusMax != null && eps != null && objective != null && angleMin != null && angleMax != null) {
-      PolarArguments.Split split = new PolarArguments(radiusMax, eps, objective, angleMin, angleMax).split();
+    if (radiusMax != null
+        && eps != null
+        && objective != null
+        && angleMin != null
+        && angleMax != null) {
+      PolarArguments.Split split =
+          new PolarArguments(radiusMax, eps, objective, angleMin, angleMax).split();
       MechanismCatalog.of(split.radius().spec());
       MechanismCatalog.of(split.angle().spec());
     }
@@ -121,7 +137,10 @@ final class ConstantArguments extends PlannedArguments {
     return v == null ? null : ((Number) v).doubleValue();
   }
 
-  /** The literal text at a position; the default when the call does not hold the position; null when not a literal. */
+  /**
+   * The literal text at a position; the default when the call does not hold the position; null when
+   * not a literal.
+   */
   private static String text(CallContext call, int position, String name, String absent) {
     if (!CallLayout.holds(position, call.getArgumentDataTypes().size())) {
       return absent;
@@ -131,7 +150,8 @@ final class ConstantArguments extends PlannedArguments {
   }
 
   private static Object literal(CallContext call, int position, String name) {
-    if (!CallLayout.holds(position, call.getArgumentDataTypes().size()) || !isLiteral(call, position)) {
+    if (!CallLayout.holds(position, call.getArgumentDataTypes().size())
+        || !isLiteral(call, position)) {
       return null;
     }
     if (call.isArgumentNull(position)) {

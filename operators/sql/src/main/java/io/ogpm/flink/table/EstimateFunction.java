@@ -22,14 +22,13 @@ import org.apache.flink.types.Row;
  * <p>An accumulator is bound to the arguments of its first value. Left out, each counted in {@code
  * valuesSkipped} under its {@code reason}: a value whose arguments define no mechanism ({@code
  * invalid-argument}), differ from those the accumulator is bound to ({@code other-mechanism}: one
- * estimate from values of two mechanisms would be meaningless), or that the mechanism cannot
- * output (NaN, an infinity, beyond the output domain: {@code not-a-perturbed-value}), and a
- * retraction of a value the accumulator cannot hold ({@code absent-value}). NULLs are
- * skipped, as SQL's own aggregates skip them, uncounted. Values taken are counted in {@code
- * valuesAggregated}.
+ * estimate from values of two mechanisms would be meaningless), or that the mechanism cannot output
+ * (NaN, an infinity, beyond the output domain: {@code not-a-perturbed-value}), and a retraction of
+ * a value the accumulator cannot hold ({@code absent-value}). NULLs are skipped, as SQL's own
+ * aggregates skip them, uncounted. Values taken are counted in {@code valuesAggregated}.
  *
- * <p>Retraction is exact ({@link io.ogpm.estimate.FieldAccumulator#subtract}): an aggregate over
- * an updating table (a changelog) gives the estimate of the values it currently holds. A group or
+ * <p>Retraction is exact ({@link io.ogpm.estimate.FieldAccumulator#subtract}): an aggregate over an
+ * updating table (a changelog) gives the estimate of the values it currently holds. A group or
  * window whose accumulator holds no value gives NULL.
  */
 @Internal
@@ -75,8 +74,17 @@ public abstract class EstimateFunction extends AggregateFunction<Row, LdpAccumul
   }
 
   /** Adds (or, for a retraction, removes) one value perturbed with these arguments. */
-  void change(LdpAccumulator acc, Double y, Double lo, Double hi, Double eps, String domain, String mechanism,
-      Integer bins, String objective, boolean retract) {
+  void change(
+      LdpAccumulator acc,
+      Double y,
+      Double lo,
+      Double hi,
+      Double eps,
+      String domain,
+      String mechanism,
+      Integer bins,
+      String objective,
+      boolean retract) {
     if (y == null) {
       return;
     }
@@ -108,11 +116,19 @@ public abstract class EstimateFunction extends AggregateFunction<Row, LdpAccumul
     }
   }
 
-  private Estimation estimation(Double lo, Double hi, Double eps, String domain, String mechanism, String objective,
+  private Estimation estimation(
+      Double lo,
+      Double hi,
+      Double eps,
+      String domain,
+      String mechanism,
+      String objective,
       Integer bins) {
-    if (lastArguments == null || !lastArguments.arguments().matches(lo, hi, eps, domain, mechanism, objective)
+    if (lastArguments == null
+        || !lastArguments.arguments().matches(lo, hi, eps, domain, mechanism, objective)
         || !java.util.Objects.equals(lastArguments.bins(), bins)) {
-      lastArguments = new EstimateArguments(new SpecArguments(lo, hi, eps, domain, mechanism, objective), bins);
+      lastArguments =
+          new EstimateArguments(new SpecArguments(lo, hi, eps, domain, mechanism, objective), bins);
       lastEstimation = estimations.get(lastArguments).value();
     }
     return lastEstimation;

@@ -35,7 +35,8 @@ final class Estimation {
       throw new IllegalArgumentException("bins must not be NULL");
     }
     if (bins < 1 || bins > CallLayout.MAX_BINS) {
-      throw new IllegalArgumentException("bins must be in [1, " + CallLayout.MAX_BINS + "], got " + bins);
+      throw new IllegalArgumentException(
+          "bins must be in [1, " + CallLayout.MAX_BINS + "], got " + bins);
     }
     return new Estimation(MechanismCatalog.of(a.arguments().spec()), bins);
   }

@@ -10,9 +10,8 @@ import org.apache.flink.metrics.MetricGroup;
  * The counters of the SQL functions in one operator. A query may call a function several times in
  * one operator (two perturbed columns in one SELECT): every call's instance registers in the same
  * operator metric group, where a second counter of the same name would not be reported. So the
- * counters are shared by metric group: each call adds to the operator's one {@code
- * valuesPerturbed} (and so on), whatever the number of calls. Counters are incremented by the task
- * thread only.
+ * counters are shared by metric group: each call adds to the operator's one {@code valuesPerturbed}
+ * (and so on), whatever the number of calls. Counters are incremented by the task thread only.
  */
 final class FunctionMetrics {
   private static final Map<MetricGroup, FunctionMetrics> SHARED = new WeakHashMap<>();
@@ -47,7 +46,8 @@ final class FunctionMetrics {
   /** The counter {@code name} in the operator's subgroup {@code reason=<code>}. */
   Counter counter(String name, String reason) {
     synchronized (this) {
-      return byReason.computeIfAbsent(reason + "/" + name, k -> group.addGroup("reason", reason).counter(name));
+      return byReason.computeIfAbsent(
+          reason + "/" + name, k -> group.addGroup("reason", reason).counter(name));
     }
   }
 }

@@ -27,7 +27,8 @@ public class LdpAccumulator {
 
   /** Whether values of this mechanism and binning belong here. */
   boolean holds(EstimateArguments a) {
-    return a.arguments().matches(lo, hi, eps, domain, mechanism, objective) && java.util.Objects.equals(a.bins(), bins);
+    return a.arguments().matches(lo, hi, eps, domain, mechanism, objective)
+        && java.util.Objects.equals(a.bins(), bins);
   }
 
   /** Binds the accumulator to a mechanism and binning. */
@@ -44,6 +45,7 @@ public class LdpAccumulator {
 
   /** The arguments it is bound to. */
   EstimateArguments arguments() {
-    return new EstimateArguments(new SpecArguments(lo, hi, eps, domain, mechanism, objective), bins);
+    return new EstimateArguments(
+        new SpecArguments(lo, hi, eps, domain, mechanism, objective), bins);
   }
 }

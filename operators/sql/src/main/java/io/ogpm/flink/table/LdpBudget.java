@@ -34,8 +34,8 @@ import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.types.Row;
 
 /**
- * {@code LDP_BUDGET(input => TABLE t PARTITION BY user, cost => c, budget => b, budget_period => p [,
- * clock => 'log-append-time' | 'ingestion-time'] [, max_lag => l] [, time_column => ...] [,
+ * {@code LDP_BUDGET(input => TABLE t PARTITION BY user, cost => c, budget => b, budget_period => p
+ * [, clock => 'log-append-time' | 'ingestion-time'] [, max_lag => l] [, time_column => ...] [,
  * time_type_column => ...])}: the per-user privacy budget in SQL, a process table function. It
  * passes a row of the input through (all its columns, plus {@code ldp_budget_spent}, the user's
  * spending in the row's period with it) only if the user's spending in that period plus the row's
@@ -46,10 +46,10 @@ import org.apache.flink.types.Row;
  * budget's ({@link BudgetLedger}).
  *
  * <p>{@code cost} is the epsilon one row spends: the sum of the {@code eps} of the columns the
- * query perturbs from it (sequential composition). {@code period} and {@code max_lag} are written as
- * in the configuration file ({@code '1d'}, {@code '12h'}, {@code 'PT30M'}). With the default clock
- * {@code log-append-time} the input must carry the record's Kafka timestamp and timestamp type, by
- * default in the columns {@code kafka_timestamp} ({@code TIMESTAMP_LTZ(3) METADATA FROM
+ * query perturbs from it (sequential composition). {@code period} and {@code max_lag} are written
+ * as in the configuration file ({@code '1d'}, {@code '12h'}, {@code 'PT30M'}). With the default
+ * clock {@code log-append-time} the input must carry the record's Kafka timestamp and timestamp
+ * type, by default in the columns {@code kafka_timestamp} ({@code TIMESTAMP_LTZ(3) METADATA FROM
  * 'timestamp'}) and {@code kafka_timestamp_type} ({@code STRING METADATA FROM 'timestamp-type'}) of
  * a raw topic with {@code message.timestamp.type=LogAppendTime}; rows stamped by their producer are
  * refused. Every scalar argument must be a literal; a bad one fails the query when it is planned.
@@ -64,13 +64,16 @@ public class LdpBudget extends ProcessTableFunction<Row> {
 
   /** The default column of the Kafka timestamp (log-append-time clock). */
   public static final String DEFAULT_TIME_COLUMN = "kafka_timestamp";
+
   /** The default column of the Kafka timestamp type (log-append-time clock). */
   public static final String DEFAULT_TIME_TYPE_COLUMN = "kafka_timestamp_type";
 
   static final String INPUT = "input";
   static final String STATE = "spent_by_period";
+
   /** Positions of the scalar arguments in a call. */
   static final int COST = 1;
+
   static final int BUDGET = 2;
   static final int PERIOD = 3;
   static final int CLOCK = 4;
@@ -102,7 +105,9 @@ public class LdpBudget extends ProcessTableFunction<Row> {
   public void eval(
       Context ctx,
       @StateHint(name = STATE) MapView<Long, Double> spentByPeriod,
-      @ArgumentHint(value = {ArgumentTrait.SET_SEMANTIC_TABLE, ArgumentTrait.PASS_COLUMNS_THROUGH}, name = INPUT)
+      @ArgumentHint(
+              value = {ArgumentTrait.SET_SEMANTIC_TABLE, ArgumentTrait.PASS_COLUMNS_THROUGH},
+              name = INPUT)
           Row input,
       @ArgumentHint(name = "cost") String cost,
       @ArgumentHint(name = "budget") String budget,
@@ -110,7 +115,8 @@ public class LdpBudget extends ProcessTableFunction<Row> {
       @ArgumentHint(name = "clock", isOptional = true) String clock,
       @ArgumentHint(name = "max_lag", isOptional = true) String maxLag,
       @ArgumentHint(name = "time_column", isOptional = true) String timeColumn,
-      @ArgumentHint(name = "time_type_column", isOptional = true) String timeTypeColumn) throws Exception {
+      @ArgumentHint(name = "time_type_column", isOptional = true) String timeTypeColumn)
+      throws Exception {
     if (ledger == null) {
       // The arguments are literals, checked when the query was planned: the same for every row.
       ledger = new BudgetLedger(config(number("budget", budget), period, clock, maxLag));
@@ -162,8 +168,8 @@ public class LdpBudget extends ProcessTableFunction<Row> {
   /**
    * A number written as a string ({@code cost => '3.0'}), or null for NULL.
    *
-   * <p>Strings, not DOUBLE: Flink 2.2 inserts a cast for a DECIMAL or INT literal passed to a DOUBLE
-   * argument of a process table function, then generates code that casts the literal's value
+   * <p>Strings, not DOUBLE: Flink 2.2 inserts a cast for a DECIMAL or INT literal passed to a
+   * DOUBLE argument of a process table function, then generates code that casts the literal's value
    * ({@code DecimalData}) to {@code Double} without converting it, and fails to compile; and the
    * cast hides the literal from the state's time-to-live. Strings are passed as they are.
    *
@@ -176,8 +182,8 @@ public class LdpBudget extends ProcessTableFunction<Row> {
     try {
       return Double.parseDouble(value.strip());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " must be a number written as a string, for example '1.5', got '"
-          + value + "'");
+      throw new IllegalArgumentException(
+          name + " must be a number written as a string, for example '1.5', got '" + value + "'");
     }
   }
 
@@ -206,7 +212,10 @@ public class LdpBudget extends ProcessTableFunction<Row> {
     }
   }
 
-  /** A budget configuration's message with the SQL arguments' names ({@code budget: period} is {@code budget_period}). */
+  /**
+   * A budget configuration's message with the SQL arguments' names ({@code budget: period} is
+   * {@code budget_period}).
+   */
   static String argumentNames(String message) {
     String m = message.startsWith("budget: ") ? message.substring("budget: ".length()) : message;
     if (m.startsWith("period")) {
@@ -225,19 +234,22 @@ public class LdpBudget extends ProcessTableFunction<Row> {
   public TypeInference getTypeInference(DataTypeFactory typeFactory) {
     TypeInference extracted = super.getTypeInference(typeFactory);
     LinkedHashMap<String, StateTypeStrategy> states = new LinkedHashMap<>();
-    extracted.getStateTypeStrategies().forEach((name, s) -> states.put(name, new KeptForTheBudget(s)));
-    TypeInference.Builder b = TypeInference.newBuilder()
-        .inputTypeStrategy(new BudgetArguments(extracted.getInputTypeStrategy()))
-        .stateTypeStrategies(states)
-        .outputTypeStrategy(extracted.getOutputTypeStrategy());
+    extracted
+        .getStateTypeStrategies()
+        .forEach((name, s) -> states.put(name, new KeptForTheBudget(s)));
+    TypeInference.Builder b =
+        TypeInference.newBuilder()
+            .inputTypeStrategy(new BudgetArguments(extracted.getInputTypeStrategy()))
+            .stateTypeStrategies(states)
+            .outputTypeStrategy(extracted.getOutputTypeStrategy());
     extracted.getStaticArguments().ifPresent(b::staticArguments);
     return b.build();
   }
 
   /**
    * A call's argument value: null when the call leaves it out or passes NULL; {@link #NOT_LITERAL}
-   * when the planner cannot say (it validates a call again after casting its literals: {@code CAST(1.0
-   * AS DOUBLE)} is no literal).
+   * when the planner cannot say (it validates a call again after casting its literals: {@code
+   * CAST(1.0 AS DOUBLE)} is no literal).
    */
   static Object literal(CallContext call, int position) {
     if (position >= call.getArgumentDataTypes().size() || call.isArgumentNull(position)) {
@@ -246,8 +258,10 @@ public class LdpBudget extends ProcessTableFunction<Row> {
     if (!call.isArgumentLiteral(position)) {
       return NOT_LITERAL;
     }
-    Object v = call.getArgumentValue(position, call.getArgumentDataTypes().get(position).getConversionClass())
-        .orElse(null);
+    Object v =
+        call.getArgumentValue(
+                position, call.getArgumentDataTypes().get(position).getConversionClass())
+            .orElse(null);
     return v == null ? null : v.toString();
   }
 
@@ -260,7 +274,10 @@ public class LdpBudget extends ProcessTableFunction<Row> {
     Object period = literal(call, PERIOD);
     Object clock = literal(call, CLOCK);
     Object lag = literal(call, MAX_LAG);
-    if (budget == NOT_LITERAL || period == NOT_LITERAL || clock == NOT_LITERAL || lag == NOT_LITERAL) {
+    if (budget == NOT_LITERAL
+        || period == NOT_LITERAL
+        || clock == NOT_LITERAL
+        || lag == NOT_LITERAL) {
       return null;
     }
     return config(number("budget", (String) budget), (String) period, (String) clock, (String) lag);
@@ -284,8 +301,11 @@ public class LdpBudget extends ProcessTableFunction<Row> {
       }
       Double c = number("cost", (String) cost);
       if (c == null || !(c > 0) || !(c <= budget.epsilon())) {
-        throw new IllegalArgumentException("cost must be > 0 and at most the budget " + budget.epsilon()
-            + " (a record costing more could never be released), got " + c);
+        throw new IllegalArgumentException(
+            "cost must be > 0 and at most the budget "
+                + budget.epsilon()
+                + " (a record costing more could never be released), got "
+                + c);
       }
       if (budget.clock() != BudgetClock.LOG_APPEND_TIME) {
         return;
@@ -298,25 +318,48 @@ public class LdpBudget extends ProcessTableFunction<Row> {
       Object time = literal(call, TIME_COLUMN);
       Object type = literal(call, TIME_TYPE_COLUMN);
       if (time != NOT_LITERAL) {
-        column(row, orDefault((String) time, DEFAULT_TIME_COLUMN), "time_column",
-            LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE, "TIMESTAMP_LTZ(3) METADATA FROM 'timestamp'");
+        column(
+            row,
+            orDefault((String) time, DEFAULT_TIME_COLUMN),
+            "time_column",
+            LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
+            "TIMESTAMP_LTZ(3) METADATA FROM 'timestamp'");
       }
       if (type != NOT_LITERAL) {
-        column(row, orDefault((String) type, DEFAULT_TIME_TYPE_COLUMN), "time_type_column", null,
+        column(
+            row,
+            orDefault((String) type, DEFAULT_TIME_TYPE_COLUMN),
+            "time_type_column",
+            null,
             "STRING METADATA FROM 'timestamp-type'");
       }
     }
 
-    private static void column(DataType row, String name, String argument, LogicalTypeRoot root, String declare) {
+    private static void column(
+        DataType row, String name, String argument, LogicalTypeRoot root, String declare) {
       List<String> names = DataType.getFieldNames(row);
       int i = names.indexOf(name);
-      boolean ok = i >= 0 && (root != null
-          ? DataType.getFieldDataTypes(row).get(i).getLogicalType().is(root)
-          : DataType.getFieldDataTypes(row).get(i).getLogicalType().is(LogicalTypeFamily.CHARACTER_STRING));
+      boolean ok =
+          i >= 0
+              && (root != null
+                  ? DataType.getFieldDataTypes(row).get(i).getLogicalType().is(root)
+                  : DataType.getFieldDataTypes(row)
+                      .get(i)
+                      .getLogicalType()
+                      .is(LogicalTypeFamily.CHARACTER_STRING));
       if (!ok) {
-        throw new IllegalArgumentException("the clock log-append-time reads column '" + name + "' (" + argument
-            + "): declare it in the Kafka table as " + name + " " + declare + ", or use clock => 'ingestion-time';"
-            + " the input has " + names);
+        throw new IllegalArgumentException(
+            "the clock log-append-time reads column '"
+                + name
+                + "' ("
+                + argument
+                + "): declare it in the Kafka table as "
+                + name
+                + " "
+                + declare
+                + ", or use clock => 'ingestion-time';"
+                + " the input has "
+                + names);
       }
     }
   }
@@ -336,13 +379,15 @@ public class LdpBudget extends ProcessTableFunction<Row> {
 
     @Override
     public Optional<Duration> getTimeToLive(CallContext call) {
-      // Only the calendar matters here: budget_period, clock and max_lag, strings the planner passes
+      // Only the calendar matters here: budget_period, clock and max_lag, strings the planner
+      // passes
       // as they are. (Numbers it casts to DOUBLE: no longer literals when the state is derived.)
       Object period = literal(call, PERIOD);
       Object clock = literal(call, CLOCK);
       Object lag = literal(call, MAX_LAG);
       if (period == NOT_LITERAL || clock == NOT_LITERAL || lag == NOT_LITERAL) {
-        throw call.newValidationError("LDP_BUDGET: budget_period, clock and max_lag must be literals");
+        throw call.newValidationError(
+            "LDP_BUDGET: budget_period, clock and max_lag must be literals");
       }
       BudgetConfig calendar = config(1.0, (String) period, (String) clock, (String) lag);
       return Optional.of(BudgetLedger.timeToLive(calendar));

@@ -25,9 +25,12 @@ import org.apache.flink.types.Row;
  * out.
  */
 @PublicEvolving
-@FunctionHint(output = @DataTypeHint("ROW<n BIGINT, circular_mean DOUBLE, circular_mean_lower DOUBLE, "
-    + "circular_mean_upper DOUBLE, resultant_length DOUBLE, resultant_length_lower DOUBLE, "
-    + "resultant_length_upper DOUBLE>"))
+@FunctionHint(
+    output =
+        @DataTypeHint(
+            "ROW<n BIGINT, circular_mean DOUBLE, circular_mean_lower DOUBLE, "
+                + "circular_mean_upper DOUBLE, resultant_length DOUBLE, resultant_length_lower DOUBLE, "
+                + "resultant_length_upper DOUBLE>"))
 public class LdpCircularMean extends MeanFunction {
   private static final long serialVersionUID = 1L;
 
@@ -41,7 +44,13 @@ public class LdpCircularMean extends MeanFunction {
     CircularMeans m = e.circular();
     Interval direction = m.direction();
     Interval length = m.resultantLength();
-    return Row.of(e.count(), direction.estimate(), orNull(direction.lower()), orNull(direction.upper()),
-        length.estimate(), orNull(length.lower()), orNull(length.upper()));
+    return Row.of(
+        e.count(),
+        direction.estimate(),
+        orNull(direction.lower()),
+        orNull(direction.upper()),
+        length.estimate(),
+        orNull(length.lower()),
+        orNull(length.upper()));
   }
 }

@@ -23,15 +23,19 @@ import org.apache.flink.types.Row;
  * (outputs beyond the domain in the end bins), {@code reconstructed_histogram} the reconstruction
  * or NULL. {@code band_lower} and {@code band_upper} are a band that holds the histogram of the
  * group's or window's actual inputs, every bin at once, in at least 95 % of groups whatever the
- * inputs ({@link io.ogpm.estimate.HistogramBand}; NULL for mechanisms without one). NULL for a group
- * without values. See {@link EstimateFunction} for what is left out.
+ * inputs ({@link io.ogpm.estimate.HistogramBand}; NULL for mechanisms without one). NULL for a
+ * group without values. See {@link EstimateFunction} for what is left out.
  */
 @PublicEvolving
-@FunctionHint(output = @DataTypeHint("ROW<n BIGINT, estimate_method STRING, histogram ARRAY<DOUBLE>, "
-    + "raw_histogram ARRAY<DOUBLE>, reconstructed_histogram ARRAY<DOUBLE>, em_iterations INT, "
-    + "band_lower ARRAY<DOUBLE>, band_upper ARRAY<DOUBLE>>"))
+@FunctionHint(
+    output =
+        @DataTypeHint(
+            "ROW<n BIGINT, estimate_method STRING, histogram ARRAY<DOUBLE>, "
+                + "raw_histogram ARRAY<DOUBLE>, reconstructed_histogram ARRAY<DOUBLE>, em_iterations INT, "
+                + "band_lower ARRAY<DOUBLE>, band_upper ARRAY<DOUBLE>>"))
 public class LdpHistogram extends EstimateFunction {
   private static final long serialVersionUID = 1L;
+
   /** The bins of a call that does not give them: the DataStream aggregation's default. */
   static final Integer DEFAULT_BINS = LdpAggregation.DEFAULT_BINS;
 
@@ -49,22 +53,45 @@ public class LdpHistogram extends EstimateFunction {
     accumulate(acc, perturbed, lo, hi, eps, SpecArguments.DEFAULT_DOMAIN);
   }
 
-  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain) {
+  public void accumulate(
+      LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain) {
     accumulate(acc, perturbed, lo, hi, eps, domain, SpecArguments.DEFAULT_MECHANISM);
   }
 
-  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain,
+  public void accumulate(
+      LdpAccumulator acc,
+      Double perturbed,
+      Double lo,
+      Double hi,
+      Double eps,
+      String domain,
       String mechanism) {
     accumulate(acc, perturbed, lo, hi, eps, domain, mechanism, DEFAULT_BINS);
   }
 
-  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain,
-      String mechanism, Integer bins) {
-    accumulate(acc, perturbed, lo, hi, eps, domain, mechanism, bins, SpecArguments.DEFAULT_OBJECTIVE);
+  public void accumulate(
+      LdpAccumulator acc,
+      Double perturbed,
+      Double lo,
+      Double hi,
+      Double eps,
+      String domain,
+      String mechanism,
+      Integer bins) {
+    accumulate(
+        acc, perturbed, lo, hi, eps, domain, mechanism, bins, SpecArguments.DEFAULT_OBJECTIVE);
   }
 
-  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain,
-      String mechanism, Integer bins, String objective) {
+  public void accumulate(
+      LdpAccumulator acc,
+      Double perturbed,
+      Double lo,
+      Double hi,
+      Double eps,
+      String domain,
+      String mechanism,
+      Integer bins,
+      String objective) {
     change(acc, perturbed, lo, hi, eps, domain, mechanism, bins, objective, false);
   }
 
@@ -72,22 +99,44 @@ public class LdpHistogram extends EstimateFunction {
     retract(acc, perturbed, lo, hi, eps, SpecArguments.DEFAULT_DOMAIN);
   }
 
-  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain) {
+  public void retract(
+      LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain) {
     retract(acc, perturbed, lo, hi, eps, domain, SpecArguments.DEFAULT_MECHANISM);
   }
 
-  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain,
+  public void retract(
+      LdpAccumulator acc,
+      Double perturbed,
+      Double lo,
+      Double hi,
+      Double eps,
+      String domain,
       String mechanism) {
     retract(acc, perturbed, lo, hi, eps, domain, mechanism, DEFAULT_BINS);
   }
 
-  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain,
-      String mechanism, Integer bins) {
+  public void retract(
+      LdpAccumulator acc,
+      Double perturbed,
+      Double lo,
+      Double hi,
+      Double eps,
+      String domain,
+      String mechanism,
+      Integer bins) {
     retract(acc, perturbed, lo, hi, eps, domain, mechanism, bins, SpecArguments.DEFAULT_OBJECTIVE);
   }
 
-  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String domain,
-      String mechanism, Integer bins, String objective) {
+  public void retract(
+      LdpAccumulator acc,
+      Double perturbed,
+      Double lo,
+      Double hi,
+      Double eps,
+      String domain,
+      String mechanism,
+      Integer bins,
+      String objective) {
     change(acc, perturbed, lo, hi, eps, domain, mechanism, bins, objective, true);
   }
 
@@ -103,8 +152,14 @@ public class LdpHistogram extends EstimateFunction {
   @Override
   Row result(FieldEstimate e) {
     boolean em = e.reconstructedHistogram() != null;
-    return Row.of(e.count(), (em ? EstimationMethod.EM : EstimationMethod.RAW).code(), array(em ? e.reconstructedHistogram() : e.rawHistogram()),
-        array(e.rawHistogram()), array(e.reconstructedHistogram()), e.iterations(),
-        array(e.band() == null ? null : e.band().lower()), array(e.band() == null ? null : e.band().upper()));
+    return Row.of(
+        e.count(),
+        (em ? EstimationMethod.EM : EstimationMethod.RAW).code(),
+        array(em ? e.reconstructedHistogram() : e.rawHistogram()),
+        array(e.rawHistogram()),
+        array(e.reconstructedHistogram()),
+        e.iterations(),
+        array(e.band() == null ? null : e.band().lower()),
+        array(e.band() == null ? null : e.band().upper()));
   }
 }

@@ -22,12 +22,15 @@ import org.apache.flink.types.Row;
  * inputs; {@code mean_interval_method} says what it used ({@code output-mean} or {@code
  * output-mean-and-tails}, {@link io.ogpm.estimate.MeanIntervalMethod}). {@code mean_lower} and
  * {@code mean_upper} are NULL where the mechanism allows no valid interval, {@code unbiased_mean}
- * where it has no affine mean function. NULL for a group without
- * values. See {@link EstimateFunction} for what is left out.
+ * where it has no affine mean function. NULL for a group without values. See {@link
+ * EstimateFunction} for what is left out.
  */
 @PublicEvolving
-@FunctionHint(output = @DataTypeHint("ROW<n BIGINT, mean DOUBLE, mean_lower DOUBLE, mean_upper DOUBLE, "
-    + "raw_mean DOUBLE, unbiased_mean DOUBLE, mean_interval_method STRING>"))
+@FunctionHint(
+    output =
+        @DataTypeHint(
+            "ROW<n BIGINT, mean DOUBLE, mean_lower DOUBLE, mean_upper DOUBLE, "
+                + "raw_mean DOUBLE, unbiased_mean DOUBLE, mean_interval_method STRING>"))
 public class LdpMean extends MeanFunction {
   private static final long serialVersionUID = 1L;
 
@@ -40,7 +43,13 @@ public class LdpMean extends MeanFunction {
   Row result(FieldEstimate e) {
     LinearMeans m = e.linear();
     Interval mean = m.mean();
-    return Row.of(e.count(), mean.estimate(), orNull(mean.lower()), orNull(mean.upper()), m.raw(),
-        orNull(m.unbiased()), m.intervalMethod().code());
+    return Row.of(
+        e.count(),
+        mean.estimate(),
+        orNull(mean.lower()),
+        orNull(mean.upper()),
+        m.raw(),
+        orNull(m.unbiased()),
+        m.intervalMethod().code());
   }
 }

@@ -49,11 +49,18 @@ public class LdpPerturb extends SecurePerturbFunction {
     return eval(value, lo, hi, eps, domain, SpecArguments.DEFAULT_MECHANISM);
   }
 
-  public Double eval(Double value, Double lo, Double hi, Double eps, String domain, String mechanism) {
+  public Double eval(
+      Double value, Double lo, Double hi, Double eps, String domain, String mechanism) {
     return eval(value, lo, hi, eps, domain, mechanism, SpecArguments.DEFAULT_OBJECTIVE);
   }
 
-  public Double eval(Double value, Double lo, Double hi, Double eps, String domain, String mechanism,
+  public Double eval(
+      Double value,
+      Double lo,
+      Double hi,
+      Double eps,
+      String domain,
+      String mechanism,
       String objective) {
     return perturber.perturb(value, lo, hi, eps, domain, mechanism, objective);
   }

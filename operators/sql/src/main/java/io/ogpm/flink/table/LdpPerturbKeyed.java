@@ -13,11 +13,11 @@ import org.apache.flink.table.types.inference.TypeInference;
 
 /**
  * {@code LDP_PERTURB_KEYED(record_id, field, value, lo, hi, eps [, domain [, mechanism [,
- * objective]]])}: {@code LDP_PERTURB} with replay-safe randomness. The random bits are the keyed PRF
- * of the DataStream operator (v2: SipHash-2-4 of the field's name and mechanism spec, the record id,
- * no user, and the value as the mechanism gets it), so a replayed record, or a record sent twice,
- * gets the identical output, any other record independent noise; and the output is the one the
- * DataStream operator gives the same record with the same key, field name and arguments (a
+ * objective]]])}: {@code LDP_PERTURB} with replay-safe randomness. The random bits are the keyed
+ * PRF of the DataStream operator (v2: SipHash-2-4 of the field's name and mechanism spec, the
+ * record id, no user, and the value as the mechanism gets it), so a replayed record, or a record
+ * sent twice, gets the identical output, any other record independent noise; and the output is the
+ * one the DataStream operator gives the same record with the same key, field name and arguments (a
  * configuration without a user field). {@code record_id} is a BIGINT (the DataStream operator's
  * integer ids) or a STRING (its string ids); {@code field} names the column (its noise is
  * independent of every other column's).
@@ -38,6 +38,7 @@ public class LdpPerturbKeyed extends ScalarFunction {
 
   /** The job parameter naming the key file on the task managers. */
   public static final String KEY_FILE_PARAMETER = "ogpm.key-file";
+
   /** The job parameter naming the task managers' environment variable that holds the key. */
   public static final String KEY_ENV_PARAMETER = "ogpm.key-env";
 
@@ -57,17 +58,20 @@ public class LdpPerturbKeyed extends ScalarFunction {
    */
   public LdpPerturbKeyed(KeySource keySource) {
     if (keySource == null || !keySource.isKeyed()) {
-      throw new IllegalArgumentException("LDP_PERTURB_KEYED needs a key file or environment variable, got "
-          + keySource);
+      throw new IllegalArgumentException(
+          "LDP_PERTURB_KEYED needs a key file or environment variable, got " + keySource);
     }
     this.keySource = keySource;
   }
 
   @Override
   public void open(FunctionContext context) {
-    KeySource source = keySource != null ? keySource
-        : fromJobParameters(context.getJobParameter(KEY_FILE_PARAMETER, null),
-            context.getJobParameter(KEY_ENV_PARAMETER, null));
+    KeySource source =
+        keySource != null
+            ? keySource
+            : fromJobParameters(
+                context.getJobParameter(KEY_FILE_PARAMETER, null),
+                context.getJobParameter(KEY_ENV_PARAMETER, null));
     open(source, context.getMetricGroup());
   }
 
@@ -88,8 +92,12 @@ public class LdpPerturbKeyed extends ScalarFunction {
    */
   static KeySource fromJobParameters(String file, String variable) {
     if (file != null && variable != null) {
-      throw new IllegalStateException("LDP_PERTURB_KEYED: set one of the job parameters " + KEY_FILE_PARAMETER
-          + " and " + KEY_ENV_PARAMETER + ", not both");
+      throw new IllegalStateException(
+          "LDP_PERTURB_KEYED: set one of the job parameters "
+              + KEY_FILE_PARAMETER
+              + " and "
+              + KEY_ENV_PARAMETER
+              + ", not both");
     }
     if (file != null) {
       return KeySource.file(Path.of(file));
@@ -97,50 +105,116 @@ public class LdpPerturbKeyed extends ScalarFunction {
     if (variable != null) {
       return KeySource.environment(variable);
     }
-    throw new IllegalStateException("LDP_PERTURB_KEYED needs a key on the task managers: set the job parameter "
-        + KEY_FILE_PARAMETER + " (a file) or " + KEY_ENV_PARAMETER + " (an environment variable), for example"
-        + " SET 'pipeline.global-job-parameters' = '" + KEY_ENV_PARAMETER + ":OGPM_KEY'");
+    throw new IllegalStateException(
+        "LDP_PERTURB_KEYED needs a key on the task managers: set the job parameter "
+            + KEY_FILE_PARAMETER
+            + " (a file) or "
+            + KEY_ENV_PARAMETER
+            + " (an environment variable), for example"
+            + " SET 'pipeline.global-job-parameters' = '"
+            + KEY_ENV_PARAMETER
+            + ":OGPM_KEY'");
   }
 
   public Double eval(Long recordId, String field, Double value, Double lo, Double hi, Double eps) {
     return eval(recordId, field, value, lo, hi, eps, SpecArguments.DEFAULT_DOMAIN);
   }
 
-  public Double eval(Long recordId, String field, Double value, Double lo, Double hi, Double eps, String domain) {
+  public Double eval(
+      Long recordId, String field, Double value, Double lo, Double hi, Double eps, String domain) {
     return eval(recordId, field, value, lo, hi, eps, domain, SpecArguments.DEFAULT_MECHANISM);
   }
 
-  public Double eval(Long recordId, String field, Double value, Double lo, Double hi, Double eps, String domain,
+  public Double eval(
+      Long recordId,
+      String field,
+      Double value,
+      Double lo,
+      Double hi,
+      Double eps,
+      String domain,
       String mechanism) {
-    return eval(recordId, field, value, lo, hi, eps, domain, mechanism, SpecArguments.DEFAULT_OBJECTIVE);
+    return eval(
+        recordId, field, value, lo, hi, eps, domain, mechanism, SpecArguments.DEFAULT_OBJECTIVE);
   }
 
-  public Double eval(Long recordId, String field, Double value, Double lo, Double hi, Double eps, String domain,
-      String mechanism, String objective) {
-    return perturber.perturbKeyed(recordId == null ? null : Identifier.integer(recordId), field, value, lo, hi, eps,
-        domain, mechanism, objective);
+  public Double eval(
+      Long recordId,
+      String field,
+      Double value,
+      Double lo,
+      Double hi,
+      Double eps,
+      String domain,
+      String mechanism,
+      String objective) {
+    return perturber.perturbKeyed(
+        recordId == null ? null : Identifier.integer(recordId),
+        field,
+        value,
+        lo,
+        hi,
+        eps,
+        domain,
+        mechanism,
+        objective);
   }
 
-  public Double eval(String recordId, String field, Double value, Double lo, Double hi, Double eps) {
+  public Double eval(
+      String recordId, String field, Double value, Double lo, Double hi, Double eps) {
     return eval(recordId, field, value, lo, hi, eps, SpecArguments.DEFAULT_DOMAIN);
   }
 
-  public Double eval(String recordId, String field, Double value, Double lo, Double hi, Double eps, String domain) {
+  public Double eval(
+      String recordId,
+      String field,
+      Double value,
+      Double lo,
+      Double hi,
+      Double eps,
+      String domain) {
     return eval(recordId, field, value, lo, hi, eps, domain, SpecArguments.DEFAULT_MECHANISM);
   }
 
-  public Double eval(String recordId, String field, Double value, Double lo, Double hi, Double eps, String domain,
+  public Double eval(
+      String recordId,
+      String field,
+      Double value,
+      Double lo,
+      Double hi,
+      Double eps,
+      String domain,
       String mechanism) {
-    return eval(recordId, field, value, lo, hi, eps, domain, mechanism, SpecArguments.DEFAULT_OBJECTIVE);
+    return eval(
+        recordId, field, value, lo, hi, eps, domain, mechanism, SpecArguments.DEFAULT_OBJECTIVE);
   }
 
-  public Double eval(String recordId, String field, Double value, Double lo, Double hi, Double eps, String domain,
-      String mechanism, String objective) {
-    return perturber.perturbKeyed(recordId == null ? null : Identifier.string(recordId), field, value, lo, hi, eps,
-        domain, mechanism, objective);
+  public Double eval(
+      String recordId,
+      String field,
+      Double value,
+      Double lo,
+      Double hi,
+      Double eps,
+      String domain,
+      String mechanism,
+      String objective) {
+    return perturber.perturbKeyed(
+        recordId == null ? null : Identifier.string(recordId),
+        field,
+        value,
+        lo,
+        hi,
+        eps,
+        domain,
+        mechanism,
+        objective);
   }
 
-  /** Not deterministic for the planner: a literal call must be evaluated on the task, where the key is. */
+  /**
+   * Not deterministic for the planner: a literal call must be evaluated on the task, where the key
+   * is.
+   */
   @Override
   public boolean isDeterministic() {
     return false;
@@ -148,6 +222,7 @@ public class LdpPerturbKeyed extends ScalarFunction {
 
   @Override
   public TypeInference getTypeInference(DataTypeFactory typeFactory) {
-    return ConstantArguments.wrap(super.getTypeInference(typeFactory), CallLayout.LDP_PERTURB_KEYED);
+    return ConstantArguments.wrap(
+        super.getTypeInference(typeFactory), CallLayout.LDP_PERTURB_KEYED);
   }
 }

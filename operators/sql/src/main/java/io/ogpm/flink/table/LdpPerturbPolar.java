@@ -19,8 +19,8 @@ import org.apache.flink.types.Row;
  * <p>NULL when either coordinate is NULL, NaN or an infinity, when the radius lies outside {@code
  * [0, radius_max]}, or when arguments that are not literals define no pair (NULL, eps &lt;= 0, a
  * best split that gives a coordinate nothing...); each bad coordinate counted in {@code
- * valuesRejected} under its {@code reason}, and nothing of the pair released. Literal arguments that
- * define no pair fail the query when it is planned, naming the argument.
+ * valuesRejected} under its {@code reason}, and nothing of the pair released. Literal arguments
+ * that define no pair fail the query when it is planned, naming the argument.
  *
  * <pre>{@code
  * CREATE FUNCTION LDP_PERTURB_POLAR AS 'io.ogpm.flink.table.LdpPerturbPolar' USING JAR '.../ogpm-job.jar';
@@ -52,13 +52,26 @@ public class LdpPerturbPolar extends SecurePerturbFunction {
   }
 
   public Row eval(Double radius, Double angle, Double radiusMax, Double eps, String objective) {
-    return eval(radius, angle, radiusMax, eps, objective, PolarArguments.DEFAULT_ANGLE_MIN,
+    return eval(
+        radius,
+        angle,
+        radiusMax,
+        eps,
+        objective,
+        PolarArguments.DEFAULT_ANGLE_MIN,
         PolarArguments.DEFAULT_ANGLE_MAX);
   }
 
-  public Row eval(Double radius, Double angle, Double radiusMax, Double eps, String objective, Double angleMin,
+  public Row eval(
+      Double radius,
+      Double angle,
+      Double radiusMax,
+      Double eps,
+      String objective,
+      Double angleMin,
       Double angleMax) {
-    double[] y = perturber.perturbPolar(radius, angle, radiusMax, eps, objective, angleMin, angleMax);
+    double[] y =
+        perturber.perturbPolar(radius, angle, radiusMax, eps, objective, angleMin, angleMax);
     return y == null ? null : Row.of(y[0], y[1]);
   }
 }

@@ -14,7 +14,11 @@ import org.apache.flink.types.Row;
 @Internal
 public abstract class MeanFunction extends EstimateFunction {
   private static final long serialVersionUID = 1L;
-  /** The DataStream aggregation's default bins: the linear interval reads the tails of the outputs' histogram. */
+
+  /**
+   * The DataStream aggregation's default bins: the linear interval reads the tails of the outputs'
+   * histogram.
+   */
   static final Integer BINS = io.ogpm.flink.LdpAggregation.DEFAULT_BINS;
 
   MeanFunction() {}
@@ -23,11 +27,18 @@ public abstract class MeanFunction extends EstimateFunction {
     accumulate(acc, perturbed, lo, hi, eps, SpecArguments.DEFAULT_MECHANISM);
   }
 
-  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism) {
+  public void accumulate(
+      LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism) {
     accumulate(acc, perturbed, lo, hi, eps, mechanism, SpecArguments.DEFAULT_OBJECTIVE);
   }
 
-  public void accumulate(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism,
+  public void accumulate(
+      LdpAccumulator acc,
+      Double perturbed,
+      Double lo,
+      Double hi,
+      Double eps,
+      String mechanism,
       String objective) {
     change(acc, perturbed, lo, hi, eps, layout().fixedDomain, mechanism, BINS, objective, false);
   }
@@ -36,11 +47,18 @@ public abstract class MeanFunction extends EstimateFunction {
     retract(acc, perturbed, lo, hi, eps, SpecArguments.DEFAULT_MECHANISM);
   }
 
-  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism) {
+  public void retract(
+      LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism) {
     retract(acc, perturbed, lo, hi, eps, mechanism, SpecArguments.DEFAULT_OBJECTIVE);
   }
 
-  public void retract(LdpAccumulator acc, Double perturbed, Double lo, Double hi, Double eps, String mechanism,
+  public void retract(
+      LdpAccumulator acc,
+      Double perturbed,
+      Double lo,
+      Double hi,
+      Double eps,
+      String mechanism,
       String objective) {
     change(acc, perturbed, lo, hi, eps, layout().fixedDomain, mechanism, BINS, objective, true);
   }

@@ -13,7 +13,9 @@ enum Reason {
   OUT_OF_RANGE("out-of-range"),
   /** A keyed call's record id is NULL: keyed randomness needs one. */
   NULL_RECORD_ID("null-record-id"),
-  /** The call's arguments define no mechanism (NULL, eps &lt;= 0, lo &gt;= hi, unknown names...). */
+  /**
+   * The call's arguments define no mechanism (NULL, eps &lt;= 0, lo &gt;= hi, unknown names...).
+   */
   INVALID_ARGUMENT("invalid-argument"),
   /** A value no perturbation with the call's mechanism can output (beyond its output domain). */
   NOT_A_PERTURBED_VALUE("not-a-perturbed-value"),

@@ -20,6 +20,7 @@ abstract class SecurePerturbFunction extends ScalarFunction {
 
   /** A seed for reproducible tests; null (always, outside this package's tests): secure random. */
   private final Long seed;
+
   transient ValuePerturber perturber;
 
   SecurePerturbFunction(Long seed) {
@@ -36,8 +37,10 @@ abstract class SecurePerturbFunction extends ScalarFunction {
 
   /** Opens with an operator's metric group. */
   void open(MetricGroup metrics) {
-    perturber = ValuePerturber.withStream(seed == null ? AesCtrSource.secure() : AesCtrSource.seeded(seed),
-        FunctionMetrics.of(metrics));
+    perturber =
+        ValuePerturber.withStream(
+            seed == null ? AesCtrSource.secure() : AesCtrSource.seeded(seed),
+            FunctionMetrics.of(metrics));
   }
 
   @Override

@@ -18,8 +18,10 @@ import java.util.Objects;
 final class SpecArguments {
   /** The domain of a call that does not name one. */
   static final String DEFAULT_DOMAIN = Domain.Kind.CLASSICAL.id();
+
   /** The mechanism of a call that does not name one: the paper's optimal mechanism. */
   static final String DEFAULT_MECHANISM = MechanismType.OGPM.id();
+
   /** The objective of a call that does not name one: the paper's closed form. */
   static final String DEFAULT_OBJECTIVE = Objective.L1.id();
 
@@ -30,7 +32,8 @@ final class SpecArguments {
   private final String mechanism;
   private final String objective;
 
-  SpecArguments(Double lo, Double hi, Double eps, String domain, String mechanism, String objective) {
+  SpecArguments(
+      Double lo, Double hi, Double eps, String domain, String mechanism, String objective) {
     this.lo = lo;
     this.hi = hi;
     this.eps = eps;
@@ -64,9 +67,14 @@ final class SpecArguments {
   }
 
   /** Whether a call with these arguments has the same arguments as this one. */
-  boolean matches(Double lo, Double hi, Double eps, String domain, String mechanism, String objective) {
-    return same(this.lo, lo) && same(this.hi, hi) && same(this.eps, eps) && Objects.equals(this.domain, domain)
-        && Objects.equals(this.mechanism, mechanism) && Objects.equals(this.objective, objective);
+  boolean matches(
+      Double lo, Double hi, Double eps, String domain, String mechanism, String objective) {
+    return same(this.lo, lo)
+        && same(this.hi, hi)
+        && same(this.eps, eps)
+        && Objects.equals(this.domain, domain)
+        && Objects.equals(this.mechanism, mechanism)
+        && Objects.equals(this.objective, objective);
   }
 
   /**
@@ -98,7 +106,8 @@ final class SpecArguments {
   static void checkEps(double eps) {
     Checks.positive("eps", eps);
     if (eps > OgpmShape.MAX_EPSILON) {
-      throw new IllegalArgumentException("eps must be <= " + OgpmShape.MAX_EPSILON + ", got " + eps);
+      throw new IllegalArgumentException(
+          "eps must be <= " + OgpmShape.MAX_EPSILON + ", got " + eps);
     }
   }
 
@@ -110,7 +119,9 @@ final class SpecArguments {
   }
 
   private static boolean same(Double a, Double b) {
-    return a == null ? b == null : b != null && Double.doubleToLongBits(a) == Double.doubleToLongBits(b);
+    return a == null
+        ? b == null
+        : b != null && Double.doubleToLongBits(a) == Double.doubleToLongBits(b);
   }
 
   @Override
@@ -125,7 +136,17 @@ final class SpecArguments {
 
   @Override
   public String toString() {
-    return "lo=" + lo + ", hi=" + hi + ", eps=" + eps + ", domain=" + domain + ", mechanism=" + mechanism
-        + ", objective=" + objective;
+    return "lo="
+        + lo
+        + ", hi="
+        + hi
+        + ", eps="
+        + eps
+        + ", domain="
+        + domain
+        + ", mechanism="
+        + mechanism
+        + ", objective="
+        + objective;
   }
 }

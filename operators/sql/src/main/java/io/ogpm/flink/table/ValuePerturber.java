@@ -50,16 +50,28 @@ final class ValuePerturber {
   private ValuePerturber(RandomBits stream, KeyedPrf prf, FunctionMetrics metrics) {
     this.stream = stream;
     this.metrics = metrics;
-    this.mechanisms = new CompileCache<>(CompileCache.DEFAULT_CAPACITY, a -> MechanismCatalog.of(a.spec()));
-    this.keyedMechanisms = prf == null ? null : new CompileCache<>(CompileCache.DEFAULT_CAPACITY, k -> {
-      Mechanism m = MechanismCatalog.of(k.arguments().spec());
-      // The DataStream operator's binding: the field's name and its mechanism spec.
-      return new KeyedMechanism(m, prf.forField(k.field(), m.spec().toString()).newBits());
-    });
-    this.polarMechanisms = new CompileCache<>(CompileCache.DEFAULT_CAPACITY, a -> {
-      PolarArguments.Split split = a.split();
-      return new PolarMechanisms(MechanismCatalog.of(split.radius().spec()), MechanismCatalog.of(split.angle().spec()));
-    });
+    this.mechanisms =
+        new CompileCache<>(CompileCache.DEFAULT_CAPACITY, a -> MechanismCatalog.of(a.spec()));
+    this.keyedMechanisms =
+        prf == null
+            ? null
+            : new CompileCache<>(
+                CompileCache.DEFAULT_CAPACITY,
+                k -> {
+                  Mechanism m = MechanismCatalog.of(k.arguments().spec());
+                  // The DataStream operator's binding: the field's name and its mechanism spec.
+                  return new KeyedMechanism(
+                      m, prf.forField(k.field(), m.spec().toString()).newBits());
+                });
+    this.polarMechanisms =
+        new CompileCache<>(
+            CompileCache.DEFAULT_CAPACITY,
+            a -> {
+              PolarArguments.Split split = a.split();
+              return new PolarMechanisms(
+                  MechanismCatalog.of(split.radius().spec()),
+                  MechanismCatalog.of(split.angle().spec()));
+            });
     this.perturbed = metrics.counter("valuesPerturbed");
   }
 
@@ -75,12 +87,19 @@ final class ValuePerturber {
 
   /** How many argument tuples were compiled (for tests). */
   int compilations() {
-    return mechanisms.compilations() + polarMechanisms.compilations()
+    return mechanisms.compilations()
+        + polarMechanisms.compilations()
         + (keyedMechanisms == null ? 0 : keyedMechanisms.compilations());
   }
 
   /** The perturbed value, or null (counted). */
-  Double perturb(Double value, Double lo, Double hi, Double eps, String domain, String mechanism,
+  Double perturb(
+      Double value,
+      Double lo,
+      Double hi,
+      Double eps,
+      String domain,
+      String mechanism,
       String objective) {
     Mechanism m;
     if (lastArguments != null && lastArguments.matches(lo, hi, eps, domain, mechanism, objective)) {
@@ -104,7 +123,13 @@ final class ValuePerturber {
    * released whole or not at all). The radius is drawn first, then the angle, as the DataStream
    * operator draws a polar item's two fields.
    */
-  double[] perturbPolar(Double radius, Double angle, Double radiusMax, Double eps, String objective, Double angleMin,
+  double[] perturbPolar(
+      Double radius,
+      Double angle,
+      Double radiusMax,
+      Double eps,
+      String objective,
+      Double angleMin,
       Double angleMax) {
     if (stream == null) {
       throw new IllegalStateException("this perturber has no stream");
@@ -134,13 +159,22 @@ final class ValuePerturber {
   }
 
   /** The perturbed value of a record's field under keyed randomness, or null (counted). */
-  Double perturbKeyed(Identifier id, String field, Double value, Double lo, Double hi, Double eps, String domain,
-      String mechanism, String objective) {
+  Double perturbKeyed(
+      Identifier id,
+      String field,
+      Double value,
+      Double lo,
+      Double hi,
+      Double eps,
+      String domain,
+      String mechanism,
+      String objective) {
     if (keyedMechanisms == null) {
       throw new IllegalStateException("this perturber has no key");
     }
     KeyedMechanism k;
-    if (lastArguments != null && Objects.equals(lastField, field)
+    if (lastArguments != null
+        && Objects.equals(lastField, field)
         && lastArguments.matches(lo, hi, eps, domain, mechanism, objective)) {
       k = lastKeyed;
     } else {
@@ -164,8 +198,8 @@ final class ValuePerturber {
   }
 
   /**
-   * The value the mechanism is given: x itself in the domain, wrapped onto a circle, +0.0 for
-   * -0.0; NaN (counted) when there is none.
+   * The value the mechanism is given: x itself in the domain, wrapped onto a circle, +0.0 for -0.0;
+   * NaN (counted) when there is none.
    */
   private double admitted(Double value, Domain d) {
     if (value == null) {
@@ -186,7 +220,6 @@ final class ValuePerturber {
     }
     return x + 0.0;
   }
-
 
   private Double record(double y) {
     perturbed.inc();

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The SQL budget's decision, the DataStream budget's rule: spending per period within the budget
  * (with its rounding slack), periods from the broker's log-append time or the task's clock, never
- * the producer's; late periods closed after max-lag; a clock that never runs backwards; entries kept
- * at least one period after their period closed.
+ * the producer's; late periods closed after max-lag; a clock that never runs backwards; entries
+ * kept at least one period after their period closed.
  */
 class BudgetLedgerTest {
   static final long DAY = Duration.ofDays(1).toMillis();
@@ -28,13 +28,16 @@ class BudgetLedgerTest {
   void releasesWhileTheSpendingOfThePeriodStaysWithinTheBudget() throws Exception {
     BudgetLedger ledger = new BudgetLedger(BudgetConfig.of(0.3, Duration.ofDays(1)));
     MapView<Long, Double> spent = new MapView<>();
-    // 0.1 + 0.1 + 0.1 > 0.3 in doubles: the slack lets a budget of exact multiples be used to the end.
+    // 0.1 + 0.1 + 0.1 > 0.3 in doubles: the slack lets a budget of exact multiples be used to the
+    // end.
     for (int i = 0; i < 3; i++) {
       assertThat(ledger.charge(spent, T + 1000, at(T + 10 * i), "LogAppendTime", 0.1)).isNull();
     }
     assertThat(ledger.spentAfter()).isEqualTo(0.1 + 0.1 + 0.1);
-    assertThat(ledger.charge(spent, T + 1000, at(T + 50), "LogAppendTime", 0.1)).isEqualTo(ReasonCode.BUDGET_EXHAUSTED);
-    assertThat(ledger.charge(spent, T + 1000, at(T + 50), "LogAppendTime", 1e-9)).isEqualTo(ReasonCode.BUDGET_EXHAUSTED);
+    assertThat(ledger.charge(spent, T + 1000, at(T + 50), "LogAppendTime", 0.1))
+        .isEqualTo(ReasonCode.BUDGET_EXHAUSTED);
+    assertThat(ledger.charge(spent, T + 1000, at(T + 50), "LogAppendTime", 1e-9))
+        .isEqualTo(ReasonCode.BUDGET_EXHAUSTED);
     // The previous period is still open (max-lag one period): its own spending.
     assertThat(ledger.charge(spent, T + 1000, at(T - 5), "LogAppendTime", 0.3)).isNull();
     assertThat(ledger.spentAfter()).isEqualTo(0.3);
@@ -46,32 +49,45 @@ class BudgetLedgerTest {
   void onlyTheBrokersLogAppendTimeIsTrusted() throws Exception {
     BudgetLedger ledger = new BudgetLedger(BudgetConfig.of(1, Duration.ofDays(1)));
     MapView<Long, Double> spent = new MapView<>();
-    assertThat(ledger.charge(spent, T, at(T), "CreateTime", 0.1)).isEqualTo(ReasonCode.UNTRUSTED_TIME);
-    assertThat(ledger.charge(spent, T, at(T), "NoTimestampType", 0.1)).isEqualTo(ReasonCode.UNTRUSTED_TIME);
+    assertThat(ledger.charge(spent, T, at(T), "CreateTime", 0.1))
+        .isEqualTo(ReasonCode.UNTRUSTED_TIME);
+    assertThat(ledger.charge(spent, T, at(T), "NoTimestampType", 0.1))
+        .isEqualTo(ReasonCode.UNTRUSTED_TIME);
     assertThat(ledger.charge(spent, T, at(T), null, 0.1)).isEqualTo(ReasonCode.UNTRUSTED_TIME);
-    assertThat(ledger.charge(spent, T, null, "LogAppendTime", 0.1)).isEqualTo(ReasonCode.UNTRUSTED_TIME);
+    assertThat(ledger.charge(spent, T, null, "LogAppendTime", 0.1))
+        .isEqualTo(ReasonCode.UNTRUSTED_TIME);
     // More than a period ahead of the task's clock: a broker clock far off.
-    assertThat(ledger.charge(spent, T, at(T + 2 * DAY), "LogAppendTime", 0.1)).isEqualTo(ReasonCode.UNTRUSTED_TIME);
+    assertThat(ledger.charge(spent, T, at(T + 2 * DAY), "LogAppendTime", 0.1))
+        .isEqualTo(ReasonCode.UNTRUSTED_TIME);
     assertThat(ledger.charge(spent, T, at(T + 2 * DAY - 1), "LogAppendTime", 0.1)).isNull();
     assertThat(spent.contains(T / DAY)).isFalse();
   }
 
   @Test
   void aPeriodClosesMaxLagAfterItsEndAndTheClockNeverRunsBack() throws Exception {
-    BudgetLedger ledger = new BudgetLedger(BudgetConfig.of(1, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME,
-        Duration.ofHours(1)));
+    BudgetLedger ledger =
+        new BudgetLedger(
+            BudgetConfig.of(
+                1, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, Duration.ofHours(1)));
     MapView<Long, Double> spent = new MapView<>();
     long end = T + DAY;
-    assertThat(ledger.charge(spent, end + Duration.ofHours(1).toMillis() - 1, at(T), "LogAppendTime", 0.1)).isNull();
-    assertThat(ledger.charge(spent, end + Duration.ofHours(1).toMillis(), at(T), "LogAppendTime", 0.1))
+    assertThat(
+            ledger.charge(
+                spent, end + Duration.ofHours(1).toMillis() - 1, at(T), "LogAppendTime", 0.1))
+        .isNull();
+    assertThat(
+            ledger.charge(spent, end + Duration.ofHours(1).toMillis(), at(T), "LogAppendTime", 0.1))
         .isEqualTo(ReasonCode.BUDGET_PERIOD_CLOSED);
     // A wall clock stepped back does not reopen the period.
-    assertThat(ledger.charge(spent, T, at(T), "LogAppendTime", 0.1)).isEqualTo(ReasonCode.BUDGET_PERIOD_CLOSED);
+    assertThat(ledger.charge(spent, T, at(T), "LogAppendTime", 0.1))
+        .isEqualTo(ReasonCode.BUDGET_PERIOD_CLOSED);
   }
 
   @Test
   void ingestionTimeChargesTheTasksPeriod() throws Exception {
-    BudgetLedger ledger = new BudgetLedger(BudgetConfig.of(0.2, Duration.ofHours(1), BudgetClock.INGESTION_TIME, null));
+    BudgetLedger ledger =
+        new BudgetLedger(
+            BudgetConfig.of(0.2, Duration.ofHours(1), BudgetClock.INGESTION_TIME, null));
     MapView<Long, Double> spent = new MapView<>();
     long hour = Duration.ofHours(1).toMillis();
     // Whatever the record says about its time.
@@ -84,15 +100,19 @@ class BudgetLedgerTest {
 
   @Test
   void anEntryIsKeptAtLeastOnePeriodAfterItsPeriodClosed() {
-    BudgetConfig b = BudgetConfig.of(1, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, Duration.ofHours(6));
+    BudgetConfig b =
+        BudgetConfig.of(1, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, Duration.ofHours(6));
     Duration ttl = BudgetLedger.timeToLive(b);
     assertThat(ttl).isEqualTo(Duration.ofDays(3).plusHours(6));
     // Written at the earliest at start - len (a record more than a period ahead is refused), it
     // lives until end + lag + len: the DataStream budget's forgetAt.
     long start = T;
     long earliestWrite = start - DAY;
-    assertThat(earliestWrite + ttl.toMillis()).isEqualTo(new io.ogpm.flink.budget.BudgetPeriods(b).forgetAt(T / DAY));
-    assertThat(BudgetLedger.timeToLive(BudgetConfig.of(1, Duration.ofHours(2), BudgetClock.INGESTION_TIME, null)))
+    assertThat(earliestWrite + ttl.toMillis())
+        .isEqualTo(new io.ogpm.flink.budget.BudgetPeriods(b).forgetAt(T / DAY));
+    assertThat(
+            BudgetLedger.timeToLive(
+                BudgetConfig.of(1, Duration.ofHours(2), BudgetClock.INGESTION_TIME, null)))
         .isEqualTo(Duration.ofHours(6));
   }
 }

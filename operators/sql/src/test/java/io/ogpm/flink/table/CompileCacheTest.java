@@ -7,21 +7,27 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** One compilation per tuple while it is kept, failures kept with their reason, the least recently used evicted. */
+/**
+ * One compilation per tuple while it is kept, failures kept with their reason, the least recently
+ * used evicted.
+ */
 class CompileCacheTest {
   @Test
   void compilesATupleOnceAndKeepsItsFailure() {
     List<Integer> compiled = new ArrayList<>();
-    CompileCache<Integer, String> cache = new CompileCache<>(4, k -> {
-      compiled.add(k);
-      if (k < 0) {
-        throw new IllegalArgumentException("k must be >= 0, got " + k);
-      }
-      if (k == 99) {
-        throw new IllegalStateException("no certificate");
-      }
-      return "v" + k;
-    });
+    CompileCache<Integer, String> cache =
+        new CompileCache<>(
+            4,
+            k -> {
+              compiled.add(k);
+              if (k < 0) {
+                throw new IllegalArgumentException("k must be >= 0, got " + k);
+              }
+              if (k == 99) {
+                throw new IllegalStateException("no certificate");
+              }
+              return "v" + k;
+            });
     for (int round = 0; round < 3; round++) {
       assertThat(cache.get(1).value()).isEqualTo("v1");
       assertThat(cache.get(1).error()).isNull();
@@ -36,10 +42,13 @@ class CompileCacheTest {
   @Test
   void keepsTheMostRecentlyUsedTuples() {
     List<Integer> compiled = new ArrayList<>();
-    CompileCache<Integer, Integer> cache = new CompileCache<>(2, k -> {
-      compiled.add(k);
-      return k;
-    });
+    CompileCache<Integer, Integer> cache =
+        new CompileCache<>(
+            2,
+            k -> {
+              compiled.add(k);
+              return k;
+            });
     cache.get(1);
     cache.get(2);
     cache.get(1); // 2 is now the least recently used
@@ -52,9 +61,12 @@ class CompileCacheTest {
 
   @Test
   void otherExceptionsAreNotSwallowed() {
-    CompileCache<Integer, Integer> cache = new CompileCache<>(1, k -> {
-      throw new ArithmeticException("bug");
-    });
+    CompileCache<Integer, Integer> cache =
+        new CompileCache<>(
+            1,
+            k -> {
+              throw new ArithmeticException("bug");
+            });
     assertThatThrownBy(() -> cache.get(1)).isInstanceOf(ArithmeticException.class);
     assertThatThrownBy(() -> new CompileCache<Integer, Integer>(0, k -> k))
         .hasMessage("capacity must be at least 1, got 0");

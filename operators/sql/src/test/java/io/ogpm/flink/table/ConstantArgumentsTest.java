@@ -32,10 +32,11 @@ class ConstantArgumentsTest {
   static final Object X = COLUMN;
 
   private static InputTypeStrategy strategy(CallLayout layout) {
-    TypeInference extracted = TypeInference.newBuilder()
-        .inputTypeStrategy(InputTypeStrategies.WILDCARD)
-        .outputTypeStrategy(TypeStrategies.explicit(DataTypes.DOUBLE()))
-        .build();
+    TypeInference extracted =
+        TypeInference.newBuilder()
+            .inputTypeStrategy(InputTypeStrategies.WILDCARD)
+            .outputTypeStrategy(TypeStrategies.explicit(DataTypes.DOUBLE()))
+            .build();
     return ConstantArguments.wrap(extracted, layout).getInputTypeStrategy();
   }
 
@@ -64,17 +65,48 @@ class ConstantArgumentsTest {
     refused(p, "LDP_PERTURB: eps must be <= 700.0, got 800.0", X, 0, 1, 800);
     refused(p, "LDP_PERTURB: lo must be < hi, got lo=1.0 and hi=1.0", X, 1, 1, 1);
     refused(p, "LDP_PERTURB: lo must be < hi, got lo=2.0 and hi=1.0", X, 2, 1, X);
-    refused(p, "LDP_PERTURB: lo must be a finite number, got Infinity", X, Double.POSITIVE_INFINITY, X, X);
+    refused(
+        p,
+        "LDP_PERTURB: lo must be a finite number, got Infinity",
+        X,
+        Double.POSITIVE_INFINITY,
+        X,
+        X);
     refused(p, "LDP_PERTURB: hi must be a finite number, got NaN", X, X, Double.NaN, X);
     refused(p, "LDP_PERTURB: lo must not be NULL", X, NULL, 1, 1);
     refused(p, "LDP_PERTURB: hi must not be NULL", X, 0, NULL, 1);
     refused(p, "LDP_PERTURB: eps must not be NULL", X, 0, 1, NULL);
     refused(p, "LDP_PERTURB: domain must not be NULL", X, 0, 1, 1, NULL);
-    refused(p, "LDP_PERTURB: domain must be classical or circular, got 'circle'", X, 0, 1, 1, "circle");
-    refused(p, "LDP_PERTURB: objective must be l1 or l2, got 'l3'", X, 0, 1, 1, "classical", "ogpm", "l3");
-    refused(p, "LDP_PERTURB: mechanism purkayastha is not defined on a classical domain", X, 0, 1, 1, "classical",
+    refused(
+        p, "LDP_PERTURB: domain must be classical or circular, got 'circle'", X, 0, 1, 1, "circle");
+    refused(
+        p,
+        "LDP_PERTURB: objective must be l1 or l2, got 'l3'",
+        X,
+        0,
+        1,
+        1,
+        "classical",
+        "ogpm",
+        "l3");
+    refused(
+        p,
+        "LDP_PERTURB: mechanism purkayastha is not defined on a classical domain",
+        X,
+        0,
+        1,
+        1,
+        "classical",
         "purkayastha");
-    refused(p, "LDP_PERTURB: objective l2 applies to ogpm and staircase only, not pm", X, 0, 1, 1, "classical", "pm",
+    refused(
+        p,
+        "LDP_PERTURB: objective l2 applies to ogpm and staircase only, not pm",
+        X,
+        0,
+        1,
+        1,
+        "classical",
+        "pm",
         "l2");
     assertThatThrownBy(() -> infer(p, FakeCall.of(X, 0, 1, 1, "classical", "laplace")))
         .hasMessageStartingWith("LDP_PERTURB: mechanism must be one of ogpm, ogpm-u, pm,")
@@ -83,15 +115,29 @@ class ConstantArgumentsTest {
     assertThatThrownBy(() -> infer(p, FakeCall.of(X, 1e300, 1.0000000000000002e300, 1)))
         .hasMessageStartingWith("LDP_PERTURB: grid-bits 32 gives cells of");
     // A message with a '%' is not a format.
-    refused(CallLayout.LDP_PERTURB, "LDP_PERTURB: domain must be classical or circular, got '100%s'", X, 0, 1, 1,
+    refused(
+        CallLayout.LDP_PERTURB,
+        "LDP_PERTURB: domain must be classical or circular, got '100%s'",
+        X,
+        0,
+        1,
+        1,
         "100%s");
   }
 
   @Test
   void decimalAndIntegerLiteralsAreReadAsTheirValues() {
-    accepted(CallLayout.LDP_PERTURB, X, new BigDecimal("-2.5"), new BigDecimal("2.5"), new BigDecimal("0.5"));
-    assertThatThrownBy(() -> infer(CallLayout.LDP_PERTURB,
-        FakeCall.of(X, new BigDecimal("2.5"), new BigDecimal("-2.5"), 1)))
+    accepted(
+        CallLayout.LDP_PERTURB,
+        X,
+        new BigDecimal("-2.5"),
+        new BigDecimal("2.5"),
+        new BigDecimal("0.5"));
+    assertThatThrownBy(
+            () ->
+                infer(
+                    CallLayout.LDP_PERTURB,
+                    FakeCall.of(X, new BigDecimal("2.5"), new BigDecimal("-2.5"), 1)))
         .hasMessage("LDP_PERTURB: lo must be < hi, got lo=2.5 and hi=-2.5");
   }
 
@@ -114,48 +160,112 @@ class ConstantArgumentsTest {
   void eachFunctionReadsItsOwnPositionsAndFixesTheRest() {
     CallLayout k = CallLayout.LDP_PERTURB_KEYED;
     refused(k, "LDP_PERTURB_KEYED: eps must be > 0, got 0.0", X, "f", X, 0, 1, 0);
-    refused(k, "LDP_PERTURB_KEYED: domain must be classical or circular, got 'x'", X, "f", X, 0, 1, 1, "x");
-    refused(k, "LDP_PERTURB_KEYED: objective must be l1 or l2, got 'l0'", X, "f", X, 0, 1, 1, "classical", "ogpm",
+    refused(
+        k,
+        "LDP_PERTURB_KEYED: domain must be classical or circular, got 'x'",
+        X,
+        "f",
+        X,
+        0,
+        1,
+        1,
+        "x");
+    refused(
+        k,
+        "LDP_PERTURB_KEYED: objective must be l1 or l2, got 'l0'",
+        X,
+        "f",
+        X,
+        0,
+        1,
+        1,
+        "classical",
+        "ogpm",
         "l0");
     CallLayout o = CallLayout.OGPM_PERTURB;
     refused(o, "OGPM_PERTURB: lo must be < hi, got lo=3.0 and hi=1.0", X, 3, 1, 1, "circular");
     CallLayout h = CallLayout.LDP_HISTOGRAM;
-    refused(h, "LDP_HISTOGRAM: bins must be in [1, 10000], got 0", X, 0, 1, 1, "classical", "ogpm", 0);
-    refused(h, "LDP_HISTOGRAM: bins must be in [1, 10000], got 10001", X, 0, 1, 1, "classical", "ogpm", 10_001);
+    refused(
+        h, "LDP_HISTOGRAM: bins must be in [1, 10000], got 0", X, 0, 1, 1, "classical", "ogpm", 0);
+    refused(
+        h,
+        "LDP_HISTOGRAM: bins must be in [1, 10000], got 10001",
+        X,
+        0,
+        1,
+        1,
+        "classical",
+        "ogpm",
+        10_001);
     refused(h, "LDP_HISTOGRAM: bins must not be NULL", X, 0, 1, 1, "classical", "ogpm", NULL);
-    refused(h, "LDP_HISTOGRAM: objective must be l1 or l2, got 'x'", X, 0, 1, 1, "classical", "ogpm", 5, "x");
+    refused(
+        h,
+        "LDP_HISTOGRAM: objective must be l1 or l2, got 'x'",
+        X,
+        0,
+        1,
+        1,
+        "classical",
+        "ogpm",
+        5,
+        "x");
     accepted(h, X, 0, 1, 1, "classical", "ogpm", 1);
     // LDP_MEAN is classical: purkayastha is not defined there; LDP_CIRCULAR_MEAN is circular.
-    refused(CallLayout.LDP_MEAN, "LDP_MEAN: mechanism purkayastha is not defined on a classical domain", X, 0, 1, 1,
+    refused(
+        CallLayout.LDP_MEAN,
+        "LDP_MEAN: mechanism purkayastha is not defined on a classical domain",
+        X,
+        0,
+        1,
+        1,
         "purkayastha");
-    refused(CallLayout.LDP_MEAN, "LDP_MEAN: objective must be l1 or l2, got 'l9'", X, 0, 1, 1, "ogpm", "l9");
-    refused(CallLayout.LDP_CIRCULAR_MEAN, "LDP_CIRCULAR_MEAN: mechanism ogpm-u is not defined on a circular domain", X,
-        0, 1, 1, "ogpm-u");
+    refused(
+        CallLayout.LDP_MEAN,
+        "LDP_MEAN: objective must be l1 or l2, got 'l9'",
+        X,
+        0,
+        1,
+        1,
+        "ogpm",
+        "l9");
+    refused(
+        CallLayout.LDP_CIRCULAR_MEAN,
+        "LDP_CIRCULAR_MEAN: mechanism ogpm-u is not defined on a circular domain",
+        X,
+        0,
+        1,
+        1,
+        "ogpm-u");
   }
 
   @Test
   void theExtractedInferenceIsKeptAroundTheCheck() {
     List<Signature> signatures = List.of(Signature.of(Signature.Argument.of("DOUBLE")));
-    InputTypeStrategy overloads = new InputTypeStrategy() {
-      @Override
-      public ArgumentCount getArgumentCount() {
-        return ConstantArgumentCount.between(2, 3);
-      }
+    InputTypeStrategy overloads =
+        new InputTypeStrategy() {
+          @Override
+          public ArgumentCount getArgumentCount() {
+            return ConstantArgumentCount.between(2, 3);
+          }
 
-      @Override
-      public Optional<List<DataType>> inferInputTypes(CallContext call, boolean throwOnFailure) {
-        return call.getArgumentDataTypes().size() == 4 ? Optional.of(call.getArgumentDataTypes()) : Optional.empty();
-      }
+          @Override
+          public Optional<List<DataType>> inferInputTypes(
+              CallContext call, boolean throwOnFailure) {
+            return call.getArgumentDataTypes().size() == 4
+                ? Optional.of(call.getArgumentDataTypes())
+                : Optional.empty();
+          }
 
-      @Override
-      public List<Signature> getExpectedSignatures(FunctionDefinition definition) {
-        return signatures;
-      }
-    };
-    TypeInference extracted = TypeInference.newBuilder()
-        .inputTypeStrategy(overloads)
-        .outputTypeStrategy(TypeStrategies.explicit(DataTypes.DOUBLE()))
-        .build();
+          @Override
+          public List<Signature> getExpectedSignatures(FunctionDefinition definition) {
+            return signatures;
+          }
+        };
+    TypeInference extracted =
+        TypeInference.newBuilder()
+            .inputTypeStrategy(overloads)
+            .outputTypeStrategy(TypeStrategies.explicit(DataTypes.DOUBLE()))
+            .build();
     TypeInference wrapped = ConstantArguments.wrap(extracted, CallLayout.LDP_PERTURB);
     assertThat(wrapped.getOutputTypeStrategy()).isSameAs(extracted.getOutputTypeStrategy());
     assertThat(wrapped.getStateTypeStrategies()).isEqualTo(extracted.getStateTypeStrategies());
@@ -163,14 +273,25 @@ class ConstantArgumentsTest {
     assertThat(wrapped.getInputTypeStrategy().getArgumentCount().getMaxCount()).contains(3);
     assertThat(wrapped.getInputTypeStrategy().getExpectedSignatures(null)).isSameAs(signatures);
     // The overloads decide first: a call they refuse is refused whatever its literals.
-    assertThat(wrapped.getInputTypeStrategy().inferInputTypes(FakeCall.of(X, 0, 1, 1), false)).isPresent();
-    assertThat(wrapped.getInputTypeStrategy().inferInputTypes(FakeCall.of(X, 0, 1, 1, "classical"), false)).isEmpty();
-    assertThat(wrapped.getInputTypeStrategy().inferInputTypes(FakeCall.of(X, 0, 1, 0), false)).isEmpty();
+    assertThat(wrapped.getInputTypeStrategy().inferInputTypes(FakeCall.of(X, 0, 1, 1), false))
+        .isPresent();
+    assertThat(
+            wrapped
+                .getInputTypeStrategy()
+                .inferInputTypes(FakeCall.of(X, 0, 1, 1, "classical"), false))
+        .isEmpty();
+    assertThat(wrapped.getInputTypeStrategy().inferInputTypes(FakeCall.of(X, 0, 1, 0), false))
+        .isEmpty();
     // Static arguments (named, optional) survive the wrapping.
-    TypeInference named = ConstantArguments.wrap(TypeInference.newBuilder()
-        .staticArguments(org.apache.flink.table.types.inference.StaticArgument.scalar("value", DataTypes.DOUBLE(), false))
-        .outputTypeStrategy(TypeStrategies.explicit(DataTypes.DOUBLE()))
-        .build(), CallLayout.LDP_PERTURB);
+    TypeInference named =
+        ConstantArguments.wrap(
+            TypeInference.newBuilder()
+                .staticArguments(
+                    org.apache.flink.table.types.inference.StaticArgument.scalar(
+                        "value", DataTypes.DOUBLE(), false))
+                .outputTypeStrategy(TypeStrategies.explicit(DataTypes.DOUBLE()))
+                .build(),
+            CallLayout.LDP_PERTURB);
     assertThat(named.getStaticArguments()).hasValueSatisfying(a -> assertThat(a).hasSize(1));
   }
 }

@@ -25,12 +25,19 @@ import org.junit.jupiter.api.Test;
  * leave out is counted under its reason.
  */
 class EstimateFunctionsTest {
-  static final Mechanism LINE = MechanismCatalog.of(MechanismSpec.builder().domain(Domain.classical(-2, 2))
-      .epsilon(1).build());
-  static final Mechanism CIRCLE = MechanismCatalog.of(MechanismSpec.builder()
-      .domain(Domain.circular(-Math.PI, Math.PI)).epsilon(2).build());
-  static final Mechanism SW = MechanismCatalog.of(MechanismSpec.builder().type(MechanismType.SW)
-      .domain(Domain.classical(0, 10)).epsilon(0.5).build());
+  static final Mechanism LINE =
+      MechanismCatalog.of(
+          MechanismSpec.builder().domain(Domain.classical(-2, 2)).epsilon(1).build());
+  static final Mechanism CIRCLE =
+      MechanismCatalog.of(
+          MechanismSpec.builder().domain(Domain.circular(-Math.PI, Math.PI)).epsilon(2).build());
+  static final Mechanism SW =
+      MechanismCatalog.of(
+          MechanismSpec.builder()
+              .type(MechanismType.SW)
+              .domain(Domain.classical(0, 10))
+              .epsilon(0.5)
+              .build());
 
   /** n perturbed values of inputs drawn from the left third of the domain. */
   static double[] perturbed(Mechanism m, int n, long seed) {
@@ -49,7 +56,8 @@ class EstimateFunctionsTest {
     for (double y : values) {
       acc.add(y, estimator.binning());
     }
-    return WindowEstimates.of(0, 1, "x", null, bins, estimator.estimate(acc, em && estimator.canReconstruct()), em);
+    return WindowEstimates.of(
+        0, 1, "x", null, bins, estimator.estimate(acc, em && estimator.canReconstruct()), em);
   }
 
   private static <F extends EstimateFunction> F opened(F f, TestMetrics metrics) {
@@ -85,8 +93,13 @@ class EstimateFunctionsTest {
 
   @Test
   void ldpMeanWithAnotherMechanismAndNoAffineMeanGivesNullsNotNan() {
-    Mechanism tLaplace = MechanismCatalog.of(MechanismSpec.builder().type(MechanismType.T_LAPLACE)
-        .domain(Domain.classical(-2, 2)).epsilon(1).build());
+    Mechanism tLaplace =
+        MechanismCatalog.of(
+            MechanismSpec.builder()
+                .type(MechanismType.T_LAPLACE)
+                .domain(Domain.classical(-2, 2))
+                .epsilon(1)
+                .build());
     double[] values = perturbed(tLaplace, 500, 3);
     LdpMean f = opened(new LdpMean(), new TestMetrics());
     LdpAccumulator acc = f.createAccumulator();
@@ -128,7 +141,15 @@ class EstimateFunctionsTest {
       LdpHistogram f = opened(new LdpHistogram(), new TestMetrics());
       LdpAccumulator acc = f.createAccumulator();
       for (double y : values) {
-        f.accumulate(acc, y, m.domain().lo(), m.domain().hi(), m.epsilon(), "classical", m.spec().type().id(), 20);
+        f.accumulate(
+            acc,
+            y,
+            m.domain().lo(),
+            m.domain().hi(),
+            m.epsilon(),
+            "classical",
+            m.spec().type().id(),
+            20);
       }
       Row r = f.getValue(acc);
       assertThat(r.getField(0)).isEqualTo(2_000L);
@@ -139,8 +160,13 @@ class EstimateFunctionsTest {
       assertThat(r.getField(5)).isEqualTo(w.getEmIterations());
     }
     // Without a piecewise output distribution there is no reconstruction: the raw histogram.
-    Mechanism laplace = MechanismCatalog.of(MechanismSpec.builder().type(MechanismType.T_LAPLACE)
-        .domain(Domain.classical(-2, 2)).epsilon(1).build());
+    Mechanism laplace =
+        MechanismCatalog.of(
+            MechanismSpec.builder()
+                .type(MechanismType.T_LAPLACE)
+                .domain(Domain.classical(-2, 2))
+                .epsilon(1)
+                .build());
     double[] values = perturbed(laplace, 300, 7);
     WindowEstimate w = dataStream(laplace, 50, values, true);
     LdpHistogram f = opened(new LdpHistogram(), new TestMetrics());
@@ -248,10 +274,22 @@ class EstimateFunctionsTest {
       }
       // A value added twice, then retracted by the overload of the same arity.
       switch (i % 5) {
-        case 0 -> { f.accumulate(acc, y, -2.0, 2.0, 1.0); f.retract(acc, y, -2.0, 2.0, 1.0); }
-        case 1 -> { f.accumulate(acc, y, -2.0, 2.0, 1.0); f.retract(acc, y, -2.0, 2.0, 1.0, "classical"); }
-        case 2 -> { f.accumulate(acc, y, -2.0, 2.0, 1.0); f.retract(acc, y, -2.0, 2.0, 1.0, "classical", "ogpm"); }
-        case 3 -> { f.accumulate(acc, y, -2.0, 2.0, 1.0); f.retract(acc, y, -2.0, 2.0, 1.0, "classical", "ogpm", 50); }
+        case 0 -> {
+          f.accumulate(acc, y, -2.0, 2.0, 1.0);
+          f.retract(acc, y, -2.0, 2.0, 1.0);
+        }
+        case 1 -> {
+          f.accumulate(acc, y, -2.0, 2.0, 1.0);
+          f.retract(acc, y, -2.0, 2.0, 1.0, "classical");
+        }
+        case 2 -> {
+          f.accumulate(acc, y, -2.0, 2.0, 1.0);
+          f.retract(acc, y, -2.0, 2.0, 1.0, "classical", "ogpm");
+        }
+        case 3 -> {
+          f.accumulate(acc, y, -2.0, 2.0, 1.0);
+          f.retract(acc, y, -2.0, 2.0, 1.0, "classical", "ogpm", 50);
+        }
         default -> {
           f.accumulate(acc, y, -2.0, 2.0, 1.0);
           f.retract(acc, y, -2.0, 2.0, 1.0, "classical", "ogpm", 50, "l1");

@@ -20,6 +20,7 @@ import org.apache.flink.table.types.inference.CallContext;
 final class FakeCall implements CallContext {
   /** A column, not a literal. */
   static final Object COLUMN = new Object();
+
   /** The NULL literal. */
   static final Object NULL = new Object();
 
@@ -32,10 +33,14 @@ final class FakeCall implements CallContext {
     this.literalsKnown = literalsKnown;
     for (Object a : arguments) {
       values.add(a);
-      types.add(a instanceof String ? DataTypes.CHAR(((String) a).length())
-          : a instanceof Integer ? DataTypes.INT()
-          : a instanceof BigDecimal d ? DataTypes.DECIMAL(Math.max(d.precision(), d.scale() + 1), d.scale())
-          : DataTypes.DOUBLE());
+      types.add(
+          a instanceof String
+              ? DataTypes.CHAR(((String) a).length())
+              : a instanceof Integer
+                  ? DataTypes.INT()
+                  : a instanceof BigDecimal d
+                      ? DataTypes.DECIMAL(Math.max(d.precision(), d.scale() + 1), d.scale())
+                      : DataTypes.DOUBLE());
     }
   }
 
@@ -51,32 +56,33 @@ final class FakeCall implements CallContext {
 
   /** The call with a table of this row type as its first argument. */
   FakeCall withTable(DataType row) {
-    table = new TableSemantics() {
-      @Override
-      public DataType dataType() {
-        return row;
-      }
+    table =
+        new TableSemantics() {
+          @Override
+          public DataType dataType() {
+            return row;
+          }
 
-      @Override
-      public int[] partitionByColumns() {
-        return new int[] {0};
-      }
+          @Override
+          public int[] partitionByColumns() {
+            return new int[] {0};
+          }
 
-      @Override
-      public int[] orderByColumns() {
-        return new int[0];
-      }
+          @Override
+          public int[] orderByColumns() {
+            return new int[0];
+          }
 
-      @Override
-      public int timeColumn() {
-        return -1;
-      }
+          @Override
+          public int timeColumn() {
+            return -1;
+          }
 
-      @Override
-      public Optional<ChangelogMode> changelogMode() {
-        return Optional.empty();
-      }
-    };
+          @Override
+          public Optional<ChangelogMode> changelogMode() {
+            return Optional.empty();
+          }
+        };
     return this;
   }
 

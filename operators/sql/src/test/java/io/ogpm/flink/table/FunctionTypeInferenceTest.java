@@ -30,8 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FunctionTypeInferenceTest {
   static DataTypeFactory types;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @BeforeAll
   static void dataTypeFactory() {
@@ -39,9 +38,11 @@ class FunctionTypeInferenceTest {
     types = ((TableEnvironmentImpl) t).getCatalogManager().getDataTypeFactory();
   }
 
-  private static void refusesItsBadLiteral(UserDefinedFunction f, String message, Object... arguments) {
+  private static void refusesItsBadLiteral(
+      UserDefinedFunction f, String message, Object... arguments) {
     TypeInference inference = f.getTypeInference(types);
-    assertThatThrownBy(() -> inference.getInputTypeStrategy().inferInputTypes(FakeCall.of(arguments), true))
+    assertThatThrownBy(
+            () -> inference.getInputTypeStrategy().inferInputTypes(FakeCall.of(arguments), true))
         .as(f.getClass().getSimpleName())
         .isInstanceOf(ValidationException.class)
         .hasMessage(message);
@@ -49,46 +50,113 @@ class FunctionTypeInferenceTest {
 
   private static void accepts(UserDefinedFunction f, Object... arguments) {
     FakeCall call = FakeCall.of(arguments);
-    assertThat(f.getTypeInference(types).getInputTypeStrategy().inferInputTypes(call, true)).isPresent();
+    assertThat(f.getTypeInference(types).getInputTypeStrategy().inferInputTypes(call, true))
+        .isPresent();
   }
 
   @Test
   void everyFunctionChecksItsLiteralsAtItsOwnPositions() {
-    refusesItsBadLiteral(new LdpPerturb(), "LDP_PERTURB: eps must be > 0, got 0.0", COLUMN, 0, 1, 0);
-    refusesItsBadLiteral(new LdpPerturb(), "LDP_PERTURB: objective must be l1 or l2, got 'l7'", COLUMN, 0, 1, 1,
-        "classical", "ogpm", "l7");
+    refusesItsBadLiteral(
+        new LdpPerturb(), "LDP_PERTURB: eps must be > 0, got 0.0", COLUMN, 0, 1, 0);
+    refusesItsBadLiteral(
+        new LdpPerturb(),
+        "LDP_PERTURB: objective must be l1 or l2, got 'l7'",
+        COLUMN,
+        0,
+        1,
+        1,
+        "classical",
+        "ogpm",
+        "l7");
     accepts(new LdpPerturb(), COLUMN, 0, 1, 1, "circular");
-    refusesItsBadLiteral(new OgpmPerturb(), "OGPM_PERTURB: lo must be < hi, got lo=1.0 and hi=0.0", COLUMN, 1, 0, 1);
-    refusesItsBadLiteral(new LdpPerturbKeyed(), "LDP_PERTURB_KEYED: eps must be > 0, got -1.0", "r1", "x", COLUMN,
-        0, 1, -1);
+    refusesItsBadLiteral(
+        new OgpmPerturb(), "OGPM_PERTURB: lo must be < hi, got lo=1.0 and hi=0.0", COLUMN, 1, 0, 1);
+    refusesItsBadLiteral(
+        new LdpPerturbKeyed(),
+        "LDP_PERTURB_KEYED: eps must be > 0, got -1.0",
+        "r1",
+        "x",
+        COLUMN,
+        0,
+        1,
+        -1);
     accepts(new LdpPerturbKeyed(), "r1", "x", COLUMN, 0, 1, 1);
     refusesItsBadLiteral(new LdpMean(), "LDP_MEAN: eps must be > 0, got 0.0", COLUMN, 0, 1, 0);
-    refusesItsBadLiteral(new LdpCircularMean(),
-        "LDP_CIRCULAR_MEAN: mechanism ogpm-u is not defined on a circular domain", COLUMN, 0, 1, 1, "ogpm-u");
-    refusesItsBadLiteral(new LdpHistogram(), "LDP_HISTOGRAM: bins must be in [1, 10000], got 0", COLUMN, 0, 1, 1,
-        "classical", "ogpm", 0);
+    refusesItsBadLiteral(
+        new LdpCircularMean(),
+        "LDP_CIRCULAR_MEAN: mechanism ogpm-u is not defined on a circular domain",
+        COLUMN,
+        0,
+        1,
+        1,
+        "ogpm-u");
+    refusesItsBadLiteral(
+        new LdpHistogram(),
+        "LDP_HISTOGRAM: bins must be in [1, 10000], got 0",
+        COLUMN,
+        0,
+        1,
+        1,
+        "classical",
+        "ogpm",
+        0);
     accepts(new LdpHistogram(), COLUMN, 0, 1, 1, "classical", "ogpm", 7, "l2");
   }
 
   @Test
   void thePolarFunctionsCheckTheirLiteralsAndTheSplit() {
-    for (UserDefinedFunction f : new UserDefinedFunction[] {new LdpPerturbPolar(), new LdpPolarMean()}) {
+    for (UserDefinedFunction f :
+        new UserDefinedFunction[] {new LdpPerturbPolar(), new LdpPolarMean()}) {
       String name = f instanceof LdpPerturbPolar ? "LDP_PERTURB_POLAR: " : "LDP_POLAR_MEAN: ";
       refusesItsBadLiteral(f, name + "radius_max must be > 0, got 0.0", COLUMN, COLUMN, 0, 3);
-      refusesItsBadLiteral(f, name + "radius_max must not be NULL", COLUMN, COLUMN, FakeCall.NULL, 3);
+      refusesItsBadLiteral(
+          f, name + "radius_max must not be NULL", COLUMN, COLUMN, FakeCall.NULL, 3);
       refusesItsBadLiteral(f, name + "eps must be > 0, got -1.0", COLUMN, COLUMN, COLUMN, -1);
-      refusesItsBadLiteral(f, name + "objective must be l1 or l2, got 'l7'", COLUMN, COLUMN, 1, 3, "l7");
-      refusesItsBadLiteral(f, name + "angle_min must be < angle_max, got angle_min=360.0 and angle_max=0.0",
-          COLUMN, COLUMN, 1, COLUMN, "l1", 360, 0);
+      refusesItsBadLiteral(
+          f, name + "objective must be l1 or l2, got 'l7'", COLUMN, COLUMN, 1, 3, "l7");
+      refusesItsBadLiteral(
+          f,
+          name + "angle_min must be < angle_max, got angle_min=360.0 and angle_max=0.0",
+          COLUMN,
+          COLUMN,
+          1,
+          COLUMN,
+          "l1",
+          360,
+          0);
       // Each literal on its own, whatever the others are.
-      refusesItsBadLiteral(f, name + "angle_max must be a finite number, got Infinity", COLUMN, COLUMN, COLUMN,
-          COLUMN, "l1", COLUMN, Double.POSITIVE_INFINITY);
-      refusesItsBadLiteral(f, name + "objective must be l1 or l2, got 'l7'", COLUMN, COLUMN, COLUMN, COLUMN, "l7");
+      refusesItsBadLiteral(
+          f,
+          name + "angle_max must be a finite number, got Infinity",
+          COLUMN,
+          COLUMN,
+          COLUMN,
+          COLUMN,
+          "l1",
+          COLUMN,
+          Double.POSITIVE_INFINITY);
+      refusesItsBadLiteral(
+          f, name + "objective must be l1 or l2, got 'l7'", COLUMN, COLUMN, COLUMN, COLUMN, "l7");
       // Every argument a literal: the split as the task will compute it.
-      refusesItsBadLiteral(f, name + "the least total error at epsilon 2.0 gives the radius no share of it"
-          + " (see ogpm polar-split)", COLUMN, COLUMN, 1, 2, "l2");
-      refusesItsBadLiteral(f, name + "the least total error at epsilon 2.0 gives the angle no share of it"
-          + " (see ogpm polar-split)", COLUMN, COLUMN, 1000, 2);
+      refusesItsBadLiteral(
+          f,
+          name
+              + "the least total error at epsilon 2.0 gives the radius no share of it"
+              + " (see ogpm polar-split)",
+          COLUMN,
+          COLUMN,
+          1,
+          2,
+          "l2");
+      refusesItsBadLiteral(
+          f,
+          name
+              + "the least total error at epsilon 2.0 gives the angle no share of it"
+              + " (see ogpm polar-split)",
+          COLUMN,
+          COLUMN,
+          1000,
+          2);
       accepts(f, COLUMN, COLUMN, 50, 9.99, "l1", 0, 360);
       accepts(f, COLUMN, COLUMN, 1, 7);
       accepts(f, COLUMN, COLUMN, COLUMN, COLUMN, "l2", COLUMN, 360);
@@ -101,7 +169,8 @@ class FunctionTypeInferenceTest {
     assertThat(inference.getStaticArguments()).isPresent();
     assertThat(inference.getStaticArguments().get().get(0).getName()).isEqualTo("input");
     assertThat(inference.getStateTypeStrategies()).containsOnlyKeys(LdpBudget.STATE);
-    assertThat(inference.getStateTypeStrategies().get(LdpBudget.STATE)).isInstanceOf(LdpBudget.KeptForTheBudget.class);
+    assertThat(inference.getStateTypeStrategies().get(LdpBudget.STATE))
+        .isInstanceOf(LdpBudget.KeptForTheBudget.class);
     assertThat(inference.getInputTypeStrategy()).isInstanceOf(LdpBudget.BudgetArguments.class);
   }
 
@@ -128,14 +197,18 @@ class FunctionTypeInferenceTest {
     Path key = dir.resolve("key");
     Files.writeString(key, "a key for a function context test", StandardCharsets.US_ASCII);
     LdpPerturbKeyed keyed = new LdpPerturbKeyed();
-    keyed.open(taskContext(Configuration.fromMap(java.util.Map.of(LdpPerturbKeyed.KEY_FILE_PARAMETER,
-        key.toString()))));
+    keyed.open(
+        taskContext(
+            Configuration.fromMap(
+                java.util.Map.of(LdpPerturbKeyed.KEY_FILE_PARAMETER, key.toString()))));
     LdpPerturbKeyed direct = new LdpPerturbKeyed();
     direct.open(io.ogpm.flink.KeySource.file(key), new TestMetrics());
-    assertThat(keyed.eval(5L, "x", 0.5, 0.0, 1.0, 1.0)).isEqualTo(direct.eval(5L, "x", 0.5, 0.0, 1.0, 1.0));
+    assertThat(keyed.eval(5L, "x", 0.5, 0.0, 1.0, 1.0))
+        .isEqualTo(direct.eval(5L, "x", 0.5, 0.0, 1.0, 1.0));
     LdpPerturbKeyed fromConstructor = new LdpPerturbKeyed(io.ogpm.flink.KeySource.file(key));
     fromConstructor.open(taskContext(new Configuration()));
-    assertThat(fromConstructor.eval(5L, "x", 0.5, 0.0, 1.0, 1.0)).isEqualTo(direct.eval(5L, "x", 0.5, 0.0, 1.0, 1.0));
+    assertThat(fromConstructor.eval(5L, "x", 0.5, 0.0, 1.0, 1.0))
+        .isEqualTo(direct.eval(5L, "x", 0.5, 0.0, 1.0, 1.0));
     assertThatThrownBy(() -> new LdpPerturbKeyed().open(taskContext(new Configuration())))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageStartingWith("LDP_PERTURB_KEYED needs a key on the task managers");

@@ -32,11 +32,12 @@ import org.junit.jupiter.api.Test;
  * arguments; the state entries live as long as the budget needs.
  */
 class LdpBudgetTest {
-  static final DataType RAW = DataTypes.ROW(
-      DataTypes.FIELD("user_id", DataTypes.STRING()),
-      DataTypes.FIELD("x", DataTypes.DOUBLE()),
-      DataTypes.FIELD("kafka_timestamp", DataTypes.TIMESTAMP_LTZ(3)),
-      DataTypes.FIELD("kafka_timestamp_type", DataTypes.STRING()));
+  static final DataType RAW =
+      DataTypes.ROW(
+          DataTypes.FIELD("user_id", DataTypes.STRING()),
+          DataTypes.FIELD("x", DataTypes.DOUBLE()),
+          DataTypes.FIELD("kafka_timestamp", DataTypes.TIMESTAMP_LTZ(3)),
+          DataTypes.FIELD("kafka_timestamp_type", DataTypes.STRING()));
 
   @Test
   void releasedRowsCarryTheSpendingAndRefusedOnesAreCounted() throws Exception {
@@ -51,7 +52,9 @@ class LdpBudgetTest {
     assertThat(f.decide(alice, Row.of("alice", 0.5, now, "LogAppendTime"))).isEqualTo(Row.of(2.0));
     assertThat(f.decide(alice, Row.of("alice", 0.5, now, "LogAppendTime"))).isNull();
     assertThat(f.decide(new MapView<>(), Row.of(null, 0.5, now, "LogAppendTime"))).isNull();
-    assertThat(f.decide(alice, Row.of("alice", 0.5, now.minus(Duration.ofDays(3)), "LogAppendTime"))).isNull();
+    assertThat(
+            f.decide(alice, Row.of("alice", 0.5, now.minus(Duration.ofDays(3)), "LogAppendTime")))
+        .isNull();
     assertThat(metrics.count("recordsReleased")).isEqualTo(2);
     assertThat(metrics.count("recordsRefused", "untrusted-time")).isEqualTo(1);
     assertThat(metrics.count("recordsRefused", "budget-exhausted")).isEqualTo(1);
@@ -65,12 +68,14 @@ class LdpBudgetTest {
     f.open(new TestMetrics());
     f.bind(BudgetConfig.of(2, Duration.ofDays(1)), 1.0, 0, 1, new int[] {2});
     MapView<Long, Double> carol = new MapView<>();
-    assertThat(f.decide(carol, Row.of(Instant.now(), "LogAppendTime", "carol"))).isEqualTo(Row.of(1.0));
+    assertThat(f.decide(carol, Row.of(Instant.now(), "LogAppendTime", "carol")))
+        .isEqualTo(Row.of(1.0));
     assertThat(f.decide(carol, Row.of(Instant.now(), "CreateTime", "carol"))).isNull();
-    DataType timeFirst = DataTypes.ROW(
-        DataTypes.FIELD("kafka_timestamp", DataTypes.TIMESTAMP_LTZ(3)),
-        DataTypes.FIELD("kafka_timestamp_type", DataTypes.STRING()),
-        DataTypes.FIELD("user_id", DataTypes.STRING()));
+    DataType timeFirst =
+        DataTypes.ROW(
+            DataTypes.FIELD("kafka_timestamp", DataTypes.TIMESTAMP_LTZ(3)),
+            DataTypes.FIELD("kafka_timestamp_type", DataTypes.STRING()),
+            DataTypes.FIELD("user_id", DataTypes.STRING()));
     accepted(FakeCall.of(COLUMN, "1", "3", "1d").withTable(timeFirst));
   }
 
@@ -78,7 +83,12 @@ class LdpBudgetTest {
   void ingestionTimeReadsNoTimeColumns() throws Exception {
     LdpBudget f = new LdpBudget();
     f.open(new TestMetrics());
-    f.bind(BudgetConfig.of(1, Duration.ofDays(1), BudgetClock.INGESTION_TIME, null), 0.5, -1, -1, new int[] {0});
+    f.bind(
+        BudgetConfig.of(1, Duration.ofDays(1), BudgetClock.INGESTION_TIME, null),
+        0.5,
+        -1,
+        -1,
+        new int[] {0});
     MapView<Long, Double> bob = new MapView<>();
     assertThat(f.decide(bob, Row.of("bob", 1.0))).isEqualTo(Row.of(0.5));
     assertThat(f.decide(bob, Row.of("bob", 1.0))).isEqualTo(Row.of(1.0));
@@ -87,14 +97,20 @@ class LdpBudgetTest {
 
   @Test
   void argumentsAreReadAsTheConfigurationFileReadsThem() {
-    assertThat(LdpBudget.config(3.0, "1d", null, null)).isEqualTo(BudgetConfig.of(3, Duration.ofDays(1)));
+    assertThat(LdpBudget.config(3.0, "1d", null, null))
+        .isEqualTo(BudgetConfig.of(3, Duration.ofDays(1)));
     assertThat(LdpBudget.config(3.0, "PT12H", "ingestion-time", null))
         .isEqualTo(BudgetConfig.of(3, Duration.ofHours(12), BudgetClock.INGESTION_TIME, null));
     assertThat(LdpBudget.config(3.0, "1d", "log-append-time", "2h"))
-        .isEqualTo(BudgetConfig.of(3, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, Duration.ofHours(2)));
-    assertThatThrownBy(() -> LdpBudget.config(null, "1d", null, null)).hasMessage("budget must not be NULL");
-    assertThatThrownBy(() -> LdpBudget.config(1.0, null, null, null)).hasMessage("budget_period must not be NULL");
-    assertThatThrownBy(() -> LdpBudget.config(-1.0, "1d", null, null)).hasMessage("budget must be > 0, got -1.0");
+        .isEqualTo(
+            BudgetConfig.of(
+                3, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, Duration.ofHours(2)));
+    assertThatThrownBy(() -> LdpBudget.config(null, "1d", null, null))
+        .hasMessage("budget must not be NULL");
+    assertThatThrownBy(() -> LdpBudget.config(1.0, null, null, null))
+        .hasMessage("budget_period must not be NULL");
+    assertThatThrownBy(() -> LdpBudget.config(-1.0, "1d", null, null))
+        .hasMessage("budget must be > 0, got -1.0");
     assertThatThrownBy(() -> LdpBudget.config(1.0, "0d", null, null))
         .hasMessage("budget_period must be positive, got PT0S");
     assertThatThrownBy(() -> LdpBudget.config(1.0, "1x", null, null))
@@ -112,22 +128,23 @@ class LdpBudgetTest {
     assertThat(LdpBudget.argumentNames("something else")).isEqualTo("something else");
   }
 
-  private static final InputTypeStrategy ANYTHING = new InputTypeStrategy() {
-    @Override
-    public ArgumentCount getArgumentCount() {
-      return ConstantArgumentCount.any();
-    }
+  private static final InputTypeStrategy ANYTHING =
+      new InputTypeStrategy() {
+        @Override
+        public ArgumentCount getArgumentCount() {
+          return ConstantArgumentCount.any();
+        }
 
-    @Override
-    public Optional<List<DataType>> inferInputTypes(CallContext call, boolean throwOnFailure) {
-      return Optional.of(call.getArgumentDataTypes());
-    }
+        @Override
+        public Optional<List<DataType>> inferInputTypes(CallContext call, boolean throwOnFailure) {
+          return Optional.of(call.getArgumentDataTypes());
+        }
 
-    @Override
-    public List<Signature> getExpectedSignatures(FunctionDefinition definition) {
-      return List.of();
-    }
-  };
+        @Override
+        public List<Signature> getExpectedSignatures(FunctionDefinition definition) {
+          return List.of();
+        }
+      };
 
   private static void refused(String message, FakeCall call) {
     assertThatThrownBy(() -> new LdpBudget.BudgetArguments(ANYTHING).inferInputTypes(call, true))
@@ -144,49 +161,66 @@ class LdpBudgetTest {
   void literalArgumentsAreCheckedWhenTheQueryIsPlanned() {
     accepted(FakeCall.of(COLUMN, "1", "3", "1d").withTable(RAW));
     accepted(FakeCall.of(COLUMN, "3", "3", "1d", "ingestion-time"));
-    accepted(FakeCall.of(COLUMN, "1", "3", "1d", NULL, "2h", "kafka_timestamp", "kafka_timestamp_type").withTable(RAW));
+    accepted(
+        FakeCall.of(COLUMN, "1", "3", "1d", NULL, "2h", "kafka_timestamp", "kafka_timestamp_type")
+            .withTable(RAW));
     // Not literals (the planner's second look, after casts): nothing to check then.
     accepted(FakeCall.of(COLUMN, COLUMN, "3", "1d").withTable(RAW));
     accepted(FakeCall.of(COLUMN, "9", COLUMN, "1d").withTable(RAW));
     accepted(FakeCall.of(COLUMN, "1", "3", "1d", NULL, NULL, COLUMN, COLUMN).withTable(RAW));
-    refused("LDP_BUDGET: cost must be > 0 and at most the budget 3.0 (a record costing more could never be released),"
-        + " got 4.0", FakeCall.of(COLUMN, "4", "3", "1d"));
-    refused("LDP_BUDGET: cost must be > 0 and at most the budget 3.0 (a record costing more could never be released),"
-        + " got 0.0", FakeCall.of(COLUMN, "0", "3", "1d"));
-    refused("LDP_BUDGET: cost must be > 0 and at most the budget 3.0 (a record costing more could never be released),"
-        + " got null", FakeCall.of(COLUMN, NULL, "3", "1d"));
-    refused("LDP_BUDGET: budget_period must be positive, got PT0S", FakeCall.of(COLUMN, "1", "3", "0s"));
-    refused("LDP_BUDGET: budget must be a number written as a string, for example '1.5', got 'lots'",
+    refused(
+        "LDP_BUDGET: cost must be > 0 and at most the budget 3.0 (a record costing more could never be released),"
+            + " got 4.0",
+        FakeCall.of(COLUMN, "4", "3", "1d"));
+    refused(
+        "LDP_BUDGET: cost must be > 0 and at most the budget 3.0 (a record costing more could never be released),"
+            + " got 0.0",
+        FakeCall.of(COLUMN, "0", "3", "1d"));
+    refused(
+        "LDP_BUDGET: cost must be > 0 and at most the budget 3.0 (a record costing more could never be released),"
+            + " got null",
+        FakeCall.of(COLUMN, NULL, "3", "1d"));
+    refused(
+        "LDP_BUDGET: budget_period must be positive, got PT0S",
+        FakeCall.of(COLUMN, "1", "3", "0s"));
+    refused(
+        "LDP_BUDGET: budget must be a number written as a string, for example '1.5', got 'lots'",
         FakeCall.of(COLUMN, "1", "lots", "1d"));
-    refused("LDP_BUDGET: the clock log-append-time reads column 'ts' (time_column): declare it in the Kafka table as"
-        + " ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp', or use clock => 'ingestion-time'; the input has [user_id,"
-        + " x, kafka_timestamp, kafka_timestamp_type]", FakeCall.of(COLUMN, "1", "3", "1d", NULL, NULL, "ts")
-        .withTable(RAW));
-    refused("LDP_BUDGET: the clock log-append-time reads column 'x' (time_type_column): declare it in the Kafka"
-        + " table as x STRING METADATA FROM 'timestamp-type', or use clock => 'ingestion-time'; the input has"
-        + " [user_id, x, kafka_timestamp, kafka_timestamp_type]",
+    refused(
+        "LDP_BUDGET: the clock log-append-time reads column 'ts' (time_column): declare it in the Kafka table as"
+            + " ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp', or use clock => 'ingestion-time'; the input has [user_id,"
+            + " x, kafka_timestamp, kafka_timestamp_type]",
+        FakeCall.of(COLUMN, "1", "3", "1d", NULL, NULL, "ts").withTable(RAW));
+    refused(
+        "LDP_BUDGET: the clock log-append-time reads column 'x' (time_type_column): declare it in the Kafka"
+            + " table as x STRING METADATA FROM 'timestamp-type', or use clock => 'ingestion-time'; the input has"
+            + " [user_id, x, kafka_timestamp, kafka_timestamp_type]",
         FakeCall.of(COLUMN, "1", "3", "1d", NULL, NULL, NULL, "x").withTable(RAW));
-    refused("LDP_BUDGET: the clock log-append-time reads column 'x' (time_column): declare it in the Kafka table as"
-        + " x TIMESTAMP_LTZ(3) METADATA FROM 'timestamp', or use clock => 'ingestion-time'; the input has [user_id,"
-        + " x, kafka_timestamp, kafka_timestamp_type]", FakeCall.of(COLUMN, "1", "3", "1d", NULL, NULL, "x")
-        .withTable(RAW));
+    refused(
+        "LDP_BUDGET: the clock log-append-time reads column 'x' (time_column): declare it in the Kafka table as"
+            + " x TIMESTAMP_LTZ(3) METADATA FROM 'timestamp', or use clock => 'ingestion-time'; the input has [user_id,"
+            + " x, kafka_timestamp, kafka_timestamp_type]",
+        FakeCall.of(COLUMN, "1", "3", "1d", NULL, NULL, "x").withTable(RAW));
     // A call the extracted strategy refuses stays refused.
-    InputTypeStrategy none = new LdpBudget.BudgetArguments(new InputTypeStrategy() {
-      @Override
-      public ArgumentCount getArgumentCount() {
-        return ConstantArgumentCount.of(3);
-      }
+    InputTypeStrategy none =
+        new LdpBudget.BudgetArguments(
+            new InputTypeStrategy() {
+              @Override
+              public ArgumentCount getArgumentCount() {
+                return ConstantArgumentCount.of(3);
+              }
 
-      @Override
-      public Optional<List<DataType>> inferInputTypes(CallContext call, boolean throwOnFailure) {
-        return Optional.empty();
-      }
+              @Override
+              public Optional<List<DataType>> inferInputTypes(
+                  CallContext call, boolean throwOnFailure) {
+                return Optional.empty();
+              }
 
-      @Override
-      public List<Signature> getExpectedSignatures(FunctionDefinition definition) {
-        return List.of(Signature.of(Signature.Argument.of("STRING")));
-      }
-    });
+              @Override
+              public List<Signature> getExpectedSignatures(FunctionDefinition definition) {
+                return List.of(Signature.of(Signature.Argument.of("STRING")));
+              }
+            });
     assertThat(none.inferInputTypes(FakeCall.of(COLUMN, "9", "3", "1d"), false)).isEmpty();
     assertThat(none.getArgumentCount().getMinCount()).contains(3);
     assertThat(none.getExpectedSignatures(null)).hasSize(1);
@@ -194,8 +228,9 @@ class LdpBudgetTest {
 
   @Test
   void stateLivesAsLongAsTheBudgetNeedsIt() {
-    StateTypeStrategy kept = new LdpBudget.KeptForTheBudget(StateTypeStrategy.of(
-        TypeStrategies.explicit(DataTypes.STRING())));
+    StateTypeStrategy kept =
+        new LdpBudget.KeptForTheBudget(
+            StateTypeStrategy.of(TypeStrategies.explicit(DataTypes.STRING())));
     assertThat(kept.getTimeToLive(FakeCall.of(COLUMN, COLUMN, COLUMN, "1d", NULL, "2h")))
         .contains(Duration.ofDays(3).plusHours(2));
     assertThat(kept.getTimeToLive(FakeCall.of(COLUMN, COLUMN, COLUMN, "1h", "ingestion-time")))

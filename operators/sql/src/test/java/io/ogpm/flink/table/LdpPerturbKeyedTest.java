@@ -25,15 +25,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LdpPerturbKeyedTest {
   static final String SECRET = "a keyed sql function test secret";
-  static final String FIELDS = """
+  static final String FIELDS =
+      """
       fields:
         - {name: accel_x, min: -2, max: 2, epsilon: 1}
         - {name: roll, domain: circular, min: -3.141592653589793, max: 3.141592653589793, epsilon: 2, \
       mechanism: purkayastha}
       """;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private LdpPerturbKeyed opened(TestMetrics metrics) throws Exception {
     Path key = dir.resolve("key");
@@ -48,8 +48,10 @@ class LdpPerturbKeyedTest {
     LdpPerturbKeyed f = opened(new TestMetrics());
     AesCtrSource values = AesCtrSource.seeded(8);
     for (boolean stringIds : new boolean[] {false, true}) {
-      PerturbationPlan plan = PerturbationPlan.compile(PrivacyConfig.parse("id-field: id\n" + FIELDS),
-          RandomnessMode.keyed(SECRET.getBytes(StandardCharsets.US_ASCII)));
+      PerturbationPlan plan =
+          PerturbationPlan.compile(
+              PrivacyConfig.parse("id-field: id\n" + FIELDS),
+              RandomnessMode.keyed(SECRET.getBytes(StandardCharsets.US_ASCII)));
       RecordValues r = plan.newValues();
       for (int i = 0; i < 2_000; i++) {
         double x = -2 + 4 * values.nextUniform();
@@ -60,11 +62,16 @@ class LdpPerturbKeyedTest {
         r.number(0, x);
         r.number(1, angle);
         assertThat(plan.perturb(r, Source.line(i + 1))).isNull();
-        Double accel = stringIds ? f.eval("r-" + id, "accel_x", x, -2.0, 2.0, 1.0)
-            : f.eval(id, "accel_x", x, -2.0, 2.0, 1.0);
-        Double roll = stringIds
-            ? f.eval("r-" + id, "roll", angle, -Math.PI, Math.PI, 2.0, "circular", "purkayastha")
-            : f.eval(id, "roll", angle, -Math.PI, Math.PI, 2.0, "circular", "purkayastha", "l1");
+        Double accel =
+            stringIds
+                ? f.eval("r-" + id, "accel_x", x, -2.0, 2.0, 1.0)
+                : f.eval(id, "accel_x", x, -2.0, 2.0, 1.0);
+        Double roll =
+            stringIds
+                ? f.eval(
+                    "r-" + id, "roll", angle, -Math.PI, Math.PI, 2.0, "circular", "purkayastha")
+                : f.eval(
+                    id, "roll", angle, -Math.PI, Math.PI, 2.0, "circular", "purkayastha", "l1");
         assertThat(accel).isEqualTo(r.output(0));
         assertThat(roll).isEqualTo(r.output(1));
       }
@@ -87,7 +94,8 @@ class LdpPerturbKeyedTest {
       sameAsFirst += first.equals(f.eval(7L, "x" + id, 0.5, 0.0, 1.0, 8.0)) ? 1 : 0;
       sameAsFirst += first.equals(f.eval(7L, "x", 0.5 + id * 1e-9, 0.0, 1.0, 8.0)) ? 1 : 0;
     }
-    // One compiled mechanism per field and arguments: "x" (kept, used every other call), 400 others.
+    // One compiled mechanism per field and arguments: "x" (kept, used every other call), 400
+    // others.
     assertThat(f.perturber.compilations()).isEqualTo(1 + n);
     // OGPM's density on [0, 1) is at most e^(eps/2) = e^4 and a grid cell 2^-32 wide: a cell has
     // probability below 1.3e-8, so 1,200 independent draws meet the first with probability < 2e-5.
@@ -114,19 +122,24 @@ class LdpPerturbKeyedTest {
 
   @Test
   void theKeyIsNamedByTheConstructorOrTheJobParametersNeverGuessed() {
-    assertThat(LdpPerturbKeyed.fromJobParameters("/etc/ogpm/key", null)).hasToString("key file /etc/ogpm/key");
+    assertThat(LdpPerturbKeyed.fromJobParameters("/etc/ogpm/key", null))
+        .hasToString("key file /etc/ogpm/key");
     assertThat(LdpPerturbKeyed.fromJobParameters(null, "OGPM_KEY")).hasToString("key in $OGPM_KEY");
     assertThatThrownBy(() -> LdpPerturbKeyed.fromJobParameters(null, null))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("set the job parameter ogpm.key-file (a file) or ogpm.key-env (an environment variable)")
+        .hasMessageContaining(
+            "set the job parameter ogpm.key-file (a file) or ogpm.key-env (an environment variable)")
         .hasMessageContaining("SET 'pipeline.global-job-parameters' = 'ogpm.key-env:OGPM_KEY'");
     assertThatThrownBy(() -> LdpPerturbKeyed.fromJobParameters("/k", "K"))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessage("LDP_PERTURB_KEYED: set one of the job parameters ogpm.key-file and ogpm.key-env, not both");
+        .hasMessage(
+            "LDP_PERTURB_KEYED: set one of the job parameters ogpm.key-file and ogpm.key-env, not both");
     assertThatThrownBy(() -> new LdpPerturbKeyed(KeySource.none()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("LDP_PERTURB_KEYED needs a key file or environment variable, got secure random");
-    assertThatThrownBy(() -> new LdpPerturbKeyed(null)).isInstanceOf(IllegalArgumentException.class);
+        .hasMessage(
+            "LDP_PERTURB_KEYED needs a key file or environment variable, got secure random");
+    assertThatThrownBy(() -> new LdpPerturbKeyed(null))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -146,8 +159,12 @@ class LdpPerturbKeyedTest {
 
   @Test
   void aPerturberWithoutAKeyRefusesKeyedCalls() {
-    ValuePerturber p = ValuePerturber.withStream(AesCtrSource.seeded(1), FunctionMetrics.of(new TestMetrics()));
-    assertThatThrownBy(() -> p.perturbKeyed(Identifier.integer(1), "x", 0.5, 0.0, 1.0, 1.0, "classical", "ogpm", "l1"))
+    ValuePerturber p =
+        ValuePerturber.withStream(AesCtrSource.seeded(1), FunctionMetrics.of(new TestMetrics()));
+    assertThatThrownBy(
+            () ->
+                p.perturbKeyed(
+                    Identifier.integer(1), "x", 0.5, 0.0, 1.0, 1.0, "classical", "ogpm", "l1"))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("this perturber has no key");
   }

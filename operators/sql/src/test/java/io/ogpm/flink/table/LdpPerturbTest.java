@@ -33,8 +33,9 @@ class LdpPerturbTest {
 
   /** The DataStream operator's plan for one field, seeded as the function is. */
   private static double[] planOutputs(String field, long seed, double[] inputs) {
-    PerturbationPlan plan = PerturbationPlan.compile(PrivacyConfig.parse("fields:\n  - " + field + "\n"),
-        RandomnessMode.seeded(seed));
+    PerturbationPlan plan =
+        PerturbationPlan.compile(
+            PrivacyConfig.parse("fields:\n  - " + field + "\n"), RandomnessMode.seeded(seed));
     RecordValues r = plan.newValues();
     double[] out = new double[inputs.length];
     for (int i = 0; i < inputs.length; i++) {
@@ -56,15 +57,20 @@ class LdpPerturbTest {
       inputs[i] = INPUTS[i % INPUTS.length];
       sql[i] = f.eval(inputs[i], -2.0, 2.0, 1.0);
     }
-    assertThat(sql).containsExactly(planOutputs("{name: x, min: -2, max: 2, epsilon: 1}", 11, inputs));
+    assertThat(sql)
+        .containsExactly(planOutputs("{name: x, min: -2, max: 2, epsilon: 1}", 11, inputs));
     assertThat(metrics.count("valuesPerturbed")).isEqualTo(sql.length);
 
     LdpPerturb g = opened(12, new TestMetrics());
     for (int i = 0; i < sql.length; i++) {
       sql[i] = g.eval(inputs[i], -2.0, 2.0, 0.5, "classical", "staircase", "l2");
     }
-    assertThat(sql).containsExactly(planOutputs(
-        "{name: x, min: -2, max: 2, epsilon: 0.5, mechanism: staircase, objective: l2}", 12, inputs));
+    assertThat(sql)
+        .containsExactly(
+            planOutputs(
+                "{name: x, min: -2, max: 2, epsilon: 0.5, mechanism: staircase, objective: l2}",
+                12,
+                inputs));
   }
 
   @Test
@@ -76,7 +82,8 @@ class LdpPerturbTest {
     circle.open(new TestMetrics());
     LdpPerturb gCircle = opened(6, new TestMetrics());
     for (double x : INPUTS) {
-      assertThat(f.eval(x, -2.0, 2.0, 2.0)).isEqualTo(g.eval(x, -2.0, 2.0, 2.0, "classical", "ogpm", "l1"));
+      assertThat(f.eval(x, -2.0, 2.0, 2.0))
+          .isEqualTo(g.eval(x, -2.0, 2.0, 2.0, "classical", "ogpm", "l1"));
       assertThat(circle.eval(x, -2.0, 2.0, 2.0, "circular"))
           .isEqualTo(gCircle.eval(x, -2.0, 2.0, 2.0, "circular", "ogpm", "l1"));
     }
@@ -84,8 +91,14 @@ class LdpPerturbTest {
 
   @Test
   void everyOutputIsACellValueOfTheMechanismsInputIndependentGrid() {
-    Mechanism m = MechanismCatalog.of(MechanismSpec.builder().type(MechanismType.OGPM).objective(Objective.L2)
-        .domain(Domain.circular(-Math.PI, Math.PI)).epsilon(3).build());
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder()
+                .type(MechanismType.OGPM)
+                .objective(Objective.L2)
+                .domain(Domain.circular(-Math.PI, Math.PI))
+                .epsilon(3)
+                .build());
     LdpPerturb f = opened(3, new TestMetrics());
     AesCtrSource inputs = AesCtrSource.seeded(4);
     for (int i = 0; i < 5_000; i++) {
@@ -123,7 +136,8 @@ class LdpPerturbTest {
     for (double x : wrapped) {
       LdpPerturb a = opened(21, new TestMetrics());
       LdpPerturb b = opened(21, new TestMetrics());
-      assertThat(a.eval(x, -2.0, 2.0, 1.0, "circular")).isEqualTo(b.eval(0.25, -2.0, 2.0, 1.0, "circular"));
+      assertThat(a.eval(x, -2.0, 2.0, 1.0, "circular"))
+          .isEqualTo(b.eval(0.25, -2.0, 2.0, 1.0, "circular"));
     }
     LdpPerturb a = opened(22, new TestMetrics());
     LdpPerturb b = opened(22, new TestMetrics());
@@ -135,31 +149,40 @@ class LdpPerturbTest {
     TestMetrics metrics = new TestMetrics();
     LdpPerturb f = opened(1, metrics);
     Object[][] bad = {
-        {null, 1.0, 1.0, "classical", "ogpm", "l1"},
-        {0.0, null, 1.0, "classical", "ogpm", "l1"},
-        {0.0, 1.0, null, "classical", "ogpm", "l1"},
-        {0.0, 1.0, 0.0, "classical", "ogpm", "l1"},
-        {0.0, 1.0, -1.0, "classical", "ogpm", "l1"},
-        {0.0, 1.0, Double.NaN, "classical", "ogpm", "l1"},
-        {0.0, 1.0, Double.POSITIVE_INFINITY, "classical", "ogpm", "l1"},
-        {1.0, 1.0, 1.0, "classical", "ogpm", "l1"},
-        {2.0, 1.0, 1.0, "classical", "ogpm", "l1"},
-        {Double.NaN, 1.0, 1.0, "classical", "ogpm", "l1"},
-        {0.0, 1.0, 1.0, null, "ogpm", "l1"},
-        {0.0, 1.0, 1.0, "circle", "ogpm", "l1"},
-        {0.0, 1.0, 1.0, "classical", "laplace", "l1"},
-        {0.0, 1.0, 1.0, "classical", "purkayastha", "l1"},
-        {0.0, 1.0, 1.0, "classical", "pm", "l2"},
-        {0.0, 1.0, 1.0, "classical", "ogpm", "l3"},
-        {0.0, 1.0, 1.0, "classical", null, "l1"},
-        {0.0, 1.0, 1.0, "classical", "ogpm", null},
-        {0.0, 1.0, 701.0, "classical", "ogpm", "l1"},
-        {1e300, 1.0000000000000002e300, 1.0, "classical", "ogpm", "l1"},
+      {null, 1.0, 1.0, "classical", "ogpm", "l1"},
+      {0.0, null, 1.0, "classical", "ogpm", "l1"},
+      {0.0, 1.0, null, "classical", "ogpm", "l1"},
+      {0.0, 1.0, 0.0, "classical", "ogpm", "l1"},
+      {0.0, 1.0, -1.0, "classical", "ogpm", "l1"},
+      {0.0, 1.0, Double.NaN, "classical", "ogpm", "l1"},
+      {0.0, 1.0, Double.POSITIVE_INFINITY, "classical", "ogpm", "l1"},
+      {1.0, 1.0, 1.0, "classical", "ogpm", "l1"},
+      {2.0, 1.0, 1.0, "classical", "ogpm", "l1"},
+      {Double.NaN, 1.0, 1.0, "classical", "ogpm", "l1"},
+      {0.0, 1.0, 1.0, null, "ogpm", "l1"},
+      {0.0, 1.0, 1.0, "circle", "ogpm", "l1"},
+      {0.0, 1.0, 1.0, "classical", "laplace", "l1"},
+      {0.0, 1.0, 1.0, "classical", "purkayastha", "l1"},
+      {0.0, 1.0, 1.0, "classical", "pm", "l2"},
+      {0.0, 1.0, 1.0, "classical", "ogpm", "l3"},
+      {0.0, 1.0, 1.0, "classical", null, "l1"},
+      {0.0, 1.0, 1.0, "classical", "ogpm", null},
+      {0.0, 1.0, 701.0, "classical", "ogpm", "l1"},
+      {1e300, 1.0000000000000002e300, 1.0, "classical", "ogpm", "l1"},
     };
     for (int round = 0; round < 3; round++) {
       for (Object[] a : bad) {
-        assertThat(f.eval(0.5, (Double) a[0], (Double) a[1], (Double) a[2], (String) a[3], (String) a[4],
-            (String) a[5])).as("arguments %s", java.util.Arrays.toString(a)).isNull();
+        assertThat(
+                f.eval(
+                    0.5,
+                    (Double) a[0],
+                    (Double) a[1],
+                    (Double) a[2],
+                    (String) a[3],
+                    (String) a[4],
+                    (String) a[5]))
+            .as("arguments %s", java.util.Arrays.toString(a))
+            .isNull();
       }
     }
     assertThat(metrics.count("valuesRejected", "invalid-argument")).isEqualTo(3L * bad.length);

@@ -17,15 +17,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * LDP_PERTURB_POLAR and LDP_POLAR_MEAN called directly: the configuration's polar item's split and
- * mechanisms (the DataStream operator's draws, draw for draw under the same seed); a pair with a bad
- * coordinate or bad arguments gives NULL, counted, and draws nothing; the polar mean is, bit for
- * bit, LDP_MEAN's and LDP_CIRCULAR_MEAN's at the split eps, merged and retracted alike.
+ * mechanisms (the DataStream operator's draws, draw for draw under the same seed); a pair with a
+ * bad coordinate or bad arguments gives NULL, counted, and draws nothing; the polar mean is, bit
+ * for bit, LDP_MEAN's and LDP_CIRCULAR_MEAN's at the split eps, merged and retracted alike.
  */
 class PolarFunctionsTest {
-  static final String ITEM = "{domain: polar, radius: {name: r, max: 50}, angle: {name: a, min: 0, max: 360}, "
-      + "epsilon: 9.99}";
-  static final String RADIANS = "{domain: polar, radius: {name: r, max: 1}, "
-      + "angle: {name: a, min: 0, max: 6.283185307179586}, epsilon: 7.283185307179586, objective: l2}";
+  static final String ITEM =
+      "{domain: polar, radius: {name: r, max: 50}, angle: {name: a, min: 0, max: 360}, "
+          + "epsilon: 9.99}";
+  static final String RADIANS =
+      "{domain: polar, radius: {name: r, max: 1}, "
+          + "angle: {name: a, min: 0, max: 6.283185307179586}, epsilon: 7.283185307179586, objective: l2}";
 
   private static LdpPerturbPolar opened(long seed, TestMetrics metrics) {
     LdpPerturbPolar f = new LdpPerturbPolar(seed);
@@ -35,8 +37,9 @@ class PolarFunctionsTest {
 
   /** The DataStream operator's outputs for a polar item, seeded as the function is. */
   private static double[][] planOutputs(String item, long seed, double[][] pairs) {
-    PerturbationPlan plan = PerturbationPlan.compile(PrivacyConfig.parse("fields:\n  - " + item + "\n"),
-        RandomnessMode.seeded(seed));
+    PerturbationPlan plan =
+        PerturbationPlan.compile(
+            PrivacyConfig.parse("fields:\n  - " + item + "\n"), RandomnessMode.seeded(seed));
     RecordValues r = plan.newValues();
     double[][] out = new double[pairs.length][];
     for (int i = 0; i < pairs.length; i++) {
@@ -86,7 +89,8 @@ class PolarFunctionsTest {
     LdpPerturbPolar h2 = opened(9, new TestMetrics());
     for (double[] p : radians) {
       assertThat(pair(h.eval(p[0], p[1], 1.0, 7.283185307179586)))
-          .containsExactly(pair(h2.eval(p[0], p[1], 1.0, 7.283185307179586, "l1", 0.0, 2 * Math.PI)));
+          .containsExactly(
+              pair(h2.eval(p[0], p[1], 1.0, 7.283185307179586, "l1", 0.0, 2 * Math.PI)));
     }
   }
 
@@ -95,8 +99,14 @@ class PolarFunctionsTest {
     for (String item : new String[] {ITEM, RADIANS}) {
       List<FieldConfig> fields = PrivacyConfig.parse("fields:\n  - " + item + "\n").fields();
       boolean degrees = item == ITEM;
-      PolarArguments.Split split = new PolarArguments(degrees ? 50.0 : 1.0, degrees ? 9.99 : 7.283185307179586,
-          degrees ? "l1" : "l2", 0.0, degrees ? 360.0 : 2 * Math.PI).split();
+      PolarArguments.Split split =
+          new PolarArguments(
+                  degrees ? 50.0 : 1.0,
+                  degrees ? 9.99 : 7.283185307179586,
+                  degrees ? "l1" : "l2",
+                  0.0,
+                  degrees ? 360.0 : 2 * Math.PI)
+              .split();
       assertThat(split.radius().spec()).isEqualTo(fields.get(0).spec());
       assertThat(split.angle().spec()).isEqualTo(fields.get(1).spec());
       assertThat(split.radius().eps()).isEqualTo(fields.get(0).epsilon());
@@ -108,8 +118,15 @@ class PolarFunctionsTest {
   void aPairWithABadCoordinateGivesNullCountedAndDrawsNothing() {
     TestMetrics metrics = new TestMetrics();
     LdpPerturbPolar f = opened(3, metrics);
-    Double[][] bad = {{null, 10.0}, {10.0, null}, {Double.NaN, 10.0}, {10.0, Double.POSITIVE_INFINITY},
-        {-1e-9, 10.0}, {50.000001, 10.0}, {null, Double.NaN}};
+    Double[][] bad = {
+      {null, 10.0},
+      {10.0, null},
+      {Double.NaN, 10.0},
+      {10.0, Double.POSITIVE_INFINITY},
+      {-1e-9, 10.0},
+      {50.000001, 10.0},
+      {null, Double.NaN}
+    };
     for (Double[] p : bad) {
       assertThat(f.eval(p[0], p[1], 50.0, 9.99, "l1", 0.0, 360.0)).as(Arrays.toString(p)).isNull();
     }
@@ -128,7 +145,8 @@ class PolarFunctionsTest {
   void anAngleOffTheCircleWrapsToTheSameAngleAndMinusZeroIsZero() {
     for (double a : new double[] {370, -350, 10 + 360 * 1000}) {
       assertThat(pair(opened(4, new TestMetrics()).eval(0.0, a, 50.0, 9.99, "l1", 0.0, 360.0)))
-          .containsExactly(pair(opened(4, new TestMetrics()).eval(0.0, 10.0, 50.0, 9.99, "l1", 0.0, 360.0)));
+          .containsExactly(
+              pair(opened(4, new TestMetrics()).eval(0.0, 10.0, 50.0, 9.99, "l1", 0.0, 360.0)));
     }
     assertThat(pair(opened(5, new TestMetrics()).eval(-0.0, -0.0, 50.0, 9.99)))
         .containsExactly(pair(opened(5, new TestMetrics()).eval(0.0, 0.0, 50.0, 9.99)));
@@ -136,23 +154,24 @@ class PolarFunctionsTest {
 
   /** Arguments that define no pair, each naming what is wrong when compiled. */
   static final Object[][] BAD_ARGUMENTS = {
-      {null, 9.99, "l1", 0.0, 360.0},
-      {0.0, 9.99, "l1", 0.0, 360.0},
-      {-1.0, 9.99, "l1", 0.0, 360.0},
-      {Double.POSITIVE_INFINITY, 9.99, "l1", 0.0, 360.0},
-      {50.0, null, "l1", 0.0, 360.0},
-      {50.0, 0.0, "l1", 0.0, 360.0},
-      {50.0, Double.NaN, "l1", 0.0, 360.0},
-      {50.0, 701.0, "l1", 0.0, 360.0},
-      {50.0, 9.99, null, 0.0, 360.0},
-      {50.0, 9.99, "l3", 0.0, 360.0},
-      {50.0, 9.99, "l1", null, 360.0},
-      {50.0, 9.99, "l1", 0.0, null},
-      {50.0, 9.99, "l1", 360.0, 360.0},
-      {50.0, 9.99, "l1", Double.NEGATIVE_INFINITY, 360.0},
-      // The best split gives the radius nothing (eps 2 on [0, 1), square error), or the angle (R = 1000).
-      {1.0, 2.0, "l2", 0.0, 360.0},
-      {1000.0, 2.0, "l1", 0.0, 360.0},
+    {null, 9.99, "l1", 0.0, 360.0},
+    {0.0, 9.99, "l1", 0.0, 360.0},
+    {-1.0, 9.99, "l1", 0.0, 360.0},
+    {Double.POSITIVE_INFINITY, 9.99, "l1", 0.0, 360.0},
+    {50.0, null, "l1", 0.0, 360.0},
+    {50.0, 0.0, "l1", 0.0, 360.0},
+    {50.0, Double.NaN, "l1", 0.0, 360.0},
+    {50.0, 701.0, "l1", 0.0, 360.0},
+    {50.0, 9.99, null, 0.0, 360.0},
+    {50.0, 9.99, "l3", 0.0, 360.0},
+    {50.0, 9.99, "l1", null, 360.0},
+    {50.0, 9.99, "l1", 0.0, null},
+    {50.0, 9.99, "l1", 360.0, 360.0},
+    {50.0, 9.99, "l1", Double.NEGATIVE_INFINITY, 360.0},
+    // The best split gives the radius nothing (eps 2 on [0, 1), square error), or the angle (R =
+    // 1000).
+    {1.0, 2.0, "l2", 0.0, 360.0},
+    {1000.0, 2.0, "l1", 0.0, 360.0},
   };
 
   @Test
@@ -161,11 +180,21 @@ class PolarFunctionsTest {
     LdpPerturbPolar f = opened(1, metrics);
     for (int round = 0; round < 3; round++) {
       for (Object[] a : BAD_ARGUMENTS) {
-        assertThat(f.eval(0.5, 0.5, (Double) a[0], (Double) a[1], (String) a[2], (Double) a[3], (Double) a[4]))
-            .as("arguments %s", Arrays.toString(a)).isNull();
+        assertThat(
+                f.eval(
+                    0.5,
+                    0.5,
+                    (Double) a[0],
+                    (Double) a[1],
+                    (String) a[2],
+                    (Double) a[3],
+                    (Double) a[4]))
+            .as("arguments %s", Arrays.toString(a))
+            .isNull();
       }
     }
-    assertThat(metrics.count("valuesRejected", "invalid-argument")).isEqualTo(3L * BAD_ARGUMENTS.length);
+    assertThat(metrics.count("valuesRejected", "invalid-argument"))
+        .isEqualTo(3L * BAD_ARGUMENTS.length);
     assertThat(f.perturber.compilations()).isEqualTo(BAD_ARGUMENTS.length);
     assertThat(metrics.count("valuesPerturbed")).isZero();
   }
@@ -173,20 +202,32 @@ class PolarFunctionsTest {
   @Test
   void theArgumentsSayWhatIsWrong() {
     String[] messages = {
-        "radius_max must not be NULL", "radius_max must be > 0, got 0.0", "radius_max must be > 0, got -1.0",
-        "radius_max must be a finite number, got Infinity", "eps must not be NULL", "eps must be > 0, got 0.0",
-        "eps must be a finite number, got NaN", "eps must be <= 700.0, got 701.0", "objective must not be NULL",
-        "objective must be l1 or l2, got 'l3'", "angle_min must not be NULL", "angle_max must not be NULL",
-        "angle_min must be < angle_max, got angle_min=360.0 and angle_max=360.0",
-        "angle_min must be a finite number, got -Infinity",
-        "the least total error at epsilon 2.0 gives the radius no share of it (see ogpm polar-split)",
-        "the least total error at epsilon 2.0 gives the angle no share of it (see ogpm polar-split)"};
+      "radius_max must not be NULL",
+      "radius_max must be > 0, got 0.0",
+      "radius_max must be > 0, got -1.0",
+      "radius_max must be a finite number, got Infinity",
+      "eps must not be NULL",
+      "eps must be > 0, got 0.0",
+      "eps must be a finite number, got NaN",
+      "eps must be <= 700.0, got 701.0",
+      "objective must not be NULL",
+      "objective must be l1 or l2, got 'l3'",
+      "angle_min must not be NULL",
+      "angle_max must not be NULL",
+      "angle_min must be < angle_max, got angle_min=360.0 and angle_max=360.0",
+      "angle_min must be a finite number, got -Infinity",
+      "the least total error at epsilon 2.0 gives the radius no share of it (see ogpm polar-split)",
+      "the least total error at epsilon 2.0 gives the angle no share of it (see ogpm polar-split)"
+    };
     for (int i = 0; i < BAD_ARGUMENTS.length; i++) {
       Object[] a = BAD_ARGUMENTS[i];
-      PolarArguments p = new PolarArguments((Double) a[0], (Double) a[1], (String) a[2], (Double) a[3],
-          (Double) a[4]);
-      org.assertj.core.api.Assertions.assertThatThrownBy(p::split).as(Arrays.toString(a))
-          .isInstanceOf(IllegalArgumentException.class).hasMessage(messages[i]);
+      PolarArguments p =
+          new PolarArguments(
+              (Double) a[0], (Double) a[1], (String) a[2], (Double) a[3], (Double) a[4]);
+      org.assertj.core.api.Assertions.assertThatThrownBy(p::split)
+          .as(Arrays.toString(a))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(messages[i]);
     }
   }
 
@@ -210,21 +251,40 @@ class PolarFunctionsTest {
   @Test
   void eachArgumentSelectsItsOwnMechanismsBetweenAlternatingRows() {
     Object[] base = {5.0, 9.99, "l1", 0.0, 360.0};
-    Object[][] variants = {{1.0, 9.99, "l1", 0.0, 360.0}, {5.0, 12.0, "l1", 0.0, 360.0},
-        {5.0, 9.99, "l2", 0.0, 360.0}, {5.0, 9.99, "l1", -1.0, 360.0}, {5.0, 9.99, "l1", 0.0, 1.0}};
+    Object[][] variants = {
+      {1.0, 9.99, "l1", 0.0, 360.0},
+      {5.0, 12.0, "l1", 0.0, 360.0},
+      {5.0, 9.99, "l2", 0.0, 360.0},
+      {5.0, 9.99, "l1", -1.0, 360.0},
+      {5.0, 9.99, "l1", 0.0, 1.0}
+    };
     LdpPerturbPolar f = opened(6, new TestMetrics());
     for (Object[] v : variants) {
       for (Object[] a : new Object[][] {base, v, base, v}) {
-        PolarArguments args = new PolarArguments((Double) a[0], (Double) a[1], (String) a[2], (Double) a[3],
-            (Double) a[4]);
+        PolarArguments args =
+            new PolarArguments(
+                (Double) a[0], (Double) a[1], (String) a[2], (Double) a[3], (Double) a[4]);
         PolarArguments.Split split = args.split();
         for (int i = 0; i < 20; i++) {
-          double[] y = pair(f.eval(0.5, 0.5, args.radiusMax(), args.eps(), args.objective(), args.angleMin(),
-              args.angleMax()));
-          assertThat(onGrid(io.ogpm.mechanism.catalog.MechanismCatalog.of(split.radius().spec()), y[0]))
-              .as("radius of %s", Arrays.toString(a)).isTrue();
-          assertThat(onGrid(io.ogpm.mechanism.catalog.MechanismCatalog.of(split.angle().spec()), y[1]))
-              .as("angle of %s", Arrays.toString(a)).isTrue();
+          double[] y =
+              pair(
+                  f.eval(
+                      0.5,
+                      0.5,
+                      args.radiusMax(),
+                      args.eps(),
+                      args.objective(),
+                      args.angleMin(),
+                      args.angleMax()));
+          assertThat(
+                  onGrid(
+                      io.ogpm.mechanism.catalog.MechanismCatalog.of(split.radius().spec()), y[0]))
+              .as("radius of %s", Arrays.toString(a))
+              .isTrue();
+          assertThat(
+                  onGrid(io.ogpm.mechanism.catalog.MechanismCatalog.of(split.angle().spec()), y[1]))
+              .as("angle of %s", Arrays.toString(a))
+              .isTrue();
         }
       }
     }
@@ -240,16 +300,21 @@ class PolarFunctionsTest {
     assertThat(a.matches(5.0, 9.99, "l1", -0.0, 360.0)).isFalse();
     assertThat(a.matches(5.0, 9.99, "l1", 0.0, 361.0)).isFalse();
     assertThat(a.matches(null, 9.99, "l1", 0.0, 360.0)).isFalse();
-    assertThat(new PolarArguments(null, null, null, null, null).matches(null, null, null, null, null)).isTrue();
+    assertThat(
+            new PolarArguments(null, null, null, null, null).matches(null, null, null, null, null))
+        .isTrue();
   }
 
   @Test
   void aKeyedPerturberRefusesPolarCalls() {
-    ValuePerturber p = ValuePerturber.keyed(
-        io.ogpm.mechanism.random.KeyedPrf.fromSecret("a key for a polar test, 32 bytes".getBytes(
-            java.nio.charset.StandardCharsets.US_ASCII)),
-        FunctionMetrics.of(new TestMetrics()));
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.perturbPolar(1.0, 1.0, 5.0, 9.99, "l1", 0.0, 360.0))
+    ValuePerturber p =
+        ValuePerturber.keyed(
+            io.ogpm.mechanism.random.KeyedPrf.fromSecret(
+                "a key for a polar test, 32 bytes"
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII)),
+            FunctionMetrics.of(new TestMetrics()));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> p.perturbPolar(1.0, 1.0, 5.0, 9.99, "l1", 0.0, 360.0))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("this perturber has no stream");
   }
@@ -288,8 +353,19 @@ class PolarFunctionsTest {
     }
     Row r = mean.getValue(m);
     Row a = circular.getValue(c);
-    return Row.of(r.getField(0), r.getField(1), r.getField(2), r.getField(3), a.getField(0), a.getField(1),
-        a.getField(2), a.getField(3), a.getField(4), a.getField(5), a.getField(6), r.getField(6));
+    return Row.of(
+        r.getField(0),
+        r.getField(1),
+        r.getField(2),
+        r.getField(3),
+        a.getField(0),
+        a.getField(1),
+        a.getField(2),
+        a.getField(3),
+        a.getField(4),
+        a.getField(5),
+        a.getField(6),
+        r.getField(6));
   }
 
   @Test
@@ -347,7 +423,9 @@ class PolarFunctionsTest {
     Row angles = g.getValue(merged);
     Row expected = separately(Arrays.copyOfRange(values, 300, 900));
     for (int i = 0; i < 11; i++) {
-      assertThat(angles.getField(i)).as("field %s", i).isEqualTo(i < 4 ? null : expected.getField(i));
+      assertThat(angles.getField(i))
+          .as("field %s", i)
+          .isEqualTo(i < 4 ? null : expected.getField(i));
     }
     assertThat(metrics.count("valuesSkipped", "other-mechanism")).isEqualTo(600);
     for (int i = 300; i < 900; i++) {
@@ -364,9 +442,11 @@ class PolarFunctionsTest {
     LdpPolarAccumulator acc = f.createAccumulator();
     assertThat(f.getValue(acc)).isNull();
     for (Object[] a : BAD_ARGUMENTS) {
-      f.accumulate(acc, 1.0, 1.0, (Double) a[0], (Double) a[1], (String) a[2], (Double) a[3], (Double) a[4]);
+      f.accumulate(
+          acc, 1.0, 1.0, (Double) a[0], (Double) a[1], (String) a[2], (Double) a[3], (Double) a[4]);
     }
-    assertThat(metrics.count("valuesSkipped", "invalid-argument")).isEqualTo(2L * BAD_ARGUMENTS.length);
+    assertThat(metrics.count("valuesSkipped", "invalid-argument"))
+        .isEqualTo(2L * BAD_ARGUMENTS.length);
     assertThat(f.getValue(acc)).isNull();
     // A radius only: the angle's columns are NULL; an angle no perturbation can output is left out.
     f.accumulate(acc, 10.0, null, 50.0, 9.99, "l1", 0.0, 360.0);
@@ -394,17 +474,23 @@ class PolarFunctionsTest {
   @Test
   void opensFromTheTasksContextAndRepeatsArgumentsWithoutCompiling() {
     LdpPolarMean f = new LdpPolarMean();
-    f.open(new org.apache.flink.table.functions.FunctionContext(null, null,
-        new org.apache.flink.api.common.functions.WithConfigurationOpenContext(
-            new org.apache.flink.configuration.Configuration())));
+    f.open(
+        new org.apache.flink.table.functions.FunctionContext(
+            null,
+            null,
+            new org.apache.flink.api.common.functions.WithConfigurationOpenContext(
+                new org.apache.flink.configuration.Configuration())));
     LdpPolarAccumulator acc = f.createAccumulator();
     f.accumulate(acc, 1.0, 1.0, 50.0, 9.99);
     f.accumulate(acc, 1.0, 1.0, 50.0, 9.99, "l1");
     assertThat(f.getValue(acc).getField(0)).isEqualTo(2L);
     LdpPerturbPolar p = new LdpPerturbPolar();
-    p.open(new org.apache.flink.table.functions.FunctionContext(null, null,
-        new org.apache.flink.api.common.functions.WithConfigurationOpenContext(
-            new org.apache.flink.configuration.Configuration())));
+    p.open(
+        new org.apache.flink.table.functions.FunctionContext(
+            null,
+            null,
+            new org.apache.flink.api.common.functions.WithConfigurationOpenContext(
+                new org.apache.flink.configuration.Configuration())));
     assertThat((Double) p.eval(1.0, 1.0, 50.0, 9.99).getField(0)).isBetween(-50.0, 100.0);
   }
 }

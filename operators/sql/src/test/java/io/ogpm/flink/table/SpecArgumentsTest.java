@@ -23,10 +23,14 @@ class SpecArgumentsTest {
         .isEqualTo(configured("{name: x, min: -2, max: 2, epsilon: 1}"))
         .hasToString(configured("{name: x, min: -2, max: 2, epsilon: 1}").toString());
     assertThat(new SpecArguments(-Math.PI, Math.PI, 2.5, "circular", "purkayastha", "l1").spec())
-        .isEqualTo(configured("{name: x, domain: circular, min: -3.141592653589793, max: 3.141592653589793, "
-            + "epsilon: 2.5, mechanism: purkayastha}"));
+        .isEqualTo(
+            configured(
+                "{name: x, domain: circular, min: -3.141592653589793, max: 3.141592653589793, "
+                    + "epsilon: 2.5, mechanism: purkayastha}"));
     assertThat(new SpecArguments(0.0, 10.0, 0.5, "classical", "staircase", "l2").spec())
-        .isEqualTo(configured("{name: x, min: 0, max: 10, epsilon: 0.5, mechanism: staircase, objective: l2}"));
+        .isEqualTo(
+            configured(
+                "{name: x, min: 0, max: 10, epsilon: 0.5, mechanism: staircase, objective: l2}"));
   }
 
   @Test
@@ -39,13 +43,16 @@ class SpecArgumentsTest {
         .hasMessage("objective must not be NULL");
     assertThatThrownBy(() -> new SpecArguments(0.0, -1.0, 1.0, "classical", "ogpm", "l1").spec())
         .hasMessage("lo must be < hi, got lo=0.0 and hi=-1.0");
-    assertThatThrownBy(() -> new SpecArguments(-1e308, 1e308, 1.0, "classical", "ogpm", "l1").spec())
+    assertThatThrownBy(
+            () -> new SpecArguments(-1e308, 1e308, 1.0, "classical", "ogpm", "l1").spec())
         .hasMessageContaining("overflows a double");
     // Checked in this order: lo and hi before eps.
     assertThatThrownBy(() -> new SpecArguments(1.0, 0.0, 0.0, "classical", "ogpm", "l1").spec())
         .hasMessage("lo must be < hi, got lo=1.0 and hi=0.0");
-    assertThat(new SpecArguments(0.0, 1.0, 700.0, "classical", "ogpm", "l1").spec().epsilon()).isEqualTo(700);
-    assertThatThrownBy(() -> new SpecArguments(0.0, 1.0, Math.nextUp(700.0), "classical", "ogpm", "l1").spec())
+    assertThat(new SpecArguments(0.0, 1.0, 700.0, "classical", "ogpm", "l1").spec().epsilon())
+        .isEqualTo(700);
+    assertThatThrownBy(
+            () -> new SpecArguments(0.0, 1.0, Math.nextUp(700.0), "classical", "ogpm", "l1").spec())
         .hasMessageStartingWith("eps must be <= 700.0");
     assertThat(SpecArguments.DEFAULT_DOMAIN).isEqualTo("classical");
     assertThat(SpecArguments.DEFAULT_MECHANISM).isEqualTo("ogpm");
@@ -55,9 +62,11 @@ class SpecArgumentsTest {
   @Test
   void tuplesAreEqualWhenEveryArgumentIsByItsBits() {
     SpecArguments a = new SpecArguments(0.0, 1.0, 1.0, "classical", "ogpm", "l1");
-    assertThat(a).isEqualTo(new SpecArguments(0.0, 1.0, 1.0, "classical", "ogpm", "l1"))
+    assertThat(a)
+        .isEqualTo(new SpecArguments(0.0, 1.0, 1.0, "classical", "ogpm", "l1"))
         .hasSameHashCodeAs(new SpecArguments(0.0, 1.0, 1.0, "classical", "ogpm", "l1"));
-    assertThat(a).isNotEqualTo(new SpecArguments(-0.0, 1.0, 1.0, "classical", "ogpm", "l1"))
+    assertThat(a)
+        .isNotEqualTo(new SpecArguments(-0.0, 1.0, 1.0, "classical", "ogpm", "l1"))
         .isNotEqualTo(new SpecArguments(0.0, 1.5, 1.0, "classical", "ogpm", "l1"))
         .isNotEqualTo(new SpecArguments(0.0, 1.0, 2.0, "classical", "ogpm", "l1"))
         .isNotEqualTo(new SpecArguments(0.0, 1.0, 1.0, "circular", "ogpm", "l1"))
@@ -69,6 +78,7 @@ class SpecArgumentsTest {
         .isEqualTo(new SpecArguments(null, null, Double.NaN, null, null, null));
     assertThat(a.matches(0.0, 1.0, 1.0, "classical", "ogpm", "l1")).isTrue();
     assertThat(a.matches(null, 1.0, 1.0, "classical", "ogpm", "l1")).isFalse();
-    assertThat(a).hasToString("lo=0.0, hi=1.0, eps=1.0, domain=classical, mechanism=ogpm, objective=l1");
+    assertThat(a)
+        .hasToString("lo=0.0, hi=1.0, eps=1.0, domain=classical, mechanism=ogpm, objective=l1");
   }
 }

@@ -7,7 +7,10 @@ import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.util.InterceptingOperatorMetricGroup;
 
-/** An operator metric group that keeps its counters, and those of its {@code reason=} subgroups, for a test. */
+/**
+ * An operator metric group that keeps its counters, and those of its {@code reason=} subgroups, for
+ * a test.
+ */
 final class TestMetrics extends InterceptingOperatorMetricGroup {
   private final Map<String, TestMetrics> children = new ConcurrentHashMap<>();
 
