@@ -5,10 +5,11 @@ import io.ogpm.annotation.Internal;
 /**
  * The optimal generalised piecewise mechanism on the circle of period 1 (Theorem 4): density p on
  * an arc of length s centred on the input, which may wrap across 0, density p / e^eps elsewhere. By
- * paper-notes section 1 the circular optimum is the classical optimum of a half-period mirrored
- * around x, which makes (p, s) on the unit circle equal to the classical unit shape: for the
- * absolute-error objective this is exactly Theorem 4 ({@code p = e^(eps/2) / 2pi} and half-arc
- * {@code pi (e^(eps/2) - 1) / (e^eps - 1)} on [0, 2pi)); for square error it uses the l2 shape.
+ * docs/mechanisms.md, "The square-error optimum", the circular optimum is the classical optimum of
+ * a half-period mirrored around x, which makes (p, s) on the unit circle equal to the classical
+ * unit shape: for the absolute-error objective this is exactly Theorem 4 ({@code p = e^(eps/2) /
+ * 2pi} and half-arc {@code pi (e^(eps/2) - 1) / (e^eps - 1)} on [0, 2pi)); for square error it uses
+ * the l2 shape.
  *
  * <p>The error is the same for every input (the mechanism is rotation invariant).
  */
@@ -22,7 +23,10 @@ public final class CircularOgpm extends OgpmMechanism {
     this.centralMass = high * central;
   }
 
-  /** The optimum for the given objective (Theorem 4; paper-notes section 1 for l2). */
+  /**
+   * The optimum for the given objective (Theorem 4; docs/mechanisms.md, "The square-error optimum"
+   * for l2).
+   */
   public static CircularOgpm optimal(double epsilon, Objective objective) {
     return new CircularOgpm(OgpmShape.optimal(epsilon, objective));
   }

@@ -6,8 +6,8 @@ import io.ogpm.annotation.Internal;
  * The optimal generalised piecewise mechanism on the classical domain [0, 1) -> [0, 1) (Theorem 3):
  * density p on a central piece of length s centred on the input and clamped inside the domain,
  * density p / e^eps elsewhere. The shape (p, s) is chosen per objective by {@link OgpmShape}: the
- * paper's closed form for absolute error, the root of the cubic of paper-notes section 1 for square
- * error.
+ * paper's closed form for absolute error, the root of the cubic of docs/mechanisms.md, "The
+ * square-error optimum" for square error.
  */
 @Internal
 public final class ClassicalOgpm extends OgpmMechanism {
@@ -19,7 +19,10 @@ public final class ClassicalOgpm extends OgpmMechanism {
     this.rightShift = (high - low) * central * invLow;
   }
 
-  /** The optimum for the given objective (Theorem 3; paper-notes section 1 for l2). */
+  /**
+   * The optimum for the given objective (Theorem 3; docs/mechanisms.md, "The square-error optimum"
+   * for l2).
+   */
   public static ClassicalOgpm optimal(double epsilon, Objective objective) {
     return new ClassicalOgpm(OgpmShape.optimal(epsilon, objective));
   }

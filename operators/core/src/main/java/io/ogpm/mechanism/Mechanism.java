@@ -128,8 +128,8 @@ public final class Mechanism {
 
   /**
    * The raw inverse-cdf draw for a uniform u, not snapped. For analysis and for the privacy
-   * auditor's negative control only: its low-order bits depend on the input (paper-notes section
-   * 6).
+   * auditor's negative control only: its low-order bits depend on the input (docs/mechanisms.md,
+   * "Floating point").
    */
   public double perturbUnsnapped(double x, double u) {
     return lo + width * unit.inverseCdf(toUnit(x), u);

@@ -6,7 +6,8 @@ import java.util.Locale;
 /**
  * The worst-case error an optimal mechanism minimises. {@link #L1} is the closed form of the paper
  * (Theorems 3 and 4, p = e^(eps/2)); {@link #L2} is the true square-error optimum, whose high
- * density solves a cubic (paper-notes section 1), not the paper's closed form.
+ * density solves a cubic (docs/mechanisms.md, "The square-error optimum"), not the paper's closed
+ * form.
  */
 @PublicEvolving
 public enum Objective {

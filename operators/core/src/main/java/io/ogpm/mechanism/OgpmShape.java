@@ -9,7 +9,7 @@ import io.ogpm.annotation.Internal;
  * q)}.
  *
  * <p>The worst-case error on the classical domain [0, 1) is at an endpoint (Lemma 1), where the
- * central piece is [0, s) and (paper-notes section 1)
+ * central piece is [0, s) and (docs/mechanisms.md, "The square-error optimum")
  *
  * <pre>E_k(p) = (p - q) s^(k+1) / (k+1) + q / (k+1),   k = 1 absolute, k = 2 square error.</pre>
  *
@@ -56,11 +56,11 @@ public final class OgpmShape {
   }
 
   /**
-   * The square-error optimum (paper-notes section 1). With {@code q = p / t} the cubic reads {@code
-   * (1 - q)^2 (2 + q) = q^3 (t - 1)^2}; its left side decreases and its right side increases in q,
-   * so it has one root in (0, 1), found by bisection on log-space residuals (no overflow for any
-   * eps up to {@link #MAX_EPSILON}). Near q = 1 (small eps) the bisection runs on {@code w = 1 - q}
-   * instead, so that w keeps full relative precision.
+   * The square-error optimum (docs/mechanisms.md, "The square-error optimum"). With {@code q = p /
+   * t} the cubic reads {@code (1 - q)^2 (2 + q) = q^3 (t - 1)^2}; its left side decreases and its
+   * right side increases in q, so it has one root in (0, 1), found by bisection on log-space
+   * residuals (no overflow for any eps up to {@link #MAX_EPSILON}). Near q = 1 (small eps) the
+   * bisection runs on {@code w = 1 - q} instead, so that w keeps full relative precision.
    */
   public static OgpmShape squareErrorOptimal(double epsilon) {
     checkEpsilon(epsilon);
@@ -194,8 +194,8 @@ public final class OgpmShape {
   }
 
   /**
-   * The worst-case error on the classical unit domain, at an endpoint (Lemma 1; paper-notes section
-   * 1): {@code (p - q) s^(k+1) / (k+1) + q / (k+1)}.
+   * The worst-case error on the classical unit domain, at an endpoint (Lemma 1; docs/mechanisms.md,
+   * "The square-error optimum"): {@code (p - q) s^(k+1) / (k+1) + q / (k+1)}.
    */
   public double worstCaseError(ErrorMetric metric) {
     int k = metric.exponent();

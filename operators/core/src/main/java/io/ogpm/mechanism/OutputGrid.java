@@ -3,14 +3,14 @@ package io.ogpm.mechanism;
 import io.ogpm.annotation.Internal;
 
 /**
- * The fixed grid that every output is snapped to (paper-notes section 6). The unit line is cut into
- * cells of width {@code 2^-bits}, anchored at 0 (the domain's lower end), and an output is reported
- * as the midpoint of its cell. The reported values are a function of the cell index alone, so the
- * set of possible outputs does not depend on the input: the low-order bits of a double computed as
- * {@code l + u (r - l)} cannot leak the piece boundaries (the piecewise analogue of Mironov's
- * attack on the floating-point Laplace mechanism). Snapping is post-processing, so eps-LDP is kept;
- * cell midpoints keep the mean of a uniform piece, so OGPM-U stays unbiased up to the two cells
- * where a piece boundary falls.
+ * The fixed grid that every output is snapped to (docs/mechanisms.md, "Floating point"). The unit
+ * line is cut into cells of width {@code 2^-bits}, anchored at 0 (the domain's lower end), and an
+ * output is reported as the midpoint of its cell. The reported values are a function of the cell
+ * index alone, so the set of possible outputs does not depend on the input: the low-order bits of a
+ * double computed as {@code l + u (r - l)} cannot leak the piece boundaries (the piecewise analogue
+ * of Mironov's attack on the floating-point Laplace mechanism). Snapping is post-processing, so
+ * eps-LDP is kept; cell midpoints keep the mean of a uniform piece, so OGPM-U stays unbiased up to
+ * the two cells where a piece boundary falls.
  *
  * <p>The used cells are those that meet the output domain. On an enlarged output domain whose ends
  * are not on the grid, the value of a partial end cell is its midpoint clamped into the domain (a

@@ -40,7 +40,8 @@ class PolarFieldsTest {
     FieldConfig angle = fields.get(1);
     PolarSplit.Point best =
         PolarSplit.of(7.283185307179586, 1, ErrorMetric.L2, Objective.L2).optimum();
-    // paper-notes section 7: 1.53 and 5.75 with the square-error optimal mechanisms.
+    // docs/mechanisms.md, "The polar split": 1.53 and 5.75 with the square-error optimal
+    // mechanisms.
     assertThat(radius.epsilon()).isEqualTo(best.epsRadius()).isBetween(1.525, 1.535);
     assertThat(radius.spec())
         .isEqualTo(

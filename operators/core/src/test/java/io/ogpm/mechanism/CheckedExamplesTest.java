@@ -7,7 +7,10 @@ import io.ogpm.mechanism.catalog.MechanismCatalog;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The checked examples of paper-notes sections 1 and 8 that concern the optimal mechanisms. */
+/**
+ * The checked examples that concern the optimal mechanisms (docs/mechanisms.md, "The square-error
+ * optimum" and "Checked examples").
+ */
 class CheckedExamplesTest {
   private static Mechanism classical(double eps, Objective objective) {
     return MechanismCatalog.of(MechanismSpec.builder().epsilon(eps).objective(objective).build());

@@ -85,7 +85,8 @@ class MechanismSpecTest {
     assertThat(at.toString())
         .isEqualTo(
             "ogpm{domain=classical[0.0, 10.0), epsilon=1.0, objective=l1, optimizeAt=2.0, gridBits=32}");
-    // The paper's example (section "Minimize Error at a Specific x", paper-notes section 8) on
+    // The paper's example (section "Minimize Error at a Specific x", docs/mechanisms.md, "Checked
+    // examples") on
     // [0, 10): error 0.24137 * 10 at x0 = 2, high density 1.5459 / 10; the worst-case optimum's
     // error there is 0.24336 * 10.
     Mechanism atX0 = MechanismCatalog.of(at);

@@ -9,7 +9,7 @@ import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Outputs on the fixed grid, whatever the input (paper-notes section 6). */
+/** Outputs on the fixed grid, whatever the input (docs/mechanisms.md, "Floating point"). */
 class OutputGridTest {
   @Test
   void outputsAreCellMidpointsOfAGridAnchoredAtLo() {

@@ -63,7 +63,7 @@ final class ReproduceCommand implements Callable<Integer> {
                   java.util.Locale.ROOT,
                   "## MotionSense estimation%n%nSubjects 1-3 (6,159 rows), k = 50 bins, %d runs per eps (%.0f s on this"
                       + " machine). Distribution error is the sum of absolute frequency differences (the paper's text; its"
-                      + " artifact used an L2 norm of counts, paper-notes 5).%n",
+                      + " artifact used an L2 norm of counts, docs/mechanisms.md#the-authors-artifact).%n",
                   repetitions,
                   (System.nanoTime() - start) / 1e9)
               + estimation.targetsMarkdown();

@@ -23,7 +23,8 @@ class SolveCommandTest {
         json(
             CliRunner.run(
                 "solve", "--pieces", "5", "--metric", "l1", "--epsilon", "1", "--x0", "0.2"));
-    // paper-notes section 8: error 0.24137, high density 1.5459; at x0 = 0.2 the high piece is
+    // docs/mechanisms.md, "Checked examples": error 0.24137, high density 1.5459; at x0 = 0.2 the
+    // high piece is
     // clamped to 0.
     assertThat(root.get("error").asDouble()).isCloseTo(0.24137, within(5e-6));
     JsonNode pieces = root.get("pieces");
@@ -51,7 +52,8 @@ class SolveCommandTest {
                 "-1",
                 "--hi",
                 "1"));
-    // paper-notes section 8: worst-case l1 at eps 2 on [0, 1) is 0.268941; twice that on a width of
+    // docs/mechanisms.md, "Checked examples": worst-case l1 at eps 2 on [0, 1) is 0.268941; twice
+    // that on a width of
     // 2.
     assertThat(root.get("error").asDouble()).isCloseTo(2 * 0.268941, within(1e-6));
     assertThat(root.get("pieces").get(0).get("from").asDouble()).isEqualTo(-1.0);

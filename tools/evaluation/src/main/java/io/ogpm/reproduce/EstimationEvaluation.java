@@ -26,8 +26,9 @@ import java.util.stream.IntStream;
  * averaged over repetitions (seeded, so a run is reproducible).
  *
  * <p>Distribution error: {@code sum_i |f_i - f^_i|} over the 50 bins, as the paper's text defines
- * it (its artifact computes an L2 norm of count differences instead; paper-notes 5). Mean error:
- * {@code |mu^ - mu|}; on the circle the angle between the estimated and true circular means.
+ * it (its artifact computes an L2 norm of count differences instead;
+ * docs/mechanisms.md#the-authors-artifact). Mean error: {@code |mu^ - mu|}; on the circle the angle
+ * between the estimated and true circular means.
  */
 public final class EstimationEvaluation {
   static final int BINS = 50;
@@ -170,7 +171,7 @@ public final class EstimationEvaluation {
     String metricNote =
         note
             + "; sum of |f - f^| as in the paper's text. With the artifact's L2 norm of count"
-            + " differences (paper-notes 5): ";
+            + " differences (docs/mechanisms.md#the-authors-artifact): ";
     claims.add(
         new Claim(
             where,

@@ -135,7 +135,7 @@ public final class PaperEvaluation {
         double[] s = worstCase(swc, metric, Distance.LINEAR, EPSILONS);
         String where = "Expected errors, classical domain (Fig. worst-case, square error)";
         String note =
-            "OGPM as the square-error optimum (paper-notes 1; the paper's curve came from its solver). With the"
+            "OGPM as the square-error optimum (docs/mechanisms.md#the-square-error-optimum; the paper's curve came from its solver). With the"
                 + " closed form the ratio to PM-C is "
                 + pct(mean(closed) / mean(p))
                 + ": at the endpoints the closed form and PM-C coincide";
@@ -196,7 +196,7 @@ public final class PaperEvaluation {
               row[1],
               mean(o) / mean(pLinear),
               true,
-              "as the paper measured: PM-C with linear distance on the flattened circle (paper-notes 2); with circular"
+              "as the paper measured: PM-C with linear distance on the flattened circle (docs/mechanisms.md#circular-comparisons-and-distance); with circular"
                   + " distance for both: "
                   + pct(mean(o) / mean(pCircular))));
       claims.add(
@@ -247,7 +247,7 @@ public final class PaperEvaluation {
               mean(o) / mean(pLinear),
               true,
               ogpmName
-                  + "; PM-C with linear distance as in the paper (paper-notes 2); with circular distance: "
+                  + "; PM-C with linear distance as in the paper (docs/mechanisms.md#circular-comparisons-and-distance); with circular distance: "
                   + pct(mean(o) / mean(pCircular))));
       claims.add(
           new Claim(
@@ -463,7 +463,7 @@ public final class PaperEvaluation {
   }
 
   private void checkedValues() {
-    String notes = "paper-notes 8";
+    String notes = "docs/mechanisms.md#checked-examples";
     claims.add(
         new Claim(
             "Theorem 3, worst case",
@@ -516,7 +516,7 @@ public final class PaperEvaluation {
             mechanism(MechanismType.OGPM, UNIT, 1, Objective.L2)
                 .worstCaseError(ErrorMetric.L2, Distance.LINEAR),
             false,
-            "ours is the square-error optimum (paper-notes 1); the closed form gives 0.220872"));
+            "ours is the square-error optimum (docs/mechanisms.md#the-square-error-optimum); the closed form gives 0.220872"));
     claims.add(
         new Claim(
             "Appendix, expected error of B-Laplace",

@@ -21,13 +21,13 @@ final class Summary {
         .append(
             "- Circular domain: OGPM is measured with circular distance. The paper measured the flattened ")
         .append(
-            "baselines (PM-C, SW-C on [0, 2pi)) with linear distance (paper-notes 2); the claims below do the ")
+            "baselines (PM-C, SW-C on [0, 2pi)) with linear distance (docs/mechanisms.md#circular-comparisons-and-distance); the claims below do the ")
         .append(
             "same to compare, and give the circular-distance ratio in the note. The charts show both.\n")
         .append(
             "- Where the paper's curve for square error came from its numerical solver, OGPM is the ")
         .append(
-            "square-error optimum (`--objective l2`), not the closed form (paper-notes 1).\n\n");
+            "square-error optimum (`--objective l2`), not the closed form (docs/mechanisms.md#the-square-error-optimum).\n\n");
     md.append("## Headline numbers\n\n");
     md.append("| where | claim | paper | ours | difference | how / why |\n");
     md.append("| --- | --- | ---: | ---: | ---: | --- |\n");

@@ -44,7 +44,7 @@ class PaperEvaluationTest {
     }
     long checked =
         evaluation.claims().stream()
-            .filter(c -> !c.percent() && c.note().startsWith("paper-notes 8"))
+            .filter(c -> !c.percent() && c.note().startsWith("docs/mechanisms.md#checked-examples"))
             .peek(c -> assertThat(Math.abs(c.difference())).as(c.statement()).isLessThan(5e-7))
             .count();
     assertThat(checked).isEqualTo(5);
@@ -60,7 +60,10 @@ class PaperEvaluationTest {
       assertThat(csv.size()).isGreaterThan(10);
     }
     String summary = Files.readString(dir.resolve("summary.md"));
-    assertThat(summary).contains("| 94.2 % | 94.2 % |", "linear distance", "paper-notes 2");
+    assertThat(summary)
+        .contains(
+            "| 94.2 % | 94.2 % |",
+            "linear distance", "docs/mechanisms.md#circular-comparisons-and-distance");
     assertThat(evaluation.figures())
         .extracting(Figure::name)
         .contains(

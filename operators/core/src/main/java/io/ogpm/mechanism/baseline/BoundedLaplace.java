@@ -24,8 +24,9 @@ import java.util.OptionalDouble;
  * Both {@code 1/b + N'/N} and {@code 1/b - N'/N} are non-negative on [0, 1] (they equal {@code 2(1
  * - e^(-(1-x)/b)) / N} and {@code 2(1 - e^(-x/b)) / N}), so each of the two signed forms grows as
  * x2 moves right and x1 moves left; the maximum is at (0, 1), where {@code N(0) = N(1)} and the
- * bound is {@code 1/b}. (Paper-notes section 3 reports a violation at b = 1/eps; with the
- * input-dependent normaliser there is none, which {@code BaselinePrivacyTest} checks on a grid.)
+ * bound is {@code 1/b}. (A violation at b = 1/eps has been reported, docs/mechanisms.md,
+ * "B-Laplace"; with the input-dependent normaliser there is none, which {@code BaselinePrivacyTest}
+ * checks on a grid.)
  *
  * <p>Sampling: the discrete Laplace on the grid restricted to the domain's cells, drawn exactly
  * ({@link Sampler}).

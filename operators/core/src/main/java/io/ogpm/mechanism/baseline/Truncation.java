@@ -15,8 +15,8 @@ import java.util.OptionalDouble;
  * A piecewise mechanism with an enlarged output domain, truncated into the input domain [0, 1):
  * outputs below 0 are reported at 0 and outputs at or above 1 at 1 (the paper's T-PM and T-SW).
  * Truncation is post-processing, so eps is kept; the output distribution gains atoms at both ends
- * (paper-notes section 4), which the expected error includes. Sampling draws the base mechanism's
- * cell exactly on its own enlarged grid and clamps the cell.
+ * (docs/mechanisms.md, "Truncated baselines"), which the expected error includes. Sampling draws
+ * the base mechanism's cell exactly on its own enlarged grid and clamps the cell.
  */
 @Internal
 public final class Truncation implements PiecewiseUnitMechanism {

@@ -30,8 +30,8 @@ import org.hipparchus.optim.univariate.UnivariatePointValuePair;
  * R^k, the angle's is the same at every input (rotation invariance) scaled by (2 pi)^k; a share of
  * zero is the uniform output (error R/2 or R^2/3; pi/2 or pi^2/3). The minimum is found by a scan
  * of {@value #SCAN} splits and Brent's method (Hipparchus) between the neighbours of the best, to a
- * relative 1e-10 of eps; the total is flat near it (paper-notes section 7), so the split matters
- * less than the curve, which {@link #curve} gives.
+ * relative 1e-10 of eps; the total is flat near it (docs/mechanisms.md, "The polar split"), so the
+ * split matters less than the curve, which {@link #curve} gives.
  */
 @Internal
 public final class PolarSplit {

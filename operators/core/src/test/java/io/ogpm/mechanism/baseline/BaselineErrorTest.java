@@ -136,7 +136,7 @@ class BaselineErrorTest {
     // On [0, 2pi): scale the unit circle's error by 2pi.
     assertThat(2 * Math.PI * Purkayastha.of(1).worstCaseError(ErrorMetric.L1, Distance.CIRCULAR))
         .isCloseTo(1.313259, within(5e-7));
-    // At the endpoints OGPM and PM-C coincide (paper-notes section 8).
+    // At the endpoints OGPM and PM-C coincide (docs/mechanisms.md, "Checked examples").
     assertThat(
             PiecewiseMechanism.of(2, PiecewiseMechanism.Output.COMPRESSED)
                 .worstCaseError(ErrorMetric.L1, Distance.LINEAR))

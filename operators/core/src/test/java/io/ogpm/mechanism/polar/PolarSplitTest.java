@@ -12,13 +12,14 @@ import io.ogpm.mechanism.Objective;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The eps split of paper-notes section 7 and the shape of the error curve. */
+/** The eps split (docs/mechanisms.md, "The polar split") and the shape of the error curve. */
 class PolarSplitTest {
   static final double EPS = 1 + 2 * Math.PI;
 
   @Test
   void theoremThreeAndFourMechanismsUnderSquareError() {
-    // paper-notes section 7: the paper's mechanisms (objective l1) measured in square error give
+    // docs/mechanisms.md, "The polar split": the paper's mechanisms (objective l1) measured in
+    // square error give
     // eps1 = 1.30, eps2 = 5.98, total 0.365 (the paper's 1.32 + 5.69 does not add up to 7.283).
     PolarSplit.Point p = PolarSplit.of(EPS, 1, ErrorMetric.L2, Objective.L1).optimum();
     assertThat(p.epsRadius()).isCloseTo(1.30, within(0.005));
@@ -29,7 +30,7 @@ class PolarSplitTest {
 
   @Test
   void squareErrorOptimalMechanismsUnderSquareError() {
-    // paper-notes section 7: 1.53, 5.75, total 0.299.
+    // docs/mechanisms.md, "The polar split": 1.53, 5.75, total 0.299.
     PolarSplit.Point p = PolarSplit.of(EPS, 1, ErrorMetric.L2, Objective.L2).optimum();
     assertThat(p.epsRadius()).isCloseTo(1.53, within(0.005));
     assertThat(p.epsAngle()).isCloseTo(5.75, within(0.005));

@@ -20,9 +20,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The m-piece solver against what is known in closed form: Theorem 3 (l1), the cubic of paper-notes
- * section 1 (l2), the paper's x0 example (paper-notes section 8), the collapse of m = 4 and 5 to
- * three pieces on a sample of (eps, x), and the exact LDP check of every result.
+ * The m-piece solver against what is known in closed form: Theorem 3 (l1), the cubic of
+ * docs/mechanisms.md, "The square-error optimum" (l2), the paper's x0 example (docs/mechanisms.md,
+ * "Checked examples"), the collapse of m = 4 and 5 to three pieces on a sample of (eps, x), and the
+ * exact LDP check of every result.
  */
 class GpmSolverTest {
   static final GpmSolver SOLVER = GpmSolver.create();
@@ -80,7 +81,8 @@ class GpmSolverTest {
   @Test
   void squareErrorOptimumIsTheCubicsRootNotThePapersClosedForm() {
     SolvedGpm solved = SOLVER.solve(GpmProblem.worstCase(0, 1, 1, 4, ErrorMetric.L2));
-    // paper-notes section 1: eps = 1, p = 1.50933, worst-case MSE 0.217299 (closed form 0.220872).
+    // docs/mechanisms.md, "The square-error optimum": eps = 1, p = 1.50933, worst-case MSE 0.217299
+    // (closed form 0.220872).
     assertThat(solved.shape().high()).isCloseTo(1.50933, within(5e-6));
     assertThat(solved.error()).isCloseTo(0.217299, within(5e-7));
     assertThat(OgpmShape.absoluteErrorOptimal(1).worstCaseError(ErrorMetric.L2))
@@ -90,7 +92,8 @@ class GpmSolverTest {
   @Test
   void reproducesThePapersExampleAtX0() {
     // Section "Minimize Error at a Specific x": eps 1, x0 = 0.2, absolute error: error 0.241,
-    // high density 1.54; paper-notes section 8: 0.24137 and 1.5459, closed form 0.24336 there.
+    // high density 1.54; docs/mechanisms.md, "Checked examples": 0.24137 and 1.5459, closed form
+    // 0.24336 there.
     SolvedGpm solved = SOLVER.solve(GpmProblem.at(0, 1, 1, 5, ErrorMetric.L1, 0.2));
     assertThat(solved.error()).isCloseTo(0.24137, within(5e-6));
     assertThat(solved.shape().high()).isCloseTo(1.5459, within(5e-5));
