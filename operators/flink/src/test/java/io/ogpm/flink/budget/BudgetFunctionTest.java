@@ -330,15 +330,25 @@ class BudgetFunctionTest {
     assertThat(released(h)).hasSize(30 * 3);
   }
 
+  /**
+   * At 06:00 of day 1, user {@code u} spends 2 of day 1's budget and, late but within the lag, all
+   * 3 of day 0's.
+   */
+  private void spendDayOnesTwoAndDayZerosThree(
+      KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h)
+      throws Exception {
+    h.setProcessingTime(at(1, 6));
+    appended(h, "u", at(1, 5));
+    appended(h, "u", at(1, 5.5));
+    appended(h, "u", at(0, 23)); // day 0, late, within the lag
+    appended(h, "u", at(0, 23));
+    appended(h, "u", at(0, 23));
+  }
+
   @Test
   void aRestoredSnapshotKeepsTheSpendingAndTheTimers() throws Exception {
     var first = harness(LOG_APPEND, null);
-    first.setProcessingTime(at(1, 6));
-    appended(first, "u", at(1, 5));
-    appended(first, "u", at(1, 5.5));
-    appended(first, "u", at(0, 23)); // day 0, late, within the lag
-    appended(first, "u", at(0, 23));
-    appended(first, "u", at(0, 23));
+    spendDayOnesTwoAndDayZerosThree(first);
     OperatorSubtaskState snapshot = first.snapshot(1, at(1, 6));
     assertThat(released(first)).hasSize(5);
 
@@ -363,12 +373,7 @@ class BudgetFunctionTest {
   @Test
   void restoredSpendingSurvivesTheNextRestoreAndItsTimersForgetItPeriodByPeriod() throws Exception {
     var first = harness(LOG_APPEND, null);
-    first.setProcessingTime(at(1, 6));
-    appended(first, "u", at(1, 5));
-    appended(first, "u", at(1, 5.5));
-    appended(first, "u", at(0, 23)); // day 0, late, within the lag
-    appended(first, "u", at(0, 23));
-    appended(first, "u", at(0, 23));
+    spendDayOnesTwoAndDayZerosThree(first);
     appended(first, "v", at(1, 4));
     assertThat(released(first)).hasSize(6);
 
