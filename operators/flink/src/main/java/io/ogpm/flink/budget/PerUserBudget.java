@@ -101,6 +101,8 @@ public abstract class PerUserBudget<I, O> extends KeyedProcessFunction<String, I
   public void processElement(I r, Context ctx, Collector<O> out) throws Exception {
     long now = clock.now(ctx.timerService().currentProcessingTime());
     TimestampType type = timestampType(r);
+    // Read once, before the decision: a released record, the common case, then costs one read and
+    // one write of its user's value.
     long[] before = spendingByPeriod.value();
     double epsilon = epsilon(r);
     BudgetDecision decision =
