@@ -37,13 +37,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The job jar restores a savepoint of the perturb job written by an earlier version: the committed
- * fixture {@code src/test/resources/savepoints/perturb-budget} (canonical format; see its README)
- * holds a per-user budget in which user {@code spent} has spent all of it and user {@code partial}
- * two fifths. Restored into the current {@link PerturbJob} on a real broker and a MiniCluster, the
- * budget is enforced as saved: {@code spent}'s records become {@code budget-exhausted} dead
- * letters, {@code partial} gets the three records it has left (its fourth is a dead letter) and a
- * user the savepoint never saw gets all five of its records.
+ * The job jar restores the committed savepoint of the perturb job: the fixture {@code
+ * src/test/resources/savepoints/perturb-budget} (canonical format, today's state layout; see its
+ * README) holds a per-user budget in which user {@code spent} has spent all of it and user {@code
+ * partial} two fifths. Restored into the current {@link PerturbJob} on a real broker and a
+ * MiniCluster, the budget is enforced as saved: {@code spent}'s records become {@code
+ * budget-exhausted} dead letters, {@code partial} gets the three records it has left (its fourth is
+ * a dead letter) and a user the savepoint never saw gets all five of its records.
  *
  * <p>The savepoint holds, under the job's uids, the Kafka source's splits (topic, partition, next
  * offset), the budget's keyed state and timers, and the two Kafka sinks' writer and committer
@@ -58,10 +58,10 @@ import org.junit.jupiter.api.io.TempDir;
  * so the period of its spending, 1970 to 2069, is still the current one when the test runs, and its
  * timers (which forget a period one period after it closed) lie far ahead.
  *
- * <p>To rewrite the fixture (only when the job's state itself changes on purpose, and then the old
- * fixture must still restore or the change needs a state migration): {@code mvn -B -pl jobs -am
- * verify -Dit.test=PerturbSavepointIT -Dsurefire.failIfNoSpecifiedTests=false
- * -Dogpm.savepoint.rewrite=true}.
+ * <p>To write the fixture again (only when the job's state changes on purpose; a released version's
+ * savepoints must then still restore, through a state migration): {@code mvn -B -pl jobs -am verify
+ * -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=PerturbSavepointIT
+ * -Dfailsafe.failIfNoSpecifiedTests=false -Dogpm.savepoint.rewrite=true}.
  */
 class PerturbSavepointIT {
   @RegisterExtension

@@ -23,10 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The per-user budget on the RocksDB state backend with incremental checkpoints, as the Kubernetes
  * deployment runs it: the cases of {@link BudgetIT} (a restore from the last, incremental,
  * checkpoint after a killed task manager; a stop with savepoint and a restore) and of {@link
- * PerturbSavepointIT} (the committed savepoint, written on the heap backend with the budget's
- * former state layout, restores into RocksDB and its spending is enforced). Every job of the class
- * is checked to have run on RocksDB, incrementally. The windows on RocksDB: {@code
- * StandaloneClusterIT} (module cluster-it), whose cluster runs both jobs on it.
+ * PerturbSavepointIT} (the committed savepoint, written on the heap backend, restores into RocksDB
+ * and its spending is enforced). Every job of the class is checked to have run on RocksDB,
+ * incrementally. The windows on RocksDB: {@code StandaloneClusterIT} (module cluster-it), whose
+ * cluster runs both jobs on it.
  */
 class RocksDbStateIT {
   @RegisterExtension
@@ -60,8 +60,7 @@ class RocksDbStateIT {
   }
 
   @Test
-  void aSavepointOfTheHeapBackendInTheFormerLayoutRestoresIntoRocksDb(@TempDir Path dir)
-      throws Exception {
+  void aSavepointOfTheHeapBackendRestoresIntoRocksDb(@TempDir Path dir) throws Exception {
     PerturbSavepointIT.restoresTheFixtureAndEnforcesItsBudget(ENV, dir);
   }
 

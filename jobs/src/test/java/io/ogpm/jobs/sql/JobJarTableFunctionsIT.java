@@ -61,7 +61,7 @@ class JobJarTableFunctionsIT {
             "io/ogpm/estimate/FieldEstimator.class",
             "io/ogpm/mechanism/random/KeyedPrf.class",
             "io/ogpm/flink/KeySource.class",
-            "io/ogpm/flink/budget/BudgetPeriods.class",
+            "io/ogpm/budget/BudgetRule.class",
             "io/ogpm/mechanism/polar/PolarShares.class",
             "org/hipparchus/optim/univariate/BrentOptimizer.class"
           }) {

@@ -22,6 +22,13 @@ public final class BudgetConfig implements Serializable {
 
   private static final Pattern SHORT = Pattern.compile("([0-9]{1,12})([dhms])");
 
+  /**
+   * The relative slack of every comparison of spending with a budget: rounding makes sums of costs
+   * inexact (0.1 + 0.1 + 0.1 > 0.3 in doubles), and without it a budget that is an exact multiple
+   * of a record's cost could not be used to the end.
+   */
+  static final double SLACK = 1e-12;
+
   /** Bounds periods and lags so that period arithmetic in epoch milliseconds cannot overflow. */
   private static final Duration LONGEST = Duration.ofDays(36_500);
 
@@ -139,6 +146,15 @@ public final class BudgetConfig implements Serializable {
   /** The privacy budget one user may spend in one period. */
   public double epsilon() {
     return epsilon;
+  }
+
+  /**
+   * Whether a user may have spent {@code spent} in one period: at most {@link #epsilon()}, with a
+   * relative slack of {@code 1e-12} for rounding, so that a budget that is an exact multiple of a
+   * record's cost is usable to the end. False for NaN.
+   */
+  public boolean allows(double spent) {
+    return spent <= epsilon * (1 + SLACK);
   }
 
   /** The length of a budget period. */

@@ -29,9 +29,6 @@ import java.util.stream.IntStream;
 public final class PrivacyConfig implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /** Relative slack when comparing the budget with the sum of field epsilons (rounding). */
-  private static final double BUDGET_SLACK = 1e-12;
-
   private final String idField;
   private final String userField;
   private final List<String> passthrough;
@@ -250,7 +247,8 @@ public final class PrivacyConfig implements Serializable {
       throw new ConfigException("budget: user-field is required, the budget is per user");
     }
     double perRecord = epsilonPerRecord();
-    if (budget.epsilon() < perRecord * (1 - BUDGET_SLACK)) {
+    // The budget's own rounding slack: a budget of exactly the fields' epsilons is usable.
+    if (budget.epsilon() < perRecord * (1 - BudgetConfig.SLACK)) {
       throw new ConfigException(
           "budget: epsilon "
               + budget.epsilon()

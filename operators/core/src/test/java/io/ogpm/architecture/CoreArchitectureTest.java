@@ -21,6 +21,7 @@ class CoreArchitectureTest {
     "io.ogpm.annotation..",
     "io.ogpm.mechanism..",
     "io.ogpm.config..",
+    "io.ogpm.budget..",
     "io.ogpm.estimate..",
     "io.ogpm.record.."
   };

@@ -98,6 +98,21 @@ class BudgetConfigTest {
     assertThat(b).hasToString("budget{epsilon=1.0 per PT6H of log-append-time, max-lag PT6H}");
   }
 
+  /**
+   * The spending a budget allows: its epsilon with a relative slack of 1e-12, so that sums of costs
+   * that meet it only up to rounding fit, and not a double more.
+   */
+  @Test
+  void spendingIsAllowedUpToTheEpsilonTimesOnePlusTheSlack() {
+    BudgetConfig b = BudgetConfig.of(0.3, Duration.ofDays(1));
+    assertThat(b.allows(0.1 + 0.1 + 0.1)).isTrue(); // 0.30000000000000004
+    assertThat(b.allows(0.3 * (1 + 1e-12))).isTrue();
+    assertThat(b.allows(Math.nextUp(0.3 * (1 + 1e-12)))).isFalse();
+    assertThat(b.allows(0.3 + 1e-9)).isFalse();
+    assertThat(b.allows(Double.NaN)).isFalse();
+    assertThat(b.allows(0)).isTrue();
+  }
+
   @Test
   void ingestionTimeHasNoLag() {
     BudgetConfig b = BudgetConfig.of(1, Duration.ofHours(6), BudgetClock.INGESTION_TIME, null);

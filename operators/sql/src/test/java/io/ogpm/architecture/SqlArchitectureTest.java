@@ -35,14 +35,18 @@ class SqlArchitectureTest {
    * functions are a front end of the library beside the DataStream API, not a user of it, so they
    * may share its internals, but only what perturbing and estimating one value in SQL needs: the
    * mechanism's building blocks (argument checks, OGPM's shape, the polar split, the random
-   * streams), and of the Flink library's internals the budget's periods, which LDP_BUDGET shares
-   * with the operators' budget. Nothing of the DataStream operators (perturb, aggregate, kafka,
-   * typeutils), and nothing internal of the record path, the configuration or the estimators.
+   * streams), and the budget's rule, which LDP_BUDGET shares with the operators' budget. Nothing of
+   * the DataStream operators (perturb, budget, aggregate, kafka, typeutils), and nothing internal
+   * of the record path, the configuration or the estimators.
    */
   static final Set<String> INTERNALS_OF_THE_SQL_FUNCTIONS =
       Set.of(
-          // LDP_BUDGET: the periods of a budget, as the operators' budget computes them.
-          "io.ogpm.flink.budget.BudgetPeriods",
+          // LDP_BUDGET: the budget's rule on its calendar and clock, as the operators' budget
+          // applies it.
+          "io.ogpm.budget.BudgetDecision",
+          "io.ogpm.budget.BudgetPeriods",
+          "io.ogpm.budget.BudgetRule",
+          "io.ogpm.budget.TaskClock",
           // Literal arguments checked at planning time with the mechanism specs' own checks.
           "io.ogpm.mechanism.Checks",
           "io.ogpm.mechanism.OgpmShape",

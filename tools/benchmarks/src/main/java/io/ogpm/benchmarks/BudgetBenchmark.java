@@ -3,7 +3,6 @@ package io.ogpm.benchmarks;
 import io.ogpm.config.BudgetConfig;
 import io.ogpm.flink.PerturbedRecord;
 import io.ogpm.flink.budget.BudgetFunction;
-import io.ogpm.flink.budget.MapLayoutBudgetFunction;
 import io.ogpm.flink.perturb.DeadLetters;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -32,12 +31,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * What the per-user budget's state costs a record, apart from the shuffle and the sink, in Flink's
  * keyed operator test harness, one thread: {@code budget=value}, {@link BudgetFunction} (one value
  * per user, its periods and their spending, read and written per record), against {@code
- * budget=map}, the former layout ({@link MapLayoutBudgetFunction}: a map state per user from period
- * to epsilon), and {@code budget=none}, an operator on the same keyed stream that releases each
- * record as it comes. On the heap state backend and on RocksDB ({@code backend}). Records cycle
- * through {@code users} users, as in {@code bench pipeline} (1,000) and with a hundred times more,
- * whose state no longer fits a core's cache. Each operation is one record; the harness's own costs
- * (its output queue, setting the key) are in all. Run from the repository root: {@code java -jar
+ * budget=none}, an operator on the same keyed stream that releases each record as it comes. On the
+ * heap state backend and on RocksDB ({@code backend}). Records cycle through {@code users} users,
+ * as in {@code bench pipeline} (1,000) and with a hundred times more, whose state no longer fits a
+ * core's cache. Each operation is one record; the harness's own costs (its output queue, setting
+ * the key) are in all. Run from the repository root: {@code java -jar
  * tools/benchmarks/target/benchmarks.jar BudgetBenchmark}. Memory and checkpoints, up to ten
  * million users: {@link BudgetStateCost}.
  */
@@ -48,7 +46,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 @State(Scope.Thread)
 public class BudgetBenchmark {
-  @Param({"value", "map", "none"})
+  @Param({"value", "none"})
   public String budget;
 
   @Param({"hashmap", "rocksdb"})
@@ -82,10 +80,8 @@ public class BudgetBenchmark {
     KeyedProcessFunction<String, PerturbedRecord, PerturbedRecord> f =
         switch (budget) {
           case "value" -> new BudgetFunction(unspent, "fingerprint");
-          case "map" -> new MapLayoutBudgetFunction(unspent, "fingerprint");
           case "none" -> new Release();
-          default ->
-              throw new IllegalArgumentException("budget: value, map or none, got " + budget);
+          default -> throw new IllegalArgumentException("budget: value or none, got " + budget);
         };
     harness =
         new KeyedOneInputStreamOperatorTestHarness<>(

@@ -3,7 +3,6 @@ package io.ogpm.benchmarks;
 import io.ogpm.config.BudgetConfig;
 import io.ogpm.flink.PerturbedRecord;
 import io.ogpm.flink.budget.BudgetFunction;
-import io.ogpm.flink.budget.MapLayoutBudgetFunction;
 import io.ogpm.flink.perturb.DeadLetters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,7 +18,6 @@ import java.util.stream.Stream;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.storage.FileSystemCheckpointStorage;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.kafka.common.record.TimestampType;
@@ -31,8 +29,8 @@ import org.apache.kafka.common.record.TimestampType;
  * thread, checkpoints written to a local directory as a job's go to its checkpoint storage. RocksDB
  * has the memory of a task slot ({@link StateBackends#SLOT_MEMORY}).
  *
- * <p>Per case (users {@code U}, backend, layout): {@code U} records, one per user (each user's
- * state created), then {@code max(U, 2,000,000)} records cycling through the users (state read and
+ * <p>Per case (users {@code U}, backend): {@code U} records, one per user (each user's state
+ * created), then {@code max(U, 2,000,000)} records cycling through the users (state read and
  * written), timed as records per second; then a checkpoint (the first: the whole state on both
  * backends), and the next checkpoint after 1 % of the users sent one more record, which is
  * incremental on RocksDB (the files written since the first) and whole on the heap. Memory: the
@@ -43,9 +41,9 @@ import org.apache.kafka.common.record.TimestampType;
  *
  * <p>Run from the repository root (each case's JVM gets {@link #CASE_JVM_DEFAULT}, or the options
  * of {@code -Dogpm.budget.jvm=...}): {@code java -cp tools/benchmarks/target/benchmarks.jar
- * io.ogpm.benchmarks.BudgetStateCost [users,... [value|map,...
- * [hashmap|rocksdb|rocksdb-plain,...]]]} (default {@code 1000,100000,10000000}, {@code value}, both
- * backends). Prints a Markdown table. See docs/state-backends.md.
+ * io.ogpm.benchmarks.BudgetStateCost [users,... [hashmap|rocksdb|rocksdb-plain,...]]} (default
+ * {@code 1000,100000,10000000}, both backends). Prints a Markdown table. See
+ * docs/state-backends.md.
  */
 public final class BudgetStateCost {
   static final BudgetConfig UNSPENT = BudgetConfig.of(1e15, Duration.ofDays(1));
@@ -56,8 +54,8 @@ public final class BudgetStateCost {
   static final String CASE_JVM = "ogpm.budget.jvm";
 
   /**
-   * A heap for ten million users on the heap backend (about 4 GiB in the former layout), touched in
-   * advance so that the resident set grows only with what lies outside the heap (RocksDB).
+   * A heap for ten million users on the heap backend, touched in advance so that the resident set
+   * grows only with what lies outside the heap (RocksDB).
    */
   static final String CASE_JVM_DEFAULT = "-Xms10g -Xmx10g -XX:+UseParallelGC -XX:+AlwaysPreTouch";
 
@@ -65,26 +63,23 @@ public final class BudgetStateCost {
   private long offset;
 
   public static void main(String[] args) throws Exception {
-    if (args.length == 4 && args[0].equals("--case")) {
-      System.out.println(new BudgetStateCost().run(Integer.parseInt(args[1]), args[2], args[3]));
+    if (args.length == 3 && args[0].equals("--case")) {
+      System.out.println(new BudgetStateCost().run(Integer.parseInt(args[1]), args[2]));
       return;
     }
     int[] users =
         args.length > 0
             ? Stream.of(args[0].split(",")).mapToInt(Integer::parseInt).toArray()
             : new int[] {1_000, 100_000, 10_000_000};
-    List<String> layouts = args.length > 1 ? List.of(args[1].split(",")) : List.of("value");
     List<String> backends =
-        args.length > 2 ? List.of(args[2].split(",")) : List.of("hashmap", "rocksdb");
+        args.length > 1 ? List.of(args[1].split(",")) : List.of("hashmap", "rocksdb");
     System.out.println(
-        "| users | backend | layout | records/s | heap MiB | heap B/user | native MiB | RocksDB files MiB"
+        "| users | backend | records/s | heap MiB | heap B/user | native MiB | RocksDB files MiB"
             + " | checkpoint MiB | checkpoint s | next checkpoint MiB | next checkpoint s |");
-    System.out.println("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (int u : users) {
-      for (String layout : layouts) {
-        for (String backend : backends) {
-          System.out.println(inItsOwnJvm(u, backend, layout));
-        }
+      for (String backend : backends) {
+        System.out.println(inItsOwnJvm(u, backend));
       }
     }
   }
@@ -94,7 +89,7 @@ public final class BudgetStateCost {
    * behind (the harness's heap backend is not all unreachable once closed) would count against the
    * next one.
    */
-  private static String inItsOwnJvm(int users, String backend, String layout) throws Exception {
+  private static String inItsOwnJvm(int users, String backend) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(List.of(System.getProperty(CASE_JVM, CASE_JVM_DEFAULT).strip().split("\\s+")));
@@ -105,13 +100,11 @@ public final class BudgetStateCost {
             BudgetStateCost.class.getName(),
             "--case",
             Integer.toString(users),
-            backend,
-            layout));
+            backend));
     Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (p.waitFor() != 0) {
-      throw new IllegalStateException(
-          "the case " + users + " " + backend + " " + layout + " failed: " + out);
+      throw new IllegalStateException("the case " + users + " " + backend + " failed: " + out);
     }
     return out.lines()
         .filter(l -> l.startsWith("|"))
@@ -119,19 +112,17 @@ public final class BudgetStateCost {
         .orElseThrow(
             () ->
                 new IllegalStateException(
-                    "no row from the case " + users + " " + backend + " " + layout + ": " + out));
+                    "no row from the case " + users + " " + backend + ": " + out));
   }
 
-  private String run(int users, String backend, String layout) throws Exception {
+  private String run(int users, String backend) throws Exception {
     Path dir = Files.createTempDirectory("ogpm-budget-state");
     try {
-      KeyedProcessFunction<String, PerturbedRecord, PerturbedRecord> f =
-          layout.equals("map")
-              ? new MapLayoutBudgetFunction(UNSPENT, "fingerprint")
-              : new BudgetFunction(UNSPENT, "fingerprint");
       var harness =
           new KeyedOneInputStreamOperatorTestHarness<>(
-              new KeyedProcessOperator<>(f), PerturbedRecord::getUser, Types.STRING);
+              new KeyedProcessOperator<>(new BudgetFunction(UNSPENT, "fingerprint")),
+              PerturbedRecord::getUser,
+              Types.STRING);
       Path rocksDb = dir.resolve("rocksdb");
       harness.setStateBackend(StateBackends.named(backend, rocksDb));
       harness.setCheckpointStorage(
@@ -174,10 +165,9 @@ public final class BudgetStateCost {
       harness.close();
       return String.format(
           Locale.ROOT,
-          "| %,d | %s | %s | %,.0f | %,.0f | %,.0f | %,.0f | %s | %,.2f | %.2f | %,.2f | %.2f |",
+          "| %,d | %s | %,.0f | %,.0f | %,.0f | %,.0f | %s | %,.2f | %.2f | %,.2f | %.2f |",
           users,
           backend,
-          layout,
           perSecond,
           mib(heap),
           (double) heap / users,

@@ -1,6 +1,6 @@
 package io.ogpm.flink.budget;
 
-import java.util.Map;
+import io.ogpm.budget.BudgetPeriods;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -95,17 +95,5 @@ final class PeriodSpending {
       }
     }
     return out;
-  }
-
-  /**
-   * The array holding the spending of a map from period to epsilon (the former layout); null if
-   * empty.
-   */
-  static long[] of(Iterable<Map.Entry<Long, Double>> byPeriod) {
-    long[] spending = null;
-    for (Map.Entry<Long, Double> e : byPeriod) {
-      spending = with(spending, e.getKey(), e.getValue());
-    }
-    return spending;
   }
 }

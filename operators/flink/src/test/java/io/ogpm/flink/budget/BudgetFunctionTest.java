@@ -330,15 +330,25 @@ class BudgetFunctionTest {
     assertThat(released(h)).hasSize(30 * 3);
   }
 
+  /**
+   * At 06:00 of day 1, user {@code u} spends 2 of day 1's budget and, late but within the lag, all
+   * 3 of day 0's.
+   */
+  private void spendDayOnesTwoAndDayZerosThree(
+      KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h)
+      throws Exception {
+    h.setProcessingTime(at(1, 6));
+    appended(h, "u", at(1, 5));
+    appended(h, "u", at(1, 5.5));
+    appended(h, "u", at(0, 23)); // day 0, late, within the lag
+    appended(h, "u", at(0, 23));
+    appended(h, "u", at(0, 23));
+  }
+
   @Test
   void aRestoredSnapshotKeepsTheSpendingAndTheTimers() throws Exception {
     var first = harness(LOG_APPEND, null);
-    first.setProcessingTime(at(1, 6));
-    appended(first, "u", at(1, 5));
-    appended(first, "u", at(1, 5.5));
-    appended(first, "u", at(0, 23)); // day 0, late, within the lag
-    appended(first, "u", at(0, 23));
-    appended(first, "u", at(0, 23));
+    spendDayOnesTwoAndDayZerosThree(first);
     OperatorSubtaskState snapshot = first.snapshot(1, at(1, 6));
     assertThat(released(first)).hasSize(5);
 
@@ -354,6 +364,40 @@ class BudgetFunctionTest {
     restored.setProcessingTime(at(4, 0));
     assertThat(restored.numKeyedStateEntries()).isZero();
     assertThat(restored.numProcessingTimeTimers()).isZero();
+  }
+
+  /**
+   * Spending restored from a snapshot is kept through the next snapshot and restore, and the
+   * restored timers forget it one period at a time.
+   */
+  @Test
+  void restoredSpendingSurvivesTheNextRestoreAndItsTimersForgetItPeriodByPeriod() throws Exception {
+    var first = harness(LOG_APPEND, null);
+    spendDayOnesTwoAndDayZerosThree(first);
+    appended(first, "v", at(1, 4));
+    assertThat(released(first)).hasSize(6);
+
+    var restored = harness(LOG_APPEND, first.snapshot(1, at(1, 6)));
+    assertThat(restored.numProcessingTimeTimers()).isEqualTo(3); // u: days 0 and 1; v: day 1
+    restored.setProcessingTime(at(1, 7));
+    String third = appended(restored, "u", at(1, 6.5));
+    assertThat(released(restored)).containsExactly(third);
+
+    var again = harness(LOG_APPEND, restored.snapshot(2, at(1, 7)));
+    again.setProcessingTime(at(1, 8));
+    appended(again, "u", at(1, 7.5)); // day 1 spent
+    appended(again, "u", at(0, 23.5)); // day 0 spent before the first snapshot
+    String v2 = appended(again, "v", at(1, 7.6));
+    assertThat(released(again)).containsExactly(v2);
+    assertThat(reasons(again)).containsExactly("budget-exhausted", "budget-exhausted");
+    // One value per user; day 0 is forgotten at the start of day 3, day 1 at the start of day 4.
+    assertThat(again.numKeyedStateEntries()).isEqualTo(2);
+    again.setProcessingTime(at(3, 0));
+    assertThat(again.numKeyedStateEntries()).isEqualTo(2);
+    assertThat(again.numProcessingTimeTimers()).isEqualTo(2);
+    again.setProcessingTime(at(4, 0));
+    assertThat(again.numKeyedStateEntries()).isZero();
+    assertThat(again.numProcessingTimeTimers()).isZero();
   }
 
   @Test

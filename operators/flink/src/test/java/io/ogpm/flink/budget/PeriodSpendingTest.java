@@ -2,10 +2,9 @@ package io.ogpm.flink.budget;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ogpm.budget.BudgetPeriods;
 import io.ogpm.config.BudgetConfig;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class PeriodSpendingTest {
@@ -47,15 +46,6 @@ class PeriodSpendingTest {
     assertThat(kept).containsExactly(11, bits(2), 12, bits(3));
     assertThat(s).hasSize(6);
     assertThat(PeriodSpending.keptAt(s, DAYS, 15 * DAY)).isNull();
-  }
-
-  @Test
-  void theFormerMapBecomesTheSameSpending() {
-    Map<Long, Double> map = new LinkedHashMap<>();
-    map.put(12L, 0.25);
-    map.put(-3L, 1.0);
-    assertThat(PeriodSpending.of(map.entrySet())).containsExactly(-3, bits(1.0), 12, bits(0.25));
-    assertThat(PeriodSpending.of(Map.<Long, Double>of().entrySet())).isNull();
   }
 
   private static long bits(double d) {

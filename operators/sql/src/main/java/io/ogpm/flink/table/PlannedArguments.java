@@ -15,8 +15,7 @@ import org.apache.flink.table.types.inference.Signature;
  * arguments when the query is planned: a bad literal fails the query with a {@link
  * org.apache.flink.table.api.ValidationException} that names the function, the argument and its
  * value, instead of giving NULL for every row. The subclasses say what is checked ({@link
- * ConstantArguments} for the mechanism arguments, {@link LdpBudget.BudgetArguments} for the
- * budget's).
+ * ConstantArguments} for the mechanism arguments, {@link BudgetArgumentCheck} for the budget's).
  */
 abstract class PlannedArguments implements InputTypeStrategy {
   private final InputTypeStrategy extracted;

@@ -2,6 +2,7 @@ package io.ogpm.flink.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ogpm.budget.BudgetPeriods;
 import io.ogpm.config.BudgetClock;
 import io.ogpm.config.BudgetConfig;
 import io.ogpm.record.ReasonCode;
@@ -108,8 +109,7 @@ class BudgetLedgerTest {
     // lives until end + lag + len: the DataStream budget's forgetAt.
     long start = T;
     long earliestWrite = start - DAY;
-    assertThat(earliestWrite + ttl.toMillis())
-        .isEqualTo(new io.ogpm.flink.budget.BudgetPeriods(b).forgetAt(T / DAY));
+    assertThat(earliestWrite + ttl.toMillis()).isEqualTo(new BudgetPeriods(b).forgetAt(T / DAY));
     assertThat(
             BudgetLedger.timeToLive(
                 BudgetConfig.of(1, Duration.ofHours(2), BudgetClock.INGESTION_TIME, null)))

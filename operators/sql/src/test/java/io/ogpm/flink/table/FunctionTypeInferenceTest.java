@@ -170,8 +170,8 @@ class FunctionTypeInferenceTest {
     assertThat(inference.getStaticArguments().get().get(0).getName()).isEqualTo("input");
     assertThat(inference.getStateTypeStrategies()).containsOnlyKeys(LdpBudget.STATE);
     assertThat(inference.getStateTypeStrategies().get(LdpBudget.STATE))
-        .isInstanceOf(LdpBudget.KeptForTheBudget.class);
-    assertThat(inference.getInputTypeStrategy()).isInstanceOf(LdpBudget.BudgetArguments.class);
+        .isInstanceOf(BudgetStateTimeToLive.class);
+    assertThat(inference.getInputTypeStrategy()).isInstanceOf(BudgetArgumentCheck.class);
   }
 
   private static FunctionContext taskContext(Configuration jobParameters) {

@@ -97,35 +97,35 @@ class LdpBudgetTest {
 
   @Test
   void argumentsAreReadAsTheConfigurationFileReadsThem() {
-    assertThat(LdpBudget.config(3.0, "1d", null, null))
+    assertThat(BudgetArguments.config(3.0, "1d", null, null))
         .isEqualTo(BudgetConfig.of(3, Duration.ofDays(1)));
-    assertThat(LdpBudget.config(3.0, "PT12H", "ingestion-time", null))
+    assertThat(BudgetArguments.config(3.0, "PT12H", "ingestion-time", null))
         .isEqualTo(BudgetConfig.of(3, Duration.ofHours(12), BudgetClock.INGESTION_TIME, null));
-    assertThat(LdpBudget.config(3.0, "1d", "log-append-time", "2h"))
+    assertThat(BudgetArguments.config(3.0, "1d", "log-append-time", "2h"))
         .isEqualTo(
             BudgetConfig.of(
                 3, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, Duration.ofHours(2)));
-    assertThatThrownBy(() -> LdpBudget.config(null, "1d", null, null))
+    assertThatThrownBy(() -> BudgetArguments.config(null, "1d", null, null))
         .hasMessage("budget must not be NULL");
-    assertThatThrownBy(() -> LdpBudget.config(1.0, null, null, null))
+    assertThatThrownBy(() -> BudgetArguments.config(1.0, null, null, null))
         .hasMessage("budget_period must not be NULL");
-    assertThatThrownBy(() -> LdpBudget.config(-1.0, "1d", null, null))
+    assertThatThrownBy(() -> BudgetArguments.config(-1.0, "1d", null, null))
         .hasMessage("budget must be > 0, got -1.0");
-    assertThatThrownBy(() -> LdpBudget.config(1.0, "0d", null, null))
+    assertThatThrownBy(() -> BudgetArguments.config(1.0, "0d", null, null))
         .hasMessage("budget_period must be positive, got PT0S");
-    assertThatThrownBy(() -> LdpBudget.config(1.0, "1x", null, null))
+    assertThatThrownBy(() -> BudgetArguments.config(1.0, "1x", null, null))
         .hasMessageStartingWith("budget_period must be an ISO-8601 duration");
-    assertThatThrownBy(() -> LdpBudget.config(1.0, "1d", null, "soon"))
+    assertThatThrownBy(() -> BudgetArguments.config(1.0, "1d", null, "soon"))
         .hasMessageStartingWith("max_lag must be an ISO-8601 duration");
-    assertThatThrownBy(() -> LdpBudget.config(1.0, "1d", "ingestion-time", "1h"))
+    assertThatThrownBy(() -> BudgetArguments.config(1.0, "1d", "ingestion-time", "1h"))
         .hasMessageStartingWith("max_lag applies to clock log-append-time only");
-    assertThatThrownBy(() -> LdpBudget.config(1.0, "1d", "wall", null))
+    assertThatThrownBy(() -> BudgetArguments.config(1.0, "1d", "wall", null))
         .hasMessage("clock must be log-append-time or ingestion-time, got 'wall'");
-    assertThat(LdpBudget.number("cost", " 2.5 ")).isEqualTo(2.5);
-    assertThat(LdpBudget.number("cost", null)).isNull();
-    assertThatThrownBy(() -> LdpBudget.number("cost", "two"))
+    assertThat(BudgetArguments.number("cost", " 2.5 ")).isEqualTo(2.5);
+    assertThat(BudgetArguments.number("cost", null)).isNull();
+    assertThatThrownBy(() -> BudgetArguments.number("cost", "two"))
         .hasMessage("cost must be a number written as a string, for example '1.5', got 'two'");
-    assertThat(LdpBudget.argumentNames("something else")).isEqualTo("something else");
+    assertThat(BudgetArguments.argumentNames("something else")).isEqualTo("something else");
   }
 
   private static final InputTypeStrategy ANYTHING =
@@ -147,14 +147,14 @@ class LdpBudgetTest {
       };
 
   private static void refused(String message, FakeCall call) {
-    assertThatThrownBy(() -> new LdpBudget.BudgetArguments(ANYTHING).inferInputTypes(call, true))
+    assertThatThrownBy(() -> new BudgetArgumentCheck(ANYTHING).inferInputTypes(call, true))
         .isInstanceOf(ValidationException.class)
         .hasMessage(message);
-    assertThat(new LdpBudget.BudgetArguments(ANYTHING).inferInputTypes(call, false)).isEmpty();
+    assertThat(new BudgetArgumentCheck(ANYTHING).inferInputTypes(call, false)).isEmpty();
   }
 
   private static void accepted(FakeCall call) {
-    assertThat(new LdpBudget.BudgetArguments(ANYTHING).inferInputTypes(call, true)).isPresent();
+    assertThat(new BudgetArgumentCheck(ANYTHING).inferInputTypes(call, true)).isPresent();
   }
 
   @Test
@@ -203,7 +203,7 @@ class LdpBudgetTest {
         FakeCall.of(COLUMN, "1", "3", "1d", NULL, NULL, "x").withTable(RAW));
     // A call the extracted strategy refuses stays refused.
     InputTypeStrategy none =
-        new LdpBudget.BudgetArguments(
+        new BudgetArgumentCheck(
             new InputTypeStrategy() {
               @Override
               public ArgumentCount getArgumentCount() {
@@ -229,7 +229,7 @@ class LdpBudgetTest {
   @Test
   void stateLivesAsLongAsTheBudgetNeedsIt() {
     StateTypeStrategy kept =
-        new LdpBudget.KeptForTheBudget(
+        new BudgetStateTimeToLive(
             StateTypeStrategy.of(TypeStrategies.explicit(DataTypes.STRING())));
     assertThat(kept.getTimeToLive(FakeCall.of(COLUMN, COLUMN, COLUMN, "1d", NULL, "2h")))
         .contains(Duration.ofDays(3).plusHours(2));

@@ -1,28 +1,28 @@
-package io.ogpm.flink.budget;
+package io.ogpm.budget;
 
+import io.ogpm.annotation.Internal;
 import io.ogpm.config.BudgetConfig;
-import org.apache.flink.annotation.Internal;
 
 /**
  * The calendar of budget periods, in epoch milliseconds: period {@code p} covers {@code [p len, (p
- * + 1) len)}. Given the budget operator's clock {@code now}, it says which periods take records and
- * when a period's spending may be forgotten:
+ * + 1) len)}. Given a budget's clock {@code now}, it says which periods take records and when a
+ * period's spending may be forgotten:
  *
  * <ul>
  *   <li>a period is <em>closed</em> once {@code now >= end + maxLag}: no record is charged to it
  *       any more;
  *   <li>a period is <em>ahead</em> when it starts after the period following {@code now}'s (a
  *       broker clock far ahead of the job's);
- *   <li>its spending is forgotten (timer) at {@link #forgetAt}, one period after it closed, so that
- *       a task manager clock behind by less than a period after a restore still sees the period
+ *   <li>its spending may be forgotten at {@link #forgetAt}, one period after it closed, so that a
+ *       task manager clock behind by less than a period after a restore still sees the period
  *       closed before it could see it empty.
  * </ul>
  *
- * A user's state therefore holds at most {@code ceil(maxLag / len) + 3} periods: those not yet
+ * A user's spending therefore covers at most {@code ceil(maxLag / len) + 3} periods: those not yet
  * forgotten, from the one before the oldest open period to the one after the current one.
  *
- * <p>Public for the SQL budget ({@code io.ogpm.flink.table.LdpBudget}), which keeps the same
- * calendar.
+ * <p>{@link BudgetRule} reads the first two; the budgets forget by the third (the DataStream
+ * budget's timers, the SQL budget's state time-to-live).
  */
 @Internal
 public final class BudgetPeriods {
