@@ -101,15 +101,10 @@ final class ValuePerturber {
       String domain,
       String mechanism,
       String objective) {
-    Mechanism m;
-    if (lastArguments != null && lastArguments.matches(lo, hi, eps, domain, mechanism, objective)) {
-      m = lastMechanism;
-    } else {
-      SpecArguments arguments = new SpecArguments(lo, hi, eps, domain, mechanism, objective);
-      m = mechanisms.get(arguments).value();
-      lastArguments = arguments;
-      lastMechanism = m;
+    if (!repeats(lo, hi, eps, domain, mechanism, objective)) {
+      lastMechanism = mechanisms.get(lastArguments).value();
     }
+    Mechanism m = lastMechanism;
     if (m == null) {
       return reject(Reason.INVALID_ARGUMENT);
     }
@@ -172,18 +167,12 @@ final class ValuePerturber {
     if (keyedMechanisms == null) {
       throw new IllegalStateException("this perturber has no key");
     }
-    KeyedMechanism k;
-    if (lastArguments != null
-        && Objects.equals(lastField, field)
-        && lastArguments.matches(lo, hi, eps, domain, mechanism, objective)) {
-      k = lastKeyed;
-    } else {
-      SpecArguments arguments = new SpecArguments(lo, hi, eps, domain, mechanism, objective);
-      k = field == null ? null : keyedMechanisms.get(new FieldKey(field, arguments)).value();
-      lastArguments = arguments;
+    if (!repeats(lo, hi, eps, domain, mechanism, objective) || !Objects.equals(lastField, field)) {
       lastField = field;
-      lastKeyed = k;
+      lastKeyed =
+          field == null ? null : keyedMechanisms.get(new FieldKey(field, lastArguments)).value();
     }
+    KeyedMechanism k = lastKeyed;
     if (k == null) {
       return reject(Reason.INVALID_ARGUMENT);
     }
@@ -195,6 +184,19 @@ final class ValuePerturber {
       return null;
     }
     return record(k.mechanism.perturb(x, k.bits.load(id, Identifier.NONE, x)));
+  }
+
+  /**
+   * Whether a call's mechanism arguments are the previous call's, whose compiled mechanism it then
+   * reuses; if not, they become the previous call's.
+   */
+  private boolean repeats(
+      Double lo, Double hi, Double eps, String domain, String mechanism, String objective) {
+    if (lastArguments != null && lastArguments.matches(lo, hi, eps, domain, mechanism, objective)) {
+      return true;
+    }
+    lastArguments = new SpecArguments(lo, hi, eps, domain, mechanism, objective);
+    return false;
   }
 
   /**
