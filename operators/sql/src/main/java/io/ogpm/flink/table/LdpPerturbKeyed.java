@@ -149,7 +149,9 @@ public class LdpPerturbKeyed extends ScalarFunction {
       String mechanism,
       String objective) {
     return perturber.perturbKeyed(
-        id(recordId), field, value, lo, hi, eps, domain, mechanism, objective);
+        id(recordId),
+        value,
+        perturber.keyedMechanismOf(field, lo, hi, eps, domain, mechanism, objective));
   }
 
   public Double eval(
@@ -192,7 +194,9 @@ public class LdpPerturbKeyed extends ScalarFunction {
       String mechanism,
       String objective) {
     return perturber.perturbKeyed(
-        id(recordId), field, value, lo, hi, eps, domain, mechanism, objective);
+        id(recordId),
+        value,
+        perturber.keyedMechanismOf(field, lo, hi, eps, domain, mechanism, objective));
   }
 
   /** The DataStream operator's identifier of an integer record id, or null. */
