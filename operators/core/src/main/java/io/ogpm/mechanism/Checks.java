@@ -27,6 +27,19 @@ public final class Checks {
     return value;
   }
 
+  /**
+   * Requires an epsilon the mechanisms accept: finite, above 0 and at most {@link
+   * OgpmShape#MAX_EPSILON} (above it e^eps overflows a double).
+   */
+  public static double epsilon(String name, double value) {
+    positive(name, value);
+    if (value > OgpmShape.MAX_EPSILON) {
+      throw new IllegalArgumentException(
+          name + " must be <= " + OgpmShape.MAX_EPSILON + ", got " + value);
+    }
+    return value;
+  }
+
   /** Requires a finite lower bound strictly below a finite upper bound. */
   public static void ordered(String loName, double lo, String hiName, double hi) {
     finite(loName, lo);

@@ -11,12 +11,8 @@ import io.ogpm.annotation.Internal;
  */
 @Internal
 public final class ClassicalOgpm extends OgpmMechanism {
-  /** (p - q) s / q: how far the right low piece's inverse cdf is shifted back (for the sampler). */
-  private final double rightShift;
-
   private ClassicalOgpm(OgpmShape shape) {
     super(shape);
-    this.rightShift = (high - low) * central * invLow;
   }
 
   /**
@@ -32,31 +28,17 @@ public final class ClassicalOgpm extends OgpmMechanism {
     return new ClassicalOgpm(Checks.notNull("shape", shape));
   }
 
-  @Override
-  public boolean circular() {
-    return false;
-  }
-
   /** Centred on z, clamped into [0, 1 - s] (Theorem 3). */
   @Override
   public double bumpStart(double z) {
     return shape.centralStart(z);
   }
 
-  /**
-   * Branch-free inverse cdf. The cdf {@code F(y) = q y + (p - q) clamp(y - l, 0, s)} is linear on
-   * each piece with slopes q, p, q; its inverse is {@code min(u/q, max(l + (u - q l)/p, (u - (p -
-   * q) s)/q))}: on the left piece u/q is the smallest of the three lines, in the centre the middle
-   * line lies between the other two, on the right the last line is the largest of the lower pair.
-   * Random branches would mispredict about half the time; min and max do not.
-   */
+  /** Branch-free ({@link ThreePieceMechanism#inverseCdfFromStart}), kept inside [0, 1). */
   @Override
   public double inverseCdf(double z, double u) {
     double l = Math.min(Math.max(z - 0.5 * central, 0), 1 - central);
-    double left = u * invLow;
-    double centre = l + (u - low * l) * invHigh;
-    double right = left - rightShift;
-    return Math.min(Math.min(left, Math.max(centre, right)), ONE_MINUS_ULP);
+    return Math.min(inverseCdfFromStart(l, u), ONE_MINUS_ULP);
   }
 
   private static final double ONE_MINUS_ULP = Math.nextDown(1.0);

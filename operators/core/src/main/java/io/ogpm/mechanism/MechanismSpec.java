@@ -159,11 +159,7 @@ public final class MechanismSpec implements java.io.Serializable {
      * @throws IllegalArgumentException naming the bad value
      */
     public MechanismSpec build() {
-      Checks.positive("epsilon", epsilon);
-      if (epsilon > OgpmShape.MAX_EPSILON) {
-        throw new IllegalArgumentException(
-            "epsilon must be <= " + OgpmShape.MAX_EPSILON + ", got " + epsilon);
-      }
+      Checks.epsilon("epsilon", epsilon);
       if (domain.isCircular() ? !type.supportsCircular() : !type.supportsClassical()) {
         throw new IllegalArgumentException(
             "mechanism " + type.id() + " is not defined on a " + domain.kind().id() + " domain");

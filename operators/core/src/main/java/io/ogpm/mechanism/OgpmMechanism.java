@@ -8,62 +8,22 @@ package io.ogpm.mechanism;
  * central piece lies for an input (clamped inside [0, 1), or wrapped around the circle), how it is
  * sampled and where the worst case lies.
  */
-abstract class OgpmMechanism implements TwoLevelMechanism {
+abstract class OgpmMechanism extends ThreePieceMechanism {
   final OgpmShape shape;
-  // Read by the samplers of the subclasses, so precomputed once.
-  final double high;
-  final double low;
-  final double central;
-  final double invHigh;
-  final double invLow;
 
   OgpmMechanism(OgpmShape shape) {
+    super(shape.epsilon(), shape.high(), shape.low(), shape.central());
     this.shape = shape;
-    this.high = shape.high();
-    this.low = shape.low();
-    this.central = shape.central();
-    this.invHigh = 1 / high;
-    this.invLow = 1 / low;
   }
 
   public OgpmShape shape() {
     return shape;
   }
 
-  @Override
-  public double epsilon() {
-    return shape.epsilon();
-  }
-
-  @Override
-  public double outputLo() {
-    return 0;
-  }
-
-  @Override
-  public double outputHi() {
-    return 1;
-  }
-
   /** The low density q over the unit output domain, whose length is 1. */
   @Override
   public double backgroundMass() {
     return low;
-  }
-
-  @Override
-  public double bumpLength() {
-    return central;
-  }
-
-  @Override
-  public double lowDensity() {
-    return low;
-  }
-
-  @Override
-  public double highDensity() {
-    return high;
   }
 
   @Override

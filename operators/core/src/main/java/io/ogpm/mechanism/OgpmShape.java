@@ -48,7 +48,7 @@ public final class OgpmShape {
 
   /** Theorem 3: {@code p = e^(eps/2)}, {@code s = 2C = 1 / (1 + e^(eps/2))}. */
   public static OgpmShape absoluteErrorOptimal(double epsilon) {
-    checkEpsilon(epsilon);
+    Checks.epsilon("epsilon", epsilon);
     double p = Math.exp(epsilon / 2);
     double q = Math.exp(-epsilon / 2);
     double s = 1 / (1 + p);
@@ -63,7 +63,7 @@ public final class OgpmShape {
    * bisection runs on {@code w = 1 - q} instead, so that w keeps full relative precision.
    */
   public static OgpmShape squareErrorOptimal(double epsilon) {
-    checkEpsilon(epsilon);
+    Checks.epsilon("epsilon", epsilon);
     // log(t - 1), accurate for small and large eps.
     double logTm1 =
         epsilon > 30 ? epsilon + Math.log1p(-Math.exp(-epsilon)) : Math.log(Math.expm1(epsilon));
@@ -88,7 +88,7 @@ public final class OgpmShape {
    * in p; the scan guards against a non-unimodal corner).
    */
   public static OgpmShape optimalAt(double epsilon, double x0, ErrorMetric metric) {
-    checkEpsilon(epsilon);
+    Checks.epsilon("epsilon", epsilon);
     if (!(x0 >= 0 && x0 <= 1)) {
       throw new IllegalArgumentException("x0 must be in [0, 1], got " + x0);
     }
@@ -104,7 +104,7 @@ public final class OgpmShape {
    * the rest. Any such shape is eps-LDP; only the optimal ones minimise an error.
    */
   public static OgpmShape withHighDensity(double epsilon, double p) {
-    checkEpsilon(epsilon);
+    Checks.epsilon("epsilon", epsilon);
     Checks.positive("p", p);
     double logP = Math.log(p);
     if (!(logP >= 0 && logP <= epsilon)) {
@@ -159,14 +159,6 @@ public final class OgpmShape {
       }
     }
     return 0.5 * (lo + hi);
-  }
-
-  private static void checkEpsilon(double epsilon) {
-    Checks.positive("epsilon", epsilon);
-    if (epsilon > MAX_EPSILON) {
-      throw new IllegalArgumentException(
-          "epsilon must be <= " + MAX_EPSILON + " (e^epsilon overflows), got " + epsilon);
-    }
   }
 
   public double epsilon() {

@@ -2,16 +2,12 @@ package io.ogpm.mechanism.baseline;
 
 import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.CellSampler;
-import io.ogpm.mechanism.CertifiedLogRatio;
 import io.ogpm.mechanism.Checks;
-import io.ogpm.mechanism.ContinuousUnitMechanism;
 import io.ogpm.mechanism.Distance;
 import io.ogpm.mechanism.ErrorMetric;
 import io.ogpm.mechanism.ExactGeometric;
 import io.ogpm.mechanism.OutputGrid;
 import io.ogpm.mechanism.random.RandomBits;
-import java.math.BigDecimal;
-import java.util.OptionalDouble;
 
 /**
  * The bounded Laplace mechanism (Holohan et al., 2020) on [0, 1), done right: density {@code e^(-|y
@@ -32,62 +28,28 @@ import java.util.OptionalDouble;
  * ({@link Sampler}).
  */
 @Internal
-public final class BoundedLaplace implements ContinuousUnitMechanism {
-  private final double epsilon;
-  private final double scale;
-
+public final class BoundedLaplace extends UnitLaplace {
   private BoundedLaplace(double epsilon) {
-    this.epsilon = epsilon;
-    this.scale = 1 / epsilon;
+    super(epsilon);
   }
 
   public static BoundedLaplace of(double epsilon) {
     return new BoundedLaplace(Checks.positive("epsilon", epsilon));
   }
 
-  /** The scale b. */
-  public double scale() {
-    return scale;
-  }
-
-  @Override
-  public double epsilon() {
-    return epsilon;
-  }
-
-  @Override
-  public boolean circular() {
-    return false;
-  }
-
-  @Override
-  public double outputLo() {
-    return 0;
-  }
-
-  @Override
-  public double outputHi() {
-    return 1;
-  }
-
   /** {@code N(z) = b (2 - e^(-z/b) - e^(-(1-z)/b))}, without cancellation. */
+  @Override
   public double normaliser(double z) {
     return scale * (-Math.expm1(-z / scale) - Math.expm1(-(1 - z) / scale));
   }
 
-  @Override
-  public double density(double y, double z) {
-    return y >= 0 && y < 1 ? Math.exp(-Math.abs(y - z) / scale) / normaliser(z) : 0;
-  }
-
+  /** Closed form for linear distance (exponential moments); quadrature on a circle. */
   @Override
   public double expectedError(double z, ErrorMetric metric, Distance distance) {
     if (distance == Distance.CIRCULAR) {
-      return ContinuousUnitMechanism.super.expectedError(z, metric, distance);
+      return super.expectedError(z, metric, distance);
     }
-    int k = metric.exponent();
-    return (ExponentialMoments.partial(k, z, scale) + ExponentialMoments.partial(k, 1 - z, scale))
-        / normaliser(z);
+    return insideError(z, metric.exponent());
   }
 
   /**
@@ -112,7 +74,7 @@ public final class BoundedLaplace implements ContinuousUnitMechanism {
     } else {
       y = z - scale * Math.log1p(-(u - leftMass) * n / scale);
     }
-    return Math.min(Math.max(y, 0), Math.nextDown(1.0));
+    return clampToUnit(y);
   }
 
   @Override
@@ -137,42 +99,20 @@ public final class BoundedLaplace implements ContinuousUnitMechanism {
    * - h(0) = lambda D + ln r = lambda (D - 1)}. So every ratio is at most {@code e^(lambda (D -
    * 1))}, reached at cell 0 by inputs 0 and D.
    */
-  static final class Sampler implements CellSampler {
-    private final OutputGrid grid;
-    private final long last;
-    private final ExactGeometric noise;
-    private final CertifiedLogRatio ratio;
-
+  static final class Sampler extends GeometricNoiseSampler {
     Sampler(BoundedLaplace m, OutputGrid grid) {
-      this.grid = grid;
-      this.last = grid.maxCell();
-      BigDecimal decay = CertifiedLogRatio.dyadic(m.epsilon, -grid.bits());
-      this.noise = ExactGeometric.of(decay, grid.bits());
-      this.ratio = CertifiedLogRatio.of(m, m.epsilon, decay.multiply(BigDecimal.valueOf(last)));
+      super(m, grid, m.epsilon(), grid.maxCell());
     }
 
     @Override
     public long sampleCell(double z, RandomBits bits) {
       long from = CellSampler.inputCell(z, grid);
-      return from + noise.twoSided(bits, -from, last - from);
-    }
-
-    @Override
-    public OptionalDouble certifiedEpsilon() {
-      return OptionalDouble.of(ratio.certifiedEpsilon());
-    }
-
-    ExactGeometric noise() {
-      return noise;
-    }
-
-    CertifiedLogRatio ratio() {
-      return ratio;
+      return from + noise.twoSided(bits, -from, grid.maxCell() - from);
     }
   }
 
   @Override
   public String toString() {
-    return "B-Laplace{epsilon=" + epsilon + ", b=" + scale + "}";
+    return "B-Laplace{epsilon=" + epsilon() + ", b=" + scale + "}";
   }
 }

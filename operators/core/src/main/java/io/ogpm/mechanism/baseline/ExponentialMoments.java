@@ -19,6 +19,14 @@ final class ExponentialMoments {
     return Math.pow(beta, k + 1) * factorial * lowerRegularizedGamma(k + 1, r);
   }
 
+  /**
+   * {@code integral_0^1 |y - z|^k e^(-|y - z|/beta) dy} for z in [0, 1] and k = 0, 1, 2: the unit
+   * domain's two sides of the input, {@code partial(k, z, beta) + partial(k, 1 - z, beta)}.
+   */
+  static double aroundInput(int k, double z, double beta) {
+    return partial(k, z, beta) + partial(k, 1 - z, beta);
+  }
+
   /** {@code P(n, r)} for a positive integer n and r >= 0. */
   static double lowerRegularizedGamma(int n, double r) {
     if (r == 0) {

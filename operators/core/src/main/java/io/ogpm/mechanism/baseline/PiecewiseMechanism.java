@@ -2,7 +2,6 @@ package io.ogpm.mechanism.baseline;
 
 import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.Checks;
-import io.ogpm.mechanism.TwoLevelMechanism;
 
 /**
  * The Piecewise Mechanism (PM) of Wang et al. (ICDE 2019) on the unit domain. PM maps t in [-1, 1]
@@ -16,7 +15,7 @@ import io.ogpm.mechanism.TwoLevelMechanism;
  * <p>As a mixture: the background carries mass {@code 2C p / e^eps = e^(-eps/2)}.
  */
 @Internal
-public final class PiecewiseMechanism implements TwoLevelMechanism {
+public final class PiecewiseMechanism extends AffineTwoLevel {
   /** Where the outputs live. */
   public enum Output {
     /** PM's own enlarged output domain. */
@@ -25,29 +24,26 @@ public final class PiecewiseMechanism implements TwoLevelMechanism {
     COMPRESSED
   }
 
-  private final double epsilon;
-  private final Output output;
   private final double c;
   private final double cMinusOne;
-  private final double scale;
-  private final double offset;
-  private final double low;
 
-  private PiecewiseMechanism(double epsilon, Output output) {
-    this.epsilon = epsilon;
-    this.output = output;
-    // C - 1 kept as computed: recomputed from a rounded C it loses its precision at high eps (all
-    // of it from eps = 75, where C rounds to 1), and the bump length with it.
-    this.cMinusOne = 2 / Math.expm1(epsilon / 2);
-    this.c = 1 + cMinusOne;
-    this.scale = output == Output.ORIGINAL ? 0.5 : 0.5 / c;
-    this.offset = 0.5;
-    this.low = Math.exp(-epsilon / 2) / (2 * c * scale);
+  private PiecewiseMechanism(
+      double epsilon, Output output, double c, double cMinusOne, double scale, double low) {
+    super(epsilon, output == Output.ORIGINAL ? "PM" : "PM-C", scale, 0.5, low);
+    this.c = c;
+    this.cMinusOne = cMinusOne;
   }
 
   public static PiecewiseMechanism of(double epsilon, Output output) {
     Checks.positive("epsilon", epsilon);
-    return new PiecewiseMechanism(epsilon, Checks.notNull("output", output));
+    Checks.notNull("output", output);
+    // C - 1 kept as computed: recomputed from a rounded C it loses its precision at high eps (all
+    // of it from eps = 75, where C rounds to 1), and the bump length with it.
+    double cMinusOne = 2 / Math.expm1(epsilon / 2);
+    double c = 1 + cMinusOne;
+    double scale = output == Output.ORIGINAL ? 0.5 : 0.5 / c;
+    double low = Math.exp(-epsilon / 2) / (2 * c * scale);
+    return new PiecewiseMechanism(epsilon, output, c, cMinusOne, scale, low);
   }
 
   /** PM's C. */
@@ -56,54 +52,34 @@ public final class PiecewiseMechanism implements TwoLevelMechanism {
   }
 
   @Override
-  public double epsilon() {
-    return epsilon;
+  double ownOutputLo() {
+    return -c;
   }
 
   @Override
-  public boolean circular() {
-    return false;
+  double ownOutputHi() {
+    return c;
   }
 
   @Override
-  public double outputLo() {
-    return offset - scale * c;
+  double ownBumpLength() {
+    return cMinusOne;
   }
 
+  /** {@code l(t)} at {@code t = 2z - 1}. */
   @Override
-  public double outputHi() {
-    return offset + scale * c;
+  double ownBumpStart(double z) {
+    double t = 2 * z - 1;
+    return (c + 1) / 2 * t - cMinusOne / 2;
   }
 
   @Override
   public double backgroundMass() {
-    return Math.exp(-epsilon / 2);
+    return Math.exp(-epsilon() / 2);
   }
 
   @Override
-  public double bumpLength() {
-    return scale * cMinusOne;
-  }
-
-  @Override
-  public double bumpStart(double z) {
-    double t = 2 * z - 1;
-    double l = (c + 1) / 2 * t - cMinusOne / 2;
-    return offset + scale * l;
-  }
-
-  @Override
-  public double lowDensity() {
-    return low;
-  }
-
-  @Override
-  public double highDensity() {
-    return low * Math.exp(epsilon);
-  }
-
-  @Override
-  public String toString() {
-    return (output == Output.ORIGINAL ? "PM" : "PM-C") + "{epsilon=" + epsilon + ", C=" + c + "}";
+  String shapeParameter() {
+    return "C=" + c;
   }
 }

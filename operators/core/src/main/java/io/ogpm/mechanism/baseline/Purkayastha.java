@@ -1,8 +1,8 @@
 package io.ogpm.mechanism.baseline;
 
 import io.ogpm.annotation.Internal;
+import io.ogpm.mechanism.AbstractUnitMechanism;
 import io.ogpm.mechanism.CellSampler;
-import io.ogpm.mechanism.CertifiedLogRatio;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.ContinuousUnitMechanism;
 import io.ogpm.mechanism.Distance;
@@ -11,8 +11,6 @@ import io.ogpm.mechanism.ExactGeometric;
 import io.ogpm.mechanism.LossIntegrals;
 import io.ogpm.mechanism.OutputGrid;
 import io.ogpm.mechanism.random.RandomBits;
-import java.math.BigDecimal;
-import java.util.OptionalDouble;
 
 /**
  * The Purkayastha mechanism (Weggenmann and Kerschbaum, CCS 2021) on the circle S^1: density
@@ -23,12 +21,11 @@ import java.util.OptionalDouble;
  * <p>Sampling: the discrete analogue on the grid's cells, drawn exactly ({@link Sampler}).
  */
 @Internal
-public final class Purkayastha implements ContinuousUnitMechanism {
-  private final double epsilon;
+public final class Purkayastha extends AbstractUnitMechanism implements ContinuousUnitMechanism {
   private final double kappa;
 
   private Purkayastha(double epsilon) {
-    this.epsilon = epsilon;
+    super(epsilon);
     this.kappa = 2 * epsilon;
   }
 
@@ -37,23 +34,8 @@ public final class Purkayastha implements ContinuousUnitMechanism {
   }
 
   @Override
-  public double epsilon() {
-    return epsilon;
-  }
-
-  @Override
   public boolean circular() {
     return true;
-  }
-
-  @Override
-  public double outputLo() {
-    return 0;
-  }
-
-  @Override
-  public double outputHi() {
-    return 1;
   }
 
   @Override
@@ -113,43 +95,24 @@ public final class Purkayastha implements ContinuousUnitMechanism {
    * - d2)} with {@code |d1 - d2| <= D/2}: at most {@code e^(lambda D / 2) = e^eps}, reached by two
    * inputs half a circle apart.
    */
-  static final class Sampler implements CellSampler {
-    private final OutputGrid grid;
+  static final class Sampler extends GeometricNoiseSampler {
     private final long half;
     private final long mask;
-    private final ExactGeometric noise;
-    private final CertifiedLogRatio ratio;
 
     Sampler(Purkayastha m, OutputGrid grid) {
-      this.grid = grid;
+      super(m, grid, m.kappa, 1L << (grid.bits() - 1));
       this.half = 1L << (grid.bits() - 1);
       this.mask = (1L << grid.bits()) - 1;
-      BigDecimal decay = CertifiedLogRatio.dyadic(m.kappa, -grid.bits());
-      this.noise = ExactGeometric.of(decay, grid.bits());
-      this.ratio = CertifiedLogRatio.of(m, m.epsilon, decay.multiply(BigDecimal.valueOf(half)));
     }
 
     @Override
     public long sampleCell(double z, RandomBits bits) {
       return (CellSampler.inputCell(z, grid) + noise.twoSided(bits, -half, half - 1)) & mask;
     }
-
-    @Override
-    public OptionalDouble certifiedEpsilon() {
-      return OptionalDouble.of(ratio.certifiedEpsilon());
-    }
-
-    ExactGeometric noise() {
-      return noise;
-    }
-
-    CertifiedLogRatio ratio() {
-      return ratio;
-    }
   }
 
   @Override
   public String toString() {
-    return "Purkayastha{epsilon=" + epsilon + ", kappa=" + kappa + " per unit}";
+    return "Purkayastha{epsilon=" + epsilon() + ", kappa=" + kappa + " per unit}";
   }
 }

@@ -2,7 +2,6 @@ package io.ogpm.mechanism.baseline;
 
 import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.Checks;
-import io.ogpm.mechanism.TwoLevelMechanism;
 
 /**
  * The Square Wave mechanism (SW) of Li et al. (SIGMOD 2020): input v in [0, 1], output in [-b, 1 +
@@ -14,33 +13,30 @@ import io.ogpm.mechanism.TwoLevelMechanism;
  * series so that b keeps full precision.
  */
 @Internal
-public final class SquareWave implements TwoLevelMechanism {
+public final class SquareWave extends AffineTwoLevel {
   /** Where the outputs live. */
   public enum Output {
     ORIGINAL,
     COMPRESSED
   }
 
-  private final double epsilon;
-  private final Output output;
   private final double b;
-  private final double scale;
-  private final double offset;
-  private final double low;
 
-  private SquareWave(double epsilon, Output output) {
-    this.epsilon = epsilon;
-    this.output = output;
-    this.b = halfWidth(epsilon);
-    this.scale = output == Output.ORIGINAL ? 1 : 1 / (1 + 2 * b);
-    this.offset = output == Output.ORIGINAL ? 0 : b / (1 + 2 * b);
-    double q = 1 / (2 * b * Math.exp(epsilon) + 1);
-    this.low = q / scale;
+  private SquareWave(
+      double epsilon, Output output, double b, double scale, double offset, double low) {
+    super(epsilon, output == Output.ORIGINAL ? "SW" : "SW-C", scale, offset, low);
+    this.b = b;
   }
 
   public static SquareWave of(double epsilon, Output output) {
     Checks.positive("epsilon", epsilon);
-    return new SquareWave(epsilon, Checks.notNull("output", output));
+    Checks.notNull("output", output);
+    double b = halfWidth(epsilon);
+    boolean original = output == Output.ORIGINAL;
+    double scale = original ? 1 : 1 / (1 + 2 * b);
+    double offset = original ? 0 : b / (1 + 2 * b);
+    double q = 1 / (2 * b * Math.exp(epsilon) + 1);
+    return new SquareWave(epsilon, output, b, scale, offset, q / scale);
   }
 
   /** SW's b: {@code (eps e^eps - e^eps + 1) / (2 e^eps (e^eps - 1 - eps))}. */
@@ -75,52 +71,32 @@ public final class SquareWave implements TwoLevelMechanism {
   }
 
   @Override
-  public double epsilon() {
-    return epsilon;
+  double ownOutputLo() {
+    return -b;
   }
 
   @Override
-  public boolean circular() {
-    return false;
+  double ownOutputHi() {
+    return 1 + b;
   }
 
   @Override
-  public double outputLo() {
-    return offset - scale * b;
+  double ownBumpLength() {
+    return 2 * b;
   }
 
   @Override
-  public double outputHi() {
-    return offset + scale * (1 + b);
+  double ownBumpStart(double z) {
+    return z - b;
   }
 
   @Override
   public double backgroundMass() {
-    return (1 + 2 * b) / (2 * b * Math.exp(epsilon) + 1);
+    return (1 + 2 * b) / (2 * b * Math.exp(epsilon()) + 1);
   }
 
   @Override
-  public double bumpLength() {
-    return scale * 2 * b;
-  }
-
-  @Override
-  public double bumpStart(double z) {
-    return offset + scale * (z - b);
-  }
-
-  @Override
-  public double lowDensity() {
-    return low;
-  }
-
-  @Override
-  public double highDensity() {
-    return low * Math.exp(epsilon);
-  }
-
-  @Override
-  public String toString() {
-    return (output == Output.ORIGINAL ? "SW" : "SW-C") + "{epsilon=" + epsilon + ", b=" + b + "}";
+  String shapeParameter() {
+    return "b=" + b;
   }
 }

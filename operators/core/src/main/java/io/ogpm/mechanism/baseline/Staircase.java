@@ -1,6 +1,7 @@
 package io.ogpm.mechanism.baseline;
 
 import io.ogpm.annotation.Internal;
+import io.ogpm.mechanism.AbstractUnitMechanism;
 import io.ogpm.mechanism.CellSampler;
 import io.ogpm.mechanism.CertifiedLogRatio;
 import io.ogpm.mechanism.Checks;
@@ -40,18 +41,17 @@ import java.util.OptionalDouble;
  * integrated over each cell ({@link Sampler}).
  */
 @Internal
-public final class Staircase implements PiecewiseUnitMechanism {
+public final class Staircase extends AbstractUnitMechanism implements PiecewiseUnitMechanism {
   /** Upper bound on the mass beyond the represented blocks. */
   public static final double TAIL_MASS = 0x1.0p-60;
 
-  private final double epsilon;
   private final double gamma;
   private final double decay;
   private final double a;
   private final int blocks;
 
   private Staircase(double epsilon, double gamma) {
-    this.epsilon = epsilon;
+    super(epsilon);
     this.gamma = gamma;
     this.decay = Math.exp(-epsilon);
     this.a = -Math.expm1(-epsilon) / (2 * (gamma + (1 - gamma) * decay));
@@ -82,16 +82,6 @@ public final class Staircase implements PiecewiseUnitMechanism {
   /** How many blocks of width 1 each side of the input {@link #distribution} represents. */
   public int representedBlocks() {
     return blocks;
-  }
-
-  @Override
-  public double epsilon() {
-    return epsilon;
-  }
-
-  @Override
-  public boolean circular() {
-    return false;
   }
 
   @Override
@@ -164,6 +154,7 @@ public final class Staircase implements PiecewiseUnitMechanism {
 
   @Override
   public double inverseCdf(double z, double u) {
+    double epsilon = epsilon();
     double sign = u < 0.5 ? -1 : 1;
     double w = u < 0.5 ? 1 - 2 * u : 2 * u - 1;
     // Block j with P(block >= j) = b^j; then the position inside it.
@@ -221,10 +212,10 @@ public final class Staircase implements PiecewiseUnitMechanism {
       this.firstCells = Math.min(Math.max(Math.round(s.gamma * cellsPerBlock), 0), cellsPerBlock);
       // From this many blocks on, |noise| >= SATURATION + D: every output is clamped.
       this.saturatedBlocks = (SATURATION >> grid.bits()) + 1;
-      BigDecimal eps = new BigDecimal(s.epsilon);
+      BigDecimal eps = new BigDecimal(s.epsilon());
       // Digits of G one by one up to a block count whose continuation coin is at most 1/e.
       int lowBits = 0;
-      while (CertifiedLogRatio.dyadic(s.epsilon, lowBits).compareTo(BigDecimal.ONE) < 0) {
+      while (CertifiedLogRatio.dyadic(s.epsilon(), lowBits).compareTo(BigDecimal.ONE) < 0) {
         lowBits++;
       }
       this.blocks = ExactGeometric.of(eps, lowBits);
@@ -232,7 +223,7 @@ public final class Staircase implements PiecewiseUnitMechanism {
           firstCells > 0 && firstCells < cellsPerBlock
               ? ExactBernoulli.ratio(firstCells, cellsPerBlock - firstCells, eps)
               : null;
-      this.ratio = CertifiedLogRatio.of(s, s.epsilon, eps);
+      this.ratio = CertifiedLogRatio.of(s, s.epsilon(), eps);
     }
 
     @Override
@@ -277,6 +268,6 @@ public final class Staircase implements PiecewiseUnitMechanism {
 
   @Override
   public String toString() {
-    return "Staircase{epsilon=" + epsilon + ", gamma=" + gamma + "}";
+    return "Staircase{epsilon=" + epsilon() + ", gamma=" + gamma + "}";
   }
 }

@@ -2,18 +2,14 @@ package io.ogpm.mechanism.baseline;
 
 import io.ogpm.annotation.Internal;
 import io.ogpm.mechanism.CellSampler;
-import io.ogpm.mechanism.CertifiedLogRatio;
 import io.ogpm.mechanism.Checks;
-import io.ogpm.mechanism.ContinuousUnitMechanism;
 import io.ogpm.mechanism.Distance;
 import io.ogpm.mechanism.ErrorMetric;
 import io.ogpm.mechanism.ExactGeometric;
 import io.ogpm.mechanism.OutputGrid;
 import io.ogpm.mechanism.PiecewiseDistribution;
 import io.ogpm.mechanism.random.RandomBits;
-import java.math.BigDecimal;
 import java.util.List;
-import java.util.OptionalDouble;
 
 /**
  * The Laplace mechanism with scale {@code 1/eps} (sensitivity 1: the whole unit domain), its output
@@ -24,42 +20,19 @@ import java.util.OptionalDouble;
  * library, drawn exactly ({@link Sampler}).
  */
 @Internal
-public final class TruncatedLaplace implements ContinuousUnitMechanism {
-  private final double epsilon;
-  private final double scale;
-
+public final class TruncatedLaplace extends UnitLaplace {
   private TruncatedLaplace(double epsilon) {
-    this.epsilon = epsilon;
-    this.scale = 1 / epsilon;
+    super(epsilon);
   }
 
   public static TruncatedLaplace of(double epsilon) {
     return new TruncatedLaplace(Checks.positive("epsilon", epsilon));
   }
 
+  /** {@code 2b}: the whole line's mass, the part beyond the domain being the atoms. */
   @Override
-  public double epsilon() {
-    return epsilon;
-  }
-
-  @Override
-  public boolean circular() {
-    return false;
-  }
-
-  @Override
-  public double outputLo() {
-    return 0;
-  }
-
-  @Override
-  public double outputHi() {
-    return 1;
-  }
-
-  @Override
-  public double density(double y, double z) {
-    return y >= 0 && y < 1 ? Math.exp(-Math.abs(y - z) / scale) / (2 * scale) : 0;
+  public double normaliser(double z) {
+    return 2 * scale;
   }
 
   @Override
@@ -73,12 +46,10 @@ public final class TruncatedLaplace implements ContinuousUnitMechanism {
   @Override
   public double expectedError(double z, ErrorMetric metric, Distance distance) {
     if (distance == Distance.CIRCULAR) {
-      return ContinuousUnitMechanism.super.expectedError(z, metric, distance);
+      return super.expectedError(z, metric, distance);
     }
     int k = metric.exponent();
-    double inside =
-        (ExponentialMoments.partial(k, z, scale) + ExponentialMoments.partial(k, 1 - z, scale))
-            / (2 * scale);
+    double inside = insideError(z, k);
     double atLo = Math.pow(z, k) * 0.5 * Math.exp(-z / scale);
     double atHi = Math.pow(1 - z, k) * 0.5 * Math.exp(-(1 - z) / scale);
     return inside + atLo + atHi;
@@ -87,7 +58,7 @@ public final class TruncatedLaplace implements ContinuousUnitMechanism {
   @Override
   public double inverseCdf(double z, double u) {
     double y = u < 0.5 ? z + scale * Math.log(2 * u) : z - scale * Math.log(2 * (1 - u));
-    return Math.min(Math.max(y, 0), Math.nextDown(1.0));
+    return clampToUnit(y);
   }
 
   @Override
@@ -109,18 +80,12 @@ public final class TruncatedLaplace implements ContinuousUnitMechanism {
    * (1 - r)(1 - r^2) >= 0}). So the worst ratio is {@code r^-D = e^(lambda D) = e^eps}, reached at
    * cell 0 by inputs 0 and D.
    */
-  static final class Sampler implements CellSampler {
-    private final OutputGrid grid;
+  static final class Sampler extends GeometricNoiseSampler {
     private final long cells;
-    private final ExactGeometric noise;
-    private final CertifiedLogRatio ratio;
 
     Sampler(TruncatedLaplace m, OutputGrid grid) {
-      this.grid = grid;
+      super(m, grid, m.epsilon(), 1L << grid.bits());
       this.cells = 1L << grid.bits();
-      BigDecimal decay = CertifiedLogRatio.dyadic(m.epsilon, -grid.bits());
-      this.noise = ExactGeometric.of(decay, grid.bits());
-      this.ratio = CertifiedLogRatio.of(m, m.epsilon, decay.multiply(BigDecimal.valueOf(cells)));
     }
 
     @Override
@@ -128,23 +93,10 @@ public final class TruncatedLaplace implements ContinuousUnitMechanism {
       long cell = CellSampler.inputCell(z, grid) + noise.twoSidedSaturated(bits, cells);
       return Math.min(Math.max(cell, 0), grid.maxCell());
     }
-
-    @Override
-    public OptionalDouble certifiedEpsilon() {
-      return OptionalDouble.of(ratio.certifiedEpsilon());
-    }
-
-    ExactGeometric noise() {
-      return noise;
-    }
-
-    CertifiedLogRatio ratio() {
-      return ratio;
-    }
   }
 
   @Override
   public String toString() {
-    return "T-Laplace{epsilon=" + epsilon + "}";
+    return "T-Laplace{epsilon=" + epsilon() + "}";
   }
 }

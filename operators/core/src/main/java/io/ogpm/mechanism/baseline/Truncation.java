@@ -1,6 +1,7 @@
 package io.ogpm.mechanism.baseline;
 
 import io.ogpm.annotation.Internal;
+import io.ogpm.mechanism.AbstractUnitMechanism;
 import io.ogpm.mechanism.CellSampler;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.OutputGrid;
@@ -19,11 +20,12 @@ import java.util.OptionalDouble;
  * the base mechanism's cell exactly on its own enlarged grid and clamps the cell.
  */
 @Internal
-public final class Truncation implements PiecewiseUnitMechanism {
+public final class Truncation extends AbstractUnitMechanism implements PiecewiseUnitMechanism {
   private final PiecewiseUnitMechanism base;
   private final String name;
 
   private Truncation(PiecewiseUnitMechanism base, String name) {
+    super(base.epsilon());
     this.base = base;
     this.name = name;
   }
@@ -40,26 +42,6 @@ public final class Truncation implements PiecewiseUnitMechanism {
 
   public PiecewiseUnitMechanism base() {
     return base;
-  }
-
-  @Override
-  public double epsilon() {
-    return base.epsilon();
-  }
-
-  @Override
-  public boolean circular() {
-    return false;
-  }
-
-  @Override
-  public double outputLo() {
-    return 0;
-  }
-
-  @Override
-  public double outputHi() {
-    return 1;
   }
 
   @Override
@@ -83,7 +65,7 @@ public final class Truncation implements PiecewiseUnitMechanism {
 
   @Override
   public double inverseCdf(double z, double u) {
-    return Math.min(Math.max(base.inverseCdf(z, u), 0), Math.nextDown(1.0));
+    return clampToUnit(base.inverseCdf(z, u));
   }
 
   @Override

@@ -55,11 +55,7 @@ public final class PolarSplit {
    */
   public static PolarSplit of(
       double epsilon, double radiusMax, ErrorMetric metric, Objective objective) {
-    Checks.positive("epsilon", epsilon);
-    if (epsilon > OgpmShape.MAX_EPSILON) {
-      throw new IllegalArgumentException(
-          "epsilon must be <= " + OgpmShape.MAX_EPSILON + ", got " + epsilon);
-    }
+    Checks.epsilon("epsilon", epsilon);
     Checks.positive("radius-max", radiusMax);
     return new PolarSplit(
         epsilon,

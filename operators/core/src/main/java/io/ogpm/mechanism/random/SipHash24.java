@@ -24,13 +24,7 @@ final class SipHash24 {
   }
 
   private SipHash24(SipHash24 other) {
-    v0 = other.v0;
-    v1 = other.v1;
-    v2 = other.v2;
-    v3 = other.v3;
-    word = other.word;
-    bytesInWord = other.bytesInWord;
-    length = other.length;
+    setTo(other);
   }
 
   /** An independent copy of the current state. */
@@ -121,17 +115,9 @@ final class SipHash24 {
   void finish(long[] out) {
     compress(word | (length << 56));
     v2 ^= 0xee;
-    round();
-    round();
-    round();
-    round();
-    out[0] = v0 ^ v1 ^ v2 ^ v3;
+    out[0] = finalization();
     v1 ^= 0xdd;
-    round();
-    round();
-    round();
-    round();
-    out[1] = v0 ^ v1 ^ v2 ^ v3;
+    out[1] = finalization();
   }
 
   /**
@@ -156,6 +142,15 @@ final class SipHash24 {
     word = sWord;
     bytesInWord = sBytes;
     length = sLength;
+  }
+
+  /** Four finalisation rounds, then the output word they give. */
+  private long finalization() {
+    round();
+    round();
+    round();
+    round();
+    return v0 ^ v1 ^ v2 ^ v3;
   }
 
   private void compress(long m) {

@@ -69,7 +69,7 @@ final class ConstantArguments extends PlannedArguments {
       Checks.finite("hi", hi);
     }
     if (eps != null) {
-      SpecArguments.checkEps(eps);
+      Checks.epsilon("eps", eps);
     }
     if (domain != null) {
       Domain.Kind.parse(domain);

@@ -62,6 +62,7 @@ public class LdpPerturb extends SecurePerturbFunction {
       String domain,
       String mechanism,
       String objective) {
-    return perturber.perturb(value, lo, hi, eps, domain, mechanism, objective);
+    return perturber.perturb(
+        value, perturber.mechanismOf(lo, hi, eps, domain, mechanism, objective));
   }
 }

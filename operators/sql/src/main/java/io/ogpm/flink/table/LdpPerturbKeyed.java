@@ -149,15 +149,9 @@ public class LdpPerturbKeyed extends ScalarFunction {
       String mechanism,
       String objective) {
     return perturber.perturbKeyed(
-        recordId == null ? null : Identifier.integer(recordId),
-        field,
+        id(recordId),
         value,
-        lo,
-        hi,
-        eps,
-        domain,
-        mechanism,
-        objective);
+        perturber.keyedMechanismOf(field, lo, hi, eps, domain, mechanism, objective));
   }
 
   public Double eval(
@@ -200,15 +194,19 @@ public class LdpPerturbKeyed extends ScalarFunction {
       String mechanism,
       String objective) {
     return perturber.perturbKeyed(
-        recordId == null ? null : Identifier.string(recordId),
-        field,
+        id(recordId),
         value,
-        lo,
-        hi,
-        eps,
-        domain,
-        mechanism,
-        objective);
+        perturber.keyedMechanismOf(field, lo, hi, eps, domain, mechanism, objective));
+  }
+
+  /** The DataStream operator's identifier of an integer record id, or null. */
+  private static Identifier id(Long recordId) {
+    return recordId == null ? null : Identifier.integer(recordId);
+  }
+
+  /** The DataStream operator's identifier of a string record id, or null. */
+  private static Identifier id(String recordId) {
+    return recordId == null ? null : Identifier.string(recordId);
   }
 
   /**

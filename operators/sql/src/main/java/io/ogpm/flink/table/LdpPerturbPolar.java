@@ -71,7 +71,10 @@ public class LdpPerturbPolar extends SecurePerturbFunction {
       Double angleMin,
       Double angleMax) {
     double[] y =
-        perturber.perturbPolar(radius, angle, radiusMax, eps, objective, angleMin, angleMax);
+        perturber.perturbPolar(
+            radius,
+            angle,
+            perturber.polarMechanismsOf(radiusMax, eps, objective, angleMin, angleMax));
     return y == null ? null : Row.of(y[0], y[1]);
   }
 }

@@ -160,30 +160,8 @@ public class LdpPolarMean extends AggregateFunction<Row, LdpPolarAccumulator> {
       lastArguments = a;
       lastSplit = s == null ? INVALID : s;
     }
-    SpecArguments r = lastSplit.radius();
-    SpecArguments g = lastSplit.angle();
-    radiusMean.change(
-        acc.radius,
-        radius,
-        r.lo(),
-        r.hi(),
-        r.eps(),
-        r.domain(),
-        r.mechanism(),
-        MeanFunction.BINS,
-        r.objective(),
-        retract);
-    angleMean.change(
-        acc.angle,
-        angle,
-        g.lo(),
-        g.hi(),
-        g.eps(),
-        g.domain(),
-        g.mechanism(),
-        MeanFunction.BINS,
-        g.objective(),
-        retract);
+    radiusMean.change(acc.radius, radius, lastSplit.radius(), retract);
+    angleMean.change(acc.angle, angle, lastSplit.angle(), retract);
   }
 
   /** Merges accumulators (HOP, CUMULATE and session windows, two-phase aggregation). */

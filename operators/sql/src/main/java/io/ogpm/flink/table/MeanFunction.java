@@ -63,6 +63,15 @@ public abstract class MeanFunction extends EstimateFunction {
     change(acc, perturbed, lo, hi, eps, layout().fixedDomain, mechanism, BINS, objective, true);
   }
 
+  /**
+   * Adds (or, for a retraction, removes) one value perturbed with these arguments: a polar call's
+   * coordinate ({@link LdpPolarMean}).
+   */
+  void change(LdpAccumulator acc, Double y, SpecArguments a, boolean retract) {
+    change(
+        acc, y, a.lo(), a.hi(), a.eps(), a.domain(), a.mechanism(), BINS, a.objective(), retract);
+  }
+
   public void merge(LdpAccumulator acc, Iterable<LdpAccumulator> others) {
     mergeAll(acc, others);
   }

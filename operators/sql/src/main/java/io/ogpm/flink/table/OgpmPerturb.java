@@ -34,11 +34,7 @@ public class OgpmPerturb extends SecurePerturbFunction {
   public Double eval(Double value, Double lo, Double hi, Double eps, String domain) {
     return perturber.perturb(
         value,
-        lo,
-        hi,
-        eps,
-        domain,
-        SpecArguments.DEFAULT_MECHANISM,
-        SpecArguments.DEFAULT_OBJECTIVE);
+        perturber.mechanismOf(
+            lo, hi, eps, domain, SpecArguments.DEFAULT_MECHANISM, SpecArguments.DEFAULT_OBJECTIVE));
   }
 }

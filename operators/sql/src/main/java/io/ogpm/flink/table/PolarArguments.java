@@ -1,5 +1,7 @@
 package io.ogpm.flink.table;
 
+import static io.ogpm.flink.table.SpecArguments.required;
+
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Objective;
@@ -83,7 +85,7 @@ record PolarArguments(
       Checks.positive("radius_max", radiusMax);
     }
     if (eps != null) {
-      SpecArguments.checkEps(eps);
+      Checks.epsilon("eps", eps);
     }
     if (angleMin != null) {
       Checks.finite("angle_min", angleMin);
@@ -94,12 +96,5 @@ record PolarArguments(
     if (angleMin != null && angleMax != null) {
       Checks.ordered("angle_min", angleMin, "angle_max", angleMax);
     }
-  }
-
-  private static <T> T required(String name, T value) {
-    if (value == null) {
-      throw new IllegalArgumentException(name + " must not be NULL");
-    }
-    return value;
   }
 }

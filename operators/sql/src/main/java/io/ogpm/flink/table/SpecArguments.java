@@ -5,7 +5,6 @@ import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.Objective;
-import io.ogpm.mechanism.OgpmShape;
 import java.util.Objects;
 
 /**
@@ -89,7 +88,7 @@ final class SpecArguments {
     double epsilon = required("eps", eps);
     Domain.Kind kind = Domain.Kind.parse(required("domain", domain));
     Checks.ordered("lo", low, "hi", high);
-    checkEps(epsilon);
+    Checks.epsilon("eps", epsilon);
     return MechanismSpec.builder()
         .type(MechanismType.parse(required("mechanism", mechanism)))
         .domain(Domain.of(kind, low, high))
@@ -99,19 +98,11 @@ final class SpecArguments {
   }
 
   /**
-   * Checks an eps on its own: finite, above 0 and at most {@link MechanismSpec}'s largest.
+   * The value of a SQL argument that must be given.
    *
-   * @throws IllegalArgumentException naming eps and its value
+   * @throws IllegalArgumentException naming the argument when it is NULL
    */
-  static void checkEps(double eps) {
-    Checks.positive("eps", eps);
-    if (eps > OgpmShape.MAX_EPSILON) {
-      throw new IllegalArgumentException(
-          "eps must be <= " + OgpmShape.MAX_EPSILON + ", got " + eps);
-    }
-  }
-
-  private static <T> T required(String name, T value) {
+  static <T> T required(String name, T value) {
     if (value == null) {
       throw new IllegalArgumentException(name + " must not be NULL");
     }

@@ -92,24 +92,20 @@ final class ValuePerturber {
         + (keyedMechanisms == null ? 0 : keyedMechanisms.compilations());
   }
 
-  /** The perturbed value, or null (counted). */
-  Double perturb(
-      Double value,
-      Double lo,
-      Double hi,
-      Double eps,
-      String domain,
-      String mechanism,
-      String objective) {
-    Mechanism m;
-    if (lastArguments != null && lastArguments.matches(lo, hi, eps, domain, mechanism, objective)) {
-      m = lastMechanism;
-    } else {
-      SpecArguments arguments = new SpecArguments(lo, hi, eps, domain, mechanism, objective);
-      m = mechanisms.get(arguments).value();
-      lastArguments = arguments;
-      lastMechanism = m;
+  /**
+   * The mechanism a call's arguments define, compiled once per distinct tuple (a call that repeats
+   * the previous call's arguments looks nothing up); null when they define none.
+   */
+  Mechanism mechanismOf(
+      Double lo, Double hi, Double eps, String domain, String mechanism, String objective) {
+    if (!repeats(lo, hi, eps, domain, mechanism, objective)) {
+      lastMechanism = mechanisms.get(lastArguments).value();
     }
+    return lastMechanism;
+  }
+
+  /** The value perturbed by its call's {@link #mechanismOf mechanism}, or null (counted). */
+  Double perturb(Double value, Mechanism m) {
     if (m == null) {
       return reject(Reason.INVALID_ARGUMENT);
     }
@@ -118,31 +114,29 @@ final class ValuePerturber {
   }
 
   /**
-   * A polar pair perturbed, {@code {radius, angle}}, or null when either coordinate has no
-   * perturbation (each bad coordinate counted under its reason; nothing is drawn then, so a pair is
-   * released whole or not at all). The radius is drawn first, then the angle, as the DataStream
-   * operator draws a polar item's two fields.
+   * A polar call's two mechanisms, compiled once per distinct tuple as {@link #mechanismOf}; null
+   * when the arguments define no pair.
    */
-  double[] perturbPolar(
-      Double radius,
-      Double angle,
-      Double radiusMax,
-      Double eps,
-      String objective,
-      Double angleMin,
-      Double angleMax) {
+  PolarMechanisms polarMechanismsOf(
+      Double radiusMax, Double eps, String objective, Double angleMin, Double angleMax) {
     if (stream == null) {
       throw new IllegalStateException("this perturber has no stream");
     }
-    PolarMechanisms p;
-    if (lastPolarArguments != null
-        && lastPolarArguments.matches(radiusMax, eps, objective, angleMin, angleMax)) {
-      p = lastPolar;
-    } else {
+    if (lastPolarArguments == null
+        || !lastPolarArguments.matches(radiusMax, eps, objective, angleMin, angleMax)) {
       lastPolarArguments = new PolarArguments(radiusMax, eps, objective, angleMin, angleMax);
-      p = polarMechanisms.get(lastPolarArguments).value();
-      lastPolar = p;
+      lastPolar = polarMechanisms.get(lastPolarArguments).value();
     }
+    return lastPolar;
+  }
+
+  /**
+   * A polar pair perturbed by its call's {@link #polarMechanismsOf mechanisms}, {@code {radius,
+   * angle}}, or null when either coordinate has no perturbation (each bad coordinate counted under
+   * its reason; nothing is drawn then, so a pair is released whole or not at all). The radius is
+   * drawn first, then the angle, as the DataStream operator draws a polar item's two fields.
+   */
+  double[] perturbPolar(Double radius, Double angle, PolarMechanisms p) {
     if (p == null) {
       reject(Reason.INVALID_ARGUMENT);
       return null;
@@ -158,11 +152,12 @@ final class ValuePerturber {
     return new double[] {yr, ya};
   }
 
-  /** The perturbed value of a record's field under keyed randomness, or null (counted). */
-  Double perturbKeyed(
-      Identifier id,
+  /**
+   * A keyed call's mechanism for a field, with the keyed PRF bound to the field and its spec,
+   * compiled once per distinct field and tuple as {@link #mechanismOf}; null when they define none.
+   */
+  KeyedMechanism keyedMechanismOf(
       String field,
-      Double value,
       Double lo,
       Double hi,
       Double eps,
@@ -172,18 +167,19 @@ final class ValuePerturber {
     if (keyedMechanisms == null) {
       throw new IllegalStateException("this perturber has no key");
     }
-    KeyedMechanism k;
-    if (lastArguments != null
-        && Objects.equals(lastField, field)
-        && lastArguments.matches(lo, hi, eps, domain, mechanism, objective)) {
-      k = lastKeyed;
-    } else {
-      SpecArguments arguments = new SpecArguments(lo, hi, eps, domain, mechanism, objective);
-      k = field == null ? null : keyedMechanisms.get(new FieldKey(field, arguments)).value();
-      lastArguments = arguments;
+    if (!repeats(lo, hi, eps, domain, mechanism, objective) || !Objects.equals(lastField, field)) {
       lastField = field;
-      lastKeyed = k;
+      lastKeyed =
+          field == null ? null : keyedMechanisms.get(new FieldKey(field, lastArguments)).value();
     }
+    return lastKeyed;
+  }
+
+  /**
+   * The perturbed value of a record's field by its call's {@link #keyedMechanismOf mechanism}, or
+   * null (counted).
+   */
+  Double perturbKeyed(Identifier id, Double value, KeyedMechanism k) {
     if (k == null) {
       return reject(Reason.INVALID_ARGUMENT);
     }
@@ -195,6 +191,19 @@ final class ValuePerturber {
       return null;
     }
     return record(k.mechanism.perturb(x, k.bits.load(id, Identifier.NONE, x)));
+  }
+
+  /**
+   * Whether a call's mechanism arguments are the previous call's, whose compiled mechanism it then
+   * reuses; if not, they become the previous call's.
+   */
+  private boolean repeats(
+      Double lo, Double hi, Double eps, String domain, String mechanism, String objective) {
+    if (lastArguments != null && lastArguments.matches(lo, hi, eps, domain, mechanism, objective)) {
+      return true;
+    }
+    lastArguments = new SpecArguments(lo, hi, eps, domain, mechanism, objective);
+    return false;
   }
 
   /**
@@ -235,10 +244,10 @@ final class ValuePerturber {
   private record FieldKey(String field, SpecArguments arguments) {}
 
   /** A polar call's two mechanisms. */
-  private record PolarMechanisms(Mechanism radius, Mechanism angle) {}
+  record PolarMechanisms(Mechanism radius, Mechanism angle) {}
 
   /** A mechanism with the keyed PRF bound to its field and spec. */
-  private static final class KeyedMechanism {
+  static final class KeyedMechanism {
     final Mechanism mechanism;
     final KeyedPrf.RecordBits bits;
 

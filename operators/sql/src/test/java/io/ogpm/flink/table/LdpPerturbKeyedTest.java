@@ -164,7 +164,9 @@ class LdpPerturbKeyedTest {
     assertThatThrownBy(
             () ->
                 p.perturbKeyed(
-                    Identifier.integer(1), "x", 0.5, 0.0, 1.0, 1.0, "classical", "ogpm", "l1"))
+                    Identifier.integer(1),
+                    0.5,
+                    p.keyedMechanismOf("x", 0.0, 1.0, 1.0, "classical", "ogpm", "l1")))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("this perturber has no key");
   }

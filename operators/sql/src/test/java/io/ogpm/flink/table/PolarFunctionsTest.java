@@ -314,7 +314,7 @@ class PolarFunctionsTest {
                     .getBytes(java.nio.charset.StandardCharsets.US_ASCII)),
             FunctionMetrics.of(new TestMetrics()));
     org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> p.perturbPolar(1.0, 1.0, 5.0, 9.99, "l1", 0.0, 360.0))
+            () -> p.perturbPolar(1.0, 1.0, p.polarMechanismsOf(5.0, 9.99, "l1", 0.0, 360.0)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("this perturber has no stream");
   }
