@@ -18,8 +18,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * ({@link LdpAggregation}, two-phase). Reads with {@code isolation.level=read_committed}, so it
  * only sees what the perturb job committed; watermarks allow bounded out-of-orderness per Kafka
  * partition, and a partition silent for the idle timeout moves on with the wall clock, so the last
- * window of a replay closes ({@link PerturbedValues#watermarks(Duration, Duration)}). A thin user
- * of the library: this class sets what belongs to the job (checkpointing, parallelism, no Kryo) and
+ * window of a replay closes ({@link LdpAggregation#watermarks(Duration, Duration)}). A thin user of
+ * the library: this class sets what belongs to the job (checkpointing, parallelism, no Kryo) and
  * wires the Kafka ends.
  */
 public final class AggregateJob {
@@ -45,10 +45,10 @@ public final class AggregateJob {
                     .kafka(s.kafka())
                     .topics(s.inputTopic())
                     .groupId(s.groupId())
-                    .deserializer(aggregation.deserializer(s.timeField()))
+                    .deserializer(AggregationKafka.deserializer(aggregation, s.timeField()))
                     .bounded(s.bounded())
                     .build(),
-                PerturbedValues.watermarks(s.outOfOrderness(), s.idleTimeout()),
+                LdpAggregation.watermarks(s.outOfOrderness(), s.idleTimeout()),
                 "perturbed records")
             .uid("perturbed-source");
     aggregation
@@ -299,7 +299,7 @@ public final class AggregateJob {
         }
         LdpAggregation built = aggregation.uidPrefix(UID_PREFIX).build();
         // The time field is validated as the deserializer's.
-        built.deserializer(timeField);
+        AggregationKafka.deserializer(built, timeField);
         return new Settings(this, built);
       }
     }

@@ -9,9 +9,9 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.util.Collector;
 
 /**
- * {@link PerturbedValues#parser}: perturbed records of this job to their values, under the rules of
- * {@link io.ogpm.flink.kafka.PerturbedValuesDeserializer}, with the record's fingerprint and
- * timestamp in place of the Kafka header and timestamp.
+ * {@link io.ogpm.flink.LdpAggregation#parser}: perturbed records of this job to their values, under
+ * the rules of {@link io.ogpm.flink.kafka.PerturbedValuesDeserializer}, with the record's
+ * fingerprint and timestamp in place of the Kafka header and timestamp.
  */
 @Internal
 public final class PerturbedRecordParser

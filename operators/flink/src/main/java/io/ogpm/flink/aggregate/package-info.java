@@ -23,6 +23,6 @@
  * </ul>
  *
  * <p>Everything here is {@link org.apache.flink.annotation.Internal}: wired by {@code
- * LdpAggregation} and {@code PerturbedValues}, free to change.
+ * LdpAggregation} and the Kafka deserializer, free to change.
  */
 package io.ogpm.flink.aggregate;

@@ -30,7 +30,9 @@ import org.apache.kafka.common.header.Header;
  *       counts once there; a record with no usable value gives nothing.
  * </ul>
  *
- * <p>Metrics are registered on the source's {@code deserializer} metric group.
+ * <p>Metrics are registered on the source's {@code deserializer} metric group. {@link
+ * AggregationKafka#deserializer} makes one for an aggregation (its configuration and group-by
+ * field).
  */
 @PublicEvolving
 public final class PerturbedValuesDeserializer

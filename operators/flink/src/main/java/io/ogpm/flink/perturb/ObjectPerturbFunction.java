@@ -3,7 +3,6 @@ package io.ogpm.flink.perturb;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.KeySource;
 import io.ogpm.flink.LdpPerturbation;
-import io.ogpm.flink.RecordAccess;
 import io.ogpm.mechanism.random.RandomnessMode;
 import io.ogpm.record.DeadLetter;
 import io.ogpm.record.PerturbationPlan;
@@ -37,7 +36,6 @@ public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> 
 
   private final PrivacyConfig config;
   private final KeySource keySource;
-  private final RecordAccess<T> access;
   private final TypeInformation<T> type;
 
   private transient PerturbationPlan plan;
@@ -46,24 +44,22 @@ public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> 
   private transient ReleasedRecords releasedRecords;
   private transient DeadLetterCounters deadLettered;
 
-  ObjectPerturbFunction(
-      PrivacyConfig config, KeySource keySource, RecordAccess<T> access, TypeInformation<T> type) {
+  ObjectPerturbFunction(PrivacyConfig config, KeySource keySource, TypeInformation<T> type) {
     this.config = config;
     this.keySource = keySource;
-    this.access = access;
     this.type = type;
   }
 
   /** Released records are counted here (no budget follows). */
   public static <T> ObjectPerturbFunction<T, T> released(
-      PrivacyConfig config, KeySource keySource, RecordAccess<T> access, TypeInformation<T> type) {
-    return new Released<>(config, keySource, access, type);
+      PrivacyConfig config, KeySource keySource, TypeInformation<T> type) {
+    return new Released<>(config, keySource, type);
   }
 
   /** The budget operator that follows counts the released records. */
   public static <T> ObjectPerturbFunction<T, Tuple3<String, Double, T>> forBudget(
-      PrivacyConfig config, KeySource keySource, RecordAccess<T> access, TypeInformation<T> type) {
-    return new ForBudget<>(config, keySource, access, type);
+      PrivacyConfig config, KeySource keySource, TypeInformation<T> type) {
+    return new ForBudget<>(config, keySource, type);
   }
 
   /** What to emit for a perturbed record whose values (user included) are in {@code values}. */
@@ -80,7 +76,7 @@ public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> 
     } finally {
       mode.destroy();
     }
-    shape = access.compile(type, config, getRuntimeContext()::createSerializer);
+    shape = RecordShape.compile(type, config, getRuntimeContext()::createSerializer);
     values = plan.newValues();
     MetricGroup metrics = getRuntimeContext().getMetricGroup();
     deadLettered = new DeadLetterCounters(metrics, List.of(ReasonCode.values()));
@@ -106,12 +102,8 @@ public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> 
   private static final class Released<T> extends ObjectPerturbFunction<T, T> {
     private static final long serialVersionUID = 1L;
 
-    Released(
-        PrivacyConfig config,
-        KeySource keySource,
-        RecordAccess<T> access,
-        TypeInformation<T> type) {
-      super(config, keySource, access, type);
+    Released(PrivacyConfig config, KeySource keySource, TypeInformation<T> type) {
+      super(config, keySource, type);
     }
 
     @Override
@@ -129,12 +121,8 @@ public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> 
       extends ObjectPerturbFunction<T, Tuple3<String, Double, T>> {
     private static final long serialVersionUID = 1L;
 
-    ForBudget(
-        PrivacyConfig config,
-        KeySource keySource,
-        RecordAccess<T> access,
-        TypeInformation<T> type) {
-      super(config, keySource, access, type);
+    ForBudget(PrivacyConfig config, KeySource keySource, TypeInformation<T> type) {
+      super(config, keySource, type);
     }
 
     @Override
