@@ -6,8 +6,9 @@
  *       group and time an aggregation reads, validated), {@link
  *       io.ogpm.flink.aggregate.PerturbedValuesReader} (one streaming pass over a record's JSON),
  *       {@link io.ogpm.flink.aggregate.ConfigCheck} (the configuration fingerprint a record must
- *       carry), shared by the Kafka deserializer ({@code io.ogpm.flink.kafka}) and {@link
- *       io.ogpm.flink.aggregate.PerturbedRecordParser}; {@link
+ *       carry), both used by {@link io.ogpm.flink.aggregate.PerturbedRecordReader} (one record,
+ *       checked, read and counted), shared by the Kafka deserializer ({@code io.ogpm.flink.kafka})
+ *       and {@link io.ogpm.flink.aggregate.PerturbedRecordParser}; {@link
  *       io.ogpm.flink.aggregate.RecordValuesFunction} for the user's own types.
  *   <li>Phase one, on every subtask where the records are: {@link
  *       io.ogpm.flink.aggregate.PreAggregateOperator} adds them into exact {@link
