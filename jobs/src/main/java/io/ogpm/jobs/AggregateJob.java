@@ -1,13 +1,10 @@
 package io.ogpm.jobs;
 
-import io.ogpm.config.Options;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.LdpAggregation;
 import io.ogpm.flink.PerturbedValues;
 import io.ogpm.flink.kafka.AggregationKafka;
-import io.ogpm.flink.kafka.KafkaSettings;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.function.Consumer;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -18,8 +15,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * ({@link LdpAggregation}, two-phase). Reads with {@code isolation.level=read_committed}, so it
  * only sees what the perturb job committed; watermarks allow bounded out-of-orderness per Kafka
  * partition, and a partition silent for the idle timeout moves on with the wall clock, so the last
- * window of a replay closes ({@link PerturbedValues#watermarks(Duration, Duration)}). A thin user
- * of the library: this class sets what belongs to the job (checkpointing, parallelism, no Kryo) and
+ * window of a replay closes ({@link LdpAggregation#watermarks(Duration, Duration)}). A thin user of
+ * the library: this class sets what belongs to the job (checkpointing, parallelism, no Kryo) and
  * wires the Kafka ends.
  */
 public final class AggregateJob {
@@ -45,10 +42,10 @@ public final class AggregateJob {
                     .kafka(s.kafka())
                     .topics(s.inputTopic())
                     .groupId(s.groupId())
-                    .deserializer(aggregation.deserializer(s.timeField()))
+                    .deserializer(AggregationKafka.deserializer(aggregation, s.timeField()))
                     .bounded(s.bounded())
                     .build(),
-                PerturbedValues.watermarks(s.outOfOrderness(), s.idleTimeout()),
+                LdpAggregation.watermarks(s.outOfOrderness(), s.idleTimeout()),
                 "perturbed records")
             .uid("perturbed-source");
     aggregation
@@ -60,33 +57,18 @@ public final class AggregateJob {
   }
 
   /** What the job needs; built and validated by {@link #builder()}. Immutable. */
-  public static final class Settings {
+  public static final class Settings extends KafkaJobSettings {
     private final LdpAggregation aggregation;
-    private final KafkaSettings kafka;
-    private final String inputTopic;
-    private final String outputTopic;
-    private final String groupId;
-    private final String transactionalIdPrefix;
     private final String timeField;
     private final Duration outOfOrderness;
     private final Duration idleTimeout;
-    private final boolean bounded;
-    private final Duration checkpointInterval;
-    private final int parallelism;
 
     private Settings(Builder b, LdpAggregation aggregation) {
+      super(b);
       this.aggregation = aggregation;
-      this.kafka = b.kafka;
-      this.inputTopic = b.inputTopic;
-      this.outputTopic = b.outputTopic;
-      this.groupId = b.groupId;
-      this.transactionalIdPrefix = b.transactionalIdPrefix;
       this.timeField = b.timeField;
       this.outOfOrderness = b.outOfOrderness;
       this.idleTimeout = b.idleTimeout;
-      this.bounded = b.bounded;
-      this.checkpointInterval = b.checkpointInterval;
-      this.parallelism = b.parallelism;
     }
 
     public static Builder builder() {
@@ -95,19 +77,10 @@ public final class AggregateJob {
 
     /** A builder holding these settings, to change some of them. */
     public Builder toBuilder() {
-      Builder b = new Builder(aggregation.toBuilder());
-      b.kafka = kafka;
-      b.inputTopic = inputTopic;
-      b.outputTopic = outputTopic;
-      b.groupId = groupId;
-      b.transactionalIdPrefix = transactionalIdPrefix;
-      b.timeField = timeField;
-      b.outOfOrderness = outOfOrderness;
-      b.idleTimeout = idleTimeout;
-      b.bounded = bounded;
-      b.checkpointInterval = checkpointInterval;
-      b.parallelism = parallelism;
-      return b;
+      return copyTo(new Builder(aggregation.toBuilder()))
+          .timeField(timeField)
+          .outOfOrderness(outOfOrderness)
+          .idleTimeout(idleTimeout);
     }
 
     /** The aggregation (configuration, windows, grouping, bins, method). */
@@ -117,26 +90,6 @@ public final class AggregateJob {
 
     public PrivacyConfig config() {
       return aggregation.config();
-    }
-
-    public KafkaSettings kafka() {
-      return kafka;
-    }
-
-    public String inputTopic() {
-      return inputTopic;
-    }
-
-    public String outputTopic() {
-      return outputTopic;
-    }
-
-    public String groupId() {
-      return groupId;
-    }
-
-    public String transactionalIdPrefix() {
-      return transactionalIdPrefix;
     }
 
     /** The dotted time field, or null for the Kafka timestamp. */
@@ -152,40 +105,22 @@ public final class AggregateJob {
       return idleTimeout;
     }
 
-    public boolean bounded() {
-      return bounded;
-    }
-
-    public Duration checkpointInterval() {
-      return checkpointInterval;
-    }
-
-    /** 0: the cluster's default. */
-    public int parallelism() {
-      return parallelism;
-    }
-
     /**
      * Options of the job; {@link #build()} validates them, naming the bad option and value. The
      * aggregation's own options (configuration, windows, grouping, bins, method) are set on the
      * library's {@link LdpAggregation.Builder} through {@link #aggregation}, which checks them;
      * only the window has a default of its own here (1 minute), and the uid prefix is the job's.
+     * The Kafka job's options default to the topics {@code ogpm.perturbed} in, {@code ogpm.stats}
+     * out, and the group id and transactional id prefix {@code ogpm-aggregate}.
      */
-    public static final class Builder {
+    public static final class Builder extends KafkaJobSettings.Builder<Builder> {
       private final LdpAggregation.Builder aggregation;
-      private KafkaSettings kafka;
-      private String inputTopic = "ogpm.perturbed";
-      private String outputTopic = "ogpm.stats";
-      private String groupId = "ogpm-aggregate";
-      private String transactionalIdPrefix = "ogpm-aggregate";
       private String timeField;
       private Duration outOfOrderness = Duration.ofSeconds(5);
       private Duration idleTimeout = Duration.ofSeconds(30);
-      private boolean bounded;
-      private Duration checkpointInterval = Duration.ofSeconds(10);
-      private int parallelism;
 
       private Builder(LdpAggregation.Builder aggregation) {
+        super("ogpm.perturbed", "ogpm.stats", "ogpm-aggregate");
         this.aggregation = aggregation;
       }
 
@@ -197,36 +132,6 @@ public final class AggregateJob {
        */
       public Builder aggregation(Consumer<LdpAggregation.Builder> options) {
         options.accept(aggregation);
-        return this;
-      }
-
-      /** Required. */
-      public Builder kafka(KafkaSettings kafka) {
-        this.kafka = kafka;
-        return this;
-      }
-
-      /** Default {@code ogpm.perturbed}. */
-      public Builder inputTopic(String topic) {
-        this.inputTopic = topic;
-        return this;
-      }
-
-      /** Default {@code ogpm.stats}. */
-      public Builder outputTopic(String topic) {
-        this.outputTopic = topic;
-        return this;
-      }
-
-      /** Default {@code ogpm-aggregate}. */
-      public Builder groupId(String groupId) {
-        this.groupId = groupId;
-        return this;
-      }
-
-      /** Default {@code ogpm-aggregate}. */
-      public Builder transactionalIdPrefix(String prefix) {
-        this.transactionalIdPrefix = prefix;
         return this;
       }
 
@@ -248,24 +153,6 @@ public final class AggregateJob {
         return this;
       }
 
-      /** Stop at the input's end as of the start (default: run forever). */
-      public Builder bounded(boolean bounded) {
-        this.bounded = bounded;
-        return this;
-      }
-
-      /** Default 10 s. */
-      public Builder checkpointInterval(Duration interval) {
-        this.checkpointInterval = interval;
-        return this;
-      }
-
-      /** 0 (default): the cluster's default. */
-      public Builder parallelism(int parallelism) {
-        this.parallelism = parallelism;
-        return this;
-      }
-
       /**
        * The settings.
        *
@@ -273,15 +160,7 @@ public final class AggregateJob {
        * @throws IllegalArgumentException naming the option and its bad value
        */
       public Settings build() {
-        Objects.requireNonNull(kafka, "kafka: required");
-        Options.notBlank("inputTopic", inputTopic);
-        Options.notBlank("outputTopic", outputTopic);
-        Options.notBlank("groupId", groupId);
-        Options.notBlank("transactionalIdPrefix", transactionalIdPrefix);
-        if (outputTopic.equals(inputTopic)) {
-          throw new IllegalArgumentException(
-              "outputTopic: must differ from the input topic, got '" + inputTopic + "'");
-        }
+        checkKafkaJob();
         if (outOfOrderness == null || outOfOrderness.isNegative()) {
           throw new IllegalArgumentException(
               "outOfOrderness: must be at least 0, got " + outOfOrderness);
@@ -289,17 +168,9 @@ public final class AggregateJob {
         if (idleTimeout == null || idleTimeout.isZero() || idleTimeout.isNegative()) {
           throw new IllegalArgumentException("idleTimeout: must be positive, got " + idleTimeout);
         }
-        if (checkpointInterval == null || checkpointInterval.toMillis() < 10) {
-          throw new IllegalArgumentException(
-              "checkpointInterval: must be at least 10 ms, got " + checkpointInterval);
-        }
-        if (parallelism < 0) {
-          throw new IllegalArgumentException(
-              "parallelism: must be at least 0 (0: the cluster's default), got " + parallelism);
-        }
         LdpAggregation built = aggregation.uidPrefix(UID_PREFIX).build();
         // The time field is validated as the deserializer's.
-        built.deserializer(timeField);
+        AggregationKafka.deserializer(built, timeField);
         return new Settings(this, built);
       }
     }

@@ -7,10 +7,8 @@ import io.ogpm.flink.LdpPerturbation;
 import io.ogpm.flink.PerturbationResult;
 import io.ogpm.flink.PerturbedRecord;
 import io.ogpm.flink.RawRecord;
-import io.ogpm.flink.kafka.KafkaSettings;
 import io.ogpm.flink.kafka.PerturbationSinks;
 import io.ogpm.flink.kafka.RawRecordSource;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -33,34 +31,19 @@ public final class PerturbJob {
   private PerturbJob() {}
 
   /** What the job needs; {@link Settings#builder()} validates. */
-  public static final class Settings {
+  public static final class Settings extends KafkaJobSettings {
     private final PrivacyConfig config;
-    private final KafkaSettings kafka;
-    private final String inputTopic;
-    private final String outputTopic;
     private final String deadLetterTopic;
-    private final String groupId;
-    private final String transactionalIdPrefix;
     private final KeySource keySource;
-    private final boolean bounded;
     private final boolean fromEarliest;
-    private final Duration checkpointInterval;
-    private final int parallelism;
     private final LdpPerturbation perturbation;
 
     private Settings(Builder b) {
+      super(b);
       config = b.config;
-      kafka = b.kafka;
-      inputTopic = b.inputTopic;
-      outputTopic = b.outputTopic;
       deadLetterTopic = b.deadLetterTopic;
-      groupId = b.groupId;
-      transactionalIdPrefix = b.transactionalIdPrefix;
       keySource = b.keySource;
-      bounded = b.bounded;
       fromEarliest = b.fromEarliest;
-      checkpointInterval = b.checkpointInterval;
-      parallelism = b.parallelism;
       perturbation = LdpPerturbation.builder().config(config).randomness(keySource).build();
     }
 
@@ -72,87 +55,35 @@ public final class PerturbJob {
       return config;
     }
 
-    public KafkaSettings kafka() {
-      return kafka;
-    }
-
-    public String inputTopic() {
-      return inputTopic;
-    }
-
-    public String outputTopic() {
-      return outputTopic;
-    }
-
     public String deadLetterTopic() {
       return deadLetterTopic;
-    }
-
-    public String groupId() {
-      return groupId;
-    }
-
-    public String transactionalIdPrefix() {
-      return transactionalIdPrefix;
     }
 
     public KeySource keySource() {
       return keySource;
     }
 
-    public boolean bounded() {
-      return bounded;
-    }
-
     public boolean fromEarliest() {
       return fromEarliest;
     }
 
-    public Duration checkpointInterval() {
-      return checkpointInterval;
-    }
-
-    /** The job's parallelism; 0: the environment's. */
-    public int parallelism() {
-      return parallelism;
-    }
-
-    /** Builds {@link Settings}: the configuration and Kafka are required, the rest has defaults. */
-    public static final class Builder {
+    /**
+     * Builds {@link Settings}: the configuration and Kafka are required, the rest has defaults
+     * (topics {@code ogpm.raw} in, {@code ogpm.perturbed} out; group id and transactional id prefix
+     * {@code ogpm-perturb}).
+     */
+    public static final class Builder extends KafkaJobSettings.Builder<Builder> {
       private PrivacyConfig config;
-      private KafkaSettings kafka;
-      private String inputTopic = "ogpm.raw";
-      private String outputTopic = "ogpm.perturbed";
       private String deadLetterTopic = "ogpm.dead-letters";
-      private String groupId = "ogpm-perturb";
-      private String transactionalIdPrefix = "ogpm-perturb";
       private KeySource keySource = KeySource.none();
-      private boolean bounded;
       private boolean fromEarliest = true;
-      private Duration checkpointInterval = Duration.ofSeconds(10);
-      private int parallelism;
 
-      private Builder() {}
+      private Builder() {
+        super("ogpm.raw", "ogpm.perturbed", "ogpm-perturb");
+      }
 
       public Builder config(PrivacyConfig config) {
         this.config = config;
-        return this;
-      }
-
-      public Builder kafka(KafkaSettings kafka) {
-        this.kafka = kafka;
-        return this;
-      }
-
-      /** Default {@code ogpm.raw}. */
-      public Builder inputTopic(String topic) {
-        this.inputTopic = topic;
-        return this;
-      }
-
-      /** Default {@code ogpm.perturbed}. */
-      public Builder outputTopic(String topic) {
-        this.outputTopic = topic;
         return this;
       }
 
@@ -162,30 +93,9 @@ public final class PerturbJob {
         return this;
       }
 
-      /** The consumer group of the raw topic; default {@code ogpm-perturb}. */
-      public Builder groupId(String groupId) {
-        this.groupId = groupId;
-        return this;
-      }
-
-      /**
-       * Prefix of the sinks' transactional ids, unique per job on a Kafka cluster; default {@code
-       * ogpm-perturb}.
-       */
-      public Builder transactionalIdPrefix(String prefix) {
-        this.transactionalIdPrefix = prefix;
-        return this;
-      }
-
       /** Default: {@link KeySource#none()}, secure randomness. */
       public Builder keySource(KeySource keySource) {
         this.keySource = keySource;
-        return this;
-      }
-
-      /** Stop at the input's end as of the start (backfills, tests); default unbounded. */
-      public Builder bounded(boolean bounded) {
-        this.bounded = bounded;
         return this;
       }
 
@@ -195,51 +105,23 @@ public final class PerturbJob {
         return this;
       }
 
-      /** Default 10 s: outputs become visible to read_committed consumers at each checkpoint. */
-      public Builder checkpointInterval(Duration interval) {
-        this.checkpointInterval = interval;
-        return this;
-      }
-
-      /** Default 0: the environment's parallelism. */
-      public Builder parallelism(int parallelism) {
-        this.parallelism = parallelism;
-        return this;
-      }
-
       /**
        * @throws NullPointerException naming a missing option
        * @throws IllegalArgumentException naming an option and its bad value
        */
       public Settings build() {
         Objects.requireNonNull(config, "config: required");
-        Objects.requireNonNull(kafka, "kafka: required");
         Objects.requireNonNull(
             keySource, "keySource: required (KeySource.none() for secure randomness)");
-        Options.notBlank("inputTopic", inputTopic);
-        Options.notBlank("outputTopic", outputTopic);
+        checkKafkaJob();
         Options.notBlank("deadLetterTopic", deadLetterTopic);
-        Options.notBlank("groupId", groupId);
-        Options.notBlank("transactionalIdPrefix", transactionalIdPrefix);
-        if (outputTopic.equals(inputTopic) || deadLetterTopic.equals(inputTopic)) {
+        if (deadLetterTopic.equals(inputTopic())) {
           throw new IllegalArgumentException(
-              (outputTopic.equals(inputTopic) ? "outputTopic" : "deadLetterTopic")
-                  + ": must differ from the input topic, got '"
-                  + inputTopic
-                  + "'");
+              "deadLetterTopic: must differ from the input topic, got '" + inputTopic() + "'");
         }
-        if (deadLetterTopic.equals(outputTopic)) {
+        if (deadLetterTopic.equals(outputTopic())) {
           throw new IllegalArgumentException(
-              "deadLetterTopic: must differ from the output topic, got '" + outputTopic + "'");
-        }
-        Objects.requireNonNull(checkpointInterval, "checkpointInterval: required");
-        if (checkpointInterval.isZero() || checkpointInterval.isNegative()) {
-          throw new IllegalArgumentException(
-              "checkpointInterval: must be positive, got " + checkpointInterval);
-        }
-        if (parallelism < 0) {
-          throw new IllegalArgumentException(
-              "parallelism: must be >= 0 (0: the environment's), got " + parallelism);
+              "deadLetterTopic: must differ from the output topic, got '" + outputTopic() + "'");
         }
         return new Settings(this);
       }

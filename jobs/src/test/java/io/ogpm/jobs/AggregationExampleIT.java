@@ -71,10 +71,10 @@ class AggregationExampleIT {
                     .kafka(kafka)
                     .topics(perturbedTopic)
                     .groupId("my-stats")
-                    .deserializer(aggregation.deserializer("ts"))
+                    .deserializer(AggregationKafka.deserializer(aggregation, "ts"))
                     .bounded(bounded)
                     .build(),
-                PerturbedValues.watermarks(Duration.ofSeconds(5), Duration.ofSeconds(30)),
+                LdpAggregation.watermarks(Duration.ofSeconds(5), Duration.ofSeconds(30)),
                 "perturbed records")
             .uid("perturbed-source");
 

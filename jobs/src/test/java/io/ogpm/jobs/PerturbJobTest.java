@@ -73,9 +73,11 @@ class PerturbJobTest {
     assertThatThrownBy(() -> settings().deadLetterTopic("ogpm.perturbed").build())
         .hasMessage("deadLetterTopic: must differ from the output topic, got 'ogpm.perturbed'");
     assertThatThrownBy(() -> settings().checkpointInterval(Duration.ZERO).build())
-        .hasMessage("checkpointInterval: must be positive, got PT0S");
+        .hasMessage("checkpointInterval: must be at least 10 ms, got PT0S");
+    assertThatThrownBy(() -> settings().checkpointInterval(Duration.ofMillis(5)).build())
+        .hasMessage("checkpointInterval: must be at least 10 ms, got PT0.005S");
     assertThatThrownBy(() -> settings().parallelism(-1).build())
-        .hasMessage("parallelism: must be >= 0 (0: the environment's), got -1");
+        .hasMessage("parallelism: must be at least 0 (0: the cluster's default), got -1");
     PrivacyConfig noId = PrivacyConfig.parse("fields: [{name: x, min: 0, max: 1, epsilon: 1}]");
     assertThatThrownBy(() -> settings().config(noId).keySource(KeySource.environment("K")).build())
         .hasMessage(

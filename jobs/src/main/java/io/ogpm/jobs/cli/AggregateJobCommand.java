@@ -3,11 +3,9 @@ package io.ogpm.jobs.cli;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.EstimationMethod;
 import io.ogpm.jobs.AggregateJob;
-import io.ogpm.jobs.JobRunner;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -113,20 +111,12 @@ public final class AggregateJobCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     AggregateJob.Settings settings = settings();
-    kafka.preflight(
-        kafka
-            .check(settings.kafka())
-            .topic(inputTopic, "input topic (--input-topic)")
-            .topic(outputTopic, "output topic (--output-topic)"));
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    JobRunner.boundRestarts(env, kafka.restartAttempts);
-    AggregateJob.build(env, settings);
-    JobRunner.execute(
-        env,
-        "ogpm aggregate " + inputTopic + " -> " + outputTopic,
-        settings.bounded(),
-        settings.kafka(),
-        List.of(outputTopic));
+    kafka.run(
+        "aggregate",
+        settings,
+        kafka.check(settings),
+        List.of(outputTopic),
+        env -> AggregateJob.build(env, settings));
     return 0;
   }
 
@@ -137,10 +127,11 @@ public final class AggregateJobCommand implements Callable<Integer> {
       throw new UsageError("--method must be raw or em, got '" + method + "'");
     }
     // The aggregation's options (window, slide, lateness, bins...) are checked by the library's
-    // builder, whose messages name them as the command line does (optionNames).
+    // builder, whose messages name them as the command line does (OptionNames).
     PrivacyConfig cfg = config.load();
     try {
-      return AggregateJob.Settings.builder()
+      return kafka
+          .applyTo(AggregateJob.Settings.builder())
           .aggregation(
               a ->
                   a.config(cfg)
@@ -151,45 +142,14 @@ public final class AggregateJobCommand implements Callable<Integer> {
                       .lateUpdateInterval(lateUpdateInterval)
                       .bins(bins)
                       .method(method.equals("em") ? EstimationMethod.EM : EstimationMethod.RAW))
-          .kafka(kafka.settings())
           .inputTopic(inputTopic)
           .outputTopic(outputTopic)
-          .groupId(kafka.groupIdOr("ogpm-aggregate"))
-          .transactionalIdPrefix(kafka.transactionalIdPrefixOr("ogpm-aggregate"))
           .timeField(timeField)
           .outOfOrderness(outOfOrderness)
           .idleTimeout(idleTimeout)
-          .bounded(kafka.bounded)
-          .checkpointInterval(kafka.checkpointInterval)
-          .parallelism(kafka.parallelism)
           .build();
     } catch (IllegalArgumentException e) {
-      throw new UsageError(optionNames(e.getMessage()));
+      throw new UsageError(OptionNames.commandLine(e.getMessage()));
     }
-  }
-
-  /** A settings message with the builder's option name replaced by the command line's. */
-  static String optionNames(String message) {
-    String[][] names = {
-      {"groupBy", "--group-by"},
-      {"timeField", "--time-field"},
-      {"window", "--window"},
-      {"slide", "--slide"},
-      {"allowedLateness", "--allowed-lateness"},
-      {"lateUpdateInterval", "--late-update-interval"},
-      {"outOfOrderness", "--out-of-orderness"},
-      {"idleTimeout", "--idle-timeout"},
-      {"bins", "--bins"},
-      {"inputTopic", "--input-topic"},
-      {"outputTopic", "--output-topic"},
-      {"groupId", "--group-id"},
-      {"transactionalIdPrefix", "--transactional-id-prefix"}
-    };
-    for (String[] n : names) {
-      if (message.startsWith(n[0] + ":")) {
-        return n[1] + message.substring(n[0].length());
-      }
-    }
-    return message;
   }
 }

@@ -2,8 +2,13 @@ package io.ogpm.jobs.cli;
 
 import io.ogpm.flink.kafka.KafkaPreflight;
 import io.ogpm.flink.kafka.KafkaSettings;
+import io.ogpm.jobs.JobRunner;
+import io.ogpm.jobs.KafkaJobSettings;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Option;
 
 /** Options shared by the Flink jobs: Kafka access, checkpointing, parallelism. */
@@ -84,25 +89,61 @@ final class KafkaOptions {
     }
   }
 
-  /** Runs the start-up checks of the cluster; a failure is a usage error (exit 2, one line). */
-  void preflight(KafkaPreflight check) {
+  /**
+   * The start-up checks of a job: the cluster, its input and output topic; a job adds its own (its
+   * other topics, their settings).
+   */
+  KafkaPreflight check(KafkaJobSettings settings) {
+    return KafkaPreflight.of(settings.kafka(), kafkaTimeout)
+        .topic(settings.inputTopic(), "input topic (--input-topic)")
+        .topic(settings.outputTopic(), "output topic (--output-topic)");
+  }
+
+  /**
+   * Runs a job as both commands do: the start-up checks first (a failure is a usage error: exit 2,
+   * one line), then the job, built by {@code job} on an environment whose restarts are bounded
+   * ({@code --restart-attempts}), named {@code ogpm <name> <input> -> <output>}; a bounded run
+   * returns once every output topic is committed.
+   */
+  void run(
+      String name,
+      KafkaJobSettings settings,
+      KafkaPreflight check,
+      List<String> outputTopics,
+      Consumer<StreamExecutionEnvironment> job) {
     try {
       check.run();
     } catch (KafkaPreflight.PreflightException e) {
       throw new UsageError(e.getMessage());
     }
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    JobRunner.boundRestarts(env, restartAttempts);
+    job.accept(env);
+    JobRunner.execute(
+        env,
+        "ogpm " + name + " " + settings.inputTopic() + " -> " + settings.outputTopic(),
+        settings.bounded(),
+        settings.kafka(),
+        outputTopics);
   }
 
-  KafkaPreflight check(KafkaSettings settings) {
-    return KafkaPreflight.of(settings, kafkaTimeout);
-  }
-
-  String groupIdOr(String fallback) {
-    return groupId != null ? groupId : fallback;
-  }
-
-  String transactionalIdPrefixOr(String fallback) {
-    return transactionalIdPrefix != null ? transactionalIdPrefix : fallback;
+  /**
+   * Sets these options on a job's settings: Kafka, the group id and the transactional id prefix
+   * (when given: else the job's defaults stay), bounded, the checkpoint interval and the
+   * parallelism.
+   */
+  <B extends KafkaJobSettings.Builder<B>> B applyTo(B settings) {
+    if (groupId != null) {
+      settings.groupId(groupId);
+    }
+    if (transactionalIdPrefix != null) {
+      settings.transactionalIdPrefix(transactionalIdPrefix);
+    }
+    return settings
+        .kafka(settings())
+        .bounded(bounded)
+        .checkpointInterval(checkpointInterval)
+        .parallelism(parallelism);
   }
 
   void validate() {

@@ -4,14 +4,12 @@ import io.ogpm.config.BudgetClock;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.KeySource;
 import io.ogpm.flink.kafka.KafkaPreflight;
-import io.ogpm.jobs.JobRunner;
 import io.ogpm.jobs.PerturbJob;
 import io.ogpm.mechanism.random.RandomnessMode;
 import io.ogpm.record.RecordPerturber;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -72,11 +70,7 @@ public final class PerturbJobCommand implements Callable<Integer> {
   public Integer call() {
     PerturbJob.Settings settings = settings();
     KafkaPreflight check =
-        kafka
-            .check(settings.kafka())
-            .topic(inputTopic, "input topic (--input-topic)")
-            .topic(outputTopic, "output topic (--output-topic)")
-            .topic(deadLetterTopic, "dead-letter topic (--dead-letter-topic)");
+        kafka.check(settings).topic(deadLetterTopic, "dead-letter topic (--dead-letter-topic)");
     if (settings
         .config()
         .budget()
@@ -85,21 +79,19 @@ public final class PerturbJobCommand implements Callable<Integer> {
       // Otherwise every record would be dead-lettered as untrusted-time: say so before starting.
       check.logAppendTime(inputTopic, "the budget's clock log-append-time");
     }
-    kafka.preflight(check);
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    JobRunner.boundRestarts(env, kafka.restartAttempts);
-    PerturbJob.build(env, settings);
-    JobRunner.execute(
-        env,
-        "ogpm perturb " + inputTopic + " -> " + outputTopic,
-        settings.bounded(),
-        settings.kafka(),
-        List.of(outputTopic, deadLetterTopic));
+    kafka.run(
+        "perturb",
+        settings,
+        check,
+        List.of(outputTopic, deadLetterTopic),
+        env -> PerturbJob.build(env, settings));
     return 0;
   }
 
-  /** Validated settings: the configuration and the key are checked here, before submission. */
-  /** The job's settings from the parsed options, validated (naming a bad option). */
+  /**
+   * The job's settings from the parsed options, validated (naming a bad option): the configuration
+   * and the key are checked here, before submission.
+   */
   public PerturbJob.Settings settings() {
     kafka.validate();
     PrivacyConfig cfg = config.load();
@@ -124,31 +116,16 @@ public final class PerturbJobCommand implements Callable<Integer> {
       mode.destroy();
     }
     try {
-      return PerturbJob.Settings.builder()
+      return kafka
+          .applyTo(PerturbJob.Settings.builder())
           .config(cfg)
-          .kafka(kafka.settings())
           .inputTopic(inputTopic)
           .outputTopic(outputTopic)
           .deadLetterTopic(deadLetterTopic)
-          .groupId(kafka.groupIdOr("ogpm-perturb"))
-          .transactionalIdPrefix(kafka.transactionalIdPrefixOr("ogpm-perturb"))
           .keySource(keySource)
-          .bounded(kafka.bounded)
-          .checkpointInterval(kafka.checkpointInterval)
-          .parallelism(kafka.parallelism)
           .build();
     } catch (IllegalArgumentException e) {
-      throw new UsageError(option(e.getMessage()));
+      throw new UsageError(OptionNames.commandLine(e.getMessage()));
     }
-  }
-
-  /** The command line's name of the option a settings message starts with. */
-  static String option(String message) {
-    return message
-        .replaceFirst("^inputTopic:", "--input-topic:")
-        .replaceFirst("^outputTopic:", "--output-topic:")
-        .replaceFirst("^deadLetterTopic:", "--dead-letter-topic:")
-        .replaceFirst("^groupId:", "--group-id:")
-        .replaceFirst("^transactionalIdPrefix:", "--transactional-id-prefix:");
   }
 }

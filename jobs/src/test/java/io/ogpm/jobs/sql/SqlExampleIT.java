@@ -241,7 +241,7 @@ class SqlExampleIT {
       StreamExecutionEnvironment env = ENV.executionEnvironment();
       DataStream<PerturbedValues> stream =
           env.fromData(values, TypeInformation.of(PerturbedValues.class))
-              .assignTimestampsAndWatermarks(PerturbedValues.watermarks(Duration.ofSeconds(5)));
+              .assignTimestampsAndWatermarks(LdpAggregation.watermarks(Duration.ofSeconds(5)));
       // LDP_MEAN reads its interval from the output histogram over the aggregation's default bins
       // (the tails); LDP_HISTOGRAM is called with 20.
       int bins = method == EstimationMethod.RAW ? LdpAggregation.DEFAULT_BINS : 20;

@@ -1,13 +1,12 @@
 package io.ogpm.flink;
 
-import io.ogpm.flink.aggregate.AggregationFields;
 import java.io.Serializable;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.types.Row;
 
 /**
  * Reads a field of one of your own records by its dotted name, for aggregating a stream of your own
- * types ({@link PerturbedValues#fromRecords}): a perturbed value as a {@link Number}, a group as
+ * types ({@link LdpAggregation#fromRecords}): a perturbed value as a {@link Number}, a group as
  * anything whose {@code toString()} names it, null where the record has no such field.
  *
  * @param <T> the record type
@@ -25,7 +24,7 @@ public interface FieldReader<T> extends Serializable {
   static FieldReader<Row> rows() {
     return (row, name) -> {
       Object value = row;
-      for (String step : AggregationFields.split(name)) {
+      for (String step : name.split("\\.", -1)) {
         if (!(value instanceof Row r)
             || r.getFieldNames(false) == null
             || !r.getFieldNames(false).contains(step)) {

@@ -4,17 +4,22 @@ import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.aggregate.AggregationFields;
 import io.ogpm.flink.aggregate.FieldAndGroup;
 import io.ogpm.flink.aggregate.PartialAggregate;
+import io.ogpm.flink.aggregate.PerturbedRecordParser;
 import io.ogpm.flink.aggregate.PreAggregateOperator;
+import io.ogpm.flink.aggregate.RecordValuesFunction;
+import io.ogpm.flink.aggregate.SilenceAwareWatermarks;
 import io.ogpm.flink.aggregate.WindowEstimateOperator;
 import io.ogpm.flink.aggregate.Windowing;
-import io.ogpm.flink.kafka.PerturbedValuesDeserializer;
 import java.time.Duration;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.eventtime.SerializableTimestampAssigner;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
 
 /**
  * Windowed estimates from perturbed records: per event-time window, field and group, the count, the
@@ -29,6 +34,13 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  *     .build()
  *     .apply(perturbedValues);   // timestamps and watermarks already assigned
  * }</pre>
+ *
+ * <p>Its input is a stream of {@link PerturbedValues}, read once per record by one of the
+ * aggregation's readers, which know its configuration and group-by field: {@link #parser} for the
+ * perturbed records of a perturbation in the same job, {@link #fromRecords} for your own types, and
+ * for a perturbed Kafka topic the source and deserializer of {@code
+ * io.ogpm.flink.kafka.AggregationKafka}, where the Kafka glue lives. {@link #watermarks} assigns
+ * their event time.
  *
  * <p>Two phases, so that it scales out whatever the number of fields and groups: every subtask adds
  * its records into exact partial accumulators per pane, field and group, where they are (chained to
@@ -83,6 +95,10 @@ public final class LdpAggregation {
    * Longest duration of any option: with times within ±2^62 ms, window arithmetic cannot overflow.
    */
   static final long MAX_MILLIS = 1L << 60;
+
+  /** The event time the readers of perturbed values put into each of them. */
+  private static final SerializableTimestampAssigner<PerturbedValues> EVENT_TIME =
+      (v, previous) -> v.getEventTime();
 
   private final AggregationFields fields;
   private final Windowing windowing;
@@ -145,23 +161,57 @@ public final class LdpAggregation {
   }
 
   /**
-   * A Kafka deserializer of perturbed records for this aggregation (its configuration and group-by
-   * field).
+   * A function from perturbed records of this job's perturbation to this aggregation's values (one
+   * parse of each record's JSON), under the rules of the Kafka deserializer ({@code
+   * AggregationKafka.deserializer}): records of another configuration ({@link
+   * PerturbedRecord#getFingerprint()}) are counted and skipped; the group is the text of the
+   * group-by field; the event time comes from the time field, else the record's timestamp. Assign
+   * timestamps and watermarks after it (for example {@link #watermarks}).
    *
-   * @param timeField dotted name of a passthrough field with the event time, or null for the Kafka
-   *     timestamp
+   * @param timeField dotted name of a passthrough field with the event time, or null for the
+   *     record's timestamp
    * @throws IllegalArgumentException naming {@code timeField} if it is not passed through
    */
-  public PerturbedValuesDeserializer deserializer(String timeField) {
-    return new PerturbedValuesDeserializer(fields.config(), fields.groupField(), timeField);
+  public FlatMapFunction<PerturbedRecord, PerturbedValues> parser(String timeField) {
+    return new PerturbedRecordParser(
+        AggregationFields.checked(fields.config(), fields.groupField(), timeField));
   }
 
   /**
-   * A function from perturbed records of this job to this aggregation's values ({@link
-   * PerturbedValues#parser}).
+   * A function from your own records (POJOs, {@code Row}s) to this aggregation's values: each
+   * configured field read by its dotted name through {@code reader}; a value that is absent, not a
+   * number or outside the field's output domain is skipped and counted ({@code valuesSkipped}). The
+   * event time is the record's timestamp in the stream (assign it before), the group the text of
+   * the group-by field.
+   *
+   * @throws NullPointerException if {@code reader} is null
    */
-  public FlatMapFunction<PerturbedRecord, PerturbedValues> parser(String timeField) {
-    return PerturbedValues.parser(fields.config(), fields.groupField(), timeField);
+  public <T> ProcessFunction<T, PerturbedValues> fromRecords(FieldReader<T> reader) {
+    return new RecordValuesFunction<>(fields, reader);
+  }
+
+  /** Bounded out-of-orderness watermarks on {@link PerturbedValues#getEventTime()}. */
+  public static WatermarkStrategy<PerturbedValues> watermarks(Duration outOfOrderness) {
+    return WatermarkStrategy.<PerturbedValues>forBoundedOutOfOrderness(outOfOrderness)
+        .withTimestampAssigner(EVENT_TIME);
+  }
+
+  /**
+   * Bounded out-of-orderness watermarks on {@link PerturbedValues#getEventTime()} per source split,
+   * which keep event time moving when a split falls silent: after {@code idleTimeout} without
+   * records, a split's watermark advances with the wall clock from its last record, so the last
+   * window of a replay or of a stream that stops closes (bounded sources close it at their end
+   * anyway); a split that never had a record stops holding the others back after {@code
+   * idleTimeout}, as with {@code withIdleness}. Use this instead of {@code
+   * watermarks(..).withIdleness(..)}.
+   *
+   * @throws IllegalArgumentException for a negative out-of-orderness or an idle timeout that is not
+   *     positive
+   */
+  public static WatermarkStrategy<PerturbedValues> watermarks(
+      Duration outOfOrderness, Duration idleTimeout) {
+    return SilenceAwareWatermarks.<PerturbedValues>strategy(outOfOrderness, idleTimeout)
+        .withTimestampAssigner(EVENT_TIME);
   }
 
   public PrivacyConfig config() {

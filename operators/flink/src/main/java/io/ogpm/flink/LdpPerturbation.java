@@ -9,6 +9,7 @@ import io.ogpm.flink.budget.ObjectBudgetFunction;
 import io.ogpm.flink.perturb.DeadLetters;
 import io.ogpm.flink.perturb.ObjectPerturbFunction;
 import io.ogpm.flink.perturb.PerturbFunction;
+import io.ogpm.flink.perturb.RecordShape;
 import io.ogpm.flink.typeutils.PerturbedRecordTypeInfo;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
@@ -133,7 +134,8 @@ public final class LdpPerturbation {
     Objects.requireNonNull(
         access, "access: required (RecordAccess.pojo(type) or RecordAccess.row())");
     TypeInformation<T> type = records.getType();
-    access.compile(type, config, null);
+    access.check(type);
+    RecordShape.compile(type, config, null); // checks the type against the configuration
     BudgetConfig budget = config.budget().orElse(null);
     if (budget != null && budget.clock() == BudgetClock.LOG_APPEND_TIME) {
       throw new IllegalArgumentException(
@@ -146,7 +148,7 @@ public final class LdpPerturbation {
     if (budget == null) {
       SingleOutputStreamOperator<T> perturbed =
           records
-              .process(ObjectPerturbFunction.released(config, randomness, access, type), type)
+              .process(ObjectPerturbFunction.released(config, randomness, type), type)
               .uid(uid(PERTURB))
               .name("perturb");
       return new PerturbationResult<>(perturbed, perturbed.getSideOutput(DeadLetters.TAG));
@@ -154,7 +156,7 @@ public final class LdpPerturbation {
     SingleOutputStreamOperator<Tuple3<String, Double, T>> perturbed =
         records
             .process(
-                ObjectPerturbFunction.forBudget(config, randomness, access, type),
+                ObjectPerturbFunction.forBudget(config, randomness, type),
                 new TupleTypeInfo<>(Types.STRING, Types.DOUBLE, type))
             .uid(uid(PERTURB))
             .name("perturb");

@@ -1,7 +1,6 @@
 package io.ogpm.flink;
 
 import io.ogpm.flink.typeutils.PerturbedRecordTypeInfo;
-import io.ogpm.flink.typeutils.PerturbedRecordTypeSerializer;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInfo;
 import org.apache.kafka.common.record.TimestampType;
@@ -13,8 +12,9 @@ import org.apache.kafka.common.record.TimestampType;
  * the budget trusts only the broker's LogAppendTime), and the fingerprint of the configuration that
  * perturbed it ({@link io.ogpm.config.ConfigFingerprint}: what its values mean). A Flink POJO in
  * shape, with its own Flink type ({@link PerturbedRecordTypeInfo}): between operators (the shuffle
- * by user to the budget) it is written by {@link PerturbedRecordTypeSerializer}, field by field
- * without reflection, not by Flink's POJO serializer.
+ * by user to the budget) it is written by {@link
+ * io.ogpm.flink.typeutils.PerturbedRecordTypeSerializer}, field by field without reflection, not by
+ * Flink's POJO serializer.
  */
 @PublicEvolving
 @TypeInfo(PerturbedRecordTypeInfo.Factory.class)

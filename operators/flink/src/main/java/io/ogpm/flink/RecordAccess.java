@@ -1,14 +1,9 @@
 package io.ogpm.flink;
 
-import io.ogpm.config.PrivacyConfig;
-import io.ogpm.flink.perturb.RecordShape;
 import java.io.Serializable;
 import java.util.Objects;
-import java.util.function.Function;
-import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
 import org.apache.flink.types.Row;
@@ -44,17 +39,12 @@ public abstract class RecordAccess<T> implements Serializable {
   }
 
   /**
-   * Compiles the configuration against the stream's type.
+   * Checks that the stream's type is the kind this access reads; {@link LdpPerturbation} then
+   * compiles the configuration against it.
    *
-   * @param serializers copiers of passthrough values, or null to check the type only
-   * @throws IllegalArgumentException when the type is not the expected kind or a configured name
-   *     does not fit it
+   * @throws IllegalArgumentException when the type is not the expected kind
    */
-  @Internal
-  public abstract RecordShape<T> compile(
-      TypeInformation<T> type,
-      PrivacyConfig config,
-      Function<TypeInformation<?>, TypeSerializer<?>> serializers);
+  abstract void check(TypeInformation<T> streamType);
 
   private static final class Pojo<T> extends RecordAccess<T> {
     private static final long serialVersionUID = 1L;
@@ -65,10 +55,7 @@ public abstract class RecordAccess<T> implements Serializable {
     }
 
     @Override
-    public RecordShape<T> compile(
-        TypeInformation<T> streamType,
-        PrivacyConfig config,
-        Function<TypeInformation<?>, TypeSerializer<?>> serializers) {
+    void check(TypeInformation<T> streamType) {
       if (!streamType.getTypeClass().equals(type)) {
         throw new IllegalArgumentException(
             "the stream's records are "
@@ -85,7 +72,6 @@ public abstract class RecordAccess<T> implements Serializable {
                 + " needs to be a public class with a public no-argument constructor whose fields are public or have"
                 + " a public getter and setter (else Flink would serialize it with Kryo)");
       }
-      return RecordShape.compile(streamType, config, serializers);
     }
 
     @Override
@@ -98,10 +84,7 @@ public abstract class RecordAccess<T> implements Serializable {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public RecordShape<Row> compile(
-        TypeInformation<Row> streamType,
-        PrivacyConfig config,
-        Function<TypeInformation<?>, TypeSerializer<?>> serializers) {
+    void check(TypeInformation<Row> streamType) {
       if (!(streamType instanceof RowTypeInfo)) {
         throw new IllegalArgumentException(
             "the stream's type is "
@@ -109,7 +92,6 @@ public abstract class RecordAccess<T> implements Serializable {
                 + ", not a RowTypeInfo: give the Row"
                 + " stream its field names and types (for example .returns(Types.ROW_NAMED(names, types)))");
       }
-      return RecordShape.compile(streamType, config, serializers);
     }
 
     @Override

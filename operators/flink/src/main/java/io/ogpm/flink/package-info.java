@@ -18,14 +18,15 @@
  * <p><b>Aggregation.</b> {@link io.ogpm.flink.LdpAggregation} turns perturbed records into windowed
  * estimates: {@code LdpAggregation.builder().config(privacyConfig).window(..).build()} then {@code
  * apply(perturbedValues)}, a stream of {@link io.ogpm.flink.PerturbedValues} with timestamps and
- * watermarks (read once per record by {@link io.ogpm.flink.kafka.PerturbedValuesDeserializer} from
- * Kafka, which checks each record's configuration fingerprint, or {@code parser(..)} from {@link
- * io.ogpm.flink.PerturbedRecord}s), gives typed {@link io.ogpm.flink.WindowEstimate}s per window,
- * field and group. It aggregates in two phases (exact partial accumulators on every subtask, merged
- * per window, field and group), so one busy field is spread over the whole job, and it estimates at
- * emissions only (at the watermark, then at most once per late-update interval, and at the end of
- * the allowed lateness). {@link io.ogpm.flink.kafka.WindowEstimateSerializer} writes the JSON
- * documented in docs/aggregation.md.
+ * watermarks ({@code LdpAggregation.watermarks(..)}; read once per record by the aggregation's
+ * readers: {@code AggregationKafka.deserializer(aggregation, ..)} from Kafka, which checks each
+ * record's configuration fingerprint, {@code parser(..)} from {@link
+ * io.ogpm.flink.PerturbedRecord}s, {@code fromRecords(..)} from your own types), gives typed {@link
+ * io.ogpm.flink.WindowEstimate}s per window, field and group. It aggregates in two phases (exact
+ * partial accumulators on every subtask, merged per window, field and group), so one busy field is
+ * spread over the whole job, and it estimates at emissions only (at the watermark, then at most
+ * once per late-update interval, and at the end of the allowed lateness). {@link
+ * io.ogpm.flink.kafka.WindowEstimateSerializer} writes the JSON documented in docs/aggregation.md.
  *
  * <p><b>Kafka.</b> {@code io.ogpm.flink.kafka} builds the sources and exactly-once sinks the
  * perturbation reads from and writes to ({@code RawRecordSource}, {@code PerturbationSinks}) and
@@ -41,7 +42,11 @@
  * perturb} (the perturb operators, the only place that sees raw values), {@code budget} (the
  * per-user budget and its state), {@code aggregate} (the two-phase aggregation) and {@code
  * typeutils} (type information and serializers). Internal types are public only because another
- * package of the library wires them, as in Flink; they may change without notice.
+ * package of the library wires them, as in Flink; they may change without notice. Only the two
+ * builders, {@code LdpPerturbation} and {@code LdpAggregation}, wire internals into a job; the
+ * record types and interfaces use none, but for {@code PerturbedRecord}'s Flink type information
+ * ({@code @TypeInfo}, Flink's way to give a type its serializer). Kafka is not a dependency of this
+ * package: {@code io.ogpm.flink.kafka} uses it, never the reverse.
  *
  * <p><b>Rules of the library.</b> {@code apply} only adds operators to the caller's stream: the job
  * sets checkpointing, parallelism and restart strategy. Every operator has a stable uid derived

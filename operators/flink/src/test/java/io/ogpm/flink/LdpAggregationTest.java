@@ -152,8 +152,14 @@ class LdpAggregationTest {
     }
     assertThatThrownBy(() -> valid().groupBy("x").build())
         .hasMessageStartingWith("groupBy: 'x' is not a passthrough field of the configuration");
-    assertThatThrownBy(() -> valid().groupBy("activity").build().deserializer("ts"))
+    assertThatThrownBy(
+            () -> AggregationKafka.deserializer(valid().groupBy("activity").build(), "ts"))
         .hasMessageStartingWith("timeField: 'ts' is not a passthrough field of the configuration");
+    assertThatThrownBy(() -> valid().groupBy("activity").build().parser("ts"))
+        .hasMessageStartingWith("timeField: 'ts' is not a passthrough field of the configuration");
+    assertThatThrownBy(() -> AggregationKafka.deserializer(null, null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("aggregation: required");
     assertThatThrownBy(() -> valid().build().apply(null))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("perturbed: a stream is required");
@@ -194,7 +200,7 @@ class LdpAggregationTest {
 
   static DataStream<PerturbedValues> input(StreamExecutionEnvironment env) {
     return env.fromData(new PerturbedValues(new double[] {0.5, 1.0}, "a", 1))
-        .assignTimestampsAndWatermarks(PerturbedValues.watermarks(Duration.ofSeconds(1)));
+        .assignTimestampsAndWatermarks(LdpAggregation.watermarks(Duration.ofSeconds(1)));
   }
 
   /**
@@ -214,10 +220,10 @@ class LdpAggregationTest {
                 .kafka(kafka)
                 .topics("in")
                 .groupId("group")
-                .deserializer(aggregation.deserializer(null))
+                .deserializer(AggregationKafka.deserializer(aggregation, null))
                 .bounded(true)
                 .build(),
-            PerturbedValues.watermarks(Duration.ofSeconds(5)),
+            LdpAggregation.watermarks(Duration.ofSeconds(5)),
             "perturbed");
     aggregation.apply(perturbed).sinkTo(AggregationKafka.estimateSink(kafka, "out", "tx"));
     StreamGraph graph = env.getStreamGraph();
@@ -275,7 +281,9 @@ class LdpAggregationTest {
             .getBytes(java.nio.charset.StandardCharsets.UTF_8);
     var read =
         PerturbedValuesDeserializerTest.readWith(
-            a.deserializer("ts"), PerturbedValuesDeserializerTest.FINGERPRINT, json);
+            AggregationKafka.deserializer(a, "ts"),
+            PerturbedValuesDeserializerTest.FINGERPRINT,
+            json);
     assertThat(read.values())
         .extracting(PerturbedValues::getGroup, PerturbedValues::getEventTime)
         .containsExactly(org.assertj.core.api.Assertions.tuple("walking", 7L));

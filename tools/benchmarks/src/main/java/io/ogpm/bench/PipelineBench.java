@@ -656,10 +656,10 @@ final class PipelineBench {
                 .kafka(settings)
                 .topics(input)
                 .groupId(id)
-                .deserializer(aggregation.deserializer("ts"))
+                .deserializer(AggregationKafka.deserializer(aggregation, "ts"))
                 .bounded(true)
                 .build(),
-            PerturbedValues.watermarks(OUT_OF_ORDERNESS, IDLE_TIMEOUT),
+            LdpAggregation.watermarks(OUT_OF_ORDERNESS, IDLE_TIMEOUT),
             "perturbed records")
         .keyBy(new GroupKey())
         .window(TumblingEventTimeWindows.of(window()))

@@ -5,13 +5,12 @@ import io.ogpm.flink.PerturbedValues;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.util.Collector;
 
 /**
- * {@link PerturbedValues#parser}: perturbed records of this job to their values, under the rules of
- * {@link io.ogpm.flink.kafka.PerturbedValuesDeserializer}, with the record's fingerprint and
- * timestamp in place of the Kafka header and timestamp.
+ * {@link io.ogpm.flink.LdpAggregation#parser}: perturbed records of this job to their values, under
+ * the rules of {@link io.ogpm.flink.kafka.PerturbedValuesDeserializer}, with the record's
+ * fingerprint and timestamp in place of the Kafka header and timestamp.
  */
 @Internal
 public final class PerturbedRecordParser
@@ -19,9 +18,7 @@ public final class PerturbedRecordParser
   private static final long serialVersionUID = 1L;
 
   private final AggregationFields spec;
-  private transient PerturbedValuesReader reader;
-  private transient ConfigCheck check;
-  private transient Counter valuesSkipped;
+  private transient PerturbedRecordReader reader;
 
   public PerturbedRecordParser(AggregationFields spec) {
     this.spec = spec;
@@ -29,21 +26,15 @@ public final class PerturbedRecordParser
 
   @Override
   public void open(OpenContext context) {
-    reader = new PerturbedValuesReader(spec);
-    check = new ConfigCheck(spec.fingerprint());
-    check.open(getRuntimeContext().getMetricGroup());
-    valuesSkipped = getRuntimeContext().getMetricGroup().counter("valuesSkipped");
+    reader = new PerturbedRecordReader(spec, getRuntimeContext().getMetricGroup());
   }
 
   @Override
   public void flatMap(PerturbedRecord record, Collector<PerturbedValues> out) {
-    if (!check.accepts(record.getFingerprint())) {
-      return;
-    }
-    PerturbedValuesReader.Reading r = reader.read(record.getValue(), record.getTimestamp());
-    valuesSkipped.inc(r.malformed() ? 1 : r.skipped());
-    if (r.values() != null) {
-      out.collect(r.values());
+    PerturbedValues values =
+        reader.read(record.getFingerprint(), record.getValue(), record.getTimestamp());
+    if (values != null) {
+      out.collect(values);
     }
   }
 }

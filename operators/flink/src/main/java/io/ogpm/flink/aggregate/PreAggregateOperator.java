@@ -144,7 +144,7 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
     if (!element.hasTimestamp()) {
       throw new IllegalStateException(
           "a record reached the aggregation without a timestamp: assign event time"
-              + " before it (for example DataStream.assignTimestampsAndWatermarks(PerturbedValues.watermarks(...)),"
+              + " before it (for example DataStream.assignTimestampsAndWatermarks(LdpAggregation.watermarks(...)),"
               + " or a WatermarkStrategy on the source)");
     }
     long time = element.getTimestamp();

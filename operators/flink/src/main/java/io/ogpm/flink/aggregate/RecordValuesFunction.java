@@ -12,11 +12,12 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
- * {@link PerturbedValues#fromRecords}: your own records to their perturbed values, read by name
- * through a {@link FieldReader}; the event time is the record's timestamp in the stream. A value
- * that is absent, not a number or not a possible perturbed value of its field is skipped and
- * counted ({@code valuesSkipped}); a record with none gives nothing. With field sampling a record
- * holds NaN (or nothing) for the fields it did not report: those are left out, not counted.
+ * {@link io.ogpm.flink.LdpAggregation#fromRecords}: your own records to their perturbed values,
+ * read by name through a {@link FieldReader}; the event time is the record's timestamp in the
+ * stream. A value that is absent, not a number or not a possible perturbed value of its field is
+ * skipped and counted ({@code valuesSkipped}); a record with none gives nothing. With field
+ * sampling a record holds NaN (or nothing) for the fields it did not report: those are left out,
+ * not counted.
  */
 @Internal
 public final class RecordValuesFunction<T> extends ProcessFunction<T, PerturbedValues> {

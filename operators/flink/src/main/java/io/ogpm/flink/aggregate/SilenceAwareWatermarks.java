@@ -5,7 +5,9 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.util.clock.Clock;
+import org.apache.flink.util.clock.SystemClock;
 
 /**
  * Watermarks of one source split (a Kafka partition): bounded out-of-orderness while records come,
@@ -41,6 +43,20 @@ public final class SilenceAwareWatermarks<T> implements WatermarkGenerator<T> {
     this.idle = idle.toMillis();
     this.clock = clock;
     this.createdAt = clock.relativeTimeMillis();
+  }
+
+  /**
+   * A strategy that gives each split its generator on the system clock. The durations are checked
+   * here, where the job is built, rather than on the task managers when the splits start.
+   */
+  public static <T> WatermarkStrategy<T> strategy(Duration outOfOrderness, Duration idle) {
+    new SilenceAwareWatermarks<T>(outOfOrderness, idle, SystemClock.getInstance()); // validates
+    long ooo = outOfOrderness.toMillis();
+    long idleMillis = idle.toMillis();
+    return WatermarkStrategy.forGenerator(
+        context ->
+            new SilenceAwareWatermarks<>(
+                Duration.ofMillis(ooo), Duration.ofMillis(idleMillis), SystemClock.getInstance()));
   }
 
   @Override

@@ -6,8 +6,9 @@
  *       group and time an aggregation reads, validated), {@link
  *       io.ogpm.flink.aggregate.PerturbedValuesReader} (one streaming pass over a record's JSON),
  *       {@link io.ogpm.flink.aggregate.ConfigCheck} (the configuration fingerprint a record must
- *       carry), shared by the Kafka deserializer ({@code io.ogpm.flink.kafka}) and {@link
- *       io.ogpm.flink.aggregate.PerturbedRecordParser}; {@link
+ *       carry), both used by {@link io.ogpm.flink.aggregate.PerturbedRecordReader} (one record,
+ *       checked, read and counted), shared by the Kafka deserializer ({@code io.ogpm.flink.kafka})
+ *       and {@link io.ogpm.flink.aggregate.PerturbedRecordParser}; {@link
  *       io.ogpm.flink.aggregate.RecordValuesFunction} for the user's own types.
  *   <li>Phase one, on every subtask where the records are: {@link
  *       io.ogpm.flink.aggregate.PreAggregateOperator} adds them into exact {@link
@@ -23,6 +24,6 @@
  * </ul>
  *
  * <p>Everything here is {@link org.apache.flink.annotation.Internal}: wired by {@code
- * LdpAggregation} and {@code PerturbedValues}, free to change.
+ * LdpAggregation} and the Kafka deserializer, free to change.
  */
 package io.ogpm.flink.aggregate;

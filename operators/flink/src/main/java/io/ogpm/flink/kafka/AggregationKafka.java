@@ -1,5 +1,6 @@
 package io.ogpm.flink.kafka;
 
+import io.ogpm.flink.LdpAggregation;
 import io.ogpm.flink.PerturbedValues;
 import io.ogpm.flink.WindowEstimate;
 import java.util.Objects;
@@ -8,14 +9,15 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 
 /**
- * The Kafka ends of the aggregation: the perturbed topic in, the stats topic out.
+ * The Kafka ends of the aggregation: the perturbed topic in, the stats topic out. The aggregation
+ * itself ({@link LdpAggregation}) knows no Kafka: its Kafka reader is made here, from it.
  *
  * <pre>{@code
  * KafkaSource<PerturbedValues> source = AggregationKafka.perturbedValuesSource()
  *     .kafka(kafka)
  *     .topics("ogpm.perturbed")
  *     .groupId("my-stats")
- *     .deserializer(aggregation.deserializer("ts"))
+ *     .deserializer(AggregationKafka.deserializer(aggregation, "ts"))
  *     .build();
  * KafkaSink<WindowEstimate> sink = AggregationKafka.estimateSink(kafka, "ogpm.stats", "my-stats");
  * }</pre>
@@ -27,12 +29,27 @@ public final class AggregationKafka {
   /**
    * A source of perturbed values from a perturbed topic: {@code read_committed} (only what the
    * perturbation committed), from the group's committed offsets, else the earliest; each record
-   * parsed once by the aggregation's deserializer ({@link
-   * io.ogpm.flink.LdpAggregation#deserializer}). The options are {@link CommittedSourceBuilder}'s,
-   * as for the raw records.
+   * parsed once by the aggregation's deserializer ({@link #deserializer}). The options are {@link
+   * CommittedSourceBuilder}'s, as for the raw records.
    */
   public static PerturbedValuesSourceBuilder perturbedValuesSource() {
     return new PerturbedValuesSourceBuilder();
+  }
+
+  /**
+   * A Kafka deserializer of perturbed records for an aggregation (its configuration and group-by
+   * field), for {@link PerturbedValuesSourceBuilder#deserializer} or a {@code KafkaSource} of your
+   * own.
+   *
+   * @param timeField dotted name of a passthrough field with the event time, or null for the Kafka
+   *     timestamp
+   * @throws NullPointerException if {@code aggregation} is null
+   * @throws IllegalArgumentException naming {@code timeField} if it is not passed through
+   */
+  public static PerturbedValuesDeserializer deserializer(
+      LdpAggregation aggregation, String timeField) {
+    Objects.requireNonNull(aggregation, "aggregation: required");
+    return new PerturbedValuesDeserializer(aggregation.config(), aggregation.groupBy(), timeField);
   }
 
   /**
@@ -58,10 +75,7 @@ public final class AggregationKafka {
 
     private PerturbedValuesSourceBuilder() {}
 
-    /**
-     * Required: the aggregation's reader of records ({@code
-     * LdpAggregation.deserializer(timeField)}).
-     */
+    /** Required: the aggregation's reader of records ({@link AggregationKafka#deserializer}). */
     public PerturbedValuesSourceBuilder deserializer(PerturbedValuesDeserializer deserializer) {
       this.deserializer = deserializer;
       return this;
@@ -75,7 +89,8 @@ public final class AggregationKafka {
     public KafkaSource<PerturbedValues> build() {
       return buildWith(
           Objects.requireNonNull(
-              deserializer, "deserializer: required (LdpAggregation.deserializer(timeField))"));
+              deserializer,
+              "deserializer: required (AggregationKafka.deserializer(aggregation, timeField))"));
     }
   }
 }

@@ -4,14 +4,12 @@ import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.PerturbedValues;
 import io.ogpm.flink.aggregate.AggregationFields;
-import io.ogpm.flink.aggregate.ConfigCheck;
-import io.ogpm.flink.aggregate.PerturbedValuesReader;
+import io.ogpm.flink.aggregate.PerturbedRecordReader;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
@@ -30,7 +28,9 @@ import org.apache.kafka.common.header.Header;
  *       counts once there; a record with no usable value gives nothing.
  * </ul>
  *
- * <p>Metrics are registered on the source's {@code deserializer} metric group.
+ * <p>Metrics are registered on the source's {@code deserializer} metric group. {@link
+ * AggregationKafka#deserializer} makes one for an aggregation (its configuration and group-by
+ * field).
  */
 @PublicEvolving
 public final class PerturbedValuesDeserializer
@@ -38,9 +38,7 @@ public final class PerturbedValuesDeserializer
   private static final long serialVersionUID = 1L;
 
   private final AggregationFields spec;
-  private transient PerturbedValuesReader reader;
-  private transient ConfigCheck check;
-  private transient Counter valuesSkipped;
+  private transient PerturbedRecordReader reader;
 
   /**
    * @param groupField dotted name of a passthrough field to group by, or null
@@ -58,23 +56,17 @@ public final class PerturbedValuesDeserializer
 
   @Override
   public void open(DeserializationSchema.InitializationContext context) {
-    reader = new PerturbedValuesReader(spec);
-    check = new ConfigCheck(spec.fingerprint());
-    check.open(context.getMetricGroup());
-    valuesSkipped = context.getMetricGroup().counter("valuesSkipped");
+    reader = new PerturbedRecordReader(spec, context.getMetricGroup());
   }
 
   @Override
   public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<PerturbedValues> out) {
     Header h = record.headers().lastHeader(ConfigFingerprint.HEADER);
-    if (!check.accepts(
-        h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8))) {
-      return;
-    }
-    PerturbedValuesReader.Reading r = reader.read(record.value(), record.timestamp());
-    valuesSkipped.inc(r.malformed() ? 1 : r.skipped());
-    if (r.values() != null) {
-      out.collect(r.values());
+    String fingerprint =
+        h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    PerturbedValues values = reader.read(fingerprint, record.value(), record.timestamp());
+    if (values != null) {
+      out.collect(values);
     }
   }
 

@@ -3,13 +3,13 @@ package io.ogpm.flink.perturb;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.KeySource;
 import io.ogpm.flink.LdpPerturbation;
-import io.ogpm.flink.RecordAccess;
 import io.ogpm.mechanism.random.RandomnessMode;
 import io.ogpm.record.DeadLetter;
 import io.ogpm.record.PerturbationPlan;
 import io.ogpm.record.ReasonCode;
 import io.ogpm.record.RecordValues;
 import io.ogpm.record.Source;
+import java.io.Serializable;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -32,13 +32,22 @@ import org.apache.flink.util.Collector;
  * of the fields it reports). Internal: use {@link LdpPerturbation}.
  */
 @Internal
-public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> {
+public final class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> {
   private static final long serialVersionUID = 1L;
+
+  /** What to emit for a perturbed record whose values (user included) are in {@code values}. */
+  @FunctionalInterface
+  private interface Emit<T, O> extends Serializable {
+    O emit(T record, RecordValues values);
+  }
 
   private final PrivacyConfig config;
   private final KeySource keySource;
-  private final RecordAccess<T> access;
   private final TypeInformation<T> type;
+  private final Emit<T, O> emit;
+
+  /** Whether this operator's output is what is released (no budget follows). */
+  private final boolean releases;
 
   private transient PerturbationPlan plan;
   private transient RecordShape<T> shape;
@@ -46,31 +55,35 @@ public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> 
   private transient ReleasedRecords releasedRecords;
   private transient DeadLetterCounters deadLettered;
 
-  ObjectPerturbFunction(
-      PrivacyConfig config, KeySource keySource, RecordAccess<T> access, TypeInformation<T> type) {
+  private ObjectPerturbFunction(
+      PrivacyConfig config,
+      KeySource keySource,
+      TypeInformation<T> type,
+      Emit<T, O> emit,
+      boolean releases) {
     this.config = config;
     this.keySource = keySource;
-    this.access = access;
     this.type = type;
+    this.emit = emit;
+    this.releases = releases;
   }
 
   /** Released records are counted here (no budget follows). */
   public static <T> ObjectPerturbFunction<T, T> released(
-      PrivacyConfig config, KeySource keySource, RecordAccess<T> access, TypeInformation<T> type) {
-    return new Released<>(config, keySource, access, type);
+      PrivacyConfig config, KeySource keySource, TypeInformation<T> type) {
+    return new ObjectPerturbFunction<>(config, keySource, type, (record, values) -> record, true);
   }
 
   /** The budget operator that follows counts the released records. */
   public static <T> ObjectPerturbFunction<T, Tuple3<String, Double, T>> forBudget(
-      PrivacyConfig config, KeySource keySource, RecordAccess<T> access, TypeInformation<T> type) {
-    return new ForBudget<>(config, keySource, access, type);
+      PrivacyConfig config, KeySource keySource, TypeInformation<T> type) {
+    return new ObjectPerturbFunction<>(
+        config,
+        keySource,
+        type,
+        (record, values) -> Tuple3.of(values.user().text(), values.epsilon(), record),
+        false);
   }
-
-  /** What to emit for a perturbed record whose values (user included) are in {@code values}. */
-  abstract O emit(T record, RecordValues values);
-
-  /** Whether this operator's output is what is released (no budget follows). */
-  abstract boolean releases();
 
   @Override
   public void open(OpenContext context) {
@@ -80,11 +93,11 @@ public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> 
     } finally {
       mode.destroy();
     }
-    shape = access.compile(type, config, getRuntimeContext()::createSerializer);
+    shape = RecordShape.compile(type, config, getRuntimeContext()::createSerializer);
     values = plan.newValues();
     MetricGroup metrics = getRuntimeContext().getMetricGroup();
     deadLettered = new DeadLetterCounters(metrics, List.of(ReasonCode.values()));
-    releasedRecords = releases() ? ReleasedRecords.register(metrics) : null;
+    releasedRecords = releases ? ReleasedRecords.register(metrics) : null;
   }
 
   @Override
@@ -97,54 +110,9 @@ public abstract class ObjectPerturbFunction<T, O> extends ProcessFunction<T, O> 
       deadLettered.inc(refused.reason());
       return;
     }
-    out.collect(emit(shape.write(in, values), values));
+    out.collect(emit.emit(shape.write(in, values), values));
     if (releasedRecords != null) {
       releasedRecords.add(values.epsilon());
-    }
-  }
-
-  private static final class Released<T> extends ObjectPerturbFunction<T, T> {
-    private static final long serialVersionUID = 1L;
-
-    Released(
-        PrivacyConfig config,
-        KeySource keySource,
-        RecordAccess<T> access,
-        TypeInformation<T> type) {
-      super(config, keySource, access, type);
-    }
-
-    @Override
-    T emit(T record, RecordValues values) {
-      return record;
-    }
-
-    @Override
-    boolean releases() {
-      return true;
-    }
-  }
-
-  private static final class ForBudget<T>
-      extends ObjectPerturbFunction<T, Tuple3<String, Double, T>> {
-    private static final long serialVersionUID = 1L;
-
-    ForBudget(
-        PrivacyConfig config,
-        KeySource keySource,
-        RecordAccess<T> access,
-        TypeInformation<T> type) {
-      super(config, keySource, access, type);
-    }
-
-    @Override
-    Tuple3<String, Double, T> emit(T record, RecordValues values) {
-      return Tuple3.of(values.user().text(), values.epsilon(), record);
-    }
-
-    @Override
-    boolean releases() {
-      return false;
     }
   }
 }

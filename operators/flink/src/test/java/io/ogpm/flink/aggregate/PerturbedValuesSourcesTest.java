@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.flink.CapturedMetrics;
 import io.ogpm.flink.FieldReader;
+import io.ogpm.flink.LdpAggregation;
 import io.ogpm.flink.PerturbedRecord;
 import io.ogpm.flink.PerturbedValues;
 import io.ogpm.flink.kafka.PerturbedValuesDeserializerTest;
@@ -24,13 +25,20 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The other two ways to perturbed values, in Flink's operator test harnesses: perturbed records of
- * the same job ({@link PerturbedValues#parser}: their fingerprint and timestamp in place of the
+ * the same job ({@link LdpAggregation#parser}: their fingerprint and timestamp in place of the
  * Kafka header and timestamp), and your own records read by name ({@link
- * PerturbedValues#fromRecords}).
+ * LdpAggregation#fromRecords}).
  */
 class PerturbedValuesSourcesTest {
   static final String FINGERPRINT =
       ConfigFingerprint.of(PerturbedValuesDeserializerTest.CONFIG).value();
+
+  /** An aggregation of the test's configuration, whose readers are under test. */
+  static LdpAggregation.Builder aggregation() {
+    return LdpAggregation.builder()
+        .config(PerturbedValuesDeserializerTest.CONFIG)
+        .window(Duration.ofSeconds(1));
+  }
 
   static PerturbedRecord record(String json, String fingerprint, long timestamp) {
     PerturbedRecord r =
@@ -42,7 +50,7 @@ class PerturbedValuesSourcesTest {
   @Test
   void perturbedRecordsOfThisJobAreParsedOnceUnderTheSameRules() throws Exception {
     FlatMapFunction<PerturbedRecord, PerturbedValues> parser =
-        PerturbedValues.parser(PerturbedValuesDeserializerTest.CONFIG, "activity", "ts");
+        aggregation().groupBy("activity").build().parser("ts");
     CapturedMetrics metrics = new CapturedMetrics();
     try (var h =
         new OneInputStreamOperatorTestHarness<>(new StreamFlatMap<>(parser), metrics.environment)) {
@@ -87,8 +95,7 @@ class PerturbedValuesSourcesTest {
               default -> null;
             };
     CapturedMetrics metrics = new CapturedMetrics();
-    var function =
-        PerturbedValues.fromRecords(PerturbedValuesDeserializerTest.CONFIG, "activity", reader);
+    var function = aggregation().groupBy("activity").build().fromRecords(reader);
     try (var h = ProcessFunctionTestHarnesses.forProcessFunction(function)) {
       h.processElement(new Reading(0.25, -1.0, "walking"), 10);
       h.processElement(new Reading(2.0, null, "sitting"), 11);
@@ -101,13 +108,10 @@ class PerturbedValuesSourcesTest {
               PerturbedValues::getEventTime)
           .containsExactly(tuple(0.25, -1.0, "walking", 10L), tuple(0.5, Double.NaN, null, 12L));
     }
-    assertThatThrownBy(
-            () -> PerturbedValues.fromRecords(PerturbedValuesDeserializerTest.CONFIG, null, null))
+    assertThatThrownBy(() -> aggregation().build().fromRecords(null))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("reader: a FieldReader is required");
-    assertThatThrownBy(
-            () ->
-                PerturbedValues.fromRecords(PerturbedValuesDeserializerTest.CONFIG, "user", reader))
+    assertThatThrownBy(() -> aggregation().groupBy("user").build())
         .hasMessageStartingWith("groupBy: 'user' is not a passthrough field");
   }
 
@@ -190,7 +194,7 @@ class PerturbedValuesSourcesTest {
   @Test
   void watermarksTakeTheEventTime() {
     TimestampAssigner<PerturbedValues> assigner =
-        PerturbedValues.watermarks(Duration.ofSeconds(1)).createTimestampAssigner(null);
+        LdpAggregation.watermarks(Duration.ofSeconds(1)).createTimestampAssigner(null);
     assertThat(assigner.extractTimestamp(new PerturbedValues(new double[] {0.5}, null, 42), 7))
         .isEqualTo(42);
   }

@@ -3,6 +3,7 @@ package io.ogpm.flink.aggregate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ogpm.flink.LdpAggregation;
 import io.ogpm.flink.PerturbedValues;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -93,11 +94,11 @@ class SilenceAwareWatermarksTest {
 
   @Test
   void theStrategyReadsTheEventTimeAndChecksItsDurations() {
-    var strategy = PerturbedValues.watermarks(OUT_OF_ORDERNESS, IDLE);
+    var strategy = LdpAggregation.watermarks(OUT_OF_ORDERNESS, IDLE);
     PerturbedValues v = new PerturbedValues(new double[] {0.5}, null, 123_456L);
     assertThat(strategy.createTimestampAssigner(null).extractTimestamp(v, -1L)).isEqualTo(123_456L);
     assertThat(strategy.createWatermarkGenerator(null)).isInstanceOf(SilenceAwareWatermarks.class);
-    assertThatThrownBy(() -> PerturbedValues.watermarks(OUT_OF_ORDERNESS, Duration.ZERO))
+    assertThatThrownBy(() -> LdpAggregation.watermarks(OUT_OF_ORDERNESS, Duration.ZERO))
         .hasMessage("idleTimeout: must be positive, got PT0S");
   }
 

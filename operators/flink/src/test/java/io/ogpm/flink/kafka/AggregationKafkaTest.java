@@ -103,7 +103,8 @@ class AggregationKafkaTest {
                     .groupId("g")
                     .build())
         .isInstanceOf(NullPointerException.class)
-        .hasMessage("deserializer: required (LdpAggregation.deserializer(timeField))");
+        .hasMessage(
+            "deserializer: required (AggregationKafka.deserializer(aggregation, timeField))");
     assertThatThrownBy(
             () ->
                 AggregationKafka.perturbedValuesSource()

@@ -11,7 +11,6 @@ import io.ogpm.flink.KeySource;
 import io.ogpm.flink.Readings;
 import io.ogpm.flink.Readings.Attitude;
 import io.ogpm.flink.Readings.Reading;
-import io.ogpm.flink.RecordAccess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,8 +87,7 @@ class ObjectPerturbFunctionTest {
   }
 
   static ObjectPerturbFunction<Reading, Reading> pojos(KeySource key) {
-    return ObjectPerturbFunction.released(
-        Readings.CONFIG, key, RecordAccess.pojo(Reading.class), READING);
+    return ObjectPerturbFunction.released(Readings.CONFIG, key, READING);
   }
 
   @Test
@@ -198,8 +196,7 @@ class ObjectPerturbFunctionTest {
             Readings.YAML + "budget: {epsilon: 4, period: 1d, clock: ingestion-time}\n");
     Run<Tuple3<String, Double, Reading>> run =
         run(
-            ObjectPerturbFunction.forBudget(
-                config, KeySource.none(), RecordAccess.pojo(Reading.class), READING),
+            ObjectPerturbFunction.forBudget(config, KeySource.none(), READING),
             Readings.reading(1, 0.5, 1.0),
             Readings.reading(2, 0.5, 1.0));
     assertThat(run.out).extracting(t -> t.f0).containsExactly("user-1", "user-2");
@@ -228,10 +225,7 @@ class ObjectPerturbFunctionTest {
       in[i] = Readings.reading(i, 0.5, 1.0);
     }
     Run<Tuple3<String, Double, Reading>> run =
-        run(
-            ObjectPerturbFunction.forBudget(
-                config, KeySource.none(), RecordAccess.pojo(Reading.class), READING),
-            in);
+        run(ObjectPerturbFunction.forBudget(config, KeySource.none(), READING), in);
     assertThat(run.out).hasSize(in.length);
     int accel = 0;
     for (Tuple3<String, Double, Reading> t : run.out) {
@@ -270,8 +264,7 @@ class ObjectPerturbFunctionTest {
   }
 
   static ObjectPerturbFunction<Row, Row> rows() {
-    return ObjectPerturbFunction.released(
-        Readings.CONFIG, KeySource.none(), RecordAccess.row(), Readings.ROW);
+    return ObjectPerturbFunction.released(Readings.CONFIG, KeySource.none(), Readings.ROW);
   }
 
   @Test
