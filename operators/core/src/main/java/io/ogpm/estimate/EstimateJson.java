@@ -49,9 +49,7 @@ public final class EstimateJson {
     out.set("histogram", array(useEm ? e.reconstructedHistogram() : e.rawHistogram()));
     if (e.linear() != null) {
       LinearMeans m = e.linear();
-      Interval headline = useEm ? m.reconstructedMean() : m.mean();
-      out.put("mean", headline.estimate());
-      out.set("meanInterval", pair(headline));
+      putWithInterval(out, "mean", useEm ? m.reconstructedMean() : m.mean());
       out.put("meanIntervalMethod", m.intervalMethod().code());
       ObjectNode means = out.putObject("means");
       means.putObject("raw").put("estimate", m.raw());
@@ -61,22 +59,15 @@ public final class EstimateJson {
         u.put("exactForInputsFrom", m.unbiasedFrom());
         u.put("exactForInputsTo", m.unbiasedTo());
       }
-      if (!Double.isNaN(m.reconstructed())) {
-        means.putObject("reconstructed").put("estimate", m.reconstructed());
-      }
+      putReconstructed(means, m.reconstructed());
     }
     if (e.circular() != null) {
       CircularMeans m = e.circular();
-      Interval headline = useEm ? m.reconstructedDirection() : m.direction();
-      out.put("circularMean", headline.estimate());
-      out.set("circularMeanInterval", pair(headline));
-      out.put("resultantLength", m.resultantLength().estimate());
-      out.set("resultantLengthInterval", pair(m.resultantLength()));
+      putWithInterval(out, "circularMean", useEm ? m.reconstructedDirection() : m.direction());
+      putWithInterval(out, "resultantLength", m.resultantLength());
       ObjectNode means = out.putObject("means");
       means.putObject("raw").put("estimate", m.direction().estimate());
-      if (!Double.isNaN(m.reconstructed())) {
-        means.putObject("reconstructed").put("estimate", m.reconstructed());
-      }
+      putReconstructed(means, m.reconstructed());
     }
     ObjectNode histograms = out.putObject("histograms");
     histograms.set("raw", array(e.rawHistogram()));
@@ -90,6 +81,19 @@ public final class EstimateJson {
       band.set("upper", array(e.band().upper()));
     }
     return out;
+  }
+
+  /** An estimate and its interval, as {@code key} and {@code keyInterval}. */
+  private static void putWithInterval(ObjectNode out, String key, Interval i) {
+    out.put(key, i.estimate());
+    out.set(key + "Interval", pair(i));
+  }
+
+  /** The reconstruction's own estimate under {@code means}, where there is one. */
+  private static void putReconstructed(ObjectNode means, double reconstructed) {
+    if (!Double.isNaN(reconstructed)) {
+      means.putObject("reconstructed").put("estimate", reconstructed);
+    }
   }
 
   private static ArrayNode array(double[] values) {

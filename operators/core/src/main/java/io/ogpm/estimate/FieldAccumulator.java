@@ -2,7 +2,6 @@ package io.ogpm.estimate;
 
 import io.ogpm.annotation.PublicEvolving;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.math.MathContext;
 import java.util.Objects;
 
@@ -18,10 +17,10 @@ import java.util.Objects;
  * = 2^e} ({@link FieldBinning#sumExponent()}: at most {@code R 2^-61} for a field whose values stay
  * within R in magnitude, {@link FieldBinning#reach()}), its angle's cosine and sine (computed by
  * {@link StrictMath}, the same on every JVM) as {@code rint(cos * 2^60)} and {@code rint(sin *
- * 2^60)}; the sums are 128-bit two's-complement integers (high and low words), which cannot
- * overflow below 2^63 values. So the quantised {@link #mean()} is within {@code q / 2} of the exact
- * mean of the values added, plus its own rounding to a double (half an ulp, and 1e-33 relative for
- * the division); the mean cosine and sine within {@code 2^-61} (plus their rounding).
+ * 2^60)}; the sums are 128-bit two's-complement integers (high and low words, {@link Int128}),
+ * which cannot overflow below 2^63 values. So the quantised {@link #mean()} is within {@code q / 2}
+ * of the exact mean of the values added, plus its own rounding to a double (half an ulp, and 1e-33
+ * relative for the division); the mean cosine and sine within {@code 2^-61} (plus their rounding).
  *
  * <p>An accumulator belongs to one field and one binning ({@link FieldBinning#id()}), fixed when it
  * is created ({@link #forField}) or, for one created empty (as Flink creates accumulators), by its
@@ -37,7 +36,6 @@ public final class FieldAccumulator {
   static final int TRIG_EXPONENT = -60;
 
   private static final double TRIG_SCALE = 0x1p60;
-  private static final BigInteger LOW_WORD = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
   private String field;
   private String binning;
@@ -121,20 +119,15 @@ public final class FieldAccumulator {
     histogram[bin] += sign;
     // Quanta are at most 2^61 in magnitude: their negation cannot overflow.
     long quanta = sign * (long) Math.rint(y * b.sumScale());
-    long low = sumLow + quanta;
-    sumHigh += (quanta >> 63) + carry(sumLow, low);
-    sumLow = low;
+    long cos = 0;
+    long sin = 0;
     if (b.circular()) {
       double angle = 2 * Math.PI * (y - b.lo()) / b.width();
-      long c = sign * (long) Math.rint(StrictMath.cos(angle) * TRIG_SCALE);
-      low = cosLow + c;
-      cosHigh += (c >> 63) + carry(cosLow, low);
-      cosLow = low;
-      long s = sign * (long) Math.rint(StrictMath.sin(angle) * TRIG_SCALE);
-      low = sinLow + s;
-      sinHigh += (s >> 63) + carry(sinLow, low);
-      sinLow = low;
+      cos = sign * (long) Math.rint(StrictMath.cos(angle) * TRIG_SCALE);
+      sin = sign * (long) Math.rint(StrictMath.sin(angle) * TRIG_SCALE);
     }
+    // Each a long, sign-extended to 128 bits.
+    addToSums(quanta >> 63, quanta, cos >> 63, cos, sin >> 63, sin);
     return this;
   }
 
@@ -185,16 +178,28 @@ public final class FieldAccumulator {
     for (int i = 0; i < histogram.length; i++) {
       histogram[i] += other.histogram[i];
     }
-    long low = sumLow + other.sumLow;
-    sumHigh += other.sumHigh + carry(sumLow, low);
-    sumLow = low;
-    low = cosLow + other.cosLow;
-    cosHigh += other.cosHigh + carry(cosLow, low);
-    cosLow = low;
-    low = sinLow + other.sinLow;
-    sinHigh += other.sinHigh + carry(sinLow, low);
-    sinLow = low;
+    addToSums(
+        other.sumHigh, other.sumLow, other.cosHigh, other.cosLow, other.sinHigh, other.sinLow);
     return this;
+  }
+
+  /**
+   * Adds 128-bit integers, as (high, low) words, to the sum of the values, of their cosines and of
+   * their sines ({@link Int128#addHigh}: each high word is computed before its low word moves).
+   */
+  private void addToSums(
+      long valuesHigh,
+      long valuesLow,
+      long cosinesHigh,
+      long cosinesLow,
+      long sinesHigh,
+      long sinesLow) {
+    sumHigh = Int128.addHigh(sumHigh, sumLow, valuesHigh, valuesLow);
+    sumLow += valuesLow;
+    cosHigh = Int128.addHigh(cosHigh, cosLow, cosinesHigh, cosinesLow);
+    cosLow += cosinesLow;
+    sinHigh = Int128.addHigh(sinHigh, sinLow, sinesHigh, sinesLow);
+    sinLow += sinesLow;
   }
 
   /** A deep copy. */
@@ -230,17 +235,17 @@ public final class FieldAccumulator {
 
   /** The sum of the values, as quantised, rounded to a double. */
   public double sum() {
-    return Math.scalb(toBigInteger(sumHigh, sumLow).doubleValue(), sumExponent);
+    return Math.scalb(Int128.toBigInteger(sumHigh, sumLow).doubleValue(), sumExponent);
   }
 
   /** The sum of the cosines of the values' angles, as quantised, rounded to a double. */
   public double sumCos() {
-    return Math.scalb(toBigInteger(cosHigh, cosLow).doubleValue(), TRIG_EXPONENT);
+    return Math.scalb(Int128.toBigInteger(cosHigh, cosLow).doubleValue(), TRIG_EXPONENT);
   }
 
   /** The sum of the sines of the values' angles, as quantised, rounded to a double. */
   public double sumSin() {
-    return Math.scalb(toBigInteger(sinHigh, sinLow).doubleValue(), TRIG_EXPONENT);
+    return Math.scalb(Int128.toBigInteger(sinHigh, sinLow).doubleValue(), TRIG_EXPONENT);
   }
 
   /**
@@ -293,27 +298,15 @@ public final class FieldAccumulator {
       return Double.NaN;
     }
     BigDecimal quotient =
-        new BigDecimal(toBigInteger(high, low))
+        new BigDecimal(Int128.toBigInteger(high, low))
             .divide(BigDecimal.valueOf(count), MathContext.DECIMAL128);
     return Math.scalb(quotient.doubleValue(), exponent);
   }
 
-  /**
-   * 1 if adding to the low word {@code before} gave {@code after} with a carry out (unsigned
-   * overflow).
-   */
-  private static long carry(long before, long after) {
-    return Long.compareUnsigned(after, before) < 0 ? 1 : 0;
-  }
-
-  static BigInteger toBigInteger(long high, long low) {
-    return BigInteger.valueOf(high).shiftLeft(64).add(BigInteger.valueOf(low).and(LOW_WORD));
-  }
-
   /** {high, low} of rint(value 2^-exponent). */
-  static long[] words(double value, int exponent) {
-    BigInteger v = new BigDecimal(Math.rint(Math.scalb(value, -exponent))).toBigIntegerExact();
-    return new long[] {v.shiftRight(64).longValueExact(), v.longValue()};
+  private static long[] words(double value, int exponent) {
+    return Int128.words(
+        new BigDecimal(Math.rint(Math.scalb(value, -exponent))).toBigIntegerExact());
   }
 
   // Getters and setters: the Flink POJO contract.

@@ -142,9 +142,7 @@ public final class TransitionMatrix {
 
   /** The output-bin probabilities for an input-bin distribution theta: {@code T theta}. */
   public double[] apply(double[] theta) {
-    double[] out = new double[rows()];
-    apply(theta, out, scratch());
-    return out;
+    return product(runs, t, theta, new double[rows()], scratch());
   }
 
   /**
@@ -154,27 +152,31 @@ public final class TransitionMatrix {
    * threads.
    */
   void apply(double[] theta, double[] out, double[] scratch) {
-    if (runs != null) {
-      runs.apply(theta, out, scratch);
-    } else {
-      denseApply(t, theta, out);
-    }
+    product(runs, t, theta, out, scratch);
   }
 
   /** {@code S theta}: {@code sum_i theta_i meanSquare(j, i)} for every output bin j. */
   public double[] applyMeanSquare(double[] theta) {
-    double[] out = new double[rows()];
-    applyMeanSquare(theta, out, scratch());
-    return out;
+    return product(squareRuns, meanSquare, theta, new double[rows()], scratch());
   }
 
   /** {@code S theta} into {@code out}, like {@link #apply(double[], double[], double[])}. */
   void applyMeanSquare(double[] theta, double[] out, double[] scratch) {
-    if (squareRuns != null) {
-      squareRuns.apply(theta, out, scratch);
+    product(squareRuns, meanSquare, theta, out, scratch);
+  }
+
+  /**
+   * A matrix times {@code x} into {@code out}, returned: over its runs where it has them ({@link
+   * RunRows}), else over its dense rows ({@code runs} null).
+   */
+  private static double[] product(
+      RunRows runs, double[][] dense, double[] x, double[] out, double[] scratch) {
+    if (runs != null) {
+      runs.apply(x, out, scratch);
     } else {
-      denseApply(meanSquare, theta, out);
+      denseApply(dense, x, out);
     }
+    return out;
   }
 
   /**

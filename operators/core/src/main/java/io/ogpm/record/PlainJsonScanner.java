@@ -1,8 +1,6 @@
 package io.ogpm.record;
 
-import com.fasterxml.jackson.core.io.NumberInput;
 import io.ogpm.mechanism.random.Identifier;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -14,28 +12,27 @@ import java.util.Arrays;
  * strict reader.
  *
  * <p>Plain JSON, where being valid and what each value reads as are simple to decide: numbers of at
- * most {@value #MAX_NUMBER} characters, in JSON's grammar; strings of printable ASCII and valid
- * UTF-8, whose escapes depend on what the string is read for ({@link #TEXT}); nesting at most
- * {@value #MAX_DEPTH} deep; at most {@value #MAX_KEYS} keys per object. Anything else, including
- * every fault, is given up on. In plain JSON the rest follows: a key's bytes are its name's, a
- * number reads as Jackson reads it ({@link #parseDouble}), and a passthrough value is written as
- * Jackson writes it back: a string or an integer as its own text (the integer {@code -0} as {@code
- * 0}), a decimal as the double it reads as, in {@link Double#toString}'s form.
+ * most {@value JsonNumberReader#MAX_NUMBER} characters, in JSON's grammar; strings of printable
+ * ASCII and valid UTF-8 ({@link Utf8}), whose escapes depend on what the string is read for ({@link
+ * #TEXT}); nesting at most {@value #MAX_DEPTH} deep; at most {@value #MAX_KEYS} keys per object.
+ * Anything else, including every fault, is given up on ({@link NotPlainJson}). In plain JSON the
+ * rest follows: a key's bytes are its name's, a number reads as Jackson reads it ({@link
+ * JsonNumberReader}), and a passthrough value is written as Jackson writes it back: a string or an
+ * integer as its own text (the integer {@code -0} as {@code 0}), a decimal as the double it reads
+ * as, in {@link Double#toString}'s form.
  *
  * <p>Why: Jackson's parser, created per record, tokenises every member and canonicalises every
  * name, and its strict reader keeps a hash set per object for duplicate keys; the scanner reads
  * each byte once and allocates nothing (README, Performance, has the figures).
  *
  * <p>Records of one source mostly share their structure and differ only in their values, so a
- * record is first {@link #replay replayed} against the last one read in full: where every byte
- * between its scalar values equals the template's, it is read by reading the values alone.
+ * record is first {@link #replay replayed} against the last one read in full (its {@link
+ * RecordTemplate}): where every byte between its scalar values equals the template's, it is read by
+ * reading the values alone.
  *
  * <p>Not thread-safe: one per reader.
  */
 final class PlainJsonScanner {
-  /** Longest number read here, in characters (Jackson accepts up to 400). */
-  static final int MAX_NUMBER = 24;
-
   /** Deepest nesting read here (Jackson accepts {@link RecordPerturber#MAX_NESTING}). */
   static final int MAX_DEPTH = 32;
 
@@ -44,19 +41,6 @@ final class PlainJsonScanner {
    * ones.
    */
   static final int MAX_KEYS = 64;
-
-  /** Largest record kept as a template, in bytes: sensor records are a few hundred. */
-  static final int MAX_TEMPLATE_BYTES = 4096;
-
-  /** Most scalar values of a template. */
-  static final int MAX_SLOTS = 256;
-
-  /** Kinds of scalar values, by their first byte ({@link #kind}); containers have none. */
-  private static final byte CONTAINER = 0;
-
-  private static final byte STRING = 1;
-  private static final byte NUMBER = 2;
-  private static final byte LITERAL = 3;
 
   /**
    * What a string is read for, which decides the escapes it may hold ({@link #pastEscape}): its
@@ -67,17 +51,6 @@ final class PlainJsonScanner {
 
   private static final byte CARRIED = 1;
   private static final byte DROPPED = 2;
-
-  /** Exact powers of ten as doubles: 10^22 is the largest a double holds exactly. */
-  private static final double[] POWERS_OF_TEN = new double[23];
-
-  static {
-    double p = 1;
-    for (int i = 0; i < POWERS_OF_TEN.length; i++) {
-      POWERS_OF_TEN[i] = p;
-      p *= 10;
-    }
-  }
 
   private final JsonShape shape;
   private final ByteSink captured;
@@ -98,26 +71,11 @@ final class PlainJsonScanner {
    */
   private final long[] hashBits = new long[MAX_DEPTH + 1];
 
-  /**
-   * The template: of the last record read in full whose every configured, id, user and passthrough
-   * key holds a scalar value ({@link #recordable}), the bytes between its scalar values (slots),
-   * and per slot its kind and its key's node. Only structure is kept: keys, brackets, separators
-   * and whitespace, never a value.
-   */
-  private final SlotGaps template = new SlotGaps(MAX_TEMPLATE_BYTES, MAX_SLOTS);
+  /** The structure of the last record read in full, to replay the next one against. */
+  private final RecordTemplate template = new RecordTemplate();
 
-  private byte[] templateKind = new byte[MAX_SLOTS];
-  private JsonShape.Node[] templateNode = new JsonShape.Node[MAX_SLOTS];
-
-  /** The slots of the record being read in full, and whether it can become the template. */
-  private boolean recording;
-
-  private boolean recordable;
-  private int slots;
-  private int[] slotStart = new int[MAX_SLOTS];
-  private int[] slotEnd = new int[MAX_SLOTS];
-  private byte[] slotKind = new byte[MAX_SLOTS];
-  private JsonShape.Node[] slotNode = new JsonShape.Node[MAX_SLOTS];
+  /** The number being read. */
+  private final JsonNumberReader number = new JsonNumberReader();
 
   /** Records read by {@link #replay}. */
   private long replays;
@@ -149,9 +107,7 @@ final class PlainJsonScanner {
     depth = 0;
     keys = 0;
     capturing = -1;
-    recording = true;
-    recordable = input.length <= MAX_TEMPLATE_BYTES;
-    slots = 0;
+    template.startRecording(input.length);
     try {
       skipWhitespace();
       if (pos >= in.length || in[pos] != '{') {
@@ -162,16 +118,14 @@ final class PlainJsonScanner {
       if (pos != in.length) {
         return false;
       }
-      if (recordable) {
-        keepAsTemplate(input);
-      }
+      template.keepIfRecordable(input);
       return true;
-    } catch (NotPlain | ArrayIndexOutOfBoundsException e) {
+    } catch (NotPlainJson | ArrayIndexOutOfBoundsException e) {
       // Out of bounds: the input ended inside a value.
       return false;
     } finally {
       in = null;
-      recording = false;
+      template.stopRecording();
     }
   }
 
@@ -202,17 +156,17 @@ final class PlainJsonScanner {
       int slots = template.slots();
       for (int s = 0; s < slots; s++) {
         pos = template.follows(s, in, pos);
-        if (pos < 0 || kind(in[pos]) != templateKind[s]) {
+        if (pos < 0 || RecordTemplate.kind(in[pos]) != template.kind(s)) {
           return false;
         }
-        value(templateNode[s], values);
+        value(template.node(s), values);
       }
       if (template.follows(slots, in, pos) != in.length) {
         return false;
       }
       replays++;
       return true;
-    } catch (NotPlain | ArrayIndexOutOfBoundsException e) {
+    } catch (NotPlainJson | ArrayIndexOutOfBoundsException e) {
       return false;
     } finally {
       in = null;
@@ -234,31 +188,6 @@ final class PlainJsonScanner {
     return replays;
   }
 
-  /** The kind of the value starting with {@code b}, as {@link #value} dispatches on it. */
-  private static byte kind(byte b) {
-    if (b == '"') {
-      return STRING;
-    }
-    if (b == '-' || b >= '0' && b <= '9') {
-      return NUMBER;
-    }
-    return b == '{' || b == '[' ? CONTAINER : LITERAL;
-  }
-
-  /**
-   * The record just read in full becomes the template: its gaps are kept, its slots' kinds and
-   * nodes swapped in.
-   */
-  private void keepAsTemplate(byte[] input) {
-    template.keep(input, slots, slotStart, slotEnd);
-    byte[] kinds = templateKind;
-    templateKind = slotKind;
-    slotKind = kinds;
-    JsonShape.Node[] nodes = templateNode;
-    templateNode = slotNode;
-    slotNode = nodes;
-  }
-
   /**
    * The value at {@code pos}, at the key {@code node} (null: a key the configuration does not
    * name).
@@ -277,7 +206,7 @@ final class PlainJsonScanner {
     if (b == '{' || b == '[') {
       if (node != null && (node.field >= 0 || node.id || node.user || node.passthrough >= 0)) {
         // A container a key acts on: it would have to be replayed in full.
-        recordable = false;
+        template.notRecordable();
       }
       if (b == '{') {
         notNumber(node, "object", values);
@@ -309,25 +238,13 @@ final class PlainJsonScanner {
     } else {
       literal(node, values);
     }
-    if (recording && b != '{' && b != '[') {
-      slot(from, node);
+    if (template.recording() && b != '{' && b != '[') {
+      template.slot(in, from, pos, node);
     }
     if (started >= 0) {
       end[started] = captured.size();
       capturing = -1;
     }
-  }
-
-  /** Records the scalar value at [from, pos) of the record being read in full. */
-  private void slot(int from, JsonShape.Node node) {
-    if (slots == MAX_SLOTS) {
-      recordable = false;
-      return;
-    }
-    slotStart[slots] = from;
-    slotEnd[slots] = pos;
-    slotKind[slots] = kind(in[from]);
-    slotNode[slots++] = node;
   }
 
   /**
@@ -346,7 +263,7 @@ final class PlainJsonScanner {
       hashBits[depth] = 0;
       do {
         if (in[pos] != '"') {
-          throw NotPlain.INSTANCE;
+          throw NotPlainJson.INSTANCE;
         }
         int from = pos + 1;
         int hash = skipString(TEXT);
@@ -358,7 +275,7 @@ final class PlainJsonScanner {
         capture(from - 1, pos);
         skipWhitespace();
         if (in[pos] != ':') {
-          throw NotPlain.INSTANCE;
+          throw NotPlainJson.INSTANCE;
         }
         pos++;
         captureByte(':');
@@ -382,11 +299,11 @@ final class PlainJsonScanner {
       if (keyHash[k] == hash
           && keyLength[k] == length
           && Arrays.equals(in, keyFrom[k], keyFrom[k] + length, in, from, from + length)) {
-        throw NotPlain.INSTANCE;
+        throw NotPlainJson.INSTANCE;
       }
     }
     if (keys - first == MAX_KEYS) {
-      throw NotPlain.INSTANCE;
+      throw NotPlainJson.INSTANCE;
     }
     if (keys == keyFrom.length) {
       keyFrom = Arrays.copyOf(keyFrom, keys * 2);
@@ -417,7 +334,7 @@ final class PlainJsonScanner {
    */
   private boolean open(char opening, char closing) {
     if (++depth > MAX_DEPTH) {
-      throw NotPlain.INSTANCE;
+      throw NotPlainJson.INSTANCE;
     }
     pos++;
     captureByte(opening);
@@ -440,7 +357,7 @@ final class PlainJsonScanner {
       return false;
     }
     if (b != ',') {
-      throw NotPlain.INSTANCE;
+      throw NotPlainJson.INSTANCE;
     }
     skipWhitespace();
     return true;
@@ -490,9 +407,9 @@ final class PlainJsonScanner {
     int b;
     while ((b = in[p] & 0xFF) != '"') {
       if (b >= 0x80) {
-        int end = p + utf8Length(p);
+        int end = p + Utf8.sequenceLength(in, p);
         if (end - p == 4 && capturing >= 0) {
-          throw NotPlain.INSTANCE;
+          throw NotPlainJson.INSTANCE;
         }
         for (; p < end; p++) {
           h = 31 * h + (in[p] & 0xFF);
@@ -500,7 +417,7 @@ final class PlainJsonScanner {
       } else if (b == '\\' && use != TEXT) {
         p = pastEscape(p, use);
       } else if (b < 0x20 || b == '\\' || b == 0x7F) {
-        throw NotPlain.INSTANCE;
+        throw NotPlainJson.INSTANCE;
       } else {
         h = 31 * h + b;
         p++;
@@ -508,42 +425,6 @@ final class PlainJsonScanner {
     }
     pos = p + 1;
     return h;
-  }
-
-  /**
-   * The length of the valid UTF-8 sequence at {@code p} (RFC 3629, table 4), whose first byte is
-   * not ASCII.
-   */
-  private int utf8Length(int p) {
-    int b = in[p] & 0xFF;
-    int length;
-    int low = 0x80;
-    int high = 0xBF;
-    if (b >= 0xC2 && b <= 0xDF) {
-      length = 2;
-    } else if (b >= 0xE0 && b <= 0xEF) {
-      length = 3;
-      // E0: not an overlong form; ED: not a surrogate.
-      low = b == 0xE0 ? 0xA0 : low;
-      high = b == 0xED ? 0x9F : high;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-      length = 4;
-      // F0: not an overlong form; F4: not beyond U+10FFFF.
-      low = b == 0xF0 ? 0x90 : low;
-      high = b == 0xF4 ? 0x8F : high;
-    } else {
-      throw NotPlain.INSTANCE;
-    }
-    int second = in[p + 1] & 0xFF;
-    if (second < low || second > high) {
-      throw NotPlain.INSTANCE;
-    }
-    for (int i = 2; i < length; i++) {
-      if ((in[p + i] & 0xC0) != 0x80) {
-        throw NotPlain.INSTANCE;
-      }
-    }
-    return length;
   }
 
   /**
@@ -559,7 +440,7 @@ final class PlainJsonScanner {
       return p + 2;
     }
     if (use != DROPPED) {
-      throw NotPlain.INSTANCE;
+      throw NotPlainJson.INSTANCE;
     }
     if (e == '/') {
       return p + 2;
@@ -567,12 +448,12 @@ final class PlainJsonScanner {
     if (e == 'u') {
       for (int i = p + 2; i < p + 6; i++) {
         if (Character.digit(in[i], 16) < 0) {
-          throw NotPlain.INSTANCE;
+          throw NotPlainJson.INSTANCE;
         }
       }
       return p + 6;
     }
-    throw NotPlain.INSTANCE;
+    throw NotPlainJson.INSTANCE;
   }
 
   private void literal(JsonShape.Node node, RecordValues values) {
@@ -580,7 +461,7 @@ final class PlainJsonScanner {
     if (matches("true") || matches("false")) {
       notNumber(node, "boolean", values);
     } else if (!matches("null")) {
-      throw NotPlain.INSTANCE;
+      throw NotPlainJson.INSTANCE;
     }
     // (null: a configured field holding it is missing, as in the Jackson read.)
     capture(from, pos);
@@ -601,71 +482,20 @@ final class PlainJsonScanner {
   }
 
   /**
-   * A number in JSON's grammar: {@code -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?}. A
-   * configured field reads it as a double, the id and the user as an integer. Captured, it is
-   * written as Jackson writes back what it read: an integer (an int, long or BigInteger) as its own
-   * text, -0 as 0; a decimal (a double) as {@link Double#toString} writes the double.
+   * A number ({@link JsonNumberReader}). A configured field reads it as a double, the id and the
+   * user as an integer. Captured, it is written as Jackson writes back what it read: an integer (an
+   * int, long or BigInteger) as its own text, -0 as 0; a decimal (a double) as {@link
+   * Double#toString} writes the double.
    */
   private void number(JsonShape.Node node, RecordValues values) {
     byte[] in = this.in;
     int from = pos;
-    int p = from;
-    if (in[p] == '-') {
-      p++;
-    }
-    // The digits are read as parseDouble reads them, on the way: their value (exact up to 15 of
-    // them), how many (leading zeros too) and how many come before the point.
-    long digits = 0;
-    int count = 0;
-    int point = -1;
-    byte b = in[p];
-    if (b == '0') {
-      p++;
-      count = 1;
-    } else if (b >= '1' && b <= '9') {
-      while (p < in.length && (b = in[p]) >= '0' && b <= '9') {
-        digits = 10 * digits + (b - '0');
-        count++;
-        p++;
-      }
-    } else {
-      throw NotPlain.INSTANCE;
-    }
-    boolean integer = true;
-    if (p < in.length && in[p] == '.') {
-      integer = false;
-      p++;
-      point = count;
-      while (p < in.length && (b = in[p]) >= '0' && b <= '9') {
-        digits = 10 * digits + (b - '0');
-        count++;
-        p++;
-      }
-      if (count == point) {
-        throw NotPlain.INSTANCE;
-      }
-    }
-    boolean exponent = p < in.length && (in[p] == 'e' || in[p] == 'E');
-    pos = p;
-    if (exponent) {
-      integer = false;
-      pos++;
-      if (in[pos] == '+' || in[pos] == '-') {
-        pos++;
-      }
-      requireDigits();
-    }
+    pos = number.scan(in, from);
     int length = pos - from;
-    if (length > MAX_NUMBER) {
-      throw NotPlain.INSTANCE;
-    }
+    boolean integer = number.integer();
     boolean field = node != null && node.field >= 0;
     if (field || capturing >= 0 && !integer) {
-      // (The integer -0 is Jackson's int 0, read here as -0.0: the plan perturbs both as +0.0.)
-      double value =
-          exponent || count > 15
-              ? parseDouble(in, from, pos)
-              : exactDecimal(in[from] == '-', digits, point < 0 ? 0 : point - count);
+      double value = number.value(in, from, pos);
       if (field) {
         values.number(node.field, value);
       }
@@ -673,13 +503,13 @@ final class PlainJsonScanner {
         // Jackson writes a decimal back as the double it read, in Double.toString's form, and one
         // beyond a double's range as the string "Infinity": left to Jackson.
         if (Double.isInfinite(value)) {
-          throw NotPlain.INSTANCE;
+          throw NotPlainJson.INSTANCE;
         }
         captured.writeDouble(value);
       }
     }
     if (node != null && (node.id || node.user)) {
-      Identifier id = integer ? integer(from, length) : null;
+      Identifier id = integer ? JsonNumberReader.integerIdentifier(in, from, length) : null;
       if (node.id && id != null) {
         values.id(id);
       }
@@ -694,44 +524,6 @@ final class PlainJsonScanner {
       } else {
         captured.write(in, from, length);
       }
-    }
-  }
-
-  /**
-   * An integer id or user: one of at most 18 digits is a long; a longer one (at most {@value
-   * #MAX_NUMBER} characters) a BigInteger, the same identifier as Jackson's long or BigInteger.
-   */
-  private Identifier integer(int from, int length) {
-    boolean negative = in[from] == '-';
-    int digits = negative ? length - 1 : length;
-    if (digits > 18) {
-      return Identifier.integer(
-          new BigInteger(new String(in, from, length, StandardCharsets.ISO_8859_1)));
-    }
-    long v = 0;
-    for (int i = from + (negative ? 1 : 0); i < from + length; i++) {
-      v = v * 10 + (in[i] - '0');
-    }
-    return Identifier.integer(negative ? -v : v);
-  }
-
-  /**
-   * Past the digits at {@code pos} (locals in the loop: the fields would be stored on every step).
-   */
-  private void skipDigits() {
-    byte[] in = this.in;
-    int p = pos;
-    while (p < in.length && in[p] >= '0' && in[p] <= '9') {
-      p++;
-    }
-    pos = p;
-  }
-
-  private void requireDigits() {
-    int from = pos;
-    skipDigits();
-    if (pos == from) {
-      throw NotPlain.INSTANCE;
     }
   }
 
@@ -761,93 +553,6 @@ final class PlainJsonScanner {
   }
 
   /**
-   * The double nearest to the decimal {@code in[from, to)} (JSON's number grammar, checked), as
-   * Jackson reads it: correctly rounded, like {@link Double#parseDouble}. An integer Jackson reads
-   * as a long or BigInteger and converts, which rounds correctly too (-0 does not come here).
-   *
-   * <p>Clinger's fast path: with at most 15 digits the digits are an exact double below 2^53, and
-   * 10^k is exact for k <= 22, so one multiplication or division, correctly rounded by IEEE 754,
-   * gives the correctly rounded value (W. D. Clinger, "How to read floating point numbers
-   * accurately", PLDI 1990). The digits are counted with their leading zeros (one test per digit
-   * instead of three), so a decimal of more than 15 digits in all goes to Jackson's fast parser, as
-   * in the Jackson read, even when fewer are significant: rare in sensor data (0.000123456789012
-   * has 15), and the same double either way.
-   */
-  static double parseDouble(byte[] in, int from, int to) {
-    int i = from;
-    boolean negative = in[i] == '-';
-    if (negative) {
-      i++;
-    }
-    long digits = 0;
-    int count = 0;
-    int point = -1;
-    for (; i < to; i++) {
-      int d = in[i] - '0';
-      if (d >= 0 && d <= 9) {
-        digits = digits * 10 + d;
-        count++;
-      } else if (d == '.' - '0') {
-        point = count;
-      } else {
-        break;
-      }
-    }
-    if (count > 15) {
-      return slowParse(in, from, to);
-    }
-    int exponent = point < 0 ? 0 : point - count;
-    if (i < to) {
-      // past the 'e' or 'E'
-      i++;
-      boolean negativeExponent = in[i] == '-';
-      if (in[i] == '-' || in[i] == '+') {
-        i++;
-      }
-      if (to - i > 3) {
-        return slowParse(in, from, to);
-      }
-      int e = 0;
-      for (; i < to; i++) {
-        e = e * 10 + (in[i] - '0');
-      }
-      exponent += negativeExponent ? -e : e;
-    }
-    if (digits != 0 && (exponent >= POWERS_OF_TEN.length || -exponent >= POWERS_OF_TEN.length)) {
-      return slowParse(in, from, to);
-    }
-    return exactDecimal(negative, digits, exponent);
-  }
-
-  /**
-   * {@code digits 10^exponent}, correctly rounded, by Clinger's fast path (see {@link
-   * #parseDouble}): for at most 15 digits and |exponent| at most 22.
-   */
-  private static double exactDecimal(boolean negative, long digits, int exponent) {
-    double value;
-    if (digits == 0) {
-      value = 0;
-    } else if (exponent >= 0) {
-      value = digits * POWERS_OF_TEN[exponent];
-    } else {
-      value = digits / POWERS_OF_TEN[-exponent];
-    }
-    return negative ? -value : value;
-  }
-
-  /**
-   * Beyond Clinger's fast path: Jackson's own fast parser (FastDoubleParser, correctly rounded),
-   * the one the Jackson read uses, on the number's characters.
-   */
-  private static double slowParse(byte[] in, int from, int to) {
-    char[] chars = new char[to - from];
-    for (int i = from; i < to; i++) {
-      chars[i - from] = (char) in[i];
-    }
-    return NumberInput.parseDouble(chars, 0, chars.length, true);
-  }
-
-  /**
    * {@link String#hashCode} of the ASCII text of these bytes (of any bytes: used alike on both
    * sides).
    */
@@ -857,14 +562,5 @@ final class PlainJsonScanner {
       h = 31 * h + (in[i] & 0xFF);
     }
     return h;
-  }
-
-  /** Outside plain JSON: Jackson reads the record. */
-  private static final class NotPlain extends RuntimeException {
-    static final NotPlain INSTANCE = new NotPlain();
-
-    private NotPlain() {
-      super("not plain JSON", null, false, false);
-    }
   }
 }

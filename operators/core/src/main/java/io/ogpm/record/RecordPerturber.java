@@ -9,7 +9,6 @@ import io.ogpm.annotation.Internal;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.mechanism.random.Identifier;
 import io.ogpm.mechanism.random.RandomnessMode;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Perturbs one JSON record: the same code path for the Flink operator and the {@code perturb}
@@ -28,7 +27,7 @@ import java.nio.charset.StandardCharsets;
  * field: mechanism, domain, randomness) and a {@link JsonShape} (where the configured names sit);
  * each record is read in one streaming pass ({@link JsonRecordReader}) and its output written
  * without an intermediate tree ({@link JsonRecordWriter}), byte for byte as the earlier tree-based
- * implementation wrote it.
+ * implementation wrote it; both through the configuration's {@link JsonRecordCodec}.
  *
  * <p>Not thread-safe (it owns a random stream and reusable buffers): one per Flink subtask.
  */
@@ -45,9 +44,7 @@ public final class RecordPerturber {
 
   private final PerturbationPlan plan;
   private final RecordValues values;
-  private final JsonRecordReader reader;
-  private final JsonRecordWriter writer;
-  private final boolean idPassedThrough;
+  private final JsonRecordCodec codec;
 
   /** A perturber for a configuration, with the given randomness and the default size limit. */
   public RecordPerturber(PrivacyConfig config, RandomnessMode randomness) {
@@ -57,11 +54,7 @@ public final class RecordPerturber {
   public RecordPerturber(PrivacyConfig config, RandomnessMode randomness, int maxBytes) {
     this.plan = PerturbationPlan.compile(config, randomness);
     this.values = plan.newValues();
-    JsonFactory json = factory(maxBytes);
-    JsonShape shape = new JsonShape(config, json);
-    this.reader = new JsonRecordReader(json, shape, maxBytes);
-    this.writer = new JsonRecordWriter(shape);
-    this.idPassedThrough = config.idField().map(config.passthrough()::contains).orElse(false);
+    this.codec = new JsonRecordCodec(config, maxBytes);
   }
 
   /**
@@ -99,17 +92,17 @@ public final class RecordPerturber {
    * never should).
    */
   long strictReads() {
-    return reader.strictReads();
+    return codec.reader().strictReads();
   }
 
   /** How many records the plain scanner read (tests: records in plain JSON always should be). */
   long plainReads() {
-    return reader.plainReads();
+    return codec.reader().plainReads();
   }
 
   /** Perturbs one record. Never throws on bad input. */
   public Outcome perturb(byte[] input, Source source) {
-    DeadLetter refused = reader.read(input, values, source);
+    DeadLetter refused = codec.read(input, values, source);
     if (refused == null) {
       refused = plan.perturb(values, source);
     }
@@ -117,14 +110,16 @@ public final class RecordPerturber {
       return new Outcome.Rejected(refused);
     }
     Identifier user = values.user();
-    byte[] key = idPassedThrough ? values.id().text().getBytes(StandardCharsets.UTF_8) : null;
     return new Outcome.Perturbed(
-        key, writer.write(values, reader), values.epsilon(), user.isNone() ? null : user.text());
+        codec.key(values),
+        codec.write(values),
+        values.epsilon(),
+        user.isNone() ? null : user.text());
   }
 
   /** How many of the plain reads were replays of an earlier record's structure. */
   long replays() {
-    return reader.replays();
+    return codec.reader().replays();
   }
 
   /** See {@link JsonRecordReader#looksLikeUtf8}. */

@@ -24,7 +24,11 @@ public final class RecordValues {
   private Identifier id;
   private Identifier user;
 
-  RecordValues(int fields) {
+  /**
+   * A holder for a record of {@code fields} configured fields (a plan's: {@link
+   * PerturbationPlan#newValues}).
+   */
+  public RecordValues(int fields) {
     input = new double[fields];
     present = new boolean[fields];
     otherType = new String[fields];
@@ -97,15 +101,18 @@ public final class RecordValues {
     return user;
   }
 
-  boolean present(int field) {
+  /** Whether the record holds a number in field {@code field}. */
+  public boolean present(int field) {
     return present[field];
   }
 
-  String otherType(int field) {
+  /** The JSON type of field {@code field}'s value where it is not a number, else null. */
+  public String otherType(int field) {
     return otherType[field];
   }
 
-  double input(int field) {
+  /** Field {@code field}'s number as read: a raw value. */
+  public double input(int field) {
     return input[field];
   }
 
@@ -113,7 +120,12 @@ public final class RecordValues {
     input[field] = value;
   }
 
-  void output(int field, double value) {
+  /**
+   * Sets field {@code field}'s output, which the writer writes: NaN leaves the field unreported.
+   * The plan's {@link PerturbationPlan#perturb} sets the perturbed ones; nothing else in the
+   * library calls it (the architecture rules say who may).
+   */
+  public void output(int field, double value) {
     output[field] = value;
     reported[field] = !Double.isNaN(value);
   }

@@ -124,7 +124,7 @@ class FieldAccumulatorTest {
       mixed.add(-1, binning);
     }
     assertThat(mixed.sum()).isEqualTo(-70);
-    assertThat(FieldAccumulator.toBigInteger(mixed.getSumHigh(), mixed.getSumLow()))
+    assertThat(Int128.toBigInteger(mixed.getSumHigh(), mixed.getSumLow()))
         .isEqualTo(java.math.BigInteger.valueOf(-70).shiftLeft(60));
   }
 
@@ -333,7 +333,7 @@ class FieldAccumulatorTest {
     }
     assertThat(a.sum()).isEqualTo(-70);
     assertThat(a.getCount()).isEqualTo(130);
-    assertThat(FieldAccumulator.toBigInteger(a.getSumHigh(), a.getSumLow()))
+    assertThat(Int128.toBigInteger(a.getSumHigh(), a.getSumLow()))
         .isEqualTo(java.math.BigInteger.valueOf(-70).shiftLeft(60));
     for (int i = 0; i < 30; i++) {
       a.subtract(1, binning);

@@ -168,7 +168,7 @@ class ReconstructionCapTest {
    * then rises again to the settled fit's, and a jump towards that fit raises it further. Kept or
    * dropped by its deviance alone, every such jump was dropped and SQUAREM took more steps than
    * plain EMS there (27,094 and 34,775 steps); kept by its fixed-point residual while the deviance
-   * rises ({@code Reconstruction.Fit#squaremCycle}), the jumps are kept.
+   * rises ({@code SquaremFit#squaremCycle}), the jumps are kept.
    */
   @Test
   void onTheSampleTheReconstructionKeepsPlainEmsError() throws IOException {

@@ -189,7 +189,7 @@ class ReconstructionTest {
 
   /** The default schedule's settling distance for n records over k bins. */
   private static double settleDistance(int k, long n) {
-    return Reconstruction.SETTLE_FRACTION * Math.sqrt(k / (double) n);
+    return SquaremFit.SETTLE_FRACTION * Math.sqrt(k / (double) n);
   }
 
   @Test
@@ -368,10 +368,10 @@ class ReconstructionTest {
                     new Reconstruction.Schedule(
                         Reconstruction.MAX_ITERATIONS,
                         0,
-                        Reconstruction.FIRST_STEP_LIMIT,
+                        SquaremFit.FIRST_STEP_LIMIT,
                         true,
                         0,
-                        Reconstruction.SETTLE_FRACTION))
+                        SquaremFit.SETTLE_FRACTION))
                 .frequencies());
     assertThat(Reconstruction.em(counts, t, 777).frequencies())
         .containsExactly(

@@ -385,7 +385,7 @@ class PlainJsonScannerTest {
     }
     for (String text : texts) {
       byte[] b = ("[" + text + "]").getBytes(StandardCharsets.US_ASCII);
-      assertThat(PlainJsonScanner.parseDouble(b, 1, b.length - 1))
+      assertThat(JsonNumberReader.parseDouble(b, 1, b.length - 1))
           .as(text)
           .isEqualTo(Double.parseDouble(text));
     }

@@ -126,7 +126,7 @@ class ScannerEquivalenceTest {
       ids.add(
           new Scanned(
               "{\"accel_x\":0.5,\"id\":" + n + ",\"u\":" + n + "}",
-              n.length() <= PlainJsonScanner.MAX_NUMBER));
+              n.length() <= JsonNumberReader.MAX_NUMBER));
     }
     check(SHAPES, nested);
     RecordPerturber p = check(ReadOnceTest.YAML, scalars);

@@ -5,7 +5,6 @@ import io.ogpm.flink.PerturbedRecord;
 import io.ogpm.flink.RawRecord;
 import io.ogpm.flink.perturb.PerturbFunction;
 import io.ogpm.record.Source;
-import io.ogpm.record.UnperturbedRecordPath;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.functions.ProcessFunction;

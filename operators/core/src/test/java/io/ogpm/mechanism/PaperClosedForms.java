@@ -1,21 +1,18 @@
 package io.ogpm.mechanism;
 
-import io.ogpm.annotation.Internal;
-
 /**
  * The paper's closed-form square errors, kept verbatim as cross-checks of the exact piecewise
  * integration in {@link PiecewiseDistribution#expectedError}. Both are for the absolute-error
  * optimum ({@code p = e^(eps/2)}), the only one the paper gives in closed form.
  */
-@Internal
-public final class PaperClosedForms {
+final class PaperClosedForms {
   private PaperClosedForms() {}
 
   /**
    * Appendix "MSE of the Optimal GPM": the MSE of Theorem 3's mechanism at x in [0, 1), with {@code
    * C = (e^(eps/2) - 1) / (2 e^eps - 2)} and {@code p = e^(eps/2)}.
    */
-  public static double classicalMse(double epsilon, double x) {
+  static double classicalMse(double epsilon, double x) {
     Checks.positive("epsilon", epsilon);
     double p = Math.exp(epsilon / 2);
     double t = Math.exp(epsilon);
@@ -35,7 +32,7 @@ public final class PaperClosedForms {
    * {@code 2/3 ((pi^3 - C^3) p / e^eps + C^3 p)} with {@code C = pi (e^(eps/2) - 1) / (e^eps - 1)}
    * and {@code p = e^(eps/2) / 2pi}.
    */
-  public static double circularMse(double epsilon) {
+  static double circularMse(double epsilon) {
     Checks.positive("epsilon", epsilon);
     double p = Math.exp(epsilon / 2) / (2 * Math.PI);
     double t = Math.exp(epsilon);

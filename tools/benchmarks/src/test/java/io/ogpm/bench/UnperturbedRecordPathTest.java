@@ -1,4 +1,4 @@
-package io.ogpm.record;
+package io.ogpm.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +8,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.mechanism.random.RandomnessMode;
+import io.ogpm.record.Outcome;
+import io.ogpm.record.RecordPerturber;
+import io.ogpm.record.Source;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

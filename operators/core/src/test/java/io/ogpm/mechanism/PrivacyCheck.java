@@ -1,6 +1,5 @@
 package io.ogpm.mechanism;
 
-import io.ogpm.annotation.Internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -16,7 +15,6 @@ import java.util.TreeSet;
  * <p>A positive density at an output for one input and zero for another gives an infinite ratio; so
  * does an atom present for one input and absent for another.
  */
-@Internal
 public final class PrivacyCheck {
   private PrivacyCheck() {}
 
