@@ -156,13 +156,23 @@ final class DemoReport {
     html.append("<section class=\"accounting\"><h2>Accounting</h2><table class=\"accounting\">")
         .append(
             "<tr><th class=\"name\">records</th><th>count</th><th class=\"name\">check</th></tr>");
-    row(html, "in (replayed into " + Demo.RAW + ")", Long.toString(a.recordsIn()), "", false);
+    row(html, "in (replayed into " + DemoTopics.RAW + ")", Long.toString(a.recordsIn()), "", false);
     if (a.perturbed() != null) {
-      row(html, "perturbed (in " + Demo.PERTURBED + ")", Long.toString(a.perturbed()), "", false);
+      row(
+          html,
+          "perturbed (in " + DemoTopics.PERTURBED + ")",
+          Long.toString(a.perturbed()),
+          "",
+          false);
     } else {
       row(html, "perturbed", "\u2014", "not re-read while live", false);
     }
-    row(html, "dead-lettered (in " + Demo.DEAD + ")", Long.toString(a.deadLettered()), "", false);
+    row(
+        html,
+        "dead-lettered (in " + DemoTopics.DEAD + ")",
+        Long.toString(a.deadLettered()),
+        "",
+        false);
     a.deadByReason()
         .forEach((reason, n) -> row(html, "\u2003reason " + reason, Long.toString(n), "", false));
     if (a.perturbed() != null) {
