@@ -55,10 +55,7 @@ final class AggregationPipelines {
 
   /** The deployable aggregate job; {@code group} null: no group. */
   Timing aggregate(PrivacyConfig config, String input, String group) {
-    int run = cluster.nextRun();
-    String output = "bench.stats." + run;
-    cluster.createTopic(output, 1, BenchCluster.KEEP);
-    String id = "bench-" + run;
+    Job job = newJob("bench.stats.");
     StreamExecutionEnvironment env = cluster.environment();
     AggregateJob.build(
         env,
@@ -67,9 +64,9 @@ final class AggregationPipelines {
                 a -> a.config(config).window(window()).groupBy(group).bins(50).method(method))
             .kafka(cluster.kafka())
             .inputTopic(input)
-            .outputTopic(output)
-            .groupId(id)
-            .transactionalIdPrefix(id)
+            .outputTopic(job.output())
+            .groupId(job.id())
+            .transactionalIdPrefix(job.id())
             .timeField("ts")
             .outOfOrderness(OUT_OF_ORDERNESS)
             .idleTimeout(IDLE_TIMEOUT)
@@ -77,16 +74,13 @@ final class AggregationPipelines {
             .checkpointInterval(BenchCluster.CHECKPOINTS)
             .parallelism(cluster.parallelism())
             .build());
-    return MeasuredRun.execute(env, "bench aggregation", cluster.kafka(), List.of(output))
+    return MeasuredRun.execute(env, "bench aggregation", cluster.kafka(), List.of(job.output()))
         .timing(records);
   }
 
   /** The records per window and group, written as numbers; {@code group} null: no group. */
   Timing count(PrivacyConfig config, String input, String group) {
-    int run = cluster.nextRun();
-    String output = "bench.counts." + run;
-    cluster.createTopic(output, 1, BenchCluster.KEEP);
-    String id = "bench-" + run;
+    Job job = newJob("bench.counts.");
     StreamExecutionEnvironment env = cluster.environment();
     JobEnvironment.configure(env, BenchCluster.CHECKPOINTS, cluster.parallelism());
     LdpAggregation.Builder a = LdpAggregation.builder().config(config).window(window());
@@ -98,7 +92,7 @@ final class AggregationPipelines {
             AggregationKafka.perturbedValuesSource()
                 .kafka(cluster.kafka())
                 .topics(input)
-                .groupId(id)
+                .groupId(job.id())
                 .deserializer(aggregation.deserializer("ts"))
                 .bounded(true)
                 .build(),
@@ -107,9 +101,23 @@ final class AggregationPipelines {
         .keyBy(new GroupKey())
         .window(TumblingEventTimeWindows.of(window()))
         .aggregate(new Count())
-        .sinkTo(cluster.kafka().exactlyOnceSink(countSerializer(output), id));
-    return MeasuredRun.execute(env, "bench count per window", cluster.kafka(), List.of(output))
+        .sinkTo(cluster.kafka().exactlyOnceSink(countSerializer(job.output()), job.id()));
+    return MeasuredRun.execute(
+            env, "bench count per window", cluster.kafka(), List.of(job.output()))
         .timing(records);
+  }
+
+  /** A job's ids ({@code bench-N}) and its output topic. */
+  private record Job(String id, String output) {}
+
+  /**
+   * The next job, its output topic {@code outputPrefix} and its number, created (one partition).
+   */
+  private Job newJob(String outputPrefix) {
+    int run = cluster.nextRun();
+    String output = outputPrefix + run;
+    cluster.createTopic(output, 1, BenchCluster.KEEP);
+    return new Job("bench-" + run, output);
   }
 
   /** Windows of {@code recordsPerWindow} records: the records are 1 ms apart. */
