@@ -28,18 +28,23 @@ public final class Bench {
     return withMachine(RecordBench.run(warmUp, measure, fieldCounts, windowSizes, passthrough));
   }
 
-  public static Result pipeline(
+  /**
+   * What {@code bench pipeline} runs: {@code records} per input topic, {@code repetitions} timed
+   * pairs after {@code warmUpRounds} untimed rounds, every job at {@code parallelism}, the
+   * aggregations in windows of {@code recordsPerWindow} records with {@code method} as their
+   * headline estimate.
+   */
+  public record PipelineOptions(
       int records,
       int repetitions,
       int parallelism,
       int recordsPerWindow,
       EstimationMethod method,
-      int warmUpRounds,
-      PrintWriter log) {
-    return withMachine(
-        new PipelineBench(
-                records, repetitions, parallelism, recordsPerWindow, method, warmUpRounds, log)
-            .run());
+      int warmUpRounds) {}
+
+  /** The pipelines side by side; progress lines go to {@code log}. */
+  public static Result pipeline(PipelineOptions options, PrintWriter log) {
+    return withMachine(new PipelineBench(options, log).run());
   }
 
   /**

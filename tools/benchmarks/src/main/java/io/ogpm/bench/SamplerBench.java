@@ -21,7 +21,9 @@ import java.util.function.LongSupplier;
  * Perturbed values per second, one thread, per mechanism (OGPM on an interval, on a circle, OGPM-U)
  * and randomness mode: {@code secure} (AES-CTR from SecureRandom, the default), {@code seeded}
  * (AES-CTR from a seed) and {@code keyed} (a SipHash PRF of key, field, mechanism, id, user and
- * value per value, as the record path does it). The same work as the JMH {@code SamplerBenchmark}.
+ * value per value, as the record path does it). The project's one sampler benchmark: it runs from
+ * the shipped {@code ogpm.jar} ({@code ogpm bench samplers}), so a user measures their own machine
+ * with the command the documented figures come from.
  */
 final class SamplerBench {
   static final int BATCH = 1024;

@@ -156,12 +156,13 @@ final class BenchCommand implements Callable<Integer> {
           case "records" -> records(warm, measure, windowSizes);
           case "pipeline" ->
               Bench.pipeline(
-                  records,
-                  repetitions,
-                  parallelism,
-                  recordsPerWindow,
-                  method.equals("em") ? EstimationMethod.EM : EstimationMethod.RAW,
-                  Math.max(0, warmupRounds),
+                  new Bench.PipelineOptions(
+                      records,
+                      repetitions,
+                      parallelism,
+                      recordsPerWindow,
+                      method.equals("em") ? EstimationMethod.EM : EstimationMethod.RAW,
+                      Math.max(0, warmupRounds)),
                   spec.commandLine().getErr());
           default ->
               throw new UsageError(

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -66,11 +67,7 @@ final class DemoCommand implements Callable<Integer> {
       description = "Window size. Default: ${DEFAULT-VALUE}.")
   Duration window;
 
-  @Option(
-      names = "--bins",
-      defaultValue = "50",
-      description = "Histogram bins. Default: ${DEFAULT-VALUE}.")
-  int bins;
+  @Mixin BinsOption bins;
 
   @Option(
       names = "--parallelism",
@@ -85,15 +82,13 @@ final class DemoCommand implements Callable<Integer> {
     if (records < 1) {
       throw new UsageError("--records must be >= 1, got " + records);
     }
-    if (bins < 1 || bins > 10_000) {
-      throw new UsageError("--bins must be in [1, 10000], got " + bins);
-    }
+    int binCount = bins.bins();
     if (parallelism < 1) {
       throw new UsageError("--parallelism must be >= 1, got " + parallelism);
     }
     Demo.Options options =
         new Demo.Options(
-            records, data, config, report, follow, webUiPort, window, bins, parallelism);
+            records, data, config, report, follow, webUiPort, window, binCount, parallelism);
     try {
       return Demo.run(options, spec.commandLine().getOut());
     } catch (Demo.BadOption e) {

@@ -1,7 +1,6 @@
 package io.ogpm.cli;
 
 import io.ogpm.mechanism.Distance;
-import io.ogpm.mechanism.ErrorMetric;
 import io.ogpm.mechanism.Mechanism;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -30,13 +29,7 @@ final class ErrorCommand implements Callable<Integer> {
     boolean worst;
   }
 
-  @Option(
-      names = "--metric",
-      paramLabel = "l1|l2",
-      defaultValue = "l1",
-      converter = MechanismOptions.MetricConverter.class,
-      description = "Absolute (l1) or square (l2) error. Default: ${DEFAULT-VALUE}.")
-  ErrorMetric metric;
+  @Mixin MetricOption metric;
 
   @Option(
       names = "--distance",
@@ -54,8 +47,8 @@ final class ErrorCommand implements Callable<Integer> {
     Distance d = distance != null ? distance : m.domain().naturalDistance();
     double value =
         where.worst
-            ? m.worstCaseError(metric, d)
-            : m.expectedError(options.input(m.domain(), where.x), metric, d);
+            ? m.worstCaseError(metric.value, d)
+            : m.expectedError(options.input(m.domain(), where.x), metric.value, d);
     spec.commandLine().getOut().println(Double.toString(value));
     return 0;
   }

@@ -8,7 +8,6 @@ import io.ogpm.config.PrivacyConfig;
 import io.ogpm.estimate.EstimateJson;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimator;
-import io.ogpm.jobs.cli.ConfigOption;
 import io.ogpm.jobs.cli.UsageError;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
@@ -16,9 +15,9 @@ import io.ogpm.record.JsonFields;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -33,12 +32,7 @@ import picocli.CommandLine.Spec;
             + " each with a 95%% interval; skipped (records without a usable value) and, with field sampling,"
             + " unreported (records that reported other fields).")
 final class EstimateCommand implements Callable<Integer> {
-  @Option(
-      names = "--config",
-      paramLabel = "FILE",
-      required = true,
-      description = "The field configuration (YAML).")
-  Path config;
+  @Mixin ConfigFileOption config;
 
   @Option(
       names = "--field",
@@ -47,12 +41,7 @@ final class EstimateCommand implements Callable<Integer> {
       description = "The field to estimate.")
   String field;
 
-  @Option(
-      names = "--bins",
-      paramLabel = "K",
-      defaultValue = "50",
-      description = "Histogram bins. Default: ${DEFAULT-VALUE}.")
-  int bins;
+  @Mixin BinsOption binsOption;
 
   @Option(
       names = "--method",
@@ -70,13 +59,11 @@ final class EstimateCommand implements Callable<Integer> {
     if (!method.equals("raw") && !method.equals("em")) {
       throw new UsageError("--method must be raw or em, got '" + method + "'");
     }
-    if (bins < 1 || bins > 10_000) {
-      throw new UsageError("--bins must be in [1, 10000], got " + bins);
-    }
-    PrivacyConfig cfg = ConfigOption.load(config);
+    int bins = binsOption.bins();
+    PrivacyConfig cfg = config.load();
     FieldConfig fc =
         cfg.field(field)
-            .orElseThrow(() -> new UsageError("--field '" + field + "' is not in " + config));
+            .orElseThrow(() -> new UsageError("--field '" + field + "' is not in " + config.file));
     Mechanism mechanism = MechanismCatalog.of(fc.spec());
     FieldEstimator estimator = FieldEstimator.of(mechanism, bins);
     if (method.equals("em") && !estimator.canReconstruct()) {

@@ -40,10 +40,7 @@ final class MechanismCommand implements Callable<Integer> {
     PiecewiseDistribution d = m.distribution(input);
     ObjectMapper json = new ObjectMapper();
     ObjectNode root = json.createObjectNode();
-    ArrayNode pieces = root.putArray("pieces");
-    for (PiecewiseDistribution.Piece p : d.pieces()) {
-      pieces.addObject().put("from", p.from()).put("to", p.to()).put("density", p.density());
-    }
+    PiecesJson.put(root, d.pieces());
     ArrayNode atoms = root.putArray("atoms");
     for (PiecewiseDistribution.Atom a : d.atoms()) {
       atoms.addObject().put("at", a.at()).put("mass", a.mass());

@@ -2,7 +2,6 @@ package io.ogpm.cli;
 
 import io.ogpm.config.FieldSampling;
 import io.ogpm.config.PrivacyConfig;
-import io.ogpm.jobs.cli.ConfigOption;
 import io.ogpm.jobs.cli.UsageError;
 import io.ogpm.mechanism.random.RandomnessMode;
 import io.ogpm.record.Outcome;
@@ -32,12 +31,7 @@ import picocli.CommandLine.Spec;
           + " on stderr: records perturbed, dead-lettered, and each record's epsilon."
     })
 final class PerturbCommand implements Callable<Integer> {
-  @Option(
-      names = "--config",
-      paramLabel = "FILE",
-      required = true,
-      description = "The field configuration (YAML).")
-  Path config;
+  @Mixin ConfigFileOption config;
 
   @Option(
       names = "--dlq",
@@ -51,13 +45,13 @@ final class PerturbCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    PrivacyConfig cfg = ConfigOption.load(config);
+    PrivacyConfig cfg = config.load();
     RandomnessMode mode = randomness.mode();
     RecordPerturber perturber;
     try {
       perturber = new RecordPerturber(cfg, mode);
     } catch (IllegalArgumentException e) {
-      throw new UsageError("--config " + config + ": " + e.getMessage());
+      throw new UsageError("--config " + config.file + ": " + e.getMessage());
     } finally {
       mode.destroy();
     }

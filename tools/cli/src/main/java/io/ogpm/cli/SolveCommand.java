@@ -1,12 +1,9 @@
 package io.ogpm.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ogpm.jobs.cli.UsageError;
 import io.ogpm.mechanism.Checks;
-import io.ogpm.mechanism.ErrorMetric;
-import io.ogpm.mechanism.PiecewiseDistribution;
 import io.ogpm.mechanism.solve.CollapseCheck;
 import io.ogpm.mechanism.solve.GpmProblem;
 import io.ogpm.mechanism.solve.GpmSolver;
@@ -16,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -45,13 +43,7 @@ final class SolveCommand implements Callable<Integer> {
       description = "Number of pieces m, 3 to 12. Default: ${DEFAULT-VALUE}.")
   int pieces;
 
-  @Option(
-      names = "--metric",
-      paramLabel = "l1|l2",
-      defaultValue = "l1",
-      converter = MechanismOptions.MetricConverter.class,
-      description = "Absolute (l1) or square (l2) error. Default: ${DEFAULT-VALUE}.")
-  ErrorMetric metric;
+  @Mixin MetricOption metric;
 
   @Option(
       names = "--epsilon",
@@ -127,8 +119,8 @@ final class SolveCommand implements Callable<Integer> {
       Checks.ordered("--lo", lo, "--hi", hi);
       problem =
           target.worst
-              ? GpmProblem.worstCase(lo, hi, epsilon, pieces, metric)
-              : GpmProblem.at(lo, hi, epsilon, pieces, metric, target.x0);
+              ? GpmProblem.worstCase(lo, hi, epsilon, pieces, metric.value)
+              : GpmProblem.at(lo, hi, epsilon, pieces, metric.value, target.x0);
     } catch (IllegalArgumentException e) {
       throw new UsageError(
           e.getMessage().startsWith("--") ? e.getMessage() : "--" + e.getMessage());
@@ -136,10 +128,7 @@ final class SolveCommand implements Callable<Integer> {
     SolvedGpm solved = solver.solve(problem);
     ObjectMapper json = new ObjectMapper();
     ObjectNode root = json.createObjectNode();
-    ArrayNode array = root.putArray("pieces");
-    for (PiecewiseDistribution.Piece p : solved.pieces()) {
-      array.addObject().put("from", p.from()).put("to", p.to()).put("density", p.density());
-    }
+    PiecesJson.put(root, solved.pieces());
     root.put("error", solved.error());
     root.put("at", target.worst ? lo : target.x0);
     root.put("searchError", solved.searchError());
@@ -158,7 +147,7 @@ final class SolveCommand implements Callable<Integer> {
     List<double[]> pairs = CollapseCheck.pairs(n);
     for (double[] pair : pairs) {
       for (int m : new int[] {4, 5}) {
-        CollapseCheck.Outcome o = check.check(pair[0], pair[1], m, metric);
+        CollapseCheck.Outcome o = check.check(pair[0], pair[1], m, metric.value);
         total++;
         failed += o.collapsed() ? 0 : 1;
         ObjectNode line =
@@ -179,7 +168,7 @@ final class SolveCommand implements Callable<Integer> {
     out.println(
         json.writeValueAsString(
             json.createObjectNode()
-                .put("metric", metric.id())
+                .put("metric", metric.value.id())
                 .put("checked", total)
                 .put("collapsed", total - failed)
                 .put("failed", failed)));

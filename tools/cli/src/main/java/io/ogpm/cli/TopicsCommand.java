@@ -4,13 +4,13 @@ import io.ogpm.flink.kafka.KafkaPreflight;
 import io.ogpm.flink.kafka.KafkaSettings;
 import io.ogpm.jobs.cli.DurationConverter;
 import io.ogpm.jobs.cli.UsageError;
-import io.ogpm.topics.Deviation;
-import io.ogpm.topics.KafkaTopicAdmin;
-import io.ogpm.topics.ObservedTopic;
-import io.ogpm.topics.TopicAudit;
-import io.ogpm.topics.TopicLayout;
-import io.ogpm.topics.TopicRequirement;
-import io.ogpm.topics.TopicSpec;
+import io.ogpm.kafka.topics.Deviation;
+import io.ogpm.kafka.topics.KafkaTopicAdmin;
+import io.ogpm.kafka.topics.ObservedTopic;
+import io.ogpm.kafka.topics.TopicAudit;
+import io.ogpm.kafka.topics.TopicLayout;
+import io.ogpm.kafka.topics.TopicRequirement;
+import io.ogpm.kafka.topics.TopicSpec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,25 +64,25 @@ final class TopicsCommand implements Callable<Integer> {
 
   @Option(
       names = "--raw-topic",
-      defaultValue = "ogpm.raw",
+      defaultValue = TopicLayout.RAW,
       description = "Default: ${DEFAULT-VALUE}.")
   String rawTopic;
 
   @Option(
       names = "--perturbed-topic",
-      defaultValue = "ogpm.perturbed",
+      defaultValue = TopicLayout.PERTURBED,
       description = "Default: ${DEFAULT-VALUE}.")
   String perturbedTopic;
 
   @Option(
       names = "--dead-letter-topic",
-      defaultValue = "ogpm.dead-letters",
+      defaultValue = TopicLayout.DEAD_LETTERS,
       description = "Default: ${DEFAULT-VALUE}.")
   String deadLetterTopic;
 
   @Option(
       names = "--stats-topic",
-      defaultValue = "ogpm.stats",
+      defaultValue = TopicLayout.STATS,
       description = "Default: ${DEFAULT-VALUE}.")
   String statsTopic;
 

@@ -133,7 +133,7 @@ class ModulesTest {
           .layer("benchmarks")
           .definedBy("io.ogpm.bench..", "io.ogpm.benchmarks..")
           .layer("cli")
-          .definedBy("io.ogpm.cli..", "io.ogpm.topics..")
+          .definedBy("io.ogpm.cli..")
           .whereLayer("core")
           .mayNotAccessAnyLayer()
           .whereLayer("flink")

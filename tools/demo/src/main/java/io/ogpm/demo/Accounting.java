@@ -23,7 +23,7 @@ public final class Accounting {
           String.format(
               "%d records replayed into %s but %d perturbed + %d dead-lettered: %d %s",
               replayed,
-              Demo.RAW,
+              DemoTopics.RAW,
               perturbed,
               deadLettered,
               Math.abs(replayed - perturbed - deadLettered),

@@ -156,15 +156,14 @@ final class DemoReport {
     html.append("<section class=\"accounting\"><h2>Accounting</h2><table class=\"accounting\">")
         .append(
             "<tr><th class=\"name\">records</th><th>count</th><th class=\"name\">check</th></tr>");
-    row(html, "in (replayed into " + Demo.RAW + ")", Long.toString(a.recordsIn()), "", false);
+    count(html, "in (replayed into " + DemoTopics.RAW + ")", a.recordsIn());
     if (a.perturbed() != null) {
-      row(html, "perturbed (in " + Demo.PERTURBED + ")", Long.toString(a.perturbed()), "", false);
+      count(html, "perturbed (in " + DemoTopics.PERTURBED + ")", a.perturbed());
     } else {
       row(html, "perturbed", "\u2014", "not re-read while live", false);
     }
-    row(html, "dead-lettered (in " + Demo.DEAD + ")", Long.toString(a.deadLettered()), "", false);
-    a.deadByReason()
-        .forEach((reason, n) -> row(html, "\u2003reason " + reason, Long.toString(n), "", false));
+    count(html, "dead-lettered (in " + DemoTopics.DEAD + ")", a.deadLettered());
+    a.deadByReason().forEach((reason, n) -> count(html, "\u2003reason " + reason, n));
     if (a.perturbed() != null) {
       long u = a.unaccounted();
       row(
@@ -200,6 +199,11 @@ final class DemoReport {
     html.append("</table></section>");
   }
 
+  /** A row of a count with nothing to check. */
+  private static void count(StringBuilder html, String name, long count) {
+    row(html, name, Long.toString(count), "", false);
+  }
+
   private static void row(
       StringBuilder html, String name, String count, String check, boolean mismatch) {
     html.append(mismatch ? "<tr class=\"mismatch\">" : "<tr>")
@@ -216,6 +220,16 @@ final class DemoReport {
    * The unit a chart states. The configuration has none: the sample's (acceleration in g) by name,
    * radians for a domain whose ends are multiples of pi/2, else "field units".
    */
+  /** A field with its unit, as the charts' axes name it. */
+  private static String label(FieldConfig f) {
+    return f.name() + " (" + unit(f) + ")";
+  }
+
+  /** A chart's title starts with the field, its unit and its epsilon. */
+  private static String title(FieldConfig f) {
+    return label(f) + ", " + eps(f) + ": ";
+  }
+
   static String unit(FieldConfig f) {
     if (f.name().startsWith("userAcceleration.")) {
       return "g";
@@ -286,20 +300,11 @@ final class DemoReport {
     }
     // The band's upper ends reach 1 near the data at small eps: the axis stays the histograms'.
     double top = max(truth, raw, em);
-    String xName = f.name() + " (" + unit(f) + ")";
+    String xName = label(f);
     Axis xAxis = angle(f) ? Axis.angle(xName, lo, hi) : Axis.fixed(xName, lo, hi);
     SvgChart chart =
         new SvgChart(
-                f.name()
-                    + " ("
-                    + unit(f)
-                    + "), "
-                    + eps(f)
-                    + ": distribution of "
-                    + of
-                    + ", "
-                    + k
-                    + " bins",
+                title(f) + "distribution of " + of + ", " + k + " bins",
                 xAxis,
                 Axis.round("share of records per bin", 0, top))
             .line(Kind.TRUE, x, truth)
@@ -322,14 +327,7 @@ final class DemoReport {
       hs.add(em);
     }
     return SvgChart.polar(
-        f.name()
-            + " ("
-            + unit(f)
-            + "), "
-            + eps(f)
-            + ": "
-            + of
-            + " on the circle (radius 1 + 10 x share)",
+        title(f) + of + " on the circle (radius 1 + 10 x share)",
         f.domain().lo(),
         f.domain().width(),
         angle(f),
@@ -395,18 +393,7 @@ final class DemoReport {
             -step / 2,
             x[n - 1] + step / 2);
     return new SvgChart(
-            f.name()
-                + " ("
-                + unit(f)
-                + "), "
-                + eps(f)
-                + ": "
-                + what
-                + " per "
-                + trim(step)
-                + " s window with 95 % interval",
-            xAxis,
-            yAxis)
+            title(f) + what + " per " + trim(step) + " s window with 95 % interval", xAxis, yAxis)
         .intervals(Kind.INTERVAL, x, lo, hi, circular)
         .line(Kind.TRUE, x, tr)
         .line(Kind.ESTIMATE, x, est);

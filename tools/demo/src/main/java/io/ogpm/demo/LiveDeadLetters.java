@@ -35,12 +35,8 @@ final class LiveDeadLetters {
 
   /** Adds one dead letter (the JSON the perturb job writes), read at {@code nowMs}. */
   void add(JsonNode deadLetter, long nowMs) {
-    byReason.merge(deadLetter.path("reason").asText("(none)"), 1L, Long::sum);
-    JsonNode source = deadLetter.get("source");
-    if (source != null && source.has("partition") && source.has("offset")) {
-      recentSources.put(
-          source.get("partition").asInt() + "/" + source.get("offset").asLong(), nowMs);
-    }
+    byReason.merge(DeadLetterJson.reason(deadLetter), 1L, Long::sum);
+    DeadLetterJson.source(deadLetter).ifPresent(source -> recentSources.put(source, nowMs));
     for (Iterator<Long> read = recentSources.values().iterator(); read.hasNext(); ) {
       if (read.next() >= nowMs - horizonMs) {
         break;

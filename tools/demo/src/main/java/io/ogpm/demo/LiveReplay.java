@@ -108,7 +108,7 @@ final class LiveReplay implements AutoCloseable {
                 new ProducerRecord<>(topic, null, now, key, line.getBytes(StandardCharsets.UTF_8)),
                 (landed, e) -> {
                   if (landed != null) {
-                    record.source = landed.partition() + "/" + landed.offset();
+                    record.source = DeadLetterJson.source(landed.partition(), landed.offset());
                   }
                 });
             sentCount.incrementAndGet();

@@ -41,6 +41,14 @@ record WindowStat(
         s.has("histogramBand") ? doubles(s.get("histogramBand").get("upper")) : null);
   }
 
+  /**
+   * The truth's key of this window, group and field ({@link GroundTruth#key}): a window refired
+   * within the allowed lateness comes again under the same key, and the last one wins.
+   */
+  String key() {
+    return GroundTruth.key(windowStart, group == null ? "" : group, field);
+  }
+
   private static double[] doubles(JsonNode a) {
     double[] out = new double[a.size()];
     for (int i = 0; i < out.length; i++) {

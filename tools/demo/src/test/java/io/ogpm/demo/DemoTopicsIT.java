@@ -31,9 +31,11 @@ class DemoTopicsIT {
                 "log.retention.ms", Long.toString(Duration.ofDays(7).toMillis()),
                 "log.retention.check.interval.ms", "200",
                 "log.initial.task.delay.ms", "0"))) {
-      Demo.createTopics(kafka.bootstrapServers());
+      DemoTopics.create(kafka.bootstrapServers(), 2);
       kafka.createTopic("control", 1, Map.of());
-      List<String> topics = List.of(Demo.RAW, Demo.PERTURBED, Demo.DEAD, Demo.STATS, "control");
+      List<String> topics =
+          List.of(
+              DemoTopics.RAW, DemoTopics.PERTURBED, DemoTopics.DEAD, DemoTopics.STATS, "control");
       for (String topic : topics) {
         kafka.produceRecords(topic, stamped());
       }

@@ -66,25 +66,13 @@ public final class PaperEvaluation {
     double[][] paper = {{2, 0.942, 0.923}, {4, 0.905, 0.747}};
     for (double[] row : paper) {
       double eps = row[0];
-      double[] ogpm =
-          wholeDomain(
-              mechanism(MechanismType.OGPM, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
-      double[] pmc =
-          wholeDomain(
-              mechanism(MechanismType.PM_C, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
-      double[] swc =
-          wholeDomain(
-              mechanism(MechanismType.SW_C, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
+      double[][] errors = classicalAbsoluteErrors(eps, xs);
+      double[] ogpm = errors[0];
+      double[] pmc = errors[1];
+      double[] swc = errors[2];
       figures.add(
-          Figure.of(
-              "classical-whole-domain-eps" + (int) eps,
-              "Classical domain [0,1), absolute error, eps = " + (int) eps,
-              "x",
-              "E|y - x|",
-              List.of(
-                  Series.of("OGPM", xs, ogpm),
-                  Series.of("PM-C", xs, pmc),
-                  Series.of("SW-C", xs, swc))));
+          classicalAbsoluteFigure(
+              "classical-whole-domain-eps" + (int) eps, String.valueOf((int) eps), xs, errors));
       String where =
           "Expected errors, classical domain (Fig. whole-domain, eps = " + (int) eps + ")";
       claims.add(
@@ -428,29 +416,45 @@ public final class PaperEvaluation {
     }
   }
 
+  /**
+   * OGPM's, PM-C's and SW-C's expected absolute errors on the classical domain [0,1) at each of
+   * {@code xs}: the paper's whole-domain comparison, at any epsilon.
+   */
+  private static double[][] classicalAbsoluteErrors(double eps, double[] xs) {
+    MechanismType[] types = {MechanismType.OGPM, MechanismType.PM_C, MechanismType.SW_C};
+    double[][] errors = new double[types.length][];
+    for (int i = 0; i < types.length; i++) {
+      errors[i] = wholeDomain(mechanism(types[i], UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
+    }
+    return errors;
+  }
+
+  /** {@link #classicalAbsoluteErrors} as a figure; {@code eps} as the title shows it. */
+  private static Figure classicalAbsoluteFigure(
+      String name, String eps, double[] xs, double[][] errors) {
+    return Figure.of(
+        name,
+        "Classical domain [0,1), absolute error, eps = " + eps,
+        "x",
+        "E|y - x|",
+        List.of(
+            Series.of("OGPM", xs, errors[0]),
+            Series.of("PM-C", xs, errors[1]),
+            Series.of("SW-C", xs, errors[2])));
+  }
+
   private void smallEpsilon() {
     double[] xs = grid(0, 1, INPUTS);
     double[][] paper = {{0.4, 0.008}, {0.8, 0.015}};
     for (double[] row : paper) {
       double eps = row[0];
-      double[] o =
-          wholeDomain(
-              mechanism(MechanismType.OGPM, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
-      double[] p =
-          wholeDomain(
-              mechanism(MechanismType.PM_C, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
-      double[] s =
-          wholeDomain(
-              mechanism(MechanismType.SW_C, UNIT, eps), ErrorMetric.L1, Distance.LINEAR, xs);
+      double[][] errors = classicalAbsoluteErrors(eps, xs);
+      double[] o = errors[0];
+      double[] p = errors[1];
+      double[] s = errors[2];
       String tag = String.valueOf(eps).replace('.', '_');
       figures.add(
-          Figure.of(
-              "small-epsilon-eps" + tag,
-              "Classical domain [0,1), absolute error, eps = " + eps,
-              "x",
-              "E|y - x|",
-              List.of(
-                  Series.of("OGPM", xs, o), Series.of("PM-C", xs, p), Series.of("SW-C", xs, s))));
+          classicalAbsoluteFigure("small-epsilon-eps" + tag, String.valueOf(eps), xs, errors));
       claims.add(
           new Claim(
               "Appendix, comparison under small eps (eps = " + eps + ")",

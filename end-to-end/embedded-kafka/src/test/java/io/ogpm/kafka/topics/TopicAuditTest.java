@@ -1,4 +1,4 @@
-package io.ogpm.topics;
+package io.ogpm.kafka.topics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -127,6 +127,28 @@ class TopicAuditTest {
     TopicLayout roomy = TopicLayout.builder().perturbParallelism(4).partitions(12).build();
     assertThat(roomy.topics().get(0).partitions()).isEqualTo(12);
     assertThat(roomy.topics().get(1).partitions()).isEqualTo(12);
+  }
+
+  /**
+   * The demo's layout: the topics the jobs write keep every record whatever its time stamp; the raw
+   * topic keeps its short retention, and the topics as created still meet every requirement.
+   */
+  @Test
+  void keepOutputsKeepsWhatTheJobsWriteAndLeavesTheRawRetention() {
+    TopicLayout kept = TopicLayout.builder().perturbParallelism(4).keepOutputs().build();
+    Map<String, TopicSpec> topics = new LinkedHashMap<>();
+    kept.topics().forEach(t -> topics.put(t.name(), t));
+    assertThat(topics.get("ogpm.raw").configs()).containsEntry("retention.ms", "86400000");
+    for (String output : List.of("ogpm.perturbed", "ogpm.dead-letters", "ogpm.stats")) {
+      assertThat(topics.get(output).configs()).as(output).containsEntry("retention.ms", "-1");
+    }
+    assertThat(TopicAudit.check(kept, asCreated(kept), List.of(GOOD_BROKER))).isEmpty();
+    assertThat(LAYOUT.topics())
+        .allSatisfy(
+            t ->
+                assertThat(t.configs().getOrDefault("retention.ms", ""))
+                    .as(t.name())
+                    .isNotEqualTo("-1"));
   }
 
   @Test

@@ -1,4 +1,4 @@
-package io.ogpm.topics;
+package io.ogpm.kafka.topics;
 
 import java.util.Objects;
 

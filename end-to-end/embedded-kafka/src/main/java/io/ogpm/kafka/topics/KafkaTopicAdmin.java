@@ -1,4 +1,4 @@
-package io.ogpm.topics;
+package io.ogpm.kafka.topics;
 
 import io.ogpm.kafka.KafkaTopics;
 import java.time.Duration;
@@ -23,9 +23,10 @@ import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * The Kafka side of {@code ogpm topics}: describes topics and brokers as {@link ObservedTopic} and
- * {@link ObservedBroker}, creates topics and changes their settings. Each call is bounded by the
- * timeout; a failure is an {@link AdminFailure} with one line naming what failed.
+ * The Kafka side of a {@link TopicLayout} ({@code ogpm topics}, the demo): describes topics and
+ * brokers as {@link ObservedTopic} and {@link ObservedBroker}, creates topics and changes their
+ * settings. Each call is bounded by the timeout; a failure is an {@link AdminFailure} with one line
+ * naming what failed.
  */
 public final class KafkaTopicAdmin implements AutoCloseable {
   private final Admin admin;

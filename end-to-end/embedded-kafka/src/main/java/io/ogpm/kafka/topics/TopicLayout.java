@@ -1,4 +1,4 @@
-package io.ogpm.topics;
+package io.ogpm.kafka.topics;
 
 import io.ogpm.config.BudgetClock;
 import io.ogpm.config.Options;
@@ -9,12 +9,14 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * The four topics of a deployment (raw, perturbed, dead letters, stats) and the broker setting the
- * jobs rely on, each with the reason. Built and validated by {@link #builder()}; defaults are the
- * jobs' own (topic names, the sinks' 10-minute transaction timeout).
+ * jobs rely on, each with the reason: what {@code ogpm topics} creates and checks, and what the
+ * demo creates on its own broker. Built and validated by {@link #builder()}; defaults are the jobs'
+ * own (topic names, the sinks' 10-minute transaction timeout).
  *
  * <ul>
  *   <li>Raw and perturbed topics: at least as many partitions as perturb subtasks. A Kafka source
@@ -34,6 +36,15 @@ import java.util.Set;
 public final class TopicLayout {
   /** The broker setting bounding the transaction timeout a producer may ask for. */
   public static final String TRANSACTION_MAX_TIMEOUT = "transaction.max.timeout.ms";
+
+  // The jobs' default topic names.
+  public static final String RAW = "ogpm.raw";
+  public static final String PERTURBED = "ogpm.perturbed";
+  public static final String DEAD_LETTERS = "ogpm.dead-letters";
+  public static final String STATS = "ogpm.stats";
+
+  /** {@code retention.ms} that deletes nothing by time. */
+  static final String KEEP_FOREVER = "-1";
 
   static final String WHY_RAW_PARTITIONS =
       "each perturb source subtask reads whole partitions: subtasks beyond the"
@@ -85,6 +96,7 @@ public final class TopicLayout {
   private final int replicationFactor;
   private final int minInsyncReplicas;
   private final Duration transactionTimeout;
+  private final boolean keepOutputs;
 
   private TopicLayout(Builder b) {
     raw = b.raw;
@@ -98,6 +110,7 @@ public final class TopicLayout {
     minInsyncReplicas =
         b.minInsyncReplicas == 0 ? Math.min(2, b.replicationFactor) : b.minInsyncReplicas;
     transactionTimeout = b.transactionTimeout;
+    keepOutputs = b.keepOutputs;
   }
 
   public static Builder builder() {
@@ -113,6 +126,7 @@ public final class TopicLayout {
             raw,
             "raw readings, read by perturb-job",
             partitions,
+            false,
             List.of(
                 new TopicRequirement.MinPartitions(
                     perturbParallelism, partitionsOption, WHY_RAW_PARTITIONS),
@@ -128,6 +142,7 @@ public final class TopicLayout {
             perturbed,
             "perturbed records, written by perturb-job, read by aggregate-job",
             partitions,
+            true,
             List.of(
                 new TopicRequirement.MinPartitions(
                     perturbParallelism, partitionsOption, WHY_PERTURBED_PARTITIONS),
@@ -137,12 +152,14 @@ public final class TopicLayout {
             deadLetters,
             "dead letters, written by perturb-job",
             1,
+            true,
             List.of(new TopicRequirement.NoCompaction(WHY_OUTPUT_NO_COMPACTION))));
     out.add(
         spec(
             stats,
             "window statistics, written by aggregate-job",
             1,
+            true,
             List.of(
                 new TopicRequirement.NoCompaction(WHY_OUTPUT_NO_COMPACTION),
                 new TopicRequirement.ConfigEquals(
@@ -152,9 +169,13 @@ public final class TopicLayout {
     return out;
   }
 
-  /** A topic spec with the requirements every topic has; created with what the requirements set. */
+  /**
+   * A topic spec with the requirements every topic has; created with what the requirements set,
+   * and, for a topic the jobs write ({@code output}) of a layout that keeps them, no deletion by
+   * time.
+   */
   private TopicSpec spec(
-      String name, String role, int createPartitions, List<TopicRequirement> own) {
+      String name, String role, int createPartitions, boolean output, List<TopicRequirement> own) {
     List<TopicRequirement> all = new ArrayList<>(own);
     all.add(new TopicRequirement.MinReplicas(replicationFactor, WHY_REPLICAS));
     all.add(new TopicRequirement.MinInsyncReplicas(minInsyncReplicas, WHY_MIN_INSYNC));
@@ -170,6 +191,9 @@ public final class TopicLayout {
       }
     }
     configs.put(TopicRequirement.MIN_INSYNC_REPLICAS, Integer.toString(minInsyncReplicas));
+    if (output && keepOutputs) {
+      configs.put(TopicRequirement.RETENTION_MS, KEEP_FOREVER);
+    }
     return new TopicSpec(name, role, createPartitions, replicationFactor, configs, all);
   }
 
@@ -185,21 +209,17 @@ public final class TopicLayout {
   }
 
   /**
-   * The deviation of a broker whose transaction timeout ceiling is below the jobs' timeout, if any.
-   */
-  /**
    * The perturbed topic's partitions against the raw topic's: at least as many, so that each holds
    * one raw partition's records in their order. Empty when either topic is missing (reported as
    * such).
    */
-  public java.util.Optional<Deviation> checkPartitions(
-      java.util.Map<String, ObservedTopic> observed) {
+  public Optional<Deviation> checkPartitions(Map<String, ObservedTopic> observed) {
     ObservedTopic r = observed.get(raw);
     ObservedTopic p = observed.get(perturbed);
     if (r == null || p == null || p.partitions() >= r.partitions()) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
-    return java.util.Optional.of(
+    return Optional.of(
         new Deviation(
             perturbed,
             Deviation.plural(p.partitions(), "partition")
@@ -210,7 +230,10 @@ public final class TopicLayout {
             WHY_PARTITIONS_FOLLOW_RAW));
   }
 
-  public java.util.Optional<Deviation> check(ObservedBroker broker) {
+  /**
+   * The deviation of a broker whose transaction timeout ceiling is below the jobs' timeout, if any.
+   */
+  public Optional<Deviation> check(ObservedBroker broker) {
     String value = broker.config(TRANSACTION_MAX_TIMEOUT).orElse(null);
     long max;
     try {
@@ -219,9 +242,9 @@ public final class TopicLayout {
       max = -1;
     }
     if (max >= transactionTimeout.toMillis()) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
-    return java.util.Optional.of(
+    return Optional.of(
         new Deviation(
             "broker " + broker.id(),
             TRANSACTION_MAX_TIMEOUT
@@ -231,6 +254,22 @@ public final class TopicLayout {
                 + transactionTimeout.toMillis()
                 + " (the jobs' transaction.timeout.ms)",
             WHY_TRANSACTION_TIMEOUT));
+  }
+
+  public String raw() {
+    return raw;
+  }
+
+  public String perturbed() {
+    return perturbed;
+  }
+
+  public String deadLetters() {
+    return deadLetters;
+  }
+
+  public String stats() {
+    return stats;
   }
 
   public Duration transactionTimeout() {
@@ -259,16 +298,17 @@ public final class TopicLayout {
 
   /** Builds a {@link TopicLayout}; every value has a default. */
   public static final class Builder {
-    private String raw = "ogpm.raw";
-    private String perturbed = "ogpm.perturbed";
-    private String deadLetters = "ogpm.dead-letters";
-    private String stats = "ogpm.stats";
+    private String raw = RAW;
+    private String perturbed = PERTURBED;
+    private String deadLetters = DEAD_LETTERS;
+    private String stats = STATS;
     private int perturbParallelism = 6;
     private int partitions;
     private Duration rawRetention = Duration.ofDays(1);
     private int replicationFactor = 3;
     private int minInsyncReplicas;
     private Duration transactionTimeout = Duration.ofMinutes(10);
+    private boolean keepOutputs;
 
     private Builder() {}
 
@@ -316,6 +356,18 @@ public final class TopicLayout {
     /** The jobs' {@code transaction.timeout.ms}; default 10 minutes, the sinks' own. */
     public Builder transactionTimeout(Duration d) {
       this.transactionTimeout = d;
+      return this;
+    }
+
+    /**
+     * Creates the topics the jobs write (perturbed, dead letters, stats) to keep every record
+     * whatever its time stamp ({@code retention.ms=-1}), for a broker whose data goes when it
+     * stops, as the demo's does: records stamped long ago (a replayed sample) would otherwise be
+     * deleted as they land. Default: the broker's retention. The raw topic keeps its short
+     * retention.
+     */
+    public Builder keepOutputs() {
+      this.keepOutputs = true;
       return this;
     }
 
