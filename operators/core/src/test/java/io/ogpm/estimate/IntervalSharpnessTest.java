@@ -87,7 +87,7 @@ class IntervalSharpnessTest {
               (int) (bits.nextUniform() * IntervalCoverageTest.MOTION.length)];
 
   /**
-   * The issue's oracle: {@code 2 x 1.96 sd(Y | x = 1/2) / (b sqrt n)}, b the slope of ogpm's affine
+   * The oracle's width: {@code 2 x 1.96 sd(Y | x = 1/2) / (b sqrt n)}, b the slope of ogpm's affine
    * mean.
    */
   private static double oracle(Mechanism ogpm, int n) {
