@@ -22,7 +22,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 public final class AggregateJob {
   /**
    * The aggregation's uid prefix: its operators' uids are {@code ogpm-aggregate-pre-aggregate} and
-   * {@code ogpm-aggregate-window-estimates}, those of earlier versions, so their savepoints
+   * {@code ogpm-aggregate-window-estimates}, which never change, so that the job's savepoints
    * restore.
    */
   static final String UID_PREFIX = "ogpm-aggregate";

@@ -13,11 +13,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *
  * <p>Object reuse: without it Flink copies every record, through its serializer, at each hand-over
  * between chained operators (the raw record into the perturbation, the perturbed one into the sink:
- * a reflective POJO copy of the raw record's bytes, about 5 % of the perturb task's time). The
- * jobs' operators allow it: none keeps an input beyond the call (the window operator copies what it
- * keeps), the perturbation emits new records, and the budget, which sets the fingerprint on a
- * record it releases, gets its records fresh from the shuffle by user. A user's job that wires the
- * library itself chooses for itself.
+ * a reflective POJO copy of the raw record's bytes). The jobs' operators allow it: none keeps an
+ * input beyond the call (the window operator copies what it keeps), the perturbation emits new
+ * records, and the budget, which sets the fingerprint on a record it releases, gets its records
+ * fresh from the shuffle by user. A user's job that wires the library itself chooses for itself.
  */
 public final class JobEnvironment {
   private JobEnvironment() {}

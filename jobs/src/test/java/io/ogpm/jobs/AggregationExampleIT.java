@@ -27,10 +27,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The README's "Windowed estimates" example, run on the test kit's MiniCluster and broker: the code
- * of {@link #aggregationExample} is the README's, with the test's topic names and a bounded source
- * (so that the job ends). Every sliding window, group and field of the input is estimated once,
- * over exactly its records; records perturbed under another configuration are skipped and counted.
+ * The "Windowed estimates" example of docs/datastream.md, run on the test kit's MiniCluster and
+ * broker: the code of {@link #aggregationExample} is the page's, with the test's topic names and a
+ * bounded source (so that the job ends). Every sliding window, group and field of the input is
+ * estimated once, over exactly its records; records perturbed under another configuration are
+ * skipped and counted.
  */
 class AggregationExampleIT {
   @RegisterExtension
@@ -47,7 +48,7 @@ class AggregationExampleIT {
   static final long T0 = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
   static final String[] ACTIVITIES = {"walking", "sitting"};
 
-  /** README: "Windowed estimates". */
+  /** docs/datastream.md: "Windowed estimates". */
   static void aggregationExample(
       StreamExecutionEnvironment env,
       PrivacyConfig config,

@@ -239,7 +239,8 @@ class BudgetIT {
     KafkaFixture kafka = cluster.kafka();
     createTopics(kafka, name, false);
     long start = System.currentTimeMillis();
-    // Four records per user stamped alternately on two days (which used to reset the budget).
+    // Four records per user stamped alternately on two days: each day's spending is kept on its
+    // own, so a record of one day never resets the other's.
     List<KafkaRecord> inputs =
         new ArrayList<>(produce(kafka, name + "-raw", "a", 3, 4, i -> JAN_1 + (i % 2) * DAY));
     JobClient job =

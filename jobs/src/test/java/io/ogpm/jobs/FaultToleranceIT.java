@@ -89,10 +89,9 @@ class FaultToleranceIT {
         "tm",
         (job, inputs) -> {
           // Mid-stream, on both subtasks: each reads one raw partition, and the one on the task
-          // manager
-          // killed must have records in open transactions, or no replay is there to check. (Waiting
-          // for 300 records in all let one subtask write them all on a loaded machine: then nothing
-          // was replayed.)
+          // manager killed must have records in open transactions, or no replay is there to check.
+          // (300 records in all would not do: on a loaded machine one subtask can write them all,
+          // and then nothing is replayed.)
           Map<String, Integer> rawPartition = new HashMap<>();
           for (KafkaRecord r : inputs) {
             rawPartition.put(id(r), r.partition());

@@ -12,8 +12,8 @@ import com.tngtech.archunit.lang.ArchRule;
 /**
  * The deployable jobs are built on the Flink library as a user's job would be: no type of {@code
  * io.ogpm.flink..} marked {@code @Internal} (ArchUnit, on the class files). What a job needs from
- * the library is API; where the jobs needed an internal, the library made it API or the jobs did
- * without.
+ * the library must be API: where a job would need an internal, the library makes it API or the job
+ * does without.
  */
 @AnalyzeClasses(packages = "io.ogpm.jobs", importOptions = ImportOption.DoNotIncludeTests.class)
 class JobsUseTheApiTest {

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The perturb job as built (no broker needed): its settings' validation, what it sets on the
- * environment (the job's business, not the library's), its uids (those of earlier versions, so
- * their savepoints restore) and Flink's own serializers on every stream.
+ * environment (the job's business, not the library's), its uids (fixed, so that its savepoints
+ * restore) and Flink's own serializers on every stream.
  */
 class PerturbJobTest {
   static final PrivacyConfig CONFIG =

@@ -38,9 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The job jar restores the committed savepoint of the perturb job: the fixture {@code
- * src/test/resources/savepoints/perturb-budget} (canonical format, today's state layout; see its
- * README) holds a per-user budget in which user {@code spent} has spent all of it and user {@code
- * partial} two fifths. Restored into the current {@link PerturbJob} on a real broker and a
+ * src/test/resources/savepoints/perturb-budget} (canonical format, the job's current state layout;
+ * see its README) holds a per-user budget in which user {@code spent} has spent all of it and user
+ * {@code partial} two fifths. Restored into the current {@link PerturbJob} on a real broker and a
  * MiniCluster, the budget is enforced as saved: {@code spent}'s records become {@code
  * budget-exhausted} dead letters, {@code partial} gets the three records it has left (its fourth is
  * a dead letter) and a user the savepoint never saw gets all five of its records.

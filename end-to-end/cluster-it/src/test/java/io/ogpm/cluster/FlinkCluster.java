@@ -124,15 +124,15 @@ final class FlinkCluster {
     s.put("jobmanager.memory.process.size", "1024m");
     s.put("taskmanager.memory.process.size", "1536m");
     // RocksDB's block cache and write buffers, shared by the six slots: about 60 MiB a slot. With
-    // 0.1 (enough for the heap backend) each state's write buffers were below one arena block,
-    // and RocksDB warned at every state's creation that it would flush constantly.
+    // 0.1 (enough for the heap backend) each state's write buffers would be below one arena block,
+    // and RocksDB would warn at every state's creation that it would flush constantly.
     s.put("taskmanager.memory.managed.fraction", "0.35");
     // Two jobs at parallelism 2, and room for a SQL query through the gateway.
     s.put("taskmanager.numberOfTaskSlots", "6");
     s.put("parallelism.default", "2");
     // RocksDB with incremental checkpoints as the Kubernetes deployment sets it: the TaskManager
-    // kill
-    // restores from incremental checkpoints, the stop with savepoint writes the canonical format.
+    // kill restores from incremental checkpoints, the stop with savepoint writes the canonical
+    // format.
     s.put("state.backend.type", "rocksdb");
     s.put("execution.checkpointing.incremental", "true");
     s.put("state.backend.rocksdb.use-bloom-filter", "true");

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 final class ReadmeSql {
   static final String MARKER = "<!-- sql example:";
 
-  /** Where README's statements say the job jar is: a cluster's own path. */
+  /** Where the page's statements say the job jar is: a cluster's own path. */
   static final String README_JAR = "file:///opt/ogpm/ogpm-job.jar";
 
   private static final Pattern BLOCK =
@@ -29,8 +29,8 @@ final class ReadmeSql {
 
   /**
    * The example's statements without comments, with every {@code 'properties.bootstrap.servers' =
-   * '...'} set to {@code bootstrapServers} and README's job jar ({@value #README_JAR}) replaced by
-   * {@code jobJar}.
+   * '...'} set to {@code bootstrapServers} and the page's job jar ({@value #README_JAR}) replaced
+   * by {@code jobJar}.
    *
    * @throws IllegalStateException if the page has no such block
    */

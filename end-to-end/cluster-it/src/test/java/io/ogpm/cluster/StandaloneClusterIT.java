@@ -504,10 +504,9 @@ class StandaloneClusterIT {
                     s -> s.keySet().containsAll(expected.keySet())));
     assertThat(stats).as("each window's count, by window, group and field").isEqualTo(expected);
     // With the budget, two subtasks write into each perturbed partition, a flush of one landing
-    // after
-    // the other's: after the restore, records came behind the watermark (the step back above, more
-    // than the default 5 s of out-of-orderness). None was dropped: they updated their windows
-    // within the default allowed lateness.
+    // after the other's: after the restore, records come behind the watermark (the step back
+    // above, more than the default 5 s of out-of-orderness). None is dropped: they update their
+    // windows within the default allowed lateness.
     List<Prometheus.Sample> afterRestore = Prometheus.scrape(secondMetricsPort);
     assertThat(Prometheus.count(afterRestore, "lateRecords"))
         .as("the aggregate job's lateRecords, per subtask")
@@ -671,12 +670,12 @@ class StandaloneClusterIT {
         .isEqualTo(perturbedNow);
 
     // 10. The other way round, bounded: the perturb job through the REST API, the aggregate job
-    // with
-    //    `flink run` waiting for its end, into topics of their own. This replay spans two days (the
-    //    sample, then the movers and the backlog a day later), and with the budget two subtasks
-    //    write into each perturbed partition: a flush of day-two records by one can land before the
-    //    other's last records of day one, a day behind. A replay of a history with such jumps
-    //    allows for them: two days of out-of-orderness (the end of its input fires every window).
+    //    with `flink run` waiting for its end, into topics of their own. This replay spans two
+    //    days (the sample, then the movers and the backlog a day later), and with the budget two
+    //    subtasks write into each perturbed partition: a flush of day-two records by one can land
+    //    before the other's last records of day one, a day behind. A replay of a history with
+    //    such jumps allows for them: two days of out-of-orderness (the end of its input fires
+    //    every window).
     List<String> secondTopics =
         List.of(
             "--perturbed-topic",

@@ -18,13 +18,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The {@code aggregate-job} example of docs/aggregation.md and docs/deployment.md (1 min windows
  * sliding by 10 s, 30 s allowed lateness, grouped by activity) on the whole MotionSense sample, as
- * a user would run it after the perturb job: it must keep up. The sample used to list its four
- * subjects one after another with the same timestamps, so in file order most records of subjects 2
- * to 4 arrived late, within the lateness of some windows: the job that estimated once per late
- * record emitted one window and field 31 times and stalled (the file is now in event-time order;
- * the bound below holds either way). Now each window, field and group is estimated at the
- * watermark, then at most once per late-update interval and once at the end of its lateness; the
- * test counts the emissions per window and field against that bound and prints how long the run
+ * a user would run it after the perturb job: it must keep up. Each window, field and group is
+ * estimated at the watermark, then at most once per late-update interval and once at the end of its
+ * lateness, so late records within the lateness cost a bounded number of estimates, not one each;
+ * the test counts the emissions per window and field against that bound and prints how long the run
  * took.
  */
 class ReadmeAggregateExampleIT {

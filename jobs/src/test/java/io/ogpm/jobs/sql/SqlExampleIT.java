@@ -160,8 +160,8 @@ class SqlExampleIT {
     ENV.kafka().createTopic(raw, 1);
     ENV.kafka().createTopic(perturbedTopic, 1);
     ENV.kafka().createTopic(stats, 1);
-    // The sample holds four subjects one after the other; devices would send them interleaved, in
-    // time order (the window TVF drops rows later than the watermark, 5 s behind).
+    // In time order, as devices send their readings (the window TVF drops rows later than the
+    // watermark, 5 s behind).
     List<String> sample =
         new ArrayList<>(Files.readAllLines(REPO.resolve("sample-data/motionsense-dws1.jsonl")));
     sample.sort(java.util.Comparator.comparingLong(SqlExampleIT::timeOf));

@@ -107,8 +107,8 @@ public final class ConfigFingerprint implements Serializable {
                   .append(s.objective().id())
                   .append(' ')
                   .append(s.gridBits());
-              // Only when set, so that the fingerprints of configurations without it stay as they
-              // were.
+              // Only when set: a configuration without it has the fingerprint it would have if
+              // the option did not exist.
               s.optimizeAt()
                   .ifPresent(x0 -> canonical.append(" at ").append(Double.toHexString(x0)));
               canonical.append('\n');

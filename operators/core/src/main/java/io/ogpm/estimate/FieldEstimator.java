@@ -196,10 +196,10 @@ public final class FieldEstimator {
   }
 
   /**
-   * The estimate as this library computed it before the tail statistics, the bands and the
-   * accelerated schedule: EMS by {@link Reconstruction.Schedule#PLAIN_FIRST}, the linear mean's
-   * interval from the outputs' mean alone, the circular direction from the confidence disk, no
-   * band. Only for benchmarks that measure the present emission side by side with the former one.
+   * A lighter estimate, without the tail statistics, the band and the step-limited schedule: EMS by
+   * {@link Reconstruction.Schedule#PLAIN_FIRST}, the linear mean's interval from the outputs' mean
+   * alone, the circular direction from the confidence disk, no band. Only for benchmarks that show
+   * what those parts of {@link #estimate} cost, side by side with it.
    */
   @Internal
   public FieldEstimate estimateAsFormerly(FieldAccumulator acc) {
@@ -254,8 +254,8 @@ public final class FieldEstimator {
   }
 
   /**
-   * The circular means with the direction from the confidence disk's projection, as before the
-   * direction test ({@link ResultantProjections}); for comparisons.
+   * The circular means with the direction from the confidence disk's projection instead of the
+   * direction test ({@link ResultantProjections}); for tests that compare the two.
    */
   CircularMeans circularMeansFromTheDisk(FieldAccumulator acc) {
     return circularMeans(acc, null, true);
@@ -277,8 +277,8 @@ public final class FieldEstimator {
           length,
           reconstructed == null ? Double.NaN : toField(rec));
     }
-    // The sums' rounding (kept from when they were sums of doubles: at most n ulps of the mean's
-    // components; the exact sums' quantisation, 2^-61 per value, is far below it).
+    // The sums' rounding: a margin of n ulps of the mean's components, a bound for sums of
+    // doubles; the exact sums' quantisation, 2^-61 per value, is far below it.
     double slack = (angleSlack + n * 0x1p-52) / rho1;
     double x = c / rho1;
     double y = s / rho1;

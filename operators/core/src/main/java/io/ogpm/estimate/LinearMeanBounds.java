@@ -22,15 +22,15 @@ import java.util.List;
  * the middle reach only at the background density. For the upper end of the interval, the statistic
  * {@code psi = y~ + kappa [y~ beyond c]} of one output's bin centre y~ adds kappa for an output at
  * or beyond the threshold c near the upper end: its expectation {@code Psi(x)} rises over the flat
- * end as g rises in the middle, so its identification no longer allows a flat end's worth of mass
- * for free ({@link BinStatistic}). kappa is what restores the slope: {@code kappa = (b (hi - t) -
- * (Psi0(hi) - Psi0(t))) / (T(hi) - T(mid))}, t the end of g's affine part, b its slope, Psi0 the
- * expectation of y~ and T that of the tail indicator. The best threshold c lies just beyond the
- * reach of the window's own inputs' outputs, unknown in advance: nearer the end it is noisier,
- * further in the outputs of inputs near the flat end reach it and bias the bound (its expectation
- * is convex there). So there are two, the output bin edges nearest to {@code hi - d/2} and {@code
- * hi - d/4}, {@code d = hi - t} the flat end's width (s/2 for OGPM). The lower end mirrors them
- * ({@code psi = y~ - kappa [y~ below c]}).
+ * end as g rises in the middle, so, unlike g's, its identification does not allow a flat end's
+ * worth of mass for free ({@link BinStatistic}). kappa is what restores the slope: {@code kappa =
+ * (b (hi - t) - (Psi0(hi) - Psi0(t))) / (T(hi) - T(mid))}, t the end of g's affine part, b its
+ * slope, Psi0 the expectation of y~ and T that of the tail indicator. The best threshold c lies
+ * just beyond the reach of the window's own inputs' outputs, unknown in advance: nearer the end it
+ * is noisier, further in the outputs of inputs near the flat end reach it and bias the bound (its
+ * expectation is convex there). So there are two, the output bin edges nearest to {@code hi - d/2}
+ * and {@code hi - d/4}, {@code d = hi - t} the flat end's width (s/2 for OGPM). The lower end
+ * mirrors them ({@code psi = y~ - kappa [y~ below c]}).
  *
  * <p><b>Error level, split from the count.</b> Each side of the interval holds at 2.5 %. A side
  * takes the tightest of the bounds of the output mean and the tail statistics, with its 2.5 % split
@@ -45,7 +45,8 @@ import java.util.List;
  * width further out than the output mean's own bound ({@link Side}). Expected: each statistic at
  * its expectation for those inputs, a tail statistic's spread at its expectation (the mixture's). A
  * tail statistic takes part only in its normal regime at its share. The choice depends on the count
- * alone, never on the data; with the whole share to the output mean a side is as it always was.
+ * alone, never on the data; with the whole share to the output mean a side is the output mean's own
+ * bound.
  *
  * <p>A tail statistic's variance is the spread of psi over the window's outputs, at least the
  * average variance given the inputs in expectation (law of total variance). (Should the two sides
@@ -165,8 +166,8 @@ final class LinearMeanBounds {
   }
 
   /**
-   * The output mean's interval alone, each side at 2.5 %: what every window got before the tail
-   * statistics, for comparisons.
+   * The output mean's interval alone, each side at 2.5 %, without the tail statistics: the fallback
+   * when the sides cross, and a reference for comparisons.
    */
   Bounds outputMeanBounds(long n, double outputMean) {
     if (identification == null || n < 1) {

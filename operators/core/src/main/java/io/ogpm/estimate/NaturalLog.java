@@ -1,11 +1,11 @@
 package io.ogpm.estimate;
 
 /**
- * The natural logarithm for the deviance of every EMS step ({@link Reconstruction#deviance}), where
- * {@code Math.log} was a third of an emission's time: a call into the JVM's log routine per output
- * bin, which the loop around it cannot overlap. This one is plain Java that the compiler inlines,
- * and it gives the same result on every JVM and processor, which {@code Math.log} (any result
- * within one ulp, platform-specific) does not promise.
+ * The natural logarithm for the deviance of every EMS step ({@link Reconstruction#deviance}), one
+ * per output bin. {@code Math.log} is a call into the JVM's log routine, which the loop around it
+ * cannot overlap; this one is plain Java that the compiler inlines, and it gives the same result on
+ * every JVM and processor, which {@code Math.log} (any result within one ulp, platform-specific)
+ * does not promise.
  *
  * <p>Tang's table method (P. T. P. Tang, "Table-driven implementation of the logarithm function in
  * IEEE floating-point arithmetic", ACM TOMS 16(4), 1990): for {@code x = 2^e m}, F the nearest of

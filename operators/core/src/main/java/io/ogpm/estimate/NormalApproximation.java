@@ -16,11 +16,11 @@ import java.util.function.DoubleUnaryOperator;
  * variables; Hall, "The Bootstrap and Edgeworth Expansion", 1992, section 2.2) and by {@code 2
  * phi(z) (|g2| He3(z) / 24 + g1^2 |He5(z)| / 72) / n} in total (the kurtosis term), with {@code g1}
  * and {@code g2} the largest skewness and excess kurtosis of one output over the inputs. Mechanisms
- * at high eps put a small mass far from a sharp bump, so that error falls slowly: at eps 8, windows
- * of 10 to 30 records covered only 91 to 92 %. The normal interval is used only where this leading
- * error is at most {@value #MAX_ERROR} ({@link #minimumCount}); below, Bernstein's inequality,
- * which holds for any n. The largest skewness and kurtosis are taken over {@value #INPUTS} + 1
- * equally spaced inputs (a criterion, not a bound: they vary smoothly with the input).
+ * at high eps put a small mass far from a sharp bump, so that error falls slowly: at eps 8 a normal
+ * interval over a few tens of records covers less than 95 %. The normal interval is used only where
+ * this leading error is at most {@value #MAX_ERROR} ({@link #minimumCount}); below, Bernstein's
+ * inequality, which holds for any n. The largest skewness and kurtosis are taken over {@value
+ * #INPUTS} + 1 equally spaced inputs (a criterion, not a bound: they vary smoothly with the input).
  */
 final class NormalApproximation {
   /** The largest leading-order coverage error accepted from the normal approximation. */

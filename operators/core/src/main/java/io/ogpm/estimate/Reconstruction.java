@@ -112,10 +112,9 @@ public final class Reconstruction {
             MAX_ITERATIONS, 0, SquaremFit.FIRST_STEP_LIMIT, true, 0, SquaremFit.SETTLE_FRACTION);
 
     /**
-     * The former schedule, against which tests and {@link FieldEstimator#estimateAsFormerly}
-     * compare the shipped one: 100 plain steps, then SQUAREM without a step limit, a jump past the
-     * target ending at the crossing, settled when the deviance changes by less than 1e-9 of itself
-     * in a step.
+     * A reference schedule for tests and {@link FieldEstimator#estimateAsFormerly}: 100 plain
+     * steps, then SQUAREM without a step limit, a jump past the target ending at the crossing,
+     * settled when the deviance changes by less than 1e-9 of itself in a step.
      */
     static final Schedule PLAIN_FIRST =
         new Schedule(MAX_ITERATIONS, 100, Double.POSITIVE_INFINITY, false, 1e-9, 0);
@@ -266,8 +265,8 @@ public final class Reconstruction {
 
   /**
    * The deviance {@code 2 sum_j c_j ln(c_j / (n pi_j))} of the observed counts under pi. Its
-   * logarithms are {@link NaturalLog}'s: computed at every EMS step, they were a third of the
-   * reconstruction's time with {@code Math.log}.
+   * logarithms are {@link NaturalLog}'s, which the compiler inlines into this loop: the deviance is
+   * computed at every EMS step.
    */
   static double deviance(long[] counts, long n, double[] pi) {
     double d = 0;

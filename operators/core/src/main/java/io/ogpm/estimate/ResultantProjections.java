@@ -7,8 +7,8 @@ package io.ogpm.estimate;
  * FieldEstimator}).
  *
  * <p>Why: a direction is one number, and the disk ({@link ResultantDisk}) holds m, two numbers, at
- * 95 %; its projection onto the directions covers the direction more often (97 to 99 % measured)
- * and is wider than it needs to be.
+ * 95 %; its projection onto the directions covers the direction more often than 95 % and is wider
+ * than it needs to be (docs/interval-coverage.md gives both coverages).
  *
  * <p>How: a direction phi is kept when v lies in {@code A_phi}, the disk of radius {@code
  * sqrt(chi2_2(0.95)) s} about 0 joined with the half-strip of points whose component along phi is
@@ -16,16 +16,15 @@ package io.ogpm.estimate;
  * distance r, v lies in {@code A_phi} with probability at least 95 % for every r: at r = 0 the disk
  * alone holds 95 % (Anderson's theorem for a covariance below {@code s^2 I}); as r grows the
  * half-strip alone tends to 95 %, since the component across phi is m's own error across it; in
- * between, the union holds more (a simulation over r from 0 to 6 s and covariances of aspect 1 to
- * 10 at every angle found no point below 95 % beyond its 1e-4 error; {@code
- * ResultantProjectionsTest} checks it by simulation). So the kept directions hold m's direction in
- * at least 95 % of windows, and a window whose inputs have no direction (m = 0) gets the whole
- * circle in at least 95 %.
+ * between, the union holds more ({@code ResultantProjectionsTest} checks it by simulation, for r
+ * from 0 to 6 s and covariances of aspect 1 to 10 at several angles). So the kept directions hold
+ * m's direction in at least 95 % of windows, and a window whose inputs have no direction (m = 0)
+ * gets the whole circle in at least 95 %.
  *
- * <p>What it gives: the whole circle when {@code |v| <= sqrt(chi2_2(0.95)) s} (as the disk did),
- * else {@code arg v +- asin(1.96 s / |v|)}, where the disk gave {@code asin(2.45 s / |v|)}: 20 %
- * narrower for a clear direction. Every margin is also widened by {@code slack}, the caller's bound
- * on the estimate's non-random error (snapping, rounding).
+ * <p>What it gives: the whole circle when {@code |v| <= sqrt(chi2_2(0.95)) s} (as the disk's
+ * projection does), else {@code arg v +- asin(1.96 s / |v|)}, where the disk's projection gives
+ * {@code asin(2.45 s / |v|)}: 20 % narrower for a clear direction. Every margin is also widened by
+ * {@code slack}, the caller's bound on the estimate's non-random error (snapping, rounding).
  */
 final class ResultantProjections {
   private ResultantProjections() {}

@@ -292,11 +292,11 @@ final class SquaremFit {
    * <p>Why the residual while the deviance rises: EMS is not EM, and its smoothing step does not
    * lower the deviance. Where the target is out of reach, the deviance falls to a lowest point,
    * then climbs to the settled fit's, and a jump that lands nearer the settled fit has the higher
-   * deviance. Kept or dropped by its deviance alone, every such jump was dropped, and on the
-   * sample's windows, most of which settle so, SQUAREM took more steps than plain EMS. The residual
-   * is SQUAREM's merit for a fixed-point map without an objective; before the lowest point the
-   * deviance decides, so a window whose deviance falls until it reaches the target takes the same
-   * path.
+   * deviance. Kept or dropped by its deviance alone, every such jump would be dropped, and on
+   * windows that settle so (most of the sample's) SQUAREM would take more steps than plain EMS
+   * ({@code ReconstructionCapTest}). The residual is SQUAREM's merit for a fixed-point map without
+   * an objective; before the lowest point the deviance decides, so a window whose deviance falls
+   * until it reaches the target takes the same path.
    */
   private void squaremCycle() {
     Point p0 = current;

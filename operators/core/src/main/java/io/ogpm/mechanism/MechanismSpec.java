@@ -17,7 +17,8 @@ public final class MechanismSpec implements java.io.Serializable {
   private final double epsilon;
   private final Objective objective;
   private final int gridBits;
-  // A flag and a value rather than NaN: a spec serialised before the field existed reads false.
+  // A flag and a value rather than NaN: a serialised spec without these fields reads as not
+  // optimised (Java serialisation's defaults, false and 0), not as optimised at 0.
   private final boolean optimized;
   private final double optimizeAt;
 

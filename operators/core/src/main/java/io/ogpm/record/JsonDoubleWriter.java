@@ -17,7 +17,8 @@ import java.util.Arrays;
  * generator's own output buffer (a raw value: Jackson's UTF-8 generator asks the text to append
  * itself, {@link SerializableString#appendUnquotedUTF8}); other values go to the generator, which
  * writes them as it is configured to. A window estimate holds a few hundred such doubles (its
- * histograms and band), and {@code Double.toString} was a fifth of the stats sink's time.
+ * histograms and band), so their text is much of the stats sink's work, and {@code Double.toString}
+ * allocates for each ({@link DoubleText} says why).
  *
  * <p>Holds a buffer: one writer per thread (or per JSON document).
  */

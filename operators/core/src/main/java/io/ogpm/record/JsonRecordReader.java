@@ -18,8 +18,9 @@ import java.util.Arrays;
  * keys at any depth, trailing data, nesting and number limits (the factory's), NaN and Infinity
  * literals.
  *
- * <p>Passthrough values are written as the tree-based reader wrote them (numbers in the canonical
- * form of their parsed type, strings re-escaped), so outputs stay byte-identical to it.
+ * <p>Passthrough values are written as Jackson's tree model writes them back (numbers in the
+ * canonical form of their parsed type, strings re-escaped), so outputs are byte-identical to the
+ * tree-based reference ({@link RecordPerturber}).
  *
  * <p>Not thread-safe: one per perturber.
  */
@@ -71,8 +72,8 @@ final class JsonRecordReader {
    * (first as a replay of the last record it read, see {@link PlainJsonScanner#replay}), for
    * records in plain JSON (sensor records: short numbers, strings that need no unescaping), which
    * reads them as Jackson would; then, for anything else, Jackson's strict reader, which reads the
-   * valid records the scanner leaves and decides every dead letter exactly as before (the first
-   * fault in the text, its position, its wording).
+   * valid records the scanner leaves and decides every dead letter, as the tree-based reference
+   * does (the first fault in the text, its position, its wording).
    *
    * @return null for a JSON object, else why the record is refused
    */

@@ -19,8 +19,8 @@ import java.util.Map;
  * parses (keys off the tree are skipped); the writer walks it to write the output. Each key's
  * output bytes ({@code "name":}) are written once here, by a JSON generator.
  *
- * <p>Output order (that of the earlier tree-based writer, kept so that outputs stay
- * byte-identical): a perturbed or passthrough value has the rank of its configuration entry
+ * <p>Output order (the tree-based reference's, so that outputs are byte-identical to it; see {@link
+ * RecordPerturber}): a perturbed or passthrough value has the rank of its configuration entry
  * (perturbed fields first, in order, then passthrough fields, in order); an object's members are
  * written in the order of the smallest rank present below each of them. Passthrough values absent
  * from a record are not written.

@@ -23,7 +23,7 @@ import java.util.Arrays;
  *
  * <p>Why: Jackson's parser, created per record, tokenises every member and canonicalises every
  * name, and its strict reader keeps a hash set per object for duplicate keys; the scanner reads
- * each byte once and allocates nothing (README, Performance, has the figures).
+ * each byte once and allocates nothing (docs/record-path.md has the figures).
  *
  * <p>Records of one source mostly share their structure and differ only in their values, so a
  * record is first {@link #replay replayed} against the last one read in full (its {@link

@@ -26,8 +26,10 @@ import io.ogpm.mechanism.random.RandomnessMode;
  * <p>Compiled once, read once: the configuration is compiled into a {@link PerturbationPlan} (per
  * field: mechanism, domain, randomness) and a {@link JsonShape} (where the configured names sit);
  * each record is read in one streaming pass ({@link JsonRecordReader}) and its output written
- * without an intermediate tree ({@link JsonRecordWriter}), byte for byte as the earlier tree-based
- * implementation wrote it; both through the configuration's {@link JsonRecordCodec}.
+ * without an intermediate tree ({@link JsonRecordWriter}); both through the configuration's {@link
+ * JsonRecordCodec}. Outcomes are byte for byte those of a tree-based reference perturber (Jackson's
+ * {@code readTree}, an output tree, {@code writeValueAsBytes}), which {@code
+ * StreamingEquivalenceTest} checks.
  *
  * <p>Not thread-safe (it owns a random stream and reusable buffers): one per Flink subtask.
  */

@@ -10,9 +10,9 @@ import io.ogpm.mechanism.catalog.MechanismCatalog;
 import org.junit.jupiter.api.Test;
 
 /**
- * The JSON of an estimate, as README's "Reading the stats" documents it, for hand-made estimates
- * whose every number is distinct: which value lands under which key, for both methods, classical
- * and circular fields, intervals that are null or cross the seam, and an empty window.
+ * The JSON of an estimate, as docs/aggregation.md, "Reading the stats", documents it, for hand-made
+ * estimates whose every number is distinct: which value lands under which key, for both methods,
+ * classical and circular fields, intervals that are null or cross the seam, and an empty window.
  */
 class EstimateJsonTest {
   static final ObjectMapper JSON = new ObjectMapper();

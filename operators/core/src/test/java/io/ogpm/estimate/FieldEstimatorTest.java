@@ -400,9 +400,9 @@ class FieldEstimatorTest {
   }
 
   /**
-   * The former emission, kept for benchmarks side by side: the former EMS schedule, the output
-   * mean's interval alone, the disk's direction on the circle, no band; the same counts and raw
-   * histogram as today's.
+   * The lighter estimate the benchmarks set beside the shipped one: the reference EMS schedule, the
+   * output mean's interval alone, the disk's direction on the circle, no band; the same counts and
+   * raw histogram as the shipped estimate's.
    */
   @Test
   void theFormerEstimateIsTheFormerScheduleWithTheOutputMeansIntervalAndNoBand() {
@@ -426,7 +426,7 @@ class FieldEstimatorTest {
     assertThat(now.band()).isNotNull();
     assertThat(former.linear().intervalMethod()).isEqualTo(MeanIntervalMethod.OUTPUT_MEAN);
     assertThat(now.linear().intervalMethod()).isEqualTo(MeanIntervalMethod.OUTPUT_MEAN_AND_TAILS);
-    // Inputs on the middle half: the tails make today's interval several times narrower.
+    // Inputs on the middle half: the tails make the shipped interval several times narrower.
     double formerWidth = former.linear().mean().upper() - former.linear().mean().lower();
     double width = now.linear().mean().upper() - now.linear().mean().lower();
     assertThat(width).isLessThan(formerWidth / 3);

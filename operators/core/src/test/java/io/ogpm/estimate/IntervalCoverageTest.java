@@ -32,8 +32,9 @@ import org.junit.jupiter.api.Test;
  * uniform, two antipodal masses and a concentrated one) by eps {0.5, 1, 4} by window size {200,
  * 1000, 10000}, for the headline intervals of both methods as {@link EstimateJson} renders them,
  * and for the histogram band (every bin at once). The truth is the mean (the mean resultant vector,
- * the histogram) of each simulated window's own inputs. The table beside each new interval has the
- * output mean's alone (the interval before the tail statistics), the oracle's and pm's.
+ * the histogram) of each simulated window's own inputs. For comparison the tables also give the
+ * output mean's interval alone (without the tail statistics), the confidence disk's projection for
+ * the circular direction, the oracle's width and pm's.
  *
  * <p>Each cell runs {@link #WINDOWS} windows (fewer at n = 10,000, where each costs most), the
  * first {@link #EM_WINDOWS} of them with the EM reconstruction, the slow part. The em headline
@@ -280,8 +281,8 @@ class IntervalCoverageTest {
     Tally[][] band = new Tally[inputs.length][];
     linearGrid(MechanismType.OGPM, inputs, raw, em, old, band, failures);
     sideBySide(
-        "Linear mean (ogpm), method raw (headline `meanInterval`): coverage / mean width, and the output mean's"
-            + " interval alone (before the tail statistics)",
+        "Linear mean (ogpm), method raw (headline `meanInterval`): coverage / mean width, and in parentheses"
+            + " the output mean's interval alone (without the tail statistics)",
         inputs,
         raw,
         old);
@@ -476,8 +477,8 @@ class IntervalCoverageTest {
   }
 
   /**
-   * Simulates every cell of a linear grid for one mechanism type; em, old (the output mean's
-   * interval alone) and band tallies only where their arrays are not null.
+   * Simulates every cell of a linear grid for one mechanism type; em, {@code old} (the output
+   * mean's interval alone) and band tallies only where their arrays are not null.
    */
   private static void linearGrid(
       MechanismType type,
@@ -703,8 +704,8 @@ class IntervalCoverageTest {
       }
     }
     sideBySide(
-        "Circular mean direction, method raw (`circularMeanInterval`, width in degrees), and the confidence"
-            + " disk's projection it replaces",
+        "Circular mean direction, method raw (`circularMeanInterval`, width in degrees), and in parentheses"
+            + " the confidence disk's projection",
         CircularInputs.values(),
         direction,
         diskDirection);
@@ -804,7 +805,10 @@ class IntervalCoverageTest {
     return Math.max(1, (int) Math.round(windows * SCALE));
   }
 
-  /** A table whose cells hold the new interval's coverage / width and, after it, the old one's. */
+  /**
+   * A table whose cells hold the shipped interval's coverage / width and, in parentheses, that of
+   * the interval it is compared with.
+   */
   private static void sideBySide(
       String title, Enum<?>[] rows, Tally[][] tallies, Tally[][] before) {
     Tally[][] joined = new Tally[tallies.length][];
@@ -817,7 +821,7 @@ class IntervalCoverageTest {
             new Tally() {
               @Override
               String cell() {
-                return now.cell() + " (before " + then.cell() + ")";
+                return now.cell() + " (" + then.cell() + ")";
               }
             };
         joined[r][c].windows = now.windows;

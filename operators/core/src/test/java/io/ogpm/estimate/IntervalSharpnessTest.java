@@ -17,8 +17,7 @@ import org.junit.jupiter.api.Test;
  * The linear interval is as narrow as the data allow: for inputs away from OGPM's flat ends, within
  * twice an oracle's width and no wider than pm's plain interval, shrinking as 1/sqrt(n); for inputs
  * piled at the ends, where the flat ends decide, at most 10 % wider than the output mean's interval
- * alone (the interval before the tail statistics). On [0, 1] with the aggregation's default 50
- * bins.
+ * alone (without the tail statistics). On [0, 1] with the aggregation's default 50 bins.
  *
  * <p>Each target is checked on a confidence bound of the mean width (mean plus 3 standard errors),
  * of a ratio of paired widths, or of the ratio of two mean widths (delta method). The two sides of
@@ -88,7 +87,7 @@ class IntervalSharpnessTest {
               (int) (bits.nextUniform() * IntervalCoverageTest.MOTION.length)];
 
   /**
-   * The issue's oracle: {@code 2 x 1.96 sd(Y | x = 1/2) / (b sqrt n)}, b the slope of ogpm's affine
+   * The oracle's width: {@code 2 x 1.96 sd(Y | x = 1/2) / (b sqrt n)}, b the slope of ogpm's affine
    * mean.
    */
   private static double oracle(Mechanism ogpm, int n) {

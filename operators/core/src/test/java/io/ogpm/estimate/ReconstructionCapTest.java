@@ -92,9 +92,9 @@ class ReconstructionCapTest {
 
   @Test
   void aWindowThatStopsEarlyGetsPlainEmsResultWithinTheSettlingScale() {
-    // Plain EMS stops here within a hundred steps: the former schedule (a hundred plain steps
-    // first) gave exactly its result; SQUAREM from the first step reaches the target on another
-    // path, a small fraction of the sampling scale sqrt(k / n) away.
+    // Plain EMS stops here within a hundred steps, so the reference schedule (a hundred plain
+    // steps first) gives exactly its result; SQUAREM from the first step reaches the target on
+    // another path, a small fraction of the sampling scale sqrt(k / n) away.
     Pair p = reconstruct(8, Domain.circular(-Math.PI, Math.PI), 1_000);
     Mechanism m =
         MechanismCatalog.of(
@@ -163,12 +163,11 @@ class ReconstructionCapTest {
    * 1,000 and 10,000 records taken as the pipeline benchmark's groups take them (every 100th
    * record): the reconstruction's error against each window's own input histogram is plain EMS's
    * within 0.002 on average, and no window's result is further than 0.01 from plain EMS's. And it
-   * takes under a quarter of plain EMS's steps at both sizes (9,168 of 47,980 at 1,000 records,
-   * 9,861 of 63,744 at 10,000). Most of these windows never reach the target: their deviance falls,
-   * then rises again to the settled fit's, and a jump towards that fit raises it further. Kept or
-   * dropped by its deviance alone, every such jump was dropped and SQUAREM took more steps than
-   * plain EMS there (27,094 and 34,775 steps); kept by its fixed-point residual while the deviance
-   * rises ({@code SquaremFit#squaremCycle}), the jumps are kept.
+   * takes under a quarter of plain EMS's steps at both sizes. Most of these windows never reach the
+   * target: their deviance falls, then rises again to the settled fit's, and a jump towards that
+   * fit raises it further. Kept or dropped by its deviance alone, every such jump would be dropped
+   * and SQUAREM would take more steps than plain EMS; kept by its fixed-point residual while the
+   * deviance rises ({@code SquaremFit#squaremCycle}), the jumps are kept.
    */
   @Test
   void onTheSampleTheReconstructionKeepsPlainEmsError() throws IOException {
@@ -247,10 +246,9 @@ class ReconstructionCapTest {
   @Test
   void tenMillionRecordsStopByTheRuleWithinTheCapNoWorseThanPlainEms() {
     // Ten million records at eps 1 on the interval: plain EMS takes 1.5 million steps and ends
-    // 0.039 in total variation from the input histogram. The former schedule hit the cap here
-    // (0.029 from it, 0.012 from plain EMS); SQUAREM from the first step, its settling distance
-    // scaled by sqrt(k / n), stops by the rule in about 700 steps, 0.027 from the input histogram
-    // and 0.018 from plain EMS, whose last million steps fit the counts' noise.
+    // 0.039 in total variation from the input histogram. SQUAREM from the first step, its
+    // settling distance scaled by sqrt(k / n), stops by the rule in about 700 steps, 0.027 from
+    // the input histogram and 0.018 from plain EMS, whose last million steps fit the counts' noise.
     Mechanism m =
         MechanismCatalog.of(
             MechanismSpec.builder().epsilon(1).domain(Domain.classical(-3, 3)).build());

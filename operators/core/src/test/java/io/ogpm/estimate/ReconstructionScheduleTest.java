@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shipped schedule ({@link Reconstruction.Schedule#DEFAULT}: SQUAREM from the first step,
- * settled by its estimated distance to the fixed point) against the former one ({@link
+ * settled by its estimated distance to the fixed point) against a simpler reference ({@link
  * Reconstruction.Schedule#PLAIN_FIRST}: 100 plain steps first, settled by the deviance's change),
  * window by window on the same counts.
  *
@@ -29,12 +29,12 @@ import org.junit.jupiter.api.Test;
  *   <li>The error against each window's own inputs is no worse: for the histogram (L1) and the
  *       reconstructed mean (on the circle the circular mean's angle), at eps 0.5, 1, 2, 4 and 8, on
  *       the interval and the circle, windows of 1,000 and 10,000 records. The windows are paired,
- *       so the test is on the mean of the differences (new minus former): its one-sided upper
- *       confidence bound at {@value #CONFIDENCE} (normal, the sample standard deviation; a few
- *       hundred windows) is at most {@value #TOLERANCE} of the former's mean error. A margin, not a
- *       tolerance fitted to one run: the upper bound's own sampling spread at a few hundred windows
- *       is about one per cent of the error, so a one per cent margin would fail on noise about as
- *       often as not when the two are equal.
+ *       so the test is on the mean of the differences (shipped minus reference): its one-sided
+ *       upper confidence bound at {@value #CONFIDENCE} (normal, the sample standard deviation; a
+ *       few hundred windows) is at most {@value #TOLERANCE} of the reference's mean error. A
+ *       margin, not a tolerance fitted to one run: the upper bound's own sampling spread at a few
+ *       hundred windows is about one per cent of the error, so a one per cent margin would fail on
+ *       noise about as often as not when the two are equal.
  *   <li>Results move by a stated bound: the L1 distance between the two reconstructions of the same
  *       counts is at most {@value #MOVE_BOUND} {@code sqrt(k / n)} in every window (k bins, n
  *       records; the L1 sampling error of a histogram of n records over k bins is about {@code
@@ -51,8 +51,8 @@ import org.junit.jupiter.api.Test;
  * windows of 1,000 consecutive records); and for the bound also a two-humped synthetic input. Fixed
  * seeds, so every run draws the same windows.
  *
- * <p>Tagged slow (several thousand windows, each reconstructed twice, the former schedule taking a
- * few hundred steps): mutation testing leaves it out.
+ * <p>Tagged slow (several thousand windows, each reconstructed twice, the reference schedule taking
+ * a few hundred steps): mutation testing leaves it out.
  */
 @Tag("slow")
 class ReconstructionScheduleTest {
@@ -65,7 +65,7 @@ class ReconstructionScheduleTest {
   /** Its normal quantile. */
   static final double Z = 2.326;
 
-  /** The largest mean worsening allowed, as a fraction of the former schedule's mean error. */
+  /** The largest mean worsening allowed, as a fraction of the reference schedule's mean error. */
   static final double TOLERANCE = 0.02;
 
   /** Largest L1 distance between the two schedules' results, in units of {@code sqrt(k / n)}. */

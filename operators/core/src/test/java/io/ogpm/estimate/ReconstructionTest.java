@@ -205,8 +205,8 @@ class ReconstructionTest {
     long[] counts = expectedCounts(t, truth, 2_000);
     long total = Arrays.stream(counts).sum();
     double finalWeight = Reconstruction.SMOOTHING / 8;
-    // The former schedule settles where the deviance stops changing (to 1e-9 of itself): a fixed
-    // point at the final weight to six digits in every bin.
+    // The reference schedule settles where the deviance stops changing (to 1e-9 of itself): a
+    // fixed point at the final weight to six digits in every bin.
     double[] former =
         Reconstruction.em(counts, t, Reconstruction.Schedule.PLAIN_FIRST).frequencies();
     assertThat(
@@ -384,9 +384,9 @@ class ReconstructionTest {
    * again: 1,000 records of the sample's userAcceleration.y perturbed at eps 1 on [-3, 3] (one
    * group of the first window of {@code bench records}' aggregationSampleWindows). SQUAREM's jumps
    * towards the settled fit raise the deviance; kept by their residual, they reach plain EMS's
-   * settled fit in a fraction of its steps (dropped by their deviance, SQUAREM took 2,065 steps,
-   * more than plain EMS's 1,637). The former schedule (100 plain steps first, settled by the
-   * deviance's change) is pinned as it was; the default gets there sooner still, to within its
+   * settled fit in a fraction of its steps (dropped by their deviance, SQUAREM would take more
+   * steps than plain EMS). The reference schedule (100 plain steps first, settled by the deviance's
+   * change) is pinned to its step count; the default gets there sooner still, to within its
    * settling distance's order.
    */
   @Test

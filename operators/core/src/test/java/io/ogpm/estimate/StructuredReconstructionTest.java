@@ -101,7 +101,7 @@ class StructuredReconstructionTest {
   void plainEmsStepsStayWithinOneStepsBound() {
     // The bound is rigorous for one step from the same iterate; over 2,000 steps it is not
     // accumulated (the EMS map pulls iterates towards its fixed point, so an early rounding
-    // difference shrinks), which this checks: measured, under 1/20 of the bound (eps 0.5 to 8).
+    // difference shrinks), which this checks every 500 steps against the one-step bound.
     AesCtrSource bits = AesCtrSource.seeded(43);
     for (Case c : CASES) {
       if (!c.matrix().structured()) {
@@ -142,7 +142,7 @@ class StructuredReconstructionTest {
   void reconstructionsStopWhereTheDenseOneStopsWithTheSameEstimate() {
     // Windows of 300 to 30,000 records through plain EMS (no acceleration: SQUAREM compares
     // deviances whose differences, near convergence, are of the order of rounding, so any change
-    // of arithmetic may change its path: see the README), the ones that stop within PLAIN steps.
+    // of arithmetic may change its path: see SquaremFit), the ones that stop within PLAIN steps.
     AesCtrSource bits = AesCtrSource.seeded(47);
     int compared = 0;
     int settledApart = 0;

@@ -78,8 +78,9 @@ class MechanismSpecTest {
         .isNotEqualTo(worst.hashCode());
     assertThat(at.toBuilder().build()).isEqualTo(at);
     assertThat(at.toBuilder().optimizeAt(0).build()).isNotEqualTo(at);
-    // The text binds keyed randomness to the mechanism (KeyedPrf): a spec without optimize-at reads
-    // as before, so its keyed outputs do not change; with it, another x0 gives independent bits.
+    // The text binds keyed randomness to the mechanism (KeyedPrf): a spec without optimize-at has
+    // no trace of the option in its text, so its keyed outputs do not depend on the option; with
+    // it, another x0 gives independent bits.
     assertThat(worst.toString())
         .isEqualTo("ogpm{domain=classical[0.0, 10.0), epsilon=1.0, objective=l1, gridBits=32}");
     assertThat(at.toString())

@@ -17,7 +17,7 @@ final class Mechanisms {
 
   static final double[] EPSILONS = {0.001, 0.01, 0.1, 0.5, 1, 2, 3, 4, 6, 8, 12, 16, 20, 30};
 
-  /** Every optimal mechanism of the foundation issue at one epsilon. */
+  /** Every optimal mechanism the library builds, at one epsilon. */
   static List<Named> all(double eps) {
     List<Named> out = new ArrayList<>();
     out.add(new Named("ogpm-classical-l1", ClassicalOgpm.optimal(eps, Objective.L1)));

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The exact check has teeth: deliberately broken mechanisms fail it. (The same mutations applied to
- * {@link ClassicalOgpm} itself make {@link LdpRatioTest} fail; see the foundation issue's note.)
+ * {@link ClassicalOgpm} itself make {@link LdpRatioTest} fail.)
  */
 class PrivacyCheckTest {
   /** Theorem 3 with its high density scaled by a factor and the low density renormalised. */

@@ -106,8 +106,9 @@ class RealizedEpsilonTest {
   }
 
   /**
-   * Tiny, the values where the old rounding exceeded eps (0.005385 ogpm-u, 0.007135 sw, 0.0101961
-   * and 0.01105 sw-c), moderate, large, and where T or N runs out of resolution (60 and above).
+   * Tiny, the values where rounding up without a check exceeds eps (0.005385 ogpm-u, 0.007135 sw,
+   * 0.0101961 and 0.01105 sw-c), moderate, large, and where T or N runs out of resolution (60 and
+   * above).
    */
   @ParameterizedTest(name = "eps={0}")
   @ValueSource(
@@ -149,10 +150,10 @@ class RealizedEpsilonTest {
   }
 
   /**
-   * The rounding before this fix (T = ceil(w 2^53), N = ceil(s 2^(bits + K)), trusted without a
-   * check) gave these mechanisms a ratio above e^eps at every grid bits, proved here against an
-   * upper bound on e^eps - 1: sw-c at eps 0.01105 by 3.4e-14 relative in eps at 32 bits (the
-   * issue's example); the other rows are the largest excesses a scan of eps in [0.005, 0.02] found.
+   * Why the sampler's integers are checked: rounding up without a check (T = ceil(w 2^53), N =
+   * ceil(s 2^(bits + K))) gives these mechanisms a ratio above e^eps at every grid bits, proved
+   * here against an upper bound on e^eps - 1: sw-c at eps 0.01105 by 3.4e-14 relative in eps at 32
+   * bits; the other rows are the largest such excesses for eps in [0.005, 0.02].
    */
   @ParameterizedTest(name = "{0} eps={1}")
   @CsvSource({"sw-c, 0.01105", "sw-c, 0.0101961", "sw, 0.007135", "ogpm-u, 0.005385"})
@@ -166,7 +167,7 @@ class RealizedEpsilonTest {
               .build();
       TwoLevelCellSampler s = integerSampler(spec);
       TwoLevelMechanism unit = (TwoLevelMechanism) MechanismCatalog.unitMechanism(spec);
-      // The old integers: exactly above e^eps - 1 (an upper bound on it, so this is proved).
+      // The unchecked integers: exactly above e^eps - 1 (an upper bound on it, so this is proved).
       long oldThreshold = (long) Math.ceil(unit.backgroundMass() * 0x1.0p53);
       long oldBump = (long) Math.ceil(unit.bumpLength() * Math.scalb(1.0, bits + s.shift()));
       BigInteger oldOutside =
@@ -186,7 +187,7 @@ class RealizedEpsilonTest {
             x.subtract(e).divide(e.add(BigDecimal.ONE), new MathContext(20)).doubleValue() / eps;
         assertThat(excess).isBetween(3.35e-14, 3.45e-14);
       }
-      // The new ones: at most e^eps - 1, and realized epsilon at most eps.
+      // The sampler's: at most e^eps - 1, and realized epsilon at most eps.
       assertThat(lower(eps).bounds(outside(s), inside(s)))
           .as("new rounding at %s bits", bits)
           .isTrue();

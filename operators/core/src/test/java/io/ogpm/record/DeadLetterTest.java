@@ -8,7 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
-/** The dead letter as README documents it: stable reason codes and one JSON shape. */
+/**
+ * The dead letter as docs/configuration.md, "Records and dead letters", documents it: stable reason
+ * codes and one JSON shape.
+ */
 class DeadLetterTest {
   private static DeadLetter rejected(String record, Source source) {
     RecordPerturber p =

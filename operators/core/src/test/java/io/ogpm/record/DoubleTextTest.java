@@ -10,13 +10,13 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link DoubleText} writes every double as {@link Double#toString} does: outputs stay byte for
- * byte what they were. Checked on values drawn where perturbed outputs lie (uniform on intervals,
- * on the output grids of the sample's fields), on every binade of both notations, on short decimals
- * and their neighbouring doubles (where a shortest representation is most likely to tie or to sit
- * on a rounding boundary), and on the special values. Every value is also written into a buffer
- * after other bytes, which it must not overwrite, and within the {@link DoubleText#MAX_CHARS} bytes
- * it may use (it writes all 17 digits before it drops trailing zeroes).
+ * {@link DoubleText} writes every double as {@link Double#toString} does, byte for byte. Checked on
+ * values drawn where perturbed outputs lie (uniform on intervals, on the output grids of the
+ * sample's fields), on every binade of both notations, on short decimals and their neighbouring
+ * doubles (where a shortest representation is most likely to tie or to sit on a rounding boundary),
+ * and on the special values. Every value is also written into a buffer after other bytes, which it
+ * must not overwrite, and within the {@link DoubleText#MAX_CHARS} bytes it may use (it writes all
+ * 17 digits before it drops trailing zeroes).
  */
 class DoubleTextTest {
   private static final byte[] BUFFER = new byte[3 + DoubleText.MAX_CHARS + 3];

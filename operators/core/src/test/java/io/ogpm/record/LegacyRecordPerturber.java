@@ -27,13 +27,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The tree-based record perturber as it was before the streaming reader and the compiled plan
- * (commit e0e55f1), kept verbatim as a reference: {@code StreamingEquivalenceTest} checks that
- * {@link RecordPerturber} gives byte-identical outcomes, and the record-path benchmark measures
- * both side by side. Not used by the library.
- *
- * <p>Its original description: perturbs one JSON record: the same code path for the Flink operator
- * and the {@code perturb} command.
+ * A tree-based record perturber (Jackson's {@code readTree}, an output tree, {@code
+ * writeValueAsBytes}), the reference for {@link RecordPerturber}: {@code StreamingEquivalenceTest}
+ * checks that {@link RecordPerturber} gives byte-identical outcomes, and the record-path benchmark
+ * measures both side by side. Not used by the library.
  *
  * <p>Deny by default: the output holds the configured fields, perturbed, at their own paths, and
  * the passthrough fields, copied; nothing else of the input. Every input ends as exactly one {@link
@@ -41,8 +38,8 @@ import java.util.List;
  * configuration, never values (parser messages, which can quote the input, are not used).
  *
  * <p>Parsing is strict: duplicate keys, trailing data, NaN and Infinity literals, invalid UTF-8 and
- * nesting deeper than {@value #MAX_NESTING} are too deep (malformed JSON before that reason
- * existed); records over the size limit are rejected before parsing.
+ * nesting deeper than {@value #MAX_NESTING} are refused (too deep); records over the size limit are
+ * rejected before parsing.
  *
  * <p>Not thread-safe (it owns a random stream): one per Flink subtask.
  */
@@ -133,7 +130,7 @@ public final class LegacyRecordPerturber {
     try {
       root = json.readTree(input);
     } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
-      // Since the too-deep reason: the one decision the legacy reader is updated for.
+      // Jackson's nesting limit: the too-deep reason, as RecordPerturber gives it.
       if (e.getOriginalMessage() != null
           && e.getOriginalMessage().startsWith("Document nesting depth")) {
         return reject(

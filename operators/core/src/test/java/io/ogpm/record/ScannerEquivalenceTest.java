@@ -238,10 +238,10 @@ class ScannerEquivalenceTest {
   }
 
   /**
-   * Duplicate keys in values the scanner now reads (passthrough values holding decimals, objects
-   * after strings with escapes or UTF-8, keys in UTF-8, deep inside a passthrough value, late in a
-   * large object): each record is refused with the dead letter it had, and the same keys in sibling
-   * objects are not duplicates.
+   * Duplicate keys in values the scanner reads (passthrough values holding decimals, objects after
+   * strings with escapes or UTF-8, keys in UTF-8, deep inside a passthrough value, late in a large
+   * object): each record is refused with the tree-based reference's dead letter, and the same keys
+   * in sibling objects are not duplicates.
    */
   @Test
   void duplicateKeysInValuesTheScannerReadsAreRefusedAsBefore() {

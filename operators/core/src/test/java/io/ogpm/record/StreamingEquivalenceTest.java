@@ -14,11 +14,11 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The streaming perturber against the tree-based one it replaced ({@link LegacyRecordPerturber}):
- * for the same input and the same randomness (a seed, or a key), the same outcome, byte for byte:
- * output value, key, epsilon and user of a perturbed record; reason, field, message and source of a
- * dead letter. On the MotionSense sample, on the hostile inputs, and on random records of many
- * shapes under a configuration with nested fields, ids, users and overlapping passthrough names.
+ * The streaming perturber against the tree-based reference ({@link LegacyRecordPerturber}): for the
+ * same input and the same randomness (a seed, or a key), the same outcome, byte for byte: output
+ * value, key, epsilon and user of a perturbed record; reason, field, message and source of a dead
+ * letter. On the MotionSense sample, on the hostile inputs, and on random records of many shapes
+ * under a configuration with nested fields, ids, users and overlapping passthrough names.
  */
 class StreamingEquivalenceTest {
   static final byte[] KEY = "streaming equivalence test key!!".getBytes(StandardCharsets.US_ASCII);
@@ -76,8 +76,8 @@ class StreamingEquivalenceTest {
    * Near misses of a template: a sample record, then a copy of it with one byte replaced (by a byte
    * of JSON's structure, a digit, a sign, a letter or an escape), removed or inserted, at every
    * position, each copy right after the record it differs from (which the scanner keeps as its
-   * template). Every copy ends as it did before the scanner replayed records, perturbed or
-   * dead-lettered, byte for byte. (One record: the others differ only in their values' digits.)
+   * template). Every copy ends as the tree-based reference ends it, perturbed or dead-lettered,
+   * byte for byte. (One record: the others differ only in their values' digits.)
    */
   @Test
   void nearMissesOfTheLastRecordEndAsBefore() throws Exception {
@@ -275,10 +275,10 @@ class StreamingEquivalenceTest {
    * The scanner finds duplicate keys itself and leaves every refused record to Jackson's strict
    * reader: a duplicate anywhere (the root, an object on the way to a field, a skipped value, a
    * captured passthrough value, an object in an array, names equal only once unescaped, late keys
-   * of a large object) is refused with the same dead letter as before; the same key in sibling
-   * objects or at other depths, and large objects without duplicates, are accepted with the same
-   * output. Also the values the writer formats: big numbers, -0.0, "NaN" as a string, values near
-   * the ends of the plain range.
+   * of a large object) is refused with the reference's dead letter; the same key in sibling objects
+   * or at other depths, and large objects without duplicates, are accepted with the same output.
+   * Also the values the writer formats: big numbers, -0.0, "NaN" as a string, values near the ends
+   * of the plain range.
    */
   @Test
   void duplicateKeysAndAwkwardValuesEndAsBefore() {

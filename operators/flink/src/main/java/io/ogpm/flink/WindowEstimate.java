@@ -7,10 +7,10 @@ import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * What one event-time window says about one field of one group: what the stats topic holds ({@link
- * io.ogpm.flink.kafka.WindowEstimateSerializer} writes it as the JSON documented in the README,
- * "Reading the stats"). A window is emitted when the watermark passes its end, and again,
- * recomputed from all of its records, when late records change it (see {@link LdpAggregation}):
- * keep the last estimate per window, field and group.
+ * io.ogpm.flink.kafka.WindowEstimateSerializer} writes it as the JSON documented in
+ * docs/aggregation.md, "Reading the stats"). A window is emitted when the watermark passes its end,
+ * and again, recomputed from all of its records, when late records change it (see {@link
+ * LdpAggregation}): keep the last estimate per window, field and group.
  *
  * <p>Classical fields have {@link #getMean()} with its 95 % interval, circular fields {@link
  * #getCircularMean()} and {@link #getResultantLength()} with theirs; the other kind's values are

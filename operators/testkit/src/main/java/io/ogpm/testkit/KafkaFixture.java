@@ -31,9 +31,9 @@ public interface KafkaFixture extends AutoCloseable {
 
   /**
    * Broker settings of every test fixture. Tests stamp records at fixed past instants (2026-01-01)
-   * for reproducible windows and budget periods, and time-based retention (7 days by default)
-   * deletes such records at the broker's first retention check, 30 s after it starts: a test class
-   * that ran longer lost its input ({@code DemoTopicsIT} shows the effect on topics).
+   * for reproducible windows and budget periods, and time-based retention (7 days by default) would
+   * delete such records at the broker's first retention check, 30 s after it starts, and a test
+   * class that runs longer would lose its input ({@code DemoTopicsIT} shows the effect on topics).
    */
   Map<String, String> TEST_BROKER_PROPERTIES = Map.of("log.retention.ms", "-1");
 

@@ -16,6 +16,6 @@
  *       perturbed values on their output grid.
  * </ul>
  *
- * <p>The README's section "Testing a job with the test kit" shows a complete test.
+ * <p>docs/testkit.md, "A complete test", shows one.
  */
 package io.ogpm.testkit;

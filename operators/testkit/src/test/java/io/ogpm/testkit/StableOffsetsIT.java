@@ -22,8 +22,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Readers of committed data never stop short of a transaction that is open when they start: they
- * wait for it to be decided, or fail naming the partition. (Before, a read_committed reader took
- * the last stable offset as the end and silently returned what lay before the open transaction.)
+ * wait for it to be decided, or fail naming the partition. (A read_committed reader's end offset is
+ * the last stable offset: taken as the end, it would silently return only what lies before the open
+ * transaction.)
  */
 @ExtendWith(KafkaFixtureExtension.class)
 class StableOffsetsIT {

@@ -64,8 +64,8 @@ final class WindowSweep {
     }
     // Warm-up, then each size for at least the measuring time (3 s by default), over consecutive
     // windows of different records: how many EMS steps a window takes depends on its counts, so
-    // one window of 1,000 records, timed once, came out anywhere from about 105,000 to 460,000
-    // records/s, by the draw of its records (and by whether the JIT had settled).
+    // one window timed once would give a rate that varies several times over with the draw of its
+    // records (and with whether the JIT has settled).
     repeat(estimators, values, Math.min(max, 10_000), warmUp.toNanos());
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     for (int n : windowSizes) {

@@ -191,10 +191,10 @@ public class AggregationBenchmark {
   }
 
   /**
-   * The same window's emission as the library computed it before the tail statistics, the bands and
-   * the accelerated EMS schedule ({@link FieldEstimator#estimateAsFormerly}): the side-by-side
-   * reference for {@link #emission} (products over runs; with dense products it is the same
-   * reference).
+   * The same window's emission without the tail statistics, the band and the step-limited EMS
+   * schedule ({@link FieldEstimator#estimateAsFormerly}): the side-by-side reference for {@link
+   * #emission}, which shows what those parts cost (products over runs; with dense products it is
+   * the same reference).
    */
   @Benchmark
   @BenchmarkMode(Mode.AverageTime)

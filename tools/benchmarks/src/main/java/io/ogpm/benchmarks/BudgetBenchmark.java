@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * per user, its periods and their spending, read and written per record), against {@code
  * budget=none}, an operator on the same keyed stream that releases each record as it comes. On the
  * heap state backend and on RocksDB ({@code backend}). Records cycle through {@code users} users,
- * as in {@code bench pipeline} (1,000) and with a hundred times more, whose state no longer fits a
+ * as in {@code bench pipeline} (1,000) and with a hundred times more, whose state does not fit a
  * core's cache. Each operation is one record; the harness's own costs (its output queue, setting
  * the key) are in all. Run from the repository root: {@code java -jar
  * tools/benchmarks/target/benchmarks.jar BudgetBenchmark}. Memory and checkpoints, up to ten

@@ -44,11 +44,11 @@ import org.openjdk.jmh.infra.Blackhole;
  * What the per-user budget's shuffle costs a perturbed record of the sample's shape in Flink's
  * serializers, single thread: serialized by the perturb task, deserialized by the budget task, then
  * copied to the chained Kafka sink (object reuse off). {@code pojo} is Flink's POJO serializer of
- * {@link PerturbedRecord} (the type's serializer before {@link PerturbedRecordTypeSerializer}),
+ * {@link PerturbedRecord} (what Flink would use without {@link PerturbedRecordTypeSerializer}),
  * {@code dedicated} the dedicated one; {@code fingerprint} whether the record crosses the shuffle
- * with the configuration's fingerprint (before) or without it (the budget operator sets it now).
- * Each operation is one record. Run from the repository root: {@code java -jar
- * tools/benchmarks/target/benchmarks.jar PerturbedRecordSerializerBenchmark}.
+ * with the configuration's fingerprint or without it, as the job sends it (the budget operator sets
+ * it after the shuffle). Each operation is one record. Run from the repository root: {@code java
+ * -jar tools/benchmarks/target/benchmarks.jar PerturbedRecordSerializerBenchmark}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -103,7 +103,8 @@ public class PerturbedRecordSerializerBenchmark {
   }
 
   /**
-   * Flink's POJO serializer of the class, field by field, as the type extractor built it before.
+   * Flink's POJO serializer of the class, field by field, as the type extractor would build it
+   * without the dedicated serializer.
    */
   @SuppressWarnings("unchecked")
   static TypeSerializer<PerturbedRecord> pojoSerializer() {

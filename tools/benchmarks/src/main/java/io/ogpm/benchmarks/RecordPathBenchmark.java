@@ -32,10 +32,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * The perturb operator's record path, single thread: JSON bytes in, output JSON bytes (or a dead
  * letter) out, for the MotionSense sample (6 perturbed fields, 3 passthrough, 12 values dropped per
  * record) under its configuration. {@code streaming} is the perturber in use (compiled plan, one
- * streaming parse, output written without a tree); {@code tree} the one it replaced (read into a
- * tree, output built as a tree, then serialised), kept in the operators' tests. Each operation is
- * one record. Run from the repository root: {@code java -jar tools/benchmarks/target/benchmarks.jar
- * RecordPathBenchmark}.
+ * streaming parse, output written without a tree); {@code tree} the tree-based reference (read into
+ * a tree, output built as a tree, then serialised) that the core's tests hold it to. Each operation
+ * is one record. Run from the repository root: {@code java -jar
+ * tools/benchmarks/target/benchmarks.jar RecordPathBenchmark}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

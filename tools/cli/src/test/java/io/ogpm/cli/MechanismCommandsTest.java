@@ -102,7 +102,7 @@ class MechanismCommandsTest {
       delimiter = '|',
       value = {
         "mechanism --epsilon 0 --x 0                        | --epsilon must be > 0, got 0.0",
-        // README "Command line": its example and the line it shows.
+        // docs/cli.md, "Examples": its example and the line it shows.
         "error --epsilon 0 --worst                          | ogpm: --epsilon must be > 0, got 0.0",
         "mechanism --epsilon -1 --x 0                       | --epsilon must be > 0, got -1.0",
         "mechanism --epsilon NaN --x 0                      | --epsilon must be a finite number, got NaN",

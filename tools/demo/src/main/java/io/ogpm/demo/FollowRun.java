@@ -50,9 +50,9 @@ final class FollowRun {
     PerturbJob.build(env, DemoJobs.perturb(demo, false));
     // Live records close the windows, so the idle timeout only has to outlast the longest gap in
     // what the aggregation reads: read_committed, it sees the perturbed records a checkpoint at a
-    // time, and on a loaded machine a checkpoint took more than 5 s, after which a silent
-    // partition's event time moved on and the next commit's records were late (DemoFollowIT saw
-    // it).
+    // time, and on a loaded machine a checkpoint can take more than 5 s; with a shorter timeout a
+    // silent partition's event time would move on meanwhile and the next commit's records would
+    // be late.
     AggregateJob.build(
         env,
         DemoJobs.aggregate(demo, false).toBuilder()

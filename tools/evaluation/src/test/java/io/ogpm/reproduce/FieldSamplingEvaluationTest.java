@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
  * Field sampling on MotionSense subjects 4 to 24: at the sample configuration's record epsilon,
  * auto's histograms are at least 1.5 times more accurate and its mean intervals narrower than
  * splitting's, for every field, by the lower ends of the ratios' 95 % intervals over repetitions
- * (so a chance run cannot pass it: with K = 2, as auto formerly chose, pitch's histogram ratio is
- * about 1.24 and the test fails).
+ * (so a chance run cannot pass it: with K = 2, pitch's histogram ratio is about 1.24 and the test
+ * fails).
  */
 class FieldSamplingEvaluationTest {
   @Test

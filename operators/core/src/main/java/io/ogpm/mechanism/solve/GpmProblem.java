@@ -24,8 +24,8 @@ public final class GpmProblem {
 
   /**
    * The largest eps the solver takes. Beyond it the low density (about {@code e^(-eps/2)}) weighs
-   * so little in the error that the search no longer resolves it (at eps = 40 it left low pieces a
-   * factor 10 apart); the paper's range is eps < 10.
+   * so little in the error that the search does not resolve it (at eps 40, low pieces can come out
+   * a factor 10 apart); the paper's range is eps < 10.
    */
   public static final double MAX_EPSILON = 20;
 

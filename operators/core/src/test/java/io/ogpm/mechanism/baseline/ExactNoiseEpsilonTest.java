@@ -300,13 +300,14 @@ class ExactNoiseEpsilonTest {
   }
 
   /**
-   * The floating-point staircase sampler rounded its block probabilities to multiples of 2^-53:
-   * above e^eps by 2e-8 relative at eps 20, 3.8e-6 at 25, 0.044 at 36, and from 37.5 on no block
-   * but the first was reachable. The exact sampler's first random word is its block coin (lowBits 0
-   * for eps >= 1): a uniform whose first words agree with {@code e^-eps} up to word j and fall one
-   * below (above) it there must leave the first block (stay in it). {@code e^-eps} comes from exact
-   * fractions, independently of the sampler. With the block coin exact, the worst ratio is e^eps
-   * (the step argument of {@link Staircase.Sampler}, checked above on an 8-bit grid).
+   * Why these eps: a floating-point staircase sampler that rounds its block probabilities to
+   * multiples of 2^-53 exceeds e^eps by 2e-8 relative at eps 20, 3.8e-6 at 25, 0.044 at 36, and
+   * from 37.5 on reaches no block but the first. The exact sampler's first random word is its block
+   * coin (lowBits 0 for eps >= 1): a uniform whose first words agree with {@code e^-eps} up to word
+   * j and fall one below (above) it there must leave the first block (stay in it). {@code e^-eps}
+   * comes from exact fractions, independently of the sampler. With the block coin exact, the worst
+   * ratio is e^eps (the step argument of {@link Staircase.Sampler}, checked above on an 8-bit
+   * grid).
    */
   @ParameterizedTest(name = "eps={0}")
   @ValueSource(doubles = {20, 25, 36, 37.5, 40})

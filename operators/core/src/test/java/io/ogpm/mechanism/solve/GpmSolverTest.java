@@ -63,8 +63,8 @@ class GpmSolverTest {
    * The authors' artifact reports 0.0420865 at eps 6.25 and 0.0203286 at eps 7.75 on [0, 1), below
    * Theorem 3's 0.0420877 and 0.0203324, which the solver reaches to rounding (above). Theorem 3's
    * error falls with eps, and reaches the artifact's figures only at eps + 6.1e-5 and eps + 3.8e-4:
-   * densities in a ratio above e^eps, which no eps-LDP mechanism has (README, "Solving for the
-   * optimal mechanism").
+   * densities in a ratio above e^eps, which no eps-LDP mechanism has (docs/mechanisms.md, "Solving
+   * for the optimal mechanism").
    */
   @ParameterizedTest(name = "eps={0}")
   @CsvSource({"6.25, 0.0420865, 6.08e-5, 6.10e-5", "7.75, 0.0203286, 3.76e-4, 3.78e-4"})

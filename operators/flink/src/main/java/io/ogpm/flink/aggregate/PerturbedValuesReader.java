@@ -24,9 +24,8 @@ import org.apache.flink.annotation.Internal;
  * per key of the record on the way to a wanted value, no tree of the record); everything else is
  * skipped token by token.
  *
- * <p>Rules (those of the aggregation since it began, now stricter where the JSON is ambiguous): a
- * value is usable when it is a JSON number within its mechanism's output domain {@code [outputLo,
- * outputHi)}, which a perturbed value always is (and within the field's reach, {@link
+ * <p>Rules: a value is usable when it is a JSON number within its mechanism's output domain {@code
+ * [outputLo, outputHi)}, which a perturbed value always is (and within the field's reach, {@link
  * FieldBinning#reachOf}); a group is the text of a scalar (a string's content, a number or boolean
  * as written by Jackson), the compact JSON of an object or array, and null when absent or JSON
  * null; the event time is read by {@link EventTimes} and falls back to the record's timestamp. A
@@ -43,7 +42,7 @@ public final class PerturbedValuesReader {
 
   // The fast double parser (FastDoubleParser, bundled in jackson-core) is correctly rounded, so
   // it reads the same doubles as Double.parseDouble, whose big-integer path it avoids for the 16-17
-  // significant digits of perturbed values (a quarter of the aggregation's read).
+  // significant digits of perturbed values, every value the aggregation reads.
   private static final JsonMapper MAPPER =
       JsonMapper.builder(
               JsonFactory.builder()

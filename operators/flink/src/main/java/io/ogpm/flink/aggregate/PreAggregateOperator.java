@@ -32,14 +32,14 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * records reach their windows while the watermark stands still). A pane whose windows are all still
  * open is held: it needs to be downstream only when one of them fires, and held it sends one
  * partial per field and group, not one per watermark, and leaves the merge free to emit the windows
- * before it meanwhile (sent on while the merge estimates, the partials of open panes waited for it
- * and stalled this stage). Every partial goes on before each checkpoint barrier (so the stage holds
- * no state: what it has added is downstream, in the merge's checkpointed state, and nothing is lost
- * or counted twice on recovery), at the end of input, and by size: when it holds more than {@value
- * #MAX_SLOTS} pane-group slots (each flush sends at most that many slots' partials at once) or when
- * its accumulators take more than {@link #MAX_HELD_BYTES} of heap ({@link #accumulatorHeapBytes}: a
- * slot holds an accumulator per field, of 8 bytes per output bin, 80 kilobytes or more at the most
- * bins, so a bound in slots alone bounds no heap).
+ * before it meanwhile (sent on at every watermark, the partials of open panes would wait while the
+ * merge estimates, and stall this stage). Every partial goes on before each checkpoint barrier (so
+ * the stage holds no state: what it has added is downstream, in the merge's checkpointed state, and
+ * nothing is lost or counted twice on recovery), at the end of input, and by size: when it holds
+ * more than {@value #MAX_SLOTS} pane-group slots (each flush sends at most that many slots'
+ * partials at once) or when its accumulators take more than {@link #MAX_HELD_BYTES} of heap ({@link
+ * #accumulatorHeapBytes}: a slot holds an accumulator per field, of 8 bytes per output bin, 80
+ * kilobytes or more at the most bins, so a bound in slots alone bounds no heap).
  *
  * <p>Metrics: {@code recordsPreAggregated} (records with at least one value), {@code
  * partialAggregates} (sent on), {@code valuesSkipped} (values that no field can hold, from a {@link

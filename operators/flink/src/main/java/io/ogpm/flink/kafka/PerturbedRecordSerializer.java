@@ -18,9 +18,9 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * the perturbed topic's partitions), not to its key's: each perturbed partition then holds one raw
  * partition's records in their order (several raw partitions' in theirs, when the perturbed topic
  * has fewer). Why: after a restore the job's source subtasks catch up at their own speeds;
- * partitioned by key, every perturbed partition took records of all of them, stepping back in event
- * time by as much as one subtask trailed another, and the aggregation's windows dropped those
- * records as late. The key stays the id, for readers that use it.
+ * partitioned by key, every perturbed partition would take records of all of them, stepping back in
+ * event time by as much as one subtask trails another, and the aggregation's windows would drop
+ * those records as late. The key stays the id, for readers that use it.
  */
 @PublicEvolving
 public final class PerturbedRecordSerializer
@@ -34,8 +34,8 @@ public final class PerturbedRecordSerializer
 
   /**
    * The last epsilon and fingerprint written, and their header bytes: every record of a job has the
-   * same ones, so they are converted once instead of once per record ({@code Double.toString} was a
-   * measurable part of the sink's time). Each sink writer has its own copy of this object.
+   * same ones, so they are converted once instead of once per record. Each sink writer has its own
+   * copy of this object.
    */
   private transient double lastEpsilon = Double.NaN;
 

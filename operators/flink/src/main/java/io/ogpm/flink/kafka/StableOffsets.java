@@ -27,10 +27,10 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * offset</em>, the first offset of the oldest open transaction. Right after a producer commits, the
  * broker writes the commit markers asynchronously, so for a moment the last stable offset still
  * trails the committed records; a reader that takes it as "the end" right after a job finishes
- * stops short, silently (the demo once printed 0 of 8,076 records). This class takes the end offset
- * (the high watermark) first, then waits until the last stable offset has reached it: from then on
- * everything below that end is final, and a {@code read_committed} reader can read exactly up to
- * it. New transactions opened after the snapshot do not delay the wait.
+ * stops short, silently, with some or all of the committed records unread. This class takes the end
+ * offset (the high watermark) first, then waits until the last stable offset has reached it: from
+ * then on everything below that end is final, and a {@code read_committed} reader can read exactly
+ * up to it. New transactions opened after the snapshot do not delay the wait.
  *
  * <p>Public because a job or tool that reads the library's exactly-once output to its end needs it
  * as the project's own jobs do (they use the library's API only).

@@ -14,9 +14,9 @@ import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * Writes window estimates to the stats topic as one JSON object each (the README's "Reading the
- * stats"; the same as {@link io.ogpm.estimate.EstimateJson} for the {@code estimate} command, with
- * the window, group, field and bins first), stamped with the window's last millisecond ({@code
+ * Writes window estimates to the stats topic as one JSON object each (docs/aggregation.md, "Reading
+ * the stats"; the same as {@link io.ogpm.estimate.EstimateJson} for the {@code estimate} command,
+ * with the window, group, field and bins first), stamped with the window's last millisecond ({@code
  * windowEnd - 1}, as Flink stamps a window's result), without a key.
  */
 @PublicEvolving

@@ -24,17 +24,17 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 
 /**
- * The stats topic's JSON is today's (README "Reading the stats"): byte for byte what the window
- * stats function wrote before estimates were typed (the window, group, field and bins, then {@link
- * EstimateJson}), for classical and circular fields, with and without reconstruction, without a
- * valid interval, and for a mechanism that cannot be reconstructed. (Its doubles are now the
- * shortest decimals that read back as the same double: for rare values outside [1e-3, 1e7), one
- * digit fewer than Java 17's {@code Double.toString}, none of them among these.)
+ * The stats topic's JSON (docs/aggregation.md, "Reading the stats") is byte for byte what a
+ * tree-built reference writes (the window, group, field and bins, then {@link EstimateJson}), for
+ * classical and circular fields, with and without reconstruction, without a valid interval, and for
+ * a mechanism that cannot be reconstructed. (Its doubles are the shortest decimals that read back
+ * as the same double: for rare values outside [1e-3, 1e7), one digit fewer than Java 17's {@code
+ * Double.toString}, none of them among these.)
  */
 class WindowEstimateSerializerTest {
   static final ObjectMapper JSON = new ObjectMapper();
 
-  /** How the stats were written before: an ObjectNode of the window and the estimate's JSON. */
+  /** The reference: an ObjectNode of the window and the estimate's JSON, written as a string. */
   static String before(
       long start, long end, String group, String field, int bins, FieldEstimate e, boolean em)
       throws Exception {

@@ -23,7 +23,7 @@
  * budget of the configuration file, partitioned by the user.
  *
  * <p>They compile against {@code flink-table-api-java} only and ship in the job jar: {@code CREATE
- * FUNCTION LDP_PERTURB AS 'io.ogpm.flink.table.LdpPerturb' USING JAR '.../ogpm-job.jar'}. The
- * README's "Flink SQL" section is the user's guide.
+ * FUNCTION LDP_PERTURB AS 'io.ogpm.flink.table.LdpPerturb' USING JAR '.../ogpm-job.jar'}.
+ * docs/sql.md is the user's guide.
  */
 package io.ogpm.flink.table;
