@@ -202,12 +202,12 @@ public final class FieldEstimator {
    * what those parts of {@link #estimate} cost, side by side with it.
    */
   @Internal
-  public FieldEstimate estimateAsFormerly(FieldAccumulator acc) {
+  public FieldEstimate estimateWithoutTailsOrBand(FieldAccumulator acc) {
     long n = acc.getCount();
     double[] raw = binning.rawHistogram(acc.getHistogram());
     if (transition == null || n == 0) {
       throw new IllegalArgumentException(
-          "the former estimate needs a piecewise mechanism and a value");
+          "the estimate without tails or band needs a piecewise mechanism and a value");
     }
     Reconstruction.Result r =
         Reconstruction.em(acc.getHistogram(), transition, Reconstruction.Schedule.PLAIN_FIRST);

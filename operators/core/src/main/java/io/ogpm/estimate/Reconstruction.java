@@ -112,9 +112,9 @@ public final class Reconstruction {
             MAX_ITERATIONS, 0, SquaremFit.FIRST_STEP_LIMIT, true, 0, SquaremFit.SETTLE_FRACTION);
 
     /**
-     * A reference schedule for tests and {@link FieldEstimator#estimateAsFormerly}: 100 plain
-     * steps, then SQUAREM without a step limit, a jump past the target ending at the crossing,
-     * settled when the deviance changes by less than 1e-9 of itself in a step.
+     * A reference schedule for tests and {@link FieldEstimator#estimateWithoutTailsOrBand}: 100
+     * plain steps, then SQUAREM without a step limit, a jump past the target ending at the
+     * crossing, settled when the deviance changes by less than 1e-9 of itself in a step.
      */
     static final Schedule PLAIN_FIRST =
         new Schedule(MAX_ITERATIONS, 100, Double.POSITIVE_INFINITY, false, 1e-9, 0);

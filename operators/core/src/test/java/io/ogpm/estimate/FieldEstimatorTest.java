@@ -405,7 +405,7 @@ class FieldEstimatorTest {
    * raw histogram as the shipped estimate's.
    */
   @Test
-  void theFormerEstimateIsTheFormerScheduleWithTheOutputMeansIntervalAndNoBand() {
+  void theEstimateWithoutTailsOrBandIsTheReferenceScheduleWithTheOutputMeansIntervalAndNoBand() {
     Mechanism m = MechanismCatalog.of(MechanismSpec.builder().epsilon(1).build());
     FieldEstimator e = FieldEstimator.of(m, 50);
     FieldAccumulator acc = e.newAccumulator("f");
@@ -414,23 +414,23 @@ class FieldEstimatorTest {
       acc.add(m.perturb(0.25 + 0.5 * bits.nextUniform(), bits), e.binning());
     }
     FieldEstimate now = e.estimate(acc, true);
-    FieldEstimate former = e.estimateAsFormerly(acc);
-    assertThat(former.count()).isEqualTo(now.count());
-    assertThat(former.rawHistogram()).containsExactly(now.rawHistogram());
-    assertThat(former.reconstructedHistogram())
+    FieldEstimate light = e.estimateWithoutTailsOrBand(acc);
+    assertThat(light.count()).isEqualTo(now.count());
+    assertThat(light.rawHistogram()).containsExactly(now.rawHistogram());
+    assertThat(light.reconstructedHistogram())
         .containsExactly(
             Reconstruction.em(
                     acc.getHistogram(), e.transition(), Reconstruction.Schedule.PLAIN_FIRST)
                 .frequencies());
-    assertThat(former.band()).isNull();
+    assertThat(light.band()).isNull();
     assertThat(now.band()).isNotNull();
-    assertThat(former.linear().intervalMethod()).isEqualTo(MeanIntervalMethod.OUTPUT_MEAN);
+    assertThat(light.linear().intervalMethod()).isEqualTo(MeanIntervalMethod.OUTPUT_MEAN);
     assertThat(now.linear().intervalMethod()).isEqualTo(MeanIntervalMethod.OUTPUT_MEAN_AND_TAILS);
     // Inputs on the middle half: the tails make the shipped interval several times narrower.
-    double formerWidth = former.linear().mean().upper() - former.linear().mean().lower();
+    double lightWidth = light.linear().mean().upper() - light.linear().mean().lower();
     double width = now.linear().mean().upper() - now.linear().mean().lower();
-    assertThat(width).isLessThan(formerWidth / 3);
-    assertThat(former.linear().raw()).isEqualTo(now.linear().raw());
+    assertThat(width).isLessThan(lightWidth / 3);
+    assertThat(light.linear().raw()).isEqualTo(now.linear().raw());
 
     Mechanism circle =
         MechanismCatalog.of(
@@ -440,11 +440,11 @@ class FieldEstimatorTest {
     for (int i = 0; i < 5_000; i++) {
       angles.add(circle.perturb(0.3 * bits.nextUniform(), bits), c.binning());
     }
-    FieldEstimate formerCircle = c.estimateAsFormerly(angles);
-    assertThat(formerCircle.circular().direction())
+    FieldEstimate lightCircle = c.estimateWithoutTailsOrBand(angles);
+    assertThat(lightCircle.circular().direction())
         .isEqualTo(c.circularMeansFromTheDisk(angles).direction());
-    assertThat(formerCircle.band()).isNull();
-    assertThatThrownBy(() -> c.estimateAsFormerly(c.newAccumulator("a")))
+    assertThat(lightCircle.band()).isNull();
+    assertThatThrownBy(() -> c.estimateWithoutTailsOrBand(c.newAccumulator("a")))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -209,7 +209,7 @@ class ReconstructionScheduleTest {
   }
 
   @Test
-  void theErrorIsNoWorseThanTheFormerSchedulesAndResultsMoveWithinTheBound() throws IOException {
+  void theErrorIsNoWorseThanTheReferenceSchedulesAndResultsMoveWithinTheBound() throws IOException {
     List<JsonNode> records = sample();
     Domain interval = Domain.classical(-3, 3);
     Domain circle = Domain.circular(-Math.PI, Math.PI);

@@ -224,11 +224,11 @@ class PlainJsonScannerTest {
    *
    * <p>Tagged slow: 20,000 records through two perturbers, about a second. Surefire runs it;
    * mutation testing leaves it out, where every surviving mutant would rerun it (the mutants only
-   * it killed, {@link StreamingEquivalenceTest#edgeCasesEndAsBefore} kills).
+   * it killed, {@link StreamingEquivalenceTest#edgeCasesEndAsTheReference} kills).
    */
   @Test
   @Tag("slow")
-  void randomPlainRecordsEndAsBefore() {
+  void randomPlainRecordsEndAsTheReference() {
     AesCtrSource r = AesCtrSource.seeded(41);
     List<byte[]> inputs = new ArrayList<>();
     for (int i = 0; i < 20_000; i++) {

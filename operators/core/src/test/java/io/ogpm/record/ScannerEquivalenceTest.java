@@ -87,7 +87,7 @@ class ScannerEquivalenceTest {
    * and as an id and a user, which are not passed through (an integer is one, a decimal none).
    */
   @Test
-  void everyNumberFormIsPassedThroughAsBefore() {
+  void everyNumberFormIsPassedThroughAsTheReference() {
     List<Scanned> nested = new ArrayList<>();
     List<Scanned> scalars = new ArrayList<>();
     List<Scanned> ids = new ArrayList<>();
@@ -244,7 +244,7 @@ class ScannerEquivalenceTest {
    * in sibling objects are not duplicates.
    */
   @Test
-  void duplicateKeysInValuesTheScannerReadsAreRefusedAsBefore() {
+  void duplicateKeysInValuesTheScannerReadsAreRefusedAsTheReference() {
     String deep = "[".repeat(25);
     String deepEnd = "]".repeat(25);
     StringBuilder large = new StringBuilder("{\"q\":0.5");
@@ -305,7 +305,7 @@ class ScannerEquivalenceTest {
    * beyond).
    */
   @Test
-  void deeplyNestedDecimalsArePassedThroughAsBefore() {
+  void deeplyNestedDecimalsArePassedThroughAsTheReference() {
     List<Scanned> records = new ArrayList<>();
     // Levels inside the record, which is the first.
     int[] levels = {

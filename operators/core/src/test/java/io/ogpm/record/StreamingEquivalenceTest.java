@@ -55,7 +55,7 @@ class StreamingEquivalenceTest {
   }
 
   @Test
-  void theMotionSenseSampleIsPerturbedByteForByteAsBefore() throws Exception {
+  void theMotionSenseSampleIsPerturbedByteForByteAsTheReference() throws Exception {
     String yaml = BundledSample.config();
     List<byte[]> records = new ArrayList<>();
     for (String line : BundledSample.records(Integer.MAX_VALUE)) {
@@ -80,7 +80,7 @@ class StreamingEquivalenceTest {
    * byte for byte. (One record: the others differ only in their values' digits.)
    */
   @Test
-  void nearMissesOfTheLastRecordEndAsBefore() throws Exception {
+  void nearMissesOfTheLastRecordEndAsTheReference() throws Exception {
     String yaml = BundledSample.config();
     List<String> lines = BundledSample.records(Integer.MAX_VALUE);
     byte[] replacements = " \"{}[,:0-.ea\\".getBytes(StandardCharsets.US_ASCII);
@@ -118,7 +118,7 @@ class StreamingEquivalenceTest {
   }
 
   @Test
-  void hostileInputsEndAsBefore() {
+  void hostileInputsEndAsTheReference() {
     for (String yaml : new String[] {HostileInputs.CONFIG_REJECT, HostileInputs.CONFIG_CLAMP}) {
       List<byte[]> inputs = new ArrayList<>(HostileInputs.generate(31, 5_000));
       inputs.add(null);
@@ -171,11 +171,11 @@ class StreamingEquivalenceTest {
    *
    * <p>Tagged slow: 20,000 records through two perturbers, twice, about a second. Surefire runs it;
    * mutation testing leaves it out, where every surviving mutant would rerun it (the mutants only
-   * it killed, {@link #edgeCasesEndAsBefore} kills).
+   * it killed, {@link #edgeCasesEndAsTheReference} kills).
    */
   @Test
   @Tag("slow")
-  void randomRecordsOfManyShapesEndAsBefore() {
+  void randomRecordsOfManyShapesEndAsTheReference() {
     AesCtrSource r = AesCtrSource.seeded(99);
     List<byte[]> inputs = new ArrayList<>();
     for (int i = 0; i < 20_000; i++) {
@@ -191,7 +191,7 @@ class StreamingEquivalenceTest {
    * values, trailing data; under seeded and keyed randomness.
    */
   @Test
-  void edgeCasesEndAsBefore() {
+  void edgeCasesEndAsTheReference() {
     String valid =
         "\"accel_x\":0.5,\"attitude\":{\"roll\":1.0},\"deep\":{\"er\":{\"value\":0.25}},\"meta\":{\"id\":\"r\",\"user\":7}";
     String[] records = {
@@ -281,7 +281,7 @@ class StreamingEquivalenceTest {
    * of the plain range.
    */
   @Test
-  void duplicateKeysAndAwkwardValuesEndAsBefore() {
+  void duplicateKeysAndAwkwardValuesEndAsTheReference() {
     String valid =
         "\"accel_x\":0.5,\"attitude\":{\"roll\":1.0},\"deep\":{\"er\":{\"value\":0.25}},\"meta\":{\"id\":\"r\",\"user\":7}";
     StringBuilder many = new StringBuilder();
@@ -341,7 +341,7 @@ class StreamingEquivalenceTest {
    * in a map), records with those keys in any order, some missing, some unknown, some duplicated.
    */
   @Test
-  void manyConfiguredKeysEndAsBefore() {
+  void manyConfiguredKeysEndAsTheReference() {
     StringBuilder yaml =
         new StringBuilder("id-field: id\npassthrough: [id, p0, p1, p2]\nfields:\n");
     for (int i = 0; i < 20; i++) {

@@ -192,15 +192,15 @@ public class AggregationBenchmark {
 
   /**
    * The same window's emission without the tail statistics, the band and the step-limited EMS
-   * schedule ({@link FieldEstimator#estimateAsFormerly}): the side-by-side reference for {@link
-   * #emission}, which shows what those parts cost (products over runs; with dense products it is
-   * the same reference).
+   * schedule ({@link FieldEstimator#estimateWithoutTailsOrBand}): the side-by-side reference for
+   * {@link #emission}, which shows what those parts cost (products over runs; with dense products
+   * it is the same reference).
    */
   @Benchmark
   @BenchmarkMode(Mode.AverageTime)
   @OutputTimeUnit(TimeUnit.MILLISECONDS)
-  public FieldEstimate emissionAsFormerly(Emitting s) {
-    return s.estimator.estimateAsFormerly(s.window);
+  public FieldEstimate emissionWithoutTailsOrBand(Emitting s) {
+    return s.estimator.estimateWithoutTailsOrBand(s.window);
   }
 
   /**
