@@ -108,10 +108,7 @@ public final class PerturbJobCommand implements Callable<Integer> {
     try {
       new RecordPerturber(cfg, mode);
     } catch (IllegalArgumentException e) {
-      throw new UsageError(
-          (config.file != null ? "--config " + config.file : "--config-yaml")
-              + ": "
-              + e.getMessage());
+      throw new UsageError(config.origin() + ": " + e.getMessage());
     } finally {
       mode.destroy();
     }
