@@ -4,6 +4,7 @@ import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.LdpAggregation;
 import io.ogpm.flink.PerturbedValues;
 import io.ogpm.flink.kafka.AggregationKafka;
+import io.ogpm.jobs.topics.TopicLayout;
 import java.time.Duration;
 import java.util.function.Consumer;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -110,8 +111,8 @@ public final class AggregateJob {
      * aggregation's own options (configuration, windows, grouping, bins, method) are set on the
      * library's {@link LdpAggregation.Builder} through {@link #aggregation}, which checks them;
      * only the window has a default of its own here (1 minute), and the uid prefix is the job's.
-     * The Kafka job's options default to the topics {@code ogpm.perturbed} in, {@code ogpm.stats}
-     * out, and the group id and transactional id prefix {@code ogpm-aggregate}.
+     * The Kafka job's options default to the topics {@value TopicLayout#PERTURBED} in, {@value
+     * TopicLayout#STATS} out, and the group id and transactional id prefix {@code ogpm-aggregate}.
      */
     public static final class Builder extends KafkaJobSettings.Builder<Builder> {
       private final LdpAggregation.Builder aggregation;
@@ -120,7 +121,7 @@ public final class AggregateJob {
       private Duration idleTimeout = Duration.ofSeconds(30);
 
       private Builder(LdpAggregation.Builder aggregation) {
-        super("ogpm.perturbed", "ogpm.stats", "ogpm-aggregate");
+        super(TopicLayout.PERTURBED, TopicLayout.STATS, "ogpm-aggregate");
         this.aggregation = aggregation;
       }
 

@@ -9,6 +9,7 @@ import io.ogpm.flink.PerturbedRecord;
 import io.ogpm.flink.RawRecord;
 import io.ogpm.flink.kafka.PerturbationSinks;
 import io.ogpm.flink.kafka.RawRecordSource;
+import io.ogpm.jobs.topics.TopicLayout;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -69,17 +70,17 @@ public final class PerturbJob {
 
     /**
      * Builds {@link Settings}: the configuration and Kafka are required, the rest has defaults
-     * (topics {@code ogpm.raw} in, {@code ogpm.perturbed} out; group id and transactional id prefix
-     * {@code ogpm-perturb}).
+     * (topics {@value TopicLayout#RAW} in, {@value TopicLayout#PERTURBED} out; group id and
+     * transactional id prefix {@code ogpm-perturb}).
      */
     public static final class Builder extends KafkaJobSettings.Builder<Builder> {
       private PrivacyConfig config;
-      private String deadLetterTopic = "ogpm.dead-letters";
+      private String deadLetterTopic = TopicLayout.DEAD_LETTERS;
       private KeySource keySource = KeySource.none();
       private boolean fromEarliest = true;
 
       private Builder() {
-        super("ogpm.raw", "ogpm.perturbed", "ogpm-perturb");
+        super(TopicLayout.RAW, TopicLayout.PERTURBED, "ogpm-perturb");
       }
 
       public Builder config(PrivacyConfig config) {
@@ -87,7 +88,7 @@ public final class PerturbJob {
         return this;
       }
 
-      /** Default {@code ogpm.dead-letters}. */
+      /** Default {@value TopicLayout#DEAD_LETTERS}. */
       public Builder deadLetterTopic(String topic) {
         this.deadLetterTopic = topic;
         return this;
