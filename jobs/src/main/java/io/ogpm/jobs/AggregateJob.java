@@ -7,6 +7,7 @@ import io.ogpm.flink.kafka.AggregationKafka;
 import io.ogpm.jobs.topics.TopicLayout;
 import java.time.Duration;
 import java.util.function.Consumer;
+import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -39,13 +40,7 @@ public final class AggregateJob {
     LdpAggregation aggregation = s.aggregation();
     DataStream<PerturbedValues> perturbed =
         env.fromSource(
-                AggregationKafka.perturbedValuesSource()
-                    .kafka(s.kafka())
-                    .topics(s.inputTopic())
-                    .groupId(s.groupId())
-                    .deserializer(AggregationKafka.deserializer(aggregation, s.timeField()))
-                    .bounded(s.bounded())
-                    .build(),
+                s.source,
                 LdpAggregation.watermarks(s.outOfOrderness(), s.idleTimeout()),
                 "perturbed records")
             .uid("perturbed-source");
@@ -63,10 +58,12 @@ public final class AggregateJob {
     private final String timeField;
     private final Duration outOfOrderness;
     private final Duration idleTimeout;
+    private final KafkaSource<PerturbedValues> source;
 
-    private Settings(Builder b, LdpAggregation aggregation) {
+    private Settings(Builder b, LdpAggregation aggregation, KafkaSource<PerturbedValues> source) {
       super(b);
       this.aggregation = aggregation;
+      this.source = source;
       this.timeField = b.timeField;
       this.outOfOrderness = b.outOfOrderness;
       this.idleTimeout = b.idleTimeout;
@@ -170,9 +167,12 @@ public final class AggregateJob {
           throw new IllegalArgumentException("idleTimeout: must be positive, got " + idleTimeout);
         }
         LdpAggregation built = aggregation.uidPrefix(UID_PREFIX).build();
-        // The time field is validated as the deserializer's.
-        AggregationKafka.deserializer(built, timeField);
-        return new Settings(this, built);
+        // The time field is checked by the aggregation's deserializer.
+        KafkaSource<PerturbedValues> source =
+            source(AggregationKafka.perturbedValuesSource())
+                .deserializer(AggregationKafka.deserializer(built, timeField))
+                .build();
+        return new Settings(this, built, source);
       }
     }
   }

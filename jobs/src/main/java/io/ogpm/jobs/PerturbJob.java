@@ -13,6 +13,7 @@ import io.ogpm.jobs.topics.TopicLayout;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -38,14 +39,16 @@ public final class PerturbJob {
     private final KeySource keySource;
     private final boolean fromEarliest;
     private final LdpPerturbation perturbation;
+    private final KafkaSource<RawRecord> source;
 
-    private Settings(Builder b) {
+    private Settings(Builder b, KafkaSource<RawRecord> source) {
       super(b);
       config = b.config;
       deadLetterTopic = b.deadLetterTopic;
       keySource = b.keySource;
       fromEarliest = b.fromEarliest;
       perturbation = LdpPerturbation.builder().config(config).randomness(keySource).build();
+      this.source = source;
     }
 
     public static Builder builder() {
@@ -124,7 +127,8 @@ public final class PerturbJob {
           throw new IllegalArgumentException(
               "deadLetterTopic: must differ from the output topic, got '" + outputTopic() + "'");
         }
-        return new Settings(this);
+        return new Settings(
+            this, source(RawRecordSource.builder()).fromEarliest(fromEarliest).build());
       }
     }
   }
@@ -140,17 +144,7 @@ public final class PerturbJob {
       UnaryOperator<DataStream<RawRecord>> beforePerturb) {
     JobEnvironment.configure(env, s.checkpointInterval(), s.parallelism());
     DataStream<RawRecord> raw =
-        env.fromSource(
-                RawRecordSource.builder()
-                    .kafka(s.kafka())
-                    .topics(s.inputTopic())
-                    .groupId(s.groupId())
-                    .fromEarliest(s.fromEarliest())
-                    .bounded(s.bounded())
-                    .build(),
-                WatermarkStrategy.noWatermarks(),
-                "raw records")
-            .uid("raw-source");
+        env.fromSource(s.source, WatermarkStrategy.noWatermarks(), "raw records").uid("raw-source");
     PerturbationResult<PerturbedRecord> result = s.perturbation.apply(beforePerturb.apply(raw));
     result
         .perturbed()
