@@ -4,8 +4,10 @@ import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.LdpAggregation;
 import io.ogpm.flink.PerturbedValues;
 import io.ogpm.flink.kafka.AggregationKafka;
+import io.ogpm.jobs.topics.TopicLayout;
 import java.time.Duration;
 import java.util.function.Consumer;
+import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -38,13 +40,7 @@ public final class AggregateJob {
     LdpAggregation aggregation = s.aggregation();
     DataStream<PerturbedValues> perturbed =
         env.fromSource(
-                AggregationKafka.perturbedValuesSource()
-                    .kafka(s.kafka())
-                    .topics(s.inputTopic())
-                    .groupId(s.groupId())
-                    .deserializer(AggregationKafka.deserializer(aggregation, s.timeField()))
-                    .bounded(s.bounded())
-                    .build(),
+                s.source,
                 LdpAggregation.watermarks(s.outOfOrderness(), s.idleTimeout()),
                 "perturbed records")
             .uid("perturbed-source");
@@ -62,10 +58,12 @@ public final class AggregateJob {
     private final String timeField;
     private final Duration outOfOrderness;
     private final Duration idleTimeout;
+    private final KafkaSource<PerturbedValues> source;
 
-    private Settings(Builder b, LdpAggregation aggregation) {
+    private Settings(Builder b, LdpAggregation aggregation, KafkaSource<PerturbedValues> source) {
       super(b);
       this.aggregation = aggregation;
+      this.source = source;
       this.timeField = b.timeField;
       this.outOfOrderness = b.outOfOrderness;
       this.idleTimeout = b.idleTimeout;
@@ -110,8 +108,8 @@ public final class AggregateJob {
      * aggregation's own options (configuration, windows, grouping, bins, method) are set on the
      * library's {@link LdpAggregation.Builder} through {@link #aggregation}, which checks them;
      * only the window has a default of its own here (1 minute), and the uid prefix is the job's.
-     * The Kafka job's options default to the topics {@code ogpm.perturbed} in, {@code ogpm.stats}
-     * out, and the group id and transactional id prefix {@code ogpm-aggregate}.
+     * The Kafka job's options default to the topics {@value TopicLayout#PERTURBED} in, {@value
+     * TopicLayout#STATS} out, and the group id and transactional id prefix {@code ogpm-aggregate}.
      */
     public static final class Builder extends KafkaJobSettings.Builder<Builder> {
       private final LdpAggregation.Builder aggregation;
@@ -120,7 +118,7 @@ public final class AggregateJob {
       private Duration idleTimeout = Duration.ofSeconds(30);
 
       private Builder(LdpAggregation.Builder aggregation) {
-        super("ogpm.perturbed", "ogpm.stats", "ogpm-aggregate");
+        super(TopicLayout.PERTURBED, TopicLayout.STATS, "ogpm-aggregate");
         this.aggregation = aggregation;
       }
 
@@ -169,9 +167,12 @@ public final class AggregateJob {
           throw new IllegalArgumentException("idleTimeout: must be positive, got " + idleTimeout);
         }
         LdpAggregation built = aggregation.uidPrefix(UID_PREFIX).build();
-        // The time field is validated as the deserializer's.
-        AggregationKafka.deserializer(built, timeField);
-        return new Settings(this, built);
+        // The time field is checked by the aggregation's deserializer.
+        KafkaSource<PerturbedValues> source =
+            source(AggregationKafka.perturbedValuesSource())
+                .deserializer(AggregationKafka.deserializer(built, timeField))
+                .build();
+        return new Settings(this, built, source);
       }
     }
   }

@@ -1,6 +1,7 @@
 package io.ogpm.jobs;
 
 import io.ogpm.config.Options;
+import io.ogpm.flink.kafka.CommittedSourceBuilder;
 import io.ogpm.flink.kafka.KafkaSettings;
 import java.time.Duration;
 import java.util.Objects;
@@ -10,7 +11,10 @@ import java.util.Objects;
  * input and output topics, the consumer group of the input, the prefix of the sinks' transactional
  * ids, whether the input is bounded, the checkpoint interval and the parallelism. Each job's
  * settings add their own to these; the options and their checks are the same for both jobs, so they
- * are written here once. Immutable.
+ * are written here once. The input's options become the job's Kafka source through the library's
+ * builder ({@link Builder#source}) as a user's job would set them, when the settings are built: the
+ * library checks what it reads (the group id), and a bad option is reported before the job starts.
+ * Immutable.
  */
 public abstract class KafkaJobSettings {
   /**
@@ -171,7 +175,8 @@ public abstract class KafkaJobSettings {
     }
 
     /**
-     * Checks the options every job has.
+     * Checks the options every job has but the group id, which the library's source builder checks
+     * ({@link #source}).
      *
      * @throws NullPointerException naming a required option that is missing
      * @throws IllegalArgumentException naming the option and its bad value
@@ -180,7 +185,6 @@ public abstract class KafkaJobSettings {
       Objects.requireNonNull(kafka, "kafka: required");
       Options.notBlank("inputTopic", inputTopic);
       Options.notBlank("outputTopic", outputTopic);
-      Options.notBlank("groupId", groupId);
       Options.notBlank("transactionalIdPrefix", transactionalIdPrefix);
       if (outputTopic.equals(inputTopic)) {
         throw new IllegalArgumentException(
@@ -195,6 +199,15 @@ public abstract class KafkaJobSettings {
         throw new IllegalArgumentException(
             "parallelism: must be at least 0 (0: the cluster's default), got " + parallelism);
       }
+    }
+
+    /**
+     * Sets the input's options on one of the library's Kafka source builders: Kafka, the input
+     * topic, the group id and whether it is bounded; the job sets the rest (its deserializer, where
+     * to start) and builds it, which checks them.
+     */
+    protected <S extends CommittedSourceBuilder<?, S>> S source(S source) {
+      return source.kafka(kafka).topics(inputTopic).groupId(groupId).bounded(bounded);
     }
 
     /** The input topic, for the job's own checks of its other topics. */

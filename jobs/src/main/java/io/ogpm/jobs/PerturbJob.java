@@ -9,9 +9,11 @@ import io.ogpm.flink.PerturbedRecord;
 import io.ogpm.flink.RawRecord;
 import io.ogpm.flink.kafka.PerturbationSinks;
 import io.ogpm.flink.kafka.RawRecordSource;
+import io.ogpm.jobs.topics.TopicLayout;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -37,14 +39,16 @@ public final class PerturbJob {
     private final KeySource keySource;
     private final boolean fromEarliest;
     private final LdpPerturbation perturbation;
+    private final KafkaSource<RawRecord> source;
 
-    private Settings(Builder b) {
+    private Settings(Builder b, KafkaSource<RawRecord> source) {
       super(b);
       config = b.config;
       deadLetterTopic = b.deadLetterTopic;
       keySource = b.keySource;
       fromEarliest = b.fromEarliest;
       perturbation = LdpPerturbation.builder().config(config).randomness(keySource).build();
+      this.source = source;
     }
 
     public static Builder builder() {
@@ -69,17 +73,17 @@ public final class PerturbJob {
 
     /**
      * Builds {@link Settings}: the configuration and Kafka are required, the rest has defaults
-     * (topics {@code ogpm.raw} in, {@code ogpm.perturbed} out; group id and transactional id prefix
-     * {@code ogpm-perturb}).
+     * (topics {@value TopicLayout#RAW} in, {@value TopicLayout#PERTURBED} out; group id and
+     * transactional id prefix {@code ogpm-perturb}).
      */
     public static final class Builder extends KafkaJobSettings.Builder<Builder> {
       private PrivacyConfig config;
-      private String deadLetterTopic = "ogpm.dead-letters";
+      private String deadLetterTopic = TopicLayout.DEAD_LETTERS;
       private KeySource keySource = KeySource.none();
       private boolean fromEarliest = true;
 
       private Builder() {
-        super("ogpm.raw", "ogpm.perturbed", "ogpm-perturb");
+        super(TopicLayout.RAW, TopicLayout.PERTURBED, "ogpm-perturb");
       }
 
       public Builder config(PrivacyConfig config) {
@@ -87,7 +91,7 @@ public final class PerturbJob {
         return this;
       }
 
-      /** Default {@code ogpm.dead-letters}. */
+      /** Default {@value TopicLayout#DEAD_LETTERS}. */
       public Builder deadLetterTopic(String topic) {
         this.deadLetterTopic = topic;
         return this;
@@ -123,7 +127,8 @@ public final class PerturbJob {
           throw new IllegalArgumentException(
               "deadLetterTopic: must differ from the output topic, got '" + outputTopic() + "'");
         }
-        return new Settings(this);
+        return new Settings(
+            this, source(RawRecordSource.builder()).fromEarliest(fromEarliest).build());
       }
     }
   }
@@ -139,17 +144,7 @@ public final class PerturbJob {
       UnaryOperator<DataStream<RawRecord>> beforePerturb) {
     JobEnvironment.configure(env, s.checkpointInterval(), s.parallelism());
     DataStream<RawRecord> raw =
-        env.fromSource(
-                RawRecordSource.builder()
-                    .kafka(s.kafka())
-                    .topics(s.inputTopic())
-                    .groupId(s.groupId())
-                    .fromEarliest(s.fromEarliest())
-                    .bounded(s.bounded())
-                    .build(),
-                WatermarkStrategy.noWatermarks(),
-                "raw records")
-            .uid("raw-source");
+        env.fromSource(s.source, WatermarkStrategy.noWatermarks(), "raw records").uid("raw-source");
     PerturbationResult<PerturbedRecord> result = s.perturbation.apply(beforePerturb.apply(raw));
     result
         .perturbed()

@@ -3,6 +3,7 @@ package io.ogpm.jobs.cli;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.EstimationMethod;
 import io.ogpm.jobs.AggregateJob;
+import io.ogpm.jobs.topics.TopicLayout;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -24,13 +25,13 @@ public final class AggregateJobCommand implements Callable<Integer> {
 
   @Option(
       names = "--input-topic",
-      defaultValue = "ogpm.perturbed",
+      defaultValue = TopicLayout.PERTURBED,
       description = "Perturbed topic. Default: ${DEFAULT-VALUE}.")
   String inputTopic;
 
   @Option(
       names = "--output-topic",
-      defaultValue = "ogpm.stats",
+      defaultValue = TopicLayout.STATS,
       description = "Stats topic. Default: ${DEFAULT-VALUE}.")
   String outputTopic;
 

@@ -2,7 +2,6 @@ package io.ogpm.jobs.cli;
 
 import io.ogpm.config.ConfigException;
 import io.ogpm.config.PrivacyConfig;
-import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /**
@@ -11,14 +10,7 @@ import picocli.CommandLine.Option;
  * JobManager (Flink's web UI and REST API), where the submitter's files are not present; flow-style
  * YAML keeps it on one line: {@code {fields: [{name: x, min: 0, max: 1, epsilon: 1}]}}.
  */
-final class JobConfigSource {
-  @Option(
-      names = "--config",
-      paramLabel = "FILE",
-      required = true,
-      description = "The field configuration (YAML).")
-  Path file;
-
+final class JobConfigSource extends ConfigFileOption {
   @Option(
       names = "--config-yaml",
       paramLabel = "YAML",
@@ -27,14 +19,20 @@ final class JobConfigSource {
           "The field configuration itself, instead of --config (for submissions through Flink's web UI or REST API).")
   String yaml;
 
-  PrivacyConfig load() {
+  @Override
+  public PrivacyConfig load() {
     if (file != null) {
-      return ConfigOption.load(file);
+      return super.load();
     }
     try {
       return PrivacyConfig.parse(yaml);
     } catch (ConfigException e) {
-      throw new UsageError("--config-yaml: " + e.getMessage());
+      throw new UsageError(origin() + ": " + e.getMessage());
     }
+  }
+
+  @Override
+  public String origin() {
+    return file != null ? super.origin() : "--config-yaml";
   }
 }

@@ -1,31 +1,21 @@
 package io.ogpm.jobs.cli;
 
 import io.ogpm.flink.kafka.KafkaPreflight;
-import io.ogpm.flink.kafka.KafkaSettings;
 import io.ogpm.jobs.JobRunner;
 import io.ogpm.jobs.KafkaJobSettings;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** Options shared by the Flink jobs: Kafka access, checkpointing, parallelism. */
+/**
+ * Options shared by the Flink jobs: Kafka access ({@link KafkaConnectionOptions}), the group and
+ * transactional ids, checkpointing, parallelism, restarts.
+ */
 final class KafkaOptions {
-  @Option(
-      names = "--bootstrap-servers",
-      paramLabel = "HOST:PORT,...",
-      defaultValue = "localhost:9092",
-      description = "Kafka bootstrap servers. Default: ${DEFAULT-VALUE}.")
-  String bootstrapServers;
-
-  @Option(
-      names = "--kafka-properties",
-      paramLabel = "FILE",
-      description =
-          "Kafka client properties applied to every source and sink (SASL, SSL, timeouts).")
-  Path kafkaProperties;
+  @Mixin KafkaConnectionOptions connection;
 
   @Option(
       names = "--group-id",
@@ -57,15 +47,6 @@ final class KafkaOptions {
   Duration checkpointInterval;
 
   @Option(
-      names = "--kafka-timeout",
-      paramLabel = "DURATION",
-      defaultValue = "30s",
-      converter = DurationConverter.class,
-      description =
-          "How long the start-up checks wait for Kafka to answer (brokers reachable, topics present). Default: ${DEFAULT-VALUE}.")
-  Duration kafkaTimeout;
-
-  @Option(
       names = "--restart-attempts",
       paramLabel = "N",
       defaultValue = "10",
@@ -81,20 +62,12 @@ final class KafkaOptions {
           "Stop at the input topic's current end (backfills, tests) instead of running forever.")
   boolean bounded;
 
-  KafkaSettings settings() {
-    try {
-      return KafkaSettings.of(bootstrapServers, kafkaProperties);
-    } catch (IllegalArgumentException e) {
-      throw new UsageError("--kafka-properties: " + e.getMessage());
-    }
-  }
-
   /**
    * The start-up checks of a job: the cluster, its input and output topic; a job adds its own (its
    * other topics, their settings).
    */
   KafkaPreflight check(KafkaJobSettings settings) {
-    return KafkaPreflight.of(settings.kafka(), kafkaTimeout)
+    return KafkaPreflight.of(settings.kafka(), connection.timeout())
         .topic(settings.inputTopic(), "input topic (--input-topic)")
         .topic(settings.outputTopic(), "output topic (--output-topic)");
   }
@@ -140,7 +113,7 @@ final class KafkaOptions {
       settings.transactionalIdPrefix(transactionalIdPrefix);
     }
     return settings
-        .kafka(settings())
+        .kafka(connection.settings())
         .bounded(bounded)
         .checkpointInterval(checkpointInterval)
         .parallelism(parallelism);
@@ -153,9 +126,7 @@ final class KafkaOptions {
     if (restartAttempts < 0) {
       throw new UsageError("--restart-attempts must be >= 0, got " + restartAttempts);
     }
-    if (kafkaTimeout.isZero() || kafkaTimeout.isNegative()) {
-      throw new UsageError("--kafka-timeout must be positive, got " + kafkaTimeout);
-    }
+    connection.timeout(); // a usage error unless positive
     if (checkpointInterval.isZero() || checkpointInterval.isNegative()) {
       throw new UsageError("--checkpoint-interval must be positive, got " + checkpointInterval);
     }

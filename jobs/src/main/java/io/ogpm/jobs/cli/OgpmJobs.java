@@ -20,15 +20,7 @@ import picocli.CommandLine.Command;
       AggregateJobCommand.class,
       CommandLine.HelpCommand.class
     })
-public final class OgpmJobs implements Runnable {
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public void run() {
-    throw new CommandLine.ParameterException(
-        spec.commandLine(), "a command is required (see --help)");
-  }
-
+public final class OgpmJobs extends CommandGroup {
   public static void main(String[] args) {
     CommandLineRunner.of(new OgpmJobs()).main(args);
   }

@@ -5,6 +5,7 @@ import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.KeySource;
 import io.ogpm.flink.kafka.KafkaPreflight;
 import io.ogpm.jobs.PerturbJob;
+import io.ogpm.jobs.topics.TopicLayout;
 import io.ogpm.mechanism.random.RandomnessMode;
 import io.ogpm.record.RecordPerturber;
 import java.nio.file.Path;
@@ -29,19 +30,19 @@ public final class PerturbJobCommand implements Callable<Integer> {
 
   @Option(
       names = "--input-topic",
-      defaultValue = "ogpm.raw",
+      defaultValue = TopicLayout.RAW,
       description = "Raw topic. Default: ${DEFAULT-VALUE}.")
   String inputTopic;
 
   @Option(
       names = "--output-topic",
-      defaultValue = "ogpm.perturbed",
+      defaultValue = TopicLayout.PERTURBED,
       description = "Perturbed topic. Default: ${DEFAULT-VALUE}.")
   String outputTopic;
 
   @Option(
       names = "--dead-letter-topic",
-      defaultValue = "ogpm.dead-letters",
+      defaultValue = TopicLayout.DEAD_LETTERS,
       description = "Dead-letter topic. Default: ${DEFAULT-VALUE}.")
   String deadLetterTopic;
 
@@ -108,10 +109,7 @@ public final class PerturbJobCommand implements Callable<Integer> {
     try {
       new RecordPerturber(cfg, mode);
     } catch (IllegalArgumentException e) {
-      throw new UsageError(
-          (config.file != null ? "--config " + config.file : "--config-yaml")
-              + ": "
-              + e.getMessage());
+      throw new UsageError(config.origin() + ": " + e.getMessage());
     } finally {
       mode.destroy();
     }

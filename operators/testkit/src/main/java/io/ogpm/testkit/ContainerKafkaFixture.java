@@ -1,12 +1,8 @@
 package io.ogpm.testkit;
 
-import io.ogpm.kafka.KafkaTopics;
-import java.time.Duration;
+import io.ogpm.kafka.SingleBrokerTopics;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.testcontainers.kafka.KafkaContainer;
 import org.testcontainers.utility.DockerImageName;
 
@@ -22,16 +18,12 @@ public final class ContainerKafkaFixture implements KafkaFixture {
   /** Same version as the {@code kafka-clients} on the class path. */
   public static final DockerImageName IMAGE = DockerImageName.parse("apache/kafka:4.2.0");
 
-  private static final Duration TOPIC_TIMEOUT = Duration.ofMinutes(2);
-
   private final KafkaContainer container;
-  private final Admin admin;
+  private final SingleBrokerTopics topics;
 
   private ContainerKafkaFixture(KafkaContainer container) {
     this.container = container;
-    this.admin =
-        Admin.create(
-            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, container.getBootstrapServers()));
+    this.topics = SingleBrokerTopics.connect(container.getBootstrapServers());
   }
 
   /** Starts a container; fails if no Docker engine is reachable. */
@@ -73,16 +65,13 @@ public final class ContainerKafkaFixture implements KafkaFixture {
 
   @Override
   public void createTopic(String name, int partitions, Map<String, String> configs) {
-    KafkaTopics.createAndAwait(
-        admin,
-        new NewTopic(name, partitions, (short) 1).configs(Map.copyOf(configs)),
-        TOPIC_TIMEOUT);
+    topics.create(name, partitions, configs);
   }
 
   @Override
   public void close() {
     try {
-      admin.close(Duration.ofSeconds(5));
+      topics.close();
     } finally {
       container.stop();
     }

@@ -8,6 +8,7 @@ import io.ogpm.config.PrivacyConfig;
 import io.ogpm.estimate.EstimateJson;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimator;
+import io.ogpm.jobs.cli.ConfigFileOption;
 import io.ogpm.jobs.cli.UsageError;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
@@ -63,7 +64,8 @@ final class EstimateCommand implements Callable<Integer> {
     PrivacyConfig cfg = config.load();
     FieldConfig fc =
         cfg.field(field)
-            .orElseThrow(() -> new UsageError("--field '" + field + "' is not in " + config.file));
+            .orElseThrow(
+                () -> new UsageError("--field '" + field + "' is not in " + config.file()));
     Mechanism mechanism = MechanismCatalog.of(fc.spec());
     FieldEstimator estimator = FieldEstimator.of(mechanism, bins);
     if (method.equals("em") && !estimator.canReconstruct()) {

@@ -2,6 +2,7 @@ package io.ogpm.cli;
 
 import io.ogpm.demo.Accounting;
 import io.ogpm.jobs.cli.AggregateJobCommand;
+import io.ogpm.jobs.cli.CommandGroup;
 import io.ogpm.jobs.cli.CommandLineRunner;
 import io.ogpm.jobs.cli.PerturbJobCommand;
 import io.ogpm.jobs.cli.Version;
@@ -37,15 +38,7 @@ import picocli.CommandLine.Command;
       ReproduceCommand.class,
       CommandLine.HelpCommand.class
     })
-public final class OgpmCli implements Runnable {
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public void run() {
-    throw new CommandLine.ParameterException(
-        spec.commandLine(), "a command is required (see --help)");
-  }
-
+public final class OgpmCli extends CommandGroup {
   public static void main(String[] args) {
     ClosingCheckpointFilter.install();
     runner().main(args);

@@ -2,6 +2,7 @@ package io.ogpm.cli;
 
 import io.ogpm.config.FieldSampling;
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.jobs.cli.ConfigFileOption;
 import io.ogpm.jobs.cli.UsageError;
 import io.ogpm.mechanism.random.RandomnessMode;
 import io.ogpm.record.Outcome;
@@ -51,7 +52,7 @@ final class PerturbCommand implements Callable<Integer> {
     try {
       perturber = new RecordPerturber(cfg, mode);
     } catch (IllegalArgumentException e) {
-      throw new UsageError("--config " + config.file + ": " + e.getMessage());
+      throw new UsageError(config.origin() + ": " + e.getMessage());
     } finally {
       mode.destroy();
     }

@@ -3,22 +3,22 @@ package io.ogpm.cli;
 import io.ogpm.flink.kafka.KafkaPreflight;
 import io.ogpm.flink.kafka.KafkaSettings;
 import io.ogpm.jobs.cli.DurationConverter;
+import io.ogpm.jobs.cli.KafkaConnectionOptions;
 import io.ogpm.jobs.cli.UsageError;
-import io.ogpm.kafka.topics.Deviation;
-import io.ogpm.kafka.topics.KafkaTopicAdmin;
-import io.ogpm.kafka.topics.ObservedTopic;
-import io.ogpm.kafka.topics.TopicAudit;
-import io.ogpm.kafka.topics.TopicLayout;
-import io.ogpm.kafka.topics.TopicRequirement;
-import io.ogpm.kafka.topics.TopicSpec;
+import io.ogpm.jobs.topics.Deviation;
+import io.ogpm.jobs.topics.ObservedTopic;
+import io.ogpm.jobs.topics.TopicAudit;
+import io.ogpm.jobs.topics.TopicLayout;
+import io.ogpm.jobs.topics.TopicRequirement;
+import io.ogpm.jobs.topics.TopicSpec;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -34,28 +34,7 @@ import picocli.CommandLine.Spec;
           + " Partitions and the replication factor of an existing topic are reported, never changed."
     })
 final class TopicsCommand implements Callable<Integer> {
-  @Option(
-      names = "--bootstrap-servers",
-      paramLabel = "HOST:PORT,...",
-      defaultValue = "localhost:9092",
-      description = "Kafka bootstrap servers. Default: ${DEFAULT-VALUE}.")
-  String bootstrapServers;
-
-  @Option(
-      names = "--kafka-properties",
-      paramLabel = "FILE",
-      description =
-          "Kafka client properties (SASL, SSL): the same file the jobs get. Its transaction.timeout.ms, if any,"
-              + " is the jobs' transaction timeout (default 600000, the sinks' own).")
-  Path kafkaProperties;
-
-  @Option(
-      names = "--kafka-timeout",
-      paramLabel = "DURATION",
-      defaultValue = "30s",
-      converter = DurationConverter.class,
-      description = "How long each request to Kafka may take. Default: ${DEFAULT-VALUE}.")
-  Duration kafkaTimeout;
+  @Mixin KafkaConnectionOptions connection;
 
   @Option(
       names = "--check",
@@ -129,22 +108,18 @@ final class TopicsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    KafkaSettings kafka;
-    try {
-      kafka = KafkaSettings.of(bootstrapServers, kafkaProperties);
-    } catch (IllegalArgumentException e) {
-      throw new UsageError("--kafka-properties: " + e.getMessage());
-    }
+    KafkaSettings kafka = connection.settings();
     TopicLayout layout = layout(kafka);
     try {
-      KafkaPreflight.of(kafka, kafkaTimeout).run();
+      KafkaPreflight.of(kafka, connection.timeout()).run();
     } catch (KafkaPreflight.PreflightException e) {
       throw new UsageError(e.getMessage());
     }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     List<String> names = layout.topics().stream().map(TopicSpec::name).toList();
-    try (KafkaTopicAdmin admin = KafkaTopicAdmin.create(kafka.adminConfig(), kafkaTimeout)) {
+    try (KafkaTopicAdmin admin =
+        KafkaTopicAdmin.create(kafka.adminConfig(), connection.timeout())) {
       Map<String, ObservedTopic> observed = admin.describe(names);
       if (!check) {
         apply(layout, observed, admin, out);
@@ -168,7 +143,7 @@ final class TopicsCommand implements Callable<Integer> {
           "ok: "
               + String.join(", ", names)
               + " and "
-              + bootstrapServers
+              + kafka.bootstrapServers()
               + " meet what the jobs need");
       return 0;
     } catch (KafkaTopicAdmin.AdminFailure e) {
@@ -194,9 +169,7 @@ final class TopicsCommand implements Callable<Integer> {
               + timeout
               + "'");
     }
-    if (kafkaTimeout.isZero() || kafkaTimeout.isNegative()) {
-      throw new UsageError("--kafka-timeout must be positive, got " + kafkaTimeout);
-    }
+    connection.timeout(); // a usage error unless positive
     try {
       return TopicLayout.builder()
           .topics(rawTopic, perturbedTopic, deadLetterTopic, statsTopic)

@@ -1,5 +1,6 @@
 package io.ogpm.cli;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
@@ -29,6 +30,8 @@ import java.util.TreeSet;
  *   <li>no production class depends on the test kit;
  *   <li>no package is split across jars (or class directories);
  *   <li>each module's packages use only the modules below it, the library's artifacts included;
+ *   <li>the jobs' topic layout ({@code io.ogpm.jobs.topics}) is decisions only, without a Kafka
+ *       client: {@code ogpm topics} and the demo make the requests;
  *   <li>only the bench command's harness writes records with their raw values ({@code
  *       UnperturbedRecordPath}), so no operator's output passes through it: nothing else uses it,
  *       and nothing outside the record package but it sets a record's outputs.
@@ -159,6 +162,18 @@ class ModulesTest {
               "core", "flink", "sql", "jobs", "embedded-kafka", "demo", "evaluation", "benchmarks")
           .because(
               "each module has one job, and its dependencies point down (docs/development.md's modules)");
+
+  @ArchTest
+  static final ArchRule theTopicLayoutIsDecisionsOnly =
+      classes()
+          .that()
+          .resideInAPackage("io.ogpm.jobs.topics..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage("java..", "io.ogpm.config..", "io.ogpm.jobs.topics..")
+          .because(
+              "the layout of the jobs' topics and its audit are tested without a broker and ship in the job jar;"
+                  + " ogpm topics (tools/cli) and the demo talk to Kafka");
 
   @ArchTest
   static final ArchRule onlyTheBenchWritesRawValues =

@@ -1,9 +1,7 @@
 package io.ogpm.demo;
 
-import io.ogpm.kafka.topics.KafkaTopicAdmin;
-import io.ogpm.kafka.topics.TopicLayout;
-import java.util.Map;
-import org.apache.kafka.clients.admin.AdminClientConfig;
+import io.ogpm.jobs.topics.TopicLayout;
+import io.ogpm.kafka.SingleBrokerTopics;
 
 /**
  * The demo's topics: the layout {@code ogpm topics} creates for a deployment ({@link TopicLayout},
@@ -22,7 +20,9 @@ final class DemoTopics {
 
   private DemoTopics() {}
 
-  /** The layout for a perturb job of {@code parallelism} subtasks on one broker. */
+  /**
+   * The layout for a perturb job of {@code parallelism} subtasks on one broker: one replica each.
+   */
   static TopicLayout layout(int parallelism) {
     return TopicLayout.builder()
         .perturbParallelism(parallelism)
@@ -35,11 +35,10 @@ final class DemoTopics {
    * Creates the topics on the broker at {@code bootstrapServers}; returns once each has leaders.
    */
   static void create(String bootstrapServers, int parallelism) {
-    try (KafkaTopicAdmin admin =
-        KafkaTopicAdmin.create(
-            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers),
-            Demo.READ_TIMEOUT)) {
-      layout(parallelism).topics().forEach(admin::create);
+    try (SingleBrokerTopics topics = SingleBrokerTopics.connect(bootstrapServers)) {
+      layout(parallelism)
+          .topics()
+          .forEach(t -> topics.create(t.name(), t.partitions(), t.configs()));
     }
   }
 }

@@ -1,6 +1,6 @@
 package io.ogpm.kafka.embedded;
 
-import io.ogpm.kafka.KafkaTopics;
+import io.ogpm.kafka.SingleBrokerTopics;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -13,9 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.metadata.bootstrap.BootstrapMetadata;
@@ -56,21 +53,17 @@ public final class EmbeddedBroker implements AutoCloseable {
           "unstable.api.versions.enable", "false",
           "unstable.feature.versions.enable", "false");
 
-  private static final Duration TOPIC_TIMEOUT = Duration.ofMinutes(2);
-  private static final Duration ADMIN_CLOSE_TIMEOUT = Duration.ofSeconds(5);
   private static final Object STDOUT_LOCK = new Object();
 
   private final KafkaClusterTestKit cluster;
   private final Path dataDirectory;
-  private final Admin admin;
+  private final SingleBrokerTopics topics;
   private boolean closed;
 
   private EmbeddedBroker(KafkaClusterTestKit cluster, Path dataDirectory) {
     this.cluster = cluster;
     this.dataDirectory = dataDirectory;
-    this.admin =
-        Admin.create(
-            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()));
+    this.topics = SingleBrokerTopics.connect(cluster.bootstrapServers());
   }
 
   /** Starts a broker with {@link #DEFAULT_BROKER_PROPERTIES}; returns once it accepts clients. */
@@ -129,10 +122,7 @@ public final class EmbeddedBroker implements AutoCloseable {
    * every partition has a leader, so producers and sources can use it at once.
    */
   public void createTopic(String name, int partitions, Map<String, String> configs) {
-    KafkaTopics.createAndAwait(
-        admin,
-        new NewTopic(name, partitions, (short) 1).configs(Map.copyOf(configs)),
-        TOPIC_TIMEOUT);
+    topics.create(name, partitions, configs);
   }
 
   /** Stops the broker and deletes its data directory. Calling it again does nothing. */
@@ -143,7 +133,7 @@ public final class EmbeddedBroker implements AutoCloseable {
     }
     closed = true;
     try (KafkaClusterTestKit c = cluster) {
-      admin.close(ADMIN_CLOSE_TIMEOUT);
+      topics.close();
     } catch (Exception e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();

@@ -1,4 +1,4 @@
-package io.ogpm.kafka.topics;
+package io.ogpm.jobs.topics;
 
 import java.time.Duration;
 import java.util.Arrays;

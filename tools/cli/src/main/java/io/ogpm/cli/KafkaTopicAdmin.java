@@ -1,5 +1,9 @@
-package io.ogpm.kafka.topics;
+package io.ogpm.cli;
 
+import io.ogpm.jobs.topics.ObservedBroker;
+import io.ogpm.jobs.topics.ObservedTopic;
+import io.ogpm.jobs.topics.TopicLayout;
+import io.ogpm.jobs.topics.TopicSpec;
 import io.ogpm.kafka.KafkaTopics;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,12 +27,12 @@ import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * The Kafka side of a {@link TopicLayout} ({@code ogpm topics}, the demo): describes topics and
- * brokers as {@link ObservedTopic} and {@link ObservedBroker}, creates topics and changes their
- * settings. Each call is bounded by the timeout; a failure is an {@link AdminFailure} with one line
- * naming what failed.
+ * The Kafka side of {@code ogpm topics}: describes topics and brokers as {@link ObservedTopic} and
+ * {@link ObservedBroker} for the audit against a {@link TopicLayout}, creates topics and changes
+ * their settings. Each call is bounded by the timeout; a failure is an {@link AdminFailure} with
+ * one line naming what failed.
  */
-public final class KafkaTopicAdmin implements AutoCloseable {
+final class KafkaTopicAdmin implements AutoCloseable {
   private final Admin admin;
   private final Duration timeout;
 
@@ -38,7 +42,7 @@ public final class KafkaTopicAdmin implements AutoCloseable {
   }
 
   /** An admin client with these client settings ({@code bootstrap.servers} and the rest). */
-  public static KafkaTopicAdmin create(Map<String, Object> adminConfig, Duration timeout) {
+  static KafkaTopicAdmin create(Map<String, Object> adminConfig, Duration timeout) {
     Map<String, Object> config = new LinkedHashMap<>(adminConfig);
     int millis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
     config.putIfAbsent("default.api.timeout.ms", millis);
@@ -47,7 +51,7 @@ public final class KafkaTopicAdmin implements AutoCloseable {
   }
 
   /** The topics among {@code names} that exist, by name. */
-  public Map<String, ObservedTopic> describe(Collection<String> names) {
+  Map<String, ObservedTopic> describe(Collection<String> names) {
     Map<String, TopicDescription> found = new LinkedHashMap<>();
     Map<String, ? extends Future<TopicDescription>> futures =
         admin.describeTopics(names).topicNameValues();
@@ -85,7 +89,7 @@ public final class KafkaTopicAdmin implements AutoCloseable {
   }
 
   /** Every broker of the cluster with its effective configuration. */
-  public List<ObservedBroker> brokers() {
+  List<ObservedBroker> brokers() {
     Collection<Node> nodes = get(admin.describeCluster().nodes(), "describe the cluster");
     Map<String, Map<String, String>> configs =
         configs(
@@ -104,7 +108,7 @@ public final class KafkaTopicAdmin implements AutoCloseable {
    * KafkaTopics}): the controller acknowledges a creation before the brokers' metadata shows the
    * topic, and a describe right after it could still find nothing.
    */
-  public void create(TopicSpec spec) {
+  void create(TopicSpec spec) {
     NewTopic topic =
         new NewTopic(spec.name(), spec.partitions(), (short) spec.replicationFactor())
             .configs(spec.configs());
@@ -118,7 +122,7 @@ public final class KafkaTopicAdmin implements AutoCloseable {
   }
 
   /** Sets these settings of a topic, leaving its others alone. */
-  public void alter(String topic, Map<String, String> settings) {
+  void alter(String topic, Map<String, String> settings) {
     ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
     List<AlterConfigOp> ops =
         settings.entrySet().stream()
@@ -186,7 +190,7 @@ public final class KafkaTopicAdmin implements AutoCloseable {
   }
 
   /** A Kafka request that failed; the message is one line. */
-  public static final class AdminFailure extends RuntimeException {
+  static final class AdminFailure extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     AdminFailure(String message) {

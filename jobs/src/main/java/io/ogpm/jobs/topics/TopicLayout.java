@@ -1,4 +1,4 @@
-package io.ogpm.kafka.topics;
+package io.ogpm.jobs.topics;
 
 import io.ogpm.config.BudgetClock;
 import io.ogpm.config.Options;
@@ -16,7 +16,9 @@ import java.util.Set;
  * The four topics of a deployment (raw, perturbed, dead letters, stats) and the broker setting the
  * jobs rely on, each with the reason: what {@code ogpm topics} creates and checks, and what the
  * demo creates on its own broker. Built and validated by {@link #builder()}; defaults are the jobs'
- * own (topic names, the sinks' 10-minute transaction timeout).
+ * own: the topic names are written here once ({@link #RAW}, {@link #PERTURBED}, {@link
+ * #DEAD_LETTERS}, {@link #STATS}) and are the jobs' settings' and command lines' defaults; the
+ * transaction timeout is the sinks' 10 minutes.
  *
  * <ul>
  *   <li>Raw and perturbed topics: at least as many partitions as perturb subtasks. A Kafka source

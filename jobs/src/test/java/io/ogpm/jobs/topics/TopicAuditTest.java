@@ -1,4 +1,4 @@
-package io.ogpm.kafka.topics;
+package io.ogpm.jobs.topics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
