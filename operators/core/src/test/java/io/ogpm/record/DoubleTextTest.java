@@ -7,6 +7,7 @@ import java.lang.reflect.Method;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -97,8 +98,12 @@ class DoubleTextTest {
    * 2,000 values in each binade of the plain range, where the digits are written here; 50 in each
    * of the others, where {@code Double.toString} is called (what is checked there is which side of
    * the range a value falls on, and the copy of its text).
+   *
+   * <p>Tagged slow: a few seconds, and no mutant of the record path is killed by it alone. Surefire
+   * runs it; mutation testing leaves it out, where every surviving mutant would rerun it.
    */
   @Test
+  @Tag("slow")
   void everyBinade() {
     AesCtrSource r = AesCtrSource.seeded(12);
     for (int e = -1074; e <= 1023; e++) {

@@ -386,8 +386,12 @@ class StreamingEquivalenceTest {
    * bit of the value read, so a value parsed one ulp apart would change the output. Decimals of 1
    * to 25 significant digits, in plain and exponent form, and the exact midpoints between
    * neighbouring doubles (the hardest case for rounding), all within the domain.
+   *
+   * <p>Tagged slow: a few seconds, and no mutant of the record path is killed by it alone. Surefire
+   * runs it; mutation testing leaves it out, where every surviving mutant would rerun it.
    */
   @Test
+  @Tag("slow")
   void everyDecimalIsReadAsTheSameDouble() {
     AesCtrSource r = AesCtrSource.seeded(7);
     List<byte[]> inputs = new ArrayList<>();
