@@ -119,6 +119,7 @@ class DoubleTextTest {
   }
 
   @Test
+  @Tag("slow") // 450,000 texts; no mutant that faster tests leave
   void shortDecimalsAndTheirNeighbours() {
     AesCtrSource r = AesCtrSource.seeded(13);
     for (int i = 0; i < 150_000; i++) {

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.IntFunction;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -162,6 +163,7 @@ class KeyedNoiseReuseTest {
    * value is different (random doubles, so no two records are a replay).
    */
   @Test
+  @Tag("slow") // a statistical test; no mutant that faster tests leave
   void oneIdForEveryRecordWithDifferentValuesLeaksNothingBeyondChance() throws Exception {
     AesCtrSource data = AesCtrSource.seeded(11);
     assertPairsLeakNothing(
@@ -174,6 +176,7 @@ class KeyedNoiseReuseTest {
 
   /** Values one ulp apart under a shared id: the smallest difference there is. */
   @Test
+  @Tag("slow") // a statistical test; no mutant that faster tests leave
   void valuesOneUlpApartUnderASharedIdGetIndependentNoise() throws Exception {
     AesCtrSource data = AesCtrSource.seeded(12);
     assertPairsLeakNothing(

@@ -55,6 +55,7 @@ class StreamingEquivalenceTest {
   }
 
   @Test
+  @Tag("slow") // the whole sample twice; no mutant that faster tests leave
   void theMotionSenseSampleIsPerturbedByteForByteAsTheReference() throws Exception {
     String yaml = BundledSample.config();
     List<byte[]> records = new ArrayList<>();
@@ -119,8 +120,19 @@ class StreamingEquivalenceTest {
 
   @Test
   void hostileInputsEndAsTheReference() {
-    for (String yaml : new String[] {HostileInputs.CONFIG_REJECT, HostileInputs.CONFIG_CLAMP}) {
-      List<byte[]> inputs = new ArrayList<>(HostileInputs.generate(31, 5_000));
+    assertHostileInputsEndAsTheReference(2_000, HostileInputs.CONFIG_REJECT);
+  }
+
+  @Test
+  @Tag("slow") // 10,000 records: run by surefire, left out of mutation testing
+  void manyHostileInputsEndAsTheReferenceUnderEitherConfiguration() {
+    assertHostileInputsEndAsTheReference(
+        5_000, HostileInputs.CONFIG_REJECT, HostileInputs.CONFIG_CLAMP);
+  }
+
+  private static void assertHostileInputsEndAsTheReference(int records, String... yamls) {
+    for (String yaml : yamls) {
+      List<byte[]> inputs = new ArrayList<>(HostileInputs.generate(31, records));
       inputs.add(null);
       assertThat(assertSameOutcomes(yaml, () -> RandomnessMode.seeded(3), inputs, 64 * 1024))
           .isPositive();

@@ -21,6 +21,7 @@ import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.kafka.common.record.TimestampType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -109,6 +110,7 @@ class PerUserBudgetModelTest {
   }
 
   @Test
+  @Tag("slow") // 30 scenarios in the harness, no mutant that faster tests leave: left out of PIT
   void everyRecordGetsWhatTheModelSays() throws Exception {
     Map<String, Integer> total = new TreeMap<>();
     for (long seed = 1; seed <= 30; seed++) {

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.types.Row;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -92,6 +93,7 @@ class EstimateFunctionsTest {
   }
 
   @Test
+  @Tag("slow") // about 1 s; no mutant that faster tests leave
   void ldpMeanWithAnotherMechanismAndNoAffineMeanGivesNullsNotNan() {
     Mechanism tLaplace =
         MechanismCatalog.of(

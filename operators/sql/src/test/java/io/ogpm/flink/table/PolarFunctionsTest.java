@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.types.Row;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -249,6 +250,7 @@ class PolarFunctionsTest {
   }
 
   @Test
+  @Tag("slow") // about 2 s; no mutant that faster tests leave
   void eachArgumentSelectsItsOwnMechanismsBetweenAlternatingRows() {
     Object[] base = {5.0, 9.99, "l1", 0.0, 360.0};
     Object[][] variants = {
