@@ -58,14 +58,16 @@ class DemoFollowIT {
             config.toString());
     try {
       Path page = report.resolve("index.html");
-      String first = awaitPage(demo, page, err, 0);
+      String first = awaitPage(demo, page, err, 0, false);
       assertThat(first).as("the live page reloads itself").contains("http-equiv=\"refresh\"");
       int closedFirst = closedWindows(first);
-      String later = awaitPage(demo, page, err, Math.max(closedFirst, 1) + 1);
+      // A record later than the watermark's out-of-orderness (a loaded machine, a perturb subtask
+      // behind the other) is counted by its window's next late update, up to the late-update
+      // interval after it arrives: until then the page rightly shows it late or lost. So the
+      // test waits for a page whose windows all balance. A lost record keeps its window red for as
+      // long as the page shows the window (50 s), and records lost all along keep every page red.
+      String later = awaitPage(demo, page, err, Math.max(closedFirst, 1) + 1, true);
       assertThat(closedWindows(later)).isGreaterThan(closedFirst);
-      assertThat(mismatches(later))
-          .as("accounting rows in red: a closed window counted other than what was sent")
-          .isEmpty();
       assertThat(later).contains("0 late").contains("http-equiv=\"refresh\"");
       assertThat(later)
           .as("the dead letters, by reason")
@@ -101,8 +103,12 @@ class DemoFollowIT {
         .replace(budget, "budget:\n  epsilon: 1000000000\n");
   }
 
-  /** Waits until the page exists and reports at least {@code windows} closed windows. */
-  static String awaitPage(Process demo, Path page, Path err, int windows) throws Exception {
+  /**
+   * Waits until the page exists and reports at least {@code windows} closed windows, and if {@code
+   * balanced}, no accounting row in red (a closed window counted other than what was sent).
+   */
+  static String awaitPage(Process demo, Path page, Path err, int windows, boolean balanced)
+      throws Exception {
     long deadline = System.nanoTime() + PATIENCE.toNanos();
     String last = null;
     while (System.nanoTime() < deadline) {
@@ -115,7 +121,7 @@ class DemoFollowIT {
         String html = Files.readString(page, StandardCharsets.UTF_8);
         if (html.contains("</html>")) {
           last = html;
-          if (closedWindows(html) >= windows) {
+          if (closedWindows(html) >= windows && (!balanced || mismatches(html).isEmpty())) {
             return html;
           }
         }
@@ -125,12 +131,17 @@ class DemoFollowIT {
     throw new AssertionError(
         "the live report did not show "
             + windows
-            + " closed windows within "
+            + " closed windows"
+            + (balanced ? ", every one counting what was sent," : "")
+            + " within "
             + PATIENCE
             + "; last page: "
             + (last == null
                 ? "none"
-                : "\"" + CLOSED.matcher(last).results().map(m -> m.group()).toList() + "\""));
+                : "\""
+                    + CLOSED.matcher(last).results().map(m -> m.group()).toList()
+                    + "\", in red: "
+                    + mismatches(last)));
   }
 
   static List<String> mismatches(String html) {
