@@ -12,14 +12,15 @@ import org.apache.logging.log4j.core.filter.AbstractFilter;
 
 /**
  * Denies one harmless warning that log4j2.properties cannot tell apart by its wording: a checkpoint
- * "declined (task is closing)", or requested from a task the TaskManager no longer knows ("unknown
- * task"), which Flink's CheckpointFailureManager logs as a WARN with a stack trace when a periodic
- * checkpoint races the end of a bounded job (the job's final checkpoint commits its output, so
- * nothing is lost; a task that is gone because it failed is reported by the failure itself). The
- * reason is in the exception, not in the message, so this filter reads the exception's {@link
- * CheckpointFailureReason} and message; every other checkpoint failure (timeouts, failing tasks,
- * storage errors) still shows. Installed in code rather than by the configuration's plugin
- * discovery, which the shaded jar would have to merge.
+ * "declined (task is closing)", requested from a task the TaskManager no longer knows ("unknown
+ * task"), or aborted because the job left RUNNING ("Checkpoint Coordinator is suspending"), which
+ * Flink's CheckpointFailureManager logs as a WARN with a stack trace when a periodic checkpoint
+ * races the end of a bounded job (the job's final checkpoint commits its output, so nothing is
+ * lost; a task that is gone, or a job that stopped running, because something failed is reported by
+ * the failure itself). The reason is in the exception, not in the message, so this filter reads the
+ * exception's {@link CheckpointFailureReason} and message; every other checkpoint failure
+ * (timeouts, failing tasks, storage errors) still shows. Installed in code rather than by the
+ * configuration's plugin discovery, which the shaded jar would have to merge.
  */
 final class ClosingCheckpointFilter extends AbstractFilter {
   static final String LOGGER = "org.apache.flink.runtime.checkpoint.CheckpointFailureManager";
@@ -58,6 +59,8 @@ final class ClosingCheckpointFilter extends AbstractFilter {
       if (c instanceof CheckpointException e
           && (e.getCheckpointFailureReason()
                   == CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_CLOSING
+              || e.getCheckpointFailureReason()
+                  == CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND
               || String.valueOf(e.getMessage()).startsWith(UNKNOWN_TASK))) {
         return true;
       }

@@ -25,7 +25,7 @@ class ClosingCheckpointFilterTest {
   }
 
   @Test
-  void onlyACheckpointDeclinedBecauseItsTaskIsClosingIsDenied() {
+  void onlyACheckpointThatRacedTheEndOfTheJobIsDenied() {
     assertThat(
             filter(
                 new CheckpointException(CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_CLOSING)))
@@ -42,6 +42,9 @@ class ClosingCheckpointFilterTest {
                 new CheckpointException(
                     "TaskManager received a checkpoint request for unknown task 9a9f_0_0.",
                     CheckpointFailureReason.TASK_CHECKPOINT_FAILURE)))
+        .isEqualTo(Filter.Result.DENY);
+    assertThat(
+            filter(new CheckpointException(CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND)))
         .isEqualTo(Filter.Result.DENY);
     assertThat(filter(new CheckpointException(CheckpointFailureReason.TASK_CHECKPOINT_FAILURE)))
         .isEqualTo(Filter.Result.NEUTRAL);
