@@ -68,7 +68,8 @@ public final class FieldEstimator {
 
   private FieldEstimator(Mechanism mechanism, int bins) {
     this.binning = FieldBinning.of(mechanism, bins);
-    this.transition = mechanism.isPiecewise() ? TransitionMatrix.of(mechanism, binning) : null;
+    this.transition =
+        mechanism.resolvesDistributions() ? TransitionMatrix.of(mechanism, binning) : null;
     this.bands = HistogramBands.of(mechanism, binning);
     double lo = mechanism.domain().lo();
     double w = mechanism.domain().width();

@@ -169,7 +169,7 @@ final class HistogramBands {
    * on a circle not rotation invariant, or on an interval not stochastically monotone).
    */
   static HistogramBands of(Mechanism mechanism, FieldBinning binning) {
-    if (!mechanism.isPiecewise()
+    if (!mechanism.resolvesDistributions()
         || (binning.circular() && !mechanism.isRotationInvariant())
         || binning.bins() < 2
         || binning.bins() > MAX_BINS) {

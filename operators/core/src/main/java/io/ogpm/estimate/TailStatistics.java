@@ -26,7 +26,7 @@ final class TailStatistics {
    */
   static BinStatistic[][] of(Mechanism mechanism, FieldBinning binning, AffinePart affine) {
     BinStatistic[][] none = {new BinStatistic[0], new BinStatistic[0]};
-    if (!mechanism.isPiecewise() || binning.circular() || !affine.exists()) {
+    if (!mechanism.resolvesDistributions() || binning.circular() || !affine.exists()) {
       return none;
     }
     double lo = mechanism.domain().lo();

@@ -172,6 +172,15 @@ public final class Mechanism {
     return unit instanceof PiecewiseUnitMechanism;
   }
 
+  /**
+   * Whether a window's distribution can be reconstructed from the outputs: piecewise, with a
+   * density that is not all atoms ({@link PiecewiseUnitMechanism#resolvesDistributions()}). The
+   * histogram, its band and the tail statistics need it; the mean does not.
+   */
+  public boolean resolvesDistributions() {
+    return unit instanceof PiecewiseUnitMechanism piecewise && piecewise.resolvesDistributions();
+  }
+
   /** {@code E[dist(M(x), x)^k]}, exact: the unit error times {@code width^k}. */
   public double expectedError(double x, ErrorMetric metric, Distance distance) {
     return scale(metric) * unit.expectedError(toUnit(x), metric, distance);

@@ -23,6 +23,11 @@ public enum MechanismType {
   T_PM("t-pm", true, true),
   /** SW with its output truncated into the domain (atoms at the ends). */
   T_SW("t-sw", true, true),
+  /**
+   * Wang et al.'s Hybrid Mechanism: PM or Duchi et al.'s two-output mechanism, mixed for the
+   * smallest worst-case variance of one value (unbiased, enlarged output domain), classical only.
+   */
+  HM("hm", true, false),
   /** Geng and Viswanath's staircase noise (unbounded output), gamma optimal per objective. */
   STAIRCASE("staircase", true, true),
   /** Laplace noise of scale width / eps, output truncated into the domain. */

@@ -11,6 +11,16 @@ public interface PiecewiseUnitMechanism extends UnitMechanism {
   /** The output distribution for input z in [0, 1], in unit coordinates. */
   PiecewiseDistribution distribution(double z);
 
+  /**
+   * Whether the output density is positive on a piece of positive length for every input, so that
+   * outputs carry information about where in the domain the inputs lie and a window's distribution
+   * can be reconstructed. False for a mechanism that releases atoms only (the hybrid mechanism
+   * below its switch, which is Duchi et al.'s two outputs): its outputs identify the mean alone.
+   */
+  default boolean resolvesDistributions() {
+    return true;
+  }
+
   @Override
   default double outputMean(double z) {
     return distribution(z).mean();

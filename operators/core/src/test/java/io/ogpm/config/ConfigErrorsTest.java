@@ -108,12 +108,12 @@ class ConfigErrorsTest {
         bad(
             "fields: [" + ROLL + ", mechanism: ogmp}]",
             "field 'roll': mechanism must be one of"
-                + " ogpm, ogpm-u, pm, sw, pm-c, sw-c, t-pm, t-sw, staircase, t-laplace, b-laplace,"
+                + " ogpm, ogpm-u, pm, sw, pm-c, sw-c, t-pm, t-sw, hm, staircase, t-laplace, b-laplace,"
                 + " purkayastha, got 'ogmp'"),
         bad(
             "fields: [" + ROLL + ", mechanism: \"og\\npm\"}]",
             "field 'roll': mechanism must be"
-                + " one of ogpm, ogpm-u, pm, sw, pm-c, sw-c, t-pm, t-sw, staircase, t-laplace,"
+                + " one of ogpm, ogpm-u, pm, sw, pm-c, sw-c, t-pm, t-sw, hm, staircase, t-laplace,"
                 + " b-laplace, purkayastha, got 'og pm'"),
         bad(
             "fields: [" + ROLL + ", mechanism: 7}]",

@@ -50,7 +50,7 @@ final class StructuredProducts {
         }
         for (double eps : epsilons) {
           Mechanism m = mechanism(type, eps, circular);
-          if (!m.isPiecewise()) {
+          if (!m.resolvesDistributions()) {
             continue;
           }
           for (FieldBinning b :

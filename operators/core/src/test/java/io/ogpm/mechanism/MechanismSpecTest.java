@@ -48,7 +48,7 @@ class MechanismSpecTest {
   void unknownNamesAreListed() {
     assertThatThrownBy(() -> MechanismType.parse("ogmp"))
         .hasMessage(
-            "mechanism must be one of ogpm, ogpm-u, pm, sw, pm-c, sw-c, t-pm, t-sw, staircase, t-laplace, b-laplace, purkayastha, got 'ogmp'");
+            "mechanism must be one of ogpm, ogpm-u, pm, sw, pm-c, sw-c, t-pm, t-sw, hm, staircase, t-laplace, b-laplace, purkayastha, got 'ogmp'");
     assertThatThrownBy(() -> Objective.parse("l3"))
         .hasMessage("objective must be l1 or l2, got 'l3'");
   }

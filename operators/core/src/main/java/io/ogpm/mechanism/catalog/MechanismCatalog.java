@@ -9,6 +9,7 @@ import io.ogpm.mechanism.OgpmShape;
 import io.ogpm.mechanism.UnbiasedOgpm;
 import io.ogpm.mechanism.UnitMechanism;
 import io.ogpm.mechanism.baseline.BoundedLaplace;
+import io.ogpm.mechanism.baseline.HybridMechanism;
 import io.ogpm.mechanism.baseline.PiecewiseMechanism;
 import io.ogpm.mechanism.baseline.Purkayastha;
 import io.ogpm.mechanism.baseline.SquareWave;
@@ -44,6 +45,7 @@ public final class MechanismCatalog {
       case SW -> SquareWave.of(eps, SquareWave.Output.ORIGINAL);
       case SW_C -> SquareWave.of(eps, SquareWave.Output.COMPRESSED);
       case T_SW -> Truncation.of(SquareWave.of(eps, SquareWave.Output.ORIGINAL), "T-SW");
+      case HM -> HybridMechanism.of(eps);
       case STAIRCASE -> Staircase.optimal(eps, spec.objective());
       case T_LAPLACE -> TruncatedLaplace.of(eps);
       case B_LAPLACE -> BoundedLaplace.of(eps);

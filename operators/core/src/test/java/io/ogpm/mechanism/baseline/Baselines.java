@@ -16,6 +16,7 @@ final class Baselines {
         SquareWave.of(eps, SquareWave.Output.ORIGINAL),
         SquareWave.of(eps, SquareWave.Output.COMPRESSED),
         Truncation.of(SquareWave.of(eps, SquareWave.Output.ORIGINAL), "T-SW"),
+        HybridMechanism.of(eps),
         Staircase.optimal(eps, Objective.L1),
         Staircase.optimal(eps, Objective.L2),
         TruncatedLaplace.of(eps),
