@@ -193,6 +193,20 @@ final class BinStatistic {
     return slack;
   }
 
+  /**
+   * {@code {E psi, E psi^2}} for one output with these bin probabilities: what a mix of inputs adds
+   * up to the mixture's expectation and spread.
+   */
+  double[] rawMoments(double[] probabilities) {
+    double first = 0;
+    double second = 0;
+    for (int o = 0; o < values.length; o++) {
+      first += probabilities[o] * values[o];
+      second += probabilities[o] * values[o] * values[o];
+    }
+    return new double[] {first, second};
+  }
+
   /** psi's value in each output bin. */
   double[] values() {
     return values.clone();

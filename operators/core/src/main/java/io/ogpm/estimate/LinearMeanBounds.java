@@ -3,6 +3,7 @@ package io.ogpm.estimate;
 import io.ogpm.mechanism.Mechanism;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The 95 % interval for a window's linear mean: every input mean consistent with a few statistics
@@ -166,6 +167,22 @@ final class LinearMeanBounds {
   }
 
   /**
+   * The interval a window of n outputs is expected to give for inputs whose outputs have mean g and
+   * whose tail statistics have these moments ({@code {E psi, spread of psi}}, the mixture's
+   * spread): each statistic at its expectation, at the shares the count chooses, as {@link Side}
+   * weighs its choice. {@code {lower, upper}}; NaN ends without an interval.
+   */
+  double[] expectedInterval(long n, double g, Function<BinStatistic, double[]> moments) {
+    if (identification == null || n < 1) {
+      return new double[] {Double.NaN, Double.NaN};
+    }
+    return new double[] {
+      lower.expectedBound(n, lower.sharesAt(n), g, moments),
+      upper.expectedBound(n, upper.sharesAt(n), g, moments)
+    };
+  }
+
+  /**
    * The output mean's interval alone, each side at 2.5 %, without the tail statistics: the fallback
    * when the sides cross, and a reference for comparisons.
    */
@@ -298,13 +315,19 @@ final class LinearMeanBounds {
 
     /** The side's expected bound with these shares, for the reference inputs. */
     private double expectedBound(long n, double[] share, Reference where) {
+      return expectedBound(n, share, where.g(LinearMeanBounds.this), where::moments);
+    }
+
+    /** The side's expected bound for inputs with output mean g and these tail moments. */
+    double expectedBound(
+        long n, double[] share, double g, Function<BinStatistic, double[]> tailMoments) {
       double bound = Double.NaN;
       if (share[0] > 0) {
-        bound = plainBound(n, where.g(LinearMeanBounds.this), share[0], upperSide);
+        bound = plainBound(n, g, share[0], upperSide);
       }
       for (int t = 0; t < tails.length; t++) {
         if (share[t + 1] > 0) {
-          double[] moments = where.moments(tails[t]);
+          double[] moments = tailMoments.apply(tails[t]);
           double margin =
               BinStatistic.studentised(
                           quantile(share[t + 1]),

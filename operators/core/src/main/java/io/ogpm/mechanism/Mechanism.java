@@ -150,9 +150,9 @@ public final class Mechanism {
    * probabilities, established in exact arithmetic when the sampler was built ({@link
    * CellSampler#certifiedEpsilon()}). For the integer samplers of ogpm, ogpm-u, pm, pm-c, sw and
    * sw-c (and t-pm, t-sw, which clamp their cells: post-processing) it is at most eps by the
-   * rounding of their integers; for the exact geometric-noise samplers it is eps itself for
-   * staircase, t-laplace and purkayastha (their worst ratio is exactly e^eps) and {@code eps (1 -
-   * 2^-bits)}, rounded up, for b-laplace.
+   * rounding of their integers (and for hm, the larger of its two parts'); for the exact
+   * geometric-noise samplers it is eps itself for staircase, t-laplace and purkayastha (their worst
+   * ratio is exactly e^eps) and {@code eps (1 - 2^-bits)}, rounded up, for b-laplace.
    */
   public double realizedEpsilon() {
     return realizedEpsilon;

@@ -73,6 +73,9 @@ class IntervalCoverageTest {
   static final double EXACT_SLACK = 0.01;
   static final LinearInputs[] UNBIASED_INPUTS = {LinearInputs.ENDS_50_50, LinearInputs.POINT_LO};
 
+  /** The unbiased mechanisms whose interval is exact at those inputs. */
+  static final MechanismType[] UNBIASED_TYPES = {MechanismType.PM, MechanismType.HM};
+
   /** Small windows at high eps, where a normal interval under-covers (section below). */
   static final MechanismType[] SMALL_TYPES = {MechanismType.OGPM, MechanismType.PM};
 
@@ -81,16 +84,16 @@ class IntervalCoverageTest {
   static final int SMALL_WINDOWS = scaled(4000);
 
   /**
-   * Checks across the tests: ogpm's two linear kinds and its band, and pm's one over their
-   * distributions, three circular kinds and the circle's band, 9 cells each; and five two-sided
-   * exactness checks.
+   * Checks across the tests: ogpm's two linear kinds and its band, and pm's and hm's one over their
+   * distributions, three circular kinds and the circle's band, 9 cells each; and the two-sided
+   * exactness checks (three of ogpm's, two of each unbiased mechanism's).
    */
   static final int CHECKS =
       (3 * LinearInputs.values().length
-                  + UNBIASED_INPUTS.length
+                  + UNBIASED_TYPES.length * UNBIASED_INPUTS.length
                   + 4 * CircularInputs.values().length)
               * 9
-          + 5 * 2
+          + (3 + 2 * UNBIASED_TYPES.length) * 2
           + (SMALL_TYPES.length * UNBIASED_INPUTS.length + 2) * SMALL_SIZES.length;
 
   static final double ALPHA = FAMILY_ALPHA / CHECKS;
@@ -366,11 +369,13 @@ class IntervalCoverageTest {
   @Test
   void unbiasedMechanismIntervalIsExactAtTheMixtureOfBothEnds() {
     List<String> failures = new ArrayList<>();
-    Tally[][] raw = new Tally[UNBIASED_INPUTS.length][];
-    linearGrid(MechanismType.PM, UNBIASED_INPUTS, raw, null, null, null, failures);
-    table("Linear mean (pm, unbiased), method raw", UNBIASED_INPUTS, raw);
-    exact(failures, "pm", LinearInputs.ENDS_50_50, raw[0], 0.95, 0.95);
-    exact(failures, "pm", LinearInputs.POINT_LO, raw[1], 0.975, 0.975);
+    for (MechanismType type : UNBIASED_TYPES) {
+      Tally[][] raw = new Tally[UNBIASED_INPUTS.length][];
+      linearGrid(type, UNBIASED_INPUTS, raw, null, null, null, failures);
+      table("Linear mean (" + type.id() + ", unbiased), method raw", UNBIASED_INPUTS, raw);
+      exact(failures, type.id(), LinearInputs.ENDS_50_50, raw[0], 0.95, 0.95);
+      exact(failures, type.id(), LinearInputs.POINT_LO, raw[1], 0.975, 0.975);
+    }
     assertThat(failures)
         .as("cells whose interval under-covers (or misses its exact coverage)")
         .isEmpty();
