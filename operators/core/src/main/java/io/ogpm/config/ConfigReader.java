@@ -1,6 +1,7 @@
 package io.ogpm.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ogpm.estimate.OptimizeFor;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.MechanismSpec;
@@ -8,7 +9,9 @@ import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.Objective;
 import io.ogpm.mechanism.OutputGrid;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * Turns the YAML tree of a configuration file into a {@link PrivacyConfig}: reads keys and types
@@ -16,7 +19,17 @@ import java.util.List;
  */
 final class ConfigReader {
   static final List<String> TOP_KEYS =
-      List.of("id-field", "user-field", "passthrough", "fields", "grid-bits", "budget", "sampling");
+      List.of(
+          "id-field",
+          "user-field",
+          "passthrough",
+          "fields",
+          "grid-bits",
+          "budget",
+          "sampling",
+          "mechanism",
+          "optimize-for",
+          "records-per-window");
   static final List<String> FIELD_KEYS =
       List.of(
           "name",
@@ -25,6 +38,7 @@ final class ConfigReader {
           "max",
           "epsilon",
           "mechanism",
+          "optimize-for",
           "objective",
           "optimize-at",
           "out-of-range");
@@ -40,6 +54,7 @@ final class ConfigReader {
     String userField = top.string("user-field");
     List<String> passthrough = top.strings("passthrough");
     int gridBits = PrivacyConfig.checkGridBits(top.integer("grid-bits", OutputGrid.DEFAULT_BITS));
+    Defaults defaults = defaults(top);
     List<FieldConfig> fields = new ArrayList<>();
     // Each field's reporting unit for sampling: a field, or a polar pair's two fields together.
     List<Integer> units = new ArrayList<>();
@@ -48,7 +63,7 @@ final class ConfigReader {
       List<FieldConfig> item =
           PolarFields.isPolar(items.get(i))
               ? PolarFields.read(i + 1, items.get(i), gridBits)
-              : List.of(field(i + 1, items.get(i), gridBits));
+              : List.of(field(i + 1, items.get(i), gridBits, defaults));
       fields.addAll(item);
       for (int k = 0; k < item.size(); k++) {
         units.add(i);
@@ -88,7 +103,53 @@ final class ConfigReader {
             + YamlMapping.describe(k));
   }
 
-  private static FieldConfig field(int number, JsonNode node, int gridBits) {
+  /**
+   * The configuration-wide defaults of the fields' {@code mechanism} (a type or {@code auto}) and
+   * {@code optimize-for}, and the records per window {@code auto} plans for.
+   */
+  private record Defaults(String mechanism, OptimizeFor optimizeFor, long recordsPerWindow) {}
+
+  private static Defaults defaults(YamlMapping top) {
+    String mechanism = top.parsed("mechanism", ConfigReader::mechanism, MechanismType.OGPM.id());
+    OptimizeFor optimizeFor =
+        top.parsed("optimize-for", OptimizeFor::parse, OptimizeFor.AGGREGATION);
+    JsonNode records = top.get("records-per-window");
+    long recordsPerWindow = MechanismChoice.DEFAULT_RECORDS_PER_WINDOW;
+    if (records != null) {
+      if (!records.isIntegralNumber() || !records.canConvertToLong() || records.longValue() < 1) {
+        throw new ConfigException(
+            "records-per-window must be a whole number of at least 1, got "
+                + YamlMapping.describe(records));
+      }
+      recordsPerWindow = records.longValue();
+    }
+    return new Defaults(mechanism, optimizeFor, recordsPerWindow);
+  }
+
+  /** A mechanism's id or {@code auto}. */
+  private static String mechanism(String id) {
+    if (id.equals(AUTO)) {
+      return AUTO;
+    }
+    for (MechanismType t : MechanismType.values()) {
+      if (t.id().equals(id)) {
+        return id;
+      }
+    }
+    throw new IllegalArgumentException(
+        "mechanism must be auto or one of "
+            + Arrays.stream(MechanismType.values())
+                .map(MechanismType::id)
+                .collect(Collectors.joining(", "))
+            + ", got '"
+            + id
+            + "'");
+  }
+
+  /** The {@code mechanism} value that lets the configuration choose. */
+  static final String AUTO = "auto";
+
+  private static FieldConfig field(int number, JsonNode node, int gridBits, Defaults defaults) {
     String context = fieldContext(number, node);
     YamlMapping m = YamlMapping.of(context, "field #" + number, node).allowOnly(FIELD_KEYS);
     String name = m.string("name");
@@ -97,7 +158,15 @@ final class ConfigReader {
     double min = m.number("min");
     double max = m.number("max");
     double epsilon = m.number("epsilon");
-    MechanismType type = m.parsed("mechanism", MechanismType::parse, MechanismType.OGPM);
+    String mechanism = m.parsed("mechanism", ConfigReader::mechanism, defaults.mechanism());
+    boolean auto = mechanism.equals(AUTO);
+    if (!auto && m.get("optimize-for") != null) {
+      throw new ConfigException(
+          context + ": optimize-for applies to mechanism: auto only, not to " + mechanism);
+    }
+    OptimizeFor optimizeFor = m.parsed("optimize-for", OptimizeFor::parse, defaults.optimizeFor());
+    // auto: a placeholder type until the configuration is resolved at each field's epsilon.
+    MechanismType type = auto ? MechanismType.OGPM : MechanismType.parse(mechanism);
     Objective objective = m.parsed("objective", Objective::parse, Objective.L1);
     double optimizeAt = m.get("optimize-at") == null ? Double.NaN : m.number("optimize-at");
     OutOfRange outOfRange = m.parsed("out-of-range", OutOfRange::parse, OutOfRange.REJECT);
@@ -116,7 +185,13 @@ final class ConfigReader {
     } catch (IllegalArgumentException e) {
       throw ConfigException.at(context, e);
     }
-    return FieldConfig.of(name, spec, outOfRange);
+    return auto
+        ? FieldConfig.auto(
+            name,
+            spec,
+            outOfRange,
+            MechanismChoice.of(optimizeFor, defaults.recordsPerWindow(), null))
+        : FieldConfig.of(name, spec, outOfRange);
   }
 
   /** {@code field 'name'} if the item has a usable name, else {@code field #number}. */

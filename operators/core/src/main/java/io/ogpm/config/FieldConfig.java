@@ -9,6 +9,7 @@ import io.ogpm.mechanism.Objective;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One perturbed field of a record: where it is ({@link #name()}, {@link #path()}), how it is
@@ -23,12 +24,19 @@ public final class FieldConfig implements Serializable {
   private final List<String> path;
   private final MechanismSpec spec;
   private final OutOfRange outOfRange;
+  private final MechanismChoice choice;
 
-  private FieldConfig(String name, List<String> path, MechanismSpec spec, OutOfRange outOfRange) {
+  private FieldConfig(
+      String name,
+      List<String> path,
+      MechanismSpec spec,
+      OutOfRange outOfRange,
+      MechanismChoice choice) {
     this.name = name;
     this.path = path;
     this.spec = spec;
     this.outOfRange = outOfRange;
+    this.choice = choice;
   }
 
   /**
@@ -45,7 +53,27 @@ public final class FieldConfig implements Serializable {
     } catch (IllegalArgumentException e) {
       throw ConfigException.at(context, e);
     }
-    return new FieldConfig(name, path, spec, outOfRange);
+    return new FieldConfig(name, path, spec, outOfRange, null);
+  }
+
+  /**
+   * A field whose mechanism {@code auto} chooses: {@code spec} gives the domain, epsilon, objective
+   * and grid (its type is replaced by the choice when the configuration is resolved).
+   *
+   * @throws ConfigException as {@link #of(String, MechanismSpec, OutOfRange)}, or if choice is null
+   */
+  public static FieldConfig auto(
+      String name, MechanismSpec spec, OutOfRange outOfRange, MechanismChoice choice) {
+    FieldConfig f = of(name, spec, outOfRange);
+    if (choice == null) {
+      throw new ConfigException("field " + ConfigException.quote(name) + ": choice is null");
+    }
+    return new FieldConfig(f.name, f.path, spec, outOfRange, choice);
+  }
+
+  /** This field with another spec (another epsilon, or the chosen mechanism), keeping the rest. */
+  FieldConfig withSpec(MechanismSpec other, MechanismChoice otherChoice) {
+    return new FieldConfig(name, path, other, outOfRange, otherChoice);
   }
 
   /** The dotted name: the key of the field in input and output records. */
@@ -94,21 +122,32 @@ public final class FieldConfig implements Serializable {
     return outOfRange;
   }
 
+  /** How {@code mechanism: auto} chose this field's mechanism; empty when it was configured. */
+  public Optional<MechanismChoice> choice() {
+    return Optional.ofNullable(choice);
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof FieldConfig f
         && f.name.equals(name)
         && f.spec.equals(spec)
-        && f.outOfRange == outOfRange;
+        && f.outOfRange == outOfRange
+        && Objects.equals(f.choice, choice);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, spec, outOfRange);
+    return Objects.hash(name, spec, outOfRange, choice);
   }
 
   @Override
   public String toString() {
-    return name + ": " + spec + ", out-of-range " + outOfRange.id();
+    return name
+        + ": "
+        + spec
+        + ", out-of-range "
+        + outOfRange.id()
+        + (choice == null ? "" : ", " + choice);
   }
 }

@@ -121,7 +121,7 @@ public final class FieldSampling implements Serializable {
         double s = scale(unitEpsilon, total, k);
         double share = (double) units / k;
         for (FieldConfig f : fields) {
-          noise[k - kMin] += share * ReportVariance.of(f.spec(), s * f.epsilon());
+          noise[k - kMin] += share * ReportVariance.of(f, s * f.epsilon());
           left[k - kMin] += share - 1;
         }
       }

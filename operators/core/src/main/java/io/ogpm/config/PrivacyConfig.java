@@ -1,6 +1,7 @@
 package io.ogpm.config;
 
 import io.ogpm.annotation.PublicEvolving;
+import io.ogpm.estimate.MechanismAdvisor;
 import io.ogpm.mechanism.MechanismSpec;
 import java.io.IOException;
 import java.io.Serializable;
@@ -172,6 +173,7 @@ public final class PrivacyConfig implements Serializable {
       resolved = FieldSampling.resolve(sampling, reported, units);
       reported = scaled(reported, resolved.scale());
     }
+    reported = chosen(reported, resolved);
     PrivacyConfig config =
         new PrivacyConfig(
             idField, userField, List.copyOf(pass), reported, gridBits, budget, resolved);
@@ -199,7 +201,35 @@ public final class PrivacyConfig implements Serializable {
                 + e.getMessage(),
             e);
       }
-      out.add(FieldConfig.of(f.name(), spec, f.outOfRange()));
+      out.add(f.withSpec(spec, f.choice().orElse(null)));
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Each {@code mechanism: auto} field with the mechanism chosen at its epsilon per report, for its
+   * own reports per window: with field sampling, a field reports in K of the units' records.
+   */
+  private static List<FieldConfig> chosen(List<FieldConfig> fields, FieldSampling sampling) {
+    List<FieldConfig> out = new ArrayList<>();
+    for (FieldConfig f : fields) {
+      MechanismChoice request = f.choice().orElse(null);
+      if (request == null || request.reason() != null) {
+        out.add(f);
+        continue;
+      }
+      long records = request.recordsPerWindow();
+      if (sampling != null && sampling.samples()) {
+        records =
+            Math.max(
+                1,
+                (long) Math.ceil((double) records * sampling.fieldsPerRecord() / sampling.units()));
+      }
+      MechanismAdvisor.Advice advice =
+          MechanismAdvisor.advise(f.spec(), request.optimizeFor(), records);
+      out.add(
+          f.withSpec(
+              advice.spec(), MechanismChoice.of(advice.question(), records, advice.reason())));
     }
     return List.copyOf(out);
   }

@@ -2,6 +2,7 @@ package io.ogpm.config;
 
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 
 /**
@@ -32,6 +33,31 @@ import io.ogpm.mechanism.catalog.MechanismCatalog;
  */
 final class ReportVariance {
   private ReportVariance() {}
+
+  /**
+   * The variance for a field at another epsilon: its mechanism's, or for {@code mechanism: auto}
+   * the smallest of the mechanisms it chooses among (the choice is made once K is, at the epsilon K
+   * gives: weighing K with the best candidate's variance does not favour a K for a mechanism the
+   * choice may not take).
+   */
+  static double of(FieldConfig field, double epsilon) {
+    if (field.choice().isEmpty()) {
+      return of(field.spec(), epsilon);
+    }
+    boolean circular = field.domain().isCircular();
+    double best = Double.POSITIVE_INFINITY;
+    for (MechanismType type : MechanismType.values()) {
+      if (circular ? !type.supportsCircular() : !type.supportsClassical()) {
+        continue;
+      }
+      try {
+        best = Math.min(best, of(field.spec().toBuilder().type(type).build(), epsilon));
+      } catch (IllegalArgumentException e) {
+        // not a candidate with this field's settings
+      }
+    }
+    return best;
+  }
 
   /** The variance for a field's mechanism at another epsilon. */
   static double of(MechanismSpec spec, double epsilon) {

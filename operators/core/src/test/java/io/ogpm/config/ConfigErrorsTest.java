@@ -55,15 +55,15 @@ class ConfigErrorsTest {
         bad(
             "fields: [{name: accel_x, min: -2, max: 2, epsilom: 1}]",
             "unknown key 'epsilom' in field 'accel_x' (known keys: name, domain, min, max, epsilon,"
-                + " mechanism, objective, optimize-at, out-of-range)"),
+                + " mechanism, optimize-for, objective, optimize-at, out-of-range)"),
         bad(
             "fields: [{min: -2, max: 2, epsilon: 1, nmae: x}]",
             "unknown key 'nmae' in field #1 (known keys: name, domain, min, max, epsilon,"
-                + " mechanism, objective, optimize-at, out-of-range)"),
+                + " mechanism, optimize-for, objective, optimize-at, out-of-range)"),
         bad(
             "feilds: [" + A + "]",
             "unknown key 'feilds' (known keys: id-field, user-field,"
-                + " passthrough, fields, grid-bits, budget, sampling)"),
+                + " passthrough, fields, grid-bits, budget, sampling, mechanism, optimize-for, records-per-window)"),
         bad(
             "user-field: u\nbudget: {epsilon: 1, periode: 1d}\nfields: [" + A + "]",
             "unknown key 'periode' in budget (known keys: epsilon, period, clock, max-lag)"),
@@ -107,13 +107,27 @@ class ConfigErrorsTest {
         // names of things
         bad(
             "fields: [" + ROLL + ", mechanism: ogmp}]",
-            "field 'roll': mechanism must be one of"
+            "field 'roll': mechanism must be auto or one of"
                 + " ogpm, ogpm-u, pm, sw, pm-c, sw-c, t-pm, t-sw, hm, staircase, t-laplace, b-laplace,"
                 + " purkayastha, got 'ogmp'"),
         bad(
+            "fields: [" + ROLL + ", optimize-for: means}]",
+            "field 'roll': optimize-for applies to mechanism: auto only, not to ogpm"),
+        bad(
+            "fields: [" + ROLL + ", mechanism: auto, optimize-for: mean}]",
+            "field 'roll': optimize-for must be one of values, means, distributions, aggregation,"
+                + " got 'mean'"),
+        bad(
+            "mechanism: auto\nrecords-per-window: 0\nfields: [" + ROLL + "}]",
+            "records-per-window must be a whole number of at least 1, got 0"),
+        bad(
+            "mechanism: autoo\nfields: [" + ROLL + "}]",
+            "mechanism must be auto or one of ogpm, ogpm-u, pm, sw, pm-c, sw-c, t-pm, t-sw, hm,"
+                + " staircase, t-laplace, b-laplace, purkayastha, got 'autoo'"),
+        bad(
             "fields: [" + ROLL + ", mechanism: \"og\\npm\"}]",
             "field 'roll': mechanism must be"
-                + " one of ogpm, ogpm-u, pm, sw, pm-c, sw-c, t-pm, t-sw, hm, staircase, t-laplace,"
+                + " auto or one of ogpm, ogpm-u, pm, sw, pm-c, sw-c, t-pm, t-sw, hm, staircase, t-laplace,"
                 + " b-laplace, purkayastha, got 'og pm'"),
         bad(
             "fields: [" + ROLL + ", mechanism: 7}]",

@@ -3,6 +3,7 @@ package io.ogpm.flink;
 import io.ogpm.config.BudgetClock;
 import io.ogpm.config.BudgetConfig;
 import io.ogpm.config.ConfigFingerprint;
+import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.budget.BudgetFunction;
 import io.ogpm.flink.budget.ObjectBudgetFunction;
@@ -253,6 +254,22 @@ public final class LdpPerturbation {
       // client's log for flink run, the JobManager's for the web UI and REST).
       // Also when auto chose every field: the line says which K it picked.
       config.sampling().ifPresent(s -> LOG.info("ogpm {}", s.describe()));
+      // Likewise each mechanism: auto chose, with its reason.
+      for (FieldConfig field : config.fields()) {
+        field
+            .choice()
+            .ifPresent(
+                c ->
+                    LOG.info(
+                        "ogpm field '{}': mechanism {} at epsilon {} for {} ({} reports per"
+                            + " window): {}",
+                        field.name(),
+                        field.mechanism().id(),
+                        field.epsilon(),
+                        c.optimizeFor().id(),
+                        c.recordsPerWindow(),
+                        c.reason()));
+      }
       return new LdpPerturbation(this);
     }
   }
