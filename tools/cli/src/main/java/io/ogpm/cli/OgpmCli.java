@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       MechanismCommand.class,
       ErrorCommand.class,
+      AdviseCommand.class,
       SampleCommand.class,
       SolveCommand.class,
       PolarSplitCommand.class,
