@@ -233,6 +233,15 @@ final class BinStatistic {
   }
 
   /**
+   * The input means consistent with psibar itself, no margin: the statistic's identified set at the
+   * window's value.
+   */
+  double[] identifiedMeans(long[] counts, long n) {
+    double psibar = meanAndSpread(counts, n)[0];
+    return identification.inputMeans(psibar, psibar);
+  }
+
+  /**
    * The quantile for a one-sided studentised bound on the side psi is skewed towards: z plus the
    * leading Edgeworth term of the studentised mean, {@code g1 (2 z^2 + 1) / (6 sqrt n)} (Hall 1992,
    * section 2.6), with g1 psi's largest skewness to that side over the inputs. A mean of outputs

@@ -21,13 +21,15 @@ import io.ogpm.annotation.Internal;
  * range of means consistent with the window's outputs, {@code meanIntervalMethod} says which of
  * their statistics: {@code output-mean} (their mean) or {@code output-mean-and-tails} (also the
  * tails at the ends of their histogram, where the mechanism clamps; {@link
- * io.ogpm.estimate.LinearMeans}). {@code circularMeanInterval} and {@code resultantLengthInterval}
- * hold the direction and length of the inputs' mean resultant vector, together ({@link
- * io.ogpm.estimate.CircularMeans}); the direction interval is {@code [lo, hi]} when the data say
- * nothing about the direction, and an interval whose lower end is above its upper end crosses the
- * seam. An interval is {@code null} where the mechanism allows no valid one (a mechanism that is
- * not rotation invariant on a circle). An empty window has no mean of any kind (its estimate has
- * none).
+ * io.ogpm.estimate.LinearMeans}). {@code meanIdentifiedWidth} is the part of that interval more
+ * readings would not remove, and {@code meanAlternative} names, where that part is most of it, the
+ * mechanism whose interval would be narrower ({@code mechanism}, {@code expectedWidth}). {@code
+ * circularMeanInterval} and {@code resultantLengthInterval} hold the direction and length of the
+ * inputs' mean resultant vector, together ({@link io.ogpm.estimate.CircularMeans}); the direction
+ * interval is {@code [lo, hi]} when the data say nothing about the direction, and an interval whose
+ * lower end is above its upper end crosses the seam. An interval is {@code null} where the
+ * mechanism allows no valid one (a mechanism that is not rotation invariant on a circle). An empty
+ * window has no mean of any kind (its estimate has none).
  *
  * <p>The headline {@code mean} (and {@code circularMean}) is the reconstructed one for method
  * {@code em}; otherwise the unbiased one where the mechanism has one, else the raw mean. Both
@@ -51,6 +53,14 @@ public final class EstimateJson {
       LinearMeans m = e.linear();
       putWithInterval(out, "mean", useEm ? m.reconstructedMean() : m.mean());
       out.put("meanIntervalMethod", m.intervalMethod().code());
+      if (!Double.isNaN(m.identifiedWidth())) {
+        out.put("meanIdentifiedWidth", m.identifiedWidth());
+      }
+      if (m.alternative() != null) {
+        out.putObject("meanAlternative")
+            .put("mechanism", m.alternative().mechanism().id())
+            .put("expectedWidth", m.alternative().expectedWidth());
+      }
       ObjectNode means = out.putObject("means");
       means.putObject("raw").put("estimate", m.raw());
       if (!Double.isNaN(m.unbiased())) {

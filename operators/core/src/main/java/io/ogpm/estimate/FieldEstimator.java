@@ -3,6 +3,9 @@ package io.ogpm.estimate;
 import io.ogpm.annotation.Internal;
 import io.ogpm.annotation.PublicEvolving;
 import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.MechanismType;
+import io.ogpm.mechanism.Objective;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 
 /**
  * Turns a {@link FieldAccumulator} into a {@link FieldEstimate} for one field's mechanism. Holds
@@ -56,6 +59,7 @@ public final class FieldEstimator {
    */
   static final double NUMERICAL = 1e-12;
 
+  private final Mechanism mechanism;
   private final FieldBinning binning;
   private final TransitionMatrix transition;
   private final HistogramBands bands;
@@ -67,6 +71,7 @@ public final class FieldEstimator {
   private final long normalFrom;
 
   private FieldEstimator(Mechanism mechanism, int bins) {
+    this.mechanism = mechanism;
     this.binning = FieldBinning.of(mechanism, bins);
     this.transition =
         mechanism.resolvesDistributions() ? TransitionMatrix.of(mechanism, binning) : null;
@@ -250,8 +255,77 @@ public final class FieldEstimator {
     double rec = reconstructed == null ? Double.NaN : linearMean(reconstructed);
     Interval recHeadline =
         reconstructed == null ? null : Interval.within(rec, bounds.lower(), bounds.upper());
+    double identified = linearBounds.identifiedWidth(n, mean, acc.getHistogram());
+    double width = bounds.upper() - bounds.lower();
+    MeanAlternative alternative =
+        identified >= UNIDENTIFIED_SHARE * width ? alternative(n, width) : null;
     return new LinearMeans(
-        headline, recHeadline, mean, unbiased, affine.from(), affine.to(), rec, bounds.method());
+        headline,
+        recHeadline,
+        mean,
+        unbiased,
+        affine.from(),
+        affine.to(),
+        rec,
+        bounds.method(),
+        identified,
+        alternative);
+  }
+
+  /**
+   * The share of a window's mean interval that, once unidentified, makes the estimate name a
+   * mechanism that would have done better.
+   */
+  public static final double UNIDENTIFIED_SHARE = 0.25;
+
+  /**
+   * The mechanisms named as alternatives: unbiased, with no end band, so their expected interval is
+   * the same for every input and depends on the count alone ({@link PlannedMeanInterval}).
+   */
+  static final MechanismType[] ALTERNATIVES = {
+    MechanismType.HM, MechanismType.PM, MechanismType.STAIRCASE
+  };
+
+  /** The alternatives' planners, built on first need (most fields never need them). */
+  private PlannedMeanInterval[] alternatives;
+
+  /** The alternative narrowest at n, if narrower than {@code width}; else null. */
+  private MeanAlternative alternative(long n, double width) {
+    PlannedMeanInterval[] planners = alternatives();
+    MeanAlternative best = null;
+    for (int i = 0; i < ALTERNATIVES.length; i++) {
+      if (planners[i] == null || ALTERNATIVES[i] == mechanism.spec().type()) {
+        continue;
+      }
+      double w = planners[i].width(n, new double[] {1});
+      if (w < width && (best == null || w < best.expectedWidth())) {
+        best = new MeanAlternative(ALTERNATIVES[i], w);
+      }
+    }
+    return best;
+  }
+
+  private synchronized PlannedMeanInterval[] alternatives() {
+    if (alternatives == null) {
+      PlannedMeanInterval[] planners = new PlannedMeanInterval[ALTERNATIVES.length];
+      double middle = mechanism.domain().lo() + mechanism.domain().width() / 2;
+      for (int i = 0; i < ALTERNATIVES.length; i++) {
+        try {
+          Mechanism m =
+              MechanismCatalog.of(
+                  mechanism.spec().toBuilder()
+                      .type(ALTERNATIVES[i])
+                      .objective(Objective.L1)
+                      .optimizeAt(Double.NaN)
+                      .build());
+          planners[i] = PlannedMeanInterval.of(m, binning.bins(), new double[] {middle});
+        } catch (IllegalArgumentException e) {
+          // not available at this field's settings
+        }
+      }
+      alternatives = planners;
+    }
+    return alternatives;
   }
 
   /**

@@ -167,6 +167,29 @@ final class LinearMeanBounds {
   }
 
   /**
+   * The identified set at the window's statistics: every input mean consistent with the output mean
+   * and each tail statistic at their observed values, with no allowance for sampling error. Its
+   * width is the part of the interval no number of readings removes (for OGPM, readings in an end
+   * band); NaN without an interval, 0 when the statistics' sets do not meet.
+   */
+  double identifiedWidth(long n, double outputMean, long[] counts) {
+    if (identification == null || n < 1) {
+      return Double.NaN;
+    }
+    double[] set = identification.inputMeans(outputMean, outputMean);
+    double lo = set[0];
+    double hi = set[1];
+    for (BinStatistic[] side : new BinStatistic[][] {upper.tails, lower.tails}) {
+      for (BinStatistic t : side) {
+        double[] tail = t.identifiedMeans(counts, n);
+        lo = Math.max(lo, tail[0]);
+        hi = Math.min(hi, tail[1]);
+      }
+    }
+    return Math.max(0, hi - lo);
+  }
+
+  /**
    * The interval a window of n outputs is expected to give for inputs whose outputs have mean g and
    * whose tail statistics have these moments ({@code {E psi, spread of psi}}, the mixture's
    * spread): each statistic at its expectation, at the shares the count chooses, as {@link Side}

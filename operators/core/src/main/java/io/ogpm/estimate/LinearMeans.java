@@ -24,6 +24,12 @@ import io.ogpm.annotation.PublicEvolving;
  * @param reconstructed the mean of the reconstructed distribution (bin centres), or NaN
  * @param intervalMethod how the interval was found: from the outputs' mean alone, or also from the
  *     end tails of their histogram
+ * @param identifiedWidth the width of the identified set at the window's statistics: every input
+ *     mean consistent with them at their observed values, the part of the interval that more
+ *     readings do not remove (for OGPM, readings in an end band); NaN without an interval
+ * @param alternative where most of the interval is that unidentified part (at least {@value
+ *     FieldEstimator#UNIDENTIFIED_SHARE} of it), the mechanism whose expected interval at this
+ *     count is narrowest and narrower than this window's; else null
  */
 @PublicEvolving
 public record LinearMeans(
@@ -34,4 +40,6 @@ public record LinearMeans(
     double unbiasedFrom,
     double unbiasedTo,
     double reconstructed,
-    MeanIntervalMethod intervalMethod) {}
+    MeanIntervalMethod intervalMethod,
+    double identifiedWidth,
+    MeanAlternative alternative) {}

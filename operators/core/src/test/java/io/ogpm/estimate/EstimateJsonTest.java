@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import org.junit.jupiter.api.Test;
 
@@ -41,7 +42,9 @@ class EstimateJsonTest {
               -1.5,
               1.5,
               0.0625,
-              MeanIntervalMethod.OUTPUT_MEAN_AND_TAILS),
+              MeanIntervalMethod.OUTPUT_MEAN_AND_TAILS,
+              0.5,
+              new MeanAlternative(MechanismType.HM, 0.25)),
           null,
           new HistogramBand(new double[] {0, 0.25, 0}, new double[] {0.5, 1, 0.375}));
 
@@ -53,6 +56,7 @@ class EstimateJsonTest {
         """
         {"count":1000,"method":"raw","histogram":[0.25,0.5,0.25],
          "mean":0.375,"meanInterval":[-0.5,0.75],"meanIntervalMethod":"output-mean-and-tails",
+         "meanIdentifiedWidth":0.5,"meanAlternative":{"mechanism":"hm","expectedWidth":0.25},
          "means":{"raw":{"estimate":0.1},
                   "unbiased":{"estimate":0.375,"exactForInputsFrom":-1.5,"exactForInputsTo":1.5},
                   "reconstructed":{"estimate":0.0625}},
@@ -68,6 +72,7 @@ class EstimateJsonTest {
         """
         {"count":1000,"method":"em","histogram":[0.125,0.75,0.125],
          "mean":0.0625,"meanInterval":[-0.5,0.75],"meanIntervalMethod":"output-mean-and-tails",
+         "meanIdentifiedWidth":0.5,"meanAlternative":{"mechanism":"hm","expectedWidth":0.25},
          "means":{"raw":{"estimate":0.1},
                   "unbiased":{"estimate":0.375,"exactForInputsFrom":-1.5,"exactForInputsTo":1.5},
                   "reconstructed":{"estimate":0.0625}},
@@ -96,7 +101,9 @@ class EstimateJsonTest {
                 Double.NaN,
                 Double.NaN,
                 Double.NaN,
-                MeanIntervalMethod.OUTPUT_MEAN),
+                MeanIntervalMethod.OUTPUT_MEAN,
+                Double.NaN,
+                null),
             null,
             null);
     String expected =

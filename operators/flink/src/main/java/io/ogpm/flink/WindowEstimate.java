@@ -53,6 +53,9 @@ public class WindowEstimate {
   private double[] reconstructedHistogram;
   private int emIterations;
   private MeanIntervalMethod meanIntervalMethod;
+  private double meanIdentifiedWidth = Double.NaN;
+  private String meanAlternative;
+  private double meanAlternativeWidth = Double.NaN;
   private double[] histogramLower;
   private double[] histogramUpper;
 
@@ -299,6 +302,40 @@ public class WindowEstimate {
     this.meanIntervalMethod = meanIntervalMethod;
   }
 
+  /**
+   * The width of the linear mean's identified set at the window's statistics: the part of its
+   * interval more readings would not remove (NaN on a circle, for an empty window or without an
+   * interval).
+   */
+  public double getMeanIdentifiedWidth() {
+    return meanIdentifiedWidth;
+  }
+
+  public void setMeanIdentifiedWidth(double meanIdentifiedWidth) {
+    this.meanIdentifiedWidth = meanIdentifiedWidth;
+  }
+
+  /**
+   * Where most of the linear mean's interval is unidentified: the mechanism whose interval would be
+   * narrower at this count ({@link io.ogpm.estimate.MeanAlternative}); else null.
+   */
+  public String getMeanAlternative() {
+    return meanAlternative;
+  }
+
+  public void setMeanAlternative(String meanAlternative) {
+    this.meanAlternative = meanAlternative;
+  }
+
+  /** That mechanism's expected interval width at this count; NaN without one. */
+  public double getMeanAlternativeWidth() {
+    return meanAlternativeWidth;
+  }
+
+  public void setMeanAlternativeWidth(double meanAlternativeWidth) {
+    this.meanAlternativeWidth = meanAlternativeWidth;
+  }
+
   /** The least share of the inputs each bin can hold, of the simultaneous 95 % band; or null. */
   public double[] getHistogramLower() {
     return histogramLower;
@@ -349,6 +386,9 @@ public class WindowEstimate {
         && Arrays.equals(reconstructedHistogram, w.reconstructedHistogram)
         && emIterations == w.emIterations
         && meanIntervalMethod == w.meanIntervalMethod
+        && same(meanIdentifiedWidth, w.meanIdentifiedWidth)
+        && Objects.equals(meanAlternative, w.meanAlternative)
+        && same(meanAlternativeWidth, w.meanAlternativeWidth)
         && Arrays.equals(histogramLower, w.histogramLower)
         && Arrays.equals(histogramUpper, w.histogramUpper);
   }

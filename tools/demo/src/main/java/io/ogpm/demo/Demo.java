@@ -58,6 +58,7 @@ public final class Demo {
         "ogpm demo: %d records, %d fields, epsilon %s%s per record%n",
         records.size(), config.fields().size(), sampled ? "at most " : "", epsilonShown(config));
     config.sampling().ifPresent(f -> out.println(f.describe()));
+    out.println(mechanisms(config));
     try (EmbeddedBroker kafka = EmbeddedBroker.start()) {
       out.println("Kafka broker (embedded): " + kafka.bootstrapServers());
       DemoTopics.create(kafka.bootstrapServers(), o.parallelism());
@@ -111,5 +112,34 @@ public final class Demo {
   static String epsilonShown(PrivacyConfig config) {
     double e = config.epsilonPerRecord();
     return config.samplesFields() ? FieldSampling.rounded(e) : Double.toString(e);
+  }
+
+  /**
+   * "mechanisms: a ogpm, b pm (auto: ...)": each field's mechanism, and why where {@code mechanism:
+   * auto} chose it.
+   */
+  static String mechanisms(PrivacyConfig config) {
+    StringBuilder line = new StringBuilder("mechanisms:");
+    for (io.ogpm.config.FieldConfig f : config.fields()) {
+      line.append(line.length() > "mechanisms:".length() ? ", " : " ")
+          .append(f.name())
+          .append(' ')
+          .append(f.mechanism().id());
+    }
+    for (io.ogpm.config.FieldConfig f : config.fields()) {
+      f.choice()
+          .ifPresent(
+              c ->
+                  line.append(System.lineSeparator())
+                      .append("  ")
+                      .append(f.name())
+                      .append(", auto for ")
+                      .append(c.optimizeFor().id())
+                      .append(" at ")
+                      .append(c.recordsPerWindow())
+                      .append(" reports per window: ")
+                      .append(c.reason()));
+    }
+    return line.toString();
   }
 }

@@ -66,6 +66,7 @@ final class DemoReport {
             "td.name,th.name{text-align:left}tr.mismatch td{color:#b00000;font-weight:bold;background:#fde8e8}")
         .append(
             "h2{margin-top:2em;border-bottom:1px solid #ddd}svg.chart{display:block;margin:1em 0}")
+        .append("span.hint{color:#8a5a00;font-size:12px}")
         .append("</style></head><body><h1>ogpm-flink demo</h1>");
     html.append("<p class=\"heading\">").append(Html.escape(c.heading())).append("</p>");
     accounting(html, c);
@@ -253,7 +254,10 @@ final class DemoReport {
   }
 
   private static String eps(FieldConfig f) {
-    return "\u03b5 = " + io.ogpm.config.FieldSampling.rounded(f.epsilon());
+    return "\u03b5 = "
+        + io.ogpm.config.FieldSampling.rounded(f.epsilon())
+        + ", "
+        + f.mechanism().id();
   }
 
   private static String trim(double v) {
@@ -434,6 +438,7 @@ final class DemoReport {
           .append(fmt(s.upper()))
           .append("]")
           .append(f.domain().isCircular() && s.lower() > s.upper() ? " across the seam" : "")
+          .append(unidentified(s))
           .append("</td><td>")
           .append(c == null ? "" : fmt(Histograms.l1(s.histogram(), c.frequencies())))
           .append("</td><td>")
@@ -441,6 +446,24 @@ final class DemoReport {
           .append("</td></tr>");
     }
     return t.append("</table>").toString();
+  }
+
+  /**
+   * Where most of a window's mean interval is unidentified: how much, and what the mechanism named
+   * as the alternative would have given.
+   */
+  static String unidentified(WindowStat s) {
+    if (s.alternative() == null) {
+      return "";
+    }
+    return "<br><span class=\"hint\">"
+        + fmt(s.identifiedWidth())
+        + " of it unidentified: readings where "
+        + "the mechanism cannot place them; "
+        + Html.escape(s.alternative())
+        + " would give about "
+        + fmt(s.alternativeWidth())
+        + "</span>";
   }
 
   static String fmt(double v) {

@@ -18,7 +18,10 @@ record WindowStat(
     boolean circular,
     double resultantLength,
     double[] bandLower,
-    double[] bandUpper) {
+    double[] bandUpper,
+    double identifiedWidth,
+    String alternative,
+    double alternativeWidth) {
 
   static WindowStat of(JsonNode s) {
     boolean circular = s.has("circularMean");
@@ -38,7 +41,12 @@ record WindowStat(
         circular,
         circular ? s.get("resultantLength").asDouble() : Double.NaN,
         s.has("histogramBand") ? doubles(s.get("histogramBand").get("lower")) : null,
-        s.has("histogramBand") ? doubles(s.get("histogramBand").get("upper")) : null);
+        s.has("histogramBand") ? doubles(s.get("histogramBand").get("upper")) : null,
+        s.has("meanIdentifiedWidth") ? s.get("meanIdentifiedWidth").asDouble() : Double.NaN,
+        s.has("meanAlternative") ? s.get("meanAlternative").get("mechanism").asText() : null,
+        s.has("meanAlternative")
+            ? s.get("meanAlternative").get("expectedWidth").asDouble()
+            : Double.NaN);
   }
 
   /**

@@ -38,7 +38,7 @@ class DemoIT {
         .contains(
             "<h2>Accounting</h2>",
             "<svg",
-            "attitude.roll (rad), ε = 1: the whole replay on the circle",
+            "attitude.roll (rad), ε = 1, ogpm: the whole replay on the circle",
             "mean per 10 s window with 95 % interval")
         .doesNotContain("class=\"mismatch\"");
   }
@@ -77,7 +77,7 @@ class DemoIT {
     assertThat(html)
         .contains(
             "epsilon 2.75 (each record reports 2 of its 6 fields)",
-            "\u03b5 = 2.75:",
+            "\u03b5 = 2.75, ogpm:",
             "epsilon at most 5.5 per record")
         .doesNotContain("class=\"mismatch\"");
   }

@@ -149,6 +149,16 @@ class DemoReportTest {
     assertThat(seamSplits)
         .as("the one interval across the seam (attitude.roll), in two pieces")
         .isEqualTo(1);
+    long linear = CONFIG.fields().stream().filter(f -> !f.domain().isCircular()).count();
+    assertThat(byClass(body, "span", "hint"))
+        .as("each linear field's first window names the narrower mechanism")
+        .hasSize((int) linear)
+        .allSatisfy(
+            hint ->
+                assertThat(hint.getTextContent())
+                    .contains(
+                        " of it unidentified: readings where the mechanism cannot place them;")
+                    .contains("hm would give about"));
     assertThat(doc.getElementsByTagName("meta").getLength())
         .as("no refresh: a finished run")
         .isEqualTo(1);
@@ -211,7 +221,11 @@ class DemoReportTest {
                 f.domain().isCircular(),
                 0.5,
                 null,
-                null));
+                null,
+                f.domain().isCircular() ? Double.NaN : 0.3 * w,
+                // the first window's linear intervals mostly unidentified: an alternative named
+                window == T0 && !f.domain().isCircular() ? "hm" : null,
+                0.05 * w));
         counts.put(GroundTruth.key(window, "downstairs", f.name()), window == T0 ? 400L : 100L);
       }
     }

@@ -59,6 +59,11 @@ public final class WindowEstimates {
       w.setUnbiasedTo(m.unbiasedTo());
       w.setReconstructedMean(m.reconstructed());
       w.setMeanIntervalMethod(m.intervalMethod());
+      w.setMeanIdentifiedWidth(m.identifiedWidth());
+      if (m.alternative() != null) {
+        w.setMeanAlternative(m.alternative().mechanism().id());
+        w.setMeanAlternativeWidth(m.alternative().expectedWidth());
+      }
     }
     if (e.circular() != null) {
       CircularMeans m = e.circular();

@@ -65,6 +65,15 @@ public final class WindowEstimateSerializer
         g.writeStringField(
             "meanIntervalMethod",
             e.getMeanIntervalMethod() == null ? null : e.getMeanIntervalMethod().code());
+        if (!Double.isNaN(e.getMeanIdentifiedWidth())) {
+          g.writeNumberField("meanIdentifiedWidth", e.getMeanIdentifiedWidth());
+        }
+        if (e.getMeanAlternative() != null) {
+          g.writeObjectFieldStart("meanAlternative");
+          g.writeStringField("mechanism", e.getMeanAlternative());
+          g.writeNumberField("expectedWidth", e.getMeanAlternativeWidth());
+          g.writeEndObject();
+        }
         g.writeObjectFieldStart("means");
         estimate(g, "raw", e.getRawMean());
         if (!Double.isNaN(e.getUnbiasedMean())) {
