@@ -1,5 +1,6 @@
 package io.ogpm.config;
 
+import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
@@ -45,18 +46,50 @@ final class ReportVariance {
       return of(field.spec(), epsilon);
     }
     boolean circular = field.domain().isCircular();
+    // In units of the domain: the same for every domain of a kind, so one unit domain serves all.
+    MechanismSpec unit =
+        field.spec().toBuilder()
+            .domain(circular ? Domain.circular(0, 1) : Domain.classical(0, 1))
+            .optimizeAt(Double.NaN)
+            .build();
     double best = Double.POSITIVE_INFINITY;
     for (MechanismType type : MechanismType.values()) {
       if (circular ? !type.supportsCircular() : !type.supportsClassical()) {
         continue;
       }
       try {
-        best = Math.min(best, of(field.spec().toBuilder().type(type).build(), epsilon));
+        best = Math.min(best, cached(unit.toBuilder().type(type).build(), epsilon));
       } catch (IllegalArgumentException e) {
         // not a candidate with this field's settings
       }
     }
     return best;
+  }
+
+  private record Key(MechanismSpec spec, double epsilon) {}
+
+  /** Variances already computed for auto's candidates, the most recent 1,024 (pure function). */
+  private static final java.util.Map<Key, Double> CACHE =
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<Key, Double> eldest) {
+          return size() > 1024;
+        }
+      };
+
+  private static double cached(MechanismSpec spec, double epsilon) {
+    Key key = new Key(spec, epsilon);
+    synchronized (CACHE) {
+      Double v = CACHE.get(key);
+      if (v != null) {
+        return v;
+      }
+    }
+    double v = of(spec, epsilon);
+    synchronized (CACHE) {
+      CACHE.put(key, v);
+    }
+    return v;
   }
 
   /** The variance for a field's mechanism at another epsilon. */

@@ -261,20 +261,25 @@ final class LinearMeanBounds {
     final boolean upperSide;
     final double[][] shares = new double[COUNTS + 1][];
 
+    final List<double[]> candidates;
+
     Side(BinStatistic[] tails, boolean upperSide) {
       this.tails = tails;
       this.upperSide = upperSide;
-      List<double[]> candidates = candidates(tails.length);
-      for (int k = 0; k <= COUNTS; k++) {
-        shares[k] = tails.length == 0 ? candidates.get(0) : best(countAt(k), candidates);
-      }
+      this.candidates = candidates(tails.length);
     }
 
-    /** The shares at n: those of the largest table count at most n. */
-    double[] sharesAt(long n) {
+    /**
+     * The shares at n: those of the largest table count at most n, chosen the first time a count of
+     * the table is asked for (a pure function of the count; most estimators see few counts).
+     */
+    synchronized double[] sharesAt(long n) {
       int k = (int) Math.min(COUNTS, Math.floor(4 * Math.log(n) / Math.log(2) + 1e-9));
       while (k > 0 && countAt(k) > n) {
         k--;
+      }
+      if (shares[k] == null) {
+        shares[k] = tails.length == 0 ? candidates.get(0) : best(countAt(k), candidates);
       }
       return shares[k];
     }

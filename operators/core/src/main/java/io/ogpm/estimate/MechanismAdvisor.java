@@ -92,9 +92,44 @@ public final class MechanismAdvisor {
     if (records < 1) {
       throw new IllegalArgumentException("records per window must be at least 1, got " + records);
     }
+    // The type is ignored: one key for every spec that differs only in it.
+    Key key = new Key(field.toBuilder().type(MechanismType.OGPM).build(), question, records);
+    synchronized (CACHE) {
+      Advice cached = CACHE.get(key);
+      if (cached != null) {
+        return cached;
+      }
+    }
+    Advice advice = advise(field, question, records, List.of(MechanismType.values()));
+    synchronized (CACHE) {
+      CACHE.put(key, advice);
+    }
+    return advice;
+  }
+
+  private record Key(MechanismSpec field, OptimizeFor question, long records) {}
+
+  /**
+   * Advice already computed: a configuration's fields often share a domain and epsilon, and a
+   * process loads the same configuration more than once (the perturbation, the aggregation, a
+   * restart). Pure function of the key; the most recent {@value #CACHED} are kept.
+   */
+  private static final int CACHED = 256;
+
+  private static final java.util.Map<Key, Advice> CACHE =
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<Key, Advice> eldest) {
+          return size() > CACHED;
+        }
+      };
+
+  /** The advice among the given types (in their order, which breaks ties); not cached. */
+  static Advice advise(
+      MechanismSpec field, OptimizeFor question, long records, List<MechanismType> types) {
     List<Mechanism> candidates = new ArrayList<>();
     boolean circular = field.domain().isCircular();
-    for (MechanismType type : MechanismType.values()) {
+    for (MechanismType type : types) {
       if (circular ? !type.supportsCircular() : !type.supportsClassical()) {
         continue;
       }

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ogpm.estimate.MechanismAdvisor;
 import io.ogpm.estimate.OptimizeFor;
 import io.ogpm.mechanism.MechanismType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** {@code mechanism: auto} in a configuration: resolved per field, at its epsilon per report. */
+@Tag("slow") // the whole catalog weighed per field: run by surefire, left out of mutation testing
 class AutoMechanismTest {
   static final String FIELDS =
       "fields:\n"

@@ -8,6 +8,7 @@ import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import io.ogpm.mechanism.random.AesCtrSource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * on [0, 1] with readings just inside its end band (0.9 of s/2), and, for comparison, in the
  * middle.
  */
+@Tag("slow") // simulated windows of 20,000: run by surefire, left out of mutation testing
 class MeanAlternativeTest {
   static final int N = 20_000;
 

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,8 @@ import org.junit.jupiter.api.Test;
  * single-value question, and that the search's worst case is the worst case (random mixes of three
  * arbitrary points never regret more).
  */
+@Tag("slow") // every candidate of the catalog at several epsilons: run by surefire, left out of
+// mutation testing
 class MechanismAdvisorTest {
   static final Domain UNIT = Domain.classical(0, 1);
 
