@@ -456,7 +456,7 @@ final class DemoReport {
     if (s.alternative() == null) {
       return "";
     }
-    return "<br><span class=\"hint\">"
+    return "<br/><span class=\"hint\">"
         + fmt(s.identifiedWidth())
         + " of it unidentified: readings where "
         + "the mechanism cannot place them; "
