@@ -231,6 +231,17 @@ public final class FieldSampling implements Serializable {
     return fieldsPerRecord < units;
   }
 
+  /**
+   * How many reports of one field arrive among this many records: K of the units' records report
+   * it, so ceil(records * K / d), at least 1 (all of them when nothing is sampled).
+   */
+  public long reportsAmong(long records) {
+    if (!samples()) {
+      return records;
+    }
+    return Math.max(1, (long) Math.ceil((double) records * fieldsPerRecord / units));
+  }
+
   /** What a reported field's epsilon is multiplied by (1 when every unit is reported). */
   public double scale() {
     return scale;

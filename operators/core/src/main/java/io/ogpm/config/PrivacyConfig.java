@@ -218,13 +218,10 @@ public final class PrivacyConfig implements Serializable {
         out.add(f);
         continue;
       }
-      long records = request.recordsPerWindow();
-      if (sampling != null && sampling.samples()) {
-        records =
-            Math.max(
-                1,
-                (long) Math.ceil((double) records * sampling.fieldsPerRecord() / sampling.units()));
-      }
+      long records =
+          sampling == null
+              ? request.recordsPerWindow()
+              : sampling.reportsAmong(request.recordsPerWindow());
       MechanismAdvisor.Advice advice =
           MechanismAdvisor.advise(f.spec(), request.optimizeFor(), records);
       out.add(

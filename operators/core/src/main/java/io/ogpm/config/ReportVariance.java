@@ -1,9 +1,9 @@
 package io.ogpm.config;
 
+import io.ogpm.estimate.MechanismAdvisor;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
-import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 
 /**
@@ -51,17 +51,11 @@ final class ReportVariance {
         field.spec().toBuilder()
             .domain(circular ? Domain.circular(0, 1) : Domain.classical(0, 1))
             .optimizeAt(Double.NaN)
+            .epsilon(epsilon)
             .build();
     double best = Double.POSITIVE_INFINITY;
-    for (MechanismType type : MechanismType.values()) {
-      if (circular ? !type.supportsCircular() : !type.supportsClassical()) {
-        continue;
-      }
-      try {
-        best = Math.min(best, cached(unit.toBuilder().type(type).build(), epsilon));
-      } catch (IllegalArgumentException e) {
-        // not a candidate with this field's settings
-      }
+    for (Mechanism candidate : MechanismAdvisor.candidates(unit)) {
+      best = Math.min(best, cached(candidate.spec(), epsilon));
     }
     return best;
   }

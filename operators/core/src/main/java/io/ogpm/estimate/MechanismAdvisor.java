@@ -124,9 +124,16 @@ public final class MechanismAdvisor {
         }
       };
 
-  /** The advice among the given types (in their order, which breaks ties); not cached. */
-  static Advice advise(
-      MechanismSpec field, OptimizeFor question, long records, List<MechanismType> types) {
+  /**
+   * The mechanisms {@code auto} chooses among for a field: every catalog type that supports the
+   * field's domain and builds with its settings (optimize-at, for instance, rules some out), in
+   * catalog order.
+   */
+  public static List<Mechanism> candidates(MechanismSpec field) {
+    return candidates(field, List.of(MechanismType.values()));
+  }
+
+  private static List<Mechanism> candidates(MechanismSpec field, List<MechanismType> types) {
     List<Mechanism> candidates = new ArrayList<>();
     boolean circular = field.domain().isCircular();
     for (MechanismType type : types) {
@@ -136,12 +143,20 @@ public final class MechanismAdvisor {
       try {
         candidates.add(MechanismCatalog.of(field.toBuilder().type(type).build()));
       } catch (IllegalArgumentException e) {
-        // not available with this field's settings (for example optimize-at): not a candidate
+        // not available with this field's settings: not a candidate
       }
     }
     if (candidates.isEmpty()) {
       throw new IllegalArgumentException("no mechanism builds for " + field);
     }
+    return candidates;
+  }
+
+  /** The advice among the given types (in their order, which breaks ties); not cached. */
+  static Advice advise(
+      MechanismSpec field, OptimizeFor question, long records, List<MechanismType> types) {
+    List<Mechanism> candidates = candidates(field, types);
+    boolean circular = field.domain().isCircular();
     OptimizeFor asked = circular ? OptimizeFor.VALUES : question;
     int c = candidates.size();
     double[] valueError = new double[c];

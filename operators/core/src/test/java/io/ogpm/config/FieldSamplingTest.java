@@ -117,6 +117,17 @@ class FieldSamplingTest {
     assertThat(ConfigFingerprint.of(all)).isEqualTo(ConfigFingerprint.of(plain));
   }
 
+  /** A field's reports among n records: ceil(n K / d), at least one; all n without sampling. */
+  @Test
+  void aFieldReportsInKOfTheUnitsRecords() {
+    FieldSampling two = sampled(SIX, "2").sampling().orElseThrow();
+    assertThat(two.reportsAmong(6)).isEqualTo(2);
+    assertThat(two.reportsAmong(7)).isEqualTo(3);
+    assertThat(two.reportsAmong(1)).isEqualTo(1);
+    assertThat(two.reportsAmong(3000)).isEqualTo(1000);
+    assertThat(sampled(SIX, "6").sampling().orElseThrow().reportsAmong(7)).isEqualTo(7);
+  }
+
   @Test
   void theFingerprintTellsSampledRecordsFromOthers() {
     ConfigFingerprint plain = ConfigFingerprint.of(PrivacyConfig.parse(SIX));

@@ -81,13 +81,9 @@ final class AdviseCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** A sampled field's reports among n records: K of the units' records report it. */
-  static long share(long records, FieldSampling sampling) {
-    if (sampling == null || !sampling.samples()) {
-      return records;
-    }
-    return Math.max(
-        1, (long) Math.ceil((double) records * sampling.fieldsPerRecord() / sampling.units()));
+  /** A field's reports among n records: with field sampling, K of the units' records. */
+  private static long share(long records, FieldSampling sampling) {
+    return sampling == null ? records : sampling.reportsAmong(records);
   }
 
   private static void print(PrintWriter out, FieldConfig f, MechanismAdvisor.Advice advice) {
