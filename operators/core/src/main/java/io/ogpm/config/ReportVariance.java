@@ -2,8 +2,8 @@ package io.ogpm.config;
 
 import io.ogpm.estimate.MechanismAdvisor;
 import io.ogpm.mechanism.Domain;
-import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.UnitMechanism;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 
 /**
@@ -54,8 +54,8 @@ final class ReportVariance {
             .epsilon(epsilon)
             .build();
     double best = Double.POSITIVE_INFINITY;
-    for (Mechanism candidate : MechanismAdvisor.candidates(unit)) {
-      best = Math.min(best, cached(candidate.spec(), epsilon));
+    for (MechanismSpec candidate : MechanismAdvisor.candidates(unit)) {
+      best = Math.min(best, cached(candidate, epsilon));
     }
     return best;
   }
@@ -86,22 +86,23 @@ final class ReportVariance {
     return v;
   }
 
-  /** The variance for a field's mechanism at another epsilon. */
+  /**
+   * The variance for a field's mechanism at another epsilon, in units of its domain: computed on
+   * the unit mechanism, which carries every moment it needs and, unlike a {@link
+   * io.ogpm.mechanism.Mechanism}, builds no certified sampler (the costly part of building one, and
+   * this is asked for every candidate at every K).
+   */
   static double of(MechanismSpec spec, double epsilon) {
-    Mechanism m = MechanismCatalog.of(spec.toBuilder().epsilon(epsilon).build());
-    double lo = m.domain().lo();
-    double w = m.domain().width();
-    if (m.domain().isCircular() && m.isRotationInvariant()) {
-      double r1 = m.noiseCosineMoment(lo, 1);
-      double r2 = m.noiseCosineMoment(lo, 2);
+    UnitMechanism u = MechanismCatalog.unitMechanism(spec.toBuilder().epsilon(epsilon).build());
+    if (spec.domain().isCircular() && u.circular()) {
+      double r1 = u.noiseCosineMoment(0, 1);
+      double r2 = u.noiseCosineMoment(0, 2);
       double component = Math.max((1 - r2) / 2, (1 + r2) / 2 - r1 * r1);
       return component / (r1 * r1) / (4 * Math.PI * Math.PI);
     }
-    double a = lo + 0.45 * w;
     // The secant over the middle tenth: g is affine there for every mechanism offered.
-    double b = lo + 0.55 * w;
-    double slope = (m.outputMean(b) - m.outputMean(a)) / (b - a);
-    return m.maxOutputVariance() / (slope * slope * w * w);
+    double slope = (u.outputMean(0.55) - u.outputMean(0.45)) / 0.1;
+    return u.maxOutputVariance() / (slope * slope);
   }
 
   /**

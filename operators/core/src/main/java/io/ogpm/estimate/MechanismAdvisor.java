@@ -125,23 +125,24 @@ public final class MechanismAdvisor {
       };
 
   /**
-   * The mechanisms {@code auto} chooses among for a field: every catalog type that supports the
-   * field's domain and builds with its settings (optimize-at, for instance, rules some out), in
-   * catalog order.
+   * The specs {@code auto} chooses among for a field: the field with each catalog type that
+   * supports its domain and whose unit mechanism builds with its settings, in catalog order.
    */
-  public static List<Mechanism> candidates(MechanismSpec field) {
+  public static List<MechanismSpec> candidates(MechanismSpec field) {
     return candidates(field, List.of(MechanismType.values()));
   }
 
-  private static List<Mechanism> candidates(MechanismSpec field, List<MechanismType> types) {
-    List<Mechanism> candidates = new ArrayList<>();
+  private static List<MechanismSpec> candidates(MechanismSpec field, List<MechanismType> types) {
+    List<MechanismSpec> candidates = new ArrayList<>();
     boolean circular = field.domain().isCircular();
     for (MechanismType type : types) {
       if (circular ? !type.supportsCircular() : !type.supportsClassical()) {
         continue;
       }
       try {
-        candidates.add(MechanismCatalog.of(field.toBuilder().type(type).build()));
+        MechanismSpec spec = field.toBuilder().type(type).build();
+        MechanismCatalog.unitMechanism(spec);
+        candidates.add(spec);
       } catch (IllegalArgumentException e) {
         // not available with this field's settings: not a candidate
       }
@@ -155,7 +156,10 @@ public final class MechanismAdvisor {
   /** The advice among the given types (in their order, which breaks ties); not cached. */
   static Advice advise(
       MechanismSpec field, OptimizeFor question, long records, List<MechanismType> types) {
-    List<Mechanism> candidates = candidates(field, types);
+    List<Mechanism> candidates = new ArrayList<>();
+    for (MechanismSpec spec : candidates(field, types)) {
+      candidates.add(MechanismCatalog.of(spec));
+    }
     boolean circular = field.domain().isCircular();
     OptimizeFor asked = circular ? OptimizeFor.VALUES : question;
     int c = candidates.size();
