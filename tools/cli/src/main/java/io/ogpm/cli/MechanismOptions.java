@@ -1,5 +1,8 @@
 package io.ogpm.cli;
 
+import io.ogpm.config.MechanismChoice;
+import io.ogpm.estimate.MechanismAdvisor;
+import io.ogpm.estimate.OptimizeFor;
 import io.ogpm.jobs.cli.UsageError;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.Distance;
@@ -22,9 +25,28 @@ public final class MechanismOptions {
       paramLabel = "NAME",
       defaultValue = "ogpm",
       converter = MechanismConverter.class,
-      description = "Mechanism: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.",
+      description =
+          "Mechanism: auto (chosen for --optimize-for at --records-per-window, as `advise`"
+              + " does) or one of ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.",
       completionCandidates = MechanismNames.class)
-  MechanismType mechanism;
+  MechanismName mechanism;
+
+  @Option(
+      names = "--optimize-for",
+      paramLabel = "Q",
+      description =
+          "With --mechanism auto: values, means, distributions or aggregation (means and"
+              + " distributions). Default: aggregation.")
+  String optimizeFor;
+
+  @Option(
+      names = "--records-per-window",
+      paramLabel = "N",
+      description =
+          "With --mechanism auto: the reports per window to plan for. Default: "
+              + MechanismChoice.DEFAULT_RECORDS_PER_WINDOW
+              + ".")
+  Long recordsPerWindow;
 
   @Option(
       names = "--domain",
@@ -88,7 +110,7 @@ public final class MechanismOptions {
     return Domain.of(domain, l, h);
   }
 
-  /** The validated mechanism specification. */
+  /** The validated mechanism specification; for {@code auto}, the spec it chooses. */
   MechanismSpec spec() {
     try {
       Checks.positive("--epsilon", epsilon);
@@ -96,19 +118,44 @@ public final class MechanismOptions {
       throw new UsageError(e.getMessage());
     }
     Domain d = domain();
+    boolean auto = mechanism.type() == null;
+    if (!auto && (optimizeFor != null || recordsPerWindow != null)) {
+      throw new UsageError(
+          (optimizeFor != null ? "--optimize-for" : "--records-per-window")
+              + " applies to --mechanism auto only, not to "
+              + mechanism.type().id());
+    }
+    MechanismSpec spec;
     try {
-      return MechanismSpec.builder()
-          .type(mechanism)
-          .domain(d)
-          .epsilon(epsilon)
-          .objective(objective)
-          .optimizeAt(optimizeAt != null ? optimizeAt : Double.NaN)
-          .gridBits(gridBits)
-          .build();
+      spec =
+          MechanismSpec.builder()
+              .type(auto ? MechanismType.OGPM : mechanism.type())
+              .domain(d)
+              .epsilon(epsilon)
+              .objective(objective)
+              .optimizeAt(optimizeAt != null ? optimizeAt : Double.NaN)
+              .gridBits(gridBits)
+              .build();
     } catch (IllegalArgumentException e) {
       // The builder names the parameter first ("epsilon must be ...", "mechanism ... is not ...").
       throw new UsageError("--" + e.getMessage());
     }
+    return auto ? chosen(spec) : spec;
+  }
+
+  private MechanismSpec chosen(MechanismSpec spec) {
+    OptimizeFor question;
+    try {
+      question = optimizeFor == null ? OptimizeFor.AGGREGATION : OptimizeFor.parse(optimizeFor);
+    } catch (IllegalArgumentException e) {
+      throw new UsageError("--" + e.getMessage());
+    }
+    long records =
+        recordsPerWindow == null ? MechanismChoice.DEFAULT_RECORDS_PER_WINDOW : recordsPerWindow;
+    if (records < 1) {
+      throw new UsageError("--records-per-window must be at least 1, got " + records);
+    }
+    return MechanismAdvisor.advise(spec, question, records).spec();
   }
 
   /** The mechanism these options describe. */
@@ -130,6 +177,16 @@ public final class MechanismOptions {
     }
   }
 
+  /** A mechanism's name on the command line: {@code auto} (no type yet) or a catalog type. */
+  record MechanismName(MechanismType type) {
+    static final MechanismName AUTO = new MechanismName(null);
+
+    @Override
+    public String toString() {
+      return type == null ? "auto" : type.id();
+    }
+  }
+
   /** Mechanism names for the help text. */
   static final class MechanismNames implements Iterable<String> {
     @Override
@@ -138,13 +195,16 @@ public final class MechanismOptions {
     }
   }
 
-  static final class MechanismConverter implements ITypeConverter<MechanismType> {
+  static final class MechanismConverter implements ITypeConverter<MechanismName> {
     @Override
-    public MechanismType convert(String value) {
+    public MechanismName convert(String value) {
+      if ("auto".equals(value)) {
+        return MechanismName.AUTO;
+      }
       try {
-        return MechanismType.parse(value);
+        return new MechanismName(MechanismType.parse(value));
       } catch (IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
+        throw new TypeConversionException(e.getMessage() + ", or auto");
       }
     }
   }

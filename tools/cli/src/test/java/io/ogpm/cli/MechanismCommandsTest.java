@@ -155,4 +155,68 @@ class MechanismCommandsTest {
     }
     assertThat(CliRunner.run("--help").out()).contains(commands);
   }
+
+  /** auto takes the mechanism `advise` chooses: hm for means at eps 1 and 20,000 reports. */
+  @Test
+  void autoIsTheMechanismAdviseChooses() {
+    CommandRun auto =
+        CliRunner.run(
+            "error",
+            "--mechanism",
+            "auto",
+            "--optimize-for",
+            "means",
+            "--records-per-window",
+            "20000",
+            "--epsilon",
+            "1",
+            "--x",
+            "0.3");
+    assertThat(auto.status()).as(auto.err()).isZero();
+    assertThat(auto.out())
+        .isEqualTo(
+            CliRunner.run("error", "--mechanism", "hm", "--epsilon", "1", "--x", "0.3").out());
+    // For one value under the square error ogpm is optimal (under l1, t-pm and t-sw beat it).
+    CommandRun values =
+        CliRunner.run(
+            "error",
+            "--mechanism",
+            "auto",
+            "--optimize-for",
+            "values",
+            "--objective",
+            "l2",
+            "--epsilon",
+            "1",
+            "--worst");
+    assertThat(values.out())
+        .isEqualTo(CliRunner.run("error", "--objective", "l2", "--epsilon", "1", "--worst").out());
+  }
+
+  @Test
+  void autosOptionsAreRefusedWithANamedMechanism() {
+    CommandRun r =
+        CliRunner.run(
+            "error", "--mechanism", "pm", "--optimize-for", "means", "--epsilon", "1", "--worst");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("--optimize-for applies to --mechanism auto only, not to pm");
+    CommandRun bad = CliRunner.run("error", "--mechanism", "best", "--epsilon", "1", "--worst");
+    assertThat(bad.status()).isEqualTo(2);
+    assertThat(bad.err()).contains("or auto");
+    CommandRun q =
+        CliRunner.run(
+            "error", "--mechanism", "auto", "--optimize-for", "x", "--epsilon", "1", "--worst");
+    assertThat(q.err()).contains("--optimize-for must be one of");
+    CommandRun n =
+        CliRunner.run(
+            "error",
+            "--mechanism",
+            "auto",
+            "--records-per-window",
+            "0",
+            "--epsilon",
+            "1",
+            "--worst");
+    assertThat(n.err()).contains("--records-per-window must be at least 1, got 0");
+  }
 }
