@@ -9,9 +9,7 @@ import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.Objective;
 import io.ogpm.mechanism.OutputGrid;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * Turns the YAML tree of a configuration file into a {@link PrivacyConfig}: reads keys and types
@@ -128,26 +126,12 @@ final class ConfigReader {
 
   /** A mechanism's id or {@code auto}. */
   private static String mechanism(String id) {
-    if (id.equals(AUTO)) {
-      return AUTO;
-    }
-    for (MechanismType t : MechanismType.values()) {
-      if (t.id().equals(id)) {
-        return id;
-      }
-    }
-    throw new IllegalArgumentException(
-        "mechanism must be auto or one of "
-            + Arrays.stream(MechanismType.values())
-                .map(MechanismType::id)
-                .collect(Collectors.joining(", "))
-            + ", got '"
-            + id
-            + "'");
+    MechanismType.parseOrAuto(id);
+    return id;
   }
 
   /** The {@code mechanism} value that lets the configuration choose. */
-  static final String AUTO = "auto";
+  static final String AUTO = MechanismType.AUTO;
 
   private static FieldConfig field(int number, JsonNode node, int gridBits, Defaults defaults) {
     String context = fieldContext(number, node);

@@ -79,10 +79,40 @@ public enum MechanismType {
         return t;
       }
     }
+    throw new IllegalArgumentException(
+        "mechanism must be one of " + known() + ", got '" + id + "'");
+  }
+
+  /**
+   * The name that lets the configuration, the command line or SQL choose the mechanism ({@code
+   * io.ogpm.estimate.MechanismAdvisor}).
+   */
+  public static final String AUTO = "auto";
+
+  /**
+   * Parses a mechanism name where {@value #AUTO} is allowed.
+   *
+   * @return the type, or null for {@value #AUTO}
+   * @throws IllegalArgumentException naming the value when it is neither
+   */
+  public static MechanismType parseOrAuto(String id) {
+    if (AUTO.equals(id)) {
+      return null;
+    }
+    for (MechanismType t : values()) {
+      if (t.id.equals(id)) {
+        return t;
+      }
+    }
+    throw new IllegalArgumentException(
+        "mechanism must be auto or one of " + known() + ", got '" + id + "'");
+  }
+
+  private static String known() {
     StringBuilder known = new StringBuilder();
     for (MechanismType t : values()) {
       known.append(known.length() == 0 ? "" : ", ").append(t.id);
     }
-    throw new IllegalArgumentException("mechanism must be one of " + known + ", got '" + id + "'");
+    return known.toString();
   }
 }

@@ -47,6 +47,8 @@ class SqlArchitectureTest {
           "io.ogpm.budget.BudgetPeriods",
           "io.ogpm.budget.BudgetRule",
           "io.ogpm.budget.TaskClock",
+          // mechanism => 'auto': the configuration's choice of a mechanism, made the same way.
+          "io.ogpm.estimate.MechanismAdvisor",
           // Literal arguments checked at planning time with the mechanism specs' own checks.
           "io.ogpm.mechanism.Checks",
           "io.ogpm.mechanism.OgpmShape",

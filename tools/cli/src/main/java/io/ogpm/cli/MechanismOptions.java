@@ -183,7 +183,7 @@ public final class MechanismOptions {
 
     @Override
     public String toString() {
-      return type == null ? "auto" : type.id();
+      return type == null ? MechanismType.AUTO : type.id();
     }
   }
 
@@ -198,13 +198,11 @@ public final class MechanismOptions {
   static final class MechanismConverter implements ITypeConverter<MechanismName> {
     @Override
     public MechanismName convert(String value) {
-      if ("auto".equals(value)) {
-        return MechanismName.AUTO;
-      }
       try {
-        return new MechanismName(MechanismType.parse(value));
+        MechanismType type = MechanismType.parseOrAuto(value);
+        return type == null ? MechanismName.AUTO : new MechanismName(type);
       } catch (IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage() + ", or auto");
+        throw new TypeConversionException(e.getMessage());
       }
     }
   }

@@ -112,7 +112,7 @@ class MechanismCommandsTest {
         "mechanism --epsilon 1 --x 1.5                      | --x must be in [0.0, 1.0], got 1.5",
         "error --epsilon 1 --x NaN                          | --x must be in [0.0, 1.0], got NaN",
         "sample --epsilon 1 --x -0.1 --n 2                  | --x must be in [0.0, 1.0], got -0.1",
-        "mechanism --epsilon 1 --mechanism nope --x 0       | '--mechanism': mechanism must be one of",
+        "mechanism --epsilon 1 --mechanism nope --x 0       | '--mechanism': mechanism must be auto or one of",
         "mechanism --epsilon 1 --domain torus --x 0         | '--domain': domain must be classical or circular",
         "error --epsilon 1 --worst --metric l3              | '--metric': metric must be l1 or l2",
         "error --epsilon 1 --worst --distance manhattan     | '--distance': distance must be linear or circular",
@@ -202,7 +202,7 @@ class MechanismCommandsTest {
     assertThat(r.err()).contains("--optimize-for applies to --mechanism auto only, not to pm");
     CommandRun bad = CliRunner.run("error", "--mechanism", "best", "--epsilon", "1", "--worst");
     assertThat(bad.status()).isEqualTo(2);
-    assertThat(bad.err()).contains("or auto");
+    assertThat(bad.err()).contains("mechanism must be auto or one of ogpm, ");
     CommandRun q =
         CliRunner.run(
             "error", "--mechanism", "auto", "--optimize-for", "x", "--epsilon", "1", "--worst");

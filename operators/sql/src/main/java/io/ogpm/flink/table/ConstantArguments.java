@@ -2,7 +2,6 @@ package io.ogpm.flink.table;
 
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.Domain;
-import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.Objective;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import org.apache.flink.table.types.inference.CallContext;
@@ -75,7 +74,7 @@ final class ConstantArguments extends PlannedArguments {
       Domain.Kind.parse(domain);
     }
     if (mechanism != null) {
-      MechanismType.parse(mechanism);
+      SpecArguments.type(mechanism);
     }
     if (objective != null) {
       Objective.parse(objective);

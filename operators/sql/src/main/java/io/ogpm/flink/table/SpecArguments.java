@@ -1,5 +1,8 @@
 package io.ogpm.flink.table;
 
+import io.ogpm.config.MechanismChoice;
+import io.ogpm.estimate.MechanismAdvisor;
+import io.ogpm.estimate.OptimizeFor;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.MechanismSpec;
@@ -89,12 +92,31 @@ final class SpecArguments {
     Domain.Kind kind = Domain.Kind.parse(required("domain", domain));
     Checks.ordered("lo", low, "hi", high);
     Checks.epsilon("eps", epsilon);
-    return MechanismSpec.builder()
-        .type(MechanismType.parse(required("mechanism", mechanism)))
-        .domain(Domain.of(kind, low, high))
-        .epsilon(epsilon)
-        .objective(Objective.parse(required("objective", objective)))
-        .build();
+    MechanismType type = type(required("mechanism", mechanism));
+    boolean auto = type == null;
+    MechanismSpec spec =
+        MechanismSpec.builder()
+            .type(auto ? MechanismType.OGPM : type)
+            .domain(Domain.of(kind, low, high))
+            .epsilon(epsilon)
+            .objective(Objective.parse(required("objective", objective)))
+            .build();
+    // A call names no window size or question: auto plans for the aggregation at the
+    // configuration's default window, the same for the perturbing and the aggregating call.
+    return auto
+        ? MechanismAdvisor.advise(
+                spec, OptimizeFor.AGGREGATION, MechanismChoice.DEFAULT_RECORDS_PER_WINDOW)
+            .spec()
+        : spec;
+  }
+
+  /**
+   * The type a mechanism argument names, or null for {@code auto}.
+   *
+   * @throws IllegalArgumentException naming the value when it names neither
+   */
+  static MechanismType type(String mechanism) {
+    return MechanismType.parseOrAuto(mechanism);
   }
 
   /**

@@ -109,7 +109,7 @@ class ConstantArgumentsTest {
         "pm",
         "l2");
     assertThatThrownBy(() -> infer(p, FakeCall.of(X, 0, 1, 1, "classical", "laplace")))
-        .hasMessageStartingWith("LDP_PERTURB: mechanism must be one of ogpm, ogpm-u, pm,")
+        .hasMessageStartingWith("LDP_PERTURB: mechanism must be auto or one of ogpm, ogpm-u, pm,")
         .hasMessageEndingWith(", got 'laplace'");
     // The mechanism is built as the task builds it: a grid finer than doubles is refused.
     assertThatThrownBy(() -> infer(p, FakeCall.of(X, 1e300, 1.0000000000000002e300, 1)))
@@ -145,6 +145,7 @@ class ConstantArgumentsTest {
   void goodLiteralsColumnsAndCallsWithoutLiteralInformationPass() {
     accepted(CallLayout.LDP_PERTURB, X, -2, 2, 1);
     accepted(CallLayout.LDP_PERTURB, X, -Math.PI, Math.PI, 2, "circular", "purkayastha");
+    accepted(CallLayout.LDP_PERTURB, X, 0, 1, 1, "classical", "auto");
     accepted(CallLayout.LDP_PERTURB, X, X, X, X, X, X, X);
     accepted(CallLayout.LDP_PERTURB, X, 0, X, 1, "circular", X, "l2");
     accepted(CallLayout.OGPM_PERTURB, X, 0, 1, 1, "circular");

@@ -33,6 +33,20 @@ class SpecArgumentsTest {
                 "{name: x, min: 0, max: 10, epsilon: 0.5, mechanism: staircase, objective: l2}"));
   }
 
+  /**
+   * auto is the configuration's auto at its defaults (the aggregation, 1,000 reports per window):
+   * pm at eps 1 on [0, 1], and ogpm on a circle.
+   */
+  @Test
+  void autoIsTheConfigurationsAutoAtItsDefaults() {
+    MechanismSpec auto = new SpecArguments(0.0, 1.0, 1.0, "classical", "auto", "l1").spec();
+    assertThat(auto)
+        .isEqualTo(configured("{name: x, min: 0, max: 1, epsilon: 1, mechanism: auto}"));
+    assertThat(auto.type().id()).isEqualTo("pm");
+    assertThat(new SpecArguments(0.0, 1.0, 1.0, "circular", "auto", "l1").spec().type().id())
+        .isEqualTo("ogpm");
+  }
+
   @Test
   void namesTheBadArgumentAndItsValue() {
     assertThatThrownBy(() -> new SpecArguments(0.0, 1.0, 800.0, "classical", "ogpm", "l1").spec())
