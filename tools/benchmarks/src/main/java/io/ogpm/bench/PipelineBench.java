@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.jobs.AggregateJob;
 import io.ogpm.jobs.PerturbJob;
-import io.ogpm.sample.BundledSample;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,7 +74,7 @@ final class PipelineBench {
     out.put("warmUpRounds", options.warmUpRounds());
     out.put("availableProcessors", Runtime.getRuntime().availableProcessors());
     try (BenchCluster cluster = BenchCluster.start(options.parallelism())) {
-      PrivacyConfig six = PrivacyConfig.parse(BundledSample.config());
+      PrivacyConfig six = PrivacyConfig.parse(BenchConfig.sixFields());
       PrivacyConfig one = PrivacyConfig.parse(BenchInput.ONE_FIELD);
       BenchInput.write(cluster, BenchInput.RAW, records, BenchInput.GROUPS);
       BenchInput.write(cluster, BenchInput.RAW_ONE_FIELD, records, BenchInput.GROUPS);
@@ -91,7 +90,7 @@ final class PipelineBench {
       // perturbations with the privacy left out (the same record path writing the values as read;
       // the one in place of the budget's keeps its shuffle by user, without state).
       PrivacyConfig withoutBudget =
-          PrivacyConfig.parse(BenchInput.withoutBudget(BundledSample.config()));
+          PrivacyConfig.parse(BenchInput.withoutBudget(BenchConfig.sixFields()));
       PrivacyConfig[] perturbations = {six, withoutBudget};
       // Untimed rounds of all of them first. The JIT compiles each pipeline's own code only once it
       // runs, behind a queue of Kafka's and Flink's methods: on two cores a pipeline reaches its

@@ -35,7 +35,7 @@ final class RecordBench {
       int[] windowSizes,
       List<String> passthrough) {
     ObjectNode out = JsonNodeFactory.instance.objectNode();
-    PrivacyConfig sample = PrivacyConfig.parse(BundledSample.config());
+    PrivacyConfig sample = PrivacyConfig.parse(BenchConfig.sixFields());
     PrivacyConfig more = passthrough.isEmpty() ? null : withPassthrough(sample, passthrough);
     List<byte[]> records = new ArrayList<>();
     for (String line : BundledSample.records(Integer.MAX_VALUE)) {

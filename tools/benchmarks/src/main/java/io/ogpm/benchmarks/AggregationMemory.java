@@ -1,5 +1,6 @@
 package io.ogpm.benchmarks;
 
+import io.ogpm.bench.BenchConfig;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldBinning;
@@ -11,7 +12,6 @@ import io.ogpm.flink.aggregate.PreAggregateOperator;
 import io.ogpm.flink.aggregate.WindowEstimateOperator;
 import io.ogpm.flink.aggregate.Windowing;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
-import io.ogpm.sample.BundledSample;
 import java.io.IOException;
 import java.lang.ref.Reference;
 import java.util.ArrayList;
@@ -50,7 +50,7 @@ public final class AggregationMemory {
 
   static final long MINUTE = 60_000;
 
-  private final PrivacyConfig config = PrivacyConfig.parse(BundledSample.config());
+  private final PrivacyConfig config = PrivacyConfig.parse(BenchConfig.sixFields());
   private final int groups;
   private final int bins;
   private final FieldBinning[] binnings;

@@ -1,5 +1,6 @@
 package io.ogpm.benchmarks;
 
+import io.ogpm.bench.BenchConfig;
 import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.PerturbedRecord;
@@ -76,7 +77,7 @@ public class PerturbedRecordSerializerBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     Path dir = Path.of(sampleData);
-    PrivacyConfig config = PrivacyConfig.load(dir.resolve("ogpm.yaml"));
+    PrivacyConfig config = PrivacyConfig.parse(BenchConfig.sixFields());
     String fp = ConfigFingerprint.of(config).value();
     List<String> lines =
         Files.readAllLines(dir.resolve("motionsense-dws1.jsonl"), StandardCharsets.UTF_8);

@@ -1,5 +1,6 @@
 package io.ogpm.benchmarks;
 
+import io.ogpm.bench.BenchConfig;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.PerturbedValues;
 import io.ogpm.flink.WindowEstimate;
@@ -8,7 +9,6 @@ import io.ogpm.flink.aggregate.PartialAggregate;
 import io.ogpm.flink.aggregate.PreAggregateOperator;
 import io.ogpm.flink.aggregate.WindowEstimateOperator;
 import io.ogpm.flink.aggregate.Windowing;
-import io.ogpm.sample.BundledSample;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -68,7 +68,7 @@ public class PreAggregationBenchmark {
   static final int BINS = 50;
   static final long MINUTE = 60_000;
   static final Windowing WINDOWING = new Windowing(MINUTE, MINUTE, 0, 10_000);
-  static final PrivacyConfig CONFIG = PrivacyConfig.parse(BundledSample.config());
+  static final PrivacyConfig CONFIG = PrivacyConfig.parse(BenchConfig.sixFields());
 
   /** The pre-aggregation and one record of each group, all in one pane. */
   @State(Scope.Thread)

@@ -1,5 +1,6 @@
 package io.ogpm.benchmarks;
 
+import io.ogpm.bench.BenchConfig;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.mechanism.random.RandomnessMode;
 import io.ogpm.record.LegacyRecordPerturber;
@@ -62,7 +63,7 @@ public class RecordPathBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     Path dir = Path.of(sampleData);
-    PrivacyConfig config = PrivacyConfig.load(dir.resolve("ogpm.yaml"));
+    PrivacyConfig config = PrivacyConfig.parse(BenchConfig.sixFields());
     List<String> lines =
         Files.readAllLines(dir.resolve("motionsense-dws1.jsonl"), StandardCharsets.UTF_8);
     records = new byte[RECORDS][];

@@ -32,7 +32,7 @@ class UnperturbedRecordPathTest {
   /** The repository's MotionSense sample (the tests run in the module's directory). */
   static final Path SAMPLE = Path.of("../../sample-data");
 
-  private final PrivacyConfig config = PrivacyConfig.parse(read("ogpm.yaml"));
+  private final PrivacyConfig config = PrivacyConfig.parse(BenchConfig.sixFields());
 
   @Test
   void everySampleRecordIsThePerturbationsOutputWithItsValuesAsRead() throws Exception {
