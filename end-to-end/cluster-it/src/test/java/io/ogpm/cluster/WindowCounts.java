@@ -20,8 +20,8 @@ final class WindowCounts {
   private WindowCounts() {}
 
   /**
-   * Perturbed records per window of their {@code ts}, {@code activity} and field: what the stats
-   * must count.
+   * Perturbed records per window of their {@code ts}, {@code activity} and field they report (all
+   * of them, or with field sampling some): what the stats must count.
    */
   static Map<String, Long> ofPerturbed(
       List<KafkaRecord> perturbed, long window, List<String> fields) throws IOException {
@@ -30,6 +30,10 @@ final class WindowCounts {
       JsonNode record = JSON.readTree(r.value());
       long start = Math.floorDiv(record.get("ts").asLong(), window) * window;
       for (String field : fields) {
+        // With field sampling a record reports some of its fields: count those it holds.
+        if (!record.at("/" + field.replace('.', '/')).isNumber()) {
+          continue;
+        }
         out.merge(
             Instant.ofEpochMilli(start) + " " + record.get("activity").asText() + " " + field,
             1L,

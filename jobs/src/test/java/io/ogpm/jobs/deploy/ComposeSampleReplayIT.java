@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.config.FieldSampling;
+import io.ogpm.config.PrivacyConfig;
 import io.ogpm.jobs.AggregateJob;
 import io.ogpm.jobs.PerturbJob;
 import io.ogpm.jobs.cli.AggregateJobCommand;
@@ -95,7 +97,7 @@ class ComposeSampleReplayIT {
           Await.until(
               "every window of the sample in ogpm.stats",
               Duration.ofMinutes(3),
-              () -> windowsOf(kafka.readCommitted("ogpm.stats"), perturb.config().fields().size()),
+              () -> windowsOf(kafka.readCommitted("ogpm.stats"), perturb.config()),
               w -> w.keySet().containsAll(expected.keySet()));
       assertThat(closed).as("records per window, in each field's statistics").isEqualTo(expected);
       assertThat(ENV.metrics().counter("lateRecords")).as("records dropped as late").isZero();
@@ -115,8 +117,7 @@ class ComposeSampleReplayIT {
     StreamExecutionEnvironment boundedEnv = ENV.executionEnvironment();
     AggregateJob.build(boundedEnv, boundedCommand.settings());
     boundedEnv.execute("compose demo: aggregate, bounded");
-    assertThat(
-            windowsOf(kafka.readCommitted("ogpm.stats.bounded"), perturb.config().fields().size()))
+    assertThat(windowsOf(kafka.readCommitted("ogpm.stats.bounded"), perturb.config()))
         .isEqualTo(expected);
     assertThat(ENV.metrics().counter("lateRecords")).isZero();
   }
@@ -139,13 +140,17 @@ class ComposeSampleReplayIT {
   }
 
   /**
-   * Window start to count, from the stats records (the last per window and field); each window must
-   * have the same count in every field, and all fields.
+   * Window start to its records' count, from the stats records (the last per window and field), for
+   * the windows with statistics of every field. Each record reports K of the fields (all of them
+   * without field sampling, when every field must have the same count): the fields' counts sum to K
+   * times the window's records.
    */
-  static Map<Long, Long> windowsOf(List<KafkaRecord> stats, int fields) {
+  static Map<Long, Long> windowsOf(List<KafkaRecord> stats, PrivacyConfig config) {
+    int fields = config.fields().size();
+    int perRecord = config.sampling().map(FieldSampling::fieldsPerRecord).orElse(fields);
+    boolean sampled = perRecord < fields;
     ObjectMapper json = new ObjectMapper();
     Map<String, Long> last = new TreeMap<>();
-    Map<Long, Long> out = new TreeMap<>();
     for (KafkaRecord r : stats) {
       try {
         JsonNode s = json.readTree(r.value());
@@ -156,17 +161,26 @@ class ComposeSampleReplayIT {
       }
     }
     Map<Long, Integer> fieldsPerWindow = new TreeMap<>();
+    Map<Long, Long> sums = new TreeMap<>();
     last.forEach(
         (key, count) -> {
           long start = Long.parseLong(key.substring(0, key.indexOf(' ')));
           fieldsPerWindow.merge(start, 1, Integer::sum);
-          Long before = out.put(start, count);
-          assertThat(before == null || before.equals(count))
+          Long before = sums.put(start, sums.getOrDefault(start, 0L) + count);
+          assertThat(sampled || before == null || before.equals(count))
               .as("window %d: the same count in every field", start)
               .isTrue();
         });
-    fieldsPerWindow.entrySet().removeIf(e -> e.getValue() < fields);
-    out.keySet().retainAll(fieldsPerWindow.keySet());
+    Map<Long, Long> out = new TreeMap<>();
+    sums.forEach(
+        (start, sum) -> {
+          if (fieldsPerWindow.get(start) == fields) {
+            assertThat(sum % perRecord)
+                .as("window %d: the fields' counts sum to a multiple of %d", start, perRecord)
+                .isZero();
+            out.put(start, sum / perRecord);
+          }
+        });
     return out;
   }
 

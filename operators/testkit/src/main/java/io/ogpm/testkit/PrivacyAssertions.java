@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.ogpm.config.BudgetConfig;
 import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.FieldConfig;
+import io.ogpm.config.FieldSampling;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.kafka.PerturbedRecordSerializer;
 import io.ogpm.mechanism.Mechanism;
@@ -585,15 +586,27 @@ public final class PrivacyAssertions {
     for (int i = 0; i < mechanisms.length; i++) {
       mechanisms[i] = MechanismCatalog.of(fields.get(i).spec());
     }
+    // With field sampling a record reports K of the units (a polar pair is one), whole; without,
+    // every field.
+    FieldSampling sampling = config.sampling().filter(FieldSampling::samples).orElse(null);
     for (KafkaRecord r : perturbed) {
       JsonNode root = parse(r.value(), LENIENT);
+      java.util.Set<Integer> reported = new java.util.TreeSet<>();
+      java.util.Set<Integer> missing = new java.util.TreeSet<>();
       for (int i = 0; i < mechanisms.length; i++) {
         String where =
             "perturbed record " + r.coordinates() + ": field '" + fields.get(i).name() + "'";
         JsonNode node = JsonFields.at(root, fields.get(i).path());
+        if (node == null && sampling != null) {
+          missing.add(sampling.unitOf(i));
+          continue;
+        }
         if (node == null || !node.isNumber()) {
           v.add("on the grid", where + " is missing or not a number");
           continue;
+        }
+        if (sampling != null) {
+          reported.add(sampling.unitOf(i));
         }
         double y = node.doubleValue();
         Mechanism m = mechanisms[i];
@@ -613,6 +626,23 @@ public final class PrivacyAssertions {
                   + " is not the value of any cell of its output grid ("
                   + m.spec().gridBits()
                   + " bits)");
+        }
+      }
+      if (sampling != null) {
+        String where = "perturbed record " + r.coordinates();
+        java.util.Set<Integer> split = new java.util.TreeSet<>(reported);
+        split.retainAll(missing);
+        if (!split.isEmpty()) {
+          v.add("on the grid", where + " reports part of a polar pair (units " + split + ")");
+        } else if (reported.size() != sampling.fieldsPerRecord()) {
+          v.add(
+              "on the grid",
+              where
+                  + " reports "
+                  + reported.size()
+                  + " of its units, not the "
+                  + sampling.fieldsPerRecord()
+                  + " field sampling reports");
         }
       }
     }

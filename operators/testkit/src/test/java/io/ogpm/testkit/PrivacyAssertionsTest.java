@@ -367,6 +367,34 @@ class PrivacyAssertionsTest {
         .hasMessageContaining("perturbed-0@0: field 'attitude.roll' is missing or not a number");
   }
 
+  /** With field sampling a record reports K of its fields: the others are absent, not missing. */
+  @Test
+  void aSampledRecordReportsExactlyKFields() {
+    PrivacyConfig sampled =
+        PrivacyConfig.parse(
+            """
+            id-field: id
+            sampling: {fields-per-record: 1}
+            fields:
+              - {name: a, min: 0, max: 1, epsilon: 1}
+              - {name: b, min: 0, max: 1, epsilon: 1}
+            """);
+    RecordPerturber perturber = new RecordPerturber(sampled, RandomnessMode.seeded(3));
+    List<KafkaRecord> out = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      Outcome o =
+          perturber.perturb(
+              ("{\"id\":" + i + ",\"a\":0.25,\"b\":0.75}").getBytes(StandardCharsets.UTF_8),
+              Source.kafka("raw", 0, i));
+      out.add(record("perturbed", i, null, ((Outcome.Perturbed) o).value(), Map.of()));
+    }
+    PrivacyAssertions.assertPerturbedValuesOnGrid(sampled, out);
+    out.set(3, withValue(out.get(3), v -> v.replaceAll("\"[ab]\":[-0-9.E]+,?", "")));
+    assertThatThrownBy(() -> PrivacyAssertions.assertPerturbedValuesOnGrid(sampled, out))
+        .hasMessageContaining(
+            "perturbed-0@3 reports 0 of its units, not the 1 field sampling reports");
+  }
+
   @Test
   void manyViolationsAreCountedAndTheFirstShown() {
     List<KafkaRecord> many = new ArrayList<>();
