@@ -107,7 +107,7 @@ final class BatchRun {
     GroundTruth truth =
         demo.truth(
             replay.perturbedInputs(deadSources),
-            sampled ? GroundTruth.reportedIn(perturbed, config) : GroundTruth.ALL);
+            sampled ? ReportedFields.of(perturbed, config, Demo.TIME_FIELD) : GroundTruth.ALL);
     Map<String, Long> counts = new HashMap<>();
     latest.forEach((k, s) -> counts.put(k, s.count()));
     Path report = null;

@@ -90,17 +90,16 @@ public final class Demo {
       throw new BadOption(option + ": " + e.getMessage());
     }
     if (config.samplesFields()
-        && (o.follow() || config.idField().filter(config.passthrough()::contains).isEmpty())) {
+        && (config.idField().filter(config.passthrough()::contains).isEmpty()
+            || !config.passthrough().contains(TIME_FIELD))) {
       // Each field's statistics are over the records that reported it: the demo checks them
-      // against the raw records it matches by id, which needs the id in the perturbed records
-      // and a bounded run (the live demo does not re-read the perturbed topic).
+      // against the raw records it matches by id and time, which must be in the perturbed records.
       throw new BadOption(
           option
-              + ": with field sampling the demo needs "
-              + (o.follow()
-                  ? "a bounded run (no --follow)"
-                  : "the id-field among the passthrough fields")
-              + ", to match each perturbed record to the fields it reported");
+              + ": with field sampling the demo needs the id-field and "
+              + TIME_FIELD
+              + " among the passthrough fields, to match each perturbed record to the fields it"
+              + " reported");
     }
     return config;
   }

@@ -87,12 +87,23 @@ final class FollowRun {
     // Records dead-lettered (a spent budget, a rejected value) are not in any window: the truth
     // leaves them out, and the accounting counts them by reason.
     LiveDeadLetters dead = new LiveDeadLetters(horizon.toMillis());
+    // With field sampling each field's truth is over the records that reported it: the perturbed
+    // records say which, read as they are committed.
+    ReportedFields reported =
+        demo.config().samplesFields()
+            ? new ReportedFields(demo.config(), Demo.TIME_FIELD, horizon.toMillis())
+            : null;
     try (LiveTopic statsTopic =
             LiveTopic.open(demo.bootstrapServers(), DemoTopics.STATS, Demo.READ_TIMEOUT);
         LiveTopic deadTopic =
-            LiveTopic.open(demo.bootstrapServers(), DemoTopics.DEAD, Demo.READ_TIMEOUT)) {
+            LiveTopic.open(demo.bootstrapServers(), DemoTopics.DEAD, Demo.READ_TIMEOUT);
+        LiveTopic perturbedTopic =
+            reported == null
+                ? null
+                : LiveTopic.open(
+                    demo.bootstrapServers(), DemoTopics.PERTURBED, Demo.READ_TIMEOUT)) {
       if (options.report() != null) {
-        Path file = writeReport(replay, closed, dead, truth(replay, dead));
+        Path file = writeReport(replay, closed, dead, truth(replay, dead, reported));
         out.println(
             "report (reloads itself every "
                 + DemoReport.REFRESH_SECONDS
@@ -109,6 +120,11 @@ final class FollowRun {
         // Read after the statistics: a record's dead letter is committed at the same checkpoint
         // as the perturbed records written beside it, before those that close its window, and the
         // statistics come a checkpoint of the aggregation later; so a closed window's are in.
+        // The perturbed records of a closed window are committed before its statistics, as its
+        // dead letters are.
+        if (reported != null) {
+          reported.addAll(perturbedTopic.readCommitted(Demo.READ_TIMEOUT));
+        }
         Set<String> reasonsBefore = dead.byReason().keySet();
         long now = System.currentTimeMillis();
         for (ConsumerRecord<byte[], byte[]> r : deadTopic.readCommitted(Demo.READ_TIMEOUT)) {
@@ -122,7 +138,7 @@ final class FollowRun {
                   }
                 });
         if (!stats.isEmpty()) {
-          GroundTruth truth = truth(replay, dead);
+          GroundTruth truth = truth(replay, dead, reported);
           WindowTable.print(out, demo.config(), stats, truth);
           if (options.report() != null) {
             long oldest = System.currentTimeMillis() - shownMs;
@@ -150,8 +166,9 @@ final class FollowRun {
   }
 
   /** The truth of the replay's horizon: what was sent and not dead-lettered. */
-  private GroundTruth truth(LiveReplay replay, LiveDeadLetters dead) {
-    return demo.truth(replay.recent(dead.recentSources()), GroundTruth.ALL);
+  private GroundTruth truth(LiveReplay replay, LiveDeadLetters dead, ReportedFields reported) {
+    return demo.truth(
+        replay.recent(dead.recentSources()), reported == null ? GroundTruth.ALL : reported::test);
   }
 
   /** The live report: the closed windows against {@code truth}, the truth of what was sent. */

@@ -50,49 +50,13 @@ final class GroundTruth {
 
   private GroundTruth() {}
 
-  /** Which of a raw record's fields its perturbed record reported. */
+  /** Which of a raw record's fields its perturbed record reported ({@link ReportedFields}). */
   interface Reported {
     boolean test(JsonNode raw, FieldConfig field);
   }
 
   /** Every field of every record: without field sampling. */
   static final Reported ALL = (raw, field) -> true;
-
-  /**
-   * With field sampling, each field's truth is over the records that reported it, as its statistics
-   * are: the perturbed records name the fields they report, matched to the raw records by the id
-   * field (a passthrough field).
-   */
-  static Reported reportedIn(
-      List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> perturbed,
-      PrivacyConfig config) {
-    List<String> idPath = List.of(config.idField().orElseThrow().split("\\."));
-    ObjectMapper json = new ObjectMapper();
-    Map<String, java.util.Set<String>> byId = new HashMap<>();
-    for (var r : perturbed) {
-      try {
-        JsonNode root = json.readTree(r.value());
-        java.util.Set<String> names = new java.util.HashSet<>();
-        for (FieldConfig f : config.fields()) {
-          JsonNode v = JsonFields.at(root, f.path());
-          if (v != null && v.isNumber()) {
-            names.add(f.name());
-          }
-        }
-        JsonNode id = JsonFields.at(root, idPath);
-        if (id != null) {
-          byId.put(id.asText(), names);
-        }
-      } catch (IOException e) {
-        // Not ours: the accounting of records reports it.
-      }
-    }
-    return (raw, field) -> {
-      JsonNode id = JsonFields.at(raw, idPath);
-      return id != null
-          && byId.getOrDefault(id.asText(), java.util.Set.of()).contains(field.name());
-    };
-  }
 
   /** Truth of raw JSON records: windows of {@code windowMs} on the time field, grouped. */
   static GroundTruth of(

@@ -38,7 +38,7 @@ class DemoIT {
         .contains(
             "<h2>Accounting</h2>",
             "<svg",
-            "attitude.roll (rad), ε = 1, ogpm: the whole replay on the circle",
+            "attitude.roll (rad), ε = 5.5, ogpm: the whole replay on the circle",
             "mean per 10 s window with 95 % interval")
         .doesNotContain("class=\"mismatch\"");
   }

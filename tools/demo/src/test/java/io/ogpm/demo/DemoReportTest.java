@@ -75,7 +75,7 @@ class DemoReportTest {
               .orElseThrow();
       assertThat(title)
           .as("title names unit and epsilon")
-          .contains("ε = " + trim(field.epsilon()))
+          .contains("ε = " + io.ogpm.config.FieldSampling.rounded(field.epsilon()))
           .containsAnyOf("(g)", "(rad)");
       boolean angle = title.contains("(rad)");
       for (Element axis : byClass(svg, "g", "axis")) {
@@ -266,10 +266,6 @@ class DemoReportTest {
     factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", false);
     factory.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
     return factory.newDocumentBuilder().parse(new ByteArrayInputStream(html));
-  }
-
-  static String trim(double v) {
-    return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
   }
 
   static List<Element> elements(Document doc, String tag) {
