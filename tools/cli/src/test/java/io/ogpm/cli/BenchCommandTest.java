@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code ogpm bench samplers} and {@code bench records} with tiny measuring times: one JSON object
  * on stdout with the documented keys and positive figures. No time is asserted (the pipeline's
- * test, which needs a broker, is {@code BenchPipelineIT}).
+ * test, which needs a broker, is {@code BenchConsoleIT}).
  */
 class BenchCommandTest {
   private static JsonNode json(CommandRun r) throws Exception {
