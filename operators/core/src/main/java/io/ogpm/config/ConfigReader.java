@@ -130,9 +130,6 @@ final class ConfigReader {
     return id;
   }
 
-  /** The {@code mechanism} value that lets the configuration choose. */
-  static final String AUTO = MechanismType.AUTO;
-
   private static FieldConfig field(int number, JsonNode node, int gridBits, Defaults defaults) {
     String context = fieldContext(number, node);
     YamlMapping m = YamlMapping.of(context, "field #" + number, node).allowOnly(FIELD_KEYS);
@@ -143,7 +140,7 @@ final class ConfigReader {
     double max = m.number("max");
     double epsilon = m.number("epsilon");
     String mechanism = m.parsed("mechanism", ConfigReader::mechanism, defaults.mechanism());
-    boolean auto = mechanism.equals(AUTO);
+    boolean auto = mechanism.equals(MechanismType.AUTO);
     if (!auto && m.get("optimize-for") != null) {
       throw new ConfigException(
           context + ": optimize-for applies to mechanism: auto only, not to " + mechanism);

@@ -2,6 +2,7 @@ package io.ogpm.flink.table;
 
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.Domain;
+import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.Objective;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
 import org.apache.flink.table.types.inference.CallContext;
@@ -74,7 +75,7 @@ final class ConstantArguments extends PlannedArguments {
       Domain.Kind.parse(domain);
     }
     if (mechanism != null) {
-      SpecArguments.type(mechanism);
+      MechanismType.parseOrAuto(mechanism);
     }
     if (objective != null) {
       Objective.parse(objective);

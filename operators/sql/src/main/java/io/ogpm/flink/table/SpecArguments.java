@@ -92,7 +92,7 @@ final class SpecArguments {
     Domain.Kind kind = Domain.Kind.parse(required("domain", domain));
     Checks.ordered("lo", low, "hi", high);
     Checks.epsilon("eps", epsilon);
-    MechanismType type = type(required("mechanism", mechanism));
+    MechanismType type = MechanismType.parseOrAuto(required("mechanism", mechanism));
     boolean auto = type == null;
     MechanismSpec spec =
         MechanismSpec.builder()
@@ -108,15 +108,6 @@ final class SpecArguments {
                 spec, OptimizeFor.AGGREGATION, MechanismChoice.DEFAULT_RECORDS_PER_WINDOW)
             .spec()
         : spec;
-  }
-
-  /**
-   * The type a mechanism argument names, or null for {@code auto}.
-   *
-   * @throws IllegalArgumentException naming the value when it names neither
-   */
-  static MechanismType type(String mechanism) {
-    return MechanismType.parseOrAuto(mechanism);
   }
 
   /**
