@@ -31,6 +31,9 @@ final class ReportedFields {
   /** Keys in the order they arrived with their times, to forget those beyond the horizon. */
   private final ArrayDeque<Map.Entry<Long, String>> arrivals = new ArrayDeque<>();
 
+  /** The newest time of any record added so far: the horizon is measured back from it. */
+  private long newest = Long.MIN_VALUE;
+
   /**
    * @param horizonMs how far behind the newest record's time a record is still matched (the live
    *     demo keeps the truth of a horizon); {@link Long#MAX_VALUE} keeps every record
@@ -52,7 +55,6 @@ final class ReportedFields {
 
   /** Adds perturbed records, and forgets those beyond the horizon behind the newest. */
   void addAll(List<ConsumerRecord<byte[], byte[]>> perturbed) {
-    long newest = Long.MIN_VALUE;
     for (var r : perturbed) {
       JsonNode root;
       try {
@@ -76,6 +78,8 @@ final class ReportedFields {
       arrivals.add(Map.entry(time, key));
       newest = Math.max(newest, time);
     }
+    // Measured from the newest of every batch so far: an empty batch (a read between two commits)
+    // must not move the horizon, let alone wrap it below the smallest long.
     while (!arrivals.isEmpty()
         && horizonMs != Long.MAX_VALUE
         && arrivals.peek().getKey() < newest - horizonMs) {
