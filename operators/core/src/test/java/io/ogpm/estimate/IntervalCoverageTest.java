@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
  * and for the histogram band (every bin at once). The truth is the mean (the mean resultant vector,
  * the histogram) of each simulated window's own inputs. For comparison the tables also give the
  * output mean's interval alone (without the tail statistics), the confidence disk's projection for
- * the circular direction, the oracle's width and pm's.
+ * the circular direction, the oracle's width and pm's. Every other mechanism {@code auto} may
+ * choose is checked at the weak spots of the grid, each side of its interval on its own.
  *
  * <p>Each cell runs {@link #WINDOWS} windows (fewer at n = 10,000, where each costs most), the
  * first {@link #EM_WINDOWS} of them with the EM reconstruction, the slow part. The em headline
@@ -84,9 +85,34 @@ class IntervalCoverageTest {
   static final int SMALL_WINDOWS = scaled(4000);
 
   /**
+   * The weak spots every mechanism {@code auto} may choose is checked at, besides ogpm's whole
+   * grid: both ends, their mixture, the middle, uniform, either side of a flat end's edge and
+   * MotionSense-shaped readings.
+   */
+  static final LinearInputs[] CANDIDATE_INPUTS = {
+    LinearInputs.POINT_LO,
+    LinearInputs.POINT_HI,
+    LinearInputs.ENDS_50_50,
+    LinearInputs.POINT_MIDDLE,
+    LinearInputs.UNIFORM,
+    LinearInputs.INSIDE_FLAT_END,
+    LinearInputs.OUTSIDE_FLAT_END,
+    LinearInputs.MOTIONSENSE
+  };
+
+  /** A small epsilon, and the epsilons per report the sample's fields are reported at. */
+  static final double[] CANDIDATE_EPSILONS = {0.5, 2.75, 5.5};
+
+  /** Around the demo's reports per field and window, and five times that. */
+  static final int[] CANDIDATE_SIZES = {200, 1000};
+
+  static final int CANDIDATE_WINDOWS = scaled(1000);
+
+  /**
    * Checks across the tests: ogpm's two linear kinds and its band, and pm's and hm's one over their
-   * distributions, three circular kinds and the circle's band, 9 cells each; and the two-sided
-   * exactness checks (three of ogpm's, two of each unbiased mechanism's).
+   * distributions, three circular kinds and the circle's band, 9 cells each; the two-sided
+   * exactness checks (three of ogpm's, two of each unbiased mechanism's); and three per cell of
+   * auto's other candidates (coverage and each side), counted for every type.
    */
   static final int CHECKS =
       (3 * LinearInputs.values().length
@@ -94,7 +120,12 @@ class IntervalCoverageTest {
                   + 4 * CircularInputs.values().length)
               * 9
           + (3 + 2 * UNBIASED_TYPES.length) * 2
-          + (SMALL_TYPES.length * UNBIASED_INPUTS.length + 2) * SMALL_SIZES.length;
+          + (SMALL_TYPES.length * UNBIASED_INPUTS.length + 2) * SMALL_SIZES.length
+          + 3
+              * MechanismType.values().length
+              * CANDIDATE_INPUTS.length
+              * CANDIDATE_EPSILONS.length
+              * CANDIDATE_SIZES.length;
 
   static final double ALPHA = FAMILY_ALPHA / CHECKS;
 
@@ -224,6 +255,8 @@ class IntervalCoverageTest {
     double width;
     long missingInterval;
     long estimateOutside;
+    long truthBelow;
+    long truthAbove;
 
     void add(boolean hasInterval, boolean isCovered, double w, boolean inside) {
       windows++;
@@ -379,6 +412,130 @@ class IntervalCoverageTest {
     assertThat(failures)
         .as("cells whose interval under-covers (or misses its exact coverage)")
         .isEmpty();
+  }
+
+  /**
+   * Every mechanism {@code auto} may choose for a linear field (each catalog type that builds
+   * there, ogpm aside: its grid is above) at its weak spots, each side of the interval on its own:
+   * the truth lies below the interval in at most 2.5 % of windows and above it in at most 2.5 %, so
+   * the 95 % holds whichever side a mechanism's interval leans on.
+   */
+  @Test
+  void everyMechanismAutoMayChooseCoversOnEachSide() {
+    List<String> failures = new ArrayList<>();
+    StringBuilder b =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "## Every mechanism `auto` may choose (%d windows per cell)%n%n"
+                    + "Each cell: coverage / mean width, and the share of windows whose truth lies"
+                    + " below / above the interval.%n%n| mechanism | inputs |",
+                CANDIDATE_WINDOWS));
+    StringBuilder rule = new StringBuilder("| --- | --- |");
+    for (double eps : CANDIDATE_EPSILONS) {
+      for (int n : CANDIDATE_SIZES) {
+        b.append(String.format(Locale.ROOT, " eps %s, n %d |", eps, n));
+        rule.append(" ---: |");
+      }
+    }
+    b.append('\n').append(rule).append('\n');
+    MechanismSpec field = MechanismSpec.builder().epsilon(1).domain(LINEAR).build();
+    List<MechanismType> types = new ArrayList<>();
+    for (MechanismSpec candidate : MechanismAdvisor.candidates(field)) {
+      if (candidate.type() != MechanismType.OGPM) {
+        types.add(candidate.type());
+      }
+    }
+    assertThat(types).as("auto's candidates besides ogpm").hasSizeGreaterThan(5);
+    for (MechanismType type : types) {
+      Tally[][] row = new Tally[CANDIDATE_INPUTS.length][];
+      for (int d = 0; d < CANDIDATE_INPUTS.length; d++) {
+        row[d] = new Tally[CANDIDATE_EPSILONS.length * CANDIDATE_SIZES.length];
+      }
+      for (int e = 0; e < CANDIDATE_EPSILONS.length; e++) {
+        Mechanism m =
+            MechanismCatalog.of(
+                MechanismSpec.builder()
+                    .type(type)
+                    .epsilon(CANDIDATE_EPSILONS[e])
+                    .domain(LINEAR)
+                    .build());
+        FieldEstimator estimator = FieldEstimator.of(m, BINS);
+        Layout layout = Layout.of(estimator);
+        for (int d = 0; d < CANDIDATE_INPUTS.length; d++) {
+          LinearInputs in = CANDIDATE_INPUTS[d];
+          for (int s = 0; s < CANDIDATE_SIZES.length; s++) {
+            int cell = e * CANDIDATE_SIZES.length + s;
+            Tally t = row[d][cell] = new Tally();
+            RandomBits bits =
+                AesCtrSource.seeded(
+                    5_000_000L + 100_000L * type.ordinal() + 1_000L * in.ordinal() + cell);
+            for (int w = 0; w < CANDIDATE_WINDOWS; w++) {
+              FieldAccumulator acc = estimator.newAccumulator();
+              double sum = 0;
+              for (int i = 0; i < CANDIDATE_SIZES[s]; i++) {
+                double x =
+                    Math.min(LINEAR.lo() + LINEAR.width() * in.next(bits, layout), LINEAR.hi());
+                sum += x;
+                acc.add(m.perturb(x, bits), estimator.binning());
+              }
+              tallyLinear(
+                  t,
+                  EstimateJson.render(estimator.estimate(acc, false), false),
+                  sum / CANDIDATE_SIZES[s]);
+            }
+            String where =
+                String.format(
+                    Locale.ROOT,
+                    "%s, eps %s, n %d",
+                    in.label,
+                    CANDIDATE_EPSILONS[e],
+                    CANDIDATE_SIZES[s]);
+            check(failures, type.id() + " mean (raw)", where, t);
+            checkSide(failures, type.id() + " mean (raw), truth below", where, t.truthBelow, t);
+            checkSide(failures, type.id() + " mean (raw), truth above", where, t.truthAbove, t);
+          }
+        }
+      }
+      for (int d = 0; d < CANDIDATE_INPUTS.length; d++) {
+        b.append("| ")
+            .append(type.id())
+            .append(" | ")
+            .append(CANDIDATE_INPUTS[d].label)
+            .append(" |");
+        for (Tally t : row[d]) {
+          b.append(
+              String.format(
+                  Locale.ROOT,
+                  " %s (%.1f / %.1f %%) |",
+                  t.cell(),
+                  100.0 * t.truthBelow / t.windows,
+                  100.0 * t.truthAbove / t.windows));
+        }
+        b.append('\n');
+      }
+    }
+    TABLE.add(b.toString());
+    assertThat(failures)
+        .as("cells where a side of the interval misses more than its 2.5 %")
+        .isEmpty();
+  }
+
+  /** One side of a 95 % interval may miss in at most 2.5 % of windows. */
+  private static void checkSide(
+      List<String> failures, String kind, String where, long misses, Tally t) {
+    double lower = ClopperPearson.lower(misses, t.windows, ALPHA);
+    if (lower > 0.025) {
+      failures.add(
+          String.format(
+              Locale.ROOT,
+              "%s, %s: %d/%d (lower bound %.4f)",
+              kind,
+              where,
+              misses,
+              t.windows,
+              lower));
+    }
   }
 
   @Test
@@ -733,6 +890,8 @@ class IntervalCoverageTest {
     double hi = has ? interval.get(1).asDouble() : Double.NaN;
     double estimate = json.get("mean").asDouble();
     t.add(has, truth >= lo && truth <= hi, hi - lo, estimate >= lo && estimate <= hi);
+    t.truthBelow += has && truth < lo ? 1 : 0;
+    t.truthAbove += has && truth > hi ? 1 : 0;
   }
 
   private static void tallyDirection(Tally t, JsonNode json, double truth) {
