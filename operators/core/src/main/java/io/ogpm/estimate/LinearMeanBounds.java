@@ -10,12 +10,12 @@ import java.util.function.Function;
  * of the window's outputs, each bounded at its share of the error level.
  *
  * <p><b>The output mean</b> (method {@code output-mean}). The outputs' mean has expectation {@code
- * E_P[g]}, g the mean function, and variance at most {@code maxVar / n}: its normal interval (or
- * Bernstein's below the normal regime, {@link NormalApproximation}) holds {@code E_P[g]}, and the
- * inputs' mean lies in its identification ({@link MeanIdentification}). For OGPM that interval
- * cannot shrink below the flat ends of g: inputs in the first (last) {@code s/2} of the domain give
- * the same outputs as the end of the flat part, so a mean in the middle could be any mix of both
- * ends, whatever n.
+ * E_P[g]}, g the mean function, and variance at most {@code maxVar / n}: its normal interval (below
+ * the normal regime with a widened quantile, or Bernstein's, {@link NormalApproximation}) holds
+ * {@code E_P[g]}, and the inputs' mean lies in its identification ({@link MeanIdentification}). For
+ * OGPM that interval cannot shrink below the flat ends of g: inputs in the first (last) {@code s/2}
+ * of the domain give the same outputs as the end of the flat part, so a mean in the middle could be
+ * any mix of both ends, whatever n.
  *
  * <p><b>End tails</b> (method {@code output-mean-and-tails}). Where g is not affine up to the end
  * of the domain (ogpm, t-pm, t-sw), the window's outputs also say how much input mass can sit in
@@ -84,6 +84,9 @@ final class LinearMeanBounds {
   private final double outputRange;
   private final long normalFrom;
 
+  /** The largest skewness and excess kurtosis of one output ({@link NormalApproximation}). */
+  private final double[] shape;
+
   /** g's mean over inputs spread evenly over the middle half of the domain. */
   private final double gMiddleHalf;
 
@@ -99,7 +102,8 @@ final class LinearMeanBounds {
     this.meanSlack = cell + FieldEstimator.NUMERICAL * w;
     // Outputs and their expectations lie in the output domain (infinite for staircase).
     this.outputRange = mechanism.outputHi() - mechanism.outputLo();
-    this.normalFrom = NormalApproximation.minimumCount(mechanism);
+    this.shape = NormalApproximation.largestShape(mechanism);
+    this.normalFrom = NormalApproximation.minimumCount(shape[0], shape[1]);
     int inputs = NormalApproximation.INPUTS;
     double g = 0;
     for (int i = inputs / 4; i <= inputs - inputs / 4; i++) {
@@ -226,9 +230,9 @@ final class LinearMeanBounds {
       new org.hipparchus.distribution.continuous.NormalDistribution(0, 1);
 
   /**
-   * One side of the output mean's interval at a share of the side's 2.5 %: normal in its regime,
-   * else Bernstein; NaN when the bound is not finite (staircase's unbounded outputs below the
-   * normal regime).
+   * One side of the output mean's interval at a share of the side's 2.5 % ({@link
+   * #plainHalfWidth}); NaN when the bound is not finite (staircase's unbounded outputs where
+   * neither a normal interval nor Bernstein's holds).
    */
   private double plainBound(long n, double mean, double share, boolean upperSide) {
     double half = plainHalfWidth(n, share);
@@ -241,15 +245,24 @@ final class LinearMeanBounds {
   }
 
   /**
-   * The half-width of one side at a share of its 2.5 % (Bernstein's two-sided level is twice a
-   * side's).
+   * The half-width of one side at a share of its 2.5 %: normal in its regime; below it the narrower
+   * of the normal with a widened quantile ({@link NormalApproximation#widenedQuantile}, its
+   * accepted error scaled by the share as the tail statistics' is) and Bernstein's (whose two-sided
+   * level is twice a side's). Both depend on n alone, so the choice does not look at the data.
    */
   private double plainHalfWidth(long n, double share) {
-    return (n >= normalFrom
-            ? quantile(share) * outputSd / Math.sqrt(n)
-            : NormalApproximation.bernsteinHalfWidth(
-                n, outputSd * outputSd, outputRange, ALPHA * share))
-        + meanSlack;
+    double z = quantile(share);
+    if (n >= normalFrom) {
+      return z * outputSd / Math.sqrt(n) + meanSlack;
+    }
+    double widened =
+        NormalApproximation.widenedQuantile(
+            n, shape[0], shape[1], z, NormalApproximation.MAX_ERROR * share);
+    double normal =
+        Double.isNaN(widened) ? Double.POSITIVE_INFINITY : widened * outputSd / Math.sqrt(n);
+    double bernstein =
+        NormalApproximation.bernsteinHalfWidth(n, outputSd * outputSd, outputRange, ALPHA * share);
+    return Math.min(normal, bernstein) + meanSlack;
   }
 
   /**

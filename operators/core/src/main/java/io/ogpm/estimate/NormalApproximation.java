@@ -18,9 +18,13 @@ import java.util.function.DoubleUnaryOperator;
  * and {@code g2} the largest skewness and excess kurtosis of one output over the inputs. Mechanisms
  * at high eps put a small mass far from a sharp bump, so that error falls slowly: at eps 8 a normal
  * interval over a few tens of records covers less than 95 %. The normal interval is used only where
- * this leading error is at most {@value #MAX_ERROR} ({@link #minimumCount}); below, Bernstein's
- * inequality, which holds for any n. The largest skewness and kurtosis are taken over {@value
- * #INPUTS} + 1 equally spaced inputs (a criterion, not a bound: they vary smoothly with the input).
+ * this leading error is at most {@value #MAX_ERROR} ({@link #minimumCount}). Below, a normal
+ * interval with its quantile widened until the leading-order miss is what the regime accepts at its
+ * edge ({@link #widenedQuantile}), while that error is at most {@value #MAX_WIDENED_ERROR}; and
+ * Bernstein's inequality, which holds for any n, where it is narrower or the widened one is not
+ * used (the choice depends on n alone, never on the data). The largest skewness and kurtosis are
+ * taken over {@value #INPUTS} + 1 equally spaced inputs (a criterion, not a bound: they vary
+ * smoothly with the input).
  */
 final class NormalApproximation {
   /** The largest leading-order coverage error accepted from the normal approximation. */
@@ -101,11 +105,66 @@ final class NormalApproximation {
   }
 
   /**
+   * The largest leading error at a side's own quantile below which a normal interval with a widened
+   * quantile is still used ({@link #widenedQuantile}): beyond it the normal shape is off by as much
+   * as a side's whole error level, and the expansion is not trusted to correct it.
+   */
+  static final double MAX_WIDENED_ERROR = 0.025;
+
+  /** The step of the quantiles {@link #widenedQuantile} tries. */
+  private static final double QUANTILE_STEP = 1e-3;
+
+  /**
+   * The quantile of the normal interval for a mean of n outputs below the normal regime, where the
+   * leading error at the side's quantile z0 exceeds {@code maxError}: the smallest z at least z0
+   * (on a grid of {@value #QUANTILE_STEP}) whose one-sided leading-order miss, {@code 1 - Phi(z) +
+   * error(n, z)}, is at most what the regime accepts at its edge, {@code 1 - Phi(z0) + maxError}.
+   * So the interval widens continuously as n falls below the regime, instead of jumping to
+   * Bernstein's, under the same standard. z0 itself in the regime; NaN when the leading error at z0
+   * exceeds {@value #MAX_WIDENED_ERROR}, the moments are not finite, or no z up to z0 + 4 does.
+   */
+  static double widenedQuantile(
+      long n, double skewness, double excessKurtosis, double z0, double maxError) {
+    if (!Double.isFinite(skewness) || !Double.isFinite(excessKurtosis) || n < 1) {
+      return Double.NaN;
+    }
+    double at = error(n, skewness, excessKurtosis, z0);
+    if (at <= maxError) {
+      return z0;
+    }
+    if (at > MAX_WIDENED_ERROR) {
+      return Double.NaN;
+    }
+    double accepted = upperTail(z0) + maxError;
+    for (int k = 1; k <= 4 / QUANTILE_STEP; k++) {
+      double z = z0 + k * QUANTILE_STEP;
+      if (upperTail(z) + error(n, skewness, excessKurtosis, z) <= accepted) {
+        return z;
+      }
+    }
+    return Double.NaN;
+  }
+
+  /** {@code 1 - Phi(z)}, the standard normal's upper tail. */
+  static double upperTail(double z) {
+    return 0.5 * org.hipparchus.special.Erf.erfc(z / Math.sqrt(2));
+  }
+
+  /**
    * The smallest count for the normal interval of a classical mechanism's mean output, from the
    * largest skewness and excess kurtosis of one output over the inputs; never (the largest long)
    * when they are not finite (an output without variance makes them infinite or NaN).
    */
   static long minimumCount(Mechanism mechanism) {
+    double[] shape = largestShape(mechanism);
+    return minimumCount(shape[0], shape[1]);
+  }
+
+  /**
+   * {@code {skewness, excess kurtosis}}: the largest absolute skewness and excess kurtosis of one
+   * output of a classical mechanism over {@value #INPUTS} + 1 equally spaced inputs.
+   */
+  static double[] largestShape(Mechanism mechanism) {
     UnitMechanism unit = mechanism.unit();
     double skewness = 0;
     double kurtosis = 0;
@@ -115,7 +174,7 @@ final class NormalApproximation {
       skewness = Math.max(skewness, Math.abs(m[1]) / Math.pow(m[0], 1.5));
       kurtosis = Math.max(kurtosis, Math.abs(m[2] / (m[0] * m[0]) - 3));
     }
-    return minimumCount(skewness, kurtosis);
+    return new double[] {skewness, kurtosis};
   }
 
   /**

@@ -90,6 +90,66 @@ class NormalApproximationTest {
   }
 
   @Test
+  void theWidenedQuantileMissesAtMostWhatTheRegimeAcceptsAtItsEdge() {
+    double z0 = Z;
+    for (double[] g : new double[][] {{3, 12}, {1, 2}, {0.3, 40}}) {
+      long from = NormalApproximation.minimumCount(g[0], g[1]);
+      // In the regime: the side's own quantile.
+      assertThat(NormalApproximation.widenedQuantile(from, g[0], g[1], z0, 0.01)).isEqualTo(z0);
+      double accepted = NormalApproximation.upperTail(z0) + 0.01;
+      double previous = z0;
+      for (long n = from - 1; n >= 1; n--) {
+        double z = NormalApproximation.widenedQuantile(n, g[0], g[1], z0, 0.01);
+        if (Double.isNaN(z)) {
+          // Only once the leading error at z0 exceeds the widened limit, and for every smaller n.
+          assertThat(NormalApproximation.error(n, g[0], g[1], z0))
+              .as("n %d", n)
+              .isGreaterThan(NormalApproximation.MAX_WIDENED_ERROR);
+          break;
+        }
+        assertThat(NormalApproximation.upperTail(z) + NormalApproximation.error(n, g[0], g[1], z))
+            .as("leading-order miss at n %d", n)
+            .isLessThanOrEqualTo(accepted);
+        // The smallest such z on the grid, and it grows as n falls.
+        double below = z - 1e-3;
+        if (below > z0) {
+          assertThat(
+                  NormalApproximation.upperTail(below)
+                      + NormalApproximation.error(n, g[0], g[1], below))
+              .isGreaterThan(accepted);
+        }
+        assertThat(z).as("n %d", n).isGreaterThanOrEqualTo(previous);
+        previous = z;
+      }
+    }
+    assertThat(NormalApproximation.upperTail(Z)).isCloseTo(0.025, within(1e-12));
+    assertThat(NormalApproximation.widenedQuantile(100, Double.NaN, 0, Z, 0.01)).isNaN();
+  }
+
+  @Test
+  void theOutputMeansIntervalWidensSmoothlyBelowTheNormalRegime() {
+    // pm at eps 5.5 starts its normal regime at 364 outputs; one fewer used to take Bernstein's,
+    // 1.64 times as wide.
+    Mechanism pm =
+        MechanismCatalog.of(MechanismSpec.builder().type(MechanismType.PM).epsilon(5.5).build());
+    LinearMeanBounds bounds = FieldEstimator.of(pm, 20).linearBounds();
+    long from = NormalApproximation.minimumCount(pm);
+    assertThat(from).isEqualTo(364);
+    double middle = pm.outputMean(0.5);
+    LinearMeanBounds.Bounds at = bounds.outputMeanBounds(from, middle);
+    LinearMeanBounds.Bounds below = bounds.outputMeanBounds(from - 1, middle);
+    double ratio = (below.upper() - below.lower()) / (at.upper() - at.lower());
+    assertThat(ratio).isBetween(1.0, 1.05);
+    // And never wider than Bernstein's.
+    long n = 200;
+    LinearMeanBounds.Bounds small = bounds.outputMeanBounds(n, middle);
+    double bernstein =
+        NormalApproximation.bernsteinHalfWidth(
+            n, pm.maxOutputVariance(), pm.outputHi() - pm.outputLo(), 0.05);
+    assertThat((small.upper() - small.lower()) / 2).isLessThan(bernstein);
+  }
+
+  @Test
   void ogpmUsesTheNormalIntervalFromTheCountsTheEstimatorDocuments() {
     // FieldEstimator's javadoc: 141 records for OGPM at eps 4, 7 at eps 1.
     assertThat(NormalApproximation.minimumCount(ogpm(4))).isEqualTo(141);
