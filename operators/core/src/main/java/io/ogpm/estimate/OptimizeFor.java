@@ -1,6 +1,7 @@
 package io.ogpm.estimate;
 
 import io.ogpm.annotation.PublicEvolving;
+import io.ogpm.mechanism.Domain;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -22,6 +23,24 @@ public enum OptimizeFor {
 
   public String id() {
     return name().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * Refuses a question asked of a field on a domain where {@code auto} cannot weigh it: on a circle
+   * the advisor weighs single values only (it has no planned widths for circular means nor errors
+   * for circular distributions), so asking for anything else there would be silently ignored.
+   *
+   * @throws IllegalArgumentException naming the question if it is not {@link #VALUES} on a circle
+   */
+  public OptimizeFor requireWeighableOn(Domain domain) {
+    if (domain.isCircular() && this != VALUES) {
+      throw new IllegalArgumentException(
+          "optimize-for "
+              + id()
+              + " is not weighed on a circular domain: auto chooses by single values there"
+              + " (optimize-for values)");
+    }
+    return this;
   }
 
   /** Parses an {@link #id()}. */

@@ -114,6 +114,10 @@ class ConfigErrorsTest {
             "fields: [" + ROLL + ", optimize-for: means}]",
             "field 'roll': optimize-for applies to mechanism: auto only, not to ogpm"),
         bad(
+            "fields: [" + ROLL + ", mechanism: auto, optimize-for: means}]",
+            "field 'roll': optimize-for means is not weighed on a circular domain: auto chooses by"
+                + " single values there (optimize-for values)"),
+        bad(
             "fields: [" + ROLL + ", mechanism: auto, optimize-for: mean}]",
             "field 'roll': optimize-for must be one of values, means, distributions, aggregation,"
                 + " got 'mean'"),

@@ -332,4 +332,34 @@ class MechanismAdvisorTest {
     }
     assertThat(advice.reason()).startsWith(advice.choice().id() + ": ");
   }
+
+  @Test
+  void onACircleOnlyOgpmAndPurkayasthaHaveAMeanIntervalAndOgpmsIsNarrower() {
+    // Why weighing single values on a circle loses nothing for means: the circular mean's interval
+    // (FieldEstimator) needs a rotation-invariant mechanism, and is proportional to sd / rho1, one
+    // output's largest component spread over its first cosine moment.
+    for (double eps : new double[] {0.5, 1, 2, 4, 5.5, 8}) {
+      MechanismSpec field =
+          MechanismSpec.builder().epsilon(eps).domain(Domain.circular(0, 1)).build();
+      Map<MechanismType, Double> spread = new EnumMap<>(MechanismType.class);
+      for (MechanismSpec candidate : MechanismAdvisor.candidates(field)) {
+        Mechanism m = MechanismCatalog.of(candidate);
+        if (m.isRotationInvariant()) {
+          double r1 = m.noiseCosineMoment(0, 1);
+          double r2 = m.noiseCosineMoment(0, 2);
+          spread.put(
+              candidate.type(), Math.sqrt(Math.max((1 - r2) / 2, (1 + r2) / 2 - r1 * r1)) / r1);
+        }
+      }
+      assertThat(spread.keySet())
+          .as("eps %s", eps)
+          .containsExactlyInAnyOrder(MechanismType.OGPM, MechanismType.PURKAYASTHA);
+      double ratio = spread.get(MechanismType.PURKAYASTHA) / spread.get(MechanismType.OGPM);
+      assertThat(ratio).as("eps %s", eps).isBetween(1.55, 3.05);
+      assertThat(MechanismAdvisor.advise(field, OptimizeFor.VALUES, CIRCLE_RECORDS).choice())
+          .isEqualTo(MechanismType.OGPM);
+    }
+  }
+
+  private static final long CIRCLE_RECORDS = 1000;
 }

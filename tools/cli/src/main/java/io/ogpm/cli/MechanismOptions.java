@@ -146,7 +146,10 @@ public final class MechanismOptions {
   private MechanismSpec chosen(MechanismSpec spec) {
     OptimizeFor question;
     try {
-      question = optimizeFor == null ? OptimizeFor.AGGREGATION : OptimizeFor.parse(optimizeFor);
+      question =
+          optimizeFor == null
+              ? OptimizeFor.AGGREGATION
+              : OptimizeFor.parse(optimizeFor).requireWeighableOn(spec.domain());
     } catch (IllegalArgumentException e) {
       throw new UsageError("--" + e.getMessage());
     }

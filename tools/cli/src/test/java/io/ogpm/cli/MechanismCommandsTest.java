@@ -207,6 +207,21 @@ class MechanismCommandsTest {
         CliRunner.run(
             "error", "--mechanism", "auto", "--optimize-for", "x", "--epsilon", "1", "--worst");
     assertThat(q.err()).contains("--optimize-for must be one of");
+    CommandRun circle =
+        CliRunner.run(
+            "error",
+            "--mechanism",
+            "auto",
+            "--optimize-for",
+            "distributions",
+            "--domain",
+            "circular",
+            "--epsilon",
+            "1",
+            "--worst");
+    assertThat(circle.status()).isEqualTo(2);
+    assertThat(circle.err())
+        .contains("--optimize-for distributions is not weighed on a circular domain");
     CommandRun n =
         CliRunner.run(
             "error",
