@@ -146,15 +146,6 @@ final class ConfigReader {
           context + ": optimize-for applies to mechanism: auto only, not to " + mechanism);
     }
     OptimizeFor optimizeFor = m.parsed("optimize-for", OptimizeFor::parse, defaults.optimizeFor());
-    if (m.get("optimize-for") != null) {
-      // A field's own question must be one auto weighs on its domain; the configuration-wide
-      // default applies to the linear fields (a circle weighs single values).
-      try {
-        optimizeFor.requireWeighableOn(Domain.of(kind, 0, 1));
-      } catch (IllegalArgumentException e) {
-        throw ConfigException.at(context, e);
-      }
-    }
     // auto: a placeholder type until the configuration is resolved at each field's epsilon.
     MechanismType type = auto ? MechanismType.OGPM : MechanismType.parse(mechanism);
     Objective objective = m.parsed("objective", Objective::parse, Objective.L1);
@@ -172,6 +163,11 @@ final class ConfigReader {
               .optimizeAt(optimizeAt)
               .gridBits(gridBits)
               .build();
+      if (m.get("optimize-for") != null) {
+        // A field's own question must be one auto weighs on its domain; the configuration-wide
+        // default applies to the linear fields (a circle weighs single values).
+        optimizeFor.requireWeighableOn(spec.domain());
+      }
     } catch (IllegalArgumentException e) {
       throw ConfigException.at(context, e);
     }

@@ -436,14 +436,7 @@ class IntervalCoverageTest {
                     + "Each cell: coverage / mean width, and the share of windows whose truth lies"
                     + " below / above the interval.%n%n| mechanism | inputs |",
                 CANDIDATE_WINDOWS));
-    StringBuilder rule = new StringBuilder("| --- | --- |");
-    for (double eps : CANDIDATE_EPSILONS) {
-      for (int n : CANDIDATE_SIZES) {
-        b.append(String.format(Locale.ROOT, " eps %s, n %d |", eps, n));
-        rule.append(" ---: |");
-      }
-    }
-    b.append('\n').append(rule).append('\n');
+    columns(b, "| --- | --- |", CANDIDATE_EPSILONS, CANDIDATE_SIZES);
     MechanismSpec field = MechanismSpec.builder().epsilon(1).domain(LINEAR).build();
     List<MechanismType> types = new ArrayList<>();
     for (MechanismSpec candidate : MechanismAdvisor.candidates(field)) {
@@ -471,24 +464,17 @@ class IntervalCoverageTest {
           LinearInputs in = CANDIDATE_INPUTS[d];
           for (int s = 0; s < CANDIDATE_SIZES.length; s++) {
             int cell = e * CANDIDATE_SIZES.length + s;
-            Tally t = row[d][cell] = new Tally();
-            RandomBits bits =
-                AesCtrSource.seeded(
-                    5_000_000L + 100_000L * type.ordinal() + 1_000L * in.ordinal() + cell);
-            for (int w = 0; w < CANDIDATE_WINDOWS; w++) {
-              FieldAccumulator acc = estimator.newAccumulator();
-              double sum = 0;
-              for (int i = 0; i < CANDIDATE_SIZES[s]; i++) {
-                double x =
-                    Math.min(LINEAR.lo() + LINEAR.width() * in.next(bits, layout), LINEAR.hi());
-                sum += x;
-                acc.add(m.perturb(x, bits), estimator.binning());
-              }
-              tallyLinear(
-                  t,
-                  EstimateJson.render(estimator.estimate(acc, false), false),
-                  sum / CANDIDATE_SIZES[s]);
-            }
+            Tally t =
+                row[d][cell] =
+                    rawCell(
+                        m,
+                        estimator,
+                        in,
+                        layout,
+                        CANDIDATE_SIZES[s],
+                        CANDIDATE_WINDOWS,
+                        AesCtrSource.seeded(
+                            5_000_000L + 100_000L * type.ordinal() + 1_000L * in.ordinal() + cell));
             String where =
                 String.format(
                     Locale.ROOT,
@@ -524,6 +510,32 @@ class IntervalCoverageTest {
     assertThat(failures)
         .as("cells where a side of the interval misses more than its 2.5 %")
         .isEmpty();
+  }
+
+  /**
+   * One cell of raw headline intervals: windows of n inputs drawn from {@code in} (a layout where
+   * the inputs need one), each tallied against its own inputs' mean.
+   */
+  private static Tally rawCell(
+      Mechanism m,
+      FieldEstimator estimator,
+      LinearInputs in,
+      Layout layout,
+      int n,
+      int windows,
+      RandomBits bits) {
+    Tally t = new Tally();
+    for (int w = 0; w < windows; w++) {
+      FieldAccumulator acc = estimator.newAccumulator();
+      double sum = 0;
+      for (int i = 0; i < n; i++) {
+        double x = Math.min(LINEAR.lo() + LINEAR.width() * in.next(bits, layout), LINEAR.hi());
+        sum += x;
+        acc.add(m.perturb(x, bits), estimator.binning());
+      }
+      tallyLinear(t, EstimateJson.render(estimator.estimate(acc, false), false), sum / n);
+    }
+    return t;
   }
 
   /** One side of a 95 % interval may miss in at most 2.5 % of windows. */
@@ -565,19 +577,16 @@ class IntervalCoverageTest {
       FieldEstimator estimator = FieldEstimator.of(m, BINS);
       for (LinearInputs in : UNBIASED_INPUTS) {
         for (int n : SMALL_SIZES) {
-          Tally t = new Tally();
-          RandomBits bits =
-              AesCtrSource.seeded(3_000_000L + 10_000L * type.ordinal() + 100L * in.ordinal() + n);
-          for (int w = 0; w < SMALL_WINDOWS; w++) {
-            FieldAccumulator acc = estimator.newAccumulator();
-            double sum = 0;
-            for (int i = 0; i < n; i++) {
-              double x = Math.min(LINEAR.lo() + LINEAR.width() * in.next(bits, null), LINEAR.hi());
-              sum += x;
-              acc.add(m.perturb(x, bits), estimator.binning());
-            }
-            tallyLinear(t, EstimateJson.render(estimator.estimate(acc, false), false), sum / n);
-          }
+          Tally t =
+              rawCell(
+                  m,
+                  estimator,
+                  in,
+                  null,
+                  n,
+                  SMALL_WINDOWS,
+                  AesCtrSource.seeded(
+                      3_000_000L + 10_000L * type.ordinal() + 100L * in.ordinal() + n));
           check(
               failures,
               type.id() + " mean (raw)",
@@ -1001,16 +1010,24 @@ class IntervalCoverageTest {
     table(title, rows, joined);
   }
 
-  private static void table(String title, Enum<?>[] rows, Tally[][] tallies) {
-    StringBuilder b = new StringBuilder("## ").append(title).append("\n\n| inputs |");
-    StringBuilder rule = new StringBuilder("| --- |");
-    for (double eps : EPSILONS) {
-      for (int n : SIZES) {
+  /**
+   * Ends a table's heading row with a column per eps and n, cell {@code e * sizes.length + s}, and
+   * adds its rule (starting with the given rule of the row labels' columns).
+   */
+  private static void columns(StringBuilder b, String labelRule, double[] epsilons, int[] sizes) {
+    StringBuilder rule = new StringBuilder(labelRule);
+    for (double eps : epsilons) {
+      for (int n : sizes) {
         b.append(String.format(Locale.ROOT, " eps %s, n %d |", eps, n));
         rule.append(" ---: |");
       }
     }
     b.append('\n').append(rule).append('\n');
+  }
+
+  private static void table(String title, Enum<?>[] rows, Tally[][] tallies) {
+    StringBuilder b = new StringBuilder("## ").append(title).append("\n\n| inputs |");
+    columns(b, "| --- |", EPSILONS, SIZES);
     double worst = 1;
     String worstAt = "";
     for (int r = 0; r < rows.length; r++) {

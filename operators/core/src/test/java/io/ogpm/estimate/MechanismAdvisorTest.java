@@ -356,10 +356,8 @@ class MechanismAdvisorTest {
           .containsExactlyInAnyOrder(MechanismType.OGPM, MechanismType.PURKAYASTHA);
       double ratio = spread.get(MechanismType.PURKAYASTHA) / spread.get(MechanismType.OGPM);
       assertThat(ratio).as("eps %s", eps).isBetween(1.55, 3.05);
-      assertThat(MechanismAdvisor.advise(field, OptimizeFor.VALUES, CIRCLE_RECORDS).choice())
+      assertThat(MechanismAdvisor.advise(field, OptimizeFor.VALUES, 1000).choice())
           .isEqualTo(MechanismType.OGPM);
     }
   }
-
-  private static final long CIRCLE_RECORDS = 1000;
 }
