@@ -44,15 +44,6 @@ final class HistogramBands {
   /** The band's error level. */
   static final double ALPHA = 0.05;
 
-  /** About this many grid cells over the domain, a whole number per input bin. */
-  static final int CELLS = 4096;
-
-  /**
-   * Most bins with a band. Finer bins are far finer than any mechanism's resolution (its central
-   * piece), where a band says little, and its grid of kernels grows with the square of the bins.
-   */
-  static final int MAX_BINS = 500;
-
   private final int bins;
   private final int outputBins;
   private final boolean circular;
@@ -84,15 +75,11 @@ final class HistogramBands {
     }
   }
 
-  private HistogramBands(BinnedKernel kernel, FieldBinning binning, boolean circular) {
+  private HistogramBands(BinnedKernel kernel, FieldBinning binning, KernelCells.Cells cells) {
     this.bins = binning.bins();
     this.outputBins = binning.outputBins();
-    this.circular = circular;
-    int perBin = Math.max(1, (CELLS + bins - 1) / bins);
-    Cells cells =
-        circular
-            ? new CircleCells(kernel, binning, perBin)
-            : new IntervalCells(kernel, binning, perBin);
+    this.circular = binning.circular();
+    int perBin = KernelCells.perBin(bins);
     double slack = 2 * kernel.edgeSlack();
     int[][] windows = new int[bins][];
     int[] lengths = new int[bins];
@@ -169,18 +156,16 @@ final class HistogramBands {
    * on a circle not rotation invariant, or on an interval not stochastically monotone).
    */
   static HistogramBands of(Mechanism mechanism, FieldBinning binning) {
-    if (!mechanism.resolvesDistributions()
-        || (binning.circular() && !mechanism.isRotationInvariant())
-        || binning.bins() < 2
-        || binning.bins() > MAX_BINS) {
+    if (!KernelCells.bounds(mechanism, binning)) {
       return null;
     }
     BinnedKernel kernel = new BinnedKernel(mechanism, binning);
-    try {
-      return new HistogramBands(kernel, binning, binning.circular());
-    } catch (NotMonotone e) {
-      return null;
-    }
+    return of(kernel, binning, KernelCells.of(kernel, binning));
+  }
+
+  /** The band's machinery on a grid of cells already built; null where there is none. */
+  static HistogramBands of(BinnedKernel kernel, FieldBinning binning, KernelCells.Cells cells) {
+    return cells == null ? null : new HistogramBands(kernel, binning, cells);
   }
 
   /** The band for a window of n outputs with these bin counts; null for an empty window. */
@@ -338,7 +323,7 @@ final class HistogramBands {
   }
 
   /** {@code {least, largest}} window probability over the inputs outside bin j. */
-  private double[] outside(Cells cells, int[] window, int j, int perBin) {
+  private double[] outside(KernelCells.Cells cells, int[] window, int j, int perBin) {
     int total = bins * perBin;
     double[] before = j == 0 ? null : cells.windowRange(window[0], window[1], 0, j * perBin);
     double[] after =
@@ -350,104 +335,5 @@ final class HistogramBands {
       return before;
     }
     return new double[] {Math.min(before[0], after[0]), Math.max(before[1], after[1])};
-  }
-
-  /** Thrown where the at-or-beyond probabilities decrease with the input: no certified band. */
-  private static final class NotMonotone extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    NotMonotone() {
-      super(null, null, false, false);
-    }
-  }
-
-  /** The grid: certified least and largest window probabilities over runs of cells. */
-  private interface Cells {
-    /**
-     * {@code {least, largest}} probability of the output window {@code [from, from + length)}
-     * (wrapping on a circle) over every input in cells {@code [first, last)}.
-     */
-    double[] windowRange(int from, int length, int first, int last);
-  }
-
-  /** An interval's grid: at-or-beyond probabilities at the cells' ends. */
-  private static final class IntervalCells implements Cells {
-    private final double[][] tails;
-
-    IntervalCells(BinnedKernel kernel, FieldBinning binning, int perBin) {
-      int total = binning.bins() * perBin;
-      double lo = binning.lo();
-      double w = binning.width();
-      this.tails = new double[total + 1][];
-      for (int g = 0; g <= total; g++) {
-        tails[g] = kernel.upperTails(g == total ? lo + w : lo + w * g / total);
-        if (g > 0) {
-          for (int o = 0; o < tails[g].length; o++) {
-            if (tails[g][o] < tails[g - 1][o] - 1e-12) {
-              throw new NotMonotone();
-            }
-          }
-        }
-      }
-    }
-
-    @Override
-    public double[] windowRange(int from, int length, int first, int last) {
-      int to = from + length;
-      double least = Double.POSITIVE_INFINITY;
-      double largest = Double.NEGATIVE_INFINITY;
-      for (int g = first; g < last; g++) {
-        // On [x_g, x_g+1]: T(from) rises and T(to) rises, so T(from) - T(to) lies between these.
-        least = Math.min(least, tails[g][from] - tails[g + 1][to]);
-        largest = Math.max(largest, tails[g + 1][from] - tails[g][to]);
-      }
-      return new double[] {least, largest};
-    }
-  }
-
-  /**
-   * A circle's grid: bin probabilities at the cells' ends, with the rotation-invariant Lipschitz
-   * bound.
-   */
-  private static final class CircleCells implements Cells {
-    private final double[][] probabilities;
-    private final double drift;
-
-    CircleCells(BinnedKernel kernel, FieldBinning binning, int perBin) {
-      int total = binning.bins() * perBin;
-      double lo = binning.lo();
-      double w = binning.width();
-      this.probabilities = new double[total + 1][];
-      for (int g = 0; g < total; g++) {
-        probabilities[g] = kernel.probabilities(lo + w * g / total);
-      }
-      probabilities[total] = probabilities[0];
-      // d/dx P(W | x) = f(a - x) - f(b - x) for a window [a, b): at most the largest density.
-      this.drift = kernel.maxDensity() * w / total / 2;
-    }
-
-    @Override
-    public double[] windowRange(int from, int length, int first, int last) {
-      int m = probabilities[0].length;
-      double least = Double.POSITIVE_INFINITY;
-      double largest = Double.NEGATIVE_INFINITY;
-      double previous = sum(probabilities[first], from, length, m);
-      for (int g = first; g < last; g++) {
-        double next = sum(probabilities[g + 1], from, length, m);
-        double mean = 0.5 * (previous + next);
-        least = Math.min(least, Math.min(Math.min(previous, next), mean - drift));
-        largest = Math.max(largest, Math.max(Math.max(previous, next), mean + drift));
-        previous = next;
-      }
-      return new double[] {least, largest};
-    }
-
-    private static double sum(double[] p, int from, int length, int m) {
-      double s = 0;
-      for (int i = 0; i < length; i++) {
-        s += p[(from + i) % m];
-      }
-      return s;
-    }
   }
 }
