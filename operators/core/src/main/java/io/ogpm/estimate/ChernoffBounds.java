@@ -10,10 +10,11 @@ package io.ogpm.estimate;
  *
  * <p>The bound solves {@code n KL(k/n || u) = L} by Newton's method from a point above the root:
  * {@code KL(p || u) >= (u - p)^2 / (2u)} for u above p, so the u where that reaches {@code L / n},
- * {@code p + L/n + sqrt(2 p L/n + (L/n)^2)}, is at or above the root. KL is convex in u, so every
- * iterate stays at or above the root and stopping anywhere errs on the safe side. The lower bound
- * mirrors it. The logarithms are {@link NaturalLog}'s, within a few ulp; the bound is widened by
- * 2^-40, far more than that moves the root.
+ * {@code p + L/n + sqrt(2 p L/n + (L/n)^2)}, is at or above the root; so is one Newton step from
+ * {@link #upperFloor}, which starts nearer. KL is convex in u, so every iterate stays at or above
+ * the root and stopping anywhere errs on the safe side. The lower bound mirrors it. The logarithms
+ * are {@link NaturalLog}'s, within a few ulp; the bound is widened by 2^-40, far more than that
+ * moves the root.
  */
 final class ChernoffBounds {
   private static final int ITERATIONS = 50;
@@ -32,6 +33,17 @@ final class ChernoffBounds {
     double u = Math.min(p + l + Math.sqrt(2 * p * l + l * l), Math.nextDown(1.0));
     if (n * kl(p, u) < logInverseLevel) {
       return 1;
+    }
+    // A Newton step from the floor, near the root, lands at or above the root from either side (the
+    // tangent of a convex function lies below it): a start far nearer than the quadratic one, which
+    // halves the iterations.
+    double floor = upperFloor(k, n, logInverseLevel);
+    if (floor > p && floor < u) {
+      double next =
+          floor - (n * kl(p, floor) - logInverseLevel) / (n * (floor - p) / (floor * (1 - floor)));
+      if (next > p && next < u) {
+        u = next;
+      }
     }
     for (int i = 0; i < ITERATIONS; i++) {
       double f = n * kl(p, u) - logInverseLevel;
