@@ -1,0 +1,108 @@
+package io.ogpm.estimate;
+
+import io.ogpm.annotation.PublicEvolving;
+
+/**
+ * A simultaneous 95 % band for the cumulative distribution of a window's inputs: in at least 95 %
+ * of windows, whatever the inputs, the share {@code F(t)} of the window's actual inputs at or below
+ * {@code points[k]} (on a circle: in the arc from the domain's start to it) lies in {@code
+ * [lower[k], upper[k]]} for every k at once. Both ends never decrease along the points and reach 1
+ * at the domain's end. Quantiles and exceedance shares read off it ({@link #quantile}, {@link
+ * #exceedance}) hold jointly with it. {@link CumulativeBands} says how it is found.
+ *
+ * @param points where the band is given, from the domain's start to its end
+ * @param lower the least share of the inputs at or below each point
+ * @param upper the most share of the inputs at or below each point
+ */
+@PublicEvolving
+public record CumulativeBand(double[] points, double[] lower, double[] upper) {
+  public CumulativeBand {
+    if (points.length < 2 || lower.length != points.length || upper.length != points.length) {
+      throw new IllegalArgumentException(
+          "a band needs at least 2 points and bounds at each: got "
+              + points.length
+              + " points, "
+              + lower.length
+              + " lower and "
+              + upper.length
+              + " upper bounds");
+    }
+    points = points.clone();
+    lower = lower.clone();
+    upper = upper.clone();
+  }
+
+  @Override
+  public double[] points() {
+    return points.clone();
+  }
+
+  @Override
+  public double[] lower() {
+    return lower.clone();
+  }
+
+  @Override
+  public double[] upper() {
+    return upper.clone();
+  }
+
+  /**
+   * An interval for the p-quantile {@code inf {t : F(t) >= p}} of the window's inputs, with the
+   * estimate moved into it. Where the band's upper end is below p at a point, so is F there and
+   * everywhere before it: the quantile lies beyond that point. Where the lower end reaches p, so
+   * does F: the quantile lies at or before it.
+   *
+   * @param p in (0, 1)
+   * @param estimate a point estimate (for instance from the reconstruction), or NaN for the
+   *     interval's middle
+   */
+  public Interval quantile(double p, double estimate) {
+    if (!(p > 0 && p < 1)) {
+      throw new IllegalArgumentException("a quantile's probability must be in (0, 1), got " + p);
+    }
+    double from = points[0];
+    double to = points[points.length - 1];
+    for (int k = 0; k < points.length; k++) {
+      if (upper[k] < p) {
+        from = points[k];
+      }
+    }
+    for (int k = points.length - 1; k >= 0; k--) {
+      if (lower[k] >= p) {
+        to = points[k];
+      }
+    }
+    return Interval.within(Double.isNaN(estimate) ? (from + to) / 2 : estimate, from, to);
+  }
+
+  /**
+   * An interval for the share of the window's inputs above a threshold, {@code 1 - F(threshold)},
+   * from the band at the points on either side of it (F never decreases), with the estimate moved
+   * into it.
+   *
+   * @param estimate a point estimate, or NaN for the interval's middle
+   */
+  public Interval exceedance(double threshold, double estimate) {
+    double least = 0;
+    double most = 1;
+    if (threshold < points[0]) {
+      least = 1;
+    } else {
+      for (int k = 0; k < points.length; k++) {
+        if (points[k] <= threshold) {
+          most = 1 - lower[k];
+        }
+        if (points[k] >= threshold) {
+          least = 1 - upper[k];
+          break;
+        }
+      }
+      if (threshold >= points[points.length - 1]) {
+        least = 0;
+        most = 0;
+      }
+    }
+    return Interval.within(Double.isNaN(estimate) ? (least + most) / 2 : estimate, least, most);
+  }
+}

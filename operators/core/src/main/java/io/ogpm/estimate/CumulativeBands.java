@@ -1,0 +1,249 @@
+package io.ogpm.estimate;
+
+/**
+ * A simultaneous 95 % band for the cumulative distribution of a window's inputs ({@link
+ * CumulativeBand}), for a piecewise mechanism on an interval, or a rotation-invariant one on a
+ * circle (there the share of the arc from the domain's start).
+ *
+ * <p><b>Why cumulative.</b> A mechanism spreads each input over its central piece; shares of single
+ * bins narrower than that are barely identified ({@link HistogramBands}), but the share of inputs
+ * below a point is: moving inputs across the point moves a whole run of outputs.
+ *
+ * <p><b>How.</b> Let {@code F(t)} be the share of the window's inputs in {@code S = [lo, t]}. For
+ * every output window W (on an interval: the outputs below an output bin's edge; on a circle: an
+ * arc of output bins starting at or a little before the domain's start), the window's expected
+ * share of outputs is {@code E = F(t) a + (1 - F(t)) b} for some {@code a} between the least and
+ * largest probability of W over the inputs in S, and {@code b} likewise over the inputs outside S.
+ * So a confidence bound U on E gives {@code F(t) <= (U - inf_out) / (inf_in - inf_out)} where
+ * {@code inf_in > inf_out}, and {@code F(t) >= (inf_out - U) / (inf_out - inf_in)} where {@code
+ * inf_in < inf_out}; a lower confidence bound L mirrors both with the largest probabilities. Each
+ * is the value of a dual point of the linear program {@code max (min) F(t)} over every input
+ * distribution whose expected window share lies in {@code [L, U]}: weak duality makes it a bound
+ * whatever the inputs. The band at t is the tightest over all windows, then made monotone ({@code
+ * F} never decreases, so an upper bound at a later point holds here too, and a lower one at an
+ * earlier point), with {@code F(hi) = 1} on an interval and on a circle.
+ *
+ * <p><b>Simultaneous.</b> Every window's two bounds are Chernoff's ({@link ChernoffBounds}), valid
+ * for outputs of different probabilities, each at {@code 5 % / B}, B the number of window bounds:
+ * all hold at once in at least 95 % of windows (Bonferroni), and then so does every point's bound,
+ * at any number of points. So quantiles and exceedance shares read off the band hold jointly with
+ * it.
+ *
+ * <p><b>Certified.</b> The least and largest window probabilities over S and outside it are {@link
+ * KernelCells}' bounds over every input of a cell, not only the grid's points, widened at each
+ * window edge by {@link BinnedKernel#edgeSlack()} for snapping.
+ */
+final class CumulativeBands {
+  /** The band's error level. */
+  static final double ALPHA = 0.05;
+
+  /** The band's points per input bin: its edges and its middle, where the cells allow. */
+  static final int POINTS_PER_BIN = 2;
+
+  /**
+   * On a circle, the windows start this many output bins before the domain's start (at most a
+   * quarter of the circle): an arc from the start holds the outputs of inputs near it only when it
+   * reaches back over the part of their spread that wraps below the start.
+   */
+  private static final int[] CIRCLE_LEADS = {0, 1, 2, 4, 8, 16};
+
+  private final double[] points;
+  private final int windows;
+  private final int[] windowFrom;
+  private final int[] windowLength;
+  private final int outputBins;
+  private final boolean circular;
+
+  /**
+   * Each point's two bounds from each window, at {@code 4 (k windows + w)}: {@code slope * U +
+   * shift} from the window's upper confidence bound U, then {@code slope * L + shift} from its
+   * lower one L; {@link #upperFromU} and {@link #upperFromL} say whether each bounds F(t_k) from
+   * above or from below. A bound that says nothing is an upper one of slope 0 and shift 1.
+   * Interleaved so that an emission reads one array in order.
+   */
+  private final double[] coefficients;
+
+  private final boolean[] upperFromU;
+  private final boolean[] upperFromL;
+  private final double logInverseLevel;
+
+  private CumulativeBands(BinnedKernel kernel, FieldBinning binning, KernelCells.Cells cells) {
+    this.outputBins = binning.outputBins();
+    this.circular = binning.circular();
+    int bins = binning.bins();
+    int perBin = KernelCells.perBin(bins);
+    int total = bins * perBin;
+    int step = perBin % POINTS_PER_BIN == 0 ? perBin / POINTS_PER_BIN : perBin;
+    int count = total / step + 1;
+    this.points = new double[count];
+    int[] cellOf = new int[count];
+    for (int k = 0; k < count; k++) {
+      cellOf[k] = k * step;
+      points[k] =
+          k == count - 1
+              ? binning.lo() + binning.width()
+              : binning.lo() + binning.width() * cellOf[k] / total;
+    }
+    java.util.List<int[]> chosen = new java.util.ArrayList<>();
+    if (circular) {
+      for (int lead : CIRCLE_LEADS) {
+        if (lead > outputBins / 4) {
+          break;
+        }
+        for (int length = 1; length < outputBins; length++) {
+          chosen.add(new int[] {Math.floorMod(-lead, outputBins), length});
+        }
+      }
+    } else {
+      for (int o = 1; o < outputBins; o++) {
+        chosen.add(new int[] {0, o});
+      }
+    }
+    this.windows = chosen.size();
+    this.windowFrom = new int[windows];
+    this.windowLength = new int[windows];
+    this.coefficients = new double[4 * count * windows];
+    this.upperFromU = new boolean[count * windows];
+    this.upperFromL = new boolean[count * windows];
+    double slack = 2 * kernel.edgeSlack();
+    double[] least = new double[total + 1];
+    double[] largest = new double[total + 1];
+    for (int w = 0; w < windows; w++) {
+      windowFrom[w] = chosen.get(w)[0];
+      windowLength[w] = chosen.get(w)[1];
+      // Running extremes from the start (index g: cells [0, g)) and from the end (cells [g,
+      // total)).
+      double[] leastBefore = new double[total + 1];
+      double[] largestBefore = new double[total + 1];
+      leastBefore[0] = Double.POSITIVE_INFINITY;
+      largestBefore[0] = Double.NEGATIVE_INFINITY;
+      for (int g = 0; g < total; g++) {
+        double[] r = cells.windowRange(windowFrom[w], windowLength[w], g, g + 1);
+        least[g] = r[0];
+        largest[g] = r[1];
+        leastBefore[g + 1] = Math.min(leastBefore[g], r[0]);
+        largestBefore[g + 1] = Math.max(largestBefore[g], r[1]);
+      }
+      double leastAfter = Double.POSITIVE_INFINITY;
+      double largestAfter = Double.NEGATIVE_INFINITY;
+      for (int k = count - 1, g = total; k >= 0; k--) {
+        while (g > cellOf[k]) {
+          g--;
+          leastAfter = Math.min(leastAfter, least[g]);
+          largestAfter = Math.max(largestAfter, largest[g]);
+        }
+        // S = [lo, t_k] is cells [0, cellOf[k]) (with t_k itself, the last cell's end); outside it
+        // lies in cells [cellOf[k], total). At t_0 = lo, S is the one point lo, inside cell 0.
+        double infIn = leastBefore[Math.max(cellOf[k], 1)];
+        double supIn = largestBefore[Math.max(cellOf[k], 1)];
+        double infOut = leastAfter;
+        double supOut = largestAfter;
+        set(k * windows + w, infIn - slack, infOut - slack, supIn + slack, supOut + slack);
+      }
+    }
+    this.logInverseLevel = Math.log(2.0 * windows / ALPHA);
+  }
+
+  /** The bounds of point and window i ({@link #coefficients}). */
+  private void set(int i, double infIn, double infOut, double supIn, double supOut) {
+    upperFromU[i] = true;
+    upperFromL[i] = true;
+    coefficients[4 * i + 1] = 1;
+    coefficients[4 * i + 3] = 1;
+    if (Double.isInfinite(infOut)) {
+      // Nothing lies outside S at the domain's end, where F = 1 needs no bound.
+      return;
+    }
+    if (infIn != infOut) {
+      // U >= F infIn + (1 - F) infOut: F <= (U - infOut) / (infIn - infOut) where infIn is the
+      // larger, F >= (infOut - U) / (infOut - infIn) where it is the smaller.
+      upperFromU[i] = infIn > infOut;
+      coefficients[4 * i] = 1 / (infIn - infOut);
+      coefficients[4 * i + 1] = -infOut / (infIn - infOut);
+    }
+    if (supIn != supOut) {
+      // L <= F supIn + (1 - F) supOut: F <= (supOut - L) / (supOut - supIn) where supIn is the
+      // smaller, F >= (L - supOut) / (supIn - supOut) where it is the larger.
+      upperFromL[i] = supIn < supOut;
+      coefficients[4 * i + 2] = 1 / (supIn - supOut);
+      coefficients[4 * i + 3] = -supOut / (supIn - supOut);
+    }
+  }
+
+  /**
+   * The band's machinery on a grid of cells already built; null where there is none (no cells: a
+   * mechanism whose kernel cannot be bounded over them).
+   */
+  static CumulativeBands of(BinnedKernel kernel, FieldBinning binning, KernelCells.Cells cells) {
+    return cells == null ? null : new CumulativeBands(kernel, binning, cells);
+  }
+
+  /** The points of the band, from the domain's start to its end. */
+  double[] points() {
+    return points.clone();
+  }
+
+  /** The number of window bounds the error level is split over. */
+  int windowBounds() {
+    return 2 * windows;
+  }
+
+  /** The band for a window of n outputs with these bin counts; null for an empty window. */
+  CumulativeBand band(long[] counts, long n) {
+    if (n <= 0) {
+      return null;
+    }
+    long[] prefix = new long[outputBins + 1];
+    for (int o = 0; o < outputBins; o++) {
+      prefix[o + 1] = prefix[o] + counts[o];
+    }
+    double[] u = new double[windows];
+    double[] l = new double[windows];
+    for (int w = 0; w < windows; w++) {
+      long k = windowCount(prefix, w);
+      u[w] = ChernoffBounds.upper(k, n, logInverseLevel);
+      l[w] = ChernoffBounds.lower(k, n, logInverseLevel);
+    }
+    int count = points.length;
+    double[] upper = new double[count];
+    double[] lower = new double[count];
+    for (int k = 0; k < count; k++) {
+      double up = 1;
+      double down = 0;
+      for (int w = 0, i = k * windows; w < windows; w++, i++) {
+        double fromU = coefficients[4 * i] * u[w] + coefficients[4 * i + 1];
+        double fromL = coefficients[4 * i + 2] * l[w] + coefficients[4 * i + 3];
+        if (upperFromU[i]) {
+          up = Math.min(up, fromU);
+        } else {
+          down = Math.max(down, fromU);
+        }
+        if (upperFromL[i]) {
+          up = Math.min(up, fromL);
+        } else {
+          down = Math.max(down, fromL);
+        }
+      }
+      upper[k] = Math.max(0, up);
+      lower[k] = Math.min(1, down);
+    }
+    upper[count - 1] = 1;
+    lower[count - 1] = 1;
+    for (int k = count - 2; k >= 0; k--) {
+      upper[k] = Math.min(upper[k], upper[k + 1]);
+    }
+    for (int k = 1; k < count; k++) {
+      lower[k] = Math.max(lower[k], lower[k - 1]);
+    }
+    return new CumulativeBand(points, lower, upper);
+  }
+
+  private long windowCount(long[] prefix, int w) {
+    int from = windowFrom[w];
+    int to = from + windowLength[w];
+    if (to <= outputBins) {
+      return prefix[to] - prefix[from];
+    }
+    return prefix[outputBins] - prefix[from] + prefix[to - outputBins];
+  }
+}
