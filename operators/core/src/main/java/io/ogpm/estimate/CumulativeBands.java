@@ -51,8 +51,6 @@ final class CumulativeBands {
   private final int windows;
   private final int[] windowFrom;
   private final int[] windowLength;
-  private final int outputBins;
-  private final boolean circular;
 
   /**
    * Each point's two bounds from each window, at {@code 4 (k windows + w)}: {@code slope * U +
@@ -68,8 +66,8 @@ final class CumulativeBands {
   private final double logInverseLevel;
 
   private CumulativeBands(BinnedKernel kernel, FieldBinning binning, KernelCells.Cells cells) {
-    this.outputBins = binning.outputBins();
-    this.circular = binning.circular();
+    int outputBins = binning.outputBins();
+    boolean circular = binning.circular();
     int bins = binning.bins();
     int perBin = KernelCells.perBin(bins);
     int total = bins * perBin;
@@ -178,29 +176,16 @@ final class CumulativeBands {
     return cells == null ? null : new CumulativeBands(kernel, binning, cells);
   }
 
-  /** The points of the band, from the domain's start to its end. */
-  double[] points() {
-    return points.clone();
-  }
-
-  /** The number of window bounds the error level is split over. */
-  int windowBounds() {
-    return 2 * windows;
-  }
-
   /** The band for a window of n outputs with these bin counts; null for an empty window. */
   CumulativeBand band(long[] counts, long n) {
     if (n <= 0) {
       return null;
     }
-    long[] prefix = new long[outputBins + 1];
-    for (int o = 0; o < outputBins; o++) {
-      prefix[o + 1] = prefix[o] + counts[o];
-    }
+    WindowCounts outputs = new WindowCounts(counts);
     double[] u = new double[windows];
     double[] l = new double[windows];
     for (int w = 0; w < windows; w++) {
-      long k = windowCount(prefix, w);
+      long k = outputs.of(windowFrom[w], windowLength[w]);
       u[w] = ChernoffBounds.upper(k, n, logInverseLevel);
       l[w] = ChernoffBounds.lower(k, n, logInverseLevel);
     }
@@ -236,14 +221,5 @@ final class CumulativeBands {
       lower[k] = Math.max(lower[k], lower[k - 1]);
     }
     return new CumulativeBand(points, lower, upper);
-  }
-
-  private long windowCount(long[] prefix, int w) {
-    int from = windowFrom[w];
-    int to = from + windowLength[w];
-    if (to <= outputBins) {
-      return prefix[to] - prefix[from];
-    }
-    return prefix[outputBins] - prefix[from] + prefix[to - outputBins];
   }
 }

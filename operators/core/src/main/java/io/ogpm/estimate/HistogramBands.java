@@ -25,13 +25,8 @@ import io.ogpm.mechanism.Mechanism;
  * say anything (a window with {@code m_in <= m_out} bounds nothing and costs nothing): all hold at
  * once in at least 95 % of windows (Bonferroni), and then so does the band.
  *
- * <p><b>Certified.</b> {@code m_in}, {@code m_out} and their maxima are bounds over every input,
- * not only grid points: on an interval the window probability is a difference of two at-or-beyond
- * probabilities, each non-decreasing in the input (the output is stochastically non-decreasing in
- * it), so on a cell of the grid it lies between the differences of their values at the cell's ends
- * taken crosswise; on a circle a rotation-invariant mechanism's window probability moves with the
- * input by at most the largest density per unit, so on a cell it stays within that times half the
- * cell of the ends' mean. Snapping moves each edge's probability by at most {@link
+ * <p><b>Certified.</b> {@code m_in}, {@code m_out} and their maxima are {@link KernelCells}' bounds
+ * over every input, not only grid points. Snapping moves each edge's probability by at most {@link
  * BinnedKernel#edgeSlack()}; the bounds are widened by that at both edges.
  *
  * <p><b>Why so wide.</b> A mechanism spreads each input over its central piece, s wide (0.38 of the
@@ -188,10 +183,7 @@ final class HistogramBands {
     if (n <= 0) {
       return null;
     }
-    long[] prefix = new long[outputBins + 1];
-    for (int o = 0; o < outputBins; o++) {
-      prefix[o + 1] = prefix[o] + counts[o];
-    }
+    WindowCounts outputs = new WindowCounts(counts);
     double[] upper = new double[bins];
     double[] lower = new double[bins];
     long[] windowCounts = new long[mostPerBin];
@@ -201,7 +193,7 @@ final class HistogramBands {
       int count = 0;
       for (int b = binStart[j]; b < binStart[j + 1]; b++) {
         Bound bound = bounds[b];
-        long k = windowCount(prefix, bound.from(), bound.length());
+        long k = outputs.of(bound.from(), bound.length());
         if (!bound.upper()) {
           // The bin's one lower bound: computed where its ceiling could lift the bin above 0.
           double ceiling =
@@ -266,14 +258,6 @@ final class HistogramBands {
     int start = offset - length / 2;
     start = Math.max(0, Math.min(window[1] - length, start));
     return new int[] {index(window[0] + start), length};
-  }
-
-  private long windowCount(long[] prefix, int from, int length) {
-    int to = from + length;
-    if (to <= outputBins) {
-      return prefix[to] - prefix[from];
-    }
-    return prefix[outputBins] - prefix[from] + prefix[to - outputBins];
   }
 
   private static double clamp(double v) {
