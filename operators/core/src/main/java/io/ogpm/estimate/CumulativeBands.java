@@ -1,5 +1,7 @@
 package io.ogpm.estimate;
 
+import io.ogpm.mechanism.Mechanism;
+
 /**
  * A simultaneous 95 % band for the cumulative distribution of a window's inputs ({@link
  * CumulativeBand}), for a piecewise mechanism on an interval, or a rotation-invariant one on a
@@ -166,6 +168,18 @@ final class CumulativeBands {
       coefficients[4 * i + 2] = 1 / (supIn - supOut);
       coefficients[4 * i + 3] = -supOut / (supIn - supOut);
     }
+  }
+
+  /**
+   * The band's machinery for a mechanism's field binning; null where there is none (a mechanism
+   * whose kernel cannot be bounded over cells, {@link KernelCells#bounds}).
+   */
+  static CumulativeBands of(Mechanism mechanism, FieldBinning binning) {
+    if (!KernelCells.bounds(mechanism, binning)) {
+      return null;
+    }
+    BinnedKernel kernel = new BinnedKernel(mechanism, binning);
+    return of(kernel, binning, KernelCells.of(kernel, binning));
   }
 
   /**
