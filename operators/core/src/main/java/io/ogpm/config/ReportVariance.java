@@ -1,6 +1,7 @@
 package io.ogpm.config;
 
 import io.ogpm.estimate.MechanismAdvisor;
+import io.ogpm.estimate.RecentResults;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.UnitMechanism;
@@ -63,27 +64,10 @@ final class ReportVariance {
   private record Key(MechanismSpec spec, double epsilon) {}
 
   /** Variances already computed for auto's candidates, the most recent 1,024 (pure function). */
-  private static final java.util.Map<Key, Double> CACHE =
-      new java.util.LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(java.util.Map.Entry<Key, Double> eldest) {
-          return size() > 1024;
-        }
-      };
+  private static final RecentResults<Key, Double> CACHE = new RecentResults<>(1024);
 
   private static double cached(MechanismSpec spec, double epsilon) {
-    Key key = new Key(spec, epsilon);
-    synchronized (CACHE) {
-      Double v = CACHE.get(key);
-      if (v != null) {
-        return v;
-      }
-    }
-    double v = of(spec, epsilon);
-    synchronized (CACHE) {
-      CACHE.put(key, v);
-    }
-    return v;
+    return CACHE.get(new Key(spec, epsilon), k -> of(spec, epsilon));
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.ogpm.estimate;
 
 import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.MechanismSpec;
 
 /**
  * A simultaneous 95 % band for the cumulative distribution of a window's inputs ({@link
@@ -24,6 +25,14 @@ import io.ogpm.mechanism.Mechanism;
  * whatever the inputs. The band at t is the tightest over all windows, then made monotone ({@code
  * F} never decreases, so an upper bound at a later point holds here too, and a lower one at an
  * earlier point), with {@code F(hi) = 1} on an interval and on a circle.
+ *
+ * <p><b>Several windows at once.</b> On an interval, where a single window's bound is loose (high
+ * epsilon, large windows), a point's bound may combine several prefix windows: {@link
+ * CdfCertificates} holds, for each point, a few dual points of the same linear program over every
+ * window at once, solved at construction for design data sets and each certified over every input
+ * ({@link CertifiedConstant}); an emission takes the tightest of them and of the single-window
+ * ones. The window statistics they read are the same bounds, widened by the snapping slack, so the
+ * error level is unchanged.
  *
  * <p><b>Simultaneous.</b> Every window's two bounds are Chernoff's ({@link ChernoffBounds}), valid
  * for outputs of different probabilities, each at {@code 5 % / B}, B the number of window bounds:
@@ -66,6 +75,15 @@ final class CumulativeBands {
   private final boolean[] upperFromU;
   private final boolean[] upperFromL;
   private final double logInverseLevel;
+
+  /**
+   * On an interval, certificates that combine several prefix windows ({@link CdfCertificates}), for
+   * each point; null on a circle.
+   */
+  private final CdfCertificates certificates;
+
+  /** How far snapping moves a prefix window's expected share from the continuous kernel's. */
+  private final double tailSlack;
 
   private CumulativeBands(BinnedKernel kernel, FieldBinning binning, KernelCells.Cells cells) {
     int outputBins = binning.outputBins();
@@ -142,6 +160,11 @@ final class CumulativeBands {
       }
     }
     this.logInverseLevel = Math.log(2.0 * windows / ALPHA);
+    this.certificates =
+        cells instanceof KernelCells.IntervalCells interval
+            ? CdfCertificates.build(interval.tails(), cellOf)
+            : null;
+    this.tailSlack = kernel.edgeSlack();
   }
 
   /** The bounds of point and window i ({@link #coefficients}). */
@@ -178,9 +201,21 @@ final class CumulativeBands {
     if (!KernelCells.bounds(mechanism, binning)) {
       return null;
     }
-    BinnedKernel kernel = new BinnedKernel(mechanism, binning);
-    return of(kernel, binning, KernelCells.of(kernel, binning));
+    return BUILT.get(
+        new Key(mechanism.spec(), binning.id()),
+        key -> {
+          BinnedKernel kernel = new BinnedKernel(mechanism, binning);
+          return of(kernel, binning, KernelCells.of(kernel, binning));
+        });
   }
+
+  private record Key(MechanismSpec spec, String binning) {}
+
+  /**
+   * Bands already built: solving the certificates' programs takes a good part of a second, and
+   * every parallel instance of an aggregation builds the same fields' bands.
+   */
+  private static final RecentResults<Key, CumulativeBands> BUILT = new RecentResults<>(64);
 
   /**
    * The band's machinery on a grid of cells already built; null where there is none (no cells: a
@@ -203,6 +238,17 @@ final class CumulativeBands {
       u[w] = ChernoffBounds.upper(k, n, logInverseLevel);
       l[w] = ChernoffBounds.lower(k, n, logInverseLevel);
     }
+    double[] lowerQ = null;
+    double[] upperQ = null;
+    if (certificates != null) {
+      // Window w holds the outputs below edge w + 1; tail o is the share at or beyond edge o.
+      lowerQ = new double[windows + 2];
+      upperQ = new double[windows + 2];
+      for (int w = 0; w < windows; w++) {
+        lowerQ[w + 1] = Math.max(0, 1 - u[w] - tailSlack);
+        upperQ[w + 1] = Math.min(1, 1 - l[w] + tailSlack);
+      }
+    }
     int count = points.length;
     double[] upper = new double[count];
     double[] lower = new double[count];
@@ -222,6 +268,10 @@ final class CumulativeBands {
         } else {
           down = Math.max(down, fromL);
         }
+      }
+      if (certificates != null) {
+        up = Math.min(up, certificates.upper(k, lowerQ, upperQ));
+        down = Math.max(down, 1 - certificates.upperOfComplement(k, lowerQ, upperQ));
       }
       upper[k] = Math.max(0, up);
       lower[k] = Math.min(1, down);

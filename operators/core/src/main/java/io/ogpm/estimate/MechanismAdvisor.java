@@ -94,17 +94,7 @@ public final class MechanismAdvisor {
     }
     // The type is ignored: one key for every spec that differs only in it.
     Key key = new Key(field.toBuilder().type(MechanismType.OGPM).build(), question, records);
-    synchronized (CACHE) {
-      Advice cached = CACHE.get(key);
-      if (cached != null) {
-        return cached;
-      }
-    }
-    Advice advice = advise(field, question, records, List.of(MechanismType.values()));
-    synchronized (CACHE) {
-      CACHE.put(key, advice);
-    }
-    return advice;
+    return CACHE.get(key, k -> advise(field, question, records, List.of(MechanismType.values())));
   }
 
   private record Key(MechanismSpec field, OptimizeFor question, long records) {}
@@ -116,13 +106,7 @@ public final class MechanismAdvisor {
    */
   private static final int CACHED = 256;
 
-  private static final java.util.Map<Key, Advice> CACHE =
-      new java.util.LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(java.util.Map.Entry<Key, Advice> eldest) {
-          return size() > CACHED;
-        }
-      };
+  private static final RecentResults<Key, Advice> CACHE = new RecentResults<>(CACHED);
 
   /**
    * The specs {@code auto} chooses among for a field: the field with each catalog type that
