@@ -81,7 +81,7 @@ public final class AggregateJob {
           .idleTimeout(idleTimeout);
     }
 
-    /** The aggregation (configuration, windows, grouping, bins, method). */
+    /** The aggregation (configuration, windows, grouping, bins, quantiles, method). */
     public LdpAggregation aggregation() {
       return aggregation;
     }
@@ -105,11 +105,12 @@ public final class AggregateJob {
 
     /**
      * Options of the job; {@link #build()} validates them, naming the bad option and value. The
-     * aggregation's own options (configuration, windows, grouping, bins, method) are set on the
-     * library's {@link LdpAggregation.Builder} through {@link #aggregation}, which checks them;
-     * only the window has a default of its own here (1 minute), and the uid prefix is the job's.
-     * The Kafka job's options default to the topics {@value TopicLayout#PERTURBED} in, {@value
-     * TopicLayout#STATS} out, and the group id and transactional id prefix {@code ogpm-aggregate}.
+     * aggregation's own options (configuration, windows, grouping, bins, quantiles, method) are set
+     * on the library's {@link LdpAggregation.Builder} through {@link #aggregation}, which checks
+     * them; only the window has a default of its own here (1 minute), and the uid prefix is the
+     * job's. The Kafka job's options default to the topics {@value TopicLayout#PERTURBED} in,
+     * {@value TopicLayout#STATS} out, and the group id and transactional id prefix {@code
+     * ogpm-aggregate}.
      */
     public static final class Builder extends KafkaJobSettings.Builder<Builder> {
       private final LdpAggregation.Builder aggregation;
@@ -125,8 +126,8 @@ public final class AggregateJob {
       /**
        * Sets the aggregation's options on the library's builder: the configuration (required), the
        * window (default 1 minute), slide, allowed lateness, late-update interval, group-by field,
-       * bins and method (the library's defaults). Its uid prefix is always the job's ({@value
-       * AggregateJob#UID_PREFIX}), so that the job's savepoints restore.
+       * bins, quantiles and method (the library's defaults). Its uid prefix is always the job's
+       * ({@value AggregateJob#UID_PREFIX}), so that the job's savepoints restore.
        */
       public Builder aggregation(Consumer<LdpAggregation.Builder> options) {
         options.accept(aggregation);

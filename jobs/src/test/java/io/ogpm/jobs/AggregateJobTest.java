@@ -52,6 +52,9 @@ class AggregateJobTest {
         .as("the job's uids are its own")
         .isEqualTo("ogpm-aggregate");
     assertThat(s.toBuilder().aggregation(a -> a.bins(7)).build().aggregation().bins()).isEqualTo(7);
+    assertThat(s.aggregation().quantiles()).containsExactly(0.1, 0.5, 0.9);
+    assertThat(s.toBuilder().aggregation(a -> a.quantiles(0.5)).build().aggregation().quantiles())
+        .containsExactly(0.5);
     assertThat(s.toBuilder().outputTopic("other").build().outputTopic()).isEqualTo("other");
     assertThat(s.outputTopic()).isEqualTo("ogpm.stats");
 

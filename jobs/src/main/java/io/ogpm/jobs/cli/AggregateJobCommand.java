@@ -102,6 +102,16 @@ public final class AggregateJobCommand implements Callable<Integer> {
   int bins;
 
   @Option(
+      names = "--quantiles",
+      paramLabel = "P[,P...]",
+      split = ",",
+      defaultValue = "0.1,0.5,0.9",
+      description =
+          "Quantiles each estimate reports with 95%% intervals, as probabilities in (0, 1), increasing."
+              + " Default: ${DEFAULT-VALUE}.")
+  double[] quantiles;
+
+  @Option(
       names = "--method",
       defaultValue = "em",
       description = "Headline histogram and mean: raw or em. Default: ${DEFAULT-VALUE}.")
@@ -142,6 +152,7 @@ public final class AggregateJobCommand implements Callable<Integer> {
                       .allowedLateness(allowedLateness)
                       .lateUpdateInterval(lateUpdateInterval)
                       .bins(bins)
+                      .quantiles(quantiles)
                       .method(method.equals("em") ? EstimationMethod.EM : EstimationMethod.RAW))
           .inputTopic(inputTopic)
           .outputTopic(outputTopic)

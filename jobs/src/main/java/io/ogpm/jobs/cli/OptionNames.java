@@ -27,7 +27,8 @@ final class OptionNames {
           Map.entry("lateUpdateInterval", "--late-update-interval"),
           Map.entry("outOfOrderness", "--out-of-orderness"),
           Map.entry("idleTimeout", "--idle-timeout"),
-          Map.entry("bins", "--bins"));
+          Map.entry("bins", "--bins"),
+          Map.entry("quantiles", "--quantiles"));
 
   private OptionNames() {}
 

@@ -92,6 +92,16 @@ class JobCommandsTest {
             CliRunner.run("aggregate-job", "--config", config.toString(), "--window", "ten").err())
         .contains("expected a duration such as 500ms");
     assertThat(
+            CliRunner.run("aggregate-job", "--config", config.toString(), "--quantiles", "0.5,0.25")
+                .err())
+        .isEqualTo(
+            "ogpm: --quantiles: quantile probabilities must increase without repeats, got 0.25"
+                + " after 0.5\n");
+    assertThat(
+            CliRunner.run("aggregate-job", "--config", config.toString(), "--quantiles", "1.5")
+                .err())
+        .contains("--quantiles: a quantile's probability must be in (0, 1), got 1.5");
+    assertThat(
             CliRunner.run(
                     "perturb-job", "--config", config.toString(), "--checkpoint-interval", "0s")
                 .err())
@@ -191,6 +201,21 @@ class JobCommandsTest {
     CommandRun both = CliRunner.run("perturb-job", "--config", "a.yaml", "--config-yaml", "{}");
     assertThat(both.status()).isEqualTo(2);
     assertThat(both.err()).contains("mutually exclusive");
+  }
+
+  /**
+   * {@code --quantiles} reaches the aggregation; by default the deciles 0.1 and 0.9 and the median.
+   */
+  @Test
+  void theQuantilesReachTheAggregation(@TempDir Path dir) throws Exception {
+    Path config = Files.writeString(dir.resolve("c.yaml"), GOOD);
+    AggregateJobCommand defaults = new AggregateJobCommand();
+    new picocli.CommandLine(defaults).parseArgs("--config", config.toString());
+    assertThat(defaults.settings().aggregation().quantiles()).containsExactly(0.1, 0.5, 0.9);
+    AggregateJobCommand asked = new AggregateJobCommand();
+    new picocli.CommandLine(asked)
+        .parseArgs("--config", config.toString(), "--quantiles", "0.25,0.75");
+    assertThat(asked.settings().aggregation().quantiles()).containsExactly(0.25, 0.75);
   }
 
   /** A port nothing listens on (bound, then released). */

@@ -17,8 +17,8 @@ import java.util.List;
  * estimator relies on. The perturbation writes it on every record (Kafka header {@value #HEADER});
  * the aggregation refuses records whose fingerprint differs from its own configuration's, which
  * would otherwise be estimated with the wrong transition matrix or domain. Passthrough fields, ids,
- * users, the budget and out-of-range handling do not change what an output value means and are left
- * out; the field order is not significant.
+ * users, the budget, out-of-range handling and the exceedance thresholds do not change what an
+ * output value means and are left out; the field order is not significant.
  *
  * <p>Value: {@code v1:} and the first 16 hexadecimal digits (64 bits) of the SHA-256 of a canonical
  * text (one line per field, sorted by name; doubles as exact hexadecimal). Immutable.

@@ -39,7 +39,8 @@ final class ConfigReader {
           "optimize-for",
           "objective",
           "optimize-at",
-          "out-of-range");
+          "out-of-range",
+          "exceedances");
   static final List<String> BUDGET_KEYS = List.of("epsilon", "period", "clock", "max-lag");
   static final List<String> SAMPLING_KEYS = List.of("fields-per-record");
 
@@ -151,6 +152,7 @@ final class ConfigReader {
     Objective objective = m.parsed("objective", Objective::parse, Objective.L1);
     double optimizeAt = m.get("optimize-at") == null ? Double.NaN : m.number("optimize-at");
     OutOfRange outOfRange = m.parsed("out-of-range", OutOfRange::parse, OutOfRange.REJECT);
+    double[] exceedances = m.numbers("exceedances");
     MechanismSpec spec;
     try {
       Checks.ordered("min", min, "max", max);
@@ -171,13 +173,15 @@ final class ConfigReader {
     } catch (IllegalArgumentException e) {
       throw ConfigException.at(context, e);
     }
-    return auto
-        ? FieldConfig.auto(
-            name,
-            spec,
-            outOfRange,
-            MechanismChoice.of(optimizeFor, defaults.recordsPerWindow(), null))
-        : FieldConfig.of(name, spec, outOfRange);
+    FieldConfig field =
+        auto
+            ? FieldConfig.auto(
+                name,
+                spec,
+                outOfRange,
+                MechanismChoice.of(optimizeFor, defaults.recordsPerWindow(), null))
+            : FieldConfig.of(name, spec, outOfRange);
+    return exceedances.length == 0 ? field : field.withExceedances(exceedances);
   }
 
   /** {@code field 'name'} if the item has a usable name, else {@code field #number}. */

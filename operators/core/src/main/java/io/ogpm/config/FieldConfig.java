@@ -1,12 +1,14 @@
 package io.ogpm.config;
 
 import io.ogpm.annotation.PublicEvolving;
+import io.ogpm.estimate.DistributionQuery;
 import io.ogpm.mechanism.Checks;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.Objective;
 import java.io.Serializable;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,7 +16,9 @@ import java.util.Optional;
 /**
  * One perturbed field of a record: where it is ({@link #name()}, {@link #path()}), how it is
  * perturbed ({@link #spec()}) and what happens to an input outside its domain ({@link
- * #outOfRange()}). Immutable and serializable, so that a Flink function can hold it.
+ * #outOfRange()}); and what its estimates report besides the default quantiles: the share of the
+ * inputs above each of its {@link #exceedances()}. Immutable and serializable, so that a Flink
+ * function can hold it.
  */
 @PublicEvolving
 public final class FieldConfig implements Serializable {
@@ -26,17 +30,22 @@ public final class FieldConfig implements Serializable {
   private final OutOfRange outOfRange;
   private final MechanismChoice choice;
 
+  /** Validated ({@link DistributionQuery#checkThresholds}, in the domain); never null. */
+  private final double[] exceedances;
+
   private FieldConfig(
       String name,
       List<String> path,
       MechanismSpec spec,
       OutOfRange outOfRange,
-      MechanismChoice choice) {
+      MechanismChoice choice,
+      double[] exceedances) {
     this.name = name;
     this.path = path;
     this.spec = spec;
     this.outOfRange = outOfRange;
     this.choice = choice;
+    this.exceedances = exceedances;
   }
 
   /**
@@ -53,7 +62,7 @@ public final class FieldConfig implements Serializable {
     } catch (IllegalArgumentException e) {
       throw ConfigException.at(context, e);
     }
-    return new FieldConfig(name, path, spec, outOfRange, null);
+    return new FieldConfig(name, path, spec, outOfRange, null, new double[0]);
   }
 
   /**
@@ -68,12 +77,31 @@ public final class FieldConfig implements Serializable {
     if (choice == null) {
       throw new ConfigException("field " + ConfigException.quote(name) + ": choice is null");
     }
-    return new FieldConfig(f.name, f.path, spec, outOfRange, choice);
+    return new FieldConfig(f.name, f.path, spec, outOfRange, choice, f.exceedances);
+  }
+
+  /**
+   * This field with the thresholds whose exceedance shares its estimates report, in the field's
+   * units. They do not change what a perturbed value means, so they are not part of the {@link
+   * ConfigFingerprint}: the aggregation may ask for other thresholds than the perturbation knew.
+   *
+   * @throws ConfigException naming the field and the first threshold that is not finite, not above
+   *     the one before it, or outside the domain, or past {@value DistributionQuery#MAX_THRESHOLDS}
+   *     of them
+   */
+  public FieldConfig withExceedances(double... thresholds) {
+    double[] checked;
+    try {
+      checked = DistributionQuery.of(null, thresholds).requireWithin(spec.domain()).thresholds();
+    } catch (IllegalArgumentException e) {
+      throw ConfigException.at("field " + ConfigException.quote(name), e);
+    }
+    return new FieldConfig(name, path, spec, outOfRange, choice, checked);
   }
 
   /** This field with another spec (another epsilon, or the chosen mechanism), keeping the rest. */
   FieldConfig withSpec(MechanismSpec other, MechanismChoice otherChoice) {
-    return new FieldConfig(name, path, other, outOfRange, otherChoice);
+    return new FieldConfig(name, path, other, outOfRange, otherChoice, exceedances);
   }
 
   /** The dotted name: the key of the field in input and output records. */
@@ -122,6 +150,14 @@ public final class FieldConfig implements Serializable {
     return outOfRange;
   }
 
+  /**
+   * The thresholds whose exceedance shares the field's estimates report, increasing, in its domain;
+   * empty unless configured ({@code exceedances}).
+   */
+  public double[] exceedances() {
+    return exceedances.clone();
+  }
+
   /** How {@code mechanism: auto} chose this field's mechanism; empty when it was configured. */
   public Optional<MechanismChoice> choice() {
     return Optional.ofNullable(choice);
@@ -133,12 +169,13 @@ public final class FieldConfig implements Serializable {
         && f.name.equals(name)
         && f.spec.equals(spec)
         && f.outOfRange == outOfRange
-        && Objects.equals(f.choice, choice);
+        && Objects.equals(f.choice, choice)
+        && Arrays.equals(f.exceedances, exceedances);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, spec, outOfRange, choice);
+    return 31 * Objects.hash(name, spec, outOfRange, choice) + Arrays.hashCode(exceedances);
   }
 
   @Override
@@ -148,6 +185,7 @@ public final class FieldConfig implements Serializable {
         + spec
         + ", out-of-range "
         + outOfRange.id()
-        + (choice == null ? "" : ", " + choice);
+        + (choice == null ? "" : ", " + choice)
+        + (exceedances.length == 0 ? "" : ", exceedances " + Arrays.toString(exceedances));
   }
 }

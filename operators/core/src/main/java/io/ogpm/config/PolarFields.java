@@ -26,12 +26,14 @@ import java.util.List;
  * OGPM on the circle [min, max)), with eps split as {@link PolarSplit} finds least for the total
  * worst-case error under the objective's loss, {@code |dr|^k + d(angle)^k} with the angle in
  * radians. The two shares add up to at most eps in double arithmetic, so a record's cost, the sum
- * of its fields' epsilons, is at most the pair's eps (sequential composition).
+ * of its fields' epsilons, is at most the pair's eps (sequential composition). The radius and the
+ * angle may each have {@code exceedances}, as an ordinary field may ({@code angle: {name: ..., min:
+ * 0, max: 360, exceedances: [90, 270]}}).
  */
 final class PolarFields {
   static final List<String> KEYS =
       List.of("domain", "radius", "angle", "epsilon", "objective", "out-of-range");
-  static final List<String> PART_KEYS = List.of("name", "min", "max");
+  static final List<String> PART_KEYS = List.of("name", "min", "max", "exceedances");
 
   private PolarFields() {}
 
@@ -87,7 +89,8 @@ final class PolarFields {
             gridBits));
   }
 
-  private record Part(String name, double min, double max) {}
+  /** One of the pair's fields, with the thresholds of its exceedances (possibly none). */
+  private record Part(String name, double min, double max, double[] exceedances) {}
 
   private static Part part(YamlMapping m, String key, String context, Double defaultMin) {
     JsonNode node = m.get(key);
@@ -99,7 +102,7 @@ final class PolarFields {
     String name = p.string("name");
     FieldNames.path(context + ": " + key + ": name", name);
     double min = defaultMin != null && p.get("min") == null ? defaultMin : p.number("min");
-    return new Part(name, min, p.number("max"));
+    return new Part(name, min, p.number("max"), p.numbers("exceedances"));
   }
 
   private static FieldConfig field(
@@ -121,6 +124,7 @@ final class PolarFields {
     } catch (IllegalArgumentException e) {
       throw ConfigException.at("field " + ConfigException.quote(part.name), e);
     }
-    return FieldConfig.of(part.name, spec, outOfRange);
+    FieldConfig field = FieldConfig.of(part.name, spec, outOfRange);
+    return part.exceedances.length == 0 ? field : field.withExceedances(part.exceedances);
   }
 }

@@ -128,6 +128,21 @@ final class YamlMapping {
     return items;
   }
 
+  /** An optional list of numbers, empty if missing. Non-finite ones are left to the callers. */
+  double[] numbers(String key) {
+    List<JsonNode> items = list(key);
+    double[] out = new double[items.size()];
+    for (int i = 0; i < items.size(); i++) {
+      JsonNode v = items.get(i);
+      if (!v.isNumber()) {
+        throw new ConfigException(
+            at(key) + " #" + (i + 1) + " must be a number, got " + describe(v));
+      }
+      out[i] = v.doubleValue();
+    }
+    return out;
+  }
+
   /** An optional list of strings, empty if missing. */
   List<String> strings(String key) {
     List<String> out = new ArrayList<>();

@@ -52,6 +52,15 @@ final class CumulativeBands {
   static final int POINTS_PER_BIN = 2;
 
   /**
+   * Most points, so that the band's size and its certificates' programs stay bounded at fine bins
+   * (far finer than any mechanism resolves).
+   */
+  static final int MAX_POINTS = 101;
+
+  /** Most windows on an interval (on a circle, per lead), for the same reason. */
+  static final int MAX_WINDOWS = 100;
+
+  /**
    * On a circle, the windows start this many output bins before the domain's start (at most a
    * quarter of the circle): an arc from the start holds the outputs of inputs near it only when it
    * reaches back over the part of their spread that wraps below the start.
@@ -91,29 +100,29 @@ final class CumulativeBands {
     int bins = binning.bins();
     int perBin = KernelCells.perBin(bins);
     int total = bins * perBin;
-    int step = perBin % POINTS_PER_BIN == 0 ? perBin / POINTS_PER_BIN : perBin;
-    int count = total / step + 1;
+    int[] cellOf = pointCells(bins, perBin);
+    int count = cellOf.length;
     this.points = new double[count];
-    int[] cellOf = new int[count];
     for (int k = 0; k < count; k++) {
-      cellOf[k] = k * step;
       points[k] =
           k == count - 1
               ? binning.lo() + binning.width()
               : binning.lo() + binning.width() * cellOf[k] / total;
     }
+    // Windows end on every stride-th output edge: at most about MAX_WINDOWS of them.
+    int stride = (outputBins - 2) / MAX_WINDOWS + 1;
     java.util.List<int[]> chosen = new java.util.ArrayList<>();
     if (circular) {
       for (int lead : CIRCLE_LEADS) {
-        if (lead > outputBins / 4) {
+        if (lead * stride > outputBins / 4) {
           break;
         }
-        for (int length = 1; length < outputBins; length++) {
-          chosen.add(new int[] {Math.floorMod(-lead, outputBins), length});
+        for (int length = stride; length < outputBins; length += stride) {
+          chosen.add(new int[] {Math.floorMod(-lead * stride, outputBins), length});
         }
       }
     } else {
-      for (int o = 1; o < outputBins; o++) {
+      for (int o = stride; o < outputBins; o += stride) {
         chosen.add(new int[] {0, o});
       }
     }
@@ -162,9 +171,46 @@ final class CumulativeBands {
     this.logInverseLevel = Math.log(2.0 * windows / ALPHA);
     this.certificates =
         cells instanceof KernelCells.IntervalCells interval
-            ? CdfCertificates.build(interval.tails(), cellOf)
+            ? CdfCertificates.build(windowTails(interval.tails(), windowLength), cellOf)
             : null;
     this.tailSlack = kernel.edgeSlack();
+  }
+
+  /**
+   * The grid cells of the band's points: {@link #POINTS_PER_BIN} a bin where the cells allow and
+   * the bins are at most {@code (MAX_POINTS - 1) / POINTS_PER_BIN}; else every few bins' edges, at
+   * most about {@link #MAX_POINTS} points; always the domain's end.
+   */
+  private static int[] pointCells(int bins, int perBin) {
+    int total = bins * perBin;
+    int step;
+    if (perBin % POINTS_PER_BIN == 0 && bins * POINTS_PER_BIN < MAX_POINTS) {
+      step = perBin / POINTS_PER_BIN;
+    } else {
+      step = perBin * ((bins - 1) / (MAX_POINTS - 1) + 1);
+    }
+    int count = (total + step - 1) / step + 1;
+    int[] cells = new int[count];
+    for (int k = 0; k < count; k++) {
+      cells[k] = Math.min(total, k * step);
+    }
+    return cells;
+  }
+
+  /**
+   * The prefix windows' at-or-beyond probabilities, as {@link CdfCertificates} takes them: column
+   * {@code w + 1} is the share at or beyond window w's end, with the trivial columns 1 and 0
+   * around.
+   */
+  private static double[][] windowTails(double[][] tails, int[] windowEnds) {
+    double[][] chosen = new double[tails.length][windowEnds.length + 2];
+    for (int g = 0; g < tails.length; g++) {
+      chosen[g][0] = 1;
+      for (int w = 0; w < windowEnds.length; w++) {
+        chosen[g][w + 1] = tails[g][windowEnds[w]];
+      }
+    }
+    return chosen;
   }
 
   /** The bounds of point and window i ({@link #coefficients}). */
@@ -241,7 +287,7 @@ final class CumulativeBands {
     double[] lowerQ = null;
     double[] upperQ = null;
     if (certificates != null) {
-      // Window w holds the outputs below edge w + 1; tail o is the share at or beyond edge o.
+      // Tail w + 1 is the share at or beyond window w's end (windowTails).
       lowerQ = new double[windows + 2];
       upperQ = new double[windows + 2];
       for (int w = 0; w < windows; w++) {

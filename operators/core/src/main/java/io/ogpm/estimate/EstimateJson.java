@@ -14,7 +14,14 @@ import io.ogpm.annotation.Internal;
  * value under {@code means} (no intervals there); the raw and reconstructed histograms under {@code
  * histograms}; {@code histogramBand} with {@code lower} and {@code upper}, a simultaneous 95 % band
  * for the histogram of the window's inputs ({@link io.ogpm.estimate.HistogramBand}), where the
- * mechanism has one.
+ * mechanism has one; and {@code distribution}, where the mechanism has a cumulative band ({@link
+ * io.ogpm.estimate.DistributionEstimate}): {@code cdf} with {@code points}, {@code lower} and
+ * {@code upper}, a simultaneous 95 % band for the share of the window's inputs at or below each
+ * point (on a circle: in the arc from the domain's start to it); {@code quantiles}, one object
+ * {@code p}, {@code estimate}, {@code lower}, {@code upper} per probability asked for; {@code
+ * exceedances}, one object {@code threshold}, {@code estimate}, {@code lower}, {@code upper} per
+ * threshold asked for (the share of the inputs above it), both lists in increasing order and
+ * possibly empty.
  *
  * <p>What the intervals cover: each holds the truth of the window in at least 95 % of windows,
  * whatever the inputs. {@code meanInterval} holds the mean of the window's actual inputs: it is the
@@ -29,12 +36,16 @@ import io.ogpm.annotation.Internal;
  * interval is {@code [lo, hi]} when the data say nothing about the direction, and an interval whose
  * lower end is above its upper end crosses the seam. An interval is {@code null} where the
  * mechanism allows no valid one (a mechanism that is not rotation invariant on a circle). An empty
- * window has no mean of any kind (its estimate has none).
+ * window has no mean of any kind (its estimate has none), and no band or distribution. The
+ * quantiles and exceedances are read off the cumulative band: with it, every one of them holds its
+ * truth (of the window's actual inputs) in at least 95 % of windows, all at once.
  *
  * <p>The headline {@code mean} (and {@code circularMean}) is the reconstructed one for method
  * {@code em}; otherwise the unbiased one where the mechanism has one, else the raw mean. Both
  * methods share the interval, which does not come from the reconstruction; a headline estimate that
- * falls outside it is moved to its nearest end.
+ * falls outside it is moved to its nearest end. A quantile's or exceedance's {@code estimate} is
+ * the reconstruction's (linear within each bin) where there is one, moved into its interval, else
+ * the interval's middle.
  */
 @Internal
 public final class EstimateJson {
@@ -90,7 +101,35 @@ public final class EstimateJson {
       band.set("lower", array(e.band().lower()));
       band.set("upper", array(e.band().upper()));
     }
+    if (e.distribution() != null) {
+      out.set("distribution", distribution(e.distribution()));
+    }
     return out;
+  }
+
+  /** {@code {"cdf": {...}, "quantiles": [...], "exceedances": [...]}}. */
+  private static ObjectNode distribution(DistributionEstimate d) {
+    ObjectNode out = JSON.objectNode();
+    ObjectNode cdf = out.putObject("cdf");
+    cdf.set("points", array(d.cdf().points()));
+    cdf.set("lower", array(d.cdf().lower()));
+    cdf.set("upper", array(d.cdf().upper()));
+    ArrayNode quantiles = out.putArray("quantiles");
+    for (QuantileEstimate q : d.quantiles()) {
+      putInterval(quantiles.addObject().put("p", q.probability()), q.interval());
+    }
+    ArrayNode exceedances = out.putArray("exceedances");
+    for (ExceedanceEstimate x : d.exceedances()) {
+      putInterval(exceedances.addObject().put("threshold", x.threshold()), x.interval());
+    }
+    return out;
+  }
+
+  /** An interval as {@code estimate}, {@code lower} and {@code upper}. */
+  private static void putInterval(ObjectNode out, Interval i) {
+    out.put("estimate", i.estimate());
+    out.put("lower", i.lower());
+    out.put("upper", i.upper());
   }
 
   /** An estimate and its interval, as {@code key} and {@code keyInterval}. */

@@ -14,6 +14,9 @@ import io.ogpm.annotation.PublicEvolving;
  * @param circular means of a circular field, else null
  * @param band a simultaneous 95 % band for the histogram of the window's inputs over the k bins
  *     ({@link HistogramBand}), or null (an empty window, or a mechanism without one)
+ * @param distribution a simultaneous 95 % band for the cumulative distribution of the window's
+ *     inputs, with the quantiles and exceedance shares asked for ({@link DistributionQuery}) read
+ *     off it; or null (an empty window, or a mechanism without a band)
  */
 @PublicEvolving
 public record FieldEstimate(
@@ -23,4 +26,5 @@ public record FieldEstimate(
     int iterations,
     LinearMeans linear,
     CircularMeans circular,
-    HistogramBand band) {}
+    HistogramBand band,
+    DistributionEstimate distribution) {}

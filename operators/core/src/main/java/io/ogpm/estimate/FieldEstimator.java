@@ -6,12 +6,17 @@ import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.Objective;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 
 /**
  * Turns a {@link FieldAccumulator} into a {@link FieldEstimate} for one field's mechanism. Holds
  * what depends only on the mechanism and the binning, computed once: the transition matrix, the
  * linear interval's statistics ({@link LinearMeanBounds}), the histogram band's windows ({@link
- * HistogramBands}), the noise's trigonometric moments.
+ * HistogramBands}), the cumulative band's ({@link CumulativeBands}), the noise's trigonometric
+ * moments; and the quantiles and exceedance thresholds to report ({@link DistributionQuery}),
+ * checked against the field's domain once, here, rather than at every window.
  *
  * <p>Every 95 % interval covers the truth of the window, the mean (on a circle: the direction and
  * length of the mean resultant vector, each; for the histogram: every bin's share at once) of its
@@ -42,6 +47,10 @@ import io.ogpm.mechanism.catalog.MechanismCatalog;
  *       projection onto the directions covers more than it needs to), from the disk below it. Other
  *       mechanisms on a circle have no interval.
  *   <li>The histogram band: {@link HistogramBands}, for piecewise mechanisms.
+ *   <li>The cumulative band, and the quantiles and exceedance shares read off it ({@link
+ *       DistributionEstimate}): {@link CumulativeBands}, for piecewise mechanisms (on a circle,
+ *       rotation-invariant ones). Their point estimates are the reconstruction's, linear within
+ *       each bin, moved into the interval; without a reconstruction, the interval's middle.
  * </ul>
  *
  * <p>The slack: outputs are snapped to the grid, which moves each by at most one cell, so its
@@ -63,6 +72,8 @@ public final class FieldEstimator {
   private final FieldBinning binning;
   private final TransitionMatrix transition;
   private final HistogramBands bands;
+  private final CumulativeBands cumulative;
+  private final DistributionQuery query;
   private final AffinePart affine;
   private final LinearMeanBounds linearBounds;
   private final double rho1;
@@ -70,12 +81,16 @@ public final class FieldEstimator {
   private final double angleSlack;
   private final long normalFrom;
 
-  private FieldEstimator(Mechanism mechanism, int bins) {
+  private FieldEstimator(Mechanism mechanism, int bins, DistributionQuery query) {
     this.mechanism = mechanism;
+    this.query =
+        Objects.requireNonNull(query, "query: a distribution query is required")
+            .requireWithin(mechanism.domain());
     this.binning = FieldBinning.of(mechanism, bins);
     this.transition =
         mechanism.resolvesDistributions() ? TransitionMatrix.of(mechanism, binning) : null;
     this.bands = HistogramBands.of(mechanism, binning);
+    this.cumulative = CumulativeBands.of(mechanism, binning);
     double lo = mechanism.domain().lo();
     double w = mechanism.domain().width();
     double cell = mechanism.cellWidth();
@@ -108,9 +123,27 @@ public final class FieldEstimator {
     }
   }
 
-  /** An estimator with k bins for a mechanism. */
+  /**
+   * An estimator with k bins for a mechanism, reporting the default quantiles ({@link
+   * DistributionQuery#DEFAULT}).
+   */
   public static FieldEstimator of(Mechanism mechanism, int bins) {
-    return new FieldEstimator(mechanism, bins);
+    return new FieldEstimator(mechanism, bins, DistributionQuery.DEFAULT);
+  }
+
+  /**
+   * An estimator with k bins for a mechanism, reporting the quantiles and exceedance shares of a
+   * query.
+   *
+   * @throws IllegalArgumentException naming a threshold outside the mechanism's domain
+   */
+  public static FieldEstimator of(Mechanism mechanism, int bins, DistributionQuery query) {
+    return new FieldEstimator(mechanism, bins, query);
+  }
+
+  /** The quantiles and exceedance thresholds each estimate reports. */
+  public DistributionQuery query() {
+    return query;
   }
 
   public FieldBinning binning() {
@@ -190,22 +223,102 @@ public final class FieldEstimator {
       iterations = r.iterations();
     }
     if (n == 0) {
-      return new FieldEstimate(n, raw, reconstructed, iterations, null, null, null);
+      return new FieldEstimate(n, raw, reconstructed, iterations, null, null, null, null);
     }
     HistogramBand band = bands == null ? null : bands.band(acc.getHistogram(), n);
+    DistributionEstimate distribution = distribution(acc.getHistogram(), n, reconstructed);
     if (binning.circular()) {
       return new FieldEstimate(
-          n, raw, reconstructed, iterations, null, circularMeans(acc, reconstructed, false), band);
+          n,
+          raw,
+          reconstructed,
+          iterations,
+          null,
+          circularMeans(acc, reconstructed, false),
+          band,
+          distribution);
     }
     return new FieldEstimate(
-        n, raw, reconstructed, iterations, linearMeans(acc, reconstructed), null, band);
+        n,
+        raw,
+        reconstructed,
+        iterations,
+        linearMeans(acc, reconstructed),
+        null,
+        band,
+        distribution);
   }
 
   /**
-   * A lighter estimate, without the tail statistics, the band and the step-limited schedule: EMS by
-   * {@link Reconstruction.Schedule#PLAIN_FIRST}, the linear mean's interval from the outputs' mean
-   * alone, the circular direction from the confidence disk, no band. Only for benchmarks that show
-   * what those parts of {@link #estimate} cost, side by side with it.
+   * The cumulative band of a window and the query's quantiles and exceedances read off it; null
+   * without a band. The point estimates are the reconstruction's where there is one (NaN, the
+   * interval's middle, otherwise): the band bounds F but names no value inside it.
+   */
+  private DistributionEstimate distribution(long[] counts, long n, double[] reconstructed) {
+    CumulativeBand cdf = cumulative == null ? null : cumulative.band(counts, n);
+    if (cdf == null) {
+      return null;
+    }
+    double[] probabilities = query.probabilities();
+    List<QuantileEstimate> quantiles = new ArrayList<>(probabilities.length);
+    for (double p : probabilities) {
+      double estimate = reconstructed == null ? Double.NaN : quantileOf(reconstructed, p);
+      quantiles.add(new QuantileEstimate(p, cdf.quantile(p, estimate)));
+    }
+    double[] thresholds = query.thresholds();
+    List<ExceedanceEstimate> exceedances = new ArrayList<>(thresholds.length);
+    for (double t : thresholds) {
+      double estimate = reconstructed == null ? Double.NaN : shareAbove(reconstructed, t);
+      exceedances.add(new ExceedanceEstimate(t, cdf.exceedance(t, estimate)));
+    }
+    return new DistributionEstimate(cdf, quantiles, exceedances);
+  }
+
+  /**
+   * The p-quantile of a distribution over the bins, {@code inf {t : F(t) >= p}} for its cumulative
+   * distribution F linear within each bin (its mass spread evenly over the bin); on a circle along
+   * the arc from the domain's start. The domain's end where rounding leaves F below p.
+   */
+  double quantileOf(double[] frequencies, double p) {
+    double below = 0;
+    for (int i = 0; i < frequencies.length; i++) {
+      double through = below + frequencies[i];
+      if (through >= p && frequencies[i] > 0) {
+        double within = Math.min(1, Math.max(0, (p - below) / frequencies[i]));
+        return binning.lo() + binning.binWidth() * (i + within);
+      }
+      below = through;
+    }
+    return binning.lo() + binning.width();
+  }
+
+  /**
+   * The share of a distribution over the bins above a threshold, {@code 1 - F(t)} for its
+   * cumulative distribution F linear within each bin; on a circle the share of the arc from t to
+   * the domain's end.
+   */
+  double shareAbove(double[] frequencies, double threshold) {
+    double x = (threshold - binning.lo()) / binning.binWidth();
+    if (x <= 0) {
+      return 1;
+    }
+    if (x >= frequencies.length) {
+      return 0;
+    }
+    int bin = (int) x;
+    double below = 0;
+    for (int i = 0; i < bin; i++) {
+      below += frequencies[i];
+    }
+    return Math.min(1, Math.max(0, 1 - below - frequencies[bin] * (x - bin)));
+  }
+
+  /**
+   * A lighter estimate, without the tail statistics, the bands and the step-limited schedule: EMS
+   * by {@link Reconstruction.Schedule#PLAIN_FIRST}, the linear mean's interval from the outputs'
+   * mean alone, the circular direction from the confidence disk, no histogram band and no
+   * distribution. Only for benchmarks that show what those parts of {@link #estimate} cost, side by
+   * side with it.
    */
   @Internal
   public FieldEstimate estimateWithoutTailsOrBand(FieldAccumulator acc) {
@@ -225,6 +338,7 @@ public final class FieldEstimator {
           r.iterations(),
           null,
           circularMeans(acc, r.frequencies(), true),
+          null,
           null);
     }
     return new FieldEstimate(
@@ -233,6 +347,7 @@ public final class FieldEstimator {
         r.frequencies(),
         r.iterations(),
         linearMeans(acc, r.frequencies(), true),
+        null,
         null,
         null);
   }

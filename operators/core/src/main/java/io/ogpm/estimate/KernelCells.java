@@ -122,44 +122,55 @@ final class KernelCells {
    * bound.
    */
   static final class CircleCells implements Cells {
-    private final double[][] probabilities;
+    /**
+     * {@code prefix[g][i]}: the probability of output bins {@code [0, i)} at the grid's point g, so
+     * that a window's probability is one or two differences.
+     */
+    private final double[][] prefix;
+
     private final double drift;
 
     CircleCells(BinnedKernel kernel, FieldBinning binning, int perBin) {
       int total = binning.bins() * perBin;
       double lo = binning.lo();
       double w = binning.width();
-      this.probabilities = new double[total + 1][];
+      this.prefix = new double[total + 1][];
       for (int g = 0; g < total; g++) {
-        probabilities[g] = kernel.probabilities(lo + w * g / total);
+        double[] p = kernel.probabilities(lo + w * g / total);
+        prefix[g] = new double[p.length + 1];
+        for (int i = 0; i < p.length; i++) {
+          prefix[g][i + 1] = prefix[g][i] + p[i];
+        }
       }
-      probabilities[total] = probabilities[0];
-      // d/dx P(W | x) = f(a - x) - f(b - x) for a window [a, b): at most the largest density.
-      this.drift = kernel.maxDensity() * w / total / 2;
+      prefix[total] = prefix[0];
+      // d/dx P(W | x) = f(a - x) - f(b - x) for a window [a, b): at most the largest density. The
+      // sums' rounding (a few units in the last place of 1) is covered by ROUNDING.
+      this.drift = kernel.maxDensity() * w / total / 2 + ROUNDING;
     }
+
+    /** More than the rounding of a window's probability taken as a difference of prefix sums. */
+    private static final double ROUNDING = 1e-12;
 
     @Override
     public double[] windowRange(int from, int length, int first, int last) {
-      int m = probabilities[0].length;
       double least = Double.POSITIVE_INFINITY;
       double largest = Double.NEGATIVE_INFINITY;
-      double previous = sum(probabilities[first], from, length, m);
+      double previous = sum(prefix[first], from, length);
       for (int g = first; g < last; g++) {
-        double next = sum(probabilities[g + 1], from, length, m);
+        double next = sum(prefix[g + 1], from, length);
         double mean = 0.5 * (previous + next);
-        least = Math.min(least, Math.min(Math.min(previous, next), mean - drift));
-        largest = Math.max(largest, Math.max(Math.max(previous, next), mean + drift));
+        least = Math.min(least, Math.min(Math.min(previous, next) - ROUNDING, mean - drift));
+        largest = Math.max(largest, Math.max(Math.max(previous, next) + ROUNDING, mean + drift));
         previous = next;
       }
       return new double[] {least, largest};
     }
 
-    private static double sum(double[] p, int from, int length, int m) {
-      double s = 0;
-      for (int i = 0; i < length; i++) {
-        s += p[(from + i) % m];
-      }
-      return s;
+    /** Output bins {@code [from, from + length)}, wrapping. */
+    private static double sum(double[] prefix, int from, int length) {
+      int m = prefix.length - 1;
+      int to = from + length;
+      return to <= m ? prefix[to] - prefix[from] : prefix[m] - prefix[from] + prefix[to - m];
     }
   }
 }

@@ -55,11 +55,11 @@ class ConfigErrorsTest {
         bad(
             "fields: [{name: accel_x, min: -2, max: 2, epsilom: 1}]",
             "unknown key 'epsilom' in field 'accel_x' (known keys: name, domain, min, max, epsilon,"
-                + " mechanism, optimize-for, objective, optimize-at, out-of-range)"),
+                + " mechanism, optimize-for, objective, optimize-at, out-of-range, exceedances)"),
         bad(
             "fields: [{min: -2, max: 2, epsilon: 1, nmae: x}]",
             "unknown key 'nmae' in field #1 (known keys: name, domain, min, max, epsilon,"
-                + " mechanism, optimize-for, objective, optimize-at, out-of-range)"),
+                + " mechanism, optimize-for, objective, optimize-at, out-of-range, exceedances)"),
         bad(
             "feilds: [" + A + "]",
             "unknown key 'feilds' (known keys: id-field, user-field,"
@@ -269,6 +269,23 @@ class ConfigErrorsTest {
             "user-field: u\nbudget: {epsilon: 0.5, period: 1d}\nfields: [" + A + "]",
             "budget: epsilon 0.5 is less than the epsilon per record 1.0, no record could be"
                 + " released"),
+        // exceedances
+        bad(
+            "fields: [{name: a, min: 0, max: 1, epsilon: 1, exceedances: 0.5}]",
+            "field 'a': exceedances must be a list, got 0.5"),
+        bad(
+            "fields: [{name: a, min: 0, max: 1, epsilon: 1, exceedances: [0.5, high]}]",
+            "field 'a': exceedances #2 must be a number, got 'high'"),
+        bad(
+            "fields: [{name: a, min: 0, max: 1, epsilon: 1, exceedances: [0.5, 1.5]}]",
+            "field 'a': exceedance threshold 1.5 is outside the domain [0.0, 1.0]"),
+        bad(
+            "fields: [{name: a, min: 0, max: 1, epsilon: 1, exceedances: [0.5, 0.25]}]",
+            "field 'a': exceedance thresholds must increase without repeats, got 0.25 after 0.5"),
+        bad(
+            "fields: [{domain: polar, radius: {name: r, max: 1, exceedances: [2]},"
+                + " angle: {name: b, min: 0, max: 360}, epsilon: 10}]",
+            "field 'r': exceedance threshold 2.0 is outside the domain [0.0, 1.0]"),
         // YAML itself
         bad("fields: []\nfields: []", "invalid YAML at line 2, column 7: duplicate key 'fields'"),
         bad(

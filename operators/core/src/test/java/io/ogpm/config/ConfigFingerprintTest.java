@@ -37,6 +37,9 @@ class ConfigFingerprintTest {
         .isEqualTo(base);
     assertThat(of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    out-of-range: clamp\n")))
         .isEqualTo(base);
+    assertThat(of(FIELDS.replace("epsilon: 1\n", "epsilon: 1\n    exceedances: [0, 1.5]\n")))
+        .as("exceedances")
+        .isEqualTo(base);
     assertThat(ConfigFingerprint.parse(base.value())).isEqualTo(base);
   }
 

@@ -29,6 +29,16 @@ class PolarFieldsTest {
         - {name: speed, min: 0, max: 40, epsilon: 1}
       """;
 
+  /** Each part may have its own exceedances, as an ordinary field may. */
+  @Test
+  void eachPartTakesItsOwnExceedances() {
+    PrivacyConfig config =
+        PrivacyConfig.parse(
+            PAIR.replace("min: 0, max: 360}", "min: 0, max: 360, exceedances: [90, 270]}"));
+    assertThat(config.fields().get(0).exceedances()).isEmpty();
+    assertThat(config.fields().get(1).exceedances()).containsExactly(90, 270);
+  }
+
   @Test
   void becomesTwoFieldsWithTheBestSplit() {
     PrivacyConfig config = PrivacyConfig.parse(PAIR);
@@ -128,7 +138,8 @@ class PolarFieldsTest {
         "fields: [{domain: polar, radius: {name: r, max: 1, epsilon: 2}, "
             + angle
             + ", epsilon: 3}]",
-        "unknown key 'epsilon' in field #1 (polar): radius (known keys: name, min, max)");
+        "unknown key 'epsilon' in field #1 (polar): radius (known keys: name, min, max,"
+            + " exceedances)");
     bad(
         "fields: [{domain: polar, radius: {max: 1}, " + angle + ", epsilon: 3}]",
         "field #1 (polar): radius: name is required");

@@ -160,6 +160,25 @@ class PrivacyConfigTest {
     assertThat(t.spec().gridBits()).isEqualTo(20);
     assertThat(c.field("h").orElseThrow().mechanism()).isEqualTo(MechanismType.PURKAYASTHA);
     assertThat(t.spec().optimizeAt()).isEmpty();
+    assertThat(t.exceedances()).isEmpty();
+    FieldConfig hot =
+        PrivacyConfig.parse(
+                "fields: [{name: t, min: -40, max: 85, epsilon: 1, exceedances: [-40, 30, 85]}]")
+            .field("t")
+            .orElseThrow();
+    assertThat(hot.exceedances()).containsExactly(-40, 30, 85);
+    assertThat(hot.toString()).endsWith(", exceedances [-40.0, 30.0, 85.0]");
+    hot.exceedances()[0] = 0;
+    assertThat(hot.exceedances()[0]).as("a copy").isEqualTo(-40);
+    assertThat(
+            PrivacyConfig.parse(
+                    "fields: [{name: t, mechanism: auto, min: 0, max: 1, epsilon: 1,"
+                        + " exceedances: [0.5]}]")
+                .field("t")
+                .orElseThrow()
+                .exceedances())
+        .as("kept when auto chooses the mechanism")
+        .containsExactly(0.5);
     FieldConfig at =
         PrivacyConfig.parse("fields: [{name: a, min: -1, max: 3, epsilon: 1, optimize-at: 0.25}]")
             .field("a")
@@ -232,13 +251,18 @@ class PrivacyConfigTest {
 
   @Test
   void javaSerializationRoundTripGivesAnEqualConfig() throws Exception {
-    PrivacyConfig c = PrivacyConfig.parse("budget: {epsilon: 5, period: P1D}\n" + CONTRACT_EXAMPLE);
+    PrivacyConfig c =
+        PrivacyConfig.parse(
+            "budget: {epsilon: 5, period: P1D}\n"
+                + CONTRACT_EXAMPLE.replace(
+                    "epsilon: 2.0", "epsilon: 2.0\n    exceedances: [0, 1]"));
 
     PrivacyConfig copy = roundTrip(c);
 
     assertThat(copy).isNotSameAs(c).isEqualTo(c).hasSameHashCodeAs(c);
     assertThat(copy.fields().get(1).spec()).isEqualTo(c.fields().get(1).spec());
     assertThat(copy.budget()).isEqualTo(c.budget());
+    assertThat(copy.fields().get(1).exceedances()).containsExactly(0, 1);
     assertThat(copy.toString()).isEqualTo(c.toString());
   }
 
@@ -255,6 +279,7 @@ class PrivacyConfigTest {
             CONTRACT_EXAMPLE.replace("out-of-range: reject", "out-of-range: clamp"),
             CONTRACT_EXAMPLE.replace("max: 2.0", "max: 2.5"),
             "grid-bits: 31\n" + CONTRACT_EXAMPLE,
+            CONTRACT_EXAMPLE.replace("epsilon: 2.0", "epsilon: 2.0\n    exceedances: [0]"),
             "budget: {epsilon: 5, period: 1d}\n" + CONTRACT_EXAMPLE);
     for (String v : variants) {
       assertThat(PrivacyConfig.parse(v)).as(v).isNotEqualTo(c);

@@ -456,4 +456,159 @@ class FieldEstimatorTest {
     assertThatThrownBy(() -> c.estimateWithoutTailsOrBand(c.newAccumulator("a")))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  /** Normal readings around the middle of [0, 1], sd 0.05, clamped to it. */
+  private static double[] normalReadings(int n, io.ogpm.mechanism.random.RandomBits bits) {
+    double[] xs = new double[n];
+    for (int i = 0; i < n; i++) {
+      double u1 = (bits.nextLong() >>> 11) * 0x1p-53;
+      double u2 = (bits.nextLong() >>> 11) * 0x1p-53;
+      double z = Math.sqrt(-2 * Math.log(1 - u1)) * Math.cos(2 * Math.PI * u2);
+      xs[i] = Math.min(1, Math.max(0, 0.5 + 0.05 * z));
+    }
+    return xs;
+  }
+
+  /**
+   * OGPM at eps 1 on [0, 1], 10,000 readings normal around the middle (sd 0.05): the median's
+   * interval holds the sample median and is narrower than 0.2; the share above 0.6 (about 2.3 %) is
+   * in its interval; each estimate is the reconstruction's, moved into its interval, and the
+   * interval's middle without a reconstruction, the interval itself the same.
+   */
+  @Test
+  void theDistributionHoldsTheMedianAndTheShareAboveAThreshold() {
+    Mechanism m = classical(MechanismType.OGPM, 1, 0, 1);
+    FieldEstimator estimator =
+        FieldEstimator.of(m, 50, DistributionQuery.DEFAULT.withThresholds(0.6));
+    io.ogpm.mechanism.random.AesCtrSource bits = io.ogpm.mechanism.random.AesCtrSource.seeded(61);
+    double[] xs = normalReadings(10_000, bits);
+    FieldAccumulator acc = estimator.newAccumulator();
+    for (double x : xs) {
+      acc.add(m.perturb(x, bits), estimator.binning());
+    }
+    double[] sorted = xs.clone();
+    java.util.Arrays.sort(sorted);
+    double median = sorted[xs.length / 2 - 1]; // the least t with F(t) >= 0.5
+    double above = java.util.Arrays.stream(xs).filter(x -> x > 0.6).count() / (double) xs.length;
+
+    FieldEstimate e = estimator.estimate(acc, true);
+    DistributionEstimate d = e.distribution();
+    assertThat(d.quantiles())
+        .extracting(QuantileEstimate::probability)
+        .containsExactly(0.1, 0.5, 0.9);
+    Interval m50 = d.quantiles().get(1).interval();
+    assertThat(m50.contains(median)).as("%s holds %s", m50, median).isTrue();
+    assertThat(m50.upper() - m50.lower()).isLessThan(0.2);
+    assertThat(m50.estimate())
+        .isEqualTo(
+            Math.min(
+                Math.max(estimator.quantileOf(e.reconstructedHistogram(), 0.5), m50.lower()),
+                m50.upper()));
+    assertThat(d.exceedances()).extracting(ExceedanceEstimate::threshold).containsExactly(0.6);
+    Interval share = d.exceedances().get(0).interval();
+    assertThat(share.contains(above)).as("%s holds %s", share, above).isTrue();
+    assertThat(share.estimate())
+        .isEqualTo(
+            Math.min(
+                Math.max(estimator.shareAbove(e.reconstructedHistogram(), 0.6), share.lower()),
+                share.upper()));
+    assertThat(d.cdf().points()[0]).isEqualTo(0);
+    assertThat(d.cdf().points()[d.cdf().points().length - 1]).isEqualTo(1);
+
+    DistributionEstimate raw = estimator.estimate(acc, false).distribution();
+    Interval rawMedian = raw.quantiles().get(1).interval();
+    assertThat(rawMedian.lower()).isEqualTo(m50.lower());
+    assertThat(rawMedian.upper()).isEqualTo(m50.upper());
+    assertThat(rawMedian.estimate()).isEqualTo((m50.lower() + m50.upper()) / 2);
+    Interval rawShare = raw.exceedances().get(0).interval();
+    assertThat(rawShare.estimate()).isEqualTo((share.lower() + share.upper()) / 2);
+  }
+
+  /**
+   * A circular field's distribution runs along the arc from the domain's start: readings around 90
+   * degrees on [0, 360), their median in its interval, the band from 0 to 360.
+   */
+  @Test
+  void aCircularFieldHasADistributionAlongTheArcFromTheDomainsStart() {
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(2).domain(Domain.circular(0, 360)).build());
+    FieldEstimator estimator =
+        FieldEstimator.of(m, 36, DistributionQuery.DEFAULT.withThresholds(0, 120, 360));
+    io.ogpm.mechanism.random.AesCtrSource bits = io.ogpm.mechanism.random.AesCtrSource.seeded(62);
+    double[] xs = normalReadings(5_000, bits);
+    FieldAccumulator acc = estimator.newAccumulator();
+    for (int i = 0; i < xs.length; i++) {
+      xs[i] = 360 * xs[i] - 90; // around 90, sd 18 degrees
+      acc.add(m.perturb(xs[i], bits), estimator.binning());
+    }
+    double[] sorted = xs.clone();
+    java.util.Arrays.sort(sorted);
+    DistributionEstimate d = estimator.estimate(acc, true).distribution();
+    assertThat(d).isNotNull();
+    assertThat(d.cdf().points()[0]).isEqualTo(0);
+    assertThat(d.cdf().points()[d.cdf().points().length - 1]).isEqualTo(360);
+    Interval median = d.quantiles().get(1).interval();
+    assertThat(median.contains(sorted[xs.length / 2 - 1])).as("%s", median).isTrue();
+    assertThat(median.estimate()).isBetween(median.lower(), median.upper());
+    double above = java.util.Arrays.stream(xs).filter(x -> x > 120).count() / (double) xs.length;
+    assertThat(d.exceedances().get(1).interval().contains(above)).isTrue();
+    assertThat(d.exceedances().get(0).interval().upper()).isEqualTo(1);
+    assertThat(d.exceedances().get(2).interval()).isEqualTo(new Interval(0, 0, 0));
+  }
+
+  /**
+   * No distribution for an empty window, for a mechanism without a band (no piecewise outputs), or
+   * in the estimate without tails or band.
+   */
+  @Test
+  void thereIsNoDistributionWithoutValuesOrABand() {
+    Mechanism m = classical(MechanismType.OGPM, 2, 0, 10);
+    FieldEstimator estimator = FieldEstimator.of(m, 10);
+    assertThat(estimator.query()).isEqualTo(DistributionQuery.DEFAULT);
+    assertThat(estimator.estimate(estimator.newAccumulator(), true).distribution()).isNull();
+    FieldAccumulator acc = withValues(estimator, new double[] {2.5, 7.5}, new int[] {100, 100});
+    assertThat(estimator.estimate(acc, true).distribution()).isNotNull();
+    assertThat(estimator.estimateWithoutTailsOrBand(acc).distribution()).isNull();
+    FieldEstimator laplace = FieldEstimator.of(classical(MechanismType.T_LAPLACE, 2, 0, 10), 10);
+    assertThat(
+            laplace
+                .estimate(withValues(laplace, new double[] {2.5}, new int[] {100}), false)
+                .distribution())
+        .isNull();
+  }
+
+  /** A threshold outside the field's domain is refused, naming it; its ends are in it. */
+  @Test
+  void thresholdsMustLieInTheDomain() {
+    Mechanism m = classical(MechanismType.OGPM, 2, 0, 10);
+    assertThatThrownBy(
+            () -> FieldEstimator.of(m, 10, DistributionQuery.DEFAULT.withThresholds(5, 10.5)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("exceedance threshold 10.5 is outside the domain [0.0, 10.0]");
+    assertThatThrownBy(() -> FieldEstimator.of(m, 10, DistributionQuery.DEFAULT.withThresholds(-1)))
+        .hasMessage("exceedance threshold -1.0 is outside the domain [0.0, 10.0]");
+    DistributionQuery ends = DistributionQuery.of(new double[] {0.5}, new double[] {0, 10});
+    assertThat(FieldEstimator.of(m, 10, ends).query()).isEqualTo(ends);
+  }
+
+  /**
+   * The reconstruction's quantile and exceedance, by hand: mass spread evenly within each bin, so
+   * the cumulative distribution is linear there.
+   */
+  @Test
+  void quantilesAndSharesOfAHistogramAreLinearWithinEachBin() {
+    FieldEstimator estimator = FieldEstimator.of(classical(MechanismType.OGPM, 2, 0, 10), 4);
+    double[] f = {0.25, 0.5, 0, 0.25}; // bins of 2.5
+    assertThat(estimator.quantileOf(f, 0.1)).isCloseTo(1.0, within(1e-12));
+    assertThat(estimator.quantileOf(f, 0.5)).isCloseTo(3.75, within(1e-12));
+    // F reaches 0.75 at 5 and stays there over the empty bin: the least t is 5.
+    assertThat(estimator.quantileOf(f, 0.75)).isCloseTo(5.0, within(1e-12));
+    assertThat(estimator.quantileOf(f, 0.875)).isCloseTo(8.75, within(1e-12));
+    assertThat(estimator.shareAbove(f, 0)).isEqualTo(1);
+    assertThat(estimator.shareAbove(f, 1.25)).isCloseTo(0.875, within(1e-12));
+    assertThat(estimator.shareAbove(f, 6)).isCloseTo(0.25, within(1e-12));
+    assertThat(estimator.shareAbove(f, 8.75)).isCloseTo(0.125, within(1e-12));
+    assertThat(estimator.shareAbove(f, 10)).isEqualTo(0);
+  }
 }

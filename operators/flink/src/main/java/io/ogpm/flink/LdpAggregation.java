@@ -1,6 +1,7 @@
 package io.ogpm.flink;
 
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.estimate.DistributionQuery;
 import io.ogpm.flink.aggregate.AggregationFields;
 import io.ogpm.flink.aggregate.FieldAndGroup;
 import io.ogpm.flink.aggregate.PartialAggregate;
@@ -23,7 +24,9 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
 
 /**
  * Windowed estimates from perturbed records: per event-time window, field and group, the count, the
- * raw and reconstructed histograms and the means with 95 % intervals ({@link WindowEstimate}).
+ * raw and reconstructed histograms, the means with 95 % intervals, and the quantiles ({@link
+ * Builder#quantiles}) and exceedance shares (each field's {@code exceedances}) with intervals
+ * ({@link WindowEstimate}).
  *
  * <pre>{@code
  * DataStream<WindowEstimate> estimates = LdpAggregation.builder()
@@ -103,6 +106,7 @@ public final class LdpAggregation {
   private final AggregationFields fields;
   private final Windowing windowing;
   private final int bins;
+  private final double[] quantiles;
   private final EstimationMethod method;
   private final String uidPrefix;
 
@@ -110,11 +114,13 @@ public final class LdpAggregation {
       AggregationFields fields,
       Windowing windowing,
       int bins,
+      double[] quantiles,
       EstimationMethod method,
       String uidPrefix) {
     this.fields = fields;
     this.windowing = windowing;
     this.bins = bins;
+    this.quantiles = quantiles;
     this.method = method;
     this.uidPrefix = uidPrefix;
   }
@@ -133,6 +139,7 @@ public final class LdpAggregation {
         .lateUpdateInterval(lateUpdateInterval())
         .groupBy(groupBy())
         .bins(bins)
+        .quantiles(quantiles)
         .method(method)
         .uidPrefix(uidPrefix);
   }
@@ -156,7 +163,7 @@ public final class LdpAggregation {
             "window estimates",
             TypeInformation.of(WindowEstimate.class),
             new WindowEstimateOperator(
-                fields.config(), bins, windowing, method == EstimationMethod.EM))
+                fields.config(), bins, quantiles, windowing, method == EstimationMethod.EM))
         .uid(uid(WINDOW_ESTIMATES));
   }
 
@@ -243,6 +250,11 @@ public final class LdpAggregation {
     return bins;
   }
 
+  /** The probabilities of the quantiles every estimate reports. */
+  public double[] quantiles() {
+    return quantiles.clone();
+  }
+
   public EstimationMethod method() {
     return method;
   }
@@ -267,6 +279,7 @@ public final class LdpAggregation {
     private Duration lateUpdateInterval = DEFAULT_LATE_UPDATE_INTERVAL;
     private String groupBy;
     private int bins = DEFAULT_BINS;
+    private double[] quantiles = DistributionQuery.defaultProbabilities();
     private EstimationMethod method = EstimationMethod.EM;
     private String uidPrefix;
 
@@ -320,6 +333,17 @@ public final class LdpAggregation {
       return this;
     }
 
+    /**
+     * The probabilities of the quantiles every estimate reports, each with an interval (default
+     * 0.1, 0.5 and 0.9; none for an empty list): strictly between 0 and 1, increasing, at most
+     * {@value DistributionQuery#MAX_PROBABILITIES}. All are read off one band, so more of them
+     * widen none.
+     */
+    public Builder quantiles(double... probabilities) {
+      this.quantiles = probabilities == null ? null : probabilities.clone();
+      return this;
+    }
+
     /** The headline estimate (default {@link EstimationMethod#EM}). */
     public Builder method(EstimationMethod method) {
       this.method = method;
@@ -363,11 +387,23 @@ public final class LdpAggregation {
       if (bins < 1 || bins > MAX_BINS) {
         throw new IllegalArgumentException("bins: must be in [1, " + MAX_BINS + "], got " + bins);
       }
+      Objects.requireNonNull(quantiles, "quantiles: required (an empty list for none)");
+      double[] probabilities;
+      try {
+        probabilities = DistributionQuery.checkProbabilities(quantiles);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("quantiles: " + e.getMessage(), e);
+      }
       Objects.requireNonNull(method, "method: an estimation method is required");
       Uids.checkPrefix(uidPrefix);
       AggregationFields fields = AggregationFields.checked(config, groupBy, null);
       return new LdpAggregation(
-          fields, new Windowing(size, step, lateness, interval), bins, method, uidPrefix);
+          fields,
+          new Windowing(size, step, lateness, interval),
+          bins,
+          probabilities,
+          method,
+          uidPrefix);
     }
 
     private static long millis(String option, Duration d, boolean zeroAllowed) {

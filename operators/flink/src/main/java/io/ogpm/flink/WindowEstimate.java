@@ -19,7 +19,9 @@ import org.apache.flink.annotation.PublicEvolving;
  * its actual inputs) in at least 95 % of windows whatever the inputs; {@link
  * #getMeanIntervalMethod()} says what the linear one used. {@link #getHistogramLower()} and {@link
  * #getHistogramUpper()} are a band that holds the window's histogram of inputs, every bin at once,
- * in at least 95 % of windows (null for mechanisms without one).
+ * in at least 95 % of windows (null for mechanisms without one); {@link #getDistribution()} a band
+ * for their cumulative distribution with the quantiles and exceedance shares read off it (null
+ * likewise).
  *
  * <p>A Flink POJO (no Kryo). Times are epoch milliseconds; a window is {@code [windowStart,
  * windowEnd)}.
@@ -58,6 +60,7 @@ public class WindowEstimate {
   private double meanAlternativeWidth = Double.NaN;
   private double[] histogramLower;
   private double[] histogramUpper;
+  private WindowDistribution distribution;
 
   /** For Flink. */
   public WindowEstimate() {}
@@ -354,6 +357,18 @@ public class WindowEstimate {
     this.histogramUpper = histogramUpper;
   }
 
+  /**
+   * The cumulative band, quantiles and exceedance shares of the window's inputs; null for
+   * mechanisms without a cumulative band.
+   */
+  public WindowDistribution getDistribution() {
+    return distribution;
+  }
+
+  public void setDistribution(WindowDistribution distribution) {
+    this.distribution = distribution;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof WindowEstimate w)) {
@@ -390,7 +405,8 @@ public class WindowEstimate {
         && Objects.equals(meanAlternative, w.meanAlternative)
         && same(meanAlternativeWidth, w.meanAlternativeWidth)
         && Arrays.equals(histogramLower, w.histogramLower)
-        && Arrays.equals(histogramUpper, w.histogramUpper);
+        && Arrays.equals(histogramUpper, w.histogramUpper)
+        && Objects.equals(distribution, w.distribution);
   }
 
   private static boolean same(double a, double b) {

@@ -51,6 +51,7 @@ class LdpAggregationTest {
     assertThat(a.lateUpdateInterval()).isEqualTo(Duration.ofSeconds(10));
     assertThat(a.groupBy()).isNull();
     assertThat(a.bins()).isEqualTo(50);
+    assertThat(a.quantiles()).containsExactly(0.1, 0.5, 0.9);
     assertThat(a.method()).isEqualTo(EstimationMethod.EM);
     assertThat(a.uidPrefix()).isNull();
     assertThat(a.uid("pre-aggregate")).isEqualTo("pre-aggregate");
@@ -61,6 +62,7 @@ class LdpAggregationTest {
             .lateUpdateInterval(Duration.ZERO)
             .groupBy("activity")
             .bins(10_000)
+            .quantiles(0.05, 0.95)
             .method(EstimationMethod.RAW)
             .uidPrefix("p")
             .build();
@@ -69,6 +71,8 @@ class LdpAggregationTest {
     assertThat(b.lateUpdateInterval()).isZero();
     assertThat(b.groupBy()).isEqualTo("activity");
     assertThat(b.bins()).isEqualTo(10_000);
+    assertThat(b.quantiles()).containsExactly(0.05, 0.95);
+    assertThat(valid().quantiles().build().quantiles()).as("none").isEmpty();
     assertThat(b.method()).isEqualTo(EstimationMethod.RAW);
     assertThat(b.uidPrefix()).isEqualTo("p");
     assertThat(b.uid("pre-aggregate")).isEqualTo("p-pre-aggregate");
@@ -85,6 +89,7 @@ class LdpAggregationTest {
                 copy.lateUpdateInterval(),
                 copy.groupBy(),
                 copy.bins(),
+                java.util.Arrays.toString(copy.quantiles()),
                 copy.method(),
                 copy.uidPrefix()))
         .isEqualTo(
@@ -96,6 +101,7 @@ class LdpAggregationTest {
                 b.lateUpdateInterval(),
                 b.groupBy(),
                 b.bins(),
+                java.util.Arrays.toString(b.quantiles()),
                 b.method(),
                 b.uidPrefix()));
     // Tumbling windows stay tumbling: a copy takes a shorter window without a slide of the old
@@ -141,6 +147,15 @@ class LdpAggregationTest {
       assertThatThrownBy(() -> valid().bins(bad).build())
           .hasMessage("bins: must be in [1, 10000], got " + bad);
     }
+    assertThatThrownBy(() -> valid().quantiles(0.5, 1).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("quantiles: a quantile's probability must be in (0, 1), got 1.0");
+    assertThatThrownBy(() -> valid().quantiles(0.9, 0.1).build())
+        .hasMessage(
+            "quantiles: quantile probabilities must increase without repeats, got 0.1 after 0.9");
+    assertThatThrownBy(() -> valid().quantiles((double[]) null).build())
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("quantiles: required (an empty list for none)");
     assertThatThrownBy(() -> valid().method(null).build())
         .isInstanceOf(NullPointerException.class)
         .hasMessage("method: an estimation method is required");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.estimate.DistributionQuery;
 import io.ogpm.estimate.EstimateJson;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimator;
@@ -23,14 +24,19 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** Estimates one field's distribution and mean from perturbed records on stdin. */
+/**
+ * Estimates one field's distribution and mean from perturbed records on stdin: the JSON of {@link
+ * EstimateJson}, with the quantiles of {@code --quantiles} and the exceedance shares of {@code
+ * --exceed} (else of the field's configured {@code exceedances}).
+ */
 @Command(
     name = "estimate",
     mixinStandardHelpOptions = true,
     description =
         "Reads perturbed JSON records (one per line) on stdin and prints one JSON object: count,"
             + " histogram (K frequencies over the field's domain), mean or circularMean and resultantLength,"
-            + " each with a 95%% interval; skipped (records without a usable value) and, with field sampling,"
+            + " each with a 95%% interval; distribution (a 95%% band for the cumulative distribution, with"
+            + " quantiles and exceedance shares read off it); skipped (records without a usable value) and, with field sampling,"
             + " unreported (records that reported other fields).")
 final class EstimateCommand implements Callable<Integer> {
   @Mixin ConfigFileOption config;
@@ -43,6 +49,26 @@ final class EstimateCommand implements Callable<Integer> {
   String field;
 
   @Mixin BinsOption binsOption;
+
+  @Option(
+      names = "--quantiles",
+      paramLabel = "P[,P...]",
+      split = ",",
+      defaultValue = "0.1,0.5,0.9",
+      description =
+          "Quantiles to report with 95%% intervals, as probabilities in (0, 1), increasing."
+              + " Default: ${DEFAULT-VALUE}.")
+  double[] quantiles;
+
+  @Option(
+      names = "--exceed",
+      paramLabel = "T[,T...]",
+      split = ",",
+      description =
+          "Thresholds in the field's units, increasing, within its domain: the share of the inputs"
+              + " above each is reported with a 95%% interval. Default: the field's exceedances in the"
+              + " configuration, else none.")
+  double[] exceed;
 
   @Option(
       names = "--method",
@@ -67,7 +93,7 @@ final class EstimateCommand implements Callable<Integer> {
             .orElseThrow(
                 () -> new UsageError("--field '" + field + "' is not in " + config.file()));
     Mechanism mechanism = MechanismCatalog.of(fc.spec());
-    FieldEstimator estimator = FieldEstimator.of(mechanism, bins);
+    FieldEstimator estimator = FieldEstimator.of(mechanism, bins, query(fc, mechanism));
     if (method.equals("em") && !estimator.canReconstruct()) {
       throw new UsageError(
           "--method em needs a piecewise mechanism; field '"
@@ -124,5 +150,26 @@ final class EstimateCommand implements Callable<Integer> {
     }
     spec.commandLine().getOut().println(json.writeValueAsString(out));
     return 0;
+  }
+
+  /**
+   * The quantiles and thresholds asked for; a usage error naming the option and the bad value.
+   * Without {@code --exceed}, the field's configured thresholds (already checked at load).
+   */
+  private DistributionQuery query(FieldConfig fc, Mechanism mechanism) {
+    DistributionQuery query;
+    try {
+      query = DistributionQuery.of(quantiles, null);
+    } catch (IllegalArgumentException e) {
+      throw new UsageError("--quantiles: " + e.getMessage());
+    }
+    if (exceed == null) {
+      return query.withThresholds(fc.exceedances());
+    }
+    try {
+      return query.withThresholds(exceed).requireWithin(mechanism.domain());
+    } catch (IllegalArgumentException e) {
+      throw new UsageError("--exceed: " + e.getMessage());
+    }
   }
 }

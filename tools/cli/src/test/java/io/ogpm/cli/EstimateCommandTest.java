@@ -194,6 +194,76 @@ class EstimateCommandTest {
     assertThat(out.get("histogram")).hasSize(50);
   }
 
+  /**
+   * The distribution: the default quantiles, those of {@code --quantiles}, the field's configured
+   * exceedances, and {@code --exceed} in their stead; each interval holds the truth of these inputs
+   * (half at -0.5, half at 1).
+   */
+  @Test
+  void reportsTheQuantilesAndExceedancesAskedFor(@TempDir Path dir) throws Exception {
+    Path config =
+        Files.writeString(
+            dir.resolve("c.yaml"),
+            CONFIG.replace(
+                "epsilon: 2.0\n  - name: attitude.roll",
+                "epsilon: 2.0\n    exceedances: [0]\n  - name: attitude.roll"));
+    Mechanism m =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(2).domain(Domain.classical(-2, 2)).build());
+    AesCtrSource bits = AesCtrSource.seeded(5);
+    StringBuilder in = new StringBuilder();
+    for (int i = 0; i < 5_000; i++) {
+      in.append("{\"accel_x\":").append(m.perturb(i % 2 == 0 ? -0.5 : 1.0, bits)).append("}\n");
+    }
+    String[] base = {"estimate", "--config", config.toString(), "--field", "accel_x"};
+    JsonNode byDefault = distribution(withStdin(in.toString(), base));
+    assertThat(byDefault.get("quantiles").findValuesAsText("p"))
+        .containsExactly("0.1", "0.5", "0.9");
+    assertThat(byDefault.get("exceedances").findValuesAsText("threshold")).containsExactly("0.0");
+    assertHolds(byDefault.get("exceedances").get(0), 0.5);
+    assertHolds(byDefault.get("quantiles").get(1), -0.5); // the least t with F(t) >= 0.5
+    JsonNode cdf = byDefault.get("cdf");
+    assertThat(cdf.get("points").get(0).asDouble()).isEqualTo(-2);
+    assertThat(cdf.get("lower")).hasSameSizeAs(cdf.get("points"));
+
+    JsonNode asked =
+        distribution(
+            withStdin(
+                in.toString(),
+                concat(base, "--quantiles", "0.25,0.75", "--exceed", "-1,1.5", "--method", "raw")));
+    assertThat(asked.get("quantiles").findValuesAsText("p")).containsExactly("0.25", "0.75");
+    assertHolds(asked.get("quantiles").get(0), -0.5);
+    assertHolds(asked.get("quantiles").get(1), 1.0);
+    assertThat(asked.get("exceedances").findValuesAsText("threshold"))
+        .containsExactly("-1.0", "1.5");
+    assertHolds(asked.get("exceedances").get(0), 1.0);
+    assertHolds(asked.get("exceedances").get(1), 0.0);
+    // Without a reconstruction (raw), an estimate is its interval's middle.
+    JsonNode median = asked.get("quantiles").get(0);
+    assertThat(median.get("estimate").asDouble())
+        .isEqualTo((median.get("lower").asDouble() + median.get("upper").asDouble()) / 2);
+  }
+
+  private static JsonNode distribution(CommandRun r) throws Exception {
+    assertThat(r.status()).as(r.err()).isZero();
+    return new ObjectMapper().readTree(r.out()).get("distribution");
+  }
+
+  /** An interval object ({@code estimate}, {@code lower}, {@code upper}) that holds the truth. */
+  private static void assertHolds(JsonNode interval, double truth) {
+    assertThat(truth)
+        .as("%s", interval)
+        .isBetween(interval.get("lower").asDouble(), interval.get("upper").asDouble());
+    assertThat(interval.get("estimate").asDouble())
+        .isBetween(interval.get("lower").asDouble(), interval.get("upper").asDouble());
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
   @Test
   void badArgumentsNameTheOption(@TempDir Path dir) throws Exception {
     Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG);
@@ -211,6 +281,24 @@ class EstimateCommandTest {
                     "ml")
                 .err())
         .contains("--method must be raw or em, got 'ml'");
+    String[] accel = {"estimate", "--config", config.toString(), "--field", "accel_x"};
+    CommandRun quantiles = withStdin("", concat(accel, "--quantiles", "0.5,0.5"));
+    assertThat(quantiles.status()).isEqualTo(2);
+    assertThat(quantiles.err())
+        .contains(
+            "--quantiles: quantile probabilities must increase without repeats, got 0.5 after 0.5");
+    assertThat(withStdin("", concat(accel, "--quantiles", "0")).err())
+        .contains("--quantiles: a quantile's probability must be in (0, 1), got 0.0");
+    CommandRun exceed = withStdin("", concat(accel, "--exceed", "1,3"));
+    assertThat(exceed.status()).isEqualTo(2);
+    assertThat(exceed.err())
+        .contains("--exceed: exceedance threshold 3.0 is outside the domain [-2.0, 2.0]");
+    Path outside =
+        Files.writeString(
+            dir.resolve("outside.yaml"),
+            "fields:\n  - {name: a, min: 0, max: 1, epsilon: 1, exceedances: [2]}\n");
+    assertThat(withStdin("", "estimate", "--config", outside.toString(), "--field", "a").err())
+        .contains("field 'a': exceedance threshold 2.0 is outside the domain [0.0, 1.0]");
     Path bad =
         Files.writeString(
             dir.resolve("bad.yaml"),

@@ -1,6 +1,8 @@
 package io.ogpm.flink.aggregate;
 
+import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.estimate.DistributionQuery;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimator;
 import io.ogpm.flink.WindowEstimate;
@@ -49,6 +51,10 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * those alone, as in Flink. A window that first gets records after the watermark passed its end is
  * emitted as a late update. Metrics: {@code lateRecords}, {@code windowEstimates} (emitted), {@code
  * lateUpdates} (of those, emitted after the watermark passed the window's end).
+ *
+ * <p>Each estimate reports the aggregation's quantiles and the field's own exceedance thresholds
+ * ({@link FieldConfig#exceedances()}), read off its cumulative band ({@link
+ * io.ogpm.estimate.DistributionEstimate}).
  */
 @Internal
 public final class WindowEstimateOperator extends AbstractStreamOperator<WindowEstimate>
@@ -58,6 +64,10 @@ public final class WindowEstimateOperator extends AbstractStreamOperator<WindowE
 
   private final PrivacyConfig config;
   private final int bins;
+
+  /** The quantiles' probabilities, validated ({@link DistributionQuery#checkProbabilities}). */
+  private final double[] quantiles;
+
   private final Windowing windowing;
   private final boolean reconstruct;
 
@@ -72,10 +82,26 @@ public final class WindowEstimateOperator extends AbstractStreamOperator<WindowE
   private transient Counter estimates;
   private transient Counter lateUpdates;
 
+  /** The operator reporting the default quantiles ({@link DistributionQuery#DEFAULT}). */
   public WindowEstimateOperator(
       PrivacyConfig config, int bins, Windowing windowing, boolean reconstruct) {
+    this(config, bins, DistributionQuery.defaultProbabilities(), windowing, reconstruct);
+  }
+
+  /**
+   * The operator reporting the quantiles of these probabilities.
+   *
+   * @throws IllegalArgumentException naming a bad probability
+   */
+  public WindowEstimateOperator(
+      PrivacyConfig config,
+      int bins,
+      double[] quantiles,
+      Windowing windowing,
+      boolean reconstruct) {
     this.config = config;
     this.bins = bins;
+    this.quantiles = DistributionQuery.checkProbabilities(quantiles);
     this.windowing = windowing;
     this.reconstruct = reconstruct;
   }
@@ -87,8 +113,13 @@ public final class WindowEstimateOperator extends AbstractStreamOperator<WindowE
     names = new String[n];
     estimators = new FieldEstimator[n];
     for (int i = 0; i < n; i++) {
-      names[i] = config.fields().get(i).name();
-      estimators[i] = FieldEstimator.of(MechanismCatalog.of(config.fields().get(i).spec()), bins);
+      FieldConfig field = config.fields().get(i);
+      names[i] = field.name();
+      estimators[i] =
+          FieldEstimator.of(
+              MechanismCatalog.of(field.spec()),
+              bins,
+              DistributionQuery.of(quantiles, field.exceedances()));
     }
     panes =
         getPartitionedState(

@@ -1,10 +1,14 @@
 package io.ogpm.flink.aggregate;
 
 import io.ogpm.estimate.CircularMeans;
+import io.ogpm.estimate.DistributionEstimate;
+import io.ogpm.estimate.ExceedanceEstimate;
 import io.ogpm.estimate.FieldEstimate;
 import io.ogpm.estimate.Interval;
 import io.ogpm.estimate.LinearMeans;
+import io.ogpm.estimate.QuantileEstimate;
 import io.ogpm.flink.EstimationMethod;
+import io.ogpm.flink.WindowDistribution;
 import io.ogpm.flink.WindowEstimate;
 import org.apache.flink.annotation.Internal;
 
@@ -47,6 +51,9 @@ public final class WindowEstimates {
       w.setHistogramLower(e.band().lower());
       w.setHistogramUpper(e.band().upper());
     }
+    if (e.distribution() != null) {
+      w.setDistribution(distribution(e.distribution()));
+    }
     if (e.linear() != null) {
       LinearMeans m = e.linear();
       Interval headline = useEm ? m.reconstructedMean() : m.mean();
@@ -78,6 +85,47 @@ public final class WindowEstimates {
       w.setRawMean(m.direction().estimate());
       w.setReconstructedMean(m.reconstructed());
     }
+    return w;
+  }
+
+  /** The distribution as parallel arrays. */
+  static WindowDistribution distribution(DistributionEstimate d) {
+    WindowDistribution w = new WindowDistribution();
+    w.setCdfPoints(d.cdf().points());
+    w.setCdfLower(d.cdf().lower());
+    w.setCdfUpper(d.cdf().upper());
+    int q = d.quantiles().size();
+    double[] probabilities = new double[q];
+    double[] estimates = new double[q];
+    double[] lower = new double[q];
+    double[] upper = new double[q];
+    for (int k = 0; k < q; k++) {
+      QuantileEstimate quantile = d.quantiles().get(k);
+      probabilities[k] = quantile.probability();
+      estimates[k] = quantile.interval().estimate();
+      lower[k] = quantile.interval().lower();
+      upper[k] = quantile.interval().upper();
+    }
+    w.setQuantileProbabilities(probabilities);
+    w.setQuantileEstimates(estimates);
+    w.setQuantileLower(lower);
+    w.setQuantileUpper(upper);
+    int x = d.exceedances().size();
+    double[] thresholds = new double[x];
+    double[] shares = new double[x];
+    double[] least = new double[x];
+    double[] most = new double[x];
+    for (int k = 0; k < x; k++) {
+      ExceedanceEstimate exceedance = d.exceedances().get(k);
+      thresholds[k] = exceedance.threshold();
+      shares[k] = exceedance.interval().estimate();
+      least[k] = exceedance.interval().lower();
+      most[k] = exceedance.interval().upper();
+    }
+    w.setExceedanceThresholds(thresholds);
+    w.setExceedanceEstimates(shares);
+    w.setExceedanceLower(least);
+    w.setExceedanceUpper(most);
     return w;
   }
 }

@@ -3,6 +3,7 @@ package io.ogpm.flink.kafka;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
+import io.ogpm.flink.WindowDistribution;
 import io.ogpm.flink.WindowEstimate;
 import io.ogpm.record.JsonDoubleWriter;
 import java.io.ByteArrayOutputStream;
@@ -116,11 +117,68 @@ public final class WindowEstimateSerializer
         array(g, doubles, "upper", e.getHistogramUpper());
         g.writeEndObject();
       }
+      if (e.getDistribution() != null) {
+        distribution(g, doubles, e.getDistribution());
+      }
       g.writeEndObject();
     } catch (IOException ex) {
       throw new UncheckedIOException("cannot write a window estimate", ex);
     }
     return bytes.toByteArray();
+  }
+
+  /**
+   * {@code distribution}: the cumulative band's arrays, then one object per quantile ({@code p})
+   * and per exceedance ({@code threshold}) with its {@code estimate}, {@code lower} and {@code
+   * upper}.
+   */
+  private static void distribution(JsonGenerator g, JsonDoubleWriter doubles, WindowDistribution d)
+      throws IOException {
+    g.writeObjectFieldStart("distribution");
+    g.writeObjectFieldStart("cdf");
+    array(g, doubles, "points", d.getCdfPoints());
+    array(g, doubles, "lower", d.getCdfLower());
+    array(g, doubles, "upper", d.getCdfUpper());
+    g.writeEndObject();
+    intervals(
+        g,
+        "quantiles",
+        "p",
+        d.getQuantileProbabilities(),
+        d.getQuantileEstimates(),
+        d.getQuantileLower(),
+        d.getQuantileUpper());
+    intervals(
+        g,
+        "exceedances",
+        "threshold",
+        d.getExceedanceThresholds(),
+        d.getExceedanceEstimates(),
+        d.getExceedanceLower(),
+        d.getExceedanceUpper());
+    g.writeEndObject();
+  }
+
+  /** An array of {@code {key: at[k], estimate, lower, upper}}. */
+  private static void intervals(
+      JsonGenerator g,
+      String name,
+      String key,
+      double[] at,
+      double[] estimate,
+      double[] lower,
+      double[] upper)
+      throws IOException {
+    g.writeArrayFieldStart(name);
+    for (int k = 0; k < at.length; k++) {
+      g.writeStartObject();
+      g.writeNumberField(key, at[k]);
+      g.writeNumberField("estimate", estimate[k]);
+      g.writeNumberField("lower", lower[k]);
+      g.writeNumberField("upper", upper[k]);
+      g.writeEndObject();
+    }
+    g.writeEndArray();
   }
 
   /** The histograms and band: most of an estimate's text, written by {@link JsonDoubleWriter}. */

@@ -368,4 +368,52 @@ class WindowEstimateOperatorTest {
     assertThat(PartialAggregate.groupOf("3")).isNull();
     assertThat(PartialAggregate.fieldOf("3")).isEqualTo(3);
   }
+
+  /**
+   * Each estimate reports the operator's quantiles and its field's own exceedance thresholds, as
+   * the field's estimator with that query gives them.
+   */
+  @Test
+  void estimatesReportTheAggregationsQuantilesAndTheFieldsExceedances() throws Exception {
+    io.ogpm.config.PrivacyConfig config =
+        io.ogpm.config.PrivacyConfig.parse(
+            """
+            passthrough: [activity]
+            fields:
+              - {name: x, min: 0, max: 1, epsilon: 1, exceedances: [0.25, 0.75]}
+              - {name: att.roll, domain: circular, min: -3.141592653589793, max: 3.141592653589793, epsilon: 2}
+            """);
+    double[] quantiles = {0.25, 0.75};
+    WindowEstimateOperator op =
+        new WindowEstimateOperator(config, Aggregations.BINS, quantiles, TUMBLING, true);
+    try (var h =
+        new KeyedOneInputStreamOperatorTestHarness<>(op, new FieldAndGroup(), Types.STRING)) {
+      h.open();
+      h.processElement(partial(0, "a", 0, 400), 1);
+      h.processElement(partial(1, "a", 0, 400), 1);
+      h.processWatermark(9_999);
+      List<WindowEstimate> out = take(h);
+      assertThat(out).hasSize(2);
+      for (WindowEstimate w : out) {
+        int field = w.getField().equals("x") ? 0 : 1;
+        FieldEstimator e =
+            FieldEstimator.of(
+                Aggregations.MECHANISMS[field],
+                Aggregations.BINS,
+                io.ogpm.estimate.DistributionQuery.of(
+                    quantiles, config.fields().get(field).exceedances()));
+        FieldAccumulator acc = e.newAccumulator(w.getField());
+        for (double v : values(TUMBLING, 0, field, "a")) {
+          acc.add(v, e.binning());
+        }
+        assertThat(w.getDistribution().getQuantileProbabilities()).containsExactly(0.25, 0.75);
+        assertThat(w.getDistribution().getExceedanceThresholds())
+            .containsExactly(field == 0 ? new double[] {0.25, 0.75} : new double[0]);
+        assertThat(w)
+            .isEqualTo(
+                WindowEstimates.of(
+                    0, 10_000, w.getField(), "a", Aggregations.BINS, e.estimate(acc, true), true));
+      }
+    }
+  }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ogpm.estimate.DistributionQuery;
 import io.ogpm.estimate.EstimateJson;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimate;
@@ -26,10 +27,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The stats topic's JSON (docs/aggregation.md, "Reading the stats") is byte for byte what a
  * tree-built reference writes (the window, group, field and bins, then {@link EstimateJson}), for
- * classical and circular fields, with and without reconstruction, without a valid interval, and for
- * a mechanism that cannot be reconstructed. (Its doubles are the shortest decimals that read back
- * as the same double: for rare values outside [1e-3, 1e7), one digit fewer than Java 17's {@code
- * Double.toString}, none of them among these.)
+ * classical and circular fields, with and without reconstruction, without a valid interval, with
+ * the distribution's quantiles and exceedances, and for a mechanism that cannot be reconstructed.
+ * (Its doubles are the shortest decimals that read back as the same double: for rare values outside
+ * [1e-3, 1e7), one digit fewer than Java 17's {@code Double.toString}, none of them among these.)
  */
 class WindowEstimateSerializerTest {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -69,8 +70,15 @@ class WindowEstimateSerializerTest {
     AesCtrSource bits = AesCtrSource.seeded(11);
     int compared = 0;
     int alternatives = 0;
+    int distributions = 0;
     for (Mechanism m : mechanisms) {
-      FieldEstimator estimator = FieldEstimator.of(m, 12);
+      double lo = m.domain().lo();
+      FieldEstimator estimator =
+          FieldEstimator.of(
+              m,
+              12,
+              DistributionQuery.DEFAULT.withThresholds(
+                  lo + 0.1 * m.domain().width(), lo + 0.5 * m.domain().width()));
       for (int n : new int[] {1, 30, 2_000}) {
         FieldAccumulator acc = estimator.newAccumulator("f");
         for (int i = 0; i < n; i++) {
@@ -90,6 +98,7 @@ class WindowEstimateSerializerTest {
                     before(1_767_225_600_000L, 1_767_225_610_000L, group, "att.roll", 12, e, em));
             compared++;
             alternatives += json.contains("\"meanAlternative\"") ? 1 : 0;
+            distributions += json.contains("\"exceedances\":[{\"threshold\"") ? 1 : 0;
           }
         }
       }
@@ -97,6 +106,8 @@ class WindowEstimateSerializerTest {
     assertThat(compared).isEqualTo(5 * 3 * 2 * 2);
     // ogpm's readings in the first 30 % of [-3, 3] reach into its end band
     assertThat(alternatives).isPositive();
+    // ogpm on both domains and pm on the interval have a cumulative band, at each of 3 counts
+    assertThat(distributions).isEqualTo(3 * 3 * 2 * 2);
   }
 
   @Test
@@ -135,6 +146,10 @@ class WindowEstimateSerializerTest {
     assertThat(w.getRawMean()).isEqualTo(e.circular().direction().estimate());
     assertThat(w.getMean()).isNaN();
     assertThat(w.getEmIterations()).isEqualTo(e.iterations());
+    assertThat(w.getDistribution().getCdfPoints()).containsExactly(e.distribution().cdf().points());
+    assertThat(w.getDistribution().getQuantileEstimates()[1])
+        .isEqualTo(e.distribution().quantiles().get(1).interval().estimate());
+    assertThat(w.getDistribution().getExceedanceThresholds()).isEmpty();
     assertThat(w.toString())
         .isEqualTo(
             "WindowEstimate{[5, 15) dir group=g n=500 em circularMean="
