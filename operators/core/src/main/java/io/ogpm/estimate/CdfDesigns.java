@@ -55,6 +55,33 @@ record CdfDesigns(
   /** Certificates this close are one. */
   static final double SAME = 1e-9;
 
+  /**
+   * A threshold's programs take the windows whose edges lie within this share of the domain of it.
+   * Where a mechanism is wide (low epsilon) a single window is already the best certificate, and
+   * the single-window bounds beside the families take every window; where it is narrow, the best
+   * certificates combine a few windows near the threshold. Fewer rows make each program several
+   * times cheaper; a window left out only loses sharpness, never validity.
+   */
+  static final double REACH = 0.25;
+
+  /** The tails whose middles lie within {@link #REACH} of t; the nearest one if none does. */
+  private static int[] near(int[] middle, int t, int cells) {
+    double reach = REACH * cells;
+    int nearest = 1;
+    List<Integer> used = new ArrayList<>();
+    for (int o = 1; o < middle.length; o++) {
+      if (Math.abs(middle[o] - t) <= reach) {
+        used.add(o);
+      }
+      if (Math.abs(middle[o] - t) < Math.abs(middle[nearest] - t)) {
+        nearest = o;
+      }
+    }
+    return used.isEmpty()
+        ? new int[] {nearest}
+        : used.stream().mapToInt(Integer::intValue).toArray();
+  }
+
   /** For every threshold j and side s, slot {@code 2 j + s}: the family, duplicates removed. */
   List<List<CdfCertificates.Certificate>> certificates(double[][] tails, int[] edges) {
     int cells = tails.length - 1;
@@ -70,10 +97,20 @@ record CdfDesigns(
     }
     double spacing =
         edges.length > 1 ? (double) (edges[edges.length - 1] - edges[0]) / (edges.length - 1) : 1;
+    // Where each tail crosses one half: about where its output edge lies among the inputs.
+    int[] middle = new int[outputs];
+    for (int o = 1; o < outputs; o++) {
+      int g = 0;
+      while (g < cells && tails[g][o] < 0.5) {
+        g++;
+      }
+      middle[o] = g;
+    }
     // Each threshold's programs are independent of the others': solved in parallel, in order.
     return IntStream.range(0, 2 * edges.length)
         .parallel()
-        .mapToObj(slot -> family(tails, byEdge, grid, base, spacing, edges[slot / 2], slot % 2))
+        .mapToObj(
+            slot -> family(tails, byEdge, grid, base, middle, spacing, edges[slot / 2], slot % 2))
         .toList();
   }
 
@@ -83,12 +120,12 @@ record CdfDesigns(
       double[][] byEdge,
       int[] grid,
       double[][] base,
+      int[] middle,
       double spacing,
       int t,
       int side) {
     int cells = tails.length - 1;
     int outputs = tails[0].length - 1;
-    int rows = base.length;
     List<CdfCertificates.Certificate> family = new ArrayList<>();
     if (t == cells) {
       // Every input is at or below the top, none above: a constant bound, no data needed.
@@ -97,9 +134,12 @@ record CdfDesigns(
       family.add(new CdfCertificates.Certificate(none, new double[0], nu));
       return family;
     }
+    int[] used = near(middle, t, cells);
+    int rows = 2 * used.length;
     double[][] a = new double[rows][];
-    for (int r = 0; r < rows; r++) {
-      a[r] = base[r].clone();
+    for (int i = 0; i < used.length; i++) {
+      a[i] = base[used[i] - 1].clone();
+      a[used.length + i] = base[outputs - 1 + used[i] - 1].clone();
     }
     double[] b = new double[rows];
     double[] objective = new double[grid.length + 1];
@@ -107,7 +147,8 @@ record CdfDesigns(
       // Above t, inputs just above t act as at t: the program counts t in, as certifying does.
       objective[k] = (side == 0 ? grid[k] <= t : grid[k] >= t) ? 1 : 0;
     }
-    double level = Math.log(rows / alpha);
+    // The level of every window's bounds, as an emission holds them.
+    double level = Math.log(2 * (outputs - 1) / alpha);
     for (double[] design : designs()) {
       double centre = t + (side == 0 ? 1 : -1) * design[0] * spacing;
       double[] w = weights(grid, centre, design[1] * cells);
@@ -122,17 +163,17 @@ record CdfDesigns(
         mass += w[k] * objective[k];
       }
       objective[grid.length] = mass;
-      for (int o = 1; o < outputs; o++) {
-        a[o - 1][grid.length] = q[o];
-        a[outputs - 1 + o - 1][grid.length] = -q[o];
+      for (int i = 0; i < used.length; i++) {
+        a[i][grid.length] = q[used[i]];
+        a[used.length + i][grid.length] = -q[used[i]];
       }
       for (long n : sizes) {
-        for (int o = 1; o < outputs; o++) {
-          long count = Math.round(q[o] * n);
-          b[o - 1] = ChernoffBounds.upper(count, n, level);
-          b[outputs - 1 + o - 1] = -ChernoffBounds.lower(count, n, level);
+        for (int i = 0; i < used.length; i++) {
+          long count = Math.round(q[used[i]] * n);
+          b[i] = ChernoffBounds.upper(count, n, level);
+          b[used.length + i] = -ChernoffBounds.lower(count, n, level);
         }
-        CdfCertificates.Certificate c = certificate(byEdge, t, side, objective, a, b, outputs);
+        CdfCertificates.Certificate c = certificate(byEdge, t, side, objective, a, b, used);
         if (c != null && family.stream().noneMatch(f -> f.sameAs(c, SAME))) {
           family.add(c);
         }
@@ -159,27 +200,27 @@ record CdfDesigns(
       double[] objective,
       double[][] a,
       double[] b,
-      int outputs) {
+      int[] used) {
     LinearProgram.Solution s = LinearProgram.maximize(objective, a, b);
     if (s.status() == LinearProgram.Status.INFEASIBLE) {
       return null;
     }
     double[] y = s.rowDuals();
     int count = 0;
-    double[] c = new double[outputs];
-    for (int o = 1; o < outputs; o++) {
-      c[o] = y[o - 1] - y[outputs - 1 + o - 1];
-      if (Math.abs(c[o]) > NEGLIGIBLE) {
+    double[] c = new double[used.length];
+    for (int i = 0; i < used.length; i++) {
+      c[i] = y[i] - y[used.length + i];
+      if (Math.abs(c[i]) > NEGLIGIBLE) {
         count++;
       }
     }
     int[] o = new int[count];
     double[] coefficients = new double[count];
-    int i = 0;
-    for (int k = 1; k < outputs; k++) {
-      if (Math.abs(c[k]) > NEGLIGIBLE) {
-        o[i] = k;
-        coefficients[i++] = c[k];
+    int k = 0;
+    for (int i = 0; i < used.length; i++) {
+      if (Math.abs(c[i]) > NEGLIGIBLE) {
+        o[k] = used[i];
+        coefficients[k++] = c[i];
       }
     }
     double nu = CertifiedConstant.of(byEdge, t, side, o, coefficients);

@@ -330,6 +330,15 @@ final class CumulativeBands {
     for (int k = 1; k < count; k++) {
       lower[k] = Math.max(lower[k], lower[k - 1]);
     }
+    for (int k = 0; k < count; k++) {
+      // Bounds that cross say that this window is one of the few the band misses: report the
+      // range between them rather than an empty one (both ends stay monotone).
+      if (lower[k] > upper[k]) {
+        double crossed = lower[k];
+        lower[k] = upper[k];
+        upper[k] = crossed;
+      }
+    }
     return new CumulativeBand(points, lower, upper);
   }
 }

@@ -37,6 +37,64 @@ class CumulativeBandsTest {
     return acc.getHistogram();
   }
 
+  /**
+   * Counts a producer chose, not a mechanism's outputs (everything at both ends, one output bin,
+   * alternate bins, random): the band stays well formed, its ends monotone, the lower never above
+   * the upper (where the bounds cross, the window is one the band misses, and the range between
+   * them is reported), every quantile's interval ordered with its estimate inside.
+   */
+  @Test
+  void countsNoMechanismWouldGiveStillGiveAWellFormedBand() {
+    RandomBits bits = AesCtrSource.seeded(45_003L);
+    for (Domain domain : List.of(Domain.classical(0, 1), Domain.circular(0, 1))) {
+      Mechanism m = ogpm(4, domain);
+      FieldBinning binning = FieldBinning.of(m, BINS);
+      CumulativeBands bands = bands(m, binning);
+      int outputs = binning.outputBins();
+      List<long[]> windows = new ArrayList<>();
+      long[] ends = new long[outputs];
+      ends[0] = 5_000;
+      ends[outputs - 1] = 5_000;
+      windows.add(ends);
+      for (int o = 0; o < outputs; o += 7) {
+        long[] one = new long[outputs];
+        one[o] = 10_000;
+        windows.add(one);
+      }
+      long[] alternate = new long[outputs];
+      for (int o = 0; o < outputs; o += 2) {
+        alternate[o] = 200;
+      }
+      windows.add(alternate);
+      for (int r = 0; r < 20; r++) {
+        long[] random = new long[outputs];
+        for (int o = 0; o < outputs; o++) {
+          random[o] = (long) (bits.nextUniform() * 300);
+        }
+        windows.add(random);
+      }
+      for (long[] counts : windows) {
+        long n = Arrays.stream(counts).sum();
+        CumulativeBand band = bands.band(counts, n);
+        double[] lower = band.lower();
+        double[] upper = band.upper();
+        for (int k = 0; k < lower.length; k++) {
+          assertThat(lower[k]).isBetween(0.0, upper[k]);
+          assertThat(upper[k]).isLessThanOrEqualTo(1.0);
+          if (k > 0) {
+            assertThat(lower[k]).isGreaterThanOrEqualTo(lower[k - 1]);
+            assertThat(upper[k]).isGreaterThanOrEqualTo(upper[k - 1]);
+          }
+        }
+        for (double p : new double[] {0.01, 0.1, 0.5, 0.9, 0.99}) {
+          Interval q = band.quantile(p, bits.nextUniform());
+          assertThat(q.lower()).isLessThanOrEqualTo(q.upper());
+          assertThat(q.estimate()).isBetween(q.lower(), q.upper());
+        }
+      }
+    }
+  }
+
   @Test
   void anEmptyWindowHasNoBand() {
     Mechanism m = ogpm(1, Domain.classical(0, 1));

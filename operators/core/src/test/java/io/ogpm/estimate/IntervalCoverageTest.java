@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.AfterAll;
@@ -31,11 +32,13 @@ import org.junit.jupiter.api.Test;
  * tails' thresholds, the output bins' edges, MotionSense-shaped data; on the circle a point mass,
  * uniform, two antipodal masses and a concentrated one) by eps {0.5, 1, 4} by window size {200,
  * 1000, 10000}, for the headline intervals of both methods as {@link EstimateJson} renders them,
- * and for the histogram band (every bin at once). The truth is the mean (the mean resultant vector,
- * the histogram) of each simulated window's own inputs. For comparison the tables also give the
- * output mean's interval alone (without the tail statistics), the confidence disk's projection for
- * the circular direction, the oracle's width and pm's. Every other mechanism {@code auto} may
- * choose is checked at the weak spots of the grid, each side of its interval on its own.
+ * and for the distribution: the cumulative band (every point at once), the median and the share
+ * above the domain's middle, each side on its own too. The truth is the mean (the mean resultant
+ * vector, the share at or below each point, the median, the share above) of each simulated window's
+ * own inputs. For comparison the tables also give the output mean's interval alone (without the
+ * tail statistics), the confidence disk's projection for the circular direction, the oracle's width
+ * and pm's. Every other mechanism {@code auto} may choose is checked at the weak spots of the grid,
+ * each side of its interval on its own.
  *
  * <p>Each cell runs {@link #WINDOWS} windows (fewer at n = 10,000, where each costs most), the
  * first {@link #EM_WINDOWS} of them with the EM reconstruction, the slow part. The em headline
@@ -114,15 +117,17 @@ class IntervalCoverageTest {
   static final int CANDIDATE_WINDOWS = scaled(1000);
 
   /**
-   * Checks across the tests: ogpm's two linear kinds and its band, and pm's and hm's one over their
-   * distributions, three circular kinds and the circle's band, 9 cells each; the two-sided
-   * exactness checks (three of ogpm's, two of each unbiased mechanism's); and three per cell of
-   * auto's other candidates (coverage and each side), counted for every type.
+   * Checks across the tests: ogpm's two linear kinds and its three distribution kinds (the
+   * cumulative band, the median, the share above the middle: coverage and each side), and pm's and
+   * hm's one over their distributions, three circular kinds and the circle's distribution kinds
+   * likewise, 9 cells each; the two-sided exactness checks (three of ogpm's, two of each unbiased
+   * mechanism's); and three per cell of auto's other candidates (coverage and each side), counted
+   * for every type.
    */
   static final int CHECKS =
-      (3 * LinearInputs.values().length
+      ((2 + 3 * 3) * LinearInputs.values().length
                   + UNBIASED_TYPES.length * UNBIASED_INPUTS.length
-                  + 4 * CircularInputs.values().length)
+                  + (3 + 3 * 3) * CircularInputs.values().length)
               * 9
           + (3 + 2 * UNBIASED_TYPES.length) * 2
           + (SMALL_TYPES.length * UNBIASED_INPUTS.length + 2) * SMALL_SIZES.length
@@ -319,8 +324,8 @@ class IntervalCoverageTest {
     Tally[][] raw = new Tally[inputs.length][];
     Tally[][] em = new Tally[inputs.length][];
     Tally[][] old = new Tally[inputs.length][];
-    Tally[][] band = new Tally[inputs.length][];
-    linearGrid(MechanismType.OGPM, inputs, raw, em, old, band, failures);
+    Tally[][][] distribution = new Tally[3][inputs.length][];
+    linearGrid(MechanismType.OGPM, inputs, raw, em, old, distribution, failures);
     sideBySide(
         "Linear mean (ogpm), method raw (headline `meanInterval`): coverage / mean width, and in parentheses"
             + " the output mean's interval alone (without the tail statistics)",
@@ -328,10 +333,7 @@ class IntervalCoverageTest {
         raw,
         old);
     table("Linear mean (ogpm), method em (the same interval, reconstructed mean)", inputs, em);
-    table(
-        "Histogram band (ogpm, `histogramBand`): coverage of every bin at once / mean height of the band",
-        inputs,
-        band);
+    distributionTables("ogpm", inputs, distribution);
     oracleAndPm();
     exact(failures, "ogpm", LinearInputs.POINT_LO, raw[0], 0.975, 0.9875);
     exact(failures, "ogpm", LinearInputs.POINT_HI, raw[1], 0.975, 0.9875);
@@ -541,8 +543,14 @@ class IntervalCoverageTest {
   /** One side of a 95 % interval may miss in at most 2.5 % of windows. */
   private static void checkSide(
       List<String> failures, String kind, String where, long misses, Tally t) {
+    checkSide(failures, kind, where, misses, t, 0.025);
+  }
+
+  /** One side may miss in at most {@code share} of windows. */
+  private static void checkSide(
+      List<String> failures, String kind, String where, long misses, Tally t, double share) {
     double lower = ClopperPearson.lower(misses, t.windows, ALPHA);
-    if (lower > 0.025) {
+    if (lower > share) {
       failures.add(
           String.format(
               Locale.ROOT,
@@ -655,7 +663,8 @@ class IntervalCoverageTest {
 
   /**
    * Simulates every cell of a linear grid for one mechanism type; em, {@code old} (the output
-   * mean's interval alone) and band tallies only where their arrays are not null.
+   * mean's interval alone) and distribution tallies ({@link #distributionTables}) only where their
+   * arrays are not null.
    */
   private static void linearGrid(
       MechanismType type,
@@ -663,21 +672,23 @@ class IntervalCoverageTest {
       Tally[][] raw,
       Tally[][] em,
       Tally[][] old,
-      Tally[][] band,
+      Tally[][][] distribution,
       List<String> failures) {
     for (int d = 0; d < inputs.length; d++) {
       raw[d] = new Tally[EPSILONS.length * SIZES.length];
       if (em != null) {
         em[d] = new Tally[EPSILONS.length * SIZES.length];
         old[d] = new Tally[EPSILONS.length * SIZES.length];
-        band[d] = new Tally[EPSILONS.length * SIZES.length];
+        for (Tally[][] kind : distribution) {
+          kind[d] = new Tally[EPSILONS.length * SIZES.length];
+        }
       }
     }
     for (int e = 0; e < EPSILONS.length; e++) {
       Mechanism m =
           MechanismCatalog.of(
               MechanismSpec.builder().type(type).epsilon(EPSILONS[e]).domain(LINEAR).build());
-      FieldEstimator estimator = FieldEstimator.of(m, BINS);
+      FieldEstimator estimator = FieldEstimator.of(m, BINS, query(LINEAR));
       Layout layout = Layout.of(estimator);
       for (int d = 0; d < inputs.length; d++) {
         LinearInputs in = inputs[d];
@@ -686,19 +697,19 @@ class IntervalCoverageTest {
           Tally r = raw[d][cell] = new Tally();
           Tally t = em == null ? null : (em[d][cell] = new Tally());
           Tally o = em == null ? null : (old[d][cell] = new Tally());
-          Tally h = em == null ? null : (band[d][cell] = new Tally());
+          Tally[] h = em == null ? null : newTallies(distribution, d, cell);
           RandomBits bits =
               AesCtrSource.seeded(
                   1_000_000L * (type.ordinal() + 1) + 10_000L * (in.ordinal() + 1) + cell);
           for (int w = 0; w < WINDOWS[s]; w++) {
             FieldAccumulator acc = estimator.newAccumulator();
             double sum = 0;
-            double[] histogram = new double[BINS];
+            double[] xs = new double[SIZES[s]];
             for (int i = 0; i < SIZES[s]; i++) {
               double x =
                   Math.min(LINEAR.lo() + LINEAR.width() * in.next(bits, layout), LINEAR.hi());
               sum += x;
-              histogram[estimator.binning().inputBin(x)] += 1.0 / SIZES[s];
+              xs[i] = x;
               acc.add(m.perturb(x, bits), estimator.binning());
             }
             double truth = sum / SIZES[s];
@@ -714,7 +725,7 @@ class IntervalCoverageTest {
                   truth >= before.lower() && truth <= before.upper(),
                   before.upper() - before.lower(),
                   true);
-              tallyBand(h, estimate.band(), histogram);
+              tallyDistribution(h, estimate.distribution(), xs, LINEAR);
             }
             if (withEm) {
               JsonNode emJson = EstimateJson.render(estimate, true);
@@ -729,29 +740,136 @@ class IntervalCoverageTest {
           check(failures, type.id() + " mean (raw)", where, r);
           if (t != null) {
             check(failures, type.id() + " mean (em)", where, t);
-            check(failures, type.id() + " histogram band", where, h);
+            checkDistribution(failures, type.id(), where, distribution, d, cell);
           }
         }
       }
     }
   }
 
+  /** The distribution's kinds, in the order of the tallies' first index. */
+  private static final String[] DISTRIBUTION_KINDS = {
+    "cumulative band", "median", "share above the middle"
+  };
+
+  /** The default quantiles, and the share above the domain's middle. */
+  private static DistributionQuery query(Domain domain) {
+    return DistributionQuery.DEFAULT.withThresholds(domain.lo() + domain.width() / 2);
+  }
+
+  private static Tally[] newTallies(Tally[][][] distribution, int row, int cell) {
+    Tally[] t = new Tally[distribution.length];
+    for (int k = 0; k < t.length; k++) {
+      t[k] = distribution[k][row][cell] = new Tally();
+    }
+    return t;
+  }
+
   /**
-   * The band covers when every bin's true share lies in it; its width is its mean height over the
-   * bins.
+   * The cumulative band covers when the window's true share at or below every point (on a circle:
+   * in the arc from the domain's start) lies in it, its width the mean over the points; the median
+   * and the share above the middle cover when the window's own lie in their intervals.
    */
-  private static void tallyBand(Tally t, HistogramBand band, double[] truth) {
-    if (band == null) {
-      t.add(false, false, 0, true);
+  private static void tallyDistribution(
+      Tally[] t, DistributionEstimate distribution, double[] xs, Domain domain) {
+    if (distribution == null) {
+      for (Tally each : t) {
+        each.add(false, false, 0, true);
+      }
       return;
     }
-    boolean all = true;
-    double height = 0;
-    for (int j = 0; j < truth.length; j++) {
-      all &= truth[j] >= band.lower()[j] - 1e-12 && truth[j] <= band.upper()[j] + 1e-12;
-      height += (band.upper()[j] - band.lower()[j]) / truth.length;
+    double[] sorted = new double[xs.length];
+    for (int i = 0; i < xs.length; i++) {
+      // On a circle, the position along the arc from the domain's start.
+      sorted[i] =
+          domain.isCircular() ? domain.lo() + mod(xs[i] - domain.lo(), domain.width()) : xs[i];
     }
-    t.add(true, all, height, true);
+    Arrays.sort(sorted);
+    CumulativeBand band = distribution.cdf();
+    double[] points = band.points();
+    boolean all = true;
+    boolean below = false;
+    boolean above = false;
+    double width = 0;
+    for (int k = 0; k < points.length; k++) {
+      double truth = (double) atOrBelow(sorted, points[k]) / sorted.length;
+      below |= truth < band.lower()[k] - 1e-12;
+      above |= truth > band.upper()[k] + 1e-12;
+      width += (band.upper()[k] - band.lower()[k]) / points.length;
+    }
+    all = !below && !above;
+    t[0].add(true, all, width, true);
+    t[0].truthBelow += below ? 1 : 0;
+    t[0].truthAbove += above ? 1 : 0;
+    Interval median = distribution.quantiles().get(1).interval();
+    tallyInterval(t[1], median, sorted[(int) Math.ceil(0.5 * sorted.length) - 1]);
+    double middle = domain.lo() + domain.width() / 2;
+    Interval share = distribution.exceedances().get(0).interval();
+    tallyInterval(t[2], share, 1 - (double) atOrBelow(sorted, middle) / sorted.length);
+  }
+
+  private static void tallyInterval(Tally t, Interval interval, double truth) {
+    t.add(
+        true,
+        truth >= interval.lower() && truth <= interval.upper(),
+        interval.upper() - interval.lower(),
+        interval.estimate() >= interval.lower() && interval.estimate() <= interval.upper());
+    t.truthBelow += truth < interval.lower() ? 1 : 0;
+    t.truthAbove += truth > interval.upper() ? 1 : 0;
+  }
+
+  private static double mod(double x, double m) {
+    double r = x % m;
+    return r < 0 ? r + m : r;
+  }
+
+  /** How many of the sorted values are at or below t. */
+  private static int atOrBelow(double[] sorted, double t) {
+    int lo = 0;
+    int hi = sorted.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (sorted[mid] <= t) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /**
+   * Each distribution kind covers in at least 95 % of windows, and the truth lies beyond either end
+   * in at most 5 % (a simultaneous band splits its error between its ends by the data, not evenly).
+   */
+  private static void checkDistribution(
+      List<String> failures, String type, String where, Tally[][][] tallies, int row, int cell) {
+    for (int k = 0; k < tallies.length; k++) {
+      Tally t = tallies[k][row][cell];
+      String kind = type + " " + DISTRIBUTION_KINDS[k];
+      check(failures, kind, where, t);
+      checkSide(failures, kind + ", truth below", where, t.truthBelow, t, 0.05);
+      checkSide(failures, kind + ", truth above", where, t.truthAbove, t, 0.05);
+    }
+  }
+
+  private static void distributionTables(String type, Enum<?>[] rows, Tally[][][] tallies) {
+    table(
+        "Cumulative band ("
+            + type
+            + ", `distribution.cdf`): coverage of every point at once / mean width of the band",
+        rows,
+        tallies[0]);
+    table(
+        "Median (" + type + ", `distribution.quantiles`, p 0.5): coverage / mean width",
+        rows,
+        tallies[1]);
+    table(
+        "Share above the domain's middle ("
+            + type
+            + ", `distribution.exceedances`): coverage / mean width",
+        rows,
+        tallies[2]);
   }
 
   /**
@@ -810,11 +928,11 @@ class IntervalCoverageTest {
     Tally[][] emDirection = new Tally[CircularInputs.values().length][cells];
     Tally[][] length = new Tally[CircularInputs.values().length][cells];
     Tally[][] diskDirection = new Tally[CircularInputs.values().length][cells];
-    Tally[][] band = new Tally[CircularInputs.values().length][cells];
+    Tally[][][] distribution = new Tally[3][CircularInputs.values().length][cells];
     for (int e = 0; e < EPSILONS.length; e++) {
       Mechanism m =
           MechanismCatalog.of(MechanismSpec.builder().epsilon(EPSILONS[e]).domain(CIRCLE).build());
-      FieldEstimator estimator = FieldEstimator.of(m, BINS);
+      FieldEstimator estimator = FieldEstimator.of(m, BINS, query(CIRCLE));
       for (CircularInputs inputs : CircularInputs.values()) {
         for (int s = 0; s < SIZES.length; s++) {
           int cell = e * SIZES.length + s;
@@ -822,18 +940,18 @@ class IntervalCoverageTest {
           Tally t = emDirection[inputs.ordinal()][cell] = new Tally();
           Tally l = length[inputs.ordinal()][cell] = new Tally();
           Tally before = diskDirection[inputs.ordinal()][cell] = new Tally();
-          Tally h = band[inputs.ordinal()][cell] = new Tally();
+          Tally[] h = newTallies(distribution, inputs.ordinal(), cell);
           RandomBits bits = AesCtrSource.seeded(2_000_000L * (inputs.ordinal() + 1) + cell);
           for (int w = 0; w < WINDOWS[s]; w++) {
             FieldAccumulator acc = estimator.newAccumulator();
             double c = 0;
             double sn = 0;
-            double[] histogram = new double[BINS];
+            double[] xs = new double[SIZES[s]];
             for (int i = 0; i < SIZES[s]; i++) {
               double x = inputs.next(bits);
               c += Math.cos(Math.toRadians(x));
               sn += Math.sin(Math.toRadians(x));
-              histogram[estimator.binning().inputBin(x)] += 1.0 / SIZES[s];
+              xs[i] = x;
               acc.add(m.perturb(x, bits), estimator.binning());
             }
             double trueLength =
@@ -852,7 +970,7 @@ class IntervalCoverageTest {
                 onArc(trueDirection, disk.lower(), disk.upper()),
                 arcWidth(disk.lower(), disk.upper()),
                 true);
-            tallyBand(h, estimate.band(), histogram);
+            tallyDistribution(h, estimate.distribution(), xs, CIRCLE);
             JsonNode li = json.get("resultantLengthInterval");
             boolean hasLength = li != null && !li.isNull();
             double lo = hasLength ? li.get(0).asDouble() : Double.NaN;
@@ -876,7 +994,7 @@ class IntervalCoverageTest {
           check(failures, "circular mean direction (raw)", where, d);
           check(failures, "circular mean direction (em)", where, t);
           check(failures, "resultant length", where, l);
-          check(failures, "circular histogram band", where, h);
+          checkDistribution(failures, "circular ogpm", where, distribution, inputs.ordinal(), cell);
         }
       }
     }
@@ -891,10 +1009,7 @@ class IntervalCoverageTest {
         CircularInputs.values(),
         emDirection);
     table("Mean resultant length (`resultantLengthInterval`)", CircularInputs.values(), length);
-    table(
-        "Histogram band (circular ogpm, `histogramBand`): coverage of every bin at once / mean height",
-        CircularInputs.values(),
-        band);
+    distributionTables("circular ogpm", CircularInputs.values(), distribution);
     assertThat(failures).as("cells whose interval under-covers").isEmpty();
   }
 
