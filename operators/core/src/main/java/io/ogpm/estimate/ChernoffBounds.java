@@ -19,6 +19,9 @@ package io.ogpm.estimate;
 final class ChernoffBounds {
   private static final int ITERATIONS = 50;
 
+  /** A KL excess {@code n KL(p || u) - L} at or below this ends the iteration. */
+  private static final double CONVERGED = 1e-10;
+
   private ChernoffBounds() {}
 
   /** A bound at or above pbar with probability at least {@code 1 - e^-logInverseLevel}. */
@@ -54,7 +57,14 @@ final class ChernoffBounds {
       if (!(next < u) || next <= p) {
         break;
       }
+      // Newton's iterates from above stay above the root (convexity). Where f(u) <= CONVERGED, u
+      // is within CONVERGED / f'(root) of the root (convexity again), and f'(root) = n (root - p)
+      // / (root (1 - root)) >= 4 n (root - p) >= 4 sqrt(2 n p L): next is nearer still, and the
+      // steps that would follow only chase rounding.
       u = next;
+      if (f <= CONVERGED) {
+        break;
+      }
     }
     // A margin for the rounding of KL near the root.
     return Math.min(1, u + 0x1p-40);
