@@ -48,14 +48,14 @@ final class CumulativeBands {
   /** The band's error level. */
   static final double ALPHA = 0.05;
 
-  /** The band's points per input bin: its edges and its middle, where the cells allow. */
-  static final int POINTS_PER_BIN = 2;
+  /** The band's points per input bin: its edges and quarters, up to {@link #MAX_POINTS}. */
+  static final int POINTS_PER_BIN = 4;
 
   /**
    * Most points, so that the band's size and its certificates' programs stay bounded at fine bins
    * (far finer than any mechanism resolves).
    */
-  static final int MAX_POINTS = 101;
+  static final int MAX_POINTS = 201;
 
   /** Most windows on an interval (on a circle, per lead), for the same reason. */
   static final int MAX_WINDOWS = 100;

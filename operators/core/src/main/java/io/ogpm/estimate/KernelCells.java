@@ -25,9 +25,14 @@ final class KernelCells {
 
   private KernelCells() {}
 
-  /** Cells per input bin: about {@link #CELLS} over the domain. */
+  /**
+   * Cells per input bin: at least {@link #CELLS} over the domain, a multiple of {@link
+   * CumulativeBands#POINTS_PER_BIN}, so that the cumulative band's points fall on cells at even
+   * fractions of a bin.
+   */
   static int perBin(int bins) {
-    return Math.max(1, (CELLS + bins - 1) / bins);
+    int step = CumulativeBands.POINTS_PER_BIN;
+    return step * Math.max(1, (CELLS + step * bins - 1) / (step * bins));
   }
 
   /**

@@ -184,8 +184,8 @@ class CumulativeBandsTest {
   /**
    * Readings normal around the middle with a standard deviation of 5 % of the domain, 10,000 in a
    * window: the median's interval at eps 1 is at most 0.15 of the domain wide, at eps 4 at most
-   * 0.08 (the band's points are half a bin, 0.01, apart); at eps 4 only with certificates that
-   * combine several windows (single windows give 0.10).
+   * 0.08 (the band's points are a quarter of a bin, 0.005, apart); at eps 4 only with certificates
+   * that combine several windows (single windows give 0.10).
    */
   @Test
   void theMedianIsNarrowWhereReadingsGather() {
