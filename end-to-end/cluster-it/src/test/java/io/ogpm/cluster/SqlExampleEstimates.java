@@ -16,10 +16,10 @@ import java.util.Map;
  * What docs/sql.md's SQL example must write for each 10-second window and activity, computed here
  * in plain Java from the perturbed records the example itself committed: the estimators the SQL
  * aggregates and the DataStream aggregation share ({@link FieldEstimator}), with the example's
- * arguments ({@code accel_x}: OGPM on [-3, 3], eps 1, mean and a 20-bin histogram; {@code roll}:
- * circular OGPM on [-pi, pi), eps 1). The means' estimators have the aggregation's default 50 bins,
- * as LDP_MEAN and LDP_CIRCULAR_MEAN do: the linear interval reads the tails of the outputs'
- * histogram.
+ * arguments ({@code accel_x}: OGPM on [-3, 3], eps 1, mean, and a 20-bin histogram with its median;
+ * {@code roll}: circular OGPM on [-pi, pi), eps 1). The means' estimators have the aggregation's
+ * default 50 bins, as LDP_MEAN and LDP_CIRCULAR_MEAN do: the linear interval reads the tails of the
+ * outputs' histogram.
  */
 final class SqlExampleEstimates {
   static final long WINDOW_MS = 10_000;

@@ -944,6 +944,21 @@ class StandaloneClusterIT {
     assertThat(h.get("em_iterations").asInt())
         .as("%s: EM iterations", window)
         .isEqualTo(histogram.iterations());
+    assertThat(doubles(h.get("cdf_lower")))
+        .as("%s: the cumulative band's lower end", window)
+        .containsExactly(histogram.distribution().cdf().lower());
+    assertThat(doubles(h.get("cdf_upper")))
+        .as("%s: the cumulative band's upper end", window)
+        .containsExactly(histogram.distribution().cdf().upper());
+    // The median, of the default quantiles 0.1, 0.5 and 0.9.
+    var median = histogram.distribution().quantiles().get(1);
+    assertThat(median.probability()).isEqualTo(0.5);
+    JsonNode q = row.get("accel_x_median");
+    assertThat(q.get("quantile").asDouble())
+        .as("%s: median", window)
+        .isEqualTo(median.interval().estimate());
+    assertThat(q.get("quantile_lower").asDouble()).isEqualTo(median.interval().lower());
+    assertThat(q.get("quantile_upper").asDouble()).isEqualTo(median.interval().upper());
     var roll = expected.roll();
     JsonNode c = row.get("roll");
     assertThat(c.get("n").asLong()).as("%s: roll n", window).isEqualTo(roll.count());

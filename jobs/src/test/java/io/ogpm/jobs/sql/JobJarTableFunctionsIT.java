@@ -46,6 +46,8 @@ class JobJarTableFunctionsIT {
             "io/ogpm/flink/table/LdpMean.class",
             "io/ogpm/flink/table/LdpCircularMean.class",
             "io/ogpm/flink/table/LdpHistogram.class",
+            "io/ogpm/flink/table/LdpQuantile.class",
+            "io/ogpm/flink/table/LdpQuantileAccumulator.class",
             "io/ogpm/flink/table/LdpBudget.class",
             "io/ogpm/flink/table/LdpAccumulator.class",
             "io/ogpm/flink/table/LdpPerturbPolar.class",

@@ -9,6 +9,7 @@ import io.ogpm.config.PrivacyConfig;
 import io.ogpm.flink.EstimationMethod;
 import io.ogpm.flink.LdpAggregation;
 import io.ogpm.flink.PerturbedValues;
+import io.ogpm.flink.WindowDistribution;
 import io.ogpm.flink.WindowEstimate;
 import io.ogpm.testkit.KafkaRecord;
 import io.ogpm.testkit.LdpTestEnvironment;
@@ -207,12 +208,12 @@ class SqlExampleIT {
         assertThat(ds).as("a DataStream window for %s", row).isNotNull();
         assertSameEstimates(row, ds[0], ds[1], ds[2]);
       }
-      // Two perturbed columns per reading; three aggregates of each perturbed reading (the closer's
+      // Two perturbed columns per reading; four aggregates of each perturbed reading (the closer's
       // too).
       assertThat(ENV.metrics().counter("valuesPerturbed") - perturbedBefore)
           .isEqualTo(2L * (sample.size() + 1));
       assertThat(ENV.metrics().counter("valuesAggregated") - aggregatedBefore)
-          .isEqualTo(3L * (sample.size() + 1));
+          .isEqualTo(4L * (sample.size() + 1));
     } finally {
       for (JobClient job : jobs) {
         job.cancel().get();
@@ -223,7 +224,8 @@ class SqlExampleIT {
   /**
    * The DataStream aggregation of the perturbed records (the sample's, without the closing reading
    * whose window stays open): per window start and group, accel_x by methods raw (the default 50
-   * bins, as LDP_MEAN reads) and em (20 bins, as the example's LDP_HISTOGRAM), roll raw.
+   * bins, as LDP_MEAN reads) and em (20 bins, as the example's LDP_HISTOGRAM and LDP_QUANTILE),
+   * roll raw.
    */
   private static Map<String, WindowEstimate[]> dataStreamEstimates(List<KafkaRecord> perturbed)
       throws Exception {
@@ -298,6 +300,17 @@ class SqlExampleIT {
     assertThat(doubles(histogram.get("reconstructed_histogram")))
         .containsExactly(em.getReconstructedHistogram());
     assertThat(histogram.get("em_iterations").asInt()).isEqualTo(em.getEmIterations());
+    WindowDistribution d = em.getDistribution();
+    assertThat(doubles(histogram.get("cdf_points"))).containsExactly(d.getCdfPoints());
+    assertThat(doubles(histogram.get("cdf_lower"))).containsExactly(d.getCdfLower());
+    assertThat(doubles(histogram.get("cdf_upper"))).containsExactly(d.getCdfUpper());
+    // The median: the aggregation's quantiles are 0.1, 0.5 and 0.9.
+    JsonNode median = row.get("accel_x_median");
+    assertThat(d.getQuantileProbabilities()[1]).isEqualTo(0.5);
+    assertThat(median.get("n").asLong()).isEqualTo(em.getCount());
+    assertThat(median.get("quantile").asDouble()).isEqualTo(d.getQuantileEstimates()[1]);
+    assertThat(median.get("quantile_lower").asDouble()).isEqualTo(d.getQuantileLower()[1]);
+    assertThat(median.get("quantile_upper").asDouble()).isEqualTo(d.getQuantileUpper()[1]);
     JsonNode circle = row.get("roll");
     assertThat(circle.get("n").asLong()).isEqualTo(roll.getCount());
     assertThat(circle.get("circular_mean").asDouble()).isEqualTo(roll.getCircularMean());

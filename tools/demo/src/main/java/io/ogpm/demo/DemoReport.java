@@ -2,9 +2,11 @@ package io.ogpm.demo;
 
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.estimate.CumulativeBand;
 import io.ogpm.estimate.FieldEstimate;
 import io.ogpm.estimate.FieldEstimator;
 import io.ogpm.estimate.Histograms;
+import io.ogpm.estimate.QuantileEstimate;
 import io.ogpm.report.Html;
 import io.ogpm.report.SvgChart;
 import io.ogpm.report.SvgChart.Axis;
@@ -28,8 +30,10 @@ import java.util.Map;
  * The demo's HTML report, one static file with inline SVG: first the accounting (records in,
  * perturbed, dead-lettered by reason, values late or lost per field; a mismatch in red), then per
  * field the true, perturbed and reconstructed histograms, a circular field's histograms around the
- * circle, and the windowed means with their 95 % intervals next to the truth. Every chart is titled
- * with its field, unit and epsilon; each kind of series looks the same in every chart ({@link
+ * circle, the cumulative distribution's 95 % band with the reconstructed and the true cumulative
+ * distributions, the windowed means with their 95 % intervals next to the truth, and the windowed
+ * median with its interval and the other quantiles next to theirs. Every chart is titled with its
+ * field, unit and epsilon; each kind of series looks the same in every chart ({@link
  * SvgChart.Kind}). A live report (demo --follow) reloads itself every few seconds. The file is
  * well-formed XML (XHTML syntax), so tests parse it.
  */
@@ -96,17 +100,12 @@ final class DemoReport {
       if (all != null && t != null) {
         double[] em = all.reconstructedHistogram();
         html.append(
-            histogramChart(
-                    f,
-                    t.frequencies(),
-                    all.rawHistogram(),
-                    em,
-                    all.band() == null ? null : all.band().lower(),
-                    all.band() == null ? null : all.band().upper(),
-                    "the whole replay")
-                .toSvg());
+            histogramChart(f, t.frequencies(), all.rawHistogram(), em, "the whole replay").toSvg());
         if (f.domain().isCircular()) {
           html.append(circleChart(f, t.frequencies(), all.rawHistogram(), em, "the whole replay"));
+        }
+        if (all.distribution() != null) {
+          html.append(cdfChart(f, all.distribution().cdf(), em, t, "the whole replay"));
         }
       } else if (!mine.isEmpty()) {
         // Live: the last closed window's histograms.
@@ -115,24 +114,25 @@ final class DemoReport {
         if (lt != null) {
           String which = "the window from " + Instant.ofEpochMilli(last.windowStart());
           html.append(
-              histogramChart(
-                      f,
-                      lt.frequencies(),
-                      last.rawHistogram(),
-                      last.histogram(),
-                      last.bandLower(),
-                      last.bandUpper(),
-                      which)
+              histogramChart(f, lt.frequencies(), last.rawHistogram(), last.histogram(), which)
                   .toSvg());
           if (f.domain().isCircular()) {
             html.append(
                 circleChart(f, lt.frequencies(), last.rawHistogram(), last.histogram(), which));
+          }
+          if (last.distribution() != null) {
+            html.append(cdfChart(f, last.distribution().cdf(), last.histogram(), lt, which));
           }
         }
       }
       if (!mine.isEmpty()) {
         html.append(meansChart(f, mine, c.truth(), first, c.window()).toSvg());
         html.append(table(f, mine, c.truth()));
+        SvgChart median = medianChart(f, mine, c.truth(), first, c.window());
+        if (median != null) {
+          html.append(median.toSvg());
+          html.append(quantileTable(f, mine, c.truth()));
+        }
       }
       html.append("</section>");
     }
@@ -279,30 +279,16 @@ final class DemoReport {
         .orElse("");
   }
 
-  /**
-   * The true, perturbed and reconstructed histograms, over the band where there is one (null ends:
-   * none).
-   */
+  /** The true, perturbed and reconstructed histograms. */
   private static SvgChart histogramChart(
-      FieldConfig f,
-      double[] truth,
-      double[] raw,
-      double[] em,
-      double[] bandLower,
-      double[] bandUpper,
-      String of) {
+      FieldConfig f, double[] truth, double[] raw, double[] em, String of) {
     double lo = f.domain().lo();
     double hi = f.domain().hi();
     int k = truth.length;
     double[] x = new double[k];
-    double[] from = new double[k];
-    double[] to = new double[k];
     for (int i = 0; i < k; i++) {
       x[i] = lo + (hi - lo) * (i + 0.5) / k;
-      from[i] = lo + (hi - lo) * i / k;
-      to[i] = lo + (hi - lo) * (i + 1) / k;
     }
-    // The band's upper ends reach 1 near the data at small eps: the axis stays the histograms'.
     double top = max(truth, raw, em);
     String xName = label(f);
     Axis xAxis = angle(f) ? Axis.angle(xName, lo, hi) : Axis.fixed(xName, lo, hi);
@@ -313,13 +299,85 @@ final class DemoReport {
                 Axis.round("share of records per bin", 0, top))
             .line(Kind.TRUE, x, truth)
             .line(Kind.PERTURBED, x, raw);
-    if (bandLower != null && bandUpper != null && bandLower.length == k) {
-      chart.band(Kind.BAND, from, to, bandLower, bandUpper);
-    }
     if (em != null) {
       chart.line(Kind.RECONSTRUCTED, x, em);
     }
     return chart;
+  }
+
+  /**
+   * The 95 % band for the cumulative distribution F of {@code of}, with the reconstruction's F and
+   * the true one; below it, how many of the band's points the true F lies outside.
+   *
+   * <p>The band bounds F at its points only, but F never decreases: between two points it lies
+   * between the lower end at the first and the upper end at the second. The shading is that
+   * envelope, one step per pair of points, so it holds F everywhere whenever the band holds at its
+   * points. The true F is the raw values' own ({@link GroundTruth.Cell#share}), at the band's
+   * points; the reconstruction's is its histogram summed up to each bin's end.
+   */
+  private static String cdfChart(
+      FieldConfig f, CumulativeBand band, double[] em, GroundTruth.Cell truth, String of) {
+    double lo = f.domain().lo();
+    double hi = f.domain().hi();
+    double[] points = band.points();
+    double[] lower = band.lower();
+    double[] upper = band.upper();
+    int m = points.length;
+    double[] trueShare = new double[m];
+    int outside = 0;
+    for (int k = 0; k < m; k++) {
+      trueShare[k] = truth.share(points[k]);
+      if (trueShare[k] < lower[k] || trueShare[k] > upper[k]) {
+        outside++;
+      }
+    }
+    String xName = label(f);
+    Axis xAxis = angle(f) ? Axis.angle(xName, lo, hi) : Axis.fixed(xName, lo, hi);
+    String yName =
+        f.domain().isCircular()
+            ? "share of records from " + start(f) + " to t"
+            : "share of records at or below t";
+    SvgChart chart =
+        new SvgChart(
+                title(f) + "cumulative distribution of " + of + " with 95 % band",
+                xAxis,
+                Axis.fixed(yName, 0, 1))
+            .band(
+                Kind.BAND,
+                Arrays.copyOf(points, m - 1),
+                Arrays.copyOfRange(points, 1, m),
+                Arrays.copyOf(lower, m - 1),
+                Arrays.copyOfRange(upper, 1, m))
+            .line(Kind.TRUE, points, trueShare);
+    if (em != null) {
+      int k = em.length;
+      double[] x = new double[k + 1];
+      double[] cumulative = new double[k + 1];
+      x[0] = lo;
+      for (int i = 0; i < k; i++) {
+        x[i + 1] = lo + (hi - lo) * (i + 1) / k;
+        cumulative[i + 1] = cumulative[i] + em[i];
+      }
+      chart.line(Kind.RECONSTRUCTED, x, cumulative);
+    }
+    return chart.toSvg()
+        + "<p class=\"cdf-check\">"
+        + (outside == 0
+            ? "The true cumulative distribution lies inside the band at all "
+                + m
+                + " of its points."
+            : "The true cumulative distribution lies outside the band at "
+                + outside
+                + " of its "
+                + m
+                + " points (the band holds at all of them in at least 95 % of windows).")
+        + "</p>";
+  }
+
+  /** Where a circular field's cumulative distribution starts: its domain's lower end. */
+  private static String start(FieldConfig f) {
+    double lo = f.domain().lo();
+    return angle(f) ? Ticks.piLabel(Math.round(lo / (Math.PI / 4))) : trim(lo);
   }
 
   private static String circleChart(
@@ -377,30 +435,87 @@ final class DemoReport {
     }
     boolean circular = f.domain().isCircular();
     String what = circular ? "circular mean" : "mean";
-    String yName = what + " (" + unit(f) + ")";
-    Axis yAxis;
-    if (angle(f)) {
-      yAxis = Axis.angle(yName, f.domain().lo(), f.domain().hi());
-    } else if (circular) {
-      yAxis = Axis.fixed(yName, f.domain().lo(), f.domain().hi());
-    } else {
-      yAxis =
-          Axis.round(
-              yName,
-              Double.isFinite(yMin) ? yMin : f.domain().lo(),
-              Double.isFinite(yMax) ? yMax : f.domain().hi());
-    }
     double step = window.toMillis() / 1000.0;
-    Axis xAxis =
-        Axis.fixed(
-            "window start (s after " + Instant.ofEpochMilli(first) + ")",
-            -step / 2,
-            x[n - 1] + step / 2);
     return new SvgChart(
-            title(f) + what + " per " + trim(step) + " s window with 95 % interval", xAxis, yAxis)
+            title(f) + what + " per " + trim(step) + " s window with 95 % interval",
+            windowAxis(first, step, x[n - 1]),
+            valueAxis(f, what + " (" + unit(f) + ")", yMin, yMax))
         .intervals(Kind.INTERVAL, x, lo, hi, circular)
         .line(Kind.TRUE, x, tr)
         .line(Kind.ESTIMATE, x, est);
+  }
+
+  /**
+   * The median per window with its 95 % interval, next to the true median; null when no window has
+   * one (a mechanism without a band). On a circle the median is along the circle from the domain's
+   * start, as F is, so its interval never crosses the seam.
+   */
+  private static SvgChart medianChart(
+      FieldConfig f, List<WindowStat> sorted, GroundTruth truth, long first, Duration window) {
+    int n = sorted.size();
+    double[] x = new double[n];
+    double[] est = new double[n];
+    double[] lo = new double[n];
+    double[] hi = new double[n];
+    double[] tr = new double[n];
+    double yMin = Double.POSITIVE_INFINITY;
+    double yMax = Double.NEGATIVE_INFINITY;
+    boolean any = false;
+    for (int i = 0; i < n; i++) {
+      WindowStat s = sorted.get(i);
+      x[i] = (s.windowStart() - first) / 1000.0;
+      QuantileEstimate q = s.quantile(MEDIAN);
+      any |= q != null;
+      est[i] = q == null ? Double.NaN : q.interval().estimate();
+      lo[i] = q == null ? Double.NaN : q.interval().lower();
+      hi[i] = q == null ? Double.NaN : q.interval().upper();
+      GroundTruth.Cell c = truth.cell(s.windowStart(), s.group(), f.name());
+      tr[i] = c == null ? Double.NaN : c.quantile(MEDIAN);
+      for (double v : new double[] {est[i], lo[i], hi[i], tr[i]}) {
+        if (Double.isFinite(v)) {
+          yMin = Math.min(yMin, v);
+          yMax = Math.max(yMax, v);
+        }
+      }
+    }
+    if (!any) {
+      return null;
+    }
+    double step = window.toMillis() / 1000.0;
+    String along = f.domain().isCircular() ? " (along the circle from " + start(f) + ")" : "";
+    return new SvgChart(
+            title(f) + "median per " + trim(step) + " s window with 95 % interval" + along,
+            windowAxis(first, step, x[n - 1]),
+            valueAxis(f, "median (" + unit(f) + ")", yMin, yMax))
+        .intervals(Kind.INTERVAL, x, lo, hi, false)
+        .line(Kind.TRUE, x, tr)
+        .line(Kind.ESTIMATE, x, est);
+  }
+
+  /** The probability of the median. */
+  static final double MEDIAN = 0.5;
+
+  /** Windows along the x axis, in seconds after the first, half a window beyond each end. */
+  private static Axis windowAxis(long first, double step, double last) {
+    return Axis.fixed(
+        "window start (s after " + Instant.ofEpochMilli(first) + ")", -step / 2, last + step / 2);
+  }
+
+  /**
+   * A value of the field on the y axis: its whole domain on a circle (multiples of pi/2 for
+   * angles), else round ticks around the values shown.
+   */
+  private static Axis valueAxis(FieldConfig f, String name, double yMin, double yMax) {
+    if (angle(f)) {
+      return Axis.angle(name, f.domain().lo(), f.domain().hi());
+    }
+    if (f.domain().isCircular()) {
+      return Axis.fixed(name, f.domain().lo(), f.domain().hi());
+    }
+    return Axis.round(
+        name,
+        Double.isFinite(yMin) ? yMin : f.domain().lo(),
+        Double.isFinite(yMax) ? yMax : f.domain().hi());
   }
 
   /** The truth in the field's units. */
@@ -446,6 +561,65 @@ final class DemoReport {
           .append("</td></tr>");
     }
     return t.append("</table>").toString();
+  }
+
+  /**
+   * Each window's quantiles (those the aggregation asked for: 0.1, 0.5 and 0.9 by default), each
+   * with its 95 % interval next to the true quantile of the window's values.
+   */
+  private static String quantileTable(FieldConfig f, List<WindowStat> stats, GroundTruth truth) {
+    List<Double> probabilities =
+        stats.stream()
+            .filter(s -> s.distribution() != null)
+            .flatMap(s -> s.distribution().quantiles().stream())
+            .map(QuantileEstimate::probability)
+            .distinct()
+            .sorted()
+            .toList();
+    StringBuilder t =
+        new StringBuilder(
+            "<table class=\"quantiles\"><tr><th>window start</th><th>group</th><th>n</th>");
+    for (double p : probabilities) {
+      t.append("<th>true ")
+          .append(quantileName(p))
+          .append("</th><th>")
+          .append(quantileName(p))
+          .append(" with 95 % interval</th>");
+    }
+    t.append("</tr>");
+    for (WindowStat s : stats) {
+      GroundTruth.Cell c = truth.cell(s.windowStart(), s.group(), f.name());
+      t.append("<tr><td>")
+          .append(Instant.ofEpochMilli(s.windowStart()))
+          .append("</td><td>")
+          .append(Html.escape(String.valueOf(s.group())))
+          .append("</td><td>")
+          .append(s.count())
+          .append("</td>");
+      for (double p : probabilities) {
+        QuantileEstimate q = s.quantile(p);
+        t.append("<td>")
+            .append(c == null ? "" : fmt(c.quantile(p)))
+            .append("</td><td>")
+            .append(
+                q == null
+                    ? ""
+                    : fmt(q.interval().estimate())
+                        + " ["
+                        + fmt(q.interval().lower())
+                        + ", "
+                        + fmt(q.interval().upper())
+                        + "]")
+            .append("</td>");
+      }
+      t.append("</tr>");
+    }
+    return t.append("</table>").toString();
+  }
+
+  /** "median" for 0.5, else "p10" for 0.1 and so on. */
+  static String quantileName(double p) {
+    return p == MEDIAN ? "median" : "p" + trim(Math.round(p * 1e6) / 1e4);
   }
 
   /**

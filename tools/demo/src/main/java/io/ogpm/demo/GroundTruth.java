@@ -16,16 +16,76 @@ import java.util.Map;
  * demo only, to print next to the estimates. (In production nobody sees these.)
  */
 final class GroundTruth {
-  /** One window's truth for one field. */
+  /**
+   * One window's truth for one field: its moments, its histogram, and its values themselves, for
+   * the exact cumulative distribution and quantiles that the estimates' bands must hold.
+   */
   static final class Cell {
     long count;
     double sum;
     double sumCos;
     double sumSin;
     final double[] histogram;
+    private double[] values = new double[16];
+    private boolean sorted = true;
 
     Cell(int bins) {
       histogram = new double[bins];
+    }
+
+    /** Takes a value, in the domain (on a circle in [lo, hi)), once the moments are counted. */
+    void addValue(double x) {
+      int n = (int) count - 1;
+      if (n == values.length) {
+        values = java.util.Arrays.copyOf(values, 2 * n);
+      }
+      values[n] = x;
+      sorted = false;
+    }
+
+    private double[] sortedValues() {
+      if (!sorted) {
+        java.util.Arrays.sort(values, 0, (int) count);
+        sorted = true;
+      }
+      return values;
+    }
+
+    /**
+     * F(t): the share of the values at or below t; on a circle (values in [lo, hi)), the share in
+     * the arc from lo to t.
+     */
+    double share(double t) {
+      double[] v = sortedValues();
+      int n = (int) count;
+      // The first index whose value is above t.
+      int from = 0;
+      int to = n;
+      while (from < to) {
+        int mid = (from + to) >>> 1;
+        if (v[mid] <= t) {
+          from = mid + 1;
+        } else {
+          to = mid;
+        }
+      }
+      return (double) from / n;
+    }
+
+    /**
+     * The p-quantile {@code inf {t : F(t) >= p}}: the k-th smallest value for the least k with
+     * {@code k / n >= p}, compared as {@link #share} computes F (p n rounds: 0.7 x 10 is above 7).
+     */
+    double quantile(double p) {
+      int n = (int) count;
+      int k = Math.min(Math.max((int) Math.ceil(p * n), 1), n);
+      while (k > 1 && (double) (k - 1) / n >= p) {
+        k--;
+      }
+      while (k < n && (double) k / n < p) {
+        k++;
+      }
+      return sortedValues()[k - 1];
     }
 
     double mean() {
@@ -120,6 +180,8 @@ final class GroundTruth {
           c.sumCos += Math.cos(angle);
           c.sumSin += Math.sin(angle);
           c.histogram[binning.inputBin(x)]++;
+          // The same point as the estimates' distribution takes it: on a circle, hi is lo.
+          c.addValue(f.domain().isCircular() && x == f.domain().hi() ? f.domain().lo() : x);
         }
       }
     }

@@ -1,9 +1,14 @@
 package io.ogpm.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.estimate.CumulativeBand;
+import io.ogpm.estimate.DistributionEstimate;
+import io.ogpm.estimate.Interval;
+import io.ogpm.estimate.QuantileEstimate;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,7 +34,9 @@ import org.w3c.dom.NodeList;
  * The report rendered and parsed back (it is well-formed XML): the accounting first, mismatches
  * flagged; every chart titled with unit and epsilon; round ticks, multiples of pi/2 on angles; the
  * legend outside the plot; one look per kind of series across all charts; an interval across the
- * seam of a circle drawn in two pieces, and no other interval upside down.
+ * seam of a circle drawn in two pieces, and no other interval upside down; the only band the
+ * cumulative distribution's, never a histogram's, with the true distribution counted against it;
+ * the median charted per window and the quantiles tabled.
  */
 class DemoReportTest {
   static final PrivacyConfig CONFIG = PrivacyConfig.parse(SampleData.config(null));
@@ -59,9 +66,11 @@ class DemoReportTest {
     assertThat(rows(firstSection, "mismatch")).isEmpty();
 
     List<Element> svgs = elements(doc, "svg");
-    // Per field: histogram and means; circular fields also the circle.
+    // Per field: histogram, cumulative distribution, means and medians; circular fields also the
+    // circle.
     long circular = CONFIG.fields().stream().filter(f -> f.domain().isCircular()).count();
-    assertThat(svgs).hasSize(2 * CONFIG.fields().size() + (int) circular);
+    assertThat(svgs).hasSize(4 * CONFIG.fields().size() + (int) circular);
+    Map<String, io.ogpm.estimate.FieldEstimate> overall = overall();
 
     Map<String, Set<String>> looks = new HashMap<>();
     int seamSplits = 0;
@@ -87,7 +96,7 @@ class DemoReportTest {
                       || (axis.getAttribute("class").equals("axis x")
                           && title.contains("distribution"))
                       || (axis.getAttribute("class").equals("axis y")
-                          && title.contains("mean per")));
+                          && (title.contains("mean per") || title.contains("median per"))));
           assertThat(label)
               .as("%s: tick on %s", title, axis.getAttribute("class"))
               .matches(valueAxisOfAngle ? PI : ROUND);
@@ -127,14 +136,32 @@ class DemoReportTest {
         }
         boolean inLegend = ((Element) series.getParentNode()).getAttribute("class").equals("entry");
         if ("BAND".equals(series.getAttribute("data-kind")) && !inLegend) {
-          assertThat(title).as("a band shades a histogram").contains("distribution");
+          assertThat(title)
+              .as("a band shades a cumulative distribution, never a histogram")
+              .contains("cumulative distribution of the whole replay with 95 % band");
           List<Element> shaded = byClass(series, "rect", "band");
-          assertThat(shaded).as("%s: one shaded rectangle per bin", title).hasSize(BINS);
+          int points = overall.get(field.name()).distribution().cdf().points().length;
+          assertThat(shaded)
+              .as("%s: one shaded step between each two of the band's points", title)
+              .hasSize(points - 1);
+          double lower = 0;
+          double upper = 0;
+          double right = Double.NEGATIVE_INFINITY;
           for (Element r : shaded) {
-            assertThat(Double.parseDouble(r.getAttribute("data-lower")))
-                .isLessThanOrEqualTo(Double.parseDouble(r.getAttribute("data-upper")));
+            double l = Double.parseDouble(r.getAttribute("data-lower"));
+            double u = Double.parseDouble(r.getAttribute("data-upper"));
+            assertThat(l).isLessThanOrEqualTo(u).isGreaterThanOrEqualTo(lower);
+            assertThat(u).as("%s: the steps never go down", title).isGreaterThanOrEqualTo(upper);
+            lower = l;
+            upper = u;
             assertThat(Double.parseDouble(r.getAttribute("height"))).isGreaterThanOrEqualTo(0);
+            double x = Double.parseDouble(r.getAttribute("x"));
+            if (right != Double.NEGATIVE_INFINITY) {
+              assertThat(x).as("%s: steps side by side", title).isCloseTo(right, within(0.11));
+            }
+            right = x + Double.parseDouble(r.getAttribute("width"));
           }
+          assertThat(upper).as("%s: F reaches 1 at the domain's end", title).isEqualTo(1.0);
           bands++;
         }
       }
@@ -142,8 +169,31 @@ class DemoReportTest {
     assertThat(looks)
         .containsKeys("TRUE", "PERTURBED", "RECONSTRUCTED", "ESTIMATE", "INTERVAL", "BAND");
     assertThat(bands)
-        .as("every field's histogram of the whole replay has its band")
+        .as("every field's cumulative distribution of the whole replay has its band")
         .isEqualTo(CONFIG.fields().size());
+    // The test's whole replay is 200 values spread evenly, its truth the sample's first 400: the
+    // true distribution lies outside the band, and the caption says at how many points.
+    assertThat(byClass(body, "p", "cdf-check"))
+        .hasSize(CONFIG.fields().size())
+        .allSatisfy(
+            p ->
+                assertThat(p.getTextContent())
+                    .matches(
+                        "The true cumulative distribution lies outside the band at \\d+ of its"
+                            + " \\d+ points \\(the band holds at all of them in at least 95 % of"
+                            + " windows\\)\\."));
+    long medians =
+        svgs.stream()
+            .filter(svg -> child(svg, "text", "title").getTextContent().contains("median per 10 s"))
+            .count();
+    assertThat(medians).as("a median chart per field").isEqualTo(CONFIG.fields().size());
+    assertThat(byClass(body, "table", "quantiles"))
+        .hasSize(CONFIG.fields().size())
+        .allSatisfy(
+            t ->
+                assertThat(t.getTextContent())
+                    .contains("true p10", "p10 with 95 % interval", "true median", "true p90"));
+    assertThat(body.getTextContent()).contains("-2.4000 [-2.6000, -2.1000]");
     looks.forEach(
         (kind, styles) -> assertThat(styles).as("looks of %s across the charts", kind).hasSize(1));
     assertThat(seamSplits)
@@ -220,8 +270,7 @@ class DemoReportTest {
                 h,
                 f.domain().isCircular(),
                 0.5,
-                null,
-                null,
+                distribution(f),
                 f.domain().isCircular() ? Double.NaN : 0.3 * w,
                 // the first window's linear intervals mostly unidentified: an alternative named
                 window == T0 && !f.domain().isCircular() ? "hm" : null,
@@ -236,17 +285,7 @@ class DemoReportTest {
             s -> expected.put(GroundTruth.key(s.windowStart(), "downstairs", s.field()), 100L));
     var estimators = new HashMap<String, io.ogpm.estimate.FieldEstimator>();
     var overall = new HashMap<String, io.ogpm.estimate.FieldEstimate>();
-    for (FieldConfig f : CONFIG.fields()) {
-      var e =
-          io.ogpm.estimate.FieldEstimator.of(
-              io.ogpm.mechanism.catalog.MechanismCatalog.of(f.spec()), BINS);
-      var acc = e.newAccumulator();
-      for (int i = 0; i < 200; i++) {
-        acc.add(f.domain().lo() + f.domain().width() * (i + 0.5) / 200, e.binning());
-      }
-      estimators.put(f.name(), e);
-      overall.put(f.name(), e.estimate(acc, e.canReconstruct()));
-    }
+    overall(estimators, overall);
     long in = 5_003;
     Path file =
         DemoReport.write(
@@ -266,6 +305,50 @@ class DemoReportTest {
     factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", false);
     factory.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
     return factory.newDocumentBuilder().parse(new ByteArrayInputStream(html));
+  }
+
+  /** The whole replay's estimates: of 200 values spread evenly over each field's domain. */
+  static Map<String, io.ogpm.estimate.FieldEstimate> overall() {
+    var overall = new HashMap<String, io.ogpm.estimate.FieldEstimate>();
+    overall(new HashMap<>(), overall);
+    return overall;
+  }
+
+  private static void overall(
+      Map<String, io.ogpm.estimate.FieldEstimator> estimators,
+      Map<String, io.ogpm.estimate.FieldEstimate> overall) {
+    for (FieldConfig f : CONFIG.fields()) {
+      var e =
+          io.ogpm.estimate.FieldEstimator.of(
+              io.ogpm.mechanism.catalog.MechanismCatalog.of(f.spec()), BINS);
+      var acc = e.newAccumulator();
+      for (int i = 0; i < 200; i++) {
+        acc.add(f.domain().lo() + f.domain().width() * (i + 0.5) / 200, e.binning());
+      }
+      estimators.put(f.name(), e);
+      overall.put(f.name(), e.estimate(acc, e.canReconstruct()));
+    }
+  }
+
+  /**
+   * A window's distribution: a band over three points, the quantiles 0.1, 0.5 and 0.9 at that share
+   * of the domain (on [-3, 3] the 10 % quantile at -2.4 [-2.6, -2.1]).
+   */
+  static DistributionEstimate distribution(FieldConfig f) {
+    double lo = f.domain().lo();
+    double w = f.domain().width();
+    List<QuantileEstimate> quantiles = new ArrayList<>();
+    for (double p : new double[] {0.1, 0.5, 0.9}) {
+      double at = lo + w * p;
+      quantiles.add(new QuantileEstimate(p, new Interval(at, at - w / 30, at + w / 20)));
+    }
+    return new DistributionEstimate(
+        new CumulativeBand(
+            new double[] {lo, lo + w / 2, lo + w},
+            new double[] {0, 0.3, 1},
+            new double[] {0.2, 0.7, 1}),
+        quantiles,
+        List.of());
   }
 
   static List<Element> elements(Document doc, String tag) {

@@ -58,6 +58,38 @@ class GroundTruthTest {
   }
 
   @Test
+  void aCellsDistributionAndQuantilesAreItsValuesOwn() {
+    PrivacyConfig config =
+        PrivacyConfig.parse(
+            """
+            fields:
+              - {name: x, min: 0.0, max: 10.0, epsilon: 1.0}
+              - {name: a, domain: circular, min: 0.0, max: 10.0, epsilon: 1.0}
+            """);
+    List<String> records = new ArrayList<>();
+    // x: 1, 2, ..., 10 in another order; a: 10 is 0 on the circle [0, 10).
+    for (int v : new int[] {7, 3, 10, 1, 9, 2, 8, 4, 6, 5}) {
+      records.add("{\"ts\": 0, \"x\": " + v + ", \"a\": " + v + "}");
+    }
+    GroundTruth truth = GroundTruth.of(records, config, "ts", null, 1_000, 10);
+    GroundTruth.Cell x = truth.cell(0, null, "x");
+    assertThat(x.share(0.5)).isZero();
+    assertThat(x.share(3)).isEqualTo(0.3);
+    assertThat(x.share(3.5)).isEqualTo(0.3);
+    assertThat(x.share(10)).isEqualTo(1.0);
+    // inf {t : F(t) >= p}: 0.7 x 10 rounds above 7, and the 7th value is still the quantile.
+    assertThat(x.quantile(0.7)).isEqualTo(7);
+    assertThat(x.quantile(0.5)).isEqualTo(5);
+    assertThat(x.quantile(0.51)).isEqualTo(6);
+    assertThat(x.quantile(0.01)).isEqualTo(1);
+    assertThat(x.quantile(0.999)).isEqualTo(10);
+    GroundTruth.Cell a = truth.overall("a");
+    assertThat(a.share(0)).as("10 is the circle's start").isEqualTo(0.1);
+    assertThat(a.quantile(0.1)).isZero();
+    assertThat(a.quantile(1.0)).isEqualTo(9);
+  }
+
+  @Test
   void theDemoRefusesASampledConfigurationItCannotMatchToItsRecords(@TempDir Path dir)
       throws Exception {
     Path noId =

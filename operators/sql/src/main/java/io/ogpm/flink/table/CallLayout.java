@@ -20,6 +20,10 @@ final class CallLayout {
   final int mechanism;
   final int objective;
   final int bins;
+
+  /** {@code LDP_QUANTILE}'s {@code p}; ABSENT in the others. */
+  final int probability;
+
   final String fixedDomain;
   final String fixedMechanism;
 
@@ -41,6 +45,19 @@ final class CallLayout {
       int bins,
       String fixedDomain,
       String fixedMechanism) {
+    this(function, lo, domain, mechanism, objective, bins, ABSENT, fixedDomain, fixedMechanism);
+  }
+
+  private CallLayout(
+      String function,
+      int lo,
+      int domain,
+      int mechanism,
+      int objective,
+      int bins,
+      int probability,
+      String fixedDomain,
+      String fixedMechanism) {
     this.function = function;
     this.lo = lo;
     this.hi = lo + 1;
@@ -49,6 +66,7 @@ final class CallLayout {
     this.mechanism = mechanism;
     this.objective = objective;
     this.bins = bins;
+    this.probability = probability;
     this.fixedDomain = fixedDomain;
     this.fixedMechanism = fixedMechanism;
     this.radiusMax = ABSENT;
@@ -72,6 +90,7 @@ final class CallLayout {
     this.domain = ABSENT;
     this.mechanism = ABSENT;
     this.bins = ABSENT;
+    this.probability = ABSENT;
     this.fixedDomain = null;
     this.fixedMechanism = SpecArguments.DEFAULT_MECHANISM;
   }
@@ -97,6 +116,13 @@ final class CallLayout {
    */
   static final CallLayout LDP_HISTOGRAM =
       new CallLayout("LDP_HISTOGRAM", 1, 4, 5, 7, 6, null, null);
+
+  /**
+   * {@code LDP_QUANTILE(perturbed, p, lo, hi, eps [, domain [, mechanism [, bins [,
+   * objective]]]])}: LDP_HISTOGRAM's arguments after {@code p}.
+   */
+  static final CallLayout LDP_QUANTILE =
+      new CallLayout("LDP_QUANTILE", 2, 5, 6, 8, 7, 1, null, null);
 
   /** {@code LDP_MEAN(perturbed, lo, hi, eps [, mechanism [, objective]])}: classical. */
   static final CallLayout LDP_MEAN =

@@ -15,10 +15,10 @@ import org.apache.flink.table.types.inference.TypeInference;
  * org.apache.flink.table.api.ValidationException} naming the function, the argument and its value
  * ({@code LDP_PERTURB: eps must be > 0, got 0.0}) instead of giving NULL for every row. Each
  * literal is checked on its own (not NULL; {@code lo}, {@code hi} finite; {@code eps} finite and >
- * 0; the names known; {@code bins} in [1, 10000]); when every mechanism argument is a literal, the
- * mechanism is built as the task will build it, which checks the rest ({@code lo < hi}, a mechanism
- * defined on the domain, an output grid that doubles can represent). Arguments that are not
- * literals are checked per row on the task (NULL for the row, counted).
+ * 0; the names known; {@code bins} in [1, 10000]; {@code p} in (0, 1)); when every mechanism
+ * argument is a literal, the mechanism is built as the task will build it, which checks the rest
+ * ({@code lo < hi}, a mechanism defined on the domain, an output grid that doubles can represent).
+ * Arguments that are not literals are checked per row on the task (NULL for the row, counted).
  *
  * <p>Wraps the input strategy that Flink extracted from the function's {@code eval} or {@code
  * accumulate} methods, which matches the overload and casts numbers to DOUBLE. (For aggregate
@@ -62,6 +62,10 @@ final class ConstantArguments extends PlannedArguments {
     String mechanism = text(call, layout.mechanism, "mechanism", layout.defaultMechanism());
     String objective = text(call, layout.objective, "objective", SpecArguments.DEFAULT_OBJECTIVE);
     Double bins = number(call, layout.bins, "bins");
+    Double probability = number(call, layout.probability, "p");
+    if (probability != null) {
+      LdpQuantile.query(probability);
+    }
     if (lo != null) {
       Checks.finite("lo", lo);
     }

@@ -1,5 +1,6 @@
 package io.ogpm.flink.table;
 
+import io.ogpm.estimate.DistributionQuery;
 import io.ogpm.estimate.FieldEstimate;
 import java.util.EnumMap;
 import java.util.Map;
@@ -35,8 +36,9 @@ import org.apache.flink.types.Row;
 public abstract class EstimateFunction extends AggregateFunction<Row, LdpAccumulator> {
   private static final long serialVersionUID = 1L;
 
-  private transient CompileCache<EstimateArguments, Estimation> estimations;
+  private transient CompileCache<Estimation.Key, Estimation> estimations;
   private transient EstimateArguments lastArguments;
+  private transient DistributionQuery lastQuery;
   private transient Estimation lastEstimation;
   private transient Counter aggregated;
   private transient Map<Reason, Counter> skipped;
@@ -85,10 +87,41 @@ public abstract class EstimateFunction extends AggregateFunction<Row, LdpAccumul
       Integer bins,
       String objective,
       boolean retract) {
+    change(
+        acc,
+        y,
+        lo,
+        hi,
+        eps,
+        domain,
+        mechanism,
+        bins,
+        objective,
+        DistributionQuery.DEFAULT,
+        retract);
+  }
+
+  /**
+   * Adds (or, for a retraction, removes) one value perturbed with these arguments, compiling the
+   * estimator with the query its result will be read with ({@link #estimate}): a call then compiles
+   * one estimator, not one for its values and another for its result.
+   */
+  void change(
+      LdpAccumulator acc,
+      Double y,
+      Double lo,
+      Double hi,
+      Double eps,
+      String domain,
+      String mechanism,
+      Integer bins,
+      String objective,
+      DistributionQuery query,
+      boolean retract) {
     if (y == null) {
       return;
     }
-    Estimation e = estimation(lo, hi, eps, domain, mechanism, objective, bins);
+    Estimation e = estimation(lo, hi, eps, domain, mechanism, objective, bins, query);
     if (e == null) {
       skip(Reason.INVALID_ARGUMENT, 1);
       return;
@@ -123,13 +156,16 @@ public abstract class EstimateFunction extends AggregateFunction<Row, LdpAccumul
       String domain,
       String mechanism,
       String objective,
-      Integer bins) {
+      Integer bins,
+      DistributionQuery query) {
     if (lastArguments == null
         || !lastArguments.arguments().matches(lo, hi, eps, domain, mechanism, objective)
-        || !java.util.Objects.equals(lastArguments.bins(), bins)) {
+        || !java.util.Objects.equals(lastArguments.bins(), bins)
+        || (query != lastQuery && !query.equals(lastQuery))) {
       lastArguments =
           new EstimateArguments(new SpecArguments(lo, hi, eps, domain, mechanism, objective), bins);
-      lastEstimation = estimations.get(lastArguments).value();
+      lastQuery = query;
+      lastEstimation = estimations.get(new Estimation.Key(lastArguments, query)).value();
     }
     return lastEstimation;
   }
@@ -152,19 +188,28 @@ public abstract class EstimateFunction extends AggregateFunction<Row, LdpAccumul
 
   /** The result of an accumulator: NULL when it holds no value. */
   Row value(LdpAccumulator acc) {
+    FieldEstimate e = estimate(acc, DistributionQuery.DEFAULT);
+    return e == null ? null : result(e);
+  }
+
+  /**
+   * The estimate of an accumulator, reporting the quantiles of {@code query}; null when it holds no
+   * value.
+   */
+  FieldEstimate estimate(LdpAccumulator acc, DistributionQuery query) {
     if (!acc.bound() || acc.values.getCount() == 0) {
       return null;
     }
-    EstimateArguments a = acc.arguments();
-    Estimation e = estimations.get(a).value();
+    Estimation e = estimations.get(new Estimation.Key(acc.arguments(), query)).value();
     if (e == null) {
       // Only a restored accumulator bound to arguments this build refuses reaches here.
       return null;
     }
-    return result(e.estimator.estimate(acc.values, reconstructs() && e.estimator.canReconstruct()));
+    return e.estimator.estimate(acc.values, reconstructs() && e.estimator.canReconstruct());
   }
 
-  private void skip(Reason reason, long values) {
+  /** Counts values left out of the estimate under their reason. */
+  void skip(Reason reason, long values) {
     skipped.computeIfAbsent(reason, r -> metrics.counter("valuesSkipped", r)).inc(values);
   }
 

@@ -4,10 +4,11 @@ import io.ogpm.estimate.FieldAccumulator;
 import org.apache.flink.annotation.Internal;
 
 /**
- * The accumulator of {@link LdpHistogram}, {@link LdpMean} and {@link LdpCircularMean}: the
- * arguments of the mechanism its values were perturbed with (null until the first value) and the
- * exact, mergeable {@link FieldAccumulator} of the DataStream aggregation. A structured type for
- * Flink SQL (public fields, the field accumulator's getters and setters): no Kryo, no RAW type.
+ * The accumulator of {@link LdpHistogram}, {@link LdpMean} and {@link LdpCircularMean} (and, inside
+ * theirs, of {@link LdpQuantile} and {@link LdpPolarMean}): the arguments of the mechanism its
+ * values were perturbed with (null until the first value) and the exact, mergeable {@link
+ * FieldAccumulator} of the DataStream aggregation. A structured type for Flink SQL (public fields,
+ * the field accumulator's getters and setters): no Kryo, no RAW type.
  */
 @Internal
 public class LdpAccumulator {

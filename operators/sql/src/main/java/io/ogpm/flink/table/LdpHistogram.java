@@ -1,5 +1,6 @@
 package io.ogpm.flink.table;
 
+import io.ogpm.estimate.CumulativeBand;
 import io.ogpm.estimate.FieldEstimate;
 import io.ogpm.flink.EstimationMethod;
 import io.ogpm.flink.LdpAggregation;
@@ -13,7 +14,7 @@ import org.apache.flink.types.Row;
  * the distribution of the inputs of values perturbed on {@code [lo, hi)} over {@code bins} equal
  * bins (default 50, at most 10,000): {@code ROW<n BIGINT, estimate_method STRING, histogram
  * ARRAY<DOUBLE>, raw_histogram ARRAY<DOUBLE>, reconstructed_histogram ARRAY<DOUBLE>, em_iterations
- * INT, band_lower ARRAY<DOUBLE>, band_upper ARRAY<DOUBLE>>}.
+ * INT, cdf_points ARRAY<DOUBLE>, cdf_lower ARRAY<DOUBLE>, cdf_upper ARRAY<DOUBLE>>}.
  *
  * <p>The DataStream aggregation's estimate with method {@code em} ({@link
  * io.ogpm.estimate.FieldEstimator}): {@code histogram} is the EM reconstruction of the input
@@ -21,10 +22,13 @@ import org.apache.flink.types.Row;
  * distribution, else the perturbed values' own histogram ({@code estimate_method = 'raw'});
  * frequencies summing to 1. {@code raw_histogram} is always the perturbed values' histogram
  * (outputs beyond the domain in the end bins), {@code reconstructed_histogram} the reconstruction
- * or NULL. {@code band_lower} and {@code band_upper} are a band that holds the histogram of the
- * group's or window's actual inputs, every bin at once, in at least 95 % of groups whatever the
- * inputs ({@link io.ogpm.estimate.HistogramBand}; NULL for mechanisms without one). NULL for a
- * group without values. See {@link EstimateFunction} for what is left out.
+ * or NULL. {@code cdf_lower} and {@code cdf_upper} are a band for the cumulative distribution of
+ * the group's or window's actual inputs: the share {@code F(t)} of them at or below each of {@code
+ * cdf_points} (on a circle: in the arc from {@code lo} to it) lies between them, at every point at
+ * once, in at least 95 % of groups whatever the inputs ({@link io.ogpm.estimate.CumulativeBand};
+ * NULL for mechanisms without one: not piecewise, or on a circle not rotation invariant). {@link
+ * LdpQuantile} reads a quantile's interval off the same band. NULL for a group without values. See
+ * {@link EstimateFunction} for what is left out.
  */
 @PublicEvolving
 @FunctionHint(
@@ -32,7 +36,7 @@ import org.apache.flink.types.Row;
         @DataTypeHint(
             "ROW<n BIGINT, estimate_method STRING, histogram ARRAY<DOUBLE>, "
                 + "raw_histogram ARRAY<DOUBLE>, reconstructed_histogram ARRAY<DOUBLE>, em_iterations INT, "
-                + "band_lower ARRAY<DOUBLE>, band_upper ARRAY<DOUBLE>>"))
+                + "cdf_points ARRAY<DOUBLE>, cdf_lower ARRAY<DOUBLE>, cdf_upper ARRAY<DOUBLE>>"))
 public class LdpHistogram extends EstimateFunction {
   private static final long serialVersionUID = 1L;
 
@@ -152,6 +156,7 @@ public class LdpHistogram extends EstimateFunction {
   @Override
   Row result(FieldEstimate e) {
     boolean em = e.reconstructedHistogram() != null;
+    CumulativeBand cdf = e.distribution() == null ? null : e.distribution().cdf();
     return Row.of(
         e.count(),
         (em ? EstimationMethod.EM : EstimationMethod.RAW).code(),
@@ -159,7 +164,8 @@ public class LdpHistogram extends EstimateFunction {
         array(e.rawHistogram()),
         array(e.reconstructedHistogram()),
         e.iterations(),
-        array(e.band() == null ? null : e.band().lower()),
-        array(e.band() == null ? null : e.band().upper()));
+        array(cdf == null ? null : cdf.points()),
+        array(cdf == null ? null : cdf.lower()),
+        array(cdf == null ? null : cdf.upper()));
   }
 }

@@ -14,10 +14,11 @@
  * the query when it is planned.
  *
  * <p><b>Estimation</b> (aggregate functions): {@link io.ogpm.flink.table.LdpMean}, {@link
- * io.ogpm.flink.table.LdpCircularMean}, {@link io.ogpm.flink.table.LdpHistogram} and {@link
- * io.ogpm.flink.table.LdpPolarMean} (a polar pair's LDP_MEAN and LDP_CIRCULAR_MEAN at its shares),
- * on the DataStream aggregation's exact accumulator, mergeable and retractable, equal to its
- * estimates.
+ * io.ogpm.flink.table.LdpCircularMean}, {@link io.ogpm.flink.table.LdpHistogram} (with the band for
+ * the cumulative distribution), {@link io.ogpm.flink.table.LdpQuantile} (one quantile with its
+ * interval) and {@link io.ogpm.flink.table.LdpPolarMean} (a polar pair's LDP_MEAN and
+ * LDP_CIRCULAR_MEAN at its shares), on the DataStream aggregation's exact accumulator, mergeable
+ * and retractable, equal to its estimates.
  *
  * <p><b>Budget</b> (a process table function): {@link io.ogpm.flink.table.LdpBudget}, the per-user
  * budget of the configuration file, partitioned by the user.

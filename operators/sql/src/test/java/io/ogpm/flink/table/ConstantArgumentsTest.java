@@ -151,6 +151,7 @@ class ConstantArgumentsTest {
     accepted(CallLayout.OGPM_PERTURB, X, 0, 1, 1, "circular");
     accepted(CallLayout.LDP_PERTURB_KEYED, X, "x", X, 0, 1, 1, "classical", "ogpm", "l2");
     accepted(CallLayout.LDP_HISTOGRAM, X, 0, 1, 1, "classical", "ogpm", 10_000, "l2");
+    accepted(CallLayout.LDP_QUANTILE, X, 0.5, 0, 1, 1, "classical", "ogpm", 10_000, "l2");
     accepted(CallLayout.LDP_MEAN, X, 0, 1, 1, "pm");
     accepted(CallLayout.LDP_CIRCULAR_MEAN, X, 0, 1, 1, "purkayastha");
     FakeCall bad = FakeCall.withoutLiteralInformation(X, 1, 0, 0);
@@ -237,6 +238,48 @@ class ConstantArgumentsTest {
         1,
         1,
         "ogpm-u");
+  }
+
+  @Test
+  void aQuantilesProbabilityIsRefusedOutsideZeroToOneNamingIt() {
+    CallLayout q = CallLayout.LDP_QUANTILE;
+    refused(q, "LDP_QUANTILE: p must be in (0, 1), got 1.5", X, 1.5, 0, 1, 1);
+    refused(q, "LDP_QUANTILE: p must be in (0, 1), got 0.0", X, 0, 0, 1, 1);
+    refused(q, "LDP_QUANTILE: p must be in (0, 1), got 1.0", X, 1, X, X, X);
+    refused(q, "LDP_QUANTILE: p must be in (0, 1), got -0.25", X, -0.25, X, X, X);
+    refused(q, "LDP_QUANTILE: p must be in (0, 1), got NaN", X, Double.NaN, 0, 1, 1);
+    refused(q, "LDP_QUANTILE: p must not be NULL", X, NULL, 0, 1, 1);
+    // p takes position 1: the mechanism's arguments follow as in LDP_HISTOGRAM.
+    refused(q, "LDP_QUANTILE: eps must be > 0, got 0.0", X, 0.5, 0, 1, 0);
+    refused(
+        q,
+        "LDP_QUANTILE: bins must be in [1, 10000], got 0",
+        X,
+        0.5,
+        0,
+        1,
+        1,
+        "classical",
+        "ogpm",
+        0);
+    refused(
+        q,
+        "LDP_QUANTILE: objective must be l1 or l2, got 'x'",
+        X,
+        0.5,
+        0,
+        1,
+        1,
+        "classical",
+        "ogpm",
+        5,
+        "x");
+    accepted(q, X, 0.5, 0, 1, 1);
+    accepted(q, X, new BigDecimal("0.9"), 0, 1, 1, "circular", "ogpm", 20, "l2");
+    // A column's p is checked per row on the task.
+    accepted(q, X, X, 0, 1, 1);
+    // The other functions have no p: a number at position 1 is their lo.
+    accepted(CallLayout.LDP_HISTOGRAM, X, 1.5, 2, 1);
   }
 
   @Test

@@ -2,8 +2,11 @@ package io.ogpm.flink.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ogpm.estimate.DistributionQuery;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimator;
+import io.ogpm.estimate.Interval;
+import io.ogpm.flink.WindowDistribution;
 import io.ogpm.flink.WindowEstimate;
 import io.ogpm.flink.aggregate.WindowEstimates;
 import io.ogpm.mechanism.Domain;
@@ -20,10 +23,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * LDP_MEAN, LDP_CIRCULAR_MEAN and LDP_HISTOGRAM called directly give, bit for bit, the DataStream
- * aggregation's window estimate of the same values ({@link WindowEstimate} from its {@link
- * FieldEstimator}), however the values are split over merged accumulators or retracted; what they
- * leave out is counted under its reason.
+ * LDP_MEAN, LDP_CIRCULAR_MEAN, LDP_HISTOGRAM and LDP_QUANTILE called directly give, bit for bit,
+ * the DataStream aggregation's window estimate of the same values ({@link WindowEstimate} from its
+ * {@link FieldEstimator}), however the values are split over merged accumulators or retracted; what
+ * they leave out is counted under its reason.
  */
 class EstimateFunctionsTest {
   static final Mechanism LINE =
@@ -160,6 +163,10 @@ class EstimateFunctionsTest {
       assertThat(unboxed(r.getField(3))).containsExactly(w.getRawHistogram());
       assertThat(unboxed(r.getField(4))).containsExactly(w.getReconstructedHistogram());
       assertThat(r.getField(5)).isEqualTo(w.getEmIterations());
+      assertThat(r.getArity()).isEqualTo(9);
+      assertThat(unboxed(r.getField(6))).containsExactly(w.getDistribution().getCdfPoints());
+      assertThat(unboxed(r.getField(7))).containsExactly(w.getDistribution().getCdfLower());
+      assertThat(unboxed(r.getField(8))).containsExactly(w.getDistribution().getCdfUpper());
     }
     // Without a piecewise output distribution there is no reconstruction: the raw histogram.
     Mechanism laplace =
@@ -181,6 +188,170 @@ class EstimateFunctionsTest {
     assertThat(unboxed(r.getField(2))).containsExactly(w.getRawHistogram());
     assertThat(r.getField(4)).isNull();
     assertThat(r.getField(5)).isEqualTo(0);
+    // Nor a cumulative band.
+    assertThat(w.getDistribution()).isNull();
+    assertThat(r.getField(6)).isNull();
+    assertThat(r.getField(7)).isNull();
+    assertThat(r.getField(8)).isNull();
+  }
+
+  /** LDP_QUANTILE's row for these values at p, with LDP_HISTOGRAM's arguments and 20 bins. */
+  private static Row quantile(Mechanism m, double p, double[] values) {
+    LdpQuantile f = new LdpQuantile();
+    f.open(new TestMetrics());
+    LdpQuantileAccumulator acc = f.createAccumulator();
+    for (double y : values) {
+      f.accumulate(
+          acc,
+          y,
+          p,
+          m.domain().lo(),
+          m.domain().hi(),
+          m.epsilon(),
+          m.domain().isCircular() ? "circular" : "classical",
+          m.spec().type().id(),
+          20);
+    }
+    return f.getValue(acc);
+  }
+
+  @Test
+  void ldpQuantileIsTheDataStreamsEmQuantile() {
+    for (Mechanism m : new Mechanism[] {LINE, SW, CIRCLE}) {
+      double[] values = perturbed(m, 2_000, 15);
+      // The aggregation's default quantiles, as the stats topic carries them.
+      WindowDistribution d = dataStream(m, 20, values, true).getDistribution();
+      double[] probabilities = d.getQuantileProbabilities();
+      assertThat(probabilities).containsExactly(0.1, 0.5, 0.9);
+      for (int k = 0; k < probabilities.length; k++) {
+        Row r = quantile(m, probabilities[k], values);
+        assertThat(r.getArity()).isEqualTo(4);
+        assertThat(r.getField(0)).isEqualTo(2_000L);
+        assertThat((Double) r.getField(1)).isEqualTo(d.getQuantileEstimates()[k]);
+        assertThat((Double) r.getField(2)).isEqualTo(d.getQuantileLower()[k]);
+        assertThat((Double) r.getField(3)).isEqualTo(d.getQuantileUpper()[k]);
+        assertThat((Double) r.getField(1))
+            .isBetween((Double) r.getField(2), (Double) r.getField(3));
+      }
+      // Any other p: the aggregation asked for it.
+      FieldEstimator estimator =
+          FieldEstimator.of(m, 20, DistributionQuery.of(new double[] {0.25}, null));
+      FieldAccumulator acc = estimator.newAccumulator();
+      for (double y : values) {
+        acc.add(y, estimator.binning());
+      }
+      Interval expected =
+          estimator.estimate(acc, true).distribution().quantiles().get(0).interval();
+      Row r = quantile(m, 0.25, values);
+      assertThat(r)
+          .isEqualTo(Row.of(2_000L, expected.estimate(), expected.lower(), expected.upper()));
+    }
+  }
+
+  @Test
+  void ldpQuantileWithoutACumulativeBandGivesTheCountAndNulls() {
+    Mechanism laplace =
+        MechanismCatalog.of(
+            MechanismSpec.builder()
+                .type(MechanismType.T_LAPLACE)
+                .domain(Domain.classical(-2, 2))
+                .epsilon(1)
+                .build());
+    double[] values = perturbed(laplace, 300, 16);
+    LdpQuantile f = new LdpQuantile();
+    f.open(new TestMetrics());
+    LdpQuantileAccumulator acc = f.createAccumulator();
+    for (double y : values) {
+      f.accumulate(acc, y, 0.5, -2.0, 2.0, 1.0, "classical", "t-laplace");
+    }
+    assertThat(f.getValue(acc)).isEqualTo(Row.of(300L, null, null, null));
+  }
+
+  @Test
+  void ldpQuantileMergesAndRetractsAsTheHistogramAndItsDefaultsAreTheHistograms() {
+    double[] values = perturbed(LINE, 3_000, 17);
+    LdpQuantile f = new LdpQuantile();
+    f.open(new TestMetrics());
+    LdpQuantileAccumulator all = f.createAccumulator();
+    LdpQuantileAccumulator longCall = f.createAccumulator();
+    List<LdpQuantileAccumulator> parts = new ArrayList<>();
+    for (int p = 0; p < 4; p++) {
+      parts.add(f.createAccumulator());
+    }
+    AesCtrSource split = AesCtrSource.seeded(18);
+    for (double y : values) {
+      f.accumulate(all, y, 0.9, -2.0, 2.0, 1.0);
+      f.accumulate(longCall, y, 0.9, -2.0, 2.0, 1.0, "classical", "ogpm", 50, "l1");
+      f.accumulate(parts.get((int) split.nextBounded(3)), y, 0.9, -2.0, 2.0, 1.0);
+    }
+    assertThat(f.getValue(longCall)).isEqualTo(f.getValue(all));
+    assertThat(all.values.bins).isEqualTo(50);
+    assertThat(all.probability).isEqualTo(0.9);
+    // Part 3 is empty, as a pane without records is.
+    LdpQuantileAccumulator merged = f.createAccumulator();
+    f.merge(merged, List.of(parts.get(3), parts.get(2)));
+    f.merge(merged, List.of(parts.get(0), parts.get(1)));
+    assertThat(merged.probability).isEqualTo(0.9);
+    assertThat(f.getValue(merged)).isEqualTo(f.getValue(all));
+
+    LdpQuantileAccumulator left = f.createAccumulator();
+    for (int i = 1_000; i < values.length; i++) {
+      f.accumulate(left, values[i], 0.9, -2.0, 2.0, 1.0);
+    }
+    for (int i = 0; i < 1_000; i++) {
+      switch (i % 5) {
+        case 0 -> f.retract(all, values[i], 0.9, -2.0, 2.0, 1.0);
+        case 1 -> f.retract(all, values[i], 0.9, -2.0, 2.0, 1.0, "classical");
+        case 2 -> f.retract(all, values[i], 0.9, -2.0, 2.0, 1.0, "classical", "ogpm");
+        case 3 -> f.retract(all, values[i], 0.9, -2.0, 2.0, 1.0, "classical", "ogpm", 50);
+        default -> f.retract(all, values[i], 0.9, -2.0, 2.0, 1.0, "classical", "ogpm", 50, "l1");
+      }
+    }
+    assertThat(f.getValue(all)).isNotNull().isEqualTo(f.getValue(left));
+    assertThat(f.getValue(all).getField(0)).isEqualTo(2_000L);
+  }
+
+  @Test
+  void ldpQuantileLeavesOutValuesOfABadOrAnotherProbability() {
+    TestMetrics metrics = new TestMetrics();
+    LdpQuantile f = new LdpQuantile();
+    f.open(metrics);
+    LdpQuantileAccumulator acc = f.createAccumulator();
+    assertThat(f.getValue(acc)).isNull();
+    f.accumulate(acc, null, 0.5, -2.0, 2.0, 1.0);
+    for (Double p : new Double[] {null, 0.0, 1.0, 1.5, -0.5, Double.NaN}) {
+      f.accumulate(acc, 0.5, p, -2.0, 2.0, 1.0);
+    }
+    assertThat(metrics.count("valuesSkipped", "invalid-argument")).isEqualTo(6);
+    assertThat(acc.probability).isNull();
+    assertThat(acc.values.bound()).isFalse();
+    assertThat(f.getValue(acc)).isNull();
+    // Bad arguments bind nothing; a value the mechanism cannot output binds the group as the
+    // histogram's, with its p.
+    f.accumulate(acc, 0.5, 0.5, -2.0, 2.0, 0.0);
+    assertThat(acc.probability).isNull();
+    f.accumulate(acc, 7.0, 0.5, -2.0, 2.0, 1.0);
+    assertThat(metrics.count("valuesSkipped", "not-a-perturbed-value")).isEqualTo(1);
+    assertThat(acc.probability).isEqualTo(0.5);
+    assertThat(f.getValue(acc)).isNull();
+    f.accumulate(acc, 0.5, 0.5, -2.0, 2.0, 1.0);
+    f.accumulate(acc, 0.25, 0.9, -2.0, 2.0, 1.0);
+    f.retract(acc, 0.5, 0.9, -2.0, 2.0, 1.0);
+    f.accumulate(acc, 0.25, 0.5, -2.0, 2.0, 1.5);
+    assertThat(metrics.count("valuesSkipped", "other-mechanism")).isEqualTo(3);
+    assertThat(metrics.count("valuesAggregated")).isEqualTo(1);
+    assertThat(f.getValue(acc).getField(0)).isEqualTo(1L);
+
+    LdpQuantileAccumulator other = f.createAccumulator();
+    f.accumulate(other, 0.5, 0.9, -2.0, 2.0, 1.0);
+    f.accumulate(other, 0.75, 0.9, -2.0, 2.0, 1.0);
+    f.merge(acc, List.of(other, f.createAccumulator()));
+    assertThat(metrics.count("valuesSkipped", "other-mechanism")).isEqualTo(5);
+    assertThat(f.getValue(acc).getField(0)).isEqualTo(1L);
+    LdpQuantileAccumulator empty = f.createAccumulator();
+    f.merge(empty, List.of(other));
+    assertThat(empty.probability).isEqualTo(0.9);
+    assertThat(f.getValue(empty).getField(0)).isEqualTo(2L);
   }
 
   @Test

@@ -101,6 +101,21 @@ class FunctionTypeInferenceTest {
         "ogpm",
         0);
     accepts(new LdpHistogram(), COLUMN, 0, 1, 1, "classical", "ogpm", 7, "l2");
+    refusesItsBadLiteral(
+        new LdpQuantile(), "LDP_QUANTILE: p must be in (0, 1), got 1.5", COLUMN, 1.5, 0, 1, 1);
+    refusesItsBadLiteral(
+        new LdpQuantile(),
+        "LDP_QUANTILE: bins must be in [1, 10000], got 0",
+        COLUMN,
+        0.5,
+        0,
+        1,
+        1,
+        "classical",
+        "ogpm",
+        0);
+    accepts(new LdpQuantile(), COLUMN, 0.5, 0, 1, 1);
+    accepts(new LdpQuantile(), COLUMN, 0.1, 0, 1, 1, "classical", "ogpm", 7, "l2");
   }
 
   @Test
@@ -191,6 +206,11 @@ class FunctionTypeInferenceTest {
     LdpAccumulator acc = mean.createAccumulator();
     mean.accumulate(acc, 0.5, 0.0, 1.0, 1.0);
     assertThat(mean.getValue(acc).getField(0)).isEqualTo(1L);
+    LdpQuantile quantile = new LdpQuantile();
+    quantile.open(taskContext(new Configuration()));
+    LdpQuantileAccumulator q = quantile.createAccumulator();
+    quantile.accumulate(q, 0.5, 0.5, 0.0, 1.0, 1.0);
+    assertThat(quantile.getValue(q).getField(0)).isEqualTo(1L);
     LdpBudget budget = new LdpBudget();
     budget.open(taskContext(new Configuration()));
 

@@ -70,6 +70,7 @@ class SqlFunctionsTest {
     t.createTemporarySystemFunction("LDP_MEAN", LdpMean.class);
     t.createTemporarySystemFunction("LDP_CIRCULAR_MEAN", LdpCircularMean.class);
     t.createTemporarySystemFunction("LDP_HISTOGRAM", LdpHistogram.class);
+    t.createTemporarySystemFunction("LDP_QUANTILE", LdpQuantile.class);
     t.createTemporarySystemFunction("LDP_BUDGET", LdpBudget.class);
     t.createTemporarySystemFunction("LDP_PERTURB_POLAR", LdpPerturbPolar.class);
     t.createTemporarySystemFunction("LDP_POLAR_MEAN", LdpPolarMean.class);
@@ -128,6 +129,14 @@ class SqlFunctionsTest {
         t,
         "LDP_HISTOGRAM(x, 0, 1, 1, 'classical', 'ogpm', 0)",
         "LDP_HISTOGRAM: bins must be in [1, 10000], got 0");
+    refusedAtPlanning(
+        t, "LDP_QUANTILE(x, 1.5, 0, 1, 1)", "LDP_QUANTILE: p must be in (0, 1), got 1.5");
+    refusedAtPlanning(
+        t, "LDP_QUANTILE(x, 0, 0, 1, 1)", "LDP_QUANTILE: p must be in (0, 1), got 0.0");
+    refusedAtPlanning(
+        t,
+        "LDP_QUANTILE(x, 0.5, 0, 1, 1, 'classical', 'ogpm', 0)",
+        "LDP_QUANTILE: bins must be in [1, 10000], got 0");
     refusedAtPlanning(
         t, "LDP_PERTURB_POLAR(x, x, 0, 3)", "LDP_PERTURB_POLAR: radius_max must be > 0, got 0.0");
     refusedAtPlanning(
@@ -349,19 +358,23 @@ class SqlFunctionsTest {
     return t;
   }
 
-  /** The rows LDP_MEAN and LDP_HISTOGRAM give for these values, called directly. */
+  /** The rows LDP_MEAN, LDP_HISTOGRAM and LDP_QUANTILE give for these values, called directly. */
   private static Row expected(List<Double> values) {
     LdpMean mean = new LdpMean();
     mean.open(new TestMetrics());
     LdpHistogram histogram = new LdpHistogram();
     histogram.open(new TestMetrics());
+    LdpQuantile quantile = new LdpQuantile();
+    quantile.open(new TestMetrics());
     LdpAccumulator m = mean.createAccumulator();
     LdpAccumulator h = histogram.createAccumulator();
+    LdpQuantileAccumulator q = quantile.createAccumulator();
     for (double y : values) {
       mean.accumulate(m, y, -2.0, 2.0, 1.0);
       histogram.accumulate(h, y, -2.0, 2.0, 1.0, "classical", "ogpm", 8);
+      quantile.accumulate(q, y, 0.5, -2.0, 2.0, 1.0, "classical", "ogpm", 8);
     }
-    return Row.of(mean.getValue(m), histogram.getValue(h));
+    return Row.of(mean.getValue(m), histogram.getValue(h), quantile.getValue(q));
   }
 
   /** The expected row per window [start, end) and group, from the window ends of each value. */
@@ -387,7 +400,8 @@ class SqlFunctionsTest {
       long end = ((LocalDateTime) r.getField(1)).toInstant(ZoneOffset.UTC).toEpochMilli();
       assertThat(
               actual.put(
-                  start + "/" + end + "/" + r.getField(2), Row.of(r.getField(3), r.getField(4))))
+                  start + "/" + end + "/" + r.getField(2),
+                  Row.of(r.getField(3), r.getField(4), r.getField(5))))
           .as("one row per window and group")
           .isNull();
     }
@@ -396,7 +410,8 @@ class SqlFunctionsTest {
 
   private static String windowQuery(String window) {
     return "SELECT window_start, window_end, g, LDP_MEAN(y, -2, 2, 1), "
-        + "LDP_HISTOGRAM(y, -2, 2, 1, 'classical', 'ogpm', 8) FROM TABLE("
+        + "LDP_HISTOGRAM(y, -2, 2, 1, 'classical', 'ogpm', 8), "
+        + "LDP_QUANTILE(y, 0.5, -2, 2, 1, 'classical', 'ogpm', 8) FROM TABLE("
         + window
         + ") "
         + "GROUP BY window_start, window_end, g";
@@ -556,10 +571,11 @@ class SqlFunctionsTest {
     for (Row r :
         rows(
             t,
-            "SELECT g, LDP_MEAN(y, -2, 2, 1), LDP_HISTOGRAM(y, -2, 2, 1, 'classical', 'ogpm', 8) "
+            "SELECT g, LDP_MEAN(y, -2, 2, 1), LDP_HISTOGRAM(y, -2, 2, 1, 'classical', 'ogpm', 8), "
+                + "LDP_QUANTILE(y, 0.5, -2, 2, 1, 'classical', 'ogpm', 8) "
                 + "FROM readings GROUP BY g")) {
       // A changelog: the last update of a group is its result.
-      last.put((String) r.getField(0), Row.of(r.getField(1), r.getField(2)));
+      last.put((String) r.getField(0), Row.of(r.getField(1), r.getField(2), r.getField(3)));
     }
     Map<String, List<Double>> values = new TreeMap<>();
     readings.forEach(
@@ -597,17 +613,20 @@ class SqlFunctionsTest {
   }
 
   @Test
-  void theAccumulatorIsAStructuredTypeWithoutRawParts() {
+  void theAccumulatorsAreStructuredTypesWithoutRawParts() {
     TableEnvironment t = batchless();
-    DataType type =
-        ((TableEnvironmentImpl) t)
-            .getCatalogManager()
-            .getDataTypeFactory()
-            .createDataType(LdpAccumulator.class);
-    assertThat(type.getLogicalType().getTypeRoot()).isEqualTo(LogicalTypeRoot.STRUCTURED_TYPE);
-    assertThat(LogicalTypeChecks.hasNested(type.getLogicalType(), l -> l.is(LogicalTypeRoot.RAW)))
-        .isFalse();
-    assertThat(type.getLogicalType().asSummaryString()).contains("values").contains("histogram");
+    for (Class<?> accumulator :
+        new Class<?>[] {LdpAccumulator.class, LdpQuantileAccumulator.class}) {
+      DataType type =
+          ((TableEnvironmentImpl) t)
+              .getCatalogManager()
+              .getDataTypeFactory()
+              .createDataType(accumulator);
+      assertThat(type.getLogicalType().getTypeRoot()).isEqualTo(LogicalTypeRoot.STRUCTURED_TYPE);
+      assertThat(LogicalTypeChecks.hasNested(type.getLogicalType(), l -> l.is(LogicalTypeRoot.RAW)))
+          .isFalse();
+      assertThat(type.getLogicalType().asSummaryString()).contains("values").contains("histogram");
+    }
   }
 
   @Test
