@@ -71,15 +71,14 @@ final class ChernoffBounds {
   }
 
   /**
-   * A value at or below {@link #upper upper(k, n, logInverseLevel)}, found without solving, for
-   * skipping bounds that could not tighten anything ({@link HistogramBands}). For Bernoulli
-   * distributions {@code KL(p || u) <= chi^2(p || u) = (u - p)^2 / (u (1 - u))} (KL is at most the
-   * logarithm of 1 + chi^2), so at the root {@code u* > p} of {@code n KL(p || u) = L}, with {@code
-   * l = L / n}, {@code (u* - p)^2 >= l u* (1 - u*)}: u* lies at or above the larger root of the
-   * convex {@code (1 + l) u^2 - (2p + l) u + p^2}, which is negative at p, so that root is {@code
-   * (2p + l + sqrt(l^2 + 4 l p (1 - p))) / (2 (1 + l))}, at least p and at most 1. It is lowered by
-   * a relative 2^-40, far more than its rounding, and {@link #upper} never returns less than the
-   * root itself.
+   * A value at or below {@link #upper upper(k, n, logInverseLevel)}, found without solving: where
+   * {@link #upper} starts Newton's method. For Bernoulli distributions {@code KL(p || u) <= chi^2(p
+   * || u) = (u - p)^2 / (u (1 - u))} (KL is at most the logarithm of 1 + chi^2), so at the root
+   * {@code u* > p} of {@code n KL(p || u) = L}, with {@code l = L / n}, {@code (u* - p)^2 >= l u*
+   * (1 - u*)}: u* lies at or above the larger root of the convex {@code (1 + l) u^2 - (2p + l) u +
+   * p^2}, which is negative at p, so that root is {@code (2p + l + sqrt(l^2 + 4 l p (1 - p))) / (2
+   * (1 + l))}, at least p and at most 1. It is lowered by a relative 2^-40, far more than its
+   * rounding, and {@link #upper} never returns less than the root itself.
    */
   static double upperFloor(long k, long n, double logInverseLevel) {
     double p = (double) k / n;

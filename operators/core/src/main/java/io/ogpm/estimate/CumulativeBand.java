@@ -84,25 +84,51 @@ public record CumulativeBand(double[] points, double[] lower, double[] upper) {
    * @param estimate a point estimate, or NaN for the interval's middle
    */
   public Interval exceedance(double threshold, double estimate) {
-    double least = 0;
-    double most = 1;
-    if (threshold < points[0]) {
-      least = 1;
-    } else {
-      for (int k = 0; k < points.length; k++) {
-        if (points[k] <= threshold) {
-          most = 1 - lower[k];
-        }
-        if (points[k] >= threshold) {
-          least = 1 - upper[k];
-          break;
-        }
-      }
-      if (threshold >= points[points.length - 1]) {
-        least = 0;
-        most = 0;
+    double least = 1 - mostAtOrBelow(threshold);
+    double most = 1 - leastAtOrBelow(threshold);
+    return Interval.within(Double.isNaN(estimate) ? (least + most) / 2 : estimate, least, most);
+  }
+
+  /**
+   * An interval for the share of the window's inputs in {@code (from, to]}, {@code F(to) -
+   * F(from)}: the histogram's uncertainty at any resolution, as wide as the band is there (a bin
+   * narrower than the mechanism resolves gets a wide interval, a run of bins a narrow one).
+   *
+   * @param estimate a point estimate, or NaN for the interval's middle
+   * @throws IllegalArgumentException if from is above to
+   */
+  public Interval share(double from, double to, double estimate) {
+    if (!(from <= to)) {
+      throw new IllegalArgumentException(
+          "a share needs from at or below to, got from " + from + " and to " + to);
+    }
+    double least = Math.max(0, leastAtOrBelow(to) - mostAtOrBelow(from));
+    double most = Math.min(1, mostAtOrBelow(to) - leastAtOrBelow(from));
+    return Interval.within(Double.isNaN(estimate) ? (least + most) / 2 : estimate, least, most);
+  }
+
+  /** The most F(t) can be: the upper end at the first point at or beyond t (F never decreases). */
+  private double mostAtOrBelow(double t) {
+    if (t < points[0]) {
+      return 0;
+    }
+    for (int k = 0; k < points.length; k++) {
+      if (points[k] >= t) {
+        return upper[k];
       }
     }
-    return Interval.within(Double.isNaN(estimate) ? (least + most) / 2 : estimate, least, most);
+    return 1;
+  }
+
+  /** The least F(t) can be: the lower end at the last point at or before t. */
+  private double leastAtOrBelow(double t) {
+    if (t >= points[points.length - 1]) {
+      return 1;
+    }
+    double least = 0;
+    for (int k = 0; k < points.length && points[k] <= t; k++) {
+      least = lower[k];
+    }
+    return least;
   }
 }

@@ -9,8 +9,10 @@ import io.ogpm.mechanism.MechanismSpec;
  * circle (there the share of the arc from the domain's start).
  *
  * <p><b>Why cumulative.</b> A mechanism spreads each input over its central piece; shares of single
- * bins narrower than that are barely identified ({@link HistogramBands}), but the share of inputs
- * below a point is: moving inputs across the point moves a whole run of outputs.
+ * bins narrower than that are barely identified (no output window tells one input bin from its
+ * neighbours), but the share of inputs below a point is: moving inputs across the point moves a
+ * whole run of outputs. So the band bounds the histogram too, at the resolution the data supports:
+ * the share between two points lies in {@link CumulativeBand#share}.
  *
  * <p><b>How.</b> Let {@code F(t)} be the share of the window's inputs in {@code S = [lo, t]}. For
  * every output window W (on an interval: the outputs below an output bin's edge; on a circle: an
@@ -56,6 +58,13 @@ final class CumulativeBands {
    * (far finer than any mechanism resolves).
    */
   static final int MAX_POINTS = 201;
+
+  /**
+   * Every this many points has certificate families: their programs are the costly part of building
+   * a band, and the points between take the families' tightness through monotonicity (an upper
+   * bound at the next such point, a lower one at the previous).
+   */
+  static final int FAMILY_STRIDE = 2;
 
   /** Most windows on an interval (on a circle, per lead), for the same reason. */
   static final int MAX_WINDOWS = 100;
@@ -171,9 +180,22 @@ final class CumulativeBands {
     this.logInverseLevel = Math.log(2.0 * windows / ALPHA);
     this.certificates =
         cells instanceof KernelCells.IntervalCells interval
-            ? CdfCertificates.build(windowTails(interval.tails(), windowLength), cellOf)
+            ? CdfCertificates.build(
+                windowTails(interval.tails(), windowLength), certifiedCells(cellOf))
             : null;
     this.tailSlack = kernel.edgeSlack();
+  }
+
+  /**
+   * The cells of the points with certificate families: every {@link #FAMILY_STRIDE}-th point from
+   * the first (the domain's end needs none: F is 1 there).
+   */
+  private static int[] certifiedCells(int[] cellOf) {
+    int[] cells = new int[(cellOf.length - 1) / FAMILY_STRIDE + 1];
+    for (int j = 0; j < cells.length; j++) {
+      cells[j] = cellOf[j * FAMILY_STRIDE];
+    }
+    return cells;
   }
 
   /**
@@ -315,9 +337,10 @@ final class CumulativeBands {
           down = Math.max(down, fromL);
         }
       }
-      if (certificates != null) {
-        up = Math.min(up, certificates.upper(k, lowerQ, upperQ));
-        down = Math.max(down, 1 - certificates.upperOfComplement(k, lowerQ, upperQ));
+      if (certificates != null && k % FAMILY_STRIDE == 0) {
+        int j = k / FAMILY_STRIDE;
+        up = Math.min(up, certificates.upper(j, lowerQ, upperQ));
+        down = Math.max(down, 1 - certificates.upperOfComplement(j, lowerQ, upperQ));
       }
       upper[k] = Math.max(0, up);
       lower[k] = Math.min(1, down);

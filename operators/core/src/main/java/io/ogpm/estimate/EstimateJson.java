@@ -12,9 +12,7 @@ import io.ogpm.annotation.Internal;
  * with {@code meanInterval} (classical) or {@code circularMean}, {@code circularMeanInterval},
  * {@code resultantLength} and {@code resultantLengthInterval} (circular); every estimator's own
  * value under {@code means} (no intervals there); the raw and reconstructed histograms under {@code
- * histograms}; {@code histogramBand} with {@code lower} and {@code upper}, a simultaneous 95 % band
- * for the histogram of the window's inputs ({@link io.ogpm.estimate.HistogramBand}), where the
- * mechanism has one; and {@code distribution}, where the mechanism has a cumulative band ({@link
+ * histograms}; and {@code distribution}, where the mechanism has a cumulative band ({@link
  * io.ogpm.estimate.DistributionEstimate}): {@code cdf} with {@code points}, {@code lower} and
  * {@code upper}, a simultaneous 95 % band for the share of the window's inputs at or below each
  * point (on a circle: in the arc from the domain's start to it); {@code quantiles}, one object
@@ -95,11 +93,6 @@ public final class EstimateJson {
     if (e.reconstructedHistogram() != null) {
       histograms.set("reconstructed", array(e.reconstructedHistogram()));
       out.put("emIterations", e.iterations());
-    }
-    if (e.band() != null) {
-      ObjectNode band = out.putObject("histogramBand");
-      band.set("lower", array(e.band().lower()));
-      band.set("upper", array(e.band().upper()));
     }
     if (e.distribution() != null) {
       out.set("distribution", distribution(e.distribution()));

@@ -12,11 +12,10 @@ import io.ogpm.annotation.PublicEvolving;
  * @param iterations EM iterations used (0 without reconstruction)
  * @param linear means of a classical field, else null
  * @param circular means of a circular field, else null
- * @param band a simultaneous 95 % band for the histogram of the window's inputs over the k bins
- *     ({@link HistogramBand}), or null (an empty window, or a mechanism without one)
  * @param distribution a simultaneous 95 % band for the cumulative distribution of the window's
  *     inputs, with the quantiles and exceedance shares asked for ({@link DistributionQuery}) read
- *     off it; or null (an empty window, or a mechanism without a band)
+ *     off it; or null (an empty window, or a mechanism without a band). It is the histogram's
+ *     uncertainty too: the share between two points lies in {@link CumulativeBand#share}.
  */
 @PublicEvolving
 public record FieldEstimate(
@@ -26,5 +25,4 @@ public record FieldEstimate(
     int iterations,
     LinearMeans linear,
     CircularMeans circular,
-    HistogramBand band,
     DistributionEstimate distribution) {}

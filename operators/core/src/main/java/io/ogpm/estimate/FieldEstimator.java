@@ -13,19 +13,19 @@ import java.util.Objects;
 /**
  * Turns a {@link FieldAccumulator} into a {@link FieldEstimate} for one field's mechanism. Holds
  * what depends only on the mechanism and the binning, computed once: the transition matrix, the
- * linear interval's statistics ({@link LinearMeanBounds}), the histogram band's windows ({@link
- * HistogramBands}), the cumulative band's ({@link CumulativeBands}), the noise's trigonometric
- * moments; and the quantiles and exceedance thresholds to report ({@link DistributionQuery}),
- * checked against the field's domain once, here, rather than at every window.
+ * linear interval's statistics ({@link LinearMeanBounds}), the cumulative band's windows and
+ * certificates ({@link CumulativeBands}), the noise's trigonometric moments; and the quantiles and
+ * exceedance thresholds to report ({@link DistributionQuery}), checked against the field's domain
+ * once, here, rather than at every window.
  *
  * <p>Every 95 % interval covers the truth of the window, the mean (on a circle: the direction and
- * length of the mean resultant vector, each; for the histogram: every bin's share at once) of its
- * actual inputs, for every input distribution on the domain. The outputs are independent given the
- * inputs. A mean of outputs is taken as normal only from the count where the leading error of that
- * approximation is small ({@link NormalApproximation}); below it, the intervals come from
- * Bernstein's inequality, which needs no approximation (for staircase, whose outputs are unbounded,
- * there is then no interval). docs/interval-coverage.md has the coverage measured over a grid of
- * input distributions.
+ * length of the mean resultant vector, each; for the distribution: the share at or below every
+ * point at once) of its actual inputs, for every input distribution on the domain. The outputs are
+ * independent given the inputs. A mean of outputs is taken as normal only from the count where the
+ * leading error of that approximation is small ({@link NormalApproximation}); below it, the
+ * intervals come from Bernstein's inequality, which needs no approximation (for staircase, whose
+ * outputs are unbounded, there is then no interval). docs/interval-coverage.md has the coverage
+ * measured over a grid of input distributions.
  *
  * <ul>
  *   <li>Linear means: every input mean consistent with the window's output mean and, for mechanisms
@@ -46,7 +46,6 @@ import java.util.Objects;
  *       a test of each direction in the normal regime ({@link ResultantProjections}: the disk's
  *       projection onto the directions covers more than it needs to), from the disk below it. Other
  *       mechanisms on a circle have no interval.
- *   <li>The histogram band: {@link HistogramBands}, for piecewise mechanisms.
  *   <li>The cumulative band, and the quantiles and exceedance shares read off it ({@link
  *       DistributionEstimate}): {@link CumulativeBands}, for piecewise mechanisms (on a circle,
  *       rotation-invariant ones). Their point estimates are the reconstruction's, linear within
@@ -71,7 +70,6 @@ public final class FieldEstimator {
   private final Mechanism mechanism;
   private final FieldBinning binning;
   private final TransitionMatrix transition;
-  private final HistogramBands bands;
   private final CumulativeBands cumulative;
   private final DistributionQuery query;
   private final AffinePart affine;
@@ -89,7 +87,6 @@ public final class FieldEstimator {
     this.binning = FieldBinning.of(mechanism, bins);
     this.transition =
         mechanism.resolvesDistributions() ? TransitionMatrix.of(mechanism, binning) : null;
-    this.bands = HistogramBands.of(mechanism, binning);
     this.cumulative = CumulativeBands.of(mechanism, binning);
     double lo = mechanism.domain().lo();
     double w = mechanism.domain().width();
@@ -223,9 +220,8 @@ public final class FieldEstimator {
       iterations = r.iterations();
     }
     if (n == 0) {
-      return new FieldEstimate(n, raw, reconstructed, iterations, null, null, null, null);
+      return new FieldEstimate(n, raw, reconstructed, iterations, null, null, null);
     }
-    HistogramBand band = bands == null ? null : bands.band(acc.getHistogram(), n);
     DistributionEstimate distribution = distribution(acc.getHistogram(), n, reconstructed);
     if (binning.circular()) {
       return new FieldEstimate(
@@ -235,18 +231,10 @@ public final class FieldEstimator {
           iterations,
           null,
           circularMeans(acc, reconstructed, false),
-          band,
           distribution);
     }
     return new FieldEstimate(
-        n,
-        raw,
-        reconstructed,
-        iterations,
-        linearMeans(acc, reconstructed),
-        null,
-        band,
-        distribution);
+        n, raw, reconstructed, iterations, linearMeans(acc, reconstructed), null, distribution);
   }
 
   /**
@@ -314,11 +302,10 @@ public final class FieldEstimator {
   }
 
   /**
-   * A lighter estimate, without the tail statistics, the bands and the step-limited schedule: EMS
-   * by {@link Reconstruction.Schedule#PLAIN_FIRST}, the linear mean's interval from the outputs'
-   * mean alone, the circular direction from the confidence disk, no histogram band and no
-   * distribution. Only for benchmarks that show what those parts of {@link #estimate} cost, side by
-   * side with it.
+   * A lighter estimate, without the tail statistics, the band and the step-limited schedule: EMS by
+   * {@link Reconstruction.Schedule#PLAIN_FIRST}, the linear mean's interval from the outputs' mean
+   * alone, the circular direction from the confidence disk, no distribution. Only for benchmarks
+   * that show what those parts of {@link #estimate} cost, side by side with it.
    */
   @Internal
   public FieldEstimate estimateWithoutTailsOrBand(FieldAccumulator acc) {
@@ -338,7 +325,6 @@ public final class FieldEstimator {
           r.iterations(),
           null,
           circularMeans(acc, r.frequencies(), true),
-          null,
           null);
     }
     return new FieldEstimate(
@@ -347,7 +333,6 @@ public final class FieldEstimator {
         r.frequencies(),
         r.iterations(),
         linearMeans(acc, r.frequencies(), true),
-        null,
         null,
         null);
   }

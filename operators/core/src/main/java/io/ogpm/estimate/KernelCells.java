@@ -4,14 +4,13 @@ import io.ogpm.mechanism.Mechanism;
 
 /**
  * Certified least and largest probabilities of runs of output bins over runs of inputs, on a grid
- * of cells over the domain: what the histogram band ({@link HistogramBands}) and the cumulative
- * band ({@link CumulativeBands}) bound a window's shares with. A bound over a cell holds for every
- * input in it, not only the cell's ends: on an interval the window probability is a difference of
- * two at-or-beyond probabilities, each non-decreasing in the input (the output is stochastically
- * non-decreasing in it), so on a cell it lies between the differences of their values at the cell's
- * ends taken crosswise; on a circle a rotation-invariant mechanism's window probability moves with
- * the input by at most the largest density per unit, so on a cell it stays within that times half
- * the cell of the ends' mean.
+ * of cells over the domain: what the cumulative band ({@link CumulativeBands}) bounds a window's
+ * shares with. A bound over a cell holds for every input in it, not only the cell's ends: on an
+ * interval the window probability is a difference of two at-or-beyond probabilities, each
+ * non-decreasing in the input (the output is stochastically non-decreasing in it), so on a cell it
+ * lies between the differences of their values at the cell's ends taken crosswise; on a circle a
+ * rotation-invariant mechanism's window probability moves with the input by at most the largest
+ * density per unit, so on a cell it stays within that times half the cell of the ends' mean.
  */
 final class KernelCells {
   /** About this many grid cells over the domain, a whole number per input bin. */

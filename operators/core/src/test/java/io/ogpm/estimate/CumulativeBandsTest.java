@@ -207,7 +207,7 @@ class CumulativeBandsTest {
   }
 
   @Test
-  void quantilesAndExceedanceAreReadOffTheBand() {
+  void quantilesExceedanceAndSharesAreReadOffTheBand() {
     CumulativeBand band =
         new CumulativeBand(
             new double[] {0, 0.25, 0.5, 0.75, 1},
@@ -225,5 +225,16 @@ class CumulativeBandsTest {
     assertThat(band.exceedance(1, Double.NaN)).isEqualTo(new Interval(0, 0, 0));
     assertThatThrownBy(() -> band.quantile(1, Double.NaN))
         .hasMessage("a quantile's probability must be in (0, 1), got 1.0");
+    // The share in (0.25, 0.75]: F(0.75) - F(0.25) between 0.8 - 0.3 and 0.95 - 0.1; a narrow bin
+    // inside one gap of points says little: (0.3, 0.4] between 0 and F(0.5) - F(0.25) at most.
+    Interval middle = band.share(0.25, 0.75, Double.NaN);
+    assertThat(middle.lower()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-12));
+    assertThat(middle.upper()).isCloseTo(0.85, org.assertj.core.data.Offset.offset(1e-12));
+    Interval narrow = band.share(0.3, 0.4, Double.NaN);
+    assertThat(narrow.lower()).isZero();
+    assertThat(narrow.upper()).isCloseTo(0.6, org.assertj.core.data.Offset.offset(1e-12));
+    assertThat(band.share(-1, 2, Double.NaN)).isEqualTo(new Interval(1, 1, 1));
+    assertThatThrownBy(() -> band.share(0.5, 0.25, Double.NaN))
+        .hasMessage("a share needs from at or below to, got from 0.5 and to 0.25");
   }
 }

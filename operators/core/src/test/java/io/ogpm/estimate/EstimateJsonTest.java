@@ -48,7 +48,6 @@ class EstimateJsonTest {
               0.5,
               new MeanAlternative(MechanismType.HM, 0.25)),
           null,
-          new HistogramBand(new double[] {0, 0.25, 0}, new double[] {0.5, 1, 0.375}),
           new DistributionEstimate(
               new CumulativeBand(
                   new double[] {-1.5, 0, 1.5},
@@ -77,7 +76,7 @@ class EstimateJsonTest {
                   "unbiased":{"estimate":0.375,"exactForInputsFrom":-1.5,"exactForInputsTo":1.5},
                   "reconstructed":{"estimate":0.0625}},
          "histograms":{"raw":[0.25,0.5,0.25],"reconstructed":[0.125,0.75,0.125]},"emIterations":17,
-         "histogramBand":{"lower":[0.0,0.25,0.0],"upper":[0.5,1.0,0.375]},"""
+         """
             + CLASSICAL_DISTRIBUTION
             + "}");
   }
@@ -95,7 +94,7 @@ class EstimateJsonTest {
                   "unbiased":{"estimate":0.375,"exactForInputsFrom":-1.5,"exactForInputsTo":1.5},
                   "reconstructed":{"estimate":0.0625}},
          "histograms":{"raw":[0.25,0.5,0.25],"reconstructed":[0.125,0.75,0.125]},"emIterations":17,
-         "histogramBand":{"lower":[0.0,0.25,0.0],"upper":[0.5,1.0,0.375]},"""
+         """
             + CLASSICAL_DISTRIBUTION
             + "}");
   }
@@ -125,7 +124,6 @@ class EstimateJsonTest {
                 Double.NaN,
                 null),
             null,
-            null,
             null);
     String expected =
         """
@@ -151,7 +149,6 @@ class EstimateJsonTest {
               new Interval(-3.0, 2.5, -2.875),
               new Interval(0.5, 0.25, 0.75),
               -3.0),
-          null,
           new DistributionEstimate(
               new CumulativeBand(
                   new double[] {-Math.PI, 0, Math.PI},
@@ -215,7 +212,6 @@ class EstimateJsonTest {
             null,
             new CircularMeans(
                 Interval.pointOnly(1.25), null, Interval.pointOnly(0.375), Double.NaN),
-            null,
             null);
     assertRendersAs(
         e,

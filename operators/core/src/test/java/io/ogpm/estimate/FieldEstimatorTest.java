@@ -431,8 +431,8 @@ class FieldEstimatorTest {
             Reconstruction.em(
                     acc.getHistogram(), e.transition(), Reconstruction.Schedule.PLAIN_FIRST)
                 .frequencies());
-    assertThat(light.band()).isNull();
-    assertThat(now.band()).isNotNull();
+    assertThat(light.distribution()).isNull();
+    assertThat(now.distribution()).isNotNull();
     assertThat(light.linear().intervalMethod()).isEqualTo(MeanIntervalMethod.OUTPUT_MEAN);
     assertThat(now.linear().intervalMethod()).isEqualTo(MeanIntervalMethod.OUTPUT_MEAN_AND_TAILS);
     // Inputs on the middle half: the tails make the shipped interval several times narrower.
@@ -452,7 +452,7 @@ class FieldEstimatorTest {
     FieldEstimate lightCircle = c.estimateWithoutTailsOrBand(angles);
     assertThat(lightCircle.circular().direction())
         .isEqualTo(c.circularMeansFromTheDisk(angles).direction());
-    assertThat(lightCircle.band()).isNull();
+    assertThat(lightCircle.distribution()).isNull();
     assertThatThrownBy(() -> c.estimateWithoutTailsOrBand(c.newAccumulator("a")))
         .isInstanceOf(IllegalArgumentException.class);
   }

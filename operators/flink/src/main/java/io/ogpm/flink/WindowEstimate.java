@@ -17,11 +17,9 @@ import org.apache.flink.annotation.PublicEvolving;
  * NaN. An interval's ends are NaN where the mechanism allows no valid interval. Every interval
  * holds the window's truth (the mean, or the direction or length of the mean resultant vector, of
  * its actual inputs) in at least 95 % of windows whatever the inputs; {@link
- * #getMeanIntervalMethod()} says what the linear one used. {@link #getHistogramLower()} and {@link
- * #getHistogramUpper()} are a band that holds the window's histogram of inputs, every bin at once,
- * in at least 95 % of windows (null for mechanisms without one); {@link #getDistribution()} a band
- * for their cumulative distribution with the quantiles and exceedance shares read off it (null
- * likewise).
+ * #getMeanIntervalMethod()} says what the linear one used. {@link #getDistribution()} is a band for
+ * the cumulative distribution of the window's inputs, every point at once, with the quantiles and
+ * exceedance shares read off it (null for mechanisms without one).
  *
  * <p>A Flink POJO (no Kryo). Times are epoch milliseconds; a window is {@code [windowStart,
  * windowEnd)}.
@@ -58,8 +56,6 @@ public class WindowEstimate {
   private double meanIdentifiedWidth = Double.NaN;
   private String meanAlternative;
   private double meanAlternativeWidth = Double.NaN;
-  private double[] histogramLower;
-  private double[] histogramUpper;
   private WindowDistribution distribution;
 
   /** For Flink. */
@@ -339,24 +335,6 @@ public class WindowEstimate {
     this.meanAlternativeWidth = meanAlternativeWidth;
   }
 
-  /** The least share of the inputs each bin can hold, of the simultaneous 95 % band; or null. */
-  public double[] getHistogramLower() {
-    return histogramLower;
-  }
-
-  public void setHistogramLower(double[] histogramLower) {
-    this.histogramLower = histogramLower;
-  }
-
-  /** The most share of the inputs each bin can hold, of the simultaneous 95 % band; or null. */
-  public double[] getHistogramUpper() {
-    return histogramUpper;
-  }
-
-  public void setHistogramUpper(double[] histogramUpper) {
-    this.histogramUpper = histogramUpper;
-  }
-
   /**
    * The cumulative band, quantiles and exceedance shares of the window's inputs; null for
    * mechanisms without a cumulative band.
@@ -404,8 +382,6 @@ public class WindowEstimate {
         && same(meanIdentifiedWidth, w.meanIdentifiedWidth)
         && Objects.equals(meanAlternative, w.meanAlternative)
         && same(meanAlternativeWidth, w.meanAlternativeWidth)
-        && Arrays.equals(histogramLower, w.histogramLower)
-        && Arrays.equals(histogramUpper, w.histogramUpper)
         && Objects.equals(distribution, w.distribution);
   }
 

@@ -47,10 +47,6 @@ public final class WindowEstimates {
     w.setRawHistogram(e.rawHistogram());
     w.setReconstructedHistogram(e.reconstructedHistogram());
     w.setEmIterations(e.iterations());
-    if (e.band() != null) {
-      w.setHistogramLower(e.band().lower());
-      w.setHistogramUpper(e.band().upper());
-    }
     if (e.distribution() != null) {
       w.setDistribution(distribution(e.distribution()));
     }

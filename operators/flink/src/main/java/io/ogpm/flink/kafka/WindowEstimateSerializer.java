@@ -111,12 +111,6 @@ public final class WindowEstimateSerializer
       if (e.getReconstructedHistogram() != null) {
         g.writeNumberField("emIterations", e.getEmIterations());
       }
-      if (e.getHistogramLower() != null && e.getHistogramUpper() != null) {
-        g.writeObjectFieldStart("histogramBand");
-        array(g, doubles, "lower", e.getHistogramLower());
-        array(g, doubles, "upper", e.getHistogramUpper());
-        g.writeEndObject();
-      }
       if (e.getDistribution() != null) {
         distribution(g, doubles, e.getDistribution());
       }
