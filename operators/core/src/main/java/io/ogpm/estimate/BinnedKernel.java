@@ -46,6 +46,11 @@ final class BinnedKernel {
     return bins;
   }
 
+  /** The continuous output distribution for an input. */
+  PiecewiseDistribution distribution(double x) {
+    return mechanism.distribution(x);
+  }
+
   /** {@code p[o] = P(output in bin o | x)}. */
   double[] probabilities(double x) {
     PiecewiseDistribution d = mechanism.distribution(x);

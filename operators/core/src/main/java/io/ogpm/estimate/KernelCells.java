@@ -1,6 +1,7 @@
 package io.ogpm.estimate;
 
 import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.PiecewiseDistribution;
 
 /**
  * Certified least and largest probabilities of runs of output bins over runs of inputs, on a grid
@@ -122,59 +123,118 @@ final class KernelCells {
   }
 
   /**
-   * A circle's grid: bin probabilities at the cells' ends, with the rotation-invariant Lipschitz
-   * bound.
+   * A circle's grid, for a rotation-invariant mechanism: an input x sees the output window [a, b)
+   * as the input {@code lo} sees [a - (x - lo), b - (x - lo)). Over a cell of inputs the shifted
+   * windows all hold their intersection and lie in their union, so the window's probability lies
+   * between the masses of those two arcs at {@code lo}: exact, whatever the mechanism's density (a
+   * bound by the largest density times the cell's width says nothing once the central piece is
+   * narrower than a cell).
    */
   static final class CircleCells implements Cells {
-    /**
-     * {@code prefix[g][i]}: the probability of output bins {@code [0, i)} at the grid's point g, so
-     * that a window's probability is one or two differences.
-     */
-    private final double[][] prefix;
+    private final PiecewiseDistribution atStart;
+    private final double lo;
+    private final double width;
+    private final double outputWidth;
+    private final double cell;
+    private final double margin;
 
-    private final double drift;
+    /**
+     * Where every output edge is a cell edge: {@code cells[i]}, the mass at {@code lo} of [lo, lo +
+     * i cells), so that an arc between cell edges is a difference; else null.
+     */
+    private final double[] cumulative;
+
+    private final int cellsPerOutputBin;
 
     CircleCells(BinnedKernel kernel, FieldBinning binning, int perBin) {
+      this.lo = binning.lo();
+      this.width = binning.width();
+      this.atStart = kernel.distribution(lo);
       int total = binning.bins() * perBin;
-      double lo = binning.lo();
-      double w = binning.width();
-      this.prefix = new double[total + 1][];
-      for (int g = 0; g < total; g++) {
-        double[] p = kernel.probabilities(lo + w * g / total);
-        prefix[g] = new double[p.length + 1];
-        for (int i = 0; i < p.length; i++) {
-          prefix[g][i + 1] = prefix[g][i] + p[i];
+      this.outputWidth = width / binning.outputBins();
+      this.cell = width / total;
+      // The masses' rounding: each a sum of a few pieces' products, or of up to a few thousand
+      // cells' masses.
+      this.margin = atStart.massTolerance() + 1e-12;
+      if (total % binning.outputBins() == 0) {
+        this.cellsPerOutputBin = total / binning.outputBins();
+        this.cumulative = new double[total + 1];
+        for (int i = 0; i < total; i++) {
+          cumulative[i + 1] = cumulative[i] + arcMass(lo + i * cell, lo + (i + 1) * cell);
         }
+      } else {
+        this.cellsPerOutputBin = 0;
+        this.cumulative = null;
       }
-      prefix[total] = prefix[0];
-      // d/dx P(W | x) = f(a - x) - f(b - x) for a window [a, b): at most the largest density. The
-      // sums' rounding (a few units in the last place of 1) is covered by ROUNDING.
-      this.drift = kernel.maxDensity() * w / total / 2 + ROUNDING;
     }
-
-    /** More than the rounding of a window's probability taken as a difference of prefix sums. */
-    private static final double ROUNDING = 1e-12;
 
     @Override
     public double[] windowRange(int from, int length, int first, int last) {
-      double least = Double.POSITIVE_INFINITY;
-      double largest = Double.NEGATIVE_INFINITY;
-      double previous = sum(prefix[first], from, length);
-      for (int g = first; g < last; g++) {
-        double next = sum(prefix[g + 1], from, length);
-        double mean = 0.5 * (previous + next);
-        least = Math.min(least, Math.min(Math.min(previous, next) - ROUNDING, mean - drift));
-        largest = Math.max(largest, Math.max(Math.max(previous, next) + ROUNDING, mean + drift));
-        previous = next;
+      if (cumulative != null) {
+        int a = from * cellsPerOutputBin;
+        int b = a + length * cellsPerOutputBin;
+        // Shifts s = x - lo over cells [first, last): from first to last cells.
+        double least = Math.max(0, cellArc(a - first, b - last) - margin);
+        double largest = Math.min(1, cellArc(a - last, b - first) + margin);
+        return new double[] {least, largest};
       }
+      double a = lo + from * outputWidth;
+      double b = a + length * outputWidth;
+      double least = Math.max(0, arcMass(a - first * cell, b - last * cell) - margin);
+      double largest = Math.min(1, arcMass(a - last * cell, b - first * cell) + margin);
       return new double[] {least, largest};
     }
 
-    /** Output bins {@code [from, from + length)}, wrapping. */
-    private static double sum(double[] prefix, int from, int length) {
-      int m = prefix.length - 1;
-      int to = from + length;
-      return to <= m ? prefix[to] - prefix[from] : prefix[m] - prefix[from] + prefix[to - m];
+    /** The mass of the arc of cells [u, v), in cell units, wrapping; as {@link #arcMass}. */
+    private double cellArc(int u, int v) {
+      int total = cumulative.length - 1;
+      if (v - u >= total) {
+        return 1;
+      }
+      if (v <= u) {
+        return 0;
+      }
+      return around(v) - around(u);
+    }
+
+    /** The mass of [lo, lo + i cells), counting whole turns: periodic beyond one. */
+    private double around(int i) {
+      int total = cumulative.length - 1;
+      return Math.floorDiv(i, total) + cumulative[Math.floorMod(i, total)];
+    }
+
+    /** The mass at {@code lo} of the arc [u, v) (empty where v <= u, the whole circle from w). */
+    private double arcMass(double u, double v) {
+      if (v - u >= width) {
+        return 1;
+      }
+      if (v <= u) {
+        return 0;
+      }
+      double mass = 0;
+      for (PiecewiseDistribution.Piece piece : atStart.pieces()) {
+        // The arc's copies [u + k w, v + k w) that meet the piece.
+        long k = (long) Math.floor((piece.from() - v) / width);
+        for (; u + k * width < piece.to(); k++) {
+          double overlap =
+              Math.min(piece.to(), v + k * width) - Math.max(piece.from(), u + k * width);
+          if (overlap > 0) {
+            mass += piece.density() * overlap;
+          }
+        }
+      }
+      for (PiecewiseDistribution.Atom atom : atStart.atoms()) {
+        double at = u + mod(atom.at() - u, width);
+        if (at < v) {
+          mass += atom.mass();
+        }
+      }
+      return mass;
+    }
+
+    private static double mod(double x, double m) {
+      double r = x % m;
+      return r < 0 ? r + m : r;
     }
   }
 }
