@@ -100,7 +100,11 @@ final class CumulativeBands {
    */
   private final CdfCertificates certificates;
 
-  /** How far snapping moves a prefix window's expected share from the continuous kernel's. */
+  /**
+   * How far a prefix window's expected share can be from the one the certificates were solved for:
+   * snapping to the output grid, and the tails' rounding ({@link
+   * KernelCells.IntervalCells#tolerance}).
+   */
   private final double tailSlack;
 
   private CumulativeBands(BinnedKernel kernel, FieldBinning binning, KernelCells.Cells cells) {
@@ -183,7 +187,9 @@ final class CumulativeBands {
             ? CdfCertificates.build(
                 windowTails(interval.tails(), windowLength), certifiedCells(cellOf))
             : null;
-    this.tailSlack = kernel.edgeSlack();
+    this.tailSlack =
+        kernel.edgeSlack()
+            + (cells instanceof KernelCells.IntervalCells interval ? interval.tolerance() : 0);
   }
 
   /**

@@ -82,30 +82,49 @@ final class KernelCells {
   /** An interval's grid: at-or-beyond probabilities at the cells' ends. */
   static final class IntervalCells implements Cells {
     /**
-     * {@code tails[g][o]}: P(output at or beyond output bin o's lower edge | the grid's point g).
+     * {@code tails[g][o]}: P(output at or beyond output bin o's lower edge | the grid's point g),
+     * made non-decreasing in g (the true ones are: the output is stochastically non-decreasing in
+     * the input); each within {@link #tolerance} of the true value.
      */
     private final double[][] tails;
+
+    /**
+     * How far a tail here may be from the true one: three times the largest rounding of a
+     * distribution's masses on the grid ({@link PiecewiseDistribution#massTolerance}), once for the
+     * computed value and twice for lifting it to a running maximum where rounding made it fall.
+     */
+    private final double tolerance;
 
     IntervalCells(BinnedKernel kernel, FieldBinning binning, int perBin) {
       int total = binning.bins() * perBin;
       double lo = binning.lo();
       double w = binning.width();
       this.tails = new double[total + 1][];
+      double rounding = 0;
       for (int g = 0; g <= total; g++) {
-        tails[g] = kernel.upperTails(g == total ? lo + w : lo + w * g / total);
-        if (g > 0) {
-          for (int o = 0; o < tails[g].length; o++) {
-            if (tails[g][o] < tails[g - 1][o] - 1e-12) {
-              throw new NotMonotone();
-            }
+        double x = g == total ? lo + w : lo + w * g / total;
+        tails[g] = kernel.upperTails(x);
+        rounding = Math.max(rounding, kernel.distribution(x).massTolerance());
+      }
+      for (int g = 1; g <= total; g++) {
+        for (int o = 0; o < tails[g].length; o++) {
+          if (tails[g][o] < tails[g - 1][o] - 2 * rounding) {
+            throw new NotMonotone();
           }
+          tails[g][o] = Math.max(tails[g][o], tails[g - 1][o]);
         }
       }
+      this.tolerance = 3 * rounding;
     }
 
     /** The at-or-beyond probabilities at the grid's points (not copied: callers only read). */
     double[][] tails() {
       return tails;
+    }
+
+    /** How far each of {@link #tails} may be from the true probability. */
+    double tolerance() {
+      return tolerance;
     }
 
     @Override
@@ -118,7 +137,7 @@ final class KernelCells {
         least = Math.min(least, tails[g][from] - tails[g + 1][to]);
         largest = Math.max(largest, tails[g + 1][from] - tails[g][to]);
       }
-      return new double[] {least, largest};
+      return new double[] {least - 2 * tolerance, largest + 2 * tolerance};
     }
   }
 
