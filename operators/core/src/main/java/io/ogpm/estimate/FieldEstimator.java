@@ -259,7 +259,7 @@ public final class FieldEstimator {
       double estimate = reconstructed == null ? Double.NaN : shareAbove(reconstructed, t);
       exceedances.add(new ExceedanceEstimate(t, cdf.exceedance(t, estimate)));
     }
-    return new DistributionEstimate(cdf, quantiles, exceedances);
+    return new DistributionEstimate(cumulative.reported(cdf), quantiles, exceedances);
   }
 
   /**
