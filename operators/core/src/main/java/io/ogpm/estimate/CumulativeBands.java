@@ -72,9 +72,11 @@ final class CumulativeBands {
   /**
    * On a circle, the windows start this many output bins before the domain's start (at most a
    * quarter of the circle): an arc from the start holds the outputs of inputs near it only when it
-   * reaches back over the part of their spread that wraps below the start.
+   * reaches back over the part of their spread that wraps below the start. Three leads: each costs
+   * an emission as much as the whole interval's band, and leads 1, 2 and 8 beside these changed the
+   * band's mean width by at most 0.013 (readings by the start included).
    */
-  private static final int[] CIRCLE_LEADS = {0, 1, 2, 4, 8, 16};
+  private static final int[] CIRCLE_LEADS = {0, 4, 16};
 
   private final double[] points;
 
