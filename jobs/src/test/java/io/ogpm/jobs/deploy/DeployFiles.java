@@ -88,9 +88,21 @@ final class DeployFiles {
               "%s is in an option group: add it to PER_ENVIRONMENT or compare it",
               option.longestName())
           .isNull();
-      values.put(option.longestName(), String.valueOf((Object) option.getValue()));
+      values.put(option.longestName(), optionText((Object) option.getValue()));
     }
     return values;
+  }
+
+  /** An option's value as text; an array (such as --quantiles) item by item, not by identity. */
+  private static String optionText(Object value) {
+    if (value == null || !value.getClass().isArray()) {
+      return String.valueOf(value);
+    }
+    List<String> items = new ArrayList<>();
+    for (int i = 0; i < java.lang.reflect.Array.getLength(value); i++) {
+      items.add(optionText(java.lang.reflect.Array.get(value, i)));
+    }
+    return items.toString();
   }
 
   /** The value of an option as given on the command line, or null. */
