@@ -19,8 +19,12 @@ package io.ogpm.estimate;
 final class ChernoffBounds {
   private static final int ITERATIONS = 50;
 
-  /** A KL excess {@code n KL(p || u) - L} at or below this ends the iteration. */
-  private static final double CONVERGED = 1e-10;
+  /**
+   * The iteration ends once the bound is within this share of its distance from the observed share
+   * above the root: a millionth of the bound's own width is far below what a band or an interval
+   * resolves.
+   */
+  private static final double PRECISION = 1e-4;
 
   private ChernoffBounds() {}
 
@@ -30,24 +34,33 @@ final class ChernoffBounds {
     if (k >= n) {
       return 1;
     }
-    // KL(p || u) grows without bound as u nears 1 (p < 1), so the root is below 1; a start at
-    // 1 - ulp is above it whenever the quadratic start is not below 1.
     double l = logInverseLevel / n;
-    double u = Math.min(p + l + Math.sqrt(2 * p * l + l * l), Math.nextDown(1.0));
-    if (n * kl(p, u) < logInverseLevel) {
-      return 1;
+    double u = p + l + Math.sqrt(2 * p * l + l * l);
+    if (!(u < 1)) {
+      // KL(p || u) grows without bound as u nears 1 (p < 1), so the root is below 1; a start at
+      // 1 - ulp is above it whenever the quadratic start is not below 1.
+      u = Math.nextDown(1.0);
+      if (n * kl(p, u) < logInverseLevel) {
+        return 1;
+      }
     }
-    // A Newton step from the floor, near the root, lands at or above the root from either side (the
-    // tangent of a convex function lies below it): a start far nearer than the quadratic one, which
-    // halves the iterations.
+    // A Newton step from a point near the root lands at or above the root from either side (the
+    // tangent of a convex function lies below it). The point: where half the chi-square divergence
+    // reaches l, which KL matches to second order in u - p (the floor, where the whole of it
+    // does, lies below the root by about as much again).
     double floor = upperFloor(k, n, logInverseLevel);
-    if (floor > p && floor < u) {
+    // The slope at the floor is at most the slope at the root (convexity, floor <= root): a step
+    // of f(u) / floorSlope from u >= root reaches at or below the root.
+    double floorSlope = n * (floor - p) / (floor * (1 - floor));
+    double near = quadraticRoot(p, 2 * l);
+    if (near > p && near < u) {
       double next =
-          floor - (n * kl(p, floor) - logInverseLevel) / (n * (floor - p) / (floor * (1 - floor)));
+          near - (n * kl(p, near) - logInverseLevel) / (n * (near - p) / (near * (1 - near)));
       if (next > p && next < u) {
         u = next;
       }
     }
+    double precision = PRECISION * (floor - p);
     for (int i = 0; i < ITERATIONS; i++) {
       double f = n * kl(p, u) - logInverseLevel;
       if (f <= 0) {
@@ -57,12 +70,11 @@ final class ChernoffBounds {
       if (!(next < u) || next <= p) {
         break;
       }
-      // Newton's iterates from above stay above the root (convexity). Where f(u) <= CONVERGED, u
-      // is within CONVERGED / f'(root) of the root (convexity again), and f'(root) = n (root - p)
-      // / (root (1 - root)) >= 4 n (root - p) >= 4 sqrt(2 n p L): next is nearer still, and the
-      // steps that would follow only chase rounding.
+      // Newton's iterates from above stay above the root (convexity), and u - root <= f(u) /
+      // slope(root) <= f(u) / floorSlope: where that is within the precision, so is next, nearer
+      // still, and the steps that would follow only sharpen what no band can use.
       u = next;
-      if (f <= CONVERGED) {
+      if (f <= precision * floorSlope) {
         break;
       }
     }
@@ -82,9 +94,12 @@ final class ChernoffBounds {
    */
   static double upperFloor(long k, long n, double logInverseLevel) {
     double p = (double) k / n;
-    double l = logInverseLevel / n;
-    double root = (2 * p + l + Math.sqrt(l * l + 4 * l * p * (1 - p))) / (2 * (1 + l));
-    return Math.max(p, root * (1 - 0x1p-40));
+    return Math.max(p, quadraticRoot(p, logInverseLevel / n) * (1 - 0x1p-40));
+  }
+
+  /** The larger root of {@code (u - p)^2 = m u (1 - u)}, at least p and at most 1. */
+  private static double quadraticRoot(double p, double m) {
+    return (2 * p + m + Math.sqrt(m * m + 4 * m * p * (1 - p))) / (2 * (1 + m));
   }
 
   /** A bound at or below pbar with probability at least {@code 1 - e^-logInverseLevel}. */
