@@ -332,34 +332,140 @@ final class CumulativeBands {
     return new CumulativeBand(points, lower, upper);
   }
 
-  /** The band for a window of n outputs with these bin counts; null for an empty window. */
+  /**
+   * The band at every point for a window of n outputs with these bin counts; null for an empty
+   * window.
+   */
   CumulativeBand band(long[] counts, long n) {
+    return band(counts, n, null);
+  }
+
+  /**
+   * The band as a query reads it, for a window of n outputs with these bin counts; null for an
+   * empty window. The bounds are computed at the bins' edges (all a window reports), and at the
+   * points between two edges only where one of the query's quantiles or thresholds is read there;
+   * every other point takes the bounds of the computed points beside it (F never decreases: the
+   * upper bound of the next, the lower bound of the previous), so the band holds at every point,
+   * and the query's readings are those of the band at every point but for the bounds a skipped
+   * point would have lent its neighbours. A null query computes every point.
+   */
+  CumulativeBand band(long[] counts, long n, DistributionQuery query) {
     if (n <= 0) {
       return null;
     }
-    WindowCounts outputs = new WindowCounts(counts);
-    double[] u = new double[windows];
-    double[] l = new double[windows];
-    for (int w = 0; w < windows; w++) {
-      long k = outputs.of(windowFrom[w], windowLength[w]);
-      u[w] = ChernoffBounds.upper(k, n, logInverseLevel);
-      l[w] = ChernoffBounds.lower(k, n, logInverseLevel);
-    }
-    double[] lowerQ = null;
-    double[] upperQ = null;
-    if (certificates != null) {
-      // Tail w + 1 is the share at or beyond window w's end (windowTails).
-      lowerQ = new double[windows + 2];
-      upperQ = new double[windows + 2];
-      for (int w = 0; w < windows; w++) {
-        lowerQ[w + 1] = Math.max(0, 1 - u[w] - tailSlack);
-        upperQ[w + 1] = Math.min(1, 1 - l[w] + tailSlack);
+    Emission emission = new Emission(counts, n);
+    int count = points.length;
+    boolean everyPoint = query == null || reportEvery == 1;
+    for (int k = 0; k < count; k++) {
+      if (everyPoint || k % reportEvery == 0 || k == count - 1) {
+        emission.compute(k);
       }
     }
-    int count = points.length;
-    double[] upper = new double[count];
-    double[] lower = new double[count];
+    if (!everyPoint) {
+      emission.envelope();
+      for (double p : query.probabilities()) {
+        // The quantile's interval starts at the last point whose upper bound is below p and ends
+        // at the first whose lower bound reaches p (CumulativeBand#quantile): only the skipped
+        // points after the one and before the other can move either end.
+        int from = -1;
+        for (int k = 0; k < count; k++) {
+          if (emission.upper[k] < p) {
+            from = k;
+          }
+        }
+        int to = count - 1;
+        for (int k = count - 1; k >= 0; k--) {
+          if (emission.lower[k] >= p) {
+            to = k;
+          }
+        }
+        int first = Math.max(from, 0);
+        for (int k = first + 1; k < Math.min(count, first + reportEvery); k++) {
+          emission.compute(k);
+        }
+        for (int k = Math.max(0, to - reportEvery + 1); k < to; k++) {
+          emission.compute(k);
+        }
+      }
+      for (double t : query.thresholds()) {
+        // An exceedance reads the points on either side of its threshold.
+        for (int k = 0; k < count; k++) {
+          if (points[k] >= t) {
+            emission.compute(k);
+            if (k > 0) {
+              emission.compute(k - 1);
+            }
+            break;
+          }
+        }
+      }
+    }
+    emission.envelope();
+    double[] lower = emission.lower;
+    double[] upper = emission.upper;
     for (int k = 0; k < count; k++) {
+      // Bounds that cross say that this window is one of the few the band misses: report the
+      // range between them rather than an empty one (both ends stay monotone).
+      if (lower[k] > upper[k]) {
+        double crossed = lower[k];
+        lower[k] = upper[k];
+        upper[k] = crossed;
+      }
+    }
+    return new CumulativeBand(points, lower, upper);
+  }
+
+  /** One window's bounds: its windows' confidence bounds, and each point's as it is computed. */
+  private final class Emission {
+    private final double[] u = new double[windows];
+    private final double[] l = new double[windows];
+    private final double[] lowerQ;
+    private final double[] upperQ;
+    private final boolean[] computed = new boolean[points.length];
+    private final double[] rawUpper = new double[points.length];
+    private final double[] rawLower = new double[points.length];
+    final double[] upper = new double[points.length];
+    final double[] lower = new double[points.length];
+
+    Emission(long[] counts, long n) {
+      WindowCounts outputs = new WindowCounts(counts);
+      for (int w = 0; w < windows; w++) {
+        long k = outputs.of(windowFrom[w], windowLength[w]);
+        if (w > 0 && outputs.of(windowFrom[w - 1], windowLength[w - 1]) == k) {
+          // The same count gives the same bounds: windows beyond the data repeat theirs.
+          u[w] = u[w - 1];
+          l[w] = l[w - 1];
+        } else {
+          u[w] = ChernoffBounds.upper(k, n, logInverseLevel);
+          l[w] = ChernoffBounds.lower(k, n, logInverseLevel);
+        }
+      }
+      if (certificates != null) {
+        // Tail w + 1 is the share at or beyond window w's end (windowTails).
+        lowerQ = new double[windows + 2];
+        upperQ = new double[windows + 2];
+        for (int w = 0; w < windows; w++) {
+          lowerQ[w + 1] = Math.max(0, 1 - u[w] - tailSlack);
+          upperQ[w + 1] = Math.min(1, 1 - l[w] + tailSlack);
+        }
+      } else {
+        lowerQ = null;
+        upperQ = null;
+      }
+    }
+
+    /** Point k's own bounds: the tightest of every window's and of its certificate families. */
+    void compute(int k) {
+      if (computed[k]) {
+        return;
+      }
+      computed[k] = true;
+      if (k == points.length - 1) {
+        // F is 1 at the domain's end.
+        rawUpper[k] = 1;
+        rawLower[k] = 1;
+        return;
+      }
       double up = 1;
       double down = 0;
       for (int w = 0, i = k * windows; w < windows; w++, i++) {
@@ -381,26 +487,29 @@ final class CumulativeBands {
         up = Math.min(up, certificates.upper(j, lowerQ, upperQ));
         down = Math.max(down, 1 - certificates.upperOfComplement(j, lowerQ, upperQ));
       }
-      upper[k] = Math.max(0, up);
-      lower[k] = Math.min(1, down);
+      rawUpper[k] = Math.max(0, up);
+      rawLower[k] = Math.min(1, down);
     }
-    upper[count - 1] = 1;
-    lower[count - 1] = 1;
-    for (int k = count - 2; k >= 0; k--) {
-      upper[k] = Math.min(upper[k], upper[k + 1]);
-    }
-    for (int k = 1; k < count; k++) {
-      lower[k] = Math.max(lower[k], lower[k - 1]);
-    }
-    for (int k = 0; k < count; k++) {
-      // Bounds that cross say that this window is one of the few the band misses: report the
-      // range between them rather than an empty one (both ends stay monotone).
-      if (lower[k] > upper[k]) {
-        double crossed = lower[k];
-        lower[k] = upper[k];
-        upper[k] = crossed;
+
+    /**
+     * The monotone band from the points computed so far: at each point the least upper bound at or
+     * after it and the largest lower bound at or before it (a point not computed lends nothing).
+     */
+    void envelope() {
+      double least = 1;
+      for (int k = points.length - 1; k >= 0; k--) {
+        if (computed[k]) {
+          least = Math.min(least, rawUpper[k]);
+        }
+        upper[k] = least;
+      }
+      double largest = 0;
+      for (int k = 0; k < points.length; k++) {
+        if (computed[k]) {
+          largest = Math.max(largest, rawLower[k]);
+        }
+        lower[k] = largest;
       }
     }
-    return new CumulativeBand(points, lower, upper);
   }
 }

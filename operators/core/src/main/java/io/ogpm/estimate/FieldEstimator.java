@@ -243,7 +243,7 @@ public final class FieldEstimator {
    * interval's middle, otherwise): the band bounds F but names no value inside it.
    */
   private DistributionEstimate distribution(long[] counts, long n, double[] reconstructed) {
-    CumulativeBand cdf = cumulative == null ? null : cumulative.band(counts, n);
+    CumulativeBand cdf = cumulative == null ? null : cumulative.band(counts, n, query);
     if (cdf == null) {
       return null;
     }

@@ -150,6 +150,58 @@ class CumulativeBandsTest {
     }
   }
 
+  /**
+   * A query computes the band at the bins' edges and only the points between that its readings
+   * need: every bound is at most as tight as the band at every point (so it holds wherever that one
+   * does), the reported edges lose at most what the skipped points lent them, and every quantile
+   * and exceedance interval is the one the band at every point gives. Readings that gather (normal,
+   * sd 2 % and 10 %), a point mass, both ends, uniform; interval and circle.
+   */
+  @Test
+  void aQueryReadsWhatTheBandAtEveryPointReads() {
+    RandomBits bits = AesCtrSource.seeded(45_006L);
+    DistributionQuery query =
+        DistributionQuery.of(
+            new double[] {0.05, 0.1, 0.25, 0.5, 0.75, 0.9}, new double[] {0.33, 0.8});
+    List<DoubleSupplier> inputs =
+        List.of(
+            () -> Math.min(0.999, Math.max(0, 0.4 + 0.02 * gaussian(bits))),
+            () -> Math.min(0.999, Math.max(0, 0.6 + 0.1 * gaussian(bits))),
+            () -> 0.7,
+            () -> bits.nextUniform() < 0.5 ? 0 : 0.999,
+            bits::nextUniform);
+    for (Domain domain : List.of(Domain.classical(0, 1), Domain.circular(0, 1))) {
+      for (double eps : new double[] {1, 4}) {
+        Mechanism m = ogpm(eps, domain);
+        FieldBinning binning = FieldBinning.of(m, BINS);
+        CumulativeBands bands = bands(m, binning);
+        for (DoubleSupplier input : inputs) {
+          double[] xs = new double[5_000];
+          for (int i = 0; i < xs.length; i++) {
+            xs[i] = input.getAsDouble();
+          }
+          long[] counts = perturb(m, binning, xs, bits);
+          CumulativeBand full = bands.band(counts, xs.length);
+          CumulativeBand read = bands.band(counts, xs.length, query);
+          for (int k = 0; k < full.points().length; k++) {
+            assertThat(read.lower()[k]).isLessThanOrEqualTo(full.lower()[k]);
+            assertThat(read.upper()[k]).isGreaterThanOrEqualTo(full.upper()[k]);
+          }
+          for (double p : query.probabilities()) {
+            assertThat(read.quantile(p, Double.NaN))
+                .as("%s eps %s p %s", domain, eps, p)
+                .isEqualTo(full.quantile(p, Double.NaN));
+          }
+          for (double t : query.thresholds()) {
+            assertThat(read.exceedance(t, Double.NaN))
+                .as("%s eps %s t %s", domain, eps, t)
+                .isEqualTo(full.exceedance(t, Double.NaN));
+          }
+        }
+      }
+    }
+  }
+
   @Test
   void anEmptyWindowHasNoBand() {
     Mechanism m = ogpm(1, Domain.classical(0, 1));
