@@ -158,6 +158,54 @@ class CdfCertificatesTest {
         .isInstanceOf(IllegalArgumentException.class);
   }
 
+  @Test
+  void edgesOutsideTheGridOrNotIncreasingAreRefusedNamingTheEdge() {
+    double[][] tails = randomTails(new Random(3), 10, 4);
+    // The grid has points 0..10; each case's last edge is the first bad one.
+    for (int[] bad : new int[][] {{-1}, {0, 11}, {0, 5, 5}, {0, 6, 5}}) {
+      assertThatThrownBy(() -> CdfCertificates.build(tails, bad))
+          .as("edges %s", java.util.Arrays.toString(bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("edges must increase within the grid: " + bad[bad.length - 1]);
+    }
+    // Both ends of the grid are thresholds a band may have.
+    CdfCertificates both = CdfCertificates.build(tails, new int[] {0, 10});
+    assertThat(both.thresholds()).isEqualTo(2);
+    assertThat(CdfCertificates.build(tails, new int[] {0, 4, 7, 10}).thresholds()).isEqualTo(4);
+  }
+
+  @Test
+  void certificatesAreTheSameWithinTheToleranceAndNoFurther() {
+    CdfCertificates.Certificate c =
+        new CdfCertificates.Certificate(new int[] {1, 3}, new double[] {0.5, -0.25}, 0.75);
+    double tolerance = 0x1p-10;
+    assertThat(c.sameAs(c, tolerance)).isTrue();
+    // Off by the tolerance (exact in binary): still the same; by twice it: another.
+    for (double off : new double[] {tolerance, -tolerance}) {
+      assertThat(c.sameAs(certificate(c, 0, 0, off), tolerance)).isTrue();
+      assertThat(c.sameAs(certificate(c, off, 0, 0), tolerance)).isTrue();
+      assertThat(c.sameAs(certificate(c, 0, off, 0), tolerance)).isTrue();
+      assertThat(c.sameAs(certificate(c, 0, 0, 2 * off), tolerance)).isFalse();
+      assertThat(c.sameAs(certificate(c, 2 * off, 0, 0), tolerance)).isFalse();
+      assertThat(c.sameAs(certificate(c, 0, 2 * off, 0), tolerance)).isFalse();
+    }
+    // Other terms are another certificate, whatever the coefficients.
+    assertThat(
+            c.sameAs(
+                new CdfCertificates.Certificate(new int[] {1, 2}, new double[] {0.5, -0.25}, 0.75),
+                tolerance))
+        .isFalse();
+  }
+
+  /** c with its coefficients and constant moved by these amounts. */
+  private static CdfCertificates.Certificate certificate(
+      CdfCertificates.Certificate c, double first, double second, double constant) {
+    return new CdfCertificates.Certificate(
+        c.tails(),
+        new double[] {c.coefficients()[0] + first, c.coefficients()[1] + second},
+        c.constant() + constant);
+  }
+
   /**
    * OGPM at eps 4 on [0, 1] with 50 bins, inputs normal(0.5, 0.05) at n = 10,000 with exact
    * expected statistics and Chernoff bounds: at every edge the family is at or above the full

@@ -68,6 +68,38 @@ class DistributionQueryTest {
   }
 
   @Test
+  void theLimitsAndTheRepeatsAreExact() {
+    double[] most = new double[DistributionQuery.MAX_THRESHOLDS];
+    Arrays.setAll(most, i -> i);
+    assertThat(DistributionQuery.DEFAULT.withThresholds(most).thresholds()).containsExactly(most);
+    assertThatThrownBy(() -> DistributionQuery.DEFAULT.withThresholds(1, 2, 2))
+        .hasMessage("exceedance thresholds must increase without repeats, got 2.0 after 2.0");
+    assertThat(DistributionQuery.DEFAULT.withThresholds(-0.5, 0, 0.5).thresholds())
+        .containsExactly(-0.5, 0, 0.5);
+  }
+
+  @Test
+  void queriesDifferingInEitherListAreUnequalAndHashApart() {
+    DistributionQuery q = DistributionQuery.of(new double[] {0.25, 0.75}, new double[] {1, 2});
+    List<DistributionQuery> others =
+        List.of(
+            q.withProbabilities(0.25),
+            q.withProbabilities(0.25, 0.5),
+            q.withThresholds(1),
+            q.withThresholds(1, 3),
+            DistributionQuery.of(null, null),
+            DistributionQuery.DEFAULT);
+    for (DistributionQuery other : others) {
+      assertThat(q).as("against %s", other).isNotEqualTo(other);
+      assertThat(q.hashCode()).as("against %s", other).isNotEqualTo(other.hashCode());
+    }
+    assertThat(q).isNotEqualTo(q.toString()).isNotEqualTo(null);
+    assertThat(q)
+        .isEqualTo(q.withProbabilities(0.25, 0.75).withThresholds(1, 2))
+        .hasSameHashCodeAs(q.withThresholds(1, 2));
+  }
+
+  @Test
   void theQueryKeepsCopies() {
     double[] p = {0.25, 0.75};
     DistributionQuery q = DistributionQuery.of(p, null);
@@ -81,6 +113,9 @@ class DistributionQueryTest {
     Interval i = new Interval(0.5, 0.25, 0.75);
     assertThatThrownBy(() -> new QuantileEstimate(1.0, i))
         .hasMessage("a quantile's probability must be in (0, 1), got 1.0");
+    assertThatThrownBy(() -> new QuantileEstimate(0.0, i))
+        .hasMessage("a quantile's probability must be in (0, 1), got 0.0");
+    assertThat(new QuantileEstimate(Double.MIN_VALUE, i).probability()).isPositive();
     assertThatThrownBy(() -> new QuantileEstimate(0.5, null))
         .hasMessage("the quantile 0.5 needs an interval");
     assertThatThrownBy(() -> new ExceedanceEstimate(Double.NaN, i))
