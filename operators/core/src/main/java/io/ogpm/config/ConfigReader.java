@@ -148,7 +148,8 @@ final class ConfigReader {
     }
     OptimizeFor optimizeFor = m.parsed("optimize-for", OptimizeFor::parse, defaults.optimizeFor());
     // auto: a placeholder type until the configuration is resolved at each field's epsilon.
-    MechanismType type = auto ? MechanismType.OGPM : MechanismType.parse(mechanism);
+    MechanismType type =
+        auto ? MechanismType.autoPlaceholder(epsilon) : MechanismType.parse(mechanism);
     Objective objective = m.parsed("objective", Objective::parse, Objective.L1);
     double optimizeAt = m.get("optimize-at") == null ? Double.NaN : m.number("optimize-at");
     OutOfRange outOfRange = m.parsed("out-of-range", OutOfRange::parse, OutOfRange.REJECT);

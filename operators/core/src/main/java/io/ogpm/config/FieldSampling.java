@@ -1,6 +1,7 @@
 package io.ogpm.config;
 
 import io.ogpm.annotation.PublicEvolving;
+import io.ogpm.mechanism.MechanismType;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
@@ -35,7 +36,7 @@ import java.util.Objects;
  * more. So {@code auto} takes the K whose summed variance is nearest the best K's, as a ratio, at
  * its worst over every P from 0 to 1/12 (minimax regret; the worst is at an end, {@link
  * #worstRatios}); the ratios by K are kept for the start-up line ({@link #describe}). Only K's that
- * report no field above {@link #MAX_REPORTED_EPSILON} compete.
+ * report no field above its mechanism's largest epsilon ({@link MechanismType#maxEpsilon}) compete.
  *
  * <p>Immutable and serializable.
  */
@@ -45,14 +46,6 @@ public final class FieldSampling implements Serializable {
 
   /** How much the scale is lowered below {@code E / (sum of the K largest e_u)}, relatively. */
   static final double SCALE_MARGIN = 0x1p-40;
-
-  /**
-   * The largest epsilon a sampled report may get. Above it the mechanisms' exact moments, which the
-   * estimates and their intervals are built from, lose the bump: at epsilon 36 its width,
-   * e^-epsilon of the domain, falls below a double's resolution of an input. 30 keeps the bump's
-   * ends exact to 1e-9 of its width.
-   */
-  public static final double MAX_REPORTED_EPSILON = 30;
 
   private final int fieldsPerRecord;
   private final boolean auto;
@@ -108,10 +101,10 @@ public final class FieldSampling implements Serializable {
       total += fields.get(i).epsilon();
     }
     if (request.isAuto()) {
-      // Only K's whose reports stay within MAX_REPORTED_EPSILON compete: the fewest is kMin.
+      // Only K's whose reports stay within their mechanisms' largest epsilons compete: the fewest
+      // is kMin.
       int kMin = units;
-      while (kMin > 1
-          && largestReported(fields, scale(unitEpsilon, total, kMin - 1)) <= MAX_REPORTED_EPSILON) {
+      while (kMin > 1 && beyondMaximum(fields, scale(unitEpsilon, total, kMin - 1)) == null) {
         kMin--;
       }
       // The summed variance of the fields' means is affine in the inputs' spread P: noise + left P.
@@ -147,22 +140,50 @@ public final class FieldSampling implements Serializable {
               + k);
     }
     double s = scale(unitEpsilon, total, k);
-    if (largestReported(fields, s) > MAX_REPORTED_EPSILON) {
+    FieldConfig beyond = beyondMaximum(fields, s);
+    if (beyond != null) {
       throw new ConfigException(
           "sampling: fields-per-record "
               + k
-              + " would report a field at epsilon "
-              + largestReported(fields, s)
+              + " would report field "
+              + ConfigException.quote(beyond.name())
+              + " at epsilon "
+              + beyond.epsilon() * s
               + ", above the "
-              + MAX_REPORTED_EPSILON
-              + " the estimates are exact for;"
+              + maxReported(beyond)
+              + " its mechanism is offered at;"
               + " report more fields per record or configure smaller epsilons");
     }
     return new FieldSampling(k, false, unitOf.clone(), units, s, null);
   }
 
-  private static double largestReported(List<FieldConfig> fields, double scale) {
-    return fields.stream().mapToDouble(f -> f.epsilon() * scale).max().orElse(0);
+  /** The first field whose report at its epsilon times the scale is above its maximum, or null. */
+  private static FieldConfig beyondMaximum(List<FieldConfig> fields, double scale) {
+    for (FieldConfig f : fields) {
+      if (f.epsilon() * scale > maxReported(f)) {
+        return f;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The largest epsilon a field may be reported at: its mechanism's; for {@code mechanism: auto},
+   * the largest of the mechanisms it may choose on its domain (the choice at each epsilon takes
+   * only those offered there).
+   */
+  private static double maxReported(FieldConfig f) {
+    if (f.choice().isEmpty()) {
+      return f.spec().type().maxEpsilon();
+    }
+    boolean circular = f.domain().isCircular();
+    double most = 0;
+    for (MechanismType type : MechanismType.values()) {
+      if (circular ? type.supportsCircular() : type.supportsClassical()) {
+        most = Math.max(most, type.maxEpsilon());
+      }
+    }
+    return most;
   }
 
   /**
@@ -279,7 +300,7 @@ public final class FieldSampling implements Serializable {
                 " (auto: the K whose fields' means are nearest the best K's"
                     + " whatever the spread of the inputs; by K, their variance at most times the best's:");
     for (int k = 1; k <= units; k++) {
-      // A K that would report above MAX_REPORTED_EPSILON is not offered.
+      // A K that would report a field above its mechanism's largest epsilon is not offered.
       b.append(
           String.format(
               Locale.ROOT, Double.isNaN(errors[k - 1]) ? " %d -" : " %d x%.3g", k, errors[k - 1]));

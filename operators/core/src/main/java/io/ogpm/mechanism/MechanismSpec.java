@@ -161,6 +161,15 @@ public final class MechanismSpec implements java.io.Serializable {
      */
     public MechanismSpec build() {
       Checks.epsilon("epsilon", epsilon);
+      if (epsilon > type.maxEpsilon()) {
+        throw new IllegalArgumentException(
+            "epsilon must be <= "
+                + type.maxEpsilon()
+                + " for "
+                + type.id()
+                + " (above it its moments and bands are not exact in doubles), got "
+                + epsilon);
+      }
       if (domain.isCircular() ? !type.supportsCircular() : !type.supportsClassical()) {
         throw new IllegalArgumentException(
             "mechanism " + type.id() + " is not defined on a " + domain.kind().id() + " domain");

@@ -57,6 +57,33 @@ public enum MechanismType {
     return this == OGPM || this == STAIRCASE;
   }
 
+  /**
+   * The largest epsilon this mechanism is offered at: where every quantity the library computes
+   * from it (its moments, the estimates' mean function, intervals and cumulative band) stays exact
+   * to the tolerance the estimates assume ({@code 1e-12} of the domain). Above it a piecewise
+   * mechanism's central piece or bump, about {@code e^-eps} of the domain wide for OGPM, PM and HM
+   * and {@code e^-eps / eps} for SW, holds densities whose moments cancel in doubles, and outputs
+   * snapped to the grid move by more than the band can spare. The Laplace mechanisms have no such
+   * piece: the overflow of {@code e^eps} is their limit.
+   */
+  public double maxEpsilon() {
+    return switch (this) {
+      case SW, SW_C, T_SW -> 12;
+      case T_LAPLACE, B_LAPLACE, PURKAYASTHA -> OgpmShape.MAX_EPSILON;
+      default -> 20;
+    };
+  }
+
+  /**
+   * The type a {@value #AUTO} spec carries until it is resolved at its epsilon per report: OGPM,
+   * whose options (objective, optimize-at) auto weighs, up to its {@link #maxEpsilon}; above it
+   * truncated Laplace, offered at every epsilon, so that a spec builds wherever some mechanism is
+   * offered.
+   */
+  public static MechanismType autoPlaceholder(double epsilon) {
+    return epsilon > OGPM.maxEpsilon() ? T_LAPLACE : OGPM;
+  }
+
   /** Whether the mechanism is defined on the circle itself (not on the flattened range). */
   public boolean isNativelyCircular() {
     return this == OGPM || this == PURKAYASTHA;

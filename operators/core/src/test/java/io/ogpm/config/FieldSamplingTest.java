@@ -159,7 +159,7 @@ class FieldSamplingTest {
             "(auto: the K whose fields' means are nearest the best K's whatever the spread of the inputs; by K,"
                 + " their variance at most times the best's: 1 x");
     assertThat(leastDescribed(s)).isEqualTo(s.fieldsPerRecord());
-    for (String eps : new String[] {"0.05", "5"}) {
+    for (String eps : new String[] {"0.05", "3"}) {
       String scaled =
           SIX.replace("epsilon: 1}", "epsilon: " + eps + "}")
               .replace("epsilon: 0.5}", "epsilon: " + eps + "}");
@@ -167,18 +167,18 @@ class FieldSamplingTest {
           .as("at %s each", eps)
           .isEqualTo(1);
     }
-    // At 20 each, one field per record would get 120, beyond the epsilons estimates are exact for:
-    // auto offers only K's that stay within them, and a K that does not is an error naming it.
-    String twenty =
-        SIX.replace("epsilon: 1}", "epsilon: 20}").replace("epsilon: 0.5}", "epsilon: 20}");
-    FieldSampling high = sampled(twenty, "auto").sampling().orElseThrow();
-    assertThat(high.fieldsPerRecord()).isBetween(4, 6);
-    assertThat(high.describe()).contains("1 - 2 - 3 - 4 x");
-    assertThatThrownBy(() -> sampled(twenty, "3"))
+    // At 4 each, one field per record would get 24, beyond the 20 OGPM is offered at: auto offers
+    // only K's that stay within it, and a K that does not is an error naming the field.
+    String four = SIX.replace("epsilon: 1}", "epsilon: 4}").replace("epsilon: 0.5}", "epsilon: 4}");
+    FieldSampling high = sampled(four, "auto").sampling().orElseThrow();
+    assertThat(high.fieldsPerRecord()).isBetween(2, 6);
+    assertThat(high.describe()).contains("1 - 2 x");
+    assertThatThrownBy(() -> sampled(four, "1"))
         .isInstanceOf(ConfigException.class)
         .hasMessage(
-            "sampling: fields-per-record 3 would report a field at epsilon 39.99999999996362, above the 30.0 the"
-                + " estimates are exact for; report more fields per record or configure smaller epsilons");
+            "sampling: fields-per-record 1 would report field 'a.x' at epsilon 23.999999999978172, above the"
+                + " 20.0 its mechanism is offered at; report more fields per record or configure smaller"
+                + " epsilons");
     String lopsided = SIX.replace("epsilon: 0.5}", "epsilon: 10}");
     FieldSampling all = sampled(lopsided, "auto").sampling().orElseThrow();
     assertThat(all.fieldsPerRecord()).isEqualTo(6);

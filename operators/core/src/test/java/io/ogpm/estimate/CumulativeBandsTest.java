@@ -104,7 +104,7 @@ class CumulativeBandsTest {
    */
   @Test
   void aCircleAtHighEpsilonStillLocatesTheMedian() {
-    for (double eps : new double[] {20, 40}) {
+    for (double eps : new double[] {12, 20}) {
       Mechanism m = ogpm(eps, Domain.circular(0, 1));
       FieldBinning binning = FieldBinning.of(m, BINS);
       RandomBits bits = AesCtrSource.seeded(45_004L);
@@ -131,7 +131,7 @@ class CumulativeBandsTest {
   @Test
   @Tag("slow") // three bands' programs at high eps: run by surefire, left out of mutation testing
   void anIntervalAtHighEpsilonStillLocatesTheMedian() {
-    for (double eps : new double[] {20, 30, 36}) {
+    for (double eps : new double[] {12, 16, 20}) {
       Mechanism m = ogpm(eps, Domain.classical(0, 1));
       FieldBinning binning = FieldBinning.of(m, BINS);
       RandomBits bits = AesCtrSource.seeded(45_005L);

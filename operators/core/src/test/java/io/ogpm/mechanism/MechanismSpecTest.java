@@ -8,6 +8,33 @@ import org.junit.jupiter.api.Test;
 
 /** Validation names the bad value. */
 class MechanismSpecTest {
+  /**
+   * Every mechanism builds at its largest epsilon and is refused just above it, in one line naming
+   * the value; the mechanisms with a central piece stop at 20 (the sw family at 12), where their
+   * moments are still exact in doubles.
+   */
+  @Test
+  void eachMechanismIsOfferedUpToItsLargestEpsilonAndRefusedAbove() {
+    for (MechanismType type : MechanismType.values()) {
+      Domain domain = type.supportsClassical() ? Domain.classical(0, 1) : Domain.circular(0, 1);
+      double most = type.maxEpsilon();
+      MechanismSpec at = MechanismSpec.builder().type(type).domain(domain).epsilon(most).build();
+      assertThat(MechanismCatalog.of(at).spec().epsilon()).isEqualTo(most);
+      double above = Math.nextUp(most);
+      assertThatThrownBy(
+              () -> MechanismSpec.builder().type(type).domain(domain).epsilon(above).build())
+          .as("%s", type)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("epsilon must be <= " + most)
+          .hasMessageEndingWith("got " + above)
+          .hasMessageNotContaining("\n");
+    }
+    assertThat(MechanismType.SW.maxEpsilon()).isEqualTo(12);
+    assertThat(MechanismType.OGPM.maxEpsilon()).isEqualTo(20);
+    assertThat(MechanismType.autoPlaceholder(20)).isEqualTo(MechanismType.OGPM);
+    assertThat(MechanismType.autoPlaceholder(21)).isEqualTo(MechanismType.T_LAPLACE);
+  }
+
   @Test
   void badEpsilonsAreNamed() {
     assertThatThrownBy(() -> MechanismSpec.builder().epsilon(0).build())

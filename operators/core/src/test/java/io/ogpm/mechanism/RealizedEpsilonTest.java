@@ -53,7 +53,8 @@ class RealizedEpsilonTest {
     List<MechanismSpec> out = new ArrayList<>();
     for (MechanismType type : MechanismType.values()) {
       for (Domain domain : List.of(Domain.classical(-1, 3), Domain.circular(0, 2 * Math.PI))) {
-        if (domain.isCircular() ? !type.supportsCircular() : !type.supportsClassical()) {
+        if ((domain.isCircular() ? !type.supportsCircular() : !type.supportsClassical())
+            || eps > type.maxEpsilon()) {
           continue;
         }
         for (Objective objective :

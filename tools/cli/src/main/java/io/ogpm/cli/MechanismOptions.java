@@ -129,7 +129,7 @@ public final class MechanismOptions {
     try {
       spec =
           MechanismSpec.builder()
-              .type(auto ? MechanismType.OGPM : mechanism.type())
+              .type(auto ? MechanismType.autoPlaceholder(epsilon) : mechanism.type())
               .domain(d)
               .epsilon(epsilon)
               .objective(objective)

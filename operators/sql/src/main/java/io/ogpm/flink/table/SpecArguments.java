@@ -96,7 +96,7 @@ final class SpecArguments {
     boolean auto = type == null;
     MechanismSpec spec =
         MechanismSpec.builder()
-            .type(auto ? MechanismType.OGPM : type)
+            .type(auto ? MechanismType.autoPlaceholder(epsilon) : type)
             .domain(Domain.of(kind, low, high))
             .epsilon(epsilon)
             .objective(Objective.parse(required("objective", objective)))

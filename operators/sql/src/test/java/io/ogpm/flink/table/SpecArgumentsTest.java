@@ -63,10 +63,17 @@ class SpecArgumentsTest {
     // Checked in this order: lo and hi before eps.
     assertThatThrownBy(() -> new SpecArguments(1.0, 0.0, 0.0, "classical", "ogpm", "l1").spec())
         .hasMessage("lo must be < hi, got lo=1.0 and hi=0.0");
-    assertThat(new SpecArguments(0.0, 1.0, 700.0, "classical", "ogpm", "l1").spec().epsilon())
+    assertThat(new SpecArguments(0.0, 1.0, 20.0, "classical", "ogpm", "l1").spec().epsilon())
+        .isEqualTo(20);
+    assertThatThrownBy(
+            () -> new SpecArguments(0.0, 1.0, Math.nextUp(20.0), "classical", "ogpm", "l1").spec())
+        .hasMessageStartingWith("epsilon must be <= 20.0 for ogpm");
+    assertThat(new SpecArguments(0.0, 1.0, 700.0, "classical", "t-laplace", "l1").spec().epsilon())
         .isEqualTo(700);
     assertThatThrownBy(
-            () -> new SpecArguments(0.0, 1.0, Math.nextUp(700.0), "classical", "ogpm", "l1").spec())
+            () ->
+                new SpecArguments(0.0, 1.0, Math.nextUp(700.0), "classical", "t-laplace", "l1")
+                    .spec())
         .hasMessageStartingWith("eps must be <= 700.0");
     assertThat(SpecArguments.DEFAULT_DOMAIN).isEqualTo("classical");
     assertThat(SpecArguments.DEFAULT_MECHANISM).isEqualTo("ogpm");
