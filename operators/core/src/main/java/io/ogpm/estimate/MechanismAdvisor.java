@@ -93,7 +93,11 @@ public final class MechanismAdvisor {
       throw new IllegalArgumentException("records per window must be at least 1, got " + records);
     }
     // The type is ignored: one key for every spec that differs only in it.
-    Key key = new Key(field.toBuilder().type(MechanismType.OGPM).build(), question, records);
+    Key key =
+        new Key(
+            field.toBuilder().type(MechanismType.autoPlaceholder(field.epsilon())).build(),
+            question,
+            records);
     return CACHE.get(key, k -> advise(field, question, records, List.of(MechanismType.values())));
   }
 

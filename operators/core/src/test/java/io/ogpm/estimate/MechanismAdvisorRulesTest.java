@@ -30,6 +30,25 @@ class MechanismAdvisorRulesTest {
     return MechanismCatalog.of(UNIT.toBuilder().type(type).epsilon(eps).build());
   }
 
+  /** Above OGPM's largest epsilon auto chooses among the mechanisms offered there. */
+  @Test
+  void aboveTheLargestEpsilonOfMostMechanismsAutoChoosesAmongThoseOffered() {
+    for (Domain domain : List.of(Domain.classical(0, 1), Domain.circular(0, 1))) {
+      MechanismSpec field =
+          MechanismSpec.builder()
+              .type(MechanismType.autoPlaceholder(30))
+              .domain(domain)
+              .epsilon(30)
+              .build();
+      MechanismType choice =
+          MechanismAdvisor.advise(field, OptimizeFor.AGGREGATION, 1_000).choice();
+      assertThat(choice.maxEpsilon()).as("%s", domain).isGreaterThanOrEqualTo(30);
+      assertThat(MechanismAdvisor.candidates(field))
+          .as("%s", domain)
+          .allSatisfy(c -> assertThat(c.type().maxEpsilon()).isGreaterThanOrEqualTo(30));
+    }
+  }
+
   @Test
   void aRegretIsTheLossOverTheBestForTheSameInputsAtItsWorst() {
     double inf = Double.POSITIVE_INFINITY;
