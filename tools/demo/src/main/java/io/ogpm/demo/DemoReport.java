@@ -410,39 +410,21 @@ final class DemoReport {
 
   private static SvgChart meansChart(
       FieldConfig f, List<WindowStat> sorted, GroundTruth truth, long first, Duration window) {
-    int n = sorted.size();
-    double[] x = new double[n];
-    double[] est = new double[n];
-    double[] lo = new double[n];
-    double[] hi = new double[n];
-    double[] tr = new double[n];
-    double yMin = Double.POSITIVE_INFINITY;
-    double yMax = Double.NEGATIVE_INFINITY;
-    for (int i = 0; i < n; i++) {
-      WindowStat s = sorted.get(i);
-      x[i] = (s.windowStart() - first) / 1000.0;
-      est[i] = s.mean();
-      lo[i] = s.lower();
-      hi[i] = s.upper();
-      GroundTruth.Cell c = truth.cell(s.windowStart(), s.group(), f.name());
-      tr[i] = c == null ? Double.NaN : trueMean(f, c);
-      for (double v : new double[] {est[i], lo[i], hi[i], tr[i]}) {
-        if (Double.isFinite(v)) {
-          yMin = Math.min(yMin, v);
-          yMax = Math.max(yMax, v);
-        }
-      }
-    }
     boolean circular = f.domain().isCircular();
     String what = circular ? "circular mean" : "mean";
-    double step = window.toMillis() / 1000.0;
-    return new SvgChart(
-            title(f) + what + " per " + trim(step) + " s window with 95 % interval",
-            windowAxis(first, step, x[n - 1]),
-            valueAxis(f, what + " (" + unit(f) + ")", yMin, yMax))
-        .intervals(Kind.INTERVAL, x, lo, hi, circular)
-        .line(Kind.TRUE, x, tr)
-        .line(Kind.ESTIMATE, x, est);
+    return perWindowChart(
+        f,
+        sorted,
+        first,
+        window,
+        s -> new double[] {s.mean(), s.lower(), s.upper()},
+        s -> {
+          GroundTruth.Cell c = truth.cell(s.windowStart(), s.group(), f.name());
+          return c == null ? Double.NaN : trueMean(f, c);
+        },
+        what,
+        "",
+        circular);
   }
 
   /**
@@ -452,6 +434,41 @@ final class DemoReport {
    */
   private static SvgChart medianChart(
       FieldConfig f, List<WindowStat> sorted, GroundTruth truth, long first, Duration window) {
+    return perWindowChart(
+        f,
+        sorted,
+        first,
+        window,
+        s -> {
+          QuantileEstimate q = s.quantile(MEDIAN);
+          return q == null
+              ? null
+              : new double[] {q.interval().estimate(), q.interval().lower(), q.interval().upper()};
+        },
+        s -> {
+          GroundTruth.Cell c = truth.cell(s.windowStart(), s.group(), f.name());
+          return c == null ? Double.NaN : c.quantile(MEDIAN);
+        },
+        "median",
+        f.domain().isCircular() ? " (along the circle from " + start(f) + ")" : "",
+        false);
+  }
+
+  /**
+   * A value per window with its 95 % interval ({estimate, lower, upper}, or null where the window
+   * has none) next to the truth; null when no window has one. {@code wraps}: the intervals may
+   * cross a circle's seam.
+   */
+  private static SvgChart perWindowChart(
+      FieldConfig f,
+      List<WindowStat> sorted,
+      long first,
+      Duration window,
+      java.util.function.Function<WindowStat, double[]> value,
+      java.util.function.ToDoubleFunction<WindowStat> truth,
+      String what,
+      String note,
+      boolean wraps) {
     int n = sorted.size();
     double[] x = new double[n];
     double[] est = new double[n];
@@ -464,17 +481,16 @@ final class DemoReport {
     for (int i = 0; i < n; i++) {
       WindowStat s = sorted.get(i);
       x[i] = (s.windowStart() - first) / 1000.0;
-      QuantileEstimate q = s.quantile(MEDIAN);
-      any |= q != null;
-      est[i] = q == null ? Double.NaN : q.interval().estimate();
-      lo[i] = q == null ? Double.NaN : q.interval().lower();
-      hi[i] = q == null ? Double.NaN : q.interval().upper();
-      GroundTruth.Cell c = truth.cell(s.windowStart(), s.group(), f.name());
-      tr[i] = c == null ? Double.NaN : c.quantile(MEDIAN);
-      for (double v : new double[] {est[i], lo[i], hi[i], tr[i]}) {
-        if (Double.isFinite(v)) {
-          yMin = Math.min(yMin, v);
-          yMax = Math.max(yMax, v);
+      double[] v = value.apply(s);
+      any |= v != null;
+      est[i] = v == null ? Double.NaN : v[0];
+      lo[i] = v == null ? Double.NaN : v[1];
+      hi[i] = v == null ? Double.NaN : v[2];
+      tr[i] = truth.applyAsDouble(s);
+      for (double y : new double[] {est[i], lo[i], hi[i], tr[i]}) {
+        if (Double.isFinite(y)) {
+          yMin = Math.min(yMin, y);
+          yMax = Math.max(yMax, y);
         }
       }
     }
@@ -482,12 +498,11 @@ final class DemoReport {
       return null;
     }
     double step = window.toMillis() / 1000.0;
-    String along = f.domain().isCircular() ? " (along the circle from " + start(f) + ")" : "";
     return new SvgChart(
-            title(f) + "median per " + trim(step) + " s window with 95 % interval" + along,
+            title(f) + what + " per " + trim(step) + " s window with 95 % interval" + note,
             windowAxis(first, step, x[n - 1]),
-            valueAxis(f, "median (" + unit(f) + ")", yMin, yMax))
-        .intervals(Kind.INTERVAL, x, lo, hi, false)
+            valueAxis(f, what + " (" + unit(f) + ")", yMin, yMax))
+        .intervals(Kind.INTERVAL, x, lo, hi, wraps)
         .line(Kind.TRUE, x, tr)
         .line(Kind.ESTIMATE, x, est);
   }
