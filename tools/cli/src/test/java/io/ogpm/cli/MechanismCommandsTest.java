@@ -104,6 +104,8 @@ class MechanismCommandsTest {
         "mechanism --epsilon 0 --x 0                        | --epsilon must be > 0, got 0.0",
         // docs/cli.md, "Examples": its example and the line it shows.
         "error --epsilon 0 --worst                          | ogpm: --epsilon must be > 0, got 0.0",
+        "error --epsilon 30 --worst                         | ogpm: --epsilon must be <= 20.0 for ogpm (above it its moments and bands are not exact in doubles), got 30.0",
+        "error --epsilon 13 --mechanism sw --worst          | --epsilon must be <= 12.0 for sw",
         "mechanism --epsilon -1 --x 0                       | --epsilon must be > 0, got -1.0",
         "mechanism --epsilon NaN --x 0                      | --epsilon must be a finite number, got NaN",
         "error --epsilon Infinity --worst                   | --epsilon must be a finite number, got Infinity",
