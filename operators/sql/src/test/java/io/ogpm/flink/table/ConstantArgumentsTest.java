@@ -63,6 +63,14 @@ class ConstantArgumentsTest {
     refused(p, "LDP_PERTURB: eps must be > 0, got -1.0", X, X, X, -1.0);
     refused(p, "LDP_PERTURB: eps must be a finite number, got NaN", X, X, X, Double.NaN);
     refused(p, "LDP_PERTURB: eps must be <= 700.0, got 800.0", X, 0, 1, 800);
+    refused(
+        p,
+        "LDP_PERTURB: epsilon must be <= 20.0 for ogpm (above it its moments and bands are not exact"
+            + " in doubles), got 30.0",
+        X,
+        0,
+        1,
+        30);
     refused(p, "LDP_PERTURB: lo must be < hi, got lo=1.0 and hi=1.0", X, 1, 1, 1);
     refused(p, "LDP_PERTURB: lo must be < hi, got lo=2.0 and hi=1.0", X, 2, 1, X);
     refused(
