@@ -11,18 +11,20 @@ package io.ogpm.estimate;
  * <p>The bound solves {@code n KL(k/n || u) = L} by Newton's method from a point above the root:
  * {@code KL(p || u) >= (u - p)^2 / (2u)} for u above p, so the u where that reaches {@code L / n},
  * {@code p + L/n + sqrt(2 p L/n + (L/n)^2)}, is at or above the root; so is one Newton step from
- * {@link #upperFloor}, which starts nearer. KL is convex in u, so every iterate stays at or above
- * the root and stopping anywhere errs on the safe side. The lower bound mirrors it. The logarithms
- * are {@link NaturalLog}'s, within a few ulp; the bound is widened by 2^-40, far more than that
- * moves the root.
+ * any point (the tangent of a convex function lies below it), and the step starts far nearer, where
+ * half the chi-square divergence reaches L/n. KL is convex in u, so every iterate stays at or above
+ * the root and stopping anywhere errs on the safe side; the slope at {@link #upperFloor}, below the
+ * root, tells when the rest is within {@link #PRECISION}. The lower bound mirrors it. The
+ * logarithms are {@link NaturalLog}'s, within a few ulp; the bound is widened by 2^-40, far more
+ * than that moves the root.
  */
 final class ChernoffBounds {
   private static final int ITERATIONS = 50;
 
   /**
    * The iteration ends once the bound is within this share of its distance from the observed share
-   * above the root: a millionth of the bound's own width is far below what a band or an interval
-   * resolves.
+   * above the root: a ten-thousandth of the bound's own width is far below what a band or an
+   * interval resolves.
    */
   private static final double PRECISION = 1e-4;
 
@@ -83,14 +85,15 @@ final class ChernoffBounds {
   }
 
   /**
-   * A value at or below {@link #upper upper(k, n, logInverseLevel)}, found without solving: where
-   * {@link #upper} starts Newton's method. For Bernoulli distributions {@code KL(p || u) <= chi^2(p
-   * || u) = (u - p)^2 / (u (1 - u))} (KL is at most the logarithm of 1 + chi^2), so at the root
-   * {@code u* > p} of {@code n KL(p || u) = L}, with {@code l = L / n}, {@code (u* - p)^2 >= l u*
-   * (1 - u*)}: u* lies at or above the larger root of the convex {@code (1 + l) u^2 - (2p + l) u +
-   * p^2}, which is negative at p, so that root is {@code (2p + l + sqrt(l^2 + 4 l p (1 - p))) / (2
-   * (1 + l))}, at least p and at most 1. It is lowered by a relative 2^-40, far more than its
-   * rounding, and {@link #upper} never returns less than the root itself.
+   * A value at or below {@link #upper upper(k, n, logInverseLevel)}, found without solving: the
+   * slope there bounds the slope at the root from below, which ends {@link #upper}'s iteration. For
+   * Bernoulli distributions {@code KL(p || u) <= chi^2(p || u) = (u - p)^2 / (u (1 - u))} (KL is at
+   * most the logarithm of 1 + chi^2), so at the root {@code u* > p} of {@code n KL(p || u) = L},
+   * with {@code l = L / n}, {@code (u* - p)^2 >= l u* (1 - u*)}: u* lies at or above the larger
+   * root of the convex {@code (1 + l) u^2 - (2p + l) u + p^2}, which is negative at p, so that root
+   * is {@code (2p + l + sqrt(l^2 + 4 l p (1 - p))) / (2 (1 + l))}, at least p and at most 1. It is
+   * lowered by a relative 2^-40, far more than its rounding, and {@link #upper} never returns less
+   * than the root itself.
    */
   static double upperFloor(long k, long n, double logInverseLevel) {
     double p = (double) k / n;
