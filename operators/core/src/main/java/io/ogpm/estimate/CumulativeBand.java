@@ -61,18 +61,10 @@ public record CumulativeBand(double[] points, double[] lower, double[] upper) {
     if (!(p > 0 && p < 1)) {
       throw new IllegalArgumentException("a quantile's probability must be in (0, 1), got " + p);
     }
-    double from = points[0];
-    double to = points[points.length - 1];
-    for (int k = 0; k < points.length; k++) {
-      if (upper[k] < p) {
-        from = points[k];
-      }
-    }
-    for (int k = points.length - 1; k >= 0; k--) {
-      if (lower[k] >= p) {
-        to = points[k];
-      }
-    }
+    int below = lastBelow(upper, p);
+    int reaching = firstReaching(lower, p);
+    double from = points[Math.max(below, 0)];
+    double to = points[reaching < 0 ? points.length - 1 : reaching];
     return Interval.within(Double.isNaN(estimate) ? (from + to) / 2 : estimate, from, to);
   }
 
@@ -112,12 +104,44 @@ public record CumulativeBand(double[] points, double[] lower, double[] upper) {
     if (t < points[0]) {
       return 0;
     }
-    for (int k = 0; k < points.length; k++) {
-      if (points[k] >= t) {
-        return upper[k];
+    int k = firstAtOrBeyond(points, t);
+    return k < points.length ? upper[k] : 1;
+  }
+
+  /**
+   * The last point whose upper end is below p, or -1: a p-quantile lies beyond it ({@link
+   * #quantile}).
+   */
+  static int lastBelow(double[] upper, double p) {
+    int last = -1;
+    for (int k = 0; k < upper.length; k++) {
+      if (upper[k] < p) {
+        last = k;
       }
     }
-    return 1;
+    return last;
+  }
+
+  /**
+   * The first point whose lower end reaches p, or -1: a p-quantile lies at or before it ({@link
+   * #quantile}).
+   */
+  static int firstReaching(double[] lower, double p) {
+    for (int k = 0; k < lower.length; k++) {
+      if (lower[k] >= p) {
+        return k;
+      }
+    }
+    return -1;
+  }
+
+  /** The first point at or beyond t, or the number of points: where F(t) is read from above. */
+  static int firstAtOrBeyond(double[] points, double t) {
+    int k = 0;
+    while (k < points.length && !(points[k] >= t)) {
+      k++;
+    }
+    return k;
   }
 
   /** The least F(t) can be: the lower end at the last point at or before t. */

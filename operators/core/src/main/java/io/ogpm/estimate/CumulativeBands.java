@@ -367,19 +367,9 @@ final class CumulativeBands {
         // The quantile's interval starts at the last point whose upper bound is below p and ends
         // at the first whose lower bound reaches p (CumulativeBand#quantile): only the skipped
         // points after the one and before the other can move either end.
-        int from = -1;
-        for (int k = 0; k < count; k++) {
-          if (emission.upper[k] < p) {
-            from = k;
-          }
-        }
-        int to = count - 1;
-        for (int k = count - 1; k >= 0; k--) {
-          if (emission.lower[k] >= p) {
-            to = k;
-          }
-        }
-        int first = Math.max(from, 0);
+        int first = Math.max(CumulativeBand.lastBelow(emission.upper, p), 0);
+        int reaching = CumulativeBand.firstReaching(emission.lower, p);
+        int to = reaching < 0 ? count - 1 : reaching;
         for (int k = first + 1; k < Math.min(count, first + reportEvery); k++) {
           emission.compute(k);
         }
@@ -389,13 +379,11 @@ final class CumulativeBands {
       }
       for (double t : query.thresholds()) {
         // An exceedance reads the points on either side of its threshold.
-        for (int k = 0; k < count; k++) {
-          if (points[k] >= t) {
-            emission.compute(k);
-            if (k > 0) {
-              emission.compute(k - 1);
-            }
-            break;
+        int k = CumulativeBand.firstAtOrBeyond(points, t);
+        if (k < count) {
+          emission.compute(k);
+          if (k > 0) {
+            emission.compute(k - 1);
           }
         }
       }
@@ -429,9 +417,10 @@ final class CumulativeBands {
 
     Emission(long[] counts, long n) {
       WindowCounts outputs = new WindowCounts(counts);
+      long previous = -1;
       for (int w = 0; w < windows; w++) {
         long k = outputs.of(windowFrom[w], windowLength[w]);
-        if (w > 0 && outputs.of(windowFrom[w - 1], windowLength[w - 1]) == k) {
+        if (k == previous) {
           // The same count gives the same bounds: windows beyond the data repeat theirs.
           u[w] = u[w - 1];
           l[w] = l[w - 1];
@@ -439,6 +428,7 @@ final class CumulativeBands {
           u[w] = ChernoffBounds.upper(k, n, logInverseLevel);
           l[w] = ChernoffBounds.lower(k, n, logInverseLevel);
         }
+        previous = k;
       }
       if (certificates != null) {
         // Tail w + 1 is the share at or beyond window w's end (windowTails).
