@@ -418,10 +418,8 @@ final class DemoReport {
         first,
         window,
         s -> new double[] {s.mean(), s.lower(), s.upper()},
-        s -> {
-          GroundTruth.Cell c = truth.cell(s.windowStart(), s.group(), f.name());
-          return c == null ? Double.NaN : trueMean(f, c);
-        },
+        truth,
+        c -> trueMean(f, c),
         what,
         "",
         circular);
@@ -445,10 +443,8 @@ final class DemoReport {
               ? null
               : new double[] {q.interval().estimate(), q.interval().lower(), q.interval().upper()};
         },
-        s -> {
-          GroundTruth.Cell c = truth.cell(s.windowStart(), s.group(), f.name());
-          return c == null ? Double.NaN : c.quantile(MEDIAN);
-        },
+        truth,
+        c -> c.quantile(MEDIAN),
         "median",
         f.domain().isCircular() ? " (along the circle from " + start(f) + ")" : "",
         false);
@@ -456,8 +452,8 @@ final class DemoReport {
 
   /**
    * A value per window with its 95 % interval ({estimate, lower, upper}, or null where the window
-   * has none) next to the truth; null when no window has one. {@code wraps}: the intervals may
-   * cross a circle's seam.
+   * has none) next to the truth (NaN for a window without its cell); null when no window has one.
+   * {@code wraps}: the intervals may cross a circle's seam.
    */
   private static SvgChart perWindowChart(
       FieldConfig f,
@@ -465,7 +461,8 @@ final class DemoReport {
       long first,
       Duration window,
       java.util.function.Function<WindowStat, double[]> value,
-      java.util.function.ToDoubleFunction<WindowStat> truth,
+      GroundTruth truth,
+      java.util.function.ToDoubleFunction<GroundTruth.Cell> trueValue,
       String what,
       String note,
       boolean wraps) {
@@ -486,7 +483,8 @@ final class DemoReport {
       est[i] = v == null ? Double.NaN : v[0];
       lo[i] = v == null ? Double.NaN : v[1];
       hi[i] = v == null ? Double.NaN : v[2];
-      tr[i] = truth.applyAsDouble(s);
+      GroundTruth.Cell c = truth.cell(s.windowStart(), s.group(), f.name());
+      tr[i] = c == null ? Double.NaN : trueValue.applyAsDouble(c);
       for (double y : new double[] {est[i], lo[i], hi[i], tr[i]}) {
         if (Double.isFinite(y)) {
           yMin = Math.min(yMin, y);
