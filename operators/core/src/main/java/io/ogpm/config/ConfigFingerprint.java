@@ -30,6 +30,12 @@ public final class ConfigFingerprint implements Serializable {
   /** The Kafka header that carries the fingerprint of a perturbed record. */
   public static final String HEADER = "ogpm-config";
 
+  /**
+   * The field that carries the fingerprint on each JSON line {@code ogpm perturb} writes: the
+   * header's name. Reserved: no configured field or passthrough may be called so.
+   */
+  public static final String FIELD = HEADER;
+
   private final String value;
 
   private ConfigFingerprint(String value) {

@@ -143,6 +143,7 @@ public final class PrivacyConfig implements Serializable {
         throw new ConfigException("passthrough: duplicate name " + ConfigException.quote(name));
       }
       others.add(new Named("passthrough", name, path));
+      checkNotReserved("passthrough " + ConfigException.quote(name), path);
     }
     if (fields == null || fields.isEmpty()) {
       throw new ConfigException("fields: at least one field is required");
@@ -165,6 +166,7 @@ public final class PrivacyConfig implements Serializable {
       for (Named other : others) {
         checkDisjoint(f, other);
       }
+      checkNotReserved("field " + ConfigException.quote(f.name()), f.path());
     }
     FieldSampling resolved = null;
     List<FieldConfig> reported = List.copyOf(fields);
@@ -244,6 +246,20 @@ public final class PrivacyConfig implements Serializable {
       throw new ConfigException(e.getMessage(), e);
     }
     return gridBits;
+  }
+
+  /**
+   * An output's top-level name {@link ConfigFingerprint#FIELD} is taken: files perturbed by the
+   * command line carry the fingerprint there.
+   */
+  private static void checkNotReserved(String what, List<String> path) {
+    if (path.get(0).equals(ConfigFingerprint.FIELD)) {
+      throw new ConfigException(
+          what
+              + ": the name "
+              + ConfigFingerprint.FIELD
+              + " is reserved for the configuration's fingerprint");
+    }
   }
 
   private static void checkDisjoint(FieldConfig f, Named other) {

@@ -211,6 +211,15 @@ class ConfigErrorsTest {
             "fields: [{name: a, min: 0, max: 1, epsilon: 1}, {name: a.b, min: 0, max: 1,"
                 + " epsilon: 1}]",
             "field 'a.b' overlaps field 'a'" + OVERLAP),
+        // the fingerprint's name on the lines perturb writes
+        bad(
+            "fields: [{name: ogpm-config.x, min: 0, max: 1, epsilon: 1}]",
+            "field 'ogpm-config.x': the name ogpm-config is reserved for the configuration's"
+                + " fingerprint"),
+        bad(
+            "passthrough: [ogpm-config]\nfields: [" + A + "]",
+            "passthrough 'ogpm-config': the name ogpm-config is reserved for the configuration's"
+                + " fingerprint"),
         // budget
         bad(
             "user-field: u\nbudget: {epsilon: -1, period: 1d}\nfields: [" + A + "]",

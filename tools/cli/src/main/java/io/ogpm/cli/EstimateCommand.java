@@ -3,6 +3,7 @@ package io.ogpm.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.estimate.DistributionQuery;
@@ -33,7 +34,8 @@ import picocli.CommandLine.Spec;
     name = "estimate",
     mixinStandardHelpOptions = true,
     description =
-        "Reads perturbed JSON records (one per line) on stdin and prints one JSON object: count,"
+        "Reads the JSON lines ogpm perturb wrote under this configuration on stdin (a line under"
+            + " another configuration's fingerprint, or none, is refused) and prints one JSON object: count,"
             + " histogram (K frequencies over the field's domain), mean or circularMean and resultantLength,"
             + " each with a 95%% interval; distribution (a 95%% band for the cumulative distribution, with"
             + " quantiles and exceedance shares read off it); skipped (records without a usable value) and, with field sampling,"
@@ -101,6 +103,7 @@ final class EstimateCommand implements Callable<Integer> {
               + "' uses "
               + fc.mechanism().id());
     }
+    FingerprintedLines lines = new FingerprintedLines(ConfigFingerprint.of(cfg), config.origin());
     FieldAccumulator acc = estimator.newAccumulator();
     ObjectMapper json = new ObjectMapper();
     long skipped = 0;
@@ -111,7 +114,9 @@ final class EstimateCommand implements Callable<Integer> {
     try (BufferedReader in =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
       String line;
+      long number = 0;
       while ((line = in.readLine()) != null) {
+        number++;
         if (line.isBlank()) {
           continue;
         }
@@ -119,6 +124,7 @@ final class EstimateCommand implements Callable<Integer> {
         boolean object;
         try {
           JsonNode root = json.readTree(line);
+          lines.check(root, number);
           object = root != null && root.isObject();
           value = JsonFields.at(root, fc.path());
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

@@ -1,5 +1,6 @@
 package io.ogpm.cli;
 
+import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.FieldSampling;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.jobs.cli.ConfigFileOption;
@@ -27,7 +28,8 @@ import picocli.CommandLine.Spec;
     name = "perturb",
     mixinStandardHelpOptions = true,
     description = {
-      "Reads JSON records (one per line) on stdin; writes perturbed records (one per line) on stdout"
+      "Reads JSON records (one per line) on stdin; writes perturbed records (one per line, each"
+          + " starting with the configuration's fingerprint, ogpm-config) on stdout"
           + " and one dead letter per rejected line to --dlq (default stderr). Ends with one summary line"
           + " on stderr: records perturbed, dead-lettered, and each record's epsilon."
     })
@@ -56,6 +58,7 @@ final class PerturbCommand implements Callable<Integer> {
     } finally {
       mode.destroy();
     }
+    FingerprintedLines lines = new FingerprintedLines(ConfigFingerprint.of(cfg), config.origin());
     boolean sampled = cfg.samplesFields();
     cfg.sampling().ifPresent(s -> System.err.println("ogpm: " + s.describe()));
     OutputStream out = new java.io.BufferedOutputStream(System.out, 1 << 16);
@@ -72,8 +75,7 @@ final class PerturbCommand implements Callable<Integer> {
         line++;
         Outcome o = perturber.perturb(text.getBytes(StandardCharsets.UTF_8), Source.line(line));
         if (o instanceof Outcome.Perturbed p) {
-          out.write(p.value());
-          out.write('\n');
+          lines.write(p.value(), out);
           perturbed++;
           spent += p.epsilon();
         } else if (o instanceof Outcome.Rejected r) {

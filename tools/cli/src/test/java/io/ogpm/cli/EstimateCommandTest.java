@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ogpm.config.ConfigFingerprint;
+import io.ogpm.config.PrivacyConfig;
 import io.ogpm.jobs.cli.CommandRun;
 import io.ogpm.mechanism.Domain;
 import io.ogpm.mechanism.Mechanism;
@@ -46,6 +48,42 @@ class EstimateCommandTest {
     }
   }
 
+  /** What {@code perturb} wrote: its records on stdout, its summary on stderr. */
+  record Perturbed(String stdout, String stderr) {}
+
+  /** Runs {@code perturb} (which writes to the process's stdout and stderr) on {@code raw}. */
+  static Perturbed perturb(Path config, String raw, String... more) {
+    java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
+    java.io.ByteArrayOutputStream stderr = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream savedOut = System.out;
+    java.io.PrintStream savedErr = System.err;
+    CommandRun run;
+    try {
+      System.setOut(new java.io.PrintStream(stdout, true, StandardCharsets.UTF_8));
+      System.setErr(new java.io.PrintStream(stderr, true, StandardCharsets.UTF_8));
+      String[] args = {"perturb", "--config", config.toString(), "--seed", "3"};
+      run = withStdin(raw, concat(args, more));
+    } finally {
+      System.setOut(savedOut);
+      System.setErr(savedErr);
+    }
+    assertThat(run.status()).as(run.err()).isZero();
+    return new Perturbed(
+        stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Lines as perturb writes them under {@code config}: every JSON object starts with the
+   * configuration's fingerprint.
+   */
+  private static String labelled(Path config, CharSequence lines) {
+    String opening =
+        "{\"ogpm-config\":\"" + ConfigFingerprint.of(PrivacyConfig.load(config)).value() + "\",";
+    return lines
+        .toString()
+        .replaceAll("(?m)^\\{", java.util.regex.Matcher.quoteReplacement(opening));
+  }
+
   /**
    * perturb then estimate with field sampling (1 of 2 fields per record): each field is estimated
    * over the records that reported it, and the others are counted as unreported, not skipped.
@@ -63,30 +101,15 @@ class EstimateCommandTest {
           .append(i)
           .append(",\"accel_x\":0.5,\"attitude\":{\"roll\":1.0}}\n");
     }
-    // perturb writes its records to the process's stdout and its summary to its stderr.
-    java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
-    java.io.ByteArrayOutputStream stderr = new java.io.ByteArrayOutputStream();
-    java.io.PrintStream savedOut = System.out;
-    java.io.PrintStream savedErr = System.err;
-    CommandRun perturbed;
-    try {
-      System.setOut(new java.io.PrintStream(stdout, true, StandardCharsets.UTF_8));
-      System.setErr(new java.io.PrintStream(stderr, true, StandardCharsets.UTF_8));
-      perturbed =
-          withStdin(raw.toString(), "perturb", "--config", config.toString(), "--seed", "3");
-    } finally {
-      System.setOut(savedOut);
-      System.setErr(savedErr);
-    }
-    assertThat(perturbed.status()).as(perturbed.err()).isZero();
-    assertThat(stderr.toString(StandardCharsets.UTF_8))
+    Perturbed perturbed = perturb(config, raw.toString());
+    assertThat(perturbed.stderr())
         .contains(
             "sampling: each record reports 1 of its 2 fields, each at 2 times its"
                 + " configured epsilon",
             "perturbed 4000 records at epsilon at most 4 each (16000 in all)");
     CommandRun r =
         withStdin(
-            stdout.toString(StandardCharsets.UTF_8) + "not json\n",
+            perturbed.stdout() + "not json\n",
             "estimate",
             "--config",
             config.toString(),
@@ -103,6 +126,97 @@ class EstimateCommandTest {
     assertThat(out.get("skipped").asLong()).isEqualTo(1);
     assertThat(out.get("meanInterval").get(0).asDouble()).isLessThan(0.5);
     assertThat(out.get("meanInterval").get(1).asDouble()).isGreaterThan(0.5);
+  }
+
+  /**
+   * The mix-ups a file allows: records perturbed under one configuration estimated under another,
+   * or raw readings estimated as if perturbed. Each is refused with one line naming both
+   * fingerprints; the matching configuration estimates the same file.
+   */
+  @Test
+  void refusesRecordsPerturbedUnderAnotherConfigurationOrNotAtAll(@TempDir Path dir)
+      throws Exception {
+    String field = "fields:\n  - {name: x, min: 0, max: 1, epsilon: 1";
+    Path eps1 = Files.writeString(dir.resolve("eps1.yaml"), field + "}\n");
+    StringBuilder raw = new StringBuilder();
+    for (int i = 0; i < 2_000; i++) {
+      raw.append("{\"x\":").append(i % 4 == 0 ? 1.0 : 0.0).append("}\n");
+    }
+    String byEps1 = perturb(eps1, raw.toString()).stdout();
+    assertThat(byEps1).startsWith("{\"ogpm-config\":\"" + fingerprint(eps1) + "\",\"x\":");
+    CommandRun same = withStdin(byEps1, "estimate", "--config", eps1.toString(), "--field", "x");
+    assertThat(same.status()).as(same.err()).isZero();
+    assertThat(new ObjectMapper().readTree(same.out()).get("count").asLong()).isEqualTo(2_000);
+
+    String[][] others = {
+      {"eps4", field.replace("epsilon: 1", "epsilon: 4") + "}\n"},
+      {"pm", field + ", mechanism: pm}\n"},
+      {"circular", field + ", domain: circular}\n"},
+    };
+    for (String[] other : others) {
+      Path config = Files.writeString(dir.resolve(other[0] + ".yaml"), other[1]);
+      assertRefused(
+          withStdin(byEps1, "estimate", "--config", config.toString(), "--field", "x"),
+          "ogpm: line 1 was perturbed under configuration "
+              + fingerprint(eps1)
+              + ", not "
+              + fingerprint(config)
+              + " (--config "
+              + config
+              + "): estimate it with the configuration that perturbed it");
+    }
+    Path wide =
+        Files.writeString(dir.resolve("wide.yaml"), field.replace("max: 1", "max: 2") + "}\n");
+    assertRefused(
+        withStdin(
+            perturb(wide, raw.toString()).stdout(),
+            "estimate",
+            "--config",
+            eps1.toString(),
+            "--field",
+            "x"),
+        "ogpm: line 1 was perturbed under configuration "
+            + fingerprint(wide)
+            + ", not "
+            + fingerprint(eps1));
+    String expected =
+        "ogpm: line 1 has no ogpm-config fingerprint: not written by ogpm perturb (raw readings?);"
+            + " expected "
+            + fingerprint(eps1)
+            + ", the fingerprint of --config "
+            + eps1;
+    assertRefused(
+        withStdin(raw.toString(), "estimate", "--config", eps1.toString(), "--field", "x"),
+        expected);
+    // A forged fingerprint is named as unreadable, never echoed: it could carry a reading.
+    CommandRun forged =
+        withStdin(
+            "{\"ogpm-config\":\"0.7341\",\"x\":0.5}\n",
+            "estimate",
+            "--config",
+            eps1.toString(),
+            "--field",
+            "x");
+    assertRefused(
+        forged, "ogpm: line 1 was perturbed under configuration (an unreadable fingerprint), not");
+    assertThat(forged.err()).doesNotContain("0.7341");
+    // A bad line is refused wherever it is: the first 2,000 lines are fine.
+    assertRefused(
+        withStdin(
+            byEps1 + "{\"x\":0.5}\n", "estimate", "--config", eps1.toString(), "--field", "x"),
+        "ogpm: line 2001 has no ogpm-config fingerprint");
+  }
+
+  private static String fingerprint(Path config) {
+    return ConfigFingerprint.of(PrivacyConfig.load(config)).value();
+  }
+
+  /** Refused with a usage error: one line on stderr, starting as given; nothing on stdout. */
+  private static void assertRefused(CommandRun r, String message) {
+    assertThat(r.status()).as(r.err()).isEqualTo(2);
+    assertThat(r.err()).startsWith(message);
+    assertThat(r.err().strip()).doesNotContain("\n");
+    assertThat(r.out()).isEmpty();
   }
 
   @Test
@@ -125,7 +239,7 @@ class EstimateCommandTest {
     for (String method : new String[] {"raw", "em"}) {
       CommandRun r =
           withStdin(
-              in.toString(),
+              labelled(config, in),
               "estimate",
               "--config",
               config.toString(),
@@ -177,7 +291,7 @@ class EstimateCommandTest {
     }
     CommandRun r =
         withStdin(
-            in.toString(),
+            labelled(config, in),
             "estimate",
             "--config",
             config.toString(),
@@ -216,7 +330,8 @@ class EstimateCommandTest {
       in.append("{\"accel_x\":").append(m.perturb(i % 2 == 0 ? -0.5 : 1.0, bits)).append("}\n");
     }
     String[] base = {"estimate", "--config", config.toString(), "--field", "accel_x"};
-    JsonNode byDefault = distribution(withStdin(in.toString(), base));
+    String lines = labelled(config, in);
+    JsonNode byDefault = distribution(withStdin(lines, base));
     assertThat(byDefault.get("quantiles").findValuesAsText("p"))
         .containsExactly("0.1", "0.5", "0.9");
     assertThat(byDefault.get("exceedances").findValuesAsText("threshold")).containsExactly("0.0");
@@ -229,7 +344,7 @@ class EstimateCommandTest {
     JsonNode asked =
         distribution(
             withStdin(
-                in.toString(),
+                lines,
                 concat(base, "--quantiles", "0.25,0.75", "--exceed", "-1,1.5", "--method", "raw")));
     assertThat(asked.get("quantiles").findValuesAsText("p")).containsExactly("0.25", "0.75");
     assertHolds(asked.get("quantiles").get(0), -0.5);
