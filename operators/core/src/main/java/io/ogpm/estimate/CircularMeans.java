@@ -15,8 +15,9 @@ import io.ogpm.annotation.PublicEvolving;
  *     mapped back to [lo, hi), with the directions of the disk's points: the whole circle [lo, hi]
  *     when the disk holds the origin (the data say nothing about the direction). Unbiased in
  *     direction for rotation-invariant mechanisms.
- * @param reconstructedDirection the headline of method em: the reconstruction's circular mean moved
- *     onto the same arc when it falls outside; null without reconstruction
+ * @param reconstructedDirection the headline of method em: the reconstruction's circular mean,
+ *     located to what its bins resolve nearest the outputs' direction, moved onto the same arc when
+ *     it falls outside; null without reconstruction
  * @param resultantLength the perturbed values' resultant length divided by the noise's first
  *     trigonometric moment (at most 1), with the lengths of the disk's points (within [0, 1]); for
  *     mechanisms that are not rotation invariant, the perturbed values' own length

@@ -354,7 +354,14 @@ public final class FieldEstimator {
         Interval.within(Double.isNaN(unbiased) ? mean : unbiased, bounds.lower(), bounds.upper());
     double rec = reconstructed == null ? Double.NaN : linearMean(reconstructed);
     Interval recHeadline =
-        reconstructed == null ? null : Interval.within(rec, bounds.lower(), bounds.upper());
+        reconstructed == null
+            ? null
+            : Interval.within(
+                Double.isNaN(unbiased)
+                    ? rec
+                    : nearest(rec, binning.width() / binning.bins() / 2, headline.estimate()),
+                bounds.lower(),
+                bounds.upper());
     double identified = linearBounds.identifiedWidth(n, mean, acc.getHistogram());
     double width = bounds.upper() - bounds.lower();
     MeanAlternative alternative =
@@ -442,13 +449,15 @@ public final class FieldEstimator {
     double c = acc.meanCos();
     double s = acc.meanSin();
     double rec = reconstructed == null ? Double.NaN : circularMeanAngle(reconstructed);
+    double located =
+        reconstructed == null ? Double.NaN : locatedDirection(reconstructed, rec, s, c);
     if (Double.isNaN(rho1)) {
       // No valid interval: the noise is not the same at every input.
       Interval direction = Interval.pointOnly(toField(Math.atan2(s, c)));
       Interval length = Interval.pointOnly(Math.hypot(c, s));
       return new CircularMeans(
           direction,
-          reconstructed == null ? null : Interval.pointOnly(toField(rec)),
+          reconstructed == null ? null : Interval.pointOnly(toField(located)),
           length,
           reconstructed == null ? Double.NaN : toField(rec));
     }
@@ -488,7 +497,7 @@ public final class FieldEstimator {
     Interval recHeadline = null;
     if (reconstructed != null) {
       // The reconstruction's direction, moved onto the arc when it falls outside.
-      double offset = Math.IEEEremainder(rec - centre, 2 * Math.PI);
+      double offset = Math.IEEEremainder(located - centre, 2 * Math.PI);
       recHeadline = angleInterval(centre + Math.max(-half, Math.min(half, offset)), centre, half);
     }
     return new CircularMeans(
@@ -526,8 +535,46 @@ public final class FieldEstimator {
     return m;
   }
 
+  /**
+   * The value within {@code resolution} of {@code estimate} nearest to {@code reference}. A
+   * reconstruction's mean locates the mean only to its bins' resolution (its bins' centres stand
+   * for their inputs); within that, the headline takes the data's own unbiased estimate where it
+   * can, so that at large epsilon, where the outputs sit within a hair of their inputs, the
+   * headline is not half a bin off them.
+   */
+  static double nearest(double estimate, double resolution, double reference) {
+    return estimate + Math.max(-resolution, Math.min(resolution, reference - estimate));
+  }
+
+  /**
+   * The reconstruction's direction {@code rec} within what its bins resolve, nearest the outputs'
+   * direction ({@link #nearest}): each bin's inputs stand at its centre, up to half a bin away,
+   * which moves the reconstruction's resultant by at most that chord and so its direction by at
+   * most asin(chord / length).
+   */
+  private static double locatedDirection(
+      double[] reconstructed, double rec, double meanSin, double meanCos) {
+    double chord = 2 * Math.sin(Math.PI / reconstructed.length);
+    double length = circularLength(reconstructed);
+    double resolved = chord < length ? Math.asin(chord / length) : Math.PI;
+    return rec
+        + nearest(0, resolved, Math.IEEEremainder(Math.atan2(meanSin, meanCos) - rec, 2 * Math.PI));
+  }
+
+  /** The resultant length of a distribution over the bins, at the bins' centres. */
+  private static double circularLength(double[] theta) {
+    double[] r = resultant(theta);
+    return Math.hypot(r[0], r[1]);
+  }
+
   /** Circular mean of a distribution over the bins, in radians. */
-  private double circularMeanAngle(double[] theta) {
+  private static double circularMeanAngle(double[] theta) {
+    double[] r = resultant(theta);
+    return Math.atan2(r[1], r[0]);
+  }
+
+  /** The mean resultant {cos, sin} of a distribution over the bins, at the bins' centres. */
+  private static double[] resultant(double[] theta) {
     double c = 0;
     double s = 0;
     for (int i = 0; i < theta.length; i++) {
@@ -535,6 +582,6 @@ public final class FieldEstimator {
       c += theta[i] * Math.cos(a);
       s += theta[i] * Math.sin(a);
     }
-    return Math.atan2(s, c);
+    return new double[] {c, s};
   }
 }

@@ -11,8 +11,10 @@ import io.ogpm.annotation.PublicEvolving;
  *     window's output mean and, where the mechanism's mean function is flat at an end, its end
  *     tails ({@link LinearMeanBounds}; {@code intervalMethod} says which). NaN ends when the mean
  *     function is not monotone (no valid interval)
- * @param reconstructedMean the headline of method em: the reconstruction's mean moved into the same
- *     interval (the interval does not come from the reconstruction); null without reconstruction
+ * @param reconstructedMean the headline of method em: the reconstruction's mean, located to half a
+ *     bin (its bins' centres stand for their inputs) nearest the unbiased mean where there is one,
+ *     moved into the same interval (the interval does not come from the reconstruction); null
+ *     without reconstruction
  * @param raw the mean of the perturbed values (the paper's estimator): unbiased for the expected
  *     output mean, which equals the inputs' mean only for unbiased mechanisms
  * @param unbiased the raw mean through the inverse of the affine part of the mean function, or NaN

@@ -19,9 +19,10 @@ import org.junit.jupiter.api.Test;
  * MechanismType#maxEpsilon}): a window of a point mass in the middle, one at each end, and uniform
  * readings is estimated without error; the mean's interval is there (but for the staircase's
  * unbounded noise) and the cumulative band is well formed; each misses the truth in no more windows
- * than 95 % intervals may (the binomial's 99.9 % quantile at 5 %); and the band, where readings
- * gather away from a circle's start, locates the median above eps 1 (an interval under half the
- * domain, where without a cap it spans the domain from eps 44).
+ * than 95 % intervals may (the binomial's 99.9 % quantile at 5 %); a point mass's headline lies
+ * within the outputs' spread of it (on a circle, and in the middle of an interval); and the band,
+ * where readings gather away from a circle's start, locates the median above eps 1 (an interval
+ * under half the domain, where without a cap it spans the domain from eps 44).
  */
 class EveryOfferedEpsilonTest {
   private static final int N = 2_000;
@@ -91,11 +92,28 @@ class EveryOfferedEpsilonTest {
           };
     }
     FieldAccumulator acc = estimator.newAccumulator();
+    double spread = 0; // the largest distance of an output from its input (around a circle)
     for (double x : xs) {
-      acc.add(m.perturb(x, bits), estimator.binning());
+      double y = m.perturb(x, bits);
+      acc.add(y, estimator.binning());
+      spread = Math.max(spread, distance(y, x, domain));
     }
-    FieldEstimate estimate = estimator.estimate(acc, estimator.canReconstruct());
+    boolean em = estimator.canReconstruct();
+    FieldEstimate estimate = estimator.estimate(acc, em);
     assertThat(estimate.count()).as(label).isEqualTo(N);
+    // A point mass's headline lies within the outputs' spread of it: when every output is within a
+    // hair of its input, so is the answer. On an interval where the mean is unbiased (the middle).
+    double headline =
+        domain.isCircular()
+            ? (em ? estimate.circular().reconstructedDirection() : estimate.circular().direction())
+                .estimate()
+            : (em ? estimate.linear().reconstructedMean() : estimate.linear().mean()).estimate();
+    boolean pointMass = !input.equals("uniform");
+    if (pointMass && (domain.isCircular() || input.equals("middle"))) {
+      assertThat(distance(headline, xs[0], domain))
+          .as("%s: headline %s, outputs within %s", label, headline, spread)
+          .isLessThanOrEqualTo(spread + 1e-12);
+    }
     if (!domain.isCircular()) {
       double truth = Arrays.stream(xs).average().orElseThrow();
       Interval mean = estimate.linear().mean();
@@ -137,6 +155,11 @@ class EveryOfferedEpsilonTest {
           .as("%s: median %s", label, median)
           .isLessThan(0.5);
     }
+  }
+
+  /** |a - b|, around the circle on a circular domain (of width 1). */
+  private static double distance(double a, double b, Domain domain) {
+    return domain.isCircular() ? Math.abs(Math.IEEEremainder(a - b, 1)) : Math.abs(a - b);
   }
 
   /** How many of the sorted values are at or below t. */
