@@ -2,7 +2,9 @@ package io.ogpm.config;
 
 import io.ogpm.annotation.PublicEvolving;
 import io.ogpm.estimate.MechanismAdvisor;
+import io.ogpm.mechanism.GridResolution;
 import io.ogpm.mechanism.MechanismSpec;
+import io.ogpm.mechanism.catalog.MechanismCatalog;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -176,6 +178,7 @@ public final class PrivacyConfig implements Serializable {
       reported = scaled(reported, resolved.scale());
     }
     reported = chosen(reported, resolved);
+    reported.forEach(PrivacyConfig::checkGrid);
     PrivacyConfig config =
         new PrivacyConfig(
             idField, userField, List.copyOf(pass), reported, gridBits, budget, resolved);
@@ -231,6 +234,20 @@ public final class PrivacyConfig implements Serializable {
               advice.spec(), MechanismChoice.of(advice.question(), records, advice.reason())));
     }
     return List.copyOf(out);
+  }
+
+  /**
+   * A field's mechanism must build on its output grid (cells wider than the doubles' spacing at the
+   * domain's magnitude) and the grid must resolve it ({@link GridResolution}): else every estimate
+   * of the field would be blurred by the grid, whatever the data.
+   */
+  private static void checkGrid(FieldConfig f) {
+    try {
+      GridResolution.check(MechanismCatalog.of(f.spec()));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(
+          "field " + ConfigException.quote(f.name()) + ": " + e.getMessage(), e);
+    }
   }
 
   /**

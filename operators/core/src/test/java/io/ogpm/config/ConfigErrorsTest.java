@@ -174,6 +174,21 @@ class ConfigErrorsTest {
         bad("grid-bits: 0\nfields: [" + A + "]", "grid-bits must be in [1, 52], got 0"),
         bad("grid-bits: 53\nfields: [" + A + "]", "grid-bits must be in [1, 52], got 53"),
         bad("grid-bits: 3.5\nfields: [" + A + "]", "grid-bits must be an integer, got 3.5"),
+        // a grid that does not resolve a field's mechanism, or finer than its doubles
+        bad(
+            "grid-bits: 16\nfields: [{name: a, min: 0, max: 1, epsilon: 20}]",
+            "field 'a': grid-bits 16 is too coarse for ogpm at epsilon 20.0: a cell could hold more"
+                + " than 1/256 of an output's probability, which blurs every estimate; use grid-bits"
+                + " >= 23"),
+        bad(
+            "grid-bits: 8\nfields: [{name: a, min: 0, max: 1, epsilon: 1}]",
+            "field 'a': grid-bits 8 is too coarse for ogpm at epsilon 1.0: a cell could hold more"
+                + " than 1/256 of an output's probability, which blurs every estimate; use grid-bits"
+                + " >= 9"),
+        bad(
+            "grid-bits: 52\nfields: [{name: a, min: 0, max: 1, epsilon: 1}]",
+            "field 'a': grid-bits 52 gives cells of 2.220446049250313E-16, finer than double"
+                + " precision near 1.0; use fewer grid bits"),
         bad(
             "grid-bits: 4294967296\nfields: [" + A + "]",
             "grid-bits must be an integer, got 4294967296"),

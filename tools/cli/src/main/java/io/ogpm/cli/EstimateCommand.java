@@ -75,17 +75,17 @@ final class EstimateCommand implements Callable<Integer> {
   @Option(
       names = "--method",
       paramLabel = "raw|em",
-      defaultValue = "em",
       description =
           "raw: frequencies of the perturbed values (the paper's); em: reconstructed by"
-              + " expectation-maximisation. Default: ${DEFAULT-VALUE}.")
+              + " expectation-maximisation (piecewise mechanisms). Default: em where the field's"
+              + " mechanism has a reconstruction, else raw.")
   String method;
 
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
-    if (!method.equals("raw") && !method.equals("em")) {
+    if (method != null && !method.equals("raw") && !method.equals("em")) {
       throw new UsageError("--method must be raw or em, got '" + method + "'");
     }
     int bins = binsOption.bins();
@@ -96,7 +96,9 @@ final class EstimateCommand implements Callable<Integer> {
                 () -> new UsageError("--field '" + field + "' is not in " + config.file()));
     Mechanism mechanism = MechanismCatalog.of(fc.spec());
     FieldEstimator estimator = FieldEstimator.of(mechanism, bins, query(fc, mechanism));
-    if (method.equals("em") && !estimator.canReconstruct()) {
+    if (method == null) {
+      method = estimator.canReconstruct() ? "em" : "raw";
+    } else if (method.equals("em") && !estimator.canReconstruct()) {
       throw new UsageError(
           "--method em needs a piecewise mechanism; field '"
               + field

@@ -38,7 +38,7 @@ class EstimateCommandTest {
           epsilon: 2.0
       """;
 
-  private static CommandRun withStdin(String input, String... args) {
+  static CommandRun withStdin(String input, String... args) {
     InputStream saved = System.in;
     try {
       System.setIn(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)));
@@ -373,7 +373,7 @@ class EstimateCommandTest {
         .isBetween(interval.get("lower").asDouble(), interval.get("upper").asDouble());
   }
 
-  private static String[] concat(String[] a, String... b) {
+  static String[] concat(String[] a, String... b) {
     String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, out, a.length, b.length);
     return out;
