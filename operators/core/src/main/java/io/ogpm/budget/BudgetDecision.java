@@ -39,7 +39,12 @@ public sealed interface BudgetDecision {
     /** The record's period closed: it ended more than the budget's max-lag ago. */
     PERIOD_CLOSED(ReasonCode.BUDGET_PERIOD_CLOSED),
     /** The user's spending in the record's period plus its cost would exceed the budget. */
-    BUDGET_EXHAUSTED(ReasonCode.BUDGET_EXHAUSTED);
+    BUDGET_EXHAUSTED(ReasonCode.BUDGET_EXHAUSTED),
+    /**
+     * A paced budget: the user's spending plus the record's cost would exceed what the period has
+     * released by the record's time; later slices release more.
+     */
+    ALLOWANCE_SPENT(ReasonCode.BUDGET_EXHAUSTED);
 
     private final ReasonCode reason;
 

@@ -55,6 +55,11 @@ public final class BudgetPeriods {
     return end(period) + maxLag + length;
   }
 
+  /** When {@code period} starts. */
+  public long start(long period) {
+    return period * length;
+  }
+
   private long end(long period) {
     return (period + 1) * length;
   }

@@ -10,8 +10,10 @@ import io.ogpm.config.BudgetConfig;
 /**
  * The per-user budget's rule, the one both budgets apply (the DataStream operator's and {@code
  * LDP_BUDGET}'s): a record is released only if its user's spending in its period plus its cost
- * stays within the budget ({@link BudgetConfig#allows}). Each budget keeps the spending and its
- * clock in its own state and reports refusals its own way; what a record gets is decided here only.
+ * stays within the budget ({@link BudgetConfig#allows}), and, for a paced budget, within what the
+ * period has released by the record's time ({@link BudgetConfig#allowance}). Each budget keeps the
+ * spending and its clock in its own state and reports refusals its own way; what a record gets is
+ * decided here only.
  *
  * <p>The record's period comes from a clock the producer does not control ({@link BudgetClock}):
  * the task's clock ({@code ingestion-time}), or the record's Kafka timestamp when the broker set it
@@ -83,6 +85,9 @@ public final class BudgetRule {
     double after = spent.in(period) + cost;
     if (!budget.allows(after)) {
       return new Refused(Refusal.BUDGET_EXHAUSTED, at);
+    }
+    if (!budget.allows(after, budget.allowance(at - periods.start(period)))) {
+      return new Refused(Refusal.ALLOWANCE_SPENT, at);
     }
     return new Released(period, after);
   }

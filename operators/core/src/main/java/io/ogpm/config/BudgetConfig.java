@@ -6,6 +6,7 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,12 +37,15 @@ public final class BudgetConfig implements Serializable {
   private final Duration period;
   private final BudgetClock clock;
   private final Duration maxLag;
+  private final Duration pacing;
 
-  private BudgetConfig(double epsilon, Duration period, BudgetClock clock, Duration maxLag) {
+  private BudgetConfig(
+      double epsilon, Duration period, BudgetClock clock, Duration maxLag, Duration pacing) {
     this.epsilon = epsilon;
     this.period = period;
     this.clock = clock;
     this.maxLag = maxLag;
+    this.pacing = pacing;
   }
 
   /**
@@ -84,7 +88,52 @@ public final class BudgetConfig implements Serializable {
       throw new ConfigException("budget: max-lag must not be negative, got " + lag);
     }
     checkMillis("max-lag", lag);
-    return new BudgetConfig(epsilon, period, clock, lag);
+    return new BudgetConfig(epsilon, period, clock, lag, null);
+  }
+
+  /**
+   * This budget paced: a period's budget is released in equal slices, one at the start of each
+   * {@code pacing} of the period, and a user may have spent by any time only the slices released so
+   * far. Unspent slices carry over to the period's later slices, never to the next period. So a
+   * user active all period spends at most the budget's share of the time gone by, and stays in
+   * every later slice instead of spending the period's budget in its first minutes; a user who was
+   * away may spend what accumulated at once (a burst up to what the period has released so far).
+   *
+   * @throws ConfigException if pacing is not positive, not a whole number of milliseconds, or
+   *     longer than the period
+   */
+  public BudgetConfig withPacing(Duration pacing) {
+    Checks.notNull("pacing", pacing);
+    if (pacing.isNegative() || pacing.isZero() || pacing.compareTo(period) > 0) {
+      throw new ConfigException(
+          "budget: pacing must be positive and at most the period " + period + ", got " + pacing);
+    }
+    checkMillis("pacing", pacing);
+    return new BudgetConfig(epsilon, period, clock, maxLag, pacing);
+  }
+
+  /** The slice length of a paced budget ({@link #withPacing}); empty: first come, first served. */
+  public Optional<Duration> pacing() {
+    return Optional.ofNullable(pacing);
+  }
+
+  /**
+   * What a user may have spent by {@code sinceStart} milliseconds into a period: the whole budget
+   * without pacing; with it, the slices released by then, {@code epsilon * min(1, k pacing /
+   * period)} where {@code k = floor(sinceStart / pacing) + 1} slices have begun.
+   */
+  public double allowance(long sinceStart) {
+    if (pacing == null) {
+      return epsilon;
+    }
+    long slice = pacing.toMillis();
+    long begun = Math.floorDiv(Math.max(0, sinceStart), slice) + 1;
+    return epsilon * Math.min(1.0, (double) begun * slice / period.toMillis());
+  }
+
+  /** The budget released with a paced budget's first slice: all of it without pacing. */
+  public double firstSlice() {
+    return allowance(0);
   }
 
   private static void checkMillis(String key, Duration d) {
@@ -154,7 +203,14 @@ public final class BudgetConfig implements Serializable {
    * record's cost is usable to the end. False for NaN.
    */
   public boolean allows(double spent) {
-    return spent <= epsilon * (1 + SLACK);
+    return allows(spent, epsilon);
+  }
+
+  /**
+   * Whether {@code spent} is within {@code allowance} ({@link #allowance}), with the same slack.
+   */
+  public boolean allows(double spent, double allowance) {
+    return spent <= allowance * (1 + SLACK);
   }
 
   /** The length of a budget period. */
@@ -185,12 +241,13 @@ public final class BudgetConfig implements Serializable {
         && Double.compare(b.epsilon, epsilon) == 0
         && b.period.equals(period)
         && b.clock == clock
-        && b.maxLag.equals(maxLag);
+        && b.maxLag.equals(maxLag)
+        && Objects.equals(b.pacing, pacing);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(epsilon, period, clock, maxLag);
+    return Objects.hash(epsilon, period, clock, maxLag, pacing);
   }
 
   @Override
@@ -202,6 +259,7 @@ public final class BudgetConfig implements Serializable {
         + " of "
         + clock.id()
         + (clock == BudgetClock.LOG_APPEND_TIME ? ", max-lag " + maxLag : "")
+        + (pacing == null ? "" : ", paced every " + pacing)
         + "}";
   }
 }

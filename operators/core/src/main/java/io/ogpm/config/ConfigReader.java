@@ -41,7 +41,8 @@ final class ConfigReader {
           "optimize-at",
           "out-of-range",
           "exceedances");
-  static final List<String> BUDGET_KEYS = List.of("epsilon", "period", "clock", "max-lag");
+  static final List<String> BUDGET_KEYS =
+      List.of("epsilon", "period", "clock", "max-lag", "pacing");
   static final List<String> SAMPLING_KEYS = List.of("fields-per-record");
 
   private ConfigReader() {}
@@ -208,10 +209,15 @@ final class ConfigReader {
     }
     BudgetClock clock = m.parsed("clock", BudgetClock::parse, BudgetClock.LOG_APPEND_TIME);
     String maxLag = m.string("max-lag");
-    return BudgetConfig.of(
-        epsilon,
-        BudgetConfig.parsePeriod(period),
-        clock,
-        maxLag == null ? null : BudgetConfig.parseDuration("max-lag", maxLag));
+    BudgetConfig budget =
+        BudgetConfig.of(
+            epsilon,
+            BudgetConfig.parsePeriod(period),
+            clock,
+            maxLag == null ? null : BudgetConfig.parseDuration("max-lag", maxLag));
+    String pacing = m.string("pacing");
+    return pacing == null
+        ? budget
+        : budget.withPacing(BudgetConfig.parseDuration("pacing", pacing));
   }
 }

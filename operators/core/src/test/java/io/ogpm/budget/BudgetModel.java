@@ -14,15 +14,18 @@ import java.util.Map;
  * timestamp type is refused, {@code untrusted-time}, as is a period beyond the one after the
  * clock's), else the clock. A period closes {@code max-lag} after its end ({@code
  * budget-period-closed}). A record fits while the user's spending in its period plus its cost is at
- * most {@code epsilon (1 + 1e-12)}, else {@code budget-exhausted}. The clock is the latest reading
- * since the last restore; the spending survives restores and is never forgotten (a budget forgets
- * only periods that closed, which the scenarios' clocks never reopen).
+ * most {@code epsilon (1 + 1e-12)}, and, paced every {@code pacing}, at most {@code epsilon min(1,
+ * k pacing / len) (1 + 1e-12)} where {@code k = floor((t - period len) / pacing) + 1} slices of the
+ * period have begun by t; else {@code budget-exhausted}. The clock is the latest reading since the
+ * last restore; the spending survives restores and is never forgotten (a budget forgets only
+ * periods that closed, which the scenarios' clocks never reopen).
  */
 public final class BudgetModel {
   private final double epsilon;
   private final long length;
   private final long maxLag;
   private final boolean logAppendTime;
+  private final long pacing;
   private final Map<String, Map<Long, Double>> spent = new HashMap<>();
   private long latest = Long.MIN_VALUE;
 
@@ -31,6 +34,7 @@ public final class BudgetModel {
     this.length = budget.period().toMillis();
     this.maxLag = budget.maxLag().toMillis();
     this.logAppendTime = budget.clock() == BudgetClock.LOG_APPEND_TIME;
+    this.pacing = budget.pacing().map(java.time.Duration::toMillis).orElse(length);
   }
 
   /** What the record must get; it is charged if it is released. */
@@ -54,7 +58,9 @@ public final class BudgetModel {
     }
     Map<Long, Double> user = spent.computeIfAbsent(o.user(), u -> new HashMap<>());
     double after = user.getOrDefault(period, 0.0) + o.cost();
-    if (after > epsilon * (1 + 1e-12)) {
+    long begun = (time - period * length) / pacing + 1;
+    double allowance = epsilon * Math.min(1.0, (double) begun * pacing / length);
+    if (after > allowance * (1 + 1e-12)) {
       return BudgetOutcome.refused(ReasonCode.BUDGET_EXHAUSTED, time);
     }
     user.put(period, after);

@@ -60,6 +60,14 @@ public record BudgetScenario(long seed, BudgetConfig budget, double cost, List<E
    *     else costs vary from record to record
    */
   public static BudgetScenario generate(long seed, boolean oneCost) {
+    return generate(seed, oneCost, false);
+  }
+
+  /**
+   * The run of a seed, its budget paced in half the runs when {@code paced}: in slices of the
+   * period over as many as the budget holds costs (at least one cost a slice).
+   */
+  public static BudgetScenario generate(long seed, boolean oneCost, boolean paced) {
     SplittableRandom rnd = new SplittableRandom(seed);
     Duration period = rnd.nextBoolean() ? Duration.ofHours(1) : Duration.ofDays(1);
     long len = period.toMillis();
@@ -78,6 +86,9 @@ public record BudgetScenario(long seed, BudgetConfig budget, double cost, List<E
             period,
             logAppend ? BudgetClock.LOG_APPEND_TIME : BudgetClock.INGESTION_TIME,
             maxLag);
+    if (paced && rnd.nextBoolean()) {
+      budget = budget.withPacing(period.dividedBy(1 + rnd.nextInt(multiple)));
+    }
     long lag = budget.maxLag().toMillis();
     int users = 1 + rnd.nextInt(4);
     List<Event> events = new ArrayList<>();

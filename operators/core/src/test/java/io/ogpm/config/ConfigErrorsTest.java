@@ -66,7 +66,7 @@ class ConfigErrorsTest {
                 + " passthrough, fields, grid-bits, budget, sampling, mechanism, optimize-for, records-per-window)"),
         bad(
             "user-field: u\nbudget: {epsilon: 1, periode: 1d}\nfields: [" + A + "]",
-            "unknown key 'periode' in budget (known keys: epsilon, period, clock, max-lag)"),
+            "unknown key 'periode' in budget (known keys: epsilon, period, clock, max-lag, pacing)"),
         // numbers
         bad(
             "fields: [{name: accel_x, min: -2, max: 2, epsilon: -1}]",
@@ -236,6 +236,17 @@ class ConfigErrorsTest {
             "passthrough 'ogpm-config': the name ogpm-config is reserved for the configuration's"
                 + " fingerprint"),
         // budget
+        bad(
+            "user-field: u\nfields: [" + A + "]\nbudget: {epsilon: 48, period: 1d, pacing: 2d}",
+            "budget: pacing must be positive and at most the period PT24H, got PT48H"),
+        bad(
+            "user-field: u\nfields: [" + A + "]\nbudget: {epsilon: 12, period: 1d, pacing: 1h}",
+            "budget: pacing PT1H releases 0.5 a slice, less than the epsilon per record 1.0; use a"
+                + " pacing of at least PT2H"),
+        bad(
+            "user-field: u\nfields: [" + A + "]\nbudget: {epsilon: 12, period: 1d, pacing: often}",
+            "budget: pacing must be an ISO-8601 duration (P1D, PT12H) or a whole number with unit"
+                + " d, h, m or s (1d, 12h, 30m), got 'often'"),
         bad(
             "user-field: u\nbudget: {epsilon: -1, period: 1d}\nfields: [" + A + "]",
             "budget: epsilon must be > 0, got -1.0"),

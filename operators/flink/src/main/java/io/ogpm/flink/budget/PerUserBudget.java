@@ -171,6 +171,14 @@ public abstract class PerUserBudget<I, O> extends KeyedProcessFunction<String, I
               + " per "
               + budget.period()
               + " is spent for the record's period";
+      case ALLOWANCE_SPENT ->
+          "the user's paced allowance is spent for now: the budget of "
+              + budget.epsilon()
+              + " per "
+              + budget.period()
+              + " is released in slices every "
+              + budget.pacing().orElseThrow()
+              + ", and the next slice releases more";
     };
   }
 }

@@ -41,6 +41,16 @@ final class BudgetArgumentCheck extends PlannedArguments {
               + " (a record costing more could never be released), got "
               + c);
     }
+    if (!(c <= budget.firstSlice())) {
+      throw new IllegalArgumentException(
+          "pacing "
+              + budget.pacing().orElseThrow()
+              + " releases "
+              + budget.firstSlice()
+              + " a slice, less than the cost "
+              + c
+              + " (every slice must release a record)");
+    }
     if (budget.clock() != BudgetClock.LOG_APPEND_TIME) {
       return;
     }

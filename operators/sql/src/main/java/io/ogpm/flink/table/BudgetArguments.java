@@ -7,9 +7,9 @@ import java.time.Duration;
 
 /**
  * The arguments of an {@code LDP_BUDGET} call that define its budget ({@code budget}, {@code
- * budget_period}, {@code clock}, {@code max_lag}), read as the configuration file reads its {@code
- * budget:} keys, so that both give the same {@link BudgetConfig}; its messages name the SQL
- * arguments.
+ * budget_period}, {@code clock}, {@code max_lag}, {@code pacing}), read as the configuration file
+ * reads its {@code budget:} keys, so that both give the same {@link BudgetConfig}; its messages
+ * name the SQL arguments.
  */
 final class BudgetArguments {
   private BudgetArguments() {}
@@ -41,7 +41,8 @@ final class BudgetArguments {
    *
    * @throws IllegalArgumentException naming the argument and its value
    */
-  static BudgetConfig config(Double budget, String period, String clock, String maxLag) {
+  static BudgetConfig config(
+      Double budget, String period, String clock, String maxLag, String pacing) {
     if (budget == null) {
       throw new IllegalArgumentException("budget must not be NULL");
     }
@@ -51,7 +52,10 @@ final class BudgetArguments {
     try {
       BudgetClock c = clock == null ? BudgetClock.LOG_APPEND_TIME : BudgetClock.parse(clock);
       Duration lag = maxLag == null ? null : BudgetConfig.parseDuration("max-lag", maxLag);
-      return BudgetConfig.of(budget, BudgetConfig.parsePeriod(period), c, lag);
+      BudgetConfig config = BudgetConfig.of(budget, BudgetConfig.parsePeriod(period), c, lag);
+      return pacing == null
+          ? config
+          : config.withPacing(BudgetConfig.parseDuration("pacing", pacing));
     } catch (ConfigException e) {
       throw new IllegalArgumentException(argumentNames(e.getMessage()), e);
     }

@@ -18,6 +18,7 @@ final class BudgetCall {
   static final int MAX_LAG = 5;
   static final int TIME_COLUMN = 6;
   static final int TIME_TYPE_COLUMN = 7;
+  static final int PACING = 8;
 
   /** An argument that is not a literal (or not one the planner can read). */
   static final Object NOT_LITERAL = new Object();
@@ -49,17 +50,20 @@ final class BudgetCall {
     Object period = literal(call, PERIOD);
     Object clock = literal(call, CLOCK);
     Object lag = literal(call, MAX_LAG);
+    Object pacing = literal(call, PACING);
     if (budget == NOT_LITERAL
         || period == NOT_LITERAL
         || clock == NOT_LITERAL
-        || lag == NOT_LITERAL) {
+        || lag == NOT_LITERAL
+        || pacing == NOT_LITERAL) {
       return null;
     }
     return BudgetArguments.config(
         BudgetArguments.number("budget", (String) budget),
         (String) period,
         (String) clock,
-        (String) lag);
+        (String) lag,
+        (String) pacing);
   }
 
   /** The column of the Kafka timestamp: the one the call names, or the default. */

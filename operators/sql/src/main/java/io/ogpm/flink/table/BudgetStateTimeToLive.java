@@ -42,7 +42,7 @@ final class BudgetStateTimeToLive implements StateTypeStrategy {
           "LDP_BUDGET: budget_period, clock and max_lag must be literals");
     }
     BudgetConfig calendar =
-        BudgetArguments.config(1.0, (String) period, (String) clock, (String) lag);
+        BudgetArguments.config(1.0, (String) period, (String) clock, (String) lag, null);
     return Optional.of(BudgetLedger.timeToLive(calendar));
   }
 }

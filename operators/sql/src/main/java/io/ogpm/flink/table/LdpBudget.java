@@ -29,23 +29,25 @@ import org.apache.flink.types.Row;
 /**
  * {@code LDP_BUDGET(input => TABLE t PARTITION BY user, cost => c, budget => b, budget_period => p
  * [, clock => 'log-append-time' | 'ingestion-time'] [, max_lag => l] [, time_column => ...] [,
- * time_type_column => ...])}: the per-user privacy budget in SQL, a process table function. It
- * passes a row of the input through (all its columns, plus {@code ldp_budget_spent}, the user's
- * spending in the row's period with it) only if the user's spending in that period plus the row's
- * {@code cost} stays within {@code budget}; other rows are dropped and counted ({@code
+ * time_type_column => ...] [, pacing => s])}: the per-user privacy budget in SQL, a process table
+ * function. It passes a row of the input through (all its columns, plus {@code ldp_budget_spent},
+ * the user's spending in the row's period with it) only if the user's spending in that period plus
+ * the row's {@code cost} stays within {@code budget}; other rows are dropped and counted ({@code
  * recordsRefused} under {@code reason}: {@code budget-exhausted}, {@code budget-period-closed},
  * {@code untrusted-time}, {@code missing-field} for a NULL user). Released rows are counted in
  * {@code recordsReleased}. The rule, the calendar of periods and the clocks are the DataStream
  * budget's ({@link io.ogpm.budget.BudgetRule}).
  *
  * <p>{@code cost} is the epsilon one row spends: the sum of the {@code eps} of the columns the
- * query perturbs from it (sequential composition). {@code period} and {@code max_lag} are written
- * as in the configuration file ({@code '1d'}, {@code '12h'}, {@code 'PT30M'}). With the default
- * clock {@code log-append-time} the input must carry the record's Kafka timestamp and timestamp
- * type, by default in the columns {@code kafka_timestamp} ({@code TIMESTAMP_LTZ(3) METADATA FROM
- * 'timestamp'}) and {@code kafka_timestamp_type} ({@code STRING METADATA FROM 'timestamp-type'}) of
- * a raw topic with {@code message.timestamp.type=LogAppendTime}; rows stamped by their producer are
- * refused. Every scalar argument must be a literal; a bad one fails the query when it is planned.
+ * query perturbs from it (sequential composition). With {@code pacing} the budget is released in
+ * slices of the period ({@link io.ogpm.config.BudgetConfig#withPacing}). {@code period}, {@code
+ * max_lag} and {@code pacing} are written as in the configuration file ({@code '1d'}, {@code
+ * '12h'}, {@code 'PT30M'}). With the default clock {@code log-append-time} the input must carry the
+ * record's Kafka timestamp and timestamp type, by default in the columns {@code kafka_timestamp}
+ * ({@code TIMESTAMP_LTZ(3) METADATA FROM 'timestamp'}) and {@code kafka_timestamp_type} ({@code
+ * STRING METADATA FROM 'timestamp-type'}) of a raw topic with {@code
+ * message.timestamp.type=LogAppendTime}; rows stamped by their producer are refused. Every scalar
+ * argument must be a literal; a bad one fails the query when it is planned.
  *
  * <p>State: per user (the PARTITION BY key) a map from period to spending, each entry kept for
  * {@code 3 period + max_lag} after its last write (state TTL), checkpointed with the job.
@@ -102,14 +104,16 @@ public class LdpBudget extends ProcessTableFunction<Row> {
       @ArgumentHint(name = "clock", isOptional = true) String clock,
       @ArgumentHint(name = "max_lag", isOptional = true) String maxLag,
       @ArgumentHint(name = "time_column", isOptional = true) String timeColumn,
-      @ArgumentHint(name = "time_type_column", isOptional = true) String timeTypeColumn)
+      @ArgumentHint(name = "time_type_column", isOptional = true) String timeTypeColumn,
+      @ArgumentHint(name = "pacing", isOptional = true) String pacing)
       throws Exception {
     if (ledger == null) {
       // The arguments are literals, checked when the query was planned: the same for every row.
       TableSemantics semantics = ctx.tableSemanticsFor(INPUT);
       List<String> names = DataType.getFieldNames(semantics.dataType());
       bind(
-          BudgetArguments.config(BudgetArguments.number("budget", budget), period, clock, maxLag),
+          BudgetArguments.config(
+              BudgetArguments.number("budget", budget), period, clock, maxLag, pacing),
           BudgetArguments.number("cost", cost),
           names.indexOf(BudgetCall.timeColumn(timeColumn)),
           names.indexOf(BudgetCall.timeTypeColumn(timeTypeColumn)),

@@ -80,7 +80,7 @@ class LdpBudgetModelTest {
   void everyRowGetsWhatTheModelSays() throws Exception {
     Map<String, Integer> total = new TreeMap<>();
     for (long seed = 1; seed <= 30; seed++) {
-      BudgetScenario scenario = BudgetScenario.generate(seed, true);
+      BudgetScenario scenario = BudgetScenario.generate(seed, true, true);
       BudgetModelCheck.add(total, BudgetModelCheck.run(scenario, new Function(scenario)));
     }
     assertThat(total)

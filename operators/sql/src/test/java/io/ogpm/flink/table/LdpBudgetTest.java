@@ -97,29 +97,35 @@ class LdpBudgetTest {
 
   @Test
   void argumentsAreReadAsTheConfigurationFileReadsThem() {
-    assertThat(BudgetArguments.config(3.0, "1d", null, null))
+    assertThat(BudgetArguments.config(3.0, "1d", null, null, null))
         .isEqualTo(BudgetConfig.of(3, Duration.ofDays(1)));
-    assertThat(BudgetArguments.config(3.0, "PT12H", "ingestion-time", null))
+    assertThat(BudgetArguments.config(3.0, "PT12H", "ingestion-time", null, null))
         .isEqualTo(BudgetConfig.of(3, Duration.ofHours(12), BudgetClock.INGESTION_TIME, null));
-    assertThat(BudgetArguments.config(3.0, "1d", "log-append-time", "2h"))
+    assertThat(BudgetArguments.config(3.0, "1d", "log-append-time", "2h", null))
         .isEqualTo(
             BudgetConfig.of(
                 3, Duration.ofDays(1), BudgetClock.LOG_APPEND_TIME, Duration.ofHours(2)));
-    assertThatThrownBy(() -> BudgetArguments.config(null, "1d", null, null))
+    assertThatThrownBy(() -> BudgetArguments.config(null, "1d", null, null, null))
         .hasMessage("budget must not be NULL");
-    assertThatThrownBy(() -> BudgetArguments.config(1.0, null, null, null))
+    assertThatThrownBy(() -> BudgetArguments.config(1.0, null, null, null, null))
         .hasMessage("budget_period must not be NULL");
-    assertThatThrownBy(() -> BudgetArguments.config(-1.0, "1d", null, null))
+    assertThatThrownBy(() -> BudgetArguments.config(-1.0, "1d", null, null, null))
         .hasMessage("budget must be > 0, got -1.0");
-    assertThatThrownBy(() -> BudgetArguments.config(1.0, "0d", null, null))
+    assertThatThrownBy(() -> BudgetArguments.config(1.0, "0d", null, null, null))
         .hasMessage("budget_period must be positive, got PT0S");
-    assertThatThrownBy(() -> BudgetArguments.config(1.0, "1x", null, null))
+    assertThatThrownBy(() -> BudgetArguments.config(1.0, "1x", null, null, null))
         .hasMessageStartingWith("budget_period must be an ISO-8601 duration");
-    assertThatThrownBy(() -> BudgetArguments.config(1.0, "1d", null, "soon"))
+    assertThatThrownBy(() -> BudgetArguments.config(1.0, "1d", null, "soon", null))
         .hasMessageStartingWith("max_lag must be an ISO-8601 duration");
-    assertThatThrownBy(() -> BudgetArguments.config(1.0, "1d", "ingestion-time", "1h"))
+    assertThatThrownBy(() -> BudgetArguments.config(1.0, "1d", "ingestion-time", "1h", null))
         .hasMessageStartingWith("max_lag applies to clock log-append-time only");
-    assertThatThrownBy(() -> BudgetArguments.config(1.0, "1d", "wall", null))
+    assertThat(BudgetArguments.config(48.0, "1d", null, null, "1h"))
+        .isEqualTo(BudgetConfig.of(48, Duration.ofDays(1)).withPacing(Duration.ofHours(1)));
+    assertThatThrownBy(() -> BudgetArguments.config(48.0, "1d", null, null, "2d"))
+        .hasMessage("pacing must be positive and at most the period PT24H, got PT48H");
+    assertThatThrownBy(() -> BudgetArguments.config(48.0, "1d", null, null, "often"))
+        .hasMessageStartingWith("pacing must be an ISO-8601 duration");
+    assertThatThrownBy(() -> BudgetArguments.config(1.0, "1d", "wall", null, null))
         .hasMessage("clock must be log-append-time or ingestion-time, got 'wall'");
     assertThat(BudgetArguments.number("cost", " 2.5 ")).isEqualTo(2.5);
     assertThat(BudgetArguments.number("cost", null)).isNull();

@@ -729,5 +729,23 @@ class SqlFunctionsTest {
                             e,
                             "LDP_BUDGET: the clock log-append-time reads column 'x' (time_column)"))
                     .isPresent());
+    // Paced: the budget released in slices of the period, each releasing at least one record.
+    assertThat(
+            t.explainSql(
+                "SELECT * FROM LDP_BUDGET(input => TABLE raw_readings PARTITION BY user_id, cost =>"
+                    + " '1', budget => '24', budget_period => '1d', pacing => '1h')"))
+        .contains("ProcessTableFunction");
+    assertThatThrownBy(
+            () ->
+                t.executeSql(
+                    "SELECT * FROM LDP_BUDGET(input => TABLE raw_readings PARTITION BY user_id,"
+                        + " cost => '2', budget => '24', budget_period => '1d', pacing => '1h')"))
+        .satisfies(
+            e ->
+                assertThat(
+                        ExceptionUtils.findThrowableWithMessage(
+                            e,
+                            "LDP_BUDGET: pacing PT1H releases 1.0 a slice, less than the cost 2.0"))
+                    .isPresent());
   }
 }
