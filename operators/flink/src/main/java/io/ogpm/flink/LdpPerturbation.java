@@ -5,6 +5,7 @@ import io.ogpm.config.BudgetConfig;
 import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.config.UserGuarantee;
 import io.ogpm.flink.budget.BudgetFunction;
 import io.ogpm.flink.budget.ObjectBudgetFunction;
 import io.ogpm.flink.perturb.DeadLetters;
@@ -254,6 +255,8 @@ public final class LdpPerturbation {
       // client's log for flink run, the JobManager's for the web UI and REST).
       // Also when auto chose every field: the line says which K it picked.
       config.sampling().ifPresent(s -> LOG.info("ogpm {}", s.describe()));
+      // What a person is promised, beside what a record is.
+      LOG.info("ogpm {}", UserGuarantee.of(config).describe());
       // Likewise each mechanism: auto chose, with its reason.
       for (FieldConfig field : config.fields()) {
         field

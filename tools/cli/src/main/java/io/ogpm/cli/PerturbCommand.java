@@ -3,6 +3,7 @@ package io.ogpm.cli;
 import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.FieldSampling;
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.config.UserGuarantee;
 import io.ogpm.jobs.cli.ConfigFileOption;
 import io.ogpm.jobs.cli.UsageError;
 import io.ogpm.mechanism.random.RandomnessMode;
@@ -61,6 +62,7 @@ final class PerturbCommand implements Callable<Integer> {
     FingerprintedLines lines = new FingerprintedLines(ConfigFingerprint.of(cfg), config.origin());
     boolean sampled = cfg.samplesFields();
     cfg.sampling().ifPresent(s -> System.err.println("ogpm: " + s.describe()));
+    System.err.println("ogpm: " + UserGuarantee.of(cfg).describe());
     OutputStream out = new java.io.BufferedOutputStream(System.out, 1 << 16);
     OutputStream dlqStream = dlq != null ? Files.newOutputStream(dlq) : System.err;
     PrintStream dead = new PrintStream(dlqStream, false, StandardCharsets.UTF_8);

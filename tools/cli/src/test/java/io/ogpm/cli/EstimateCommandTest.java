@@ -106,7 +106,9 @@ class EstimateCommandTest {
         .contains(
             "sampling: each record reports 1 of its 2 fields, each at 2 times its"
                 + " configured epsilon",
-            "perturbed 4000 records at epsilon at most 4 each (16000 in all)");
+            "perturbed 4000 records at epsilon at most 4 each (16000 in all)",
+            "ogpm: each user: at most 4 per record; no budget, so a user's records add up without"
+                + " bound");
     CommandRun r =
         withStdin(
             perturbed.stdout() + "not json\n",

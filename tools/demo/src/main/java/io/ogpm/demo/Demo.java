@@ -3,6 +3,7 @@ package io.ogpm.demo;
 import io.ogpm.config.ConfigException;
 import io.ogpm.config.FieldSampling;
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.config.UserGuarantee;
 import io.ogpm.flink.kafka.KafkaSettings;
 import io.ogpm.kafka.embedded.EmbeddedBroker;
 import java.io.PrintWriter;
@@ -58,6 +59,7 @@ public final class Demo {
         "ogpm demo: %d records, %d fields, epsilon %s%s per record%n",
         records.size(), config.fields().size(), sampled ? "at most " : "", epsilonShown(config));
     config.sampling().ifPresent(f -> out.println(f.describe()));
+    out.println(UserGuarantee.of(config).describe());
     out.println(mechanisms(config));
     try (EmbeddedBroker kafka = EmbeddedBroker.start()) {
       out.println("Kafka broker (embedded): " + kafka.bootstrapServers());

@@ -1,0 +1,100 @@
+package io.ogpm.config;
+
+import io.ogpm.annotation.PublicEvolving;
+import java.math.BigDecimal;
+import java.time.Duration;
+
+/**
+ * What a configuration promises one user, beside what it promises one record: the epsilon a record
+ * spends (the sum of its fields', sequential composition), and, with a budget, the most a user
+ * spends in a period and, paced, by any time in it. Without a budget a user's records add up
+ * without bound: the guarantee is per record only, and it says so. Stated where a job starts (its
+ * log) and where the command line perturbs (its summary), so that a reviewer reads the per-user
+ * figure next to the per-record one.
+ */
+@PublicEvolving
+public final class UserGuarantee {
+  private final double perRecord;
+  private final boolean sampled;
+  private final BudgetConfig budget;
+
+  private UserGuarantee(double perRecord, boolean sampled, BudgetConfig budget) {
+    this.perRecord = perRecord;
+    this.sampled = sampled;
+    this.budget = budget;
+  }
+
+  /** The guarantee of a configuration. */
+  public static UserGuarantee of(PrivacyConfig config) {
+    return new UserGuarantee(
+        config.epsilonPerRecord(), config.samplesFields(), config.budget().orElse(null));
+  }
+
+  /** The most one record spends. */
+  public double perRecord() {
+    return perRecord;
+  }
+
+  /** The most one user spends in a budget period; infinite without a budget. */
+  public double perPeriod() {
+    return budget == null ? Double.POSITIVE_INFINITY : budget.epsilon();
+  }
+
+  /**
+   * One line: for example {@code each user: at most 5.5 per record, 48 per 1d (paced: 2 each 1h, so
+   * by any time at most the slices begun)}.
+   */
+  public String describe() {
+    // A sampled record's epsilon is a hair below a round figure, shown as that figure (above it).
+    String record =
+        "each user: at most "
+            + (sampled ? FieldSampling.rounded(perRecord) : number(perRecord))
+            + " per record";
+    if (budget == null) {
+      return record
+          + "; no budget, so a user's records add up without bound (configure budget: to bound"
+          + " them per period)";
+    }
+    String line = record + ", " + number(budget.epsilon()) + " per " + shown(budget.period());
+    return budget
+        .pacing()
+        .map(
+            p ->
+                line
+                    + " (paced: "
+                    + number(budget.firstSlice())
+                    + " each "
+                    + shown(p)
+                    + ", so by any time at most the slices begun)")
+        .orElse(
+            line + " (first come, first served: a period's budget may go in its first records)");
+  }
+
+  /** The double's own shortest decimal (what was configured), without a trailing .0. */
+  private static String number(double v) {
+    return new BigDecimal(Double.toString(v)).stripTrailingZeros().toPlainString();
+  }
+
+  /** A duration as the configuration writes it: 1d, 12h, 30m, 10s, else ISO-8601. */
+  static String shown(Duration d) {
+    long s = d.toSeconds();
+    if (d.getNano() != 0) {
+      return d.toString();
+    }
+    if (s % 86_400 == 0) {
+      return s / 86_400 + "d";
+    }
+    if (s % 3_600 == 0) {
+      return s / 3_600 + "h";
+    }
+    if (s % 60 == 0) {
+      return s / 60 + "m";
+    }
+    return s + "s";
+  }
+
+  @Override
+  public String toString() {
+    return describe();
+  }
+}

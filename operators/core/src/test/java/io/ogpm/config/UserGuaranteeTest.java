@@ -1,0 +1,52 @@
+package io.ogpm.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class UserGuaranteeTest {
+  private static final String FIELDS =
+      "user-field: user\nfields:\n"
+          + "  - {name: a, min: 0, max: 1, epsilon: 2.5}\n"
+          + "  - {name: b, min: 0, max: 1, epsilon: 3}\n";
+
+  @Test
+  void withoutABudgetTheGuaranteeIsPerRecordAndSaysSo() {
+    UserGuarantee g = UserGuarantee.of(PrivacyConfig.parse(FIELDS));
+    assertThat(g.perRecord()).isEqualTo(5.5);
+    assertThat(g.perPeriod()).isInfinite();
+    assertThat(g.describe())
+        .isEqualTo(
+            "each user: at most 5.5 per record; no budget, so a user's records add up without"
+                + " bound (configure budget: to bound them per period)");
+  }
+
+  @Test
+  void aBudgetBoundsAPeriodAndPacingSaysWhatIsReleasedBySlice() {
+    UserGuarantee plain =
+        UserGuarantee.of(PrivacyConfig.parse(FIELDS + "budget: {epsilon: 55, period: 1d}\n"));
+    assertThat(plain.perPeriod()).isEqualTo(55);
+    assertThat(plain.describe())
+        .isEqualTo(
+            "each user: at most 5.5 per record, 55 per 1d (first come, first served: a period's"
+                + " budget may go in its first records)");
+    UserGuarantee paced =
+        UserGuarantee.of(
+            PrivacyConfig.parse(FIELDS + "budget: {epsilon: 132, period: 1d, pacing: 1h}\n"));
+    assertThat(paced.describe())
+        .isEqualTo(
+            "each user: at most 5.5 per record, 132 per 1d (paced: 5.5 each 1h, so by any time at"
+                + " most the slices begun)")
+        .isEqualTo(paced.toString());
+  }
+
+  @Test
+  void durationsAreShownAsTheConfigurationWritesThem() {
+    assertThat(UserGuarantee.shown(Duration.ofDays(2))).isEqualTo("2d");
+    assertThat(UserGuarantee.shown(Duration.ofHours(36))).isEqualTo("36h");
+    assertThat(UserGuarantee.shown(Duration.ofMinutes(90))).isEqualTo("90m");
+    assertThat(UserGuarantee.shown(Duration.ofSeconds(10))).isEqualTo("10s");
+    assertThat(UserGuarantee.shown(Duration.ofMillis(1500))).isEqualTo("PT1.5S");
+  }
+}
