@@ -240,6 +240,15 @@ class ConfigErrorsTest {
             "user-field: u\nfields: [" + A + "]\nbudget: {epsilon: 48, period: 1d, pacing: 2d}",
             "budget: pacing must be positive and at most the period PT24H, got PT48H"),
         bad(
+            "user-field: u\nfields: [" + A + "]\nbudget: {epsilon: 48, period: 1d, pacing: 0s}",
+            "budget: pacing must be positive and at most the period PT24H, got PT0S"),
+        bad(
+            "user-field: u\nfields: ["
+                + A
+                + "]\nbudget: {epsilon: 48, period: 1d, pacing:"
+                + " PT0.0015S}",
+            "budget: pacing must be a whole number of milliseconds, got PT0.0015S"),
+        bad(
             "user-field: u\nfields: [" + A + "]\nbudget: {epsilon: 12, period: 1d, pacing: 1h}",
             "budget: pacing PT1H releases 0.5 a slice, less than the epsilon per record 1.0; use a"
                 + " pacing of at least PT2H"),

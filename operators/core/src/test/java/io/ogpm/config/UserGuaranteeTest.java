@@ -42,6 +42,23 @@ class UserGuaranteeTest {
   }
 
   @Test
+  void aPacingOfThePeriodReleasesItAllAtOnceAndASampledRecordShowsItsRoundFigure() {
+    UserGuarantee whole =
+        UserGuarantee.of(
+            PrivacyConfig.parse(FIELDS + "budget: {epsilon: 11, period: 1d, pacing: 1d}\n"));
+    assertThat(whole.describe())
+        .isEqualTo(
+            "each user: at most 5.5 per record, 11 per 1d (paced: 11 each 1d, so by any time at"
+                + " most the slices begun)");
+    UserGuarantee sampled =
+        UserGuarantee.of(PrivacyConfig.parse(FIELDS + "sampling: {fields-per-record: 1}\n"));
+    // One field a record, scaled so that the dearer stays within the configured 5.5, a hair below
+    // it: shown as 5.5.
+    assertThat(sampled.perRecord()).isLessThan(5.5).isGreaterThan(5.49);
+    assertThat(sampled.describe()).startsWith("each user: at most 5.5 per record;");
+  }
+
+  @Test
   void durationsAreShownAsTheConfigurationWritesThem() {
     assertThat(UserGuarantee.shown(Duration.ofDays(2))).isEqualTo("2d");
     assertThat(UserGuarantee.shown(Duration.ofHours(36))).isEqualTo("36h");
