@@ -136,6 +136,31 @@ public final class BudgetConfig implements Serializable {
     return allowance(0);
   }
 
+  /**
+   * Refuses a pacing whose slices release less than one record's {@code cost}: a user's first
+   * record would wait for slices to accumulate, and the pacing would mean less than it says.
+   *
+   * @param what what the cost is, for the message ({@code epsilon per record})
+   * @throws ConfigException naming the pacing, its slice, the cost and the least pacing that fits
+   */
+  public void checkSliceHolds(double cost, String what) {
+    if (firstSlice() >= cost * (1 - SLACK)) {
+      return;
+    }
+    long least = (long) Math.ceil(cost / epsilon * period.toMillis());
+    throw new ConfigException(
+        "budget: pacing "
+            + pacing
+            + " releases "
+            + firstSlice()
+            + " a slice, less than the "
+            + what
+            + " "
+            + cost
+            + "; use a pacing of at least "
+            + Duration.ofMillis(least));
+  }
+
   private static void checkMillis(String key, Duration d) {
     if (d.compareTo(LONGEST) > 0) {
       throw new ConfigException("budget: " + key + " must be at most 36500 days, got " + d);

@@ -316,20 +316,7 @@ public final class PrivacyConfig implements Serializable {
               + perRecord
               + ", no record could be released");
     }
-    if (budget.firstSlice() < perRecord * (1 - BudgetConfig.SLACK)) {
-      // Every slice of a paced budget releases at least one record, or a user's first record would
-      // wait for slices to accumulate and the pacing would mean less than it says.
-      long least = (long) Math.ceil(perRecord / budget.epsilon() * budget.period().toMillis());
-      throw new ConfigException(
-          "budget: pacing "
-              + budget.pacing().orElseThrow()
-              + " releases "
-              + budget.firstSlice()
-              + " a slice, less than the epsilon per record "
-              + perRecord
-              + "; use a pacing of at least "
-              + java.time.Duration.ofMillis(least));
-    }
+    budget.checkSliceHolds(perRecord, "epsilon per record");
   }
 
   /** The field holding a unique record id, if configured. */

@@ -8,6 +8,7 @@ import static io.ogpm.flink.table.BudgetCall.literal;
 
 import io.ogpm.config.BudgetClock;
 import io.ogpm.config.BudgetConfig;
+import io.ogpm.config.ConfigException;
 import java.util.List;
 import java.util.Optional;
 import org.apache.flink.table.functions.TableSemantics;
@@ -41,15 +42,10 @@ final class BudgetArgumentCheck extends PlannedArguments {
               + " (a record costing more could never be released), got "
               + c);
     }
-    if (!(c <= budget.firstSlice())) {
-      throw new IllegalArgumentException(
-          "pacing "
-              + budget.pacing().orElseThrow()
-              + " releases "
-              + budget.firstSlice()
-              + " a slice, less than the cost "
-              + c
-              + " (every slice must release a record)");
+    try {
+      budget.checkSliceHolds(c, "cost");
+    } catch (ConfigException e) {
+      throw new IllegalArgumentException(BudgetArguments.argumentNames(e.getMessage()), e);
     }
     if (budget.clock() != BudgetClock.LOG_APPEND_TIME) {
       return;

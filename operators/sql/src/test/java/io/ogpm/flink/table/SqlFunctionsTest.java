@@ -745,7 +745,8 @@ class SqlFunctionsTest {
                 assertThat(
                         ExceptionUtils.findThrowableWithMessage(
                             e,
-                            "LDP_BUDGET: pacing PT1H releases 1.0 a slice, less than the cost 2.0"))
+                            "LDP_BUDGET: pacing PT1H releases 1.0 a slice, less than the cost 2.0;"
+                                + " use a pacing of at least PT2H"))
                     .isPresent());
   }
 }
