@@ -101,6 +101,7 @@ public final class LdpPerturbation {
    */
   public PerturbationResult<PerturbedRecord> apply(DataStream<RawRecord> records) {
     Objects.requireNonNull(records, "records: required");
+    logGuarantee();
     SingleOutputStreamOperator<PerturbedRecord> perturbed =
         records
             .process(
@@ -137,6 +138,7 @@ public final class LdpPerturbation {
         access, "access: required (RecordAccess.pojo(type) or RecordAccess.row())");
     TypeInformation<T> type = records.getType();
     access.check(type);
+    logGuarantee();
     RecordShape.compile(type, config, null); // checks the type against the configuration
     BudgetConfig budget = config.budget().orElse(null);
     if (budget != null && budget.clock() == BudgetClock.LOG_APPEND_TIME) {
@@ -178,6 +180,15 @@ public final class LdpPerturbation {
   @Override
   public String toString() {
     return "LdpPerturbation{" + config + ", " + randomness + ", uids " + uid("<role>") + "}";
+  }
+
+  /**
+   * What a person is promised, beside what a record is: logged where the perturbation joins a job
+   * (the client's log for flink run), not where it is configured, so that a job refused before it
+   * starts says only why.
+   */
+  private void logGuarantee() {
+    LOG.info("ogpm {}", UserGuarantee.of(config).describe());
   }
 
   /** A perturbed Kafka record's user: the budget's key. */
@@ -255,8 +266,6 @@ public final class LdpPerturbation {
       // client's log for flink run, the JobManager's for the web UI and REST).
       // Also when auto chose every field: the line says which K it picked.
       config.sampling().ifPresent(s -> LOG.info("ogpm {}", s.describe()));
-      // What a person is promised, beside what a record is.
-      LOG.info("ogpm {}", UserGuarantee.of(config).describe());
       // Likewise each mechanism: auto chose, with its reason.
       for (FieldConfig field : config.fields()) {
         field
