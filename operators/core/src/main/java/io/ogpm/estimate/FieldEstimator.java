@@ -448,9 +448,13 @@ public final class FieldEstimator {
     long n = acc.getCount();
     double c = acc.meanCos();
     double s = acc.meanSin();
-    double rec = reconstructed == null ? Double.NaN : circularMeanAngle(reconstructed);
+    double[] recResultant = reconstructed == null ? null : resultant(reconstructed);
+    double rec = recResultant == null ? Double.NaN : Math.atan2(recResultant[1], recResultant[0]);
     double located =
-        reconstructed == null ? Double.NaN : locatedDirection(reconstructed, rec, s, c);
+        recResultant == null
+            ? Double.NaN
+            : locatedDirection(
+                reconstructed.length, rec, Math.hypot(recResultant[0], recResultant[1]), s, c);
     if (Double.isNaN(rho1)) {
       // No valid interval: the noise is not the same at every input.
       Interval direction = Interval.pointOnly(toField(Math.atan2(s, c)));
@@ -547,24 +551,17 @@ public final class FieldEstimator {
   }
 
   /**
-   * The reconstruction's direction {@code rec} within what its bins resolve, nearest the outputs'
-   * direction ({@link #nearest}): each bin's inputs stand at its centre, up to half a bin away,
-   * which moves the reconstruction's resultant by at most that chord and so its direction by at
-   * most asin(chord / length).
+   * The reconstruction's direction {@code rec} (its resultant of {@code length}, over {@code bins})
+   * within what its bins resolve, nearest the outputs' direction ({@link #nearest}): each bin's
+   * inputs stand at its centre, up to half a bin away, which moves the reconstruction's resultant
+   * by at most that chord and so its direction by at most asin(chord / length).
    */
   private static double locatedDirection(
-      double[] reconstructed, double rec, double meanSin, double meanCos) {
-    double chord = 2 * Math.sin(Math.PI / reconstructed.length);
-    double length = circularLength(reconstructed);
+      int bins, double rec, double length, double meanSin, double meanCos) {
+    double chord = 2 * Math.sin(Math.PI / bins);
     double resolved = chord < length ? Math.asin(chord / length) : Math.PI;
     return rec
         + nearest(0, resolved, Math.IEEEremainder(Math.atan2(meanSin, meanCos) - rec, 2 * Math.PI));
-  }
-
-  /** The resultant length of a distribution over the bins, at the bins' centres. */
-  private static double circularLength(double[] theta) {
-    double[] r = resultant(theta);
-    return Math.hypot(r[0], r[1]);
   }
 
   /** Circular mean of a distribution over the bins, in radians. */
