@@ -130,6 +130,14 @@ public final class ConfigFingerprint implements Serializable {
     return new ConfigFingerprint(text);
   }
 
+  /**
+   * A fingerprint as a record carried it, for a message: the text when it is one, else {@code (an
+   * unreadable fingerprint)}. Never other text: a producer chooses it, and it could carry a value.
+   */
+  public static String shown(String text) {
+    return parse(text) == null ? "(an unreadable fingerprint)" : text;
+  }
+
   /** The text form, {@code v1:} and 16 hexadecimal digits. */
   public String value() {
     return value;

@@ -78,20 +78,12 @@ final class FingerprintedLines {
           "line "
               + line
               + " was perturbed under configuration "
-              + shown(found.asText())
+              + ConfigFingerprint.shown(found.asText())
               + ", not "
               + expected
               + " ("
               + origin
               + "): estimate it with the configuration that perturbed it");
     }
-  }
-
-  /**
-   * A fingerprint as found, or a word for text that is not one (never the text: it could be a
-   * value).
-   */
-  private static String shown(String text) {
-    return ConfigFingerprint.parse(text) == null ? "(an unreadable fingerprint)" : text;
   }
 }

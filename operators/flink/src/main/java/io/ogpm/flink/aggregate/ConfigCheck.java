@@ -85,7 +85,7 @@ public final class ConfigCheck {
       } else {
         warn.accept(
             "skipping perturbed records of configuration "
-                + (kind.equals("?") ? "(an unreadable fingerprint)" : fingerprint)
+                + ConfigFingerprint.shown(fingerprint)
                 + ", not the aggregation's "
                 + expected
                 + ": their values mean something else (fields,"
