@@ -30,9 +30,17 @@ public final class BudgetPeriods {
   private final long maxLag;
 
   public BudgetPeriods(BudgetConfig budget) {
-    // BudgetConfig bounds both to 36,500 days: no sum below overflows for times of this era.
-    this.length = budget.period().toMillis();
-    this.maxLag = budget.maxLag().toMillis();
+    this(budget.period(), budget.maxLag());
+  }
+
+  /**
+   * Periods of {@code length} that take records until {@code maxLag} after their end; both at most
+   * 36,500 days (as the configuration bounds them), so no sum below overflows for times of this
+   * era.
+   */
+  public BudgetPeriods(java.time.Duration length, java.time.Duration maxLag) {
+    this.length = length.toMillis();
+    this.maxLag = maxLag.toMillis();
   }
 
   /** The period of a time. */

@@ -49,6 +49,21 @@ public final class BudgetRule {
     return budget;
   }
 
+  /** What {@link #trustedTime} returns for a time the producer set. */
+  static final long UNTRUSTED = Long.MIN_VALUE;
+
+  /**
+   * A record's time on {@code clock}: the task's clock {@code now} ({@code ingestion-time}), or its
+   * Kafka timestamp when the broker set it on append ({@code log-append-time}); {@link #UNTRUSTED}
+   * when the producer set it.
+   */
+  static long trustedTime(BudgetClock clock, long now, long time, String timestampType) {
+    if (clock == BudgetClock.INGESTION_TIME) {
+      return now;
+    }
+    return BudgetClock.LOG_APPEND_TIME_VALUE.equals(timestampType) ? time : UNTRUSTED;
+  }
+
   /** The calendar the rule places records on. */
   public BudgetPeriods periods() {
     return periods;
@@ -67,13 +82,9 @@ public final class BudgetRule {
    */
   public BudgetDecision decide(long now, long time, String timestampType, Spent spent, double cost)
       throws Exception {
-    long at;
-    if (budget.clock() == BudgetClock.INGESTION_TIME) {
-      at = now;
-    } else if (!BudgetClock.LOG_APPEND_TIME_VALUE.equals(timestampType)) {
+    long at = trustedTime(budget.clock(), now, time, timestampType);
+    if (at == UNTRUSTED) {
       return TIME_SET_BY_PRODUCER;
-    } else {
-      at = time;
     }
     long period = periods.of(at);
     if (periods.ahead(period, now)) {

@@ -4,11 +4,8 @@ import io.ogpm.annotation.PublicEvolving;
 import io.ogpm.mechanism.Checks;
 import java.io.Serializable;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * How much privacy budget each user may spend: {@link #epsilon()} per {@link #period()}, periods
@@ -21,17 +18,12 @@ import java.util.regex.Pattern;
 public final class BudgetConfig implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  private static final Pattern SHORT = Pattern.compile("([0-9]{1,12})([dhms])");
-
   /**
    * The relative slack of every comparison of spending with a budget: rounding makes sums of costs
    * inexact (0.1 + 0.1 + 0.1 > 0.3 in doubles), and without it a budget that is an exact multiple
    * of a record's cost could not be used to the end.
    */
   static final double SLACK = 1e-12;
-
-  /** Bounds periods and lags so that period arithmetic in epoch milliseconds cannot overflow. */
-  private static final Duration LONGEST = Duration.ofDays(36_500);
 
   private final double epsilon;
   private final Duration period;
@@ -162,13 +154,7 @@ public final class BudgetConfig implements Serializable {
   }
 
   private static void checkMillis(String key, Duration d) {
-    if (d.compareTo(LONGEST) > 0) {
-      throw new ConfigException("budget: " + key + " must be at most 36500 days, got " + d);
-    }
-    if (d.getNano() % 1_000_000 != 0) {
-      throw new ConfigException(
-          "budget: " + key + " must be a whole number of milliseconds, got " + d);
-    }
+    ConfigDurations.checkMillis("budget", key, d);
   }
 
   /**
@@ -188,33 +174,7 @@ public final class BudgetConfig implements Serializable {
    * @throws ConfigException naming the key if the text is neither form
    */
   public static Duration parseDuration(String key, String text) {
-    if (text != null) {
-      Matcher m = SHORT.matcher(text);
-      if (m.matches()) {
-        long n = Long.parseLong(m.group(1));
-        switch (m.group(2)) {
-          case "d":
-            return Duration.ofDays(n);
-          case "h":
-            return Duration.ofHours(n);
-          case "m":
-            return Duration.ofMinutes(n);
-          default:
-            return Duration.ofSeconds(n);
-        }
-      }
-      try {
-        return Duration.parse(text);
-      } catch (DateTimeParseException e) {
-        // reported below
-      }
-    }
-    throw new ConfigException(
-        "budget: "
-            + key
-            + " must be an ISO-8601 duration (P1D, PT12H) or a whole"
-            + " number with unit d, h, m or s (1d, 12h, 30m), got "
-            + (text == null ? "nothing" : ConfigException.quote(text)));
+    return ConfigDurations.parse("budget", key, text);
   }
 
   /** The privacy budget one user may spend in one period. */

@@ -33,7 +33,17 @@ public enum ReasonCode {
    * The record's time cannot place it in a budget period: a producer's CreateTime where the budget
    * needs the broker's LogAppendTime, or a broker time more than a period ahead of the job's clock.
    */
-  UNTRUSTED_TIME("untrusted-time");
+  UNTRUSTED_TIME("untrusted-time"),
+  /**
+   * The user sent more records in the record's contribution window than the bound releases, and
+   * this one was not among those chosen (uniformly at random among the window's records).
+   */
+  CONTRIBUTION_BOUND("contribution-bound"),
+  /**
+   * The record's contribution window has closed (more than its max-lag after its end): its chosen
+   * records have left, so no record can be added to it.
+   */
+  CONTRIBUTION_WINDOW_CLOSED("contribution-window-closed");
 
   private final String code;
 
