@@ -24,6 +24,7 @@ final class ConfigReader {
           "fields",
           "grid-bits",
           "budget",
+          "contribution",
           "sampling",
           "mechanism",
           "optimize-for",
@@ -44,6 +45,7 @@ final class ConfigReader {
   static final List<String> BUDGET_KEYS =
       List.of("epsilon", "period", "clock", "max-lag", "pacing");
   static final List<String> SAMPLING_KEYS = List.of("fields-per-record");
+  static final List<String> CONTRIBUTION_KEYS = List.of("records", "window", "clock", "max-lag");
 
   private ConfigReader() {}
 
@@ -73,15 +75,34 @@ final class ConfigReader {
     BudgetConfig budget = budgetNode == null ? null : budget(budgetNode);
     JsonNode samplingNode = top.get("sampling");
     FieldSampling.Request sampling = samplingNode == null ? null : sampling(samplingNode);
-    return PrivacyConfig.of(
-        idField,
-        userField,
-        passthrough,
-        fields,
-        gridBits,
-        budget,
-        sampling,
-        units.stream().mapToInt(Integer::intValue).toArray());
+    PrivacyConfig config =
+        PrivacyConfig.of(
+            idField,
+            userField,
+            passthrough,
+            fields,
+            gridBits,
+            budget,
+            sampling,
+            units.stream().mapToInt(Integer::intValue).toArray());
+    JsonNode contribution = top.get("contribution");
+    return contribution == null ? config : config.withContribution(contribution(contribution));
+  }
+
+  /** {@code contribution: {records: c, window: 10s, clock: ..., max-lag: ...}}. */
+  private static ContributionBound contribution(JsonNode node) {
+    YamlMapping m =
+        YamlMapping.of("contribution", "contribution", node).allowOnly(CONTRIBUTION_KEYS);
+    String window = m.string("window");
+    if (window == null) {
+      throw new ConfigException("contribution: window is required");
+    }
+    String maxLag = m.string("max-lag");
+    return ContributionBound.of(
+        m.integer("records", 1),
+        ContributionBound.parseDuration("window", window),
+        m.parsed("clock", BudgetClock::parse, BudgetClock.LOG_APPEND_TIME),
+        maxLag == null ? null : ContributionBound.parseDuration("max-lag", maxLag));
   }
 
   /** {@code sampling: {fields-per-record: K}}, K a whole number or {@code auto}. */

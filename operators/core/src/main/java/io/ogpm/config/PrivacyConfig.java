@@ -42,6 +42,9 @@ public final class PrivacyConfig implements Serializable {
   /** Null: every record reports every field. */
   private final FieldSampling sampling;
 
+  /** Null: a user's records per window are not bounded. */
+  private final ContributionBound contribution;
+
   private PrivacyConfig(
       String idField,
       String userField,
@@ -49,7 +52,8 @@ public final class PrivacyConfig implements Serializable {
       List<FieldConfig> fields,
       int gridBits,
       BudgetConfig budget,
-      FieldSampling sampling) {
+      FieldSampling sampling,
+      ContributionBound contribution) {
     this.idField = idField;
     this.userField = userField;
     this.passthrough = passthrough;
@@ -57,6 +61,26 @@ public final class PrivacyConfig implements Serializable {
     this.gridBits = gridBits;
     this.budget = budget;
     this.sampling = sampling;
+    this.contribution = contribution;
+  }
+
+  /**
+   * This configuration with each user's records bounded per window ({@link ContributionBound}).
+   *
+   * @throws ConfigException without a user-field: the bound is per user
+   */
+  public PrivacyConfig withContribution(ContributionBound contribution) {
+    Objects.requireNonNull(contribution, "contribution");
+    if (userField == null) {
+      throw new ConfigException("contribution: user-field is required, the bound is per user");
+    }
+    return new PrivacyConfig(
+        idField, userField, passthrough, fields, gridBits, budget, sampling, contribution);
+  }
+
+  /** The bound on each user's records per window, if any. */
+  public Optional<ContributionBound> contribution() {
+    return Optional.ofNullable(contribution);
   }
 
   /** Reads and validates a YAML configuration file (UTF-8). */
@@ -181,7 +205,7 @@ public final class PrivacyConfig implements Serializable {
     reported.forEach(PrivacyConfig::checkGrid);
     PrivacyConfig config =
         new PrivacyConfig(
-            idField, userField, List.copyOf(pass), reported, gridBits, budget, resolved);
+            idField, userField, List.copyOf(pass), reported, gridBits, budget, resolved, null);
     config.checkBudget();
     return config;
   }
@@ -410,12 +434,14 @@ public final class PrivacyConfig implements Serializable {
         && c.fields.equals(fields)
         && c.gridBits == gridBits
         && Objects.equals(c.budget, budget)
-        && Objects.equals(c.sampling, sampling);
+        && Objects.equals(c.sampling, sampling)
+        && Objects.equals(c.contribution, contribution);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(idField, userField, passthrough, fields, gridBits, budget, sampling);
+    return Objects.hash(
+        idField, userField, passthrough, fields, gridBits, budget, sampling, contribution);
   }
 
   @Override
@@ -433,6 +459,7 @@ public final class PrivacyConfig implements Serializable {
         + ", "
         + budget
         + (sampling == null ? "" : ", " + sampling)
+        + (contribution == null ? "" : ", " + contribution)
         + "}";
   }
 

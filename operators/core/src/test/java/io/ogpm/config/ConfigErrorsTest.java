@@ -63,7 +63,7 @@ class ConfigErrorsTest {
         bad(
             "feilds: [" + A + "]",
             "unknown key 'feilds' (known keys: id-field, user-field,"
-                + " passthrough, fields, grid-bits, budget, sampling, mechanism, optimize-for, records-per-window)"),
+                + " passthrough, fields, grid-bits, budget, contribution, sampling, mechanism, optimize-for, records-per-window)"),
         bad(
             "user-field: u\nbudget: {epsilon: 1, periode: 1d}\nfields: [" + A + "]",
             "unknown key 'periode' in budget (known keys: epsilon, period, clock, max-lag, pacing)"),
@@ -235,6 +235,30 @@ class ConfigErrorsTest {
             "passthrough: [ogpm-config]\nfields: [" + A + "]",
             "passthrough 'ogpm-config': the name ogpm-config is reserved for the configuration's"
                 + " fingerprint"),
+        // contribution bound
+        bad(
+            "fields: [" + A + "]\ncontribution: {records: 1, window: 10s}",
+            "contribution: user-field is required, the bound is per user"),
+        bad(
+            "user-field: u\nfields: [" + A + "]\ncontribution: {records: 1}",
+            "contribution: window is required"),
+        bad(
+            "user-field: u\nfields: [" + A + "]\ncontribution: {records: 0, window: 10s}",
+            "contribution: records must be >= 1, got 0"),
+        bad(
+            "user-field: u\nfields: [" + A + "]\ncontribution: {records: 1, window: 0s}",
+            "contribution: window must be positive, got PT0S"),
+        bad(
+            "user-field: u\nfields: ["
+                + A
+                + "]\ncontribution: {window: 10s, clock: ingestion-time,"
+                + " max-lag: 1s}",
+            "contribution: max-lag applies to clock log-append-time only; with ingestion-time no"
+                + " record is late"),
+        bad(
+            "user-field: u\nfields: [" + A + "]\ncontribution: {window: soon}",
+            "contribution: window must be an ISO-8601 duration (P1D, PT12H) or a whole number with"
+                + " unit d, h, m or s (1d, 12h, 30m), got 'soon'"),
         // budget
         bad(
             "user-field: u\nfields: [" + A + "]\nbudget: {epsilon: 48, period: 1d, pacing: 2d}",
