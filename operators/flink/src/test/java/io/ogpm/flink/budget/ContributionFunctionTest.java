@@ -1,0 +1,159 @@
+package io.ogpm.flink.budget;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ogpm.config.BudgetClock;
+import io.ogpm.config.ContributionBound;
+import io.ogpm.flink.PerturbedRecord;
+import io.ogpm.mechanism.audit.ClopperPearson;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.kafka.common.record.TimestampType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contribution bound in Flink's keyed operator test harness (real keyed state, timers and
+ * snapshots): at most c of a user's records per window leave, when the window closes; the others
+ * are dead-lettered without a value; each record is chosen with probability c / n; a restore never
+ * lets more than c of a window's records out.
+ */
+class ContributionFunctionTest {
+  static final long T0 = Instant.parse("2026-03-01T00:00:00Z").toEpochMilli();
+  static final ContributionBound TWO_PER_10S =
+      ContributionBound.of(2, Duration.ofSeconds(10), BudgetClock.LOG_APPEND_TIME, null);
+
+  private final List<KeyedOneInputStreamOperatorTestHarness<?, ?, ?>> open = new ArrayList<>();
+  private long offset;
+
+  @AfterEach
+  void close() throws Exception {
+    for (var h : open) {
+      h.close();
+    }
+  }
+
+  private KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> harness(
+      ContributionBound bound, long seed, OperatorSubtaskState restore) throws Exception {
+    var h =
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            new KeyedProcessOperator<>(new ContributionFunction(bound, new SplittableRandom(seed))),
+            PerturbedRecord::getUser,
+            Types.STRING);
+    open.add(h);
+    if (restore != null) {
+      h.initializeState(restore);
+    }
+    h.open();
+    return h;
+  }
+
+  private String send(
+      KeyedOneInputStreamOperatorTestHarness<String, PerturbedRecord, PerturbedRecord> h,
+      String user,
+      long timestamp,
+      TimestampType type)
+      throws Exception {
+    String id = user + "#" + offset;
+    h.processElement(
+        new PerturbedRecord(
+                id.getBytes(StandardCharsets.UTF_8),
+                "{\"x\":0.123}".getBytes(StandardCharsets.UTF_8),
+                1.0,
+                user,
+                timestamp,
+                type)
+            .from("raw", 0, offset++),
+        timestamp);
+    return id;
+  }
+
+  @Test
+  void atMostCOfAUsersRecordsLeaveEachWindowWhenItCloses() throws Exception {
+    var h = harness(TWO_PER_10S, 1, null);
+    h.setProcessingTime(T0 + 500);
+    List<String> alice = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      alice.add(send(h, "alice", T0 + 100 * i, TimestampType.LOG_APPEND_TIME));
+    }
+    String bob = send(h, "bob", T0 + 50, TimestampType.LOG_APPEND_TIME);
+    assertThat(h.extractOutputValues()).isEmpty(); // held until the window closes
+    h.setProcessingTime(T0 + 10_999);
+    assertThat(h.extractOutputValues()).isEmpty();
+    h.setProcessingTime(T0 + 11_000); // the window's end plus its max-lag, a tenth of it
+    List<String> released = BudgetFunctionTest.released(h);
+    assertThat(released).hasSize(3).contains(bob);
+    assertThat(released.stream().filter(alice::contains)).hasSize(2);
+    List<JsonNode> letters = BudgetFunctionTest.deadLetters(h);
+    assertThat(letters).hasSize(8);
+    for (JsonNode letter : letters) {
+      assertThat(letter.get("reason").asText()).isEqualTo("contribution-bound");
+      assertThat(letter.toString()).doesNotContain("0.123");
+    }
+    // The window is closed: a late record of it is refused, one of the next window is kept.
+    send(h, "alice", T0 + 9_000, TimestampType.LOG_APPEND_TIME);
+    send(h, "alice", T0 + 12_000, TimestampType.CREATE_TIME);
+    assertThat(BudgetFunctionTest.deadLetters(h))
+        .extracting(j -> j.get("reason").asText())
+        .endsWith("contribution-window-closed", "untrusted-time");
+  }
+
+  /**
+   * Each of a window's n records is released with probability c / n, whatever its place: 4,000
+   * windows of one user with 5 records each, c = 1; each place's count lies in its binomial
+   * Clopper-Pearson interval at 1e-4, on both sides.
+   */
+  @Test
+  void everyRecordOfAWindowIsEquallyLikelyToLeave() throws Exception {
+    ContributionBound one =
+        ContributionBound.of(1, Duration.ofSeconds(10), BudgetClock.INGESTION_TIME, null);
+    var h = harness(one, 7, null);
+    int windows = 4_000;
+    int[] byPlace = new int[5];
+    for (int w = 0; w < windows; w++) {
+      long start = T0 + w * 10_000L;
+      h.setProcessingTime(start);
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        ids.add(send(h, "carol", start, TimestampType.CREATE_TIME));
+      }
+      h.setProcessingTime(start + 10_000);
+      List<String> released = BudgetFunctionTest.released(h);
+      String last = released.get(released.size() - 1);
+      byPlace[ids.indexOf(last)]++;
+      assertThat(released).hasSize(w + 1);
+    }
+    for (int count : byPlace) {
+      assertThat(ClopperPearson.lower(count, windows, 1e-4)).isLessThanOrEqualTo(0.2);
+      assertThat(ClopperPearson.upper(count, windows, 1e-4)).isGreaterThanOrEqualTo(0.2);
+    }
+  }
+
+  @Test
+  void aRestoreNeverLetsMoreThanCOfAWindowsRecordsOut() throws Exception {
+    var first = harness(TWO_PER_10S, 3, null);
+    first.setProcessingTime(T0 + 1_000);
+    for (int i = 0; i < 3; i++) {
+      send(first, "dave", T0 + i, TimestampType.LOG_APPEND_TIME);
+    }
+    OperatorSubtaskState snapshot = first.snapshot(1, T0 + 1_000);
+    var restored = harness(TWO_PER_10S, 4, snapshot);
+    restored.setProcessingTime(T0 + 2_000);
+    for (int i = 0; i < 3; i++) {
+      send(restored, "dave", T0 + 10 + i, TimestampType.LOG_APPEND_TIME);
+    }
+    restored.setProcessingTime(T0 + 11_000);
+    assertThat(BudgetFunctionTest.released(restored)).hasSize(2);
+    // The first harness's records after its snapshot never left: it released nothing.
+    assertThat(first.extractOutputValues()).isEmpty();
+  }
+}
