@@ -7,6 +7,7 @@ import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.config.UserGuarantee;
 import io.ogpm.flink.budget.BudgetFunction;
+import io.ogpm.flink.budget.ContributionFunction;
 import io.ogpm.flink.budget.ObjectBudgetFunction;
 import io.ogpm.flink.perturb.DeadLetters;
 import io.ogpm.flink.perturb.ObjectPerturbFunction;
@@ -64,6 +65,9 @@ public final class LdpPerturbation {
   /** The uid role of the budget operator (its state: the spending per user and period). */
   static final String BUDGET = "budget-by-period";
 
+  /** The uid role of the contribution bound (its state: each user's kept records per window). */
+  static final String CONTRIBUTION = "contribution-by-window";
+
   private static final Logger LOG = LoggerFactory.getLogger(LdpPerturbation.class);
 
   private final PrivacyConfig config;
@@ -109,11 +113,25 @@ public final class LdpPerturbation {
             .uid(uid(PERTURB))
             .name("perturb");
     DataStream<DeadLetterRecord> deadLetters = perturbed.getSideOutput(DeadLetters.TAG);
+    DataStream<PerturbedRecord> chosen = perturbed;
+    if (config.contribution().isPresent()) {
+      // Before the budget: only the records chosen for their window spend it.
+      SingleOutputStreamOperator<PerturbedRecord> bounded =
+          perturbed
+              .keyBy(new RecordUser(), Types.STRING)
+              .process(
+                  new ContributionFunction(config.contribution().get()),
+                  TypeInformation.of(PerturbedRecord.class))
+              .uid(uid(CONTRIBUTION))
+              .name("contribution bound");
+      deadLetters = deadLetters.union(bounded.getSideOutput(DeadLetters.TAG));
+      chosen = bounded;
+    }
     if (config.budget().isEmpty()) {
-      return new PerturbationResult<>(perturbed, deadLetters);
+      return new PerturbationResult<>(chosen, deadLetters);
     }
     SingleOutputStreamOperator<PerturbedRecord> withinBudget =
-        perturbed
+        chosen
             .keyBy(new RecordUser(), Types.STRING)
             .process(
                 new BudgetFunction(config.budget().get(), ConfigFingerprint.of(config).value()),
@@ -140,6 +158,11 @@ public final class LdpPerturbation {
     access.check(type);
     logGuarantee();
     RecordShape.compile(type, config, null); // checks the type against the configuration
+    if (config.contribution().isPresent()) {
+      throw new IllegalArgumentException(
+          "contribution: bounds apply to Kafka records for now: perturb them with"
+              + " apply(DataStream<RawRecord>)");
+    }
     BudgetConfig budget = config.budget().orElse(null);
     if (budget != null && budget.clock() == BudgetClock.LOG_APPEND_TIME) {
       throw new IllegalArgumentException(

@@ -275,6 +275,41 @@ class LdpPerturbationTest {
         .hasToString("RecordAccess.pojo(io.ogpm.flink.Readings$Reading)");
   }
 
+  /**
+   * A contribution bound keys the perturbed records by user before the budget, with its own uid;
+   * its dead letters join the others. The user's own types are refused for now, naming the path
+   * that takes it.
+   */
+  @Test
+  void aContributionBoundComesBeforeTheBudgetAndNeedsKafkaRecords() {
+    StreamExecutionEnvironment env = env();
+    PrivacyConfig bounded =
+        WITH_BUDGET.withContribution(
+            io.ogpm.config.ContributionBound.of(
+                1,
+                java.time.Duration.ofSeconds(10),
+                io.ogpm.config.BudgetClock.LOG_APPEND_TIME,
+                null));
+    PerturbationResult<PerturbedRecord> r = ldp(bounded).apply(raw(env));
+    r.perturbed().sinkTo(new org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink<>());
+    r.deadLetters().sinkTo(new org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink<>());
+    assertThat(uids(env))
+        .containsEntry("perturb", "perturb")
+        .containsEntry("contribution bound", "contribution-by-window")
+        .containsEntry("privacy budget", "budget-by-period");
+    PrivacyConfig pojo =
+        POJO_BUDGET.withContribution(
+            io.ogpm.config.ContributionBound.of(
+                1,
+                java.time.Duration.ofSeconds(10),
+                io.ogpm.config.BudgetClock.INGESTION_TIME,
+                null));
+    assertThatThrownBy(() -> ldp(pojo).apply(readings(env()), RecordAccess.pojo(Reading.class)))
+        .hasMessage(
+            "contribution: bounds apply to Kafka records for now: perturb them with"
+                + " apply(DataStream<RawRecord>)");
+  }
+
   /** The user's records carry no broker time: a budget on that clock is refused, naming the fix. */
   @Test
   void aBudgetOnTheLogAppendClockNeedsKafkaRecords() {
