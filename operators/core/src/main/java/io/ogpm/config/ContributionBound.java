@@ -110,7 +110,8 @@ public final class ContributionBound implements Serializable {
   public String toString() {
     return "contribution{at most "
         + records
-        + " records per user per "
+        + (records == 1 ? " record" : " records")
+        + " per user per "
         + window
         + " of "
         + clock.id()

@@ -17,17 +17,30 @@ public final class UserGuarantee {
   private final double perRecord;
   private final boolean sampled;
   private final BudgetConfig budget;
+  private final ContributionBound contribution;
 
-  private UserGuarantee(double perRecord, boolean sampled, BudgetConfig budget) {
+  private UserGuarantee(
+      double perRecord, boolean sampled, BudgetConfig budget, ContributionBound contribution) {
     this.perRecord = perRecord;
     this.sampled = sampled;
     this.budget = budget;
+    this.contribution = contribution;
   }
 
   /** The guarantee of a configuration. */
   public static UserGuarantee of(PrivacyConfig config) {
     return new UserGuarantee(
-        config.epsilonPerRecord(), config.samplesFields(), config.budget().orElse(null));
+        config.epsilonPerRecord(),
+        config.samplesFields(),
+        config.budget().orElse(null),
+        config.contribution().orElse(null));
+  }
+
+  /** The most one user spends in a contribution window; infinite without a bound. */
+  public double perWindow() {
+    double window =
+        contribution == null ? Double.POSITIVE_INFINITY : contribution.records() * perRecord;
+    return Math.min(window, perPeriod());
   }
 
   /** The most one record spends. */
@@ -50,10 +63,23 @@ public final class UserGuarantee {
         "each user: at most "
             + (sampled ? FieldSampling.rounded(perRecord) : number(perRecord))
             + " per record";
+    if (contribution != null) {
+      record +=
+          ", "
+              + (sampled
+                  ? FieldSampling.rounded(contribution.records() * perRecord)
+                  : number(contribution.records() * perRecord))
+              + " per "
+              + shown(contribution.window())
+              + " window ("
+              + contribution.records()
+              + (contribution.records() == 1 ? " record)" : " records)");
+    }
     if (budget == null) {
       return record
-          + "; no budget, so a user's records add up without bound (configure budget: to bound"
-          + " them per period)";
+          + "; no budget, so a user's "
+          + (contribution == null ? "records" : "windows")
+          + " add up without bound (configure budget: to bound them per period)";
     }
     String line = record + ", " + number(budget.epsilon()) + " per " + shown(budget.period());
     return budget

@@ -21,7 +21,7 @@ class ContributionBoundTest {
     assertThat(bound.clock()).isEqualTo(BudgetClock.LOG_APPEND_TIME);
     assertThat(bound)
         .hasToString(
-            "contribution{at most 1 records per user per PT10S of log-append-time, max-lag PT1S}");
+            "contribution{at most 1 record per user per PT10S of log-append-time, max-lag PT1S}");
     PrivacyConfig ingestion =
         PrivacyConfig.parse(
             FIELDS + "contribution: {records: 5, window: 1m, clock: ingestion-time}\n");
@@ -29,6 +29,6 @@ class ContributionBoundTest {
     assertThat(ingestion.contribution().orElseThrow().records()).isEqualTo(5);
     assertThat(ingestion).isNotEqualTo(c).doesNotHaveSameHashCodeAs(c);
     assertThat(PrivacyConfig.parse(FIELDS).contribution()).isEmpty();
-    assertThat(c.toString()).contains("contribution{at most 1 records");
+    assertThat(c.toString()).contains("contribution{at most 1 record per");
   }
 }

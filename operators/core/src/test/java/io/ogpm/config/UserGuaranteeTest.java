@@ -59,6 +59,33 @@ class UserGuaranteeTest {
   }
 
   @Test
+  void aContributionBoundSaysWhatAUserSpendsPerWindow() {
+    UserGuarantee g =
+        UserGuarantee.of(
+            PrivacyConfig.parse(
+                FIELDS
+                    + "contribution: {records: 2, window: 10s}\n"
+                    + "budget: {epsilon: 132, period: 1d, pacing: 1h}\n"));
+    assertThat(g.perWindow()).isEqualTo(11);
+    assertThat(g.describe())
+        .isEqualTo(
+            "each user: at most 5.5 per record, 11 per 10s window (2 records), 132 per 1d (paced:"
+                + " 5.5 each 1h, so by any time at most the slices begun)");
+    UserGuarantee unbudgeted =
+        UserGuarantee.of(PrivacyConfig.parse(FIELDS + "contribution: {window: 1m}\n"));
+    assertThat(unbudgeted.perWindow()).isEqualTo(5.5);
+    assertThat(unbudgeted.describe())
+        .isEqualTo(
+            "each user: at most 5.5 per record, 5.5 per 1m window (1 record); no budget, so a"
+                + " user's windows add up without bound (configure budget: to bound them per"
+                + " period)");
+    assertThat(UserGuarantee.of(PrivacyConfig.parse(FIELDS)).perWindow()).isInfinite();
+    UserGuarantee budgetOnly =
+        UserGuarantee.of(PrivacyConfig.parse(FIELDS + "budget: {epsilon: 55, period: 1d}\n"));
+    assertThat(budgetOnly.perWindow()).isEqualTo(55);
+  }
+
+  @Test
   void durationsAreShownAsTheConfigurationWritesThem() {
     assertThat(UserGuarantee.shown(Duration.ofDays(2))).isEqualTo("2d");
     assertThat(UserGuarantee.shown(Duration.ofHours(36))).isEqualTo("36h");

@@ -57,6 +57,8 @@ class DeadLetterTest {
             "out-of-range",
             "budget-exhausted",
             "budget-period-closed",
-            "untrusted-time");
+            "untrusted-time",
+            "contribution-bound",
+            "contribution-window-closed");
   }
 }

@@ -50,6 +50,12 @@ final class PerturbCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrivacyConfig cfg = config.load();
+    if (cfg.contribution().isPresent()) {
+      throw new UsageError(
+          config.origin()
+              + ": contribution: a bound holds each window's records until the window closes, on"
+              + " a clock of the running job: run perturb-job; ogpm perturb cannot apply it");
+    }
     RandomnessMode mode = randomness.mode();
     RecordPerturber perturber;
     try {

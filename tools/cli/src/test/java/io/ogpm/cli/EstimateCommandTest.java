@@ -381,6 +381,24 @@ class EstimateCommandTest {
     return out;
   }
 
+  /** A contribution bound needs a running job's windows: perturb refuses it with one line. */
+  @Test
+  void perturbRefusesAContributionBound(@TempDir Path dir) throws Exception {
+    Path config =
+        Files.writeString(
+            dir.resolve("c.yaml"),
+            "user-field: u\nfields: [{name: x, min: 0, max: 1, epsilon: 1}]\n"
+                + "contribution: {window: 10s}\n");
+    CommandRun r = withStdin("{\"u\":\"a\",\"x\":0.5}\n", "perturb", "--config", config.toString());
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err().strip())
+        .isEqualTo(
+            "ogpm: --config "
+                + config
+                + ": contribution: a bound holds each window's records until the window closes,"
+                + " on a clock of the running job: run perturb-job; ogpm perturb cannot apply it");
+  }
+
   @Test
   void badArgumentsNameTheOption(@TempDir Path dir) throws Exception {
     Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG);

@@ -97,14 +97,25 @@ class ContributionFunctionTest {
     assertThat(letters).hasSize(8);
     for (JsonNode letter : letters) {
       assertThat(letter.get("reason").asText()).isEqualTo("contribution-bound");
+      assertThat(letter.get("message").asText())
+          .isEqualTo(
+              "the user sent more than 2 records in the record's PT10S window; 2 chosen at random"
+                  + " among them are released");
       assertThat(letter.toString()).doesNotContain("0.123");
     }
     // The window is closed: a late record of it is refused, one of the next window is kept.
     send(h, "alice", T0 + 9_000, TimestampType.LOG_APPEND_TIME);
     send(h, "alice", T0 + 12_000, TimestampType.CREATE_TIME);
-    assertThat(BudgetFunctionTest.deadLetters(h))
+    List<JsonNode> late = BudgetFunctionTest.deadLetters(h);
+    assertThat(late)
         .extracting(j -> j.get("reason").asText())
         .endsWith("contribution-window-closed", "untrusted-time");
+    assertThat(late.get(late.size() - 2).get("message").asText())
+        .isEqualTo(
+            "the record's contribution window closed PT1S (its max-lag) after its end; its chosen"
+                + " records have left");
+    assertThat(late.get(late.size() - 1).get("message").asText())
+        .startsWith("the record's time cannot place it in a contribution window");
   }
 
   /**
