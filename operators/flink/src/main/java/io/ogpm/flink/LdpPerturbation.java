@@ -120,7 +120,9 @@ public final class LdpPerturbation {
           perturbed
               .keyBy(new RecordUser(), Types.STRING)
               .process(
-                  new ContributionFunction(config.contribution().get()),
+                  new ContributionFunction(
+                      config.contribution().get(),
+                      config.budget().isPresent() ? null : ConfigFingerprint.of(config).value()),
                   TypeInformation.of(PerturbedRecord.class))
               .uid(uid(CONTRIBUTION))
               .name("contribution bound");

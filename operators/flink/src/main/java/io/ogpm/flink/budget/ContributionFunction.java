@@ -6,6 +6,7 @@ import io.ogpm.config.ContributionBound;
 import io.ogpm.flink.PerturbedRecord;
 import io.ogpm.flink.perturb.DeadLetterCounters;
 import io.ogpm.flink.perturb.DeadLetters;
+import io.ogpm.flink.perturb.ReleasedRecords;
 import io.ogpm.record.DeadLetter;
 import io.ogpm.record.ReasonCode;
 import io.ogpm.record.Source;
@@ -50,6 +51,7 @@ public final class ContributionFunction
           ReasonCode.UNTRUSTED_TIME);
 
   private final ContributionBound bound;
+  private final String fingerprint;
   private final transient RandomGenerator seeded;
   private transient RandomGenerator random;
   private transient ContributionRule rule;
@@ -57,14 +59,21 @@ public final class ContributionFunction
   private transient MapState<Long, PerturbedRecord[]> kept;
   private transient MapState<Long, Long> seen;
   private transient DeadLetterCounters refused;
+  private transient ReleasedRecords released;
 
-  public ContributionFunction(ContributionBound bound) {
-    this(bound, null);
+  /**
+   * @param fingerprint the {@link io.ogpm.config.ConfigFingerprint} value to set on each released
+   *     record when this is the last stage (no budget after it; it then counts what it releases),
+   *     else null
+   */
+  public ContributionFunction(ContributionBound bound, String fingerprint) {
+    this(bound, fingerprint, null);
   }
 
   /** With a given random generator, for tests that fix the choices. */
-  ContributionFunction(ContributionBound bound, RandomGenerator random) {
+  ContributionFunction(ContributionBound bound, String fingerprint, RandomGenerator random) {
     this.bound = bound;
+    this.fingerprint = fingerprint;
     this.seeded = random;
   }
 
@@ -85,6 +94,8 @@ public final class ContributionFunction
         getRuntimeContext()
             .getMapState(new MapStateDescriptor<>("seen-by-window", Types.LONG, Types.LONG));
     refused = new DeadLetterCounters(getRuntimeContext().getMetricGroup(), REASONS);
+    released =
+        fingerprint == null ? null : ReleasedRecords.register(getRuntimeContext().getMetricGroup());
   }
 
   @Override
@@ -131,6 +142,10 @@ public final class ContributionFunction
         closed.add(e.getKey());
         for (PerturbedRecord r : e.getValue()) {
           if (r != null) {
+            if (released != null) {
+              r.setFingerprint(fingerprint);
+              released.add(r.getEpsilon());
+            }
             out.collect(r);
           }
         }

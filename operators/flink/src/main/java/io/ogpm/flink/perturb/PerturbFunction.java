@@ -71,7 +71,10 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
     }
     MetricGroup metrics = getRuntimeContext().getMetricGroup();
     deadLettered = new DeadLetterCounters(metrics, List.of(ReasonCode.values()));
-    released = config.budget().isPresent() ? null : ReleasedRecords.register(metrics);
+    // The last stage before the sink counts what is released and stamps the fingerprint: the
+    // budget, else the contribution bound, else this operator.
+    boolean later = config.budget().isPresent() || config.contribution().isPresent();
+    released = later ? null : ReleasedRecords.register(metrics);
     fingerprint = released == null ? null : ConfigFingerprint.of(config).value();
   }
 

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
  */
 class ContributionFunctionTest {
   static final long T0 = Instant.parse("2026-03-01T00:00:00Z").toEpochMilli();
+  static final String FINGERPRINT = "v1:0123456789abcdef";
   static final ContributionBound TWO_PER_10S =
       ContributionBound.of(2, Duration.ofSeconds(10), BudgetClock.LOG_APPEND_TIME, null);
 
@@ -46,7 +47,8 @@ class ContributionFunctionTest {
       ContributionBound bound, long seed, OperatorSubtaskState restore) throws Exception {
     var h =
         new KeyedOneInputStreamOperatorTestHarness<>(
-            new KeyedProcessOperator<>(new ContributionFunction(bound, new SplittableRandom(seed))),
+            new KeyedProcessOperator<>(
+                new ContributionFunction(bound, FINGERPRINT, new SplittableRandom(seed))),
             PerturbedRecord::getUser,
             Types.STRING);
     open.add(h);
@@ -92,6 +94,10 @@ class ContributionFunctionTest {
     h.setProcessingTime(T0 + 11_000); // the window's end plus its max-lag, a tenth of it
     List<String> released = BudgetFunctionTest.released(h);
     assertThat(released).hasSize(3).contains(bob);
+    // The last stage before the sink: it stamps the configuration's fingerprint.
+    assertThat(h.extractOutputValues())
+        .extracting(PerturbedRecord::getFingerprint)
+        .containsOnly(FINGERPRINT);
     assertThat(released.stream().filter(alice::contains)).hasSize(2);
     List<JsonNode> letters = BudgetFunctionTest.deadLetters(h);
     assertThat(letters).hasSize(8);
