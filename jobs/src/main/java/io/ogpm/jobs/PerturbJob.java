@@ -12,7 +12,6 @@ import io.ogpm.flink.kafka.RawRecordSource;
 import io.ogpm.jobs.topics.TopicLayout;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -144,7 +143,7 @@ public final class PerturbJob {
       UnaryOperator<DataStream<RawRecord>> beforePerturb) {
     JobEnvironment.configure(env, s.checkpointInterval(), s.parallelism());
     DataStream<RawRecord> raw =
-        env.fromSource(s.source, WatermarkStrategy.noWatermarks(), "raw records").uid("raw-source");
+        env.fromSource(s.source, s.perturbation.rawWatermarks(), "raw records").uid("raw-source");
     PerturbationResult<PerturbedRecord> result = s.perturbation.apply(beforePerturb.apply(raw));
     result
         .perturbed()

@@ -1,6 +1,7 @@
 package io.ogpm.budget;
 
 import io.ogpm.annotation.Internal;
+import io.ogpm.config.BudgetClock;
 import io.ogpm.config.ContributionBound;
 import io.ogpm.record.ReasonCode;
 import java.util.function.LongUnaryOperator;
@@ -50,13 +51,26 @@ public final class ContributionRule {
   }
 
   /**
+   * Whether windows close by event time (the broker's time, through watermarks) rather than by the
+   * job's clock. On {@code log-append-time} a record's window is fixed by the broker; were it
+   * closed by the job's clock, a backlog read after a restore or an outage (broker times long past)
+   * would find every window closed and be refused whole. On {@code ingestion-time} the job's clock
+   * places records, so it closes windows too, and no record is ever late.
+   */
+  public boolean closesByWatermark() {
+    return bound.clock() == BudgetClock.LOG_APPEND_TIME;
+  }
+
+  /**
    * The window of a record, or why it has none.
    *
    * @param now the job's clock (epoch ms), never earlier than for the user's earlier records
+   * @param watermark the event time the job's input has reached (read where {@link
+   *     #closesByWatermark()})
    * @param time the record's Kafka timestamp (read on the log-append-time clock only)
    * @param timestampType the name of its Kafka timestamp type, or null
    */
-  public Placement place(long now, long time, String timestampType) {
+  public Placement place(long now, long watermark, long time, String timestampType) {
     long at = BudgetRule.trustedTime(bound.clock(), now, time, timestampType);
     if (at == BudgetRule.UNTRUSTED) {
       return new Refused(ReasonCode.UNTRUSTED_TIME, 0);
@@ -65,7 +79,7 @@ public final class ContributionRule {
     if (windows.ahead(window, now)) {
       return new Refused(ReasonCode.UNTRUSTED_TIME, 0);
     }
-    if (windows.closed(window, now)) {
+    if (windows.closed(window, closesByWatermark() ? watermark : now)) {
       return new Refused(ReasonCode.CONTRIBUTION_WINDOW_CLOSED, at);
     }
     return new Placed(window);

@@ -89,21 +89,39 @@ class ContributionRuleTest {
         new ContributionRule(
             ContributionBound.of(2, Duration.ofSeconds(10), BudgetClock.LOG_APPEND_TIME, null));
     long now = T0 + 15_000;
-    assertThat(rule.place(now, T0 + 12_345, "LogAppendTime"))
+    long watermark = T0 + 15_000;
+    assertThat(rule.closesByWatermark()).isTrue();
+    assertThat(rule.place(now, watermark, T0 + 12_345, "LogAppendTime"))
         .isEqualTo(new ContributionRule.Placed((T0 + 10_000) / 10_000));
-    assertThat(rule.place(now, T0 + 12_345, "CreateTime"))
+    assertThat(rule.place(now, watermark, T0 + 12_345, "CreateTime"))
         .isEqualTo(new ContributionRule.Refused(ReasonCode.UNTRUSTED_TIME, 0));
-    assertThat(rule.place(now, T0 + 12_345, null))
+    assertThat(rule.place(now, watermark, T0 + 12_345, null))
         .isEqualTo(new ContributionRule.Refused(ReasonCode.UNTRUSTED_TIME, 0));
     // More than one window ahead of the job's clock: a broker clock far off.
-    assertThat(rule.place(now, T0 + 30_000, "LogAppendTime"))
+    assertThat(rule.place(now, watermark, T0 + 30_000, "LogAppendTime"))
         .isEqualTo(new ContributionRule.Refused(ReasonCode.UNTRUSTED_TIME, 0));
     // The window before ended at T0 + 10 s; its max-lag (a tenth of the window) ended at 11 s.
     assertThat(rule.releaseAt(T0 / 10_000)).isEqualTo(T0 + 11_000);
-    assertThat(rule.place(now, T0 + 9_999, "LogAppendTime"))
+    assertThat(rule.place(now, watermark, T0 + 9_999, "LogAppendTime"))
         .isEqualTo(new ContributionRule.Refused(ReasonCode.CONTRIBUTION_WINDOW_CLOSED, T0 + 9_999));
-    assertThat(rule.place(T0 + 10_999, T0 + 9_999, "LogAppendTime"))
+    assertThat(rule.place(now, T0 + 10_999, T0 + 9_999, "LogAppendTime"))
         .isEqualTo(new ContributionRule.Placed(T0 / 10_000));
+  }
+
+  /**
+   * A backlog read an hour late (after a restore or an outage) is placed in its own windows: the
+   * watermark, not the job's clock, closes them.
+   */
+  @Test
+  void aBacklogIsPlacedInItsWindowsWhateverTheJobsClock() {
+    ContributionRule rule =
+        new ContributionRule(
+            ContributionBound.of(2, Duration.ofSeconds(10), BudgetClock.LOG_APPEND_TIME, null));
+    long anHourLater = T0 + 3_600_000;
+    assertThat(rule.place(anHourLater, T0 + 2_000, T0 + 2_500, "LogAppendTime"))
+        .isEqualTo(new ContributionRule.Placed(T0 / 10_000));
+    assertThat(rule.place(anHourLater, T0 + 11_000, T0 + 2_500, "LogAppendTime"))
+        .isEqualTo(new ContributionRule.Refused(ReasonCode.CONTRIBUTION_WINDOW_CLOSED, T0 + 2_500));
   }
 
   @Test
@@ -111,7 +129,9 @@ class ContributionRuleTest {
     ContributionRule rule =
         new ContributionRule(
             ContributionBound.of(1, Duration.ofMinutes(1), BudgetClock.INGESTION_TIME, null));
-    assertThat(rule.place(T0 + 61_000, 0, "CreateTime"))
+    assertThat(rule.closesByWatermark()).isFalse();
+    // The watermark plays no part: the record is placed by the job's clock, in an open window.
+    assertThat(rule.place(T0 + 61_000, Long.MAX_VALUE, 0, "CreateTime"))
         .isEqualTo(new ContributionRule.Placed((T0 + 61_000) / 60_000));
     assertThat(rule.releaseAt((T0 + 61_000) / 60_000)).isEqualTo(T0 + 120_000);
   }

@@ -6,6 +6,7 @@ import io.ogpm.config.ConfigFingerprint;
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
 import io.ogpm.config.UserGuarantee;
+import io.ogpm.flink.budget.BrokerTimeWatermarks;
 import io.ogpm.flink.budget.BudgetFunction;
 import io.ogpm.flink.budget.ContributionFunction;
 import io.ogpm.flink.budget.ObjectBudgetFunction;
@@ -16,6 +17,7 @@ import io.ogpm.flink.perturb.RecordShape;
 import io.ogpm.flink.typeutils.PerturbedRecordTypeInfo;
 import java.util.Objects;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
@@ -90,6 +92,23 @@ public final class LdpPerturbation {
 
   public KeySource randomness() {
     return randomness;
+  }
+
+  /**
+   * The watermarks to read the raw topic with: the broker's append times when a contribution bound
+   * closes its windows on {@code log-append-time} (so a backlog is placed in its own windows), none
+   * otherwise. A job whose raw source carries none with such a bound fails with one line.
+   *
+   * <pre>{@code
+   * DataStream<RawRecord> raw = env.fromSource(source, ldp.rawWatermarks(), "raw records");
+   * }</pre>
+   */
+  public WatermarkStrategy<RawRecord> rawWatermarks() {
+    return config
+        .contribution()
+        .filter(bound -> bound.clock() == BudgetClock.LOG_APPEND_TIME)
+        .map(BrokerTimeWatermarks::strategy)
+        .orElseGet(WatermarkStrategy::noWatermarks);
   }
 
   /** The operators' uid of a role: {@code <prefix>-<role>}, or the role alone without a prefix. */

@@ -22,19 +22,27 @@ import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.typeutils.ObjectArrayTypeInfo;
+import org.apache.flink.streaming.api.TimeDomain;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
  * The contribution bound ({@link ContributionBound}) of perturbed Kafka records, keyed by user: per
  * open window, a reservoir of at most {@code c} of the user's records and the count seen, in keyed
- * state ({@link ContributionRule} decides); a processing-time timer at the window's close releases
- * the reservoir and forgets the window. A record not kept (not chosen, or replaced by a later one)
- * is dead-lettered at once ({@code contribution-bound}, never a value); a record for a closed
+ * state ({@link ContributionRule} decides); a timer at the window's close releases the reservoir
+ * and forgets the window. On {@code log-append-time} windows close by event time: the watermark of
+ * the broker's append times ({@link BrokerTimeWatermarks}, which the raw source must carry), so a
+ * backlog read after a restore or an outage is placed in its own windows, not refused as late; on
+ * {@code ingestion-time} by the job's clock. A record not kept (not chosen, or replaced by a later
+ * one) is dead-lettered at once ({@code contribution-bound}, never a value); a record for a closed
  * window, {@code contribution-window-closed}; one with a time the producer set, {@code
  * untrusted-time}. Releases happen in timers, and the reservoir and timers are checkpointed with
  * the Kafka offsets: with the transactional sink, the committed output never holds more than {@code
  * c} of a user's records in a window, across failover and savepoint restore.
+ *
+ * <p>A job whose raw source carries no watermark would hold every record forever: on {@code
+ * log-append-time}, if no watermark has arrived {@link #NO_WATERMARK_AFTER} after a window's first
+ * record (by the job's clock), the job fails with one line saying so.
  *
  * <p>Internal: set {@code contribution:} in the configuration ({@link
  * io.ogpm.flink.LdpPerturbation}).
@@ -49,6 +57,18 @@ public final class ContributionFunction
           ReasonCode.CONTRIBUTION_BOUND,
           ReasonCode.CONTRIBUTION_WINDOW_CLOSED,
           ReasonCode.UNTRUSTED_TIME);
+
+  /**
+   * How long after a window's first record (plus the window's max-lag) a job on {@code
+   * log-append-time} may go without any watermark before it fails: generous, since a loaded cluster
+   * may be slow to pass the first one on, and short beside a record held forever.
+   */
+  static final long NO_WATERMARK_AFTER = java.time.Duration.ofMinutes(10).toMillis();
+
+  static final String NO_WATERMARK =
+      "contribution: no watermark reached the bound on clock log-append-time, so no window can"
+          + " close: read the raw topic with the watermarks LdpPerturbation.rawWatermarks() gives"
+          + " (env.fromSource(source, ldp.rawWatermarks(), ...))";
 
   private final ContributionBound bound;
   private final String fingerprint;
@@ -102,9 +122,13 @@ public final class ContributionFunction
   public void processElement(PerturbedRecord r, Context ctx, Collector<PerturbedRecord> out)
       throws Exception {
     long now = clock.now(ctx.timerService().currentProcessingTime());
+    long watermark = ctx.timerService().currentWatermark();
     ContributionRule.Placement placement =
         rule.place(
-            now, r.getTimestamp(), r.getTimestampType() == null ? null : r.getTimestampType().name);
+            now,
+            watermark,
+            r.getTimestamp(),
+            r.getTimestampType() == null ? null : r.getTimestampType().name);
     if (placement instanceof ContributionRule.Refused refusal) {
       deadLetter(ctx, r, refusal.reason(), refusal.time());
       return;
@@ -116,7 +140,15 @@ public final class ContributionFunction
     PerturbedRecord[] slots = kept.get(window);
     if (slots == null) {
       slots = new PerturbedRecord[bound.records()];
-      ctx.timerService().registerProcessingTimeTimer(rule.releaseAt(window));
+      if (!rule.closesByWatermark()) {
+        ctx.timerService().registerProcessingTimeTimer(rule.releaseAt(window));
+      } else {
+        ctx.timerService().registerEventTimeTimer(rule.releaseAt(window));
+        if (watermark == Long.MIN_VALUE) {
+          ctx.timerService()
+              .registerProcessingTimeTimer(now + bound.maxLag().toMillis() + NO_WATERMARK_AFTER);
+        }
+      }
     }
     int slot = ContributionRule.slotFor(n, bound.records(), random::nextLong);
     if (slot < 0) {
@@ -131,11 +163,22 @@ public final class ContributionFunction
     }
   }
 
-  /** Releases the kept records of every window that has closed, and forgets the window. */
+  /**
+   * Releases the kept records of every window that has closed, and forgets the window; on {@code
+   * log-append-time} a processing-time timer only checks that a watermark has come.
+   */
   @Override
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<PerturbedRecord> out)
       throws Exception {
-    clock.now(timestamp);
+    if (rule.closesByWatermark() && ctx.timeDomain() == TimeDomain.PROCESSING_TIME) {
+      if (ctx.timerService().currentWatermark() == Long.MIN_VALUE) {
+        throw new IllegalStateException(NO_WATERMARK);
+      }
+      return;
+    }
+    if (!rule.closesByWatermark()) {
+      clock.now(timestamp);
+    }
     List<Long> closed = new ArrayList<>();
     for (Map.Entry<Long, PerturbedRecord[]> e : kept.entries()) {
       if (rule.releaseAt(e.getKey()) <= timestamp) {

@@ -16,8 +16,11 @@ import org.apache.flink.connector.kafka.source.KafkaSource;
  *     .topics("ogpm.raw")
  *     .groupId("ogpm-perturb")
  *     .build();
- * DataStream<RawRecord> raw = env.fromSource(source, WatermarkStrategy.noWatermarks(), "raw records");
+ * DataStream<RawRecord> raw = env.fromSource(source, ldp.rawWatermarks(), "raw records");
  * }</pre>
+ *
+ * <p>{@link io.ogpm.flink.LdpPerturbation#rawWatermarks} gives the broker's append times as
+ * watermarks where a contribution bound needs them, none otherwise.
  *
  * <p>Without committed offsets the source starts at the earliest record ({@link
  * Builder#fromEarliest}). A bounded source ({@link Builder#bounded}) stops at each partition's end

@@ -1,6 +1,7 @@
 package io.ogpm.flink.budget;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ogpm.config.BudgetClock;
@@ -89,9 +90,9 @@ class ContributionFunctionTest {
     }
     String bob = send(h, "bob", T0 + 50, TimestampType.LOG_APPEND_TIME);
     assertThat(h.extractOutputValues()).isEmpty(); // held until the window closes
-    h.setProcessingTime(T0 + 10_999);
+    h.processWatermark(T0 + 10_999);
     assertThat(h.extractOutputValues()).isEmpty();
-    h.setProcessingTime(T0 + 11_000); // the window's end plus its max-lag, a tenth of it
+    h.processWatermark(T0 + 11_000); // the window's end plus its max-lag, a tenth of it
     List<String> released = BudgetFunctionTest.released(h);
     assertThat(released).hasSize(3).contains(bob);
     // The last stage before the sink: it stamps the configuration's fingerprint.
@@ -168,9 +169,54 @@ class ContributionFunctionTest {
     for (int i = 0; i < 3; i++) {
       send(restored, "dave", T0 + 10 + i, TimestampType.LOG_APPEND_TIME);
     }
-    restored.setProcessingTime(T0 + 11_000);
+    restored.processWatermark(T0 + 11_000);
     assertThat(BudgetFunctionTest.released(restored)).hasSize(2);
     // The first harness's records after its snapshot never left: it released nothing.
     assertThat(first.extractOutputValues()).isEmpty();
+  }
+
+  /**
+   * On log-append-time the watermark closes windows, not the job's clock: a backlog read an hour
+   * late (after a restore or an outage) is placed in its windows and released as event time passes.
+   */
+  @Test
+  void aBacklogReadLateIsBoundedInItsOwnWindowsNotRefused() throws Exception {
+    var h = harness(TWO_PER_10S, 5, null);
+    h.setProcessingTime(T0 + 3_600_000);
+    h.processWatermark(T0);
+    for (int w = 0; w < 3; w++) {
+      for (int i = 0; i < 4; i++) {
+        send(h, "erin", T0 + w * 10_000L + i, TimestampType.LOG_APPEND_TIME);
+      }
+      h.processWatermark(T0 + w * 10_000L + 5_000);
+    }
+    h.processWatermark(T0 + 31_000);
+    assertThat(BudgetFunctionTest.released(h)).hasSize(6);
+    assertThat(BudgetFunctionTest.deadLetters(h))
+        .extracting(j -> j.get("reason").asText())
+        .containsOnly("contribution-bound")
+        .hasSize(6);
+  }
+
+  /** A raw source without watermarks would hold every record forever: the job fails instead. */
+  @Test
+  void withoutWatermarksOnLogAppendTimeTheJobFailsWithOneLine() throws Exception {
+    var h = harness(TWO_PER_10S, 6, null);
+    h.setProcessingTime(T0 + 500);
+    send(h, "fay", T0, TimestampType.LOG_APPEND_TIME);
+    long deadline = T0 + 500 + 1_000 + ContributionFunction.NO_WATERMARK_AFTER;
+    h.setProcessingTime(deadline - 1);
+    assertThatThrownBy(() -> h.setProcessingTime(deadline))
+        .hasMessage(ContributionFunction.NO_WATERMARK)
+        .hasMessageNotContaining("\n");
+
+    // With a watermark come in time, the same check passes.
+    var fine = harness(TWO_PER_10S, 6, null);
+    fine.setProcessingTime(T0 + 500);
+    send(fine, "fay", T0, TimestampType.LOG_APPEND_TIME);
+    fine.processWatermark(T0 + 100);
+    fine.setProcessingTime(deadline);
+    fine.processWatermark(T0 + 11_000);
+    assertThat(BudgetFunctionTest.released(fine)).hasSize(1);
   }
 }
