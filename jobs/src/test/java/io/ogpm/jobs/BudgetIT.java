@@ -94,7 +94,7 @@ class BudgetIT {
    * The raw topic (stamped by the broker: LogAppendTime, unless {@code createTime}), the output and
    * the dead-letter topic of a test.
    */
-  private static void createTopics(KafkaFixture kafka, String name, boolean createTime) {
+  static void createTopics(KafkaFixture kafka, String name, boolean createTime) {
     if (createTime) {
       kafka.createTopic(name + "-raw", 2);
     } else {
@@ -109,7 +109,7 @@ class BudgetIT {
    * records share a partition); the i-th record of a user is stamped by the producer with {@code
    * forged(i)}. Returns where they landed.
    */
-  private static List<KafkaRecord> produce(
+  static List<KafkaRecord> produce(
       KafkaFixture kafka,
       String topic,
       String prefix,
@@ -136,14 +136,14 @@ class BudgetIT {
     return kafka.produceRecords(topic, records);
   }
 
-  private static List<KafkaRecord> committed(KafkaFixture kafka, String topic) {
+  static List<KafkaRecord> committed(KafkaFixture kafka, String topic) {
     return kafka.readCommitted(topic);
   }
 
   /**
    * Waits until {@code inputs} records are in the committed output and dead-letter topics together.
    */
-  private static void awaitAccounted(KafkaFixture kafka, String name, int inputs) {
+  static void awaitAccounted(KafkaFixture kafka, String name, int inputs) {
     Map<String, List<KafkaRecord>> read =
         kafka.awaitCommitted(inputs, name + "-out", name + "-dead");
     assertThat(read.get(name + "-out").size() + read.get(name + "-dead").size())
@@ -151,7 +151,7 @@ class BudgetIT {
         .isEqualTo(inputs);
   }
 
-  private static PerturbJob.Settings settings(
+  static PerturbJob.Settings settings(
       KafkaFixture kafka, PrivacyConfig config, String name, boolean bounded) {
     return PerturbJob.Settings.builder()
         .config(config)
@@ -207,7 +207,7 @@ class BudgetIT {
     return counts;
   }
 
-  private static void assertDeadLetters(List<KafkaRecord> dead, String rawTopic, String reason)
+  static void assertDeadLetters(List<KafkaRecord> dead, String rawTopic, String reason)
       throws Exception {
     for (KafkaRecord d : dead) {
       JsonNode json = JSON.readTree(d.value());
@@ -217,7 +217,7 @@ class BudgetIT {
   }
 
   /** Builds the perturb job on an environment of the kit's cluster and submits it. */
-  private static JobClient submit(
+  static JobClient submit(
       StreamExecutionEnvironment env, PerturbJob.Settings settings, String jobName)
       throws Exception {
     PerturbJob.build(env, settings);
