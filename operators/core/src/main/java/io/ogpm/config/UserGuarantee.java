@@ -43,6 +43,45 @@ public final class UserGuarantee {
     return Math.min(window, perPeriod());
   }
 
+  /**
+   * The most one user's records spend among those with a time in {@code [start, end)}: what one
+   * event-time window of the aggregation holds of a person, its time being the perturbed record's,
+   * the raw record's as the broker appended it. It is {@code records x epsilon per record} for each
+   * contribution window the window meets, and the period's budget (paced: the slices begun by the
+   * window's last millisecond) for each period it meets, whichever is less. Only bounds placed on
+   * the broker's clock count: on {@code ingestion-time} the time that placed a record is not its
+   * event time, so a producer's timestamps can gather any number of windows' records in one
+   * aggregation window. Infinite where nothing bounds it.
+   *
+   * @throws IllegalArgumentException unless {@code start < end}
+   */
+  public double inWindow(long start, long end) {
+    if (start >= end) {
+      throw new IllegalArgumentException(
+          "a window must end after it starts, got [" + start + ", " + end + ")");
+    }
+    double bound = Double.POSITIVE_INFINITY;
+    if (contribution != null && contribution.clock() == BudgetClock.LOG_APPEND_TIME) {
+      bound = met(start, end, contribution.window()) * contribution.records() * perRecord;
+    }
+    if (budget != null && budget.clock() == BudgetClock.LOG_APPEND_TIME) {
+      long periods = met(start, end, budget.period());
+      long period = budget.period().toMillis();
+      double spent =
+          periods == 1
+              ? budget.allowance(end - 1 - Math.floorDiv(start, period) * period)
+              : periods * budget.epsilon();
+      bound = Math.min(bound, spent);
+    }
+    return bound;
+  }
+
+  /** How many of the calendar's intervals of {@code length} from the epoch meet [start, end). */
+  private static long met(long start, long end, Duration length) {
+    long l = length.toMillis();
+    return Math.floorDiv(end - 1, l) - Math.floorDiv(start, l) + 1;
+  }
+
   /** The most one record spends. */
   public double perRecord() {
     return perRecord;

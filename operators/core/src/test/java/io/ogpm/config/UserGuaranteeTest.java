@@ -1,6 +1,7 @@
 package io.ogpm.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -83,6 +84,45 @@ class UserGuaranteeTest {
     UserGuarantee budgetOnly =
         UserGuarantee.of(PrivacyConfig.parse(FIELDS + "budget: {epsilon: 55, period: 1d}\n"));
     assertThat(budgetOnly.perWindow()).isEqualTo(55);
+  }
+
+  /**
+   * What an aggregation window holds of one person: a contribution window's bound for each one it
+   * meets, a period's budget (paced: the slices begun) for each period it meets, the lesser; none
+   * on ingestion time, whose placing time is not the records' event time.
+   */
+  @Test
+  void anAggregationWindowHoldsOfAPersonWhatTheBoundsOnTheBrokersClockAllow() {
+    long day = Duration.ofDays(1).toMillis();
+    long d0 = 20_000 * day; // a day's start
+    UserGuarantee bounded =
+        UserGuarantee.of(
+            PrivacyConfig.parse(
+                FIELDS
+                    + "contribution: {records: 2, window: 10s}\n"
+                    + "budget: {epsilon: 110, period: 1d}\n"));
+    assertThat(bounded.inWindow(d0, d0 + 10_000)).isEqualTo(11.0); // aligned: one window
+    assertThat(bounded.inWindow(d0 + 5_000, d0 + 15_000)).isEqualTo(22.0); // meets two
+    assertThat(bounded.inWindow(d0, d0 + 60_000)).isEqualTo(66.0);
+    assertThat(bounded.inWindow(d0, d0 + 3_600_000)).isEqualTo(110.0); // the budget binds
+    assertThat(bounded.inWindow(d0 + day - 60_000, d0 + day + 60_000)).isEqualTo(132.0);
+    assertThat(bounded.inWindow(d0 - day, d0 + day)).isEqualTo(220.0); // two periods
+    UserGuarantee paced =
+        UserGuarantee.of(
+            PrivacyConfig.parse(FIELDS + "budget: {epsilon: 264, period: 1d, pacing: 1h}\n"));
+    assertThat(paced.inWindow(d0, d0 + 10_000)).isEqualTo(11.0); // the first slice only
+    assertThat(paced.inWindow(d0 + 3_600_000, d0 + 3_600_001)).isEqualTo(22.0);
+    assertThat(paced.inWindow(d0 + day - 1, d0 + day)).isEqualTo(264.0);
+    assertThat(UserGuarantee.of(PrivacyConfig.parse(FIELDS)).inWindow(d0, d0 + 1)).isInfinite();
+    UserGuarantee ingestion =
+        UserGuarantee.of(
+            PrivacyConfig.parse(
+                FIELDS
+                    + "contribution: {records: 2, window: 10s, clock: ingestion-time}\n"
+                    + "budget: {epsilon: 110, period: 1d, clock: ingestion-time}\n"));
+    assertThat(ingestion.inWindow(d0, d0 + 10_000)).isInfinite();
+    assertThatThrownBy(() -> bounded.inWindow(d0, d0))
+        .hasMessage("a window must end after it starts, got [" + d0 + ", " + d0 + ")");
   }
 
   @Test

@@ -57,6 +57,7 @@ public class WindowEstimate {
   private String meanAlternative;
   private double meanAlternativeWidth = Double.NaN;
   private WindowDistribution distribution;
+  private double userEpsilonBound = Double.POSITIVE_INFINITY;
 
   /** For Flink. */
   public WindowEstimate() {}
@@ -293,6 +294,20 @@ public class WindowEstimate {
   }
 
   /** What the linear mean's interval used (null on a circle or for an empty window). */
+  /**
+   * The most any one user's records in this window spend together, by the configuration's
+   * contribution bound and budget on the broker's clock ({@link
+   * io.ogpm.config.UserGuarantee#inWindow}): what the window promises a person, never who. Infinite
+   * where nothing bounds it.
+   */
+  public double getUserEpsilonBound() {
+    return userEpsilonBound;
+  }
+
+  public void setUserEpsilonBound(double userEpsilonBound) {
+    this.userEpsilonBound = userEpsilonBound;
+  }
+
   public MeanIntervalMethod getMeanIntervalMethod() {
     return meanIntervalMethod;
   }

@@ -2,6 +2,7 @@ package io.ogpm.flink.aggregate;
 
 import io.ogpm.config.FieldConfig;
 import io.ogpm.config.PrivacyConfig;
+import io.ogpm.config.UserGuarantee;
 import io.ogpm.estimate.DistributionQuery;
 import io.ogpm.estimate.FieldAccumulator;
 import io.ogpm.estimate.FieldEstimator;
@@ -71,6 +72,7 @@ public final class WindowEstimateOperator extends AbstractStreamOperator<WindowE
   private final Windowing windowing;
   private final boolean reconstruct;
 
+  private transient UserGuarantee guarantee;
   private transient String[] names;
   private transient FieldEstimator[] estimators;
   private transient MapState<Long, FieldAccumulator> panes;
@@ -109,6 +111,7 @@ public final class WindowEstimateOperator extends AbstractStreamOperator<WindowE
   @Override
   public void open() throws Exception {
     super.open();
+    guarantee = UserGuarantee.of(config);
     int n = config.fields().size();
     names = new String[n];
     estimators = new FieldEstimator[n];
@@ -263,6 +266,7 @@ public final class WindowEstimateOperator extends AbstractStreamOperator<WindowE
             bins,
             estimator.estimate(acc, reconstruct && estimator.canReconstruct()),
             reconstruct);
+    e.setUserEpsilonBound(guarantee.inWindow(w.getStart(), w.getEnd()));
     output.collect(new StreamRecord<>(e, w.maxTimestamp()));
     estimates.inc();
     if (late) {

@@ -57,6 +57,11 @@ public final class WindowEstimateSerializer
       g.writeStringField("group", e.getGroup());
       g.writeStringField("field", e.getField());
       g.writeNumberField("bins", e.getBins());
+      if (Double.isInfinite(e.getUserEpsilonBound())) {
+        g.writeNullField("userEpsilonBound");
+      } else {
+        g.writeNumberField("userEpsilonBound", e.getUserEpsilonBound());
+      }
       g.writeNumberField("count", e.getCount());
       g.writeStringField("method", e.getMethod() == null ? null : e.getMethod().code());
       array(g, doubles, "histogram", e.getHistogram());

@@ -370,6 +370,44 @@ class WindowEstimateOperatorTest {
   }
 
   /**
+   * Each window states what it promises a person: 3 records of 3 each per 10 s window of the
+   * broker's clock, so 9 in an aligned 10 s window; nothing without a bound.
+   */
+  @Test
+  void eachWindowCarriesThePerUserBoundThatHeldForIt() throws Exception {
+    io.ogpm.config.PrivacyConfig config =
+        io.ogpm.config.PrivacyConfig.parse(
+            """
+            user-field: user
+            passthrough: [activity]
+            fields:
+              - {name: x, min: 0, max: 1, epsilon: 1}
+              - {name: att.roll, domain: circular, min: -3.141592653589793, max: 3.141592653589793, epsilon: 2}
+            contribution: {records: 3, window: 10s}
+            """);
+    WindowEstimateOperator op =
+        new WindowEstimateOperator(config, Aggregations.BINS, TUMBLING, true);
+    try (var h =
+        new KeyedOneInputStreamOperatorTestHarness<>(op, new FieldAndGroup(), Types.STRING)) {
+      h.open();
+      h.processElement(partial(0, "a", 0, 50), 1);
+      h.processElement(partial(1, "a", 0, 50), 1);
+      h.processWatermark(9_999);
+      assertThat(take(h))
+          .hasSize(2)
+          .extracting(WindowEstimate::getUserEpsilonBound)
+          .containsOnly(9.0);
+    }
+    try (var h = Aggregations.stage2(TUMBLING, true, null)) {
+      h.processElement(partial(0, "a", 0, 50), 1);
+      h.processWatermark(9_999);
+      assertThat(take(h))
+          .singleElement()
+          .satisfies(w -> assertThat(w.getUserEpsilonBound()).isInfinite());
+    }
+  }
+
+  /**
    * Each estimate reports the operator's quantiles and its field's own exceedance thresholds, as
    * the field's estimator with that query gives them.
    */

@@ -37,7 +37,14 @@ class WindowEstimateSerializerTest {
 
   /** The reference: an ObjectNode of the window and the estimate's JSON, written as a string. */
   static String before(
-      long start, long end, String group, String field, int bins, FieldEstimate e, boolean em)
+      long start,
+      long end,
+      String group,
+      String field,
+      int bins,
+      double userBound,
+      FieldEstimate e,
+      boolean em)
       throws Exception {
     ObjectNode o = JSON.createObjectNode();
     o.put("windowStart", Instant.ofEpochMilli(start).toString());
@@ -49,6 +56,11 @@ class WindowEstimateSerializerTest {
     }
     o.put("field", field);
     o.put("bins", bins);
+    if (Double.isInfinite(userBound)) {
+      o.putNull("userEpsilonBound");
+    } else {
+      o.put("userEpsilonBound", userBound);
+    }
     o.setAll(EstimateJson.render(e, em));
     return JSON.writeValueAsString(o);
   }
@@ -92,10 +104,20 @@ class WindowEstimateSerializerTest {
             WindowEstimate w =
                 WindowEstimates.of(
                     1_767_225_600_000L, 1_767_225_610_000L, "att.roll", group, 12, e, em);
+            double userBound = group == null ? Double.POSITIVE_INFINITY : 11.0;
+            w.setUserEpsilonBound(userBound);
             String json = new String(WindowEstimateSerializer.toJson(w), StandardCharsets.UTF_8);
             assertThat(json)
                 .isEqualTo(
-                    before(1_767_225_600_000L, 1_767_225_610_000L, group, "att.roll", 12, e, em));
+                    before(
+                        1_767_225_600_000L,
+                        1_767_225_610_000L,
+                        group,
+                        "att.roll",
+                        12,
+                        userBound,
+                        e,
+                        em));
             compared++;
             alternatives += json.contains("\"meanAlternative\"") ? 1 : 0;
             distributions += json.contains("\"exceedances\":[{\"threshold\"") ? 1 : 0;
