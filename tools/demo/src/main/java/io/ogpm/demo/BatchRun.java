@@ -104,10 +104,13 @@ final class BatchRun {
     }
     List<WindowStat> stats = new ArrayList<>(latest.values());
     boolean sampled = config.samplesFields();
+    List<String> released = replay.perturbedInputs(deadSources);
     GroundTruth truth =
         demo.truth(
-            replay.perturbedInputs(deadSources),
+            released,
             sampled ? ReportedFields.of(perturbed, config, Demo.TIME_FIELD) : GroundTruth.ALL);
+    SubjectSpend spend =
+        SubjectSpend.of(released, config, Demo.TIME_FIELD, options.window().toMillis());
     Map<String, Long> counts = new HashMap<>();
     latest.forEach((k, s) -> counts.put(k, s.count()));
     Path report = null;
@@ -118,12 +121,13 @@ final class BatchRun {
           report(
               String.format(
                   Locale.ROOT,
-                  "%d records replayed; %d perturbed, %d dead-lettered; %d window statistics; epsilon %s per record.",
+                  "%d records replayed; %d perturbed, %d dead-lettered; %d window statistics; epsilon %s per record; %s.",
                   records.size(),
                   perturbed.size(),
                   dead.size(),
                   stats.size(),
-                  (sampled ? "at most " : "") + Demo.epsilonShown(config)),
+                  (sampled ? "at most " : "") + Demo.epsilonShown(config),
+                  spend.describe()),
               ReportAccounting.of(
                   records.size(), (long) perturbed.size(), deadByReason, truth.counts(), counts),
               truth,
@@ -142,6 +146,7 @@ final class BatchRun {
     out.printf(
         "AggregateJob: %d window statistics (windows x groups x fields) into %s, each over all its records%n",
         stats.size(), DemoTopics.STATS);
+    out.println(spend.describe());
     WindowTable.print(out, config, stats, truth);
     if (report != null) {
       out.println("report: " + report.toAbsolutePath());
