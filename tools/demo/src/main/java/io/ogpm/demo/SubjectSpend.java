@@ -23,14 +23,21 @@ final class SubjectSpend {
   private final long mostInAll;
   private final double perRecord;
   private final double bound;
+  private final boolean contribution;
   private final long windowMs;
 
   private SubjectSpend(
-      long mostInAWindow, long mostInAll, double perRecord, double bound, long windowMs) {
+      long mostInAWindow,
+      long mostInAll,
+      double perRecord,
+      double bound,
+      boolean contribution,
+      long windowMs) {
     this.mostInAWindow = mostInAWindow;
     this.mostInAll = mostInAll;
     this.perRecord = perRecord;
     this.bound = bound;
+    this.contribution = contribution;
     this.windowMs = windowMs;
   }
 
@@ -66,6 +73,7 @@ final class SubjectSpend {
         byUser.values().stream().mapToLong(Long::longValue).max().orElse(0),
         config.epsilonPerRecord(),
         UserGuarantee.of(config).inWindow(0, windowMs), // an aligned window
+        config.contribution().isPresent(),
         windowMs);
   }
 
@@ -96,7 +104,11 @@ final class SubjectSpend {
         mostInAll,
         Double.isInfinite(bound)
             ? "no bound per window configured (contribution: in docs/privacy.md)"
-            : "bounded at " + epsilon(bound) + " per window");
+            : contribution
+                ? "bounded at " + epsilon(bound) + " per window"
+                : "a window bounded only by the period's budget, "
+                    + epsilon(bound)
+                    + " (contribution: in docs/privacy.md)");
   }
 
   /** Seven significant digits: a sampled record's epsilon is a hair below its round figure. */

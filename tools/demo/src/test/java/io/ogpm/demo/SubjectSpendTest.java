@@ -50,4 +50,18 @@ class SubjectSpendTest {
     assertThat(spend.bound()).isEqualTo(11.0);
     assertThat(spend.describe()).endsWith("; bounded at 11 per window");
   }
+
+  @Test
+  void aBudgetAloneIsShownAsWhatItIs() {
+    SubjectSpend spend =
+        SubjectSpend.of(
+            RELEASED,
+            PrivacyConfig.parse(FIELDS + "budget: {epsilon: 50000, period: 1d}\n"),
+            "ts",
+            10_000);
+    assertThat(spend.describe())
+        .endsWith(
+            "; a window bounded only by the period's budget, 50000 (contribution: in"
+                + " docs/privacy.md)");
+  }
 }
