@@ -125,6 +125,26 @@ class UserGuaranteeTest {
         .hasMessage("a window must end after it starts, got [" + d0 + ", " + d0 + ")");
   }
 
+  /** The fleet configuration of docs/privacy.md says what that page quotes. */
+  @Test
+  void theFleetConfigurationPromisesWhatThePrivacyPageSays() {
+    UserGuarantee fleet =
+        UserGuarantee.of(
+            PrivacyConfig.parse(
+                """
+                user-field: device
+                fields:
+                  - {name: temperature, min: -20, max: 50, epsilon: 1}
+                contribution: {records: 1, window: 1h}
+                budget: {epsilon: 8, period: 1d, pacing: 3h}
+                """));
+    assertThat(fleet.describe())
+        .isEqualTo(
+            "each user: at most 1 per record, 1 per 1h window (1 record), 8 per 1d (paced: 1 each"
+                + " 3h, so by any time at most the slices begun)");
+    assertThat(fleet.inWindow(0, 3_600_000)).isEqualTo(1.0);
+  }
+
   @Test
   void durationsAreShownAsTheConfigurationWritesThem() {
     assertThat(UserGuarantee.shown(Duration.ofDays(2))).isEqualTo("2d");
