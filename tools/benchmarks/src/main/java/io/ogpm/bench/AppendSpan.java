@@ -17,17 +17,32 @@ final class AppendSpan {
   private AppendSpan() {}
 
   /**
-   * Records per second over the append span of {@code output} (two partitions, committed records).
+   * Records per second over the append span of {@code output} (committed records).
    *
    * @throws IllegalStateException if the output does not hold exactly {@code records} records
    */
   static double rate(String bootstrapServers, String output, long records) {
+    return rate(bootstrapServers, List.of(output), records);
+  }
+
+  /**
+   * Records per second over the append span of {@code outputs} together, from the first record
+   * written to any to the last: for a pipeline that writes each input to one of them (the perturbed
+   * topic or the dead letters).
+   *
+   * @throws IllegalStateException if they do not hold exactly {@code records} records together
+   */
+  static double rate(String bootstrapServers, List<String> outputs, long records) {
     long first = Long.MAX_VALUE;
     long last = Long.MIN_VALUE;
     long count = 0;
     try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.consumer(bootstrapServers, true)) {
-      List<TopicPartition> partitions =
-          List.of(new TopicPartition(output, 0), new TopicPartition(output, 1));
+      List<TopicPartition> partitions = new java.util.ArrayList<>();
+      for (String output : outputs) {
+        consumer
+            .partitionsFor(output)
+            .forEach(p -> partitions.add(new TopicPartition(output, p.partition())));
+      }
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
@@ -41,7 +56,7 @@ final class AppendSpan {
     }
     if (count != records) {
       throw new IllegalStateException(
-          output + " holds " + count + " records, not the " + records + " of the input");
+          outputs + " hold " + count + " records, not the " + records + " of the input");
     }
     return records * 1000.0 / Math.max(1, last - first);
   }

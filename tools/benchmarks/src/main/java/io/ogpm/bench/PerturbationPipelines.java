@@ -38,8 +38,18 @@ final class PerturbationPipelines {
 
   /** The deployable perturb job under {@code config}. */
   Timing perturb(PrivacyConfig config, String input, String output) {
+    return perturb(config, input, output, false);
+  }
+
+  /**
+   * The deployable perturb job under {@code config}; {@code refuses}: a configuration that
+   * dead-letters some records by design (a contribution bound), timed over the perturbed and the
+   * dead-letter topics together, both stamped by the broker.
+   */
+  Timing perturb(PrivacyConfig config, String input, String output, boolean refuses) {
     createTimedOutput(output);
-    String dead = createDeadLetters(output);
+    String dead = output + ".dead-letters";
+    cluster.createTopic(dead, 1, refuses ? BenchCluster.STAMPED_BY_BROKER : BenchCluster.KEEP);
     String id = "bench-" + cluster.nextRun();
     StreamExecutionEnvironment env = cluster.environment();
     PerturbJob.build(
@@ -57,6 +67,12 @@ final class PerturbationPipelines {
             .checkpointInterval(BenchCluster.CHECKPOINTS)
             .parallelism(cluster.parallelism())
             .build());
+    if (refuses) {
+      MeasuredRun run =
+          MeasuredRun.execute(env, "bench perturbation", cluster.kafka(), List.of(output, dead));
+      return run.timing(
+          records, AppendSpan.rate(cluster.bootstrapServers(), List.of(output, dead), records));
+    }
     return execute(env, "bench perturbation", List.of(output, dead));
   }
 

@@ -43,15 +43,24 @@ import java.util.Locale;
  */
 final class PipelineBench {
   /** The pipelines compared: see {@link #compared}. */
-  static final int KINDS = 5;
+  static final int KINDS = 6;
 
   static final String[] KIND_NAMES = {
     "perturbation",
     "perturbation without budget",
     "identity",
     "unperturbed, shuffled by user",
-    "unperturbed"
+    "unperturbed",
+    "perturbation with contribution bound"
   };
+
+  /**
+   * The bounded path: the sample's configuration, budget included, with a contribution bound in
+   * front of it. Each of the input's 1,000 users sends far more than 10 records a second, so most
+   * records are refused by the bound: the path pays the keyed reservoir for every record and writes
+   * each to the perturbed topic or the dead letters.
+   */
+  static final String CONTRIBUTION = "contribution: {records: 10, window: 1s}\n";
 
   static final String APPEND_SPAN = "records over the span of the output's broker append times";
   static final String NET_RUN_TIME =
@@ -84,14 +93,16 @@ final class PipelineBench {
           records, BenchInput.RAW, BenchInput.RAW_ONE_FIELD, BenchInput.RAW_MANY_GROUPS);
       PerturbationPipelines perturbation = new PerturbationPipelines(cluster, records);
 
-      // Five pipelines, in an order rotated from one repetition to the next: the perturbation with
+      // Six pipelines, in an order rotated from one repetition to the next: the perturbation with
       // the sample's per-user budget (a shuffle by user and keyed state), the perturbation alone
       // (the sample's configuration without its budget), the identity map, and the two
       // perturbations with the privacy left out (the same record path writing the values as read;
-      // the one in place of the budget's keeps its shuffle by user, without state).
+      // the one in place of the budget's keeps its shuffle by user, without state), and the
+      // perturbation with a contribution bound in front of the budget.
       PrivacyConfig withoutBudget =
           PrivacyConfig.parse(BenchInput.withoutBudget(BenchConfig.sixFields()));
-      PrivacyConfig[] perturbations = {six, withoutBudget};
+      PrivacyConfig bounded = PrivacyConfig.parse(BenchConfig.sixFields() + CONTRIBUTION);
+      PrivacyConfig[] perturbations = {six, withoutBudget, bounded};
       // Untimed rounds of all of them first. The JIT compiles each pipeline's own code only once it
       // runs, behind a queue of Kafka's and Flink's methods: on two cores a pipeline reaches its
       // steady rate in its third run of 1,000,000 records or so, and one timed before that is slow
@@ -140,6 +151,24 @@ final class PipelineBench {
       // all, which still reads and writes every record.
       against(
           out.putObject("unperturbedAgainstIdentity"), timings.get(4), timings.get(2), "identity");
+      // The contribution bound's cost: the bounded path against today's budget path, by the rates
+      // over the append span of everything each writes (perturbed and dead letters for the bound).
+      ObjectNode bound = out.putObject("perturbationWithContributionBound");
+      bound.put("contribution", CONTRIBUTION.trim());
+      SideBySide.write(
+          bound,
+          "bounded perturbation",
+          timings.get(5),
+          "perturbation",
+          timings.get(0),
+          APPEND_SPAN + " (perturbed and dead-letter topics together)",
+          true);
+      // Its state: up to 10 chosen records per user and open window (one or two are open).
+      bound.put(
+          "reservoirBytesPerRecord",
+          Math.round(
+              ReservoirState.meanRecordBytes(
+                  cluster.bootstrapServers(), "bench.5.0", BenchInput.RAW, 1_000)));
 
       String oneTopic = "bench.perturbed-1";
       Timing oneField = perturbation.perturb(one, BenchInput.RAW_ONE_FIELD, oneTopic);
@@ -171,14 +200,16 @@ final class PipelineBench {
 
   /**
    * Pipeline {@code kind} of the {@value #KINDS} compared: the perturbation under {@code
-   * perturbations[kind]} (0: with the budget, 1: without), the identity map (2), and the
-   * unperturbed record path with the budget's shuffle (3) or without (4).
+   * perturbations[kind]} (0: with the budget, 1: without), the identity map (2), the unperturbed
+   * record path with the budget's shuffle (3) or without (4), and the perturbation with a
+   * contribution bound before the budget (5).
    */
   private static Timing compared(
       PerturbationPipelines pipelines, int kind, PrivacyConfig[] perturbations, String output) {
     return switch (kind) {
       case 0, 1 -> pipelines.perturb(perturbations[kind], BenchInput.RAW, output);
       case 2 -> pipelines.identity(BenchInput.RAW, output);
+      case 5 -> pipelines.perturb(perturbations[2], BenchInput.RAW, output, true);
       default -> pipelines.unperturbed(perturbations[1], kind == 3, BenchInput.RAW, output);
     };
   }
