@@ -25,7 +25,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -57,20 +56,22 @@ class LibraryExamplesIT {
     KafkaSettings kafka = KafkaSettings.of(bootstrapServers);
     env.enableCheckpointing(1_000); // the exactly-once sinks commit on checkpoints
 
+    LdpPerturbation ldp = LdpPerturbation.builder().config(config).uidPrefix("my-job").build();
     DataStream<RawRecord> raw =
         env.fromSource(
                 RawRecordSource.builder().kafka(kafka).topics(rawTopic).groupId("my-job").build(),
-                WatermarkStrategy.noWatermarks(),
+                ldp.rawWatermarks(),
                 "raw records")
-            .uid("raw-source");
+            .uid("raw-source"); // broker times, if a bound needs them
 
-    PerturbationResult<PerturbedRecord> ldp =
-        LdpPerturbation.builder().config(config).uidPrefix("my-job").build().apply(raw);
+    PerturbationResult<PerturbedRecord> result = ldp.apply(raw);
 
-    ldp.perturbed()
+    result
+        .perturbed()
         .sinkTo(PerturbationSinks.perturbed(kafka, perturbedTopic, "my-job"))
         .uid("perturbed-sink");
-    ldp.deadLetters()
+    result
+        .deadLetters()
         .sinkTo(PerturbationSinks.deadLetters(kafka, deadLetterTopic, "my-job"))
         .uid("dead-letter-sink");
   }

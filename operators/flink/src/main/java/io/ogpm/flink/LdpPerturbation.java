@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  *     .randomness(KeySource.file(Path.of("/run/secrets/ogpm-key")))   // optional: replay-safe
  *     .uidPrefix("sensors")                                           // optional
  *     .build();
- * PerturbationResult<PerturbedRecord> json = ldp.apply(rawKafkaRecords);
+ * DataStream<RawRecord> raw = env.fromSource(rawRecordSource, ldp.rawWatermarks(), "raw records");
+ * PerturbationResult<PerturbedRecord> json = ldp.apply(raw);
  * PerturbationResult<Reading> pojos = ldp.apply(readings, RecordAccess.pojo(Reading.class));
  * }</pre>
  *
@@ -55,9 +56,10 @@ import org.slf4j.LoggerFactory;
  * <p>{@code apply} adds operators to the caller's stream and nothing else: checkpointing,
  * parallelism and restart strategy belong to the job. Operators have stable uids by the rule of
  * both builders of the library: the role alone without a uid prefix, {@code <prefix>-<role>} with
- * one. The roles are {@value #PERTURB} and {@value #BUDGET} (the budget's state); without a prefix
- * (the default) these are the uids of the perturb job, whose savepoints therefore restore. Two
- * perturbations in one job need two prefixes. Immutable.
+ * one. The roles are {@value #PERTURB}, {@value #CONTRIBUTION} (the contribution bound's state) and
+ * {@value #BUDGET} (the budget's state); without a prefix (the default) these are the uids of the
+ * perturb job, whose savepoints therefore restore. Two perturbations in one job need two prefixes.
+ * Immutable.
  */
 @PublicEvolving
 public final class LdpPerturbation {
