@@ -191,5 +191,50 @@ class ContributionIT {
       job.cancel().get();
     }
     assertBounded(kafka, name, CONFIG, inputs);
+    assertAlignedWindowsSeeEveryRecord(kafka, name);
+  }
+
+  /**
+   * The aggregate job over the bounded output, its windows the bound's (2 s, aligned), with no
+   * out-of-orderness allowed: a window's chosen records leave together once it closes, so every one
+   * is counted in its own window, none late, and each window states its per-user bound.
+   */
+  static void assertAlignedWindowsSeeEveryRecord(KafkaFixture kafka, String name) throws Exception {
+    kafka.createTopic(name + "-stats", 1);
+    StreamExecutionEnvironment env = ENV.executionEnvironment();
+    AggregateJob.build(
+        env,
+        AggregateJob.Settings.builder()
+            .aggregation(a -> a.config(CONFIG).window(java.time.Duration.ofMillis(WINDOW)).bins(4))
+            .kafka(io.ogpm.flink.kafka.KafkaSettings.of(kafka.bootstrapServers()))
+            .inputTopic(name + "-out")
+            .outputTopic(name + "-stats")
+            .groupId(name + "-aggregate")
+            .transactionalIdPrefix(name + "-aggregate")
+            .outOfOrderness(java.time.Duration.ZERO)
+            .checkpointInterval(java.time.Duration.ofMillis(300))
+            .bounded(true)
+            .parallelism(2)
+            .build());
+    String job = "aggregation of the bounded output";
+    env.execute(job);
+    Map<Long, Long> released = new HashMap<>();
+    for (KafkaRecord r : BudgetIT.committed(kafka, name + "-out")) {
+      released.merge(Math.floorDiv(r.timestamp(), WINDOW) * WINDOW, 1L, Long::sum);
+    }
+    Map<Long, Long> counted = new HashMap<>();
+    for (KafkaRecord r : BudgetIT.committed(kafka, name + "-stats")) {
+      var stat = BudgetIT.JSON.readTree(r.value());
+      if (stat.get("field").asText().equals("x")) {
+        counted.put(
+            java.time.Instant.parse(stat.get("windowStart").asText()).toEpochMilli(),
+            stat.get("count").asLong());
+        assertThat(stat.get("userEpsilonBound").asDouble()).isEqualTo(4.0); // 2 records of 2
+      }
+    }
+    assertThat(counted).isEqualTo(released);
+    // The job's metrics are the ones read: its estimates counted, none of its records late.
+    assertThat(ENV.metrics().ofJob(job).counter("windowEstimates")).isPositive();
+    assertThat(ENV.metrics().ofJob(job).counter("lateRecords")).isZero();
   }
 }
