@@ -36,15 +36,6 @@ public final class ContributionRule {
     this.windows = new BudgetPeriods(bound.window(), bound.maxLag());
   }
 
-  public ContributionBound bound() {
-    return bound;
-  }
-
-  /** The calendar of windows: when one closes and its chosen records leave ({@code closed}). */
-  public BudgetPeriods windows() {
-    return windows;
-  }
-
   /** When a window's chosen records leave: {@code max-lag} after its end. */
   public long releaseAt(long window) {
     return windows.forgetAt(window) - bound.window().toMillis();

@@ -75,6 +75,15 @@ class ContributionRuleTest {
     return b;
   }
 
+  /** The n-th record replaces slot j for a draw j below the capacity, and is dropped from it on. */
+  @Test
+  void aDrawAtOrAboveTheCapacityKeepsNothing() {
+    assertThat(ContributionRule.slotFor(3, 2, b -> 0)).isZero();
+    assertThat(ContributionRule.slotFor(3, 2, b -> 1)).isEqualTo(1);
+    assertThat(ContributionRule.slotFor(3, 2, b -> 2)).isEqualTo(-1);
+    assertThat(ContributionRule.slotFor(2, 2, b -> 2)).as("the first c are kept").isEqualTo(1);
+  }
+
   @Test
   void aRecordNumberOrCapacityBelowOneIsRefused() {
     assertThatThrownBy(() -> ContributionRule.slotFor(0, 2, b -> 0))

@@ -9,6 +9,24 @@ class ContributionBoundTest {
   private static final String FIELDS =
       "user-field: user\nfields:\n  - {name: a, min: 0, max: 1, epsilon: 1}\n";
 
+  /** Windows and lags are whole milliseconds, as the job's clocks are. */
+  @Test
+  void aWindowOrLagBelowAMillisecondIsRefused() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                ContributionBound.of(
+                    1, java.time.Duration.ofNanos(1_500_000), BudgetClock.LOG_APPEND_TIME, null))
+        .hasMessage("contribution: window must be a whole number of milliseconds, got PT0.0015S");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                ContributionBound.of(
+                    1,
+                    java.time.Duration.ofSeconds(10),
+                    BudgetClock.LOG_APPEND_TIME,
+                    java.time.Duration.ofNanos(2_500_000)))
+        .hasMessage("contribution: max-lag must be a whole number of milliseconds, got PT0.0025S");
+  }
+
   @Test
   void readFromTheFileWithItsDefaults() {
     PrivacyConfig c = PrivacyConfig.parse(FIELDS + "contribution: {window: 10s}\n");

@@ -57,6 +57,15 @@ class UserGuaranteeTest {
     // it: shown as 5.5.
     assertThat(sampled.perRecord()).isLessThan(5.5).isGreaterThan(5.49);
     assertThat(sampled.describe()).startsWith("each user: at most 5.5 per record;");
+    // A window of 3 such records: 16.5 shown, not 16.4999...
+    UserGuarantee sampledWindows =
+        UserGuarantee.of(
+            PrivacyConfig.parse(
+                FIELDS
+                    + "sampling: {fields-per-record: 1}\n"
+                    + "contribution: {records: 3, window: 10s}\n"));
+    assertThat(sampledWindows.describe())
+        .startsWith("each user: at most 5.5 per record, 16.5 per 10s window (3 records);");
   }
 
   @Test
@@ -112,6 +121,7 @@ class UserGuaranteeTest {
             PrivacyConfig.parse(FIELDS + "budget: {epsilon: 264, period: 1d, pacing: 1h}\n"));
     assertThat(paced.inWindow(d0, d0 + 10_000)).isEqualTo(11.0); // the first slice only
     assertThat(paced.inWindow(d0 + 3_600_000, d0 + 3_600_001)).isEqualTo(22.0);
+    assertThat(paced.inWindow(d0 + 3_599_000, d0 + 3_600_000)).isEqualTo(11.0); // its last ms
     assertThat(paced.inWindow(d0 + day - 1, d0 + day)).isEqualTo(264.0);
     assertThat(UserGuarantee.of(PrivacyConfig.parse(FIELDS)).inWindow(d0, d0 + 1)).isInfinite();
     UserGuarantee ingestion =
