@@ -55,6 +55,10 @@ class BenchConsoleIT {
     }
     assertThat(p.get("ratios")).hasSize(1);
     assertThat(j.get("perturbationWithoutBudget").get("ratio").asDouble()).isPositive();
+    JsonNode bounded = j.get("perturbationWithContributionBound");
+    assertThat(bounded.get("ratio").asDouble()).isPositive();
+    assertThat(bounded.get("jobCpu").get("ratio").asDouble()).isPositive();
+    assertThat(bounded.get("reservoirBytesPerRecord").asLong()).isPositive();
     for (String name : new String[] {"perturbation", "perturbationWithoutBudget"}) {
       JsonNode cpu = j.get(name).get("cpu");
       for (String key : new String[] {"microsPerRecord", "identityMicrosPerRecord", "ratio"}) {
