@@ -219,4 +219,42 @@ class ContributionFunctionTest {
     fine.processWatermark(T0 + 11_000);
     assertThat(BudgetFunctionTest.released(fine)).hasSize(1);
   }
+
+  /**
+   * As the last stage it counts what it releases; each refusal is counted under its reason; a
+   * released window leaves no state behind.
+   */
+  @Test
+  void metricsCountWhatLeavesAndWhatIsRefusedAndAClosedWindowLeavesNoState() throws Exception {
+    io.ogpm.flink.CapturedMetrics metrics = new io.ogpm.flink.CapturedMetrics();
+    try (var env = metrics.environment;
+        var h =
+            new KeyedOneInputStreamOperatorTestHarness<>(
+                new KeyedProcessOperator<>(
+                    new ContributionFunction(TWO_PER_10S, FINGERPRINT, new SplittableRandom(8))),
+                PerturbedRecord::getUser,
+                Types.STRING,
+                env)) {
+      h.open();
+      h.setProcessingTime(T0 + 500);
+      h.processWatermark(T0);
+      for (int i = 0; i < 5; i++) {
+        send(h, "gil", T0 + i, TimestampType.LOG_APPEND_TIME);
+      }
+      send(h, "hal", T0 + 5, TimestampType.CREATE_TIME);
+      assertThat(h.numKeyedStateEntries()).isPositive();
+      h.processWatermark(T0 + 11_000);
+      send(h, "gil", T0 + 6, TimestampType.LOG_APPEND_TIME); // its window has closed
+      assertThat(BudgetFunctionTest.released(h)).hasSize(2);
+      assertThat(
+              ((org.apache.flink.metrics.Counter) metrics.operator.get("recordsPerturbed"))
+                  .getCount())
+          .isEqualTo(2);
+      assertThat(metrics.count("reason", "contribution-bound", "recordsDeadLettered")).isEqualTo(3);
+      assertThat(metrics.count("reason", "untrusted-time", "recordsDeadLettered")).isEqualTo(1);
+      assertThat(metrics.count("reason", "contribution-window-closed", "recordsDeadLettered"))
+          .isEqualTo(1);
+      assertThat(h.numKeyedStateEntries()).as("the released window forgotten").isZero();
+    }
+  }
 }
