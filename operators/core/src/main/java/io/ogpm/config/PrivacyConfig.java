@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -67,13 +68,15 @@ public final class PrivacyConfig implements Serializable {
   /**
    * This configuration with each user's records bounded per window ({@link ContributionBound}).
    *
-   * @throws ConfigException without a user-field: the bound is per user
+   * @throws ConfigException without a user-field (the bound is per user), or when the bound would
+   *     hold records until after the budget's periods close
    */
   public PrivacyConfig withContribution(ContributionBound contribution) {
     Objects.requireNonNull(contribution, "contribution");
     if (userField == null) {
       throw new ConfigException("contribution: user-field is required, the bound is per user");
     }
+    checkHeldWithinBudgetLag(contribution);
     return new PrivacyConfig(
         idField, userField, passthrough, fields, gridBits, budget, sampling, contribution);
   }
@@ -341,6 +344,34 @@ public final class PrivacyConfig implements Serializable {
               + ", no record could be released");
     }
     budget.checkSliceHolds(perRecord, "epsilon per record");
+  }
+
+  /**
+   * The bound holds a record until its window's end plus max-lag, so up to their sum after its
+   * time; the budget after it, on the broker's clock, refuses a record whose period closed max-lag
+   * after its end. A record at a period's end would reach it that late: unless the bound releases
+   * sooner than the budget's max-lag, the budget would refuse records the bound chose.
+   */
+  private void checkHeldWithinBudgetLag(ContributionBound contribution) {
+    if (budget == null || budget.clock() != BudgetClock.LOG_APPEND_TIME) {
+      return;
+    }
+    Duration held = contribution.window().plus(contribution.maxLag());
+    if (held.compareTo(budget.maxLag()) >= 0) {
+      throw new ConfigException(
+          "contribution: window "
+              + contribution.window()
+              + " plus max-lag "
+              + contribution.maxLag()
+              + " holds a record up to "
+              + held
+              + ", not less than the budget's max-lag "
+              + budget.maxLag()
+              + ", so the budget would refuse records the bound chose as of a closed period:"
+              + " give budget a max-lag above "
+              + held
+              + " or the bound a shorter window");
+    }
   }
 
   /** The field holding a unique record id, if configured. */

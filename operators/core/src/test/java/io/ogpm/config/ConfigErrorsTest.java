@@ -256,6 +256,15 @@ class ConfigErrorsTest {
             "contribution: max-lag applies to clock log-append-time only; with ingestion-time no"
                 + " record is late"),
         bad(
+            "user-field: u\nfields: ["
+                + A
+                + "]\nbudget: {epsilon: 100, period: 1d, max-lag: 1h}"
+                + "\ncontribution: {records: 1, window: 1h}",
+            "contribution: window PT1H plus max-lag PT6M holds a record up to PT1H6M, not less than"
+                + " the budget's max-lag PT1H, so the budget would refuse records the bound chose as"
+                + " of a closed period: give budget a max-lag above PT1H6M or the bound a shorter"
+                + " window"),
+        bad(
             "user-field: u\nfields: [" + A + "]\ncontribution: {window: soon}",
             "contribution: window must be an ISO-8601 duration (P1D, PT12H) or a whole number with"
                 + " unit d, h, m or s (1d, 12h, 30m), got 'soon'"),
