@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The contribution bound on a real cluster and broker: a producer sends bursts and forges every
  * record's time; at most 2 of a user's records per 2-second window of the broker's clock reach the
  * committed output (exactly min(n, 2) where the user sent n), across a task manager's kill and a
- * stop with savepoint and restore, each input once in the output or the dead letters.
+ * stop with savepoint and restore, and a JobManager's failover, each input once in the output or
+ * the dead letters.
  */
 class ContributionIT {
   @RegisterExtension
@@ -40,6 +41,7 @@ class ContributionIT {
           .taskManagers(2)
           .slotsPerTaskManager(1)
           .flinkConfiguration(FaultToleranceIT.restarts())
+          .jobManagerFailover()
           .build();
 
   static final int PER_WINDOW = 2;
@@ -140,6 +142,44 @@ class ContributionIT {
         .as("the job's result")
         .succeedsWithin(KafkaFixture.PATIENCE);
     BudgetIT.awaitAccounted(kafka, name, inputs.size());
+    assertBounded(kafka, name, WITH_BUDGET, inputs);
+  }
+
+  /**
+   * The job's JobManager fails over while windows hold chosen records and the devices keep sending:
+   * the new one recovers the job from its latest checkpoint, reservoirs and timers included.
+   */
+  @Test
+  void aJobManagerFailoverLetsNoUserPastTheBoundInAnyWindow() throws Exception {
+    String name = "contribution-jobmanager";
+    KafkaFixture kafka = ENV.kafka();
+    BudgetIT.createTopics(kafka, name, false);
+    List<KafkaRecord> inputs = new ArrayList<>(bursts(kafka, name + "-raw", "a", 4, 5, 3));
+    JobClient job =
+        BudgetIT.submit(
+            ENV.executionEnvironment(),
+            BudgetIT.settings(kafka, WITH_BUDGET, name, false),
+            "contribution bound, its JobManager failed over");
+    try {
+      Await.until(
+          "20 dead letters committed",
+          () -> kafka.readCommitted(name + "-dead").size(),
+          n -> n >= 20);
+      ENV.failOverJobManager(job.getJobID());
+      inputs.addAll(bursts(kafka, name + "-raw", "b", 4, 5, 3));
+      BudgetIT.awaitAccounted(kafka, name, inputs.size());
+      // The new JobManager restored a checkpoint: the reservoirs went on, not started afresh.
+      assertThat(
+              ENV.miniCluster()
+                  .getExecutionGraph(job.getJobID())
+                  .get()
+                  .getCheckpointStatsSnapshot()
+                  .getLatestRestoredCheckpoint())
+          .as("the checkpoint the new JobManager restored")
+          .isNotNull();
+    } finally {
+      job.cancel().get();
+    }
     assertBounded(kafka, name, WITH_BUDGET, inputs);
   }
 

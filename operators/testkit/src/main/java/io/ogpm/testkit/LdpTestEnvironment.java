@@ -92,13 +92,14 @@ public final class LdpTestEnvironment
     String prefix = "metrics.reporter." + CapturedMetrics.REPORTER + ".";
     conf.setString(prefix + "factory.class", CapturedMetrics.Reporter.class.getName());
     conf.setString(prefix + CapturedMetrics.ID, captureId);
+    MiniClusterResourceConfiguration.Builder cluster =
+        new MiniClusterResourceConfiguration.Builder()
+            .setConfiguration(conf)
+            .setNumberTaskManagers(taskManagers)
+            .setNumberSlotsPerTaskManager(slotsPerTaskManager);
     this.flink =
         new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                .setConfiguration(conf)
-                .setNumberTaskManagers(taskManagers)
-                .setNumberSlotsPerTaskManager(slotsPerTaskManager)
-                .build());
+            b.jobManagerFailover ? cluster.withHaLeadershipControl().build() : cluster.build());
   }
 
   /**
@@ -124,6 +125,24 @@ public final class LdpTestEnvironment
   /** The Flink MiniCluster (to cancel jobs, stop them with a savepoint, kill a task manager...). */
   public MiniCluster miniCluster() {
     return started(miniCluster);
+  }
+
+  /**
+   * Fails the job's JobManager over, as the loss of a leading JobManager does on a highly available
+   * cluster: its leadership is revoked (the job's tasks are cancelled) and granted to a new one,
+   * which recovers the job from its latest completed checkpoint. Needs {@link
+   * Builder#jobManagerFailover()}.
+   */
+  public void failOverJobManager(org.apache.flink.api.common.JobID job) throws Exception {
+    var control =
+        started(miniCluster)
+            .getHaLeadershipControl()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "failOverJobManager: build the environment with jobManagerFailover()"));
+    control.revokeJobMasterLeadership(job).get();
+    control.grantJobMasterLeadership(job).get();
   }
 
   /** The MiniCluster's REST endpoint (web UI, REST API). */
@@ -305,6 +324,7 @@ public final class LdpTestEnvironment
     private int parallelism;
     private Configuration flinkConfiguration = new Configuration();
     private final Map<String, String> brokerProperties = new LinkedHashMap<>();
+    private boolean jobManagerFailover;
 
     private Builder() {}
 
@@ -340,6 +360,15 @@ public final class LdpTestEnvironment
       brokerProperties.put(
           java.util.Objects.requireNonNull(key, "broker property"),
           java.util.Objects.requireNonNull(value, "broker property " + key));
+      return this;
+    }
+
+    /**
+     * Leadership the test controls, so that {@link #failOverJobManager} can fail a job's JobManager
+     * over: as with high availability, the job's checkpoints outlive its JobManager.
+     */
+    public Builder jobManagerFailover() {
+      this.jobManagerFailover = true;
       return this;
     }
 
