@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -24,7 +26,10 @@ import org.apache.kafka.common.record.TimestampType;
 final class ReservoirState {
   private ReservoirState() {}
 
-  /** The mean serialized bytes of up to {@code sample} records of {@code output}'s partition 0. */
+  /**
+   * The mean serialized bytes of up to {@code sample} records of {@code output} (any of its
+   * partitions: an input written without keys may all land in one).
+   */
   static double meanRecordBytes(String bootstrapServers, String output, String input, int sample) {
     TypeSerializer<PerturbedRecord> serializer =
         PerturbedRecordTypeInfo.INSTANCE.createSerializer(new SerializerConfigImpl());
@@ -32,11 +37,14 @@ final class ReservoirState {
     long total = 0;
     int n = 0;
     try (KafkaConsumer<byte[], byte[]> consumer = KafkaClients.consumer(bootstrapServers, true)) {
-      TopicPartition p = new TopicPartition(output, 0);
-      consumer.assign(List.of(p));
-      consumer.seekToBeginning(List.of(p));
-      long end = consumer.endOffsets(List.of(p)).get(p);
-      while (n < sample && consumer.position(p) < end) {
+      List<TopicPartition> partitions = new ArrayList<>();
+      consumer
+          .partitionsFor(output)
+          .forEach(p -> partitions.add(new TopicPartition(output, p.partition())));
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+      while (n < sample && partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
           if (n == sample) {
             break;
