@@ -17,15 +17,6 @@ final class AppendSpan {
   private AppendSpan() {}
 
   /**
-   * Records per second over the append span of {@code output} (committed records).
-   *
-   * @throws IllegalStateException if the output does not hold exactly {@code records} records
-   */
-  static double rate(String bootstrapServers, String output, long records) {
-    return rate(bootstrapServers, List.of(output), records);
-  }
-
-  /**
    * Records per second over the append span of {@code outputs} together, from the first record
    * written to any to the last: for a pipeline that writes each input to one of them (the perturbed
    * topic or the dead letters).
