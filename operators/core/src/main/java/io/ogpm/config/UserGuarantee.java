@@ -97,17 +97,11 @@ public final class UserGuarantee {
    * by any time at most the slices begun)}.
    */
   public String describe() {
-    // A sampled record's epsilon is a hair below a round figure, shown as that figure (above it).
-    String record =
-        "each user: at most "
-            + (sampled ? FieldSampling.rounded(perRecord) : number(perRecord))
-            + " per record";
+    String record = "each user: at most " + epsilon(perRecord) + " per record";
     if (contribution != null) {
       record +=
           ", "
-              + (sampled
-                  ? FieldSampling.rounded(contribution.records() * perRecord)
-                  : number(contribution.records() * perRecord))
+              + epsilon(contribution.records() * perRecord)
               + " per "
               + shown(contribution.window())
               + " window ("
@@ -133,6 +127,13 @@ public final class UserGuarantee {
                     + ", so by any time at most the slices begun)")
         .orElse(
             line + " (first come, first served: a period's budget may go in its first records)");
+  }
+
+  /**
+   * What records spend: a sampled record's epsilon, a hair below a round figure, as that figure.
+   */
+  private String epsilon(double e) {
+    return sampled ? FieldSampling.rounded(e) : number(e);
   }
 
   /** The double's own shortest decimal (what was configured), without a trailing .0. */
