@@ -10,6 +10,9 @@ import io.ogpm.flink.budget.BrokerTimeWatermarks;
 import io.ogpm.flink.budget.BudgetFunction;
 import io.ogpm.flink.budget.ContributionFunction;
 import io.ogpm.flink.budget.ObjectBudgetFunction;
+import io.ogpm.flink.budget.OrderedBudgetFunction;
+import io.ogpm.flink.order.Placed;
+import io.ogpm.flink.order.RawPartitionOrder;
 import io.ogpm.flink.perturb.DeadLetters;
 import io.ogpm.flink.perturb.ObjectPerturbFunction;
 import io.ogpm.flink.perturb.PerturbFunction;
@@ -56,10 +59,11 @@ import org.slf4j.LoggerFactory;
  * <p>{@code apply} adds operators to the caller's stream and nothing else: checkpointing,
  * parallelism and restart strategy belong to the job. Operators have stable uids by the rule of
  * both builders of the library: the role alone without a uid prefix, {@code <prefix>-<role>} with
- * one. The roles are {@value #PERTURB}, {@value #CONTRIBUTION} (the contribution bound's state) and
- * {@value #BUDGET} (the budget's state); without a prefix (the default) these are the uids of the
- * perturb job, whose savepoints therefore restore. Two perturbations in one job need two prefixes.
- * Immutable.
+ * one. The roles are {@value #PERTURB} (each raw partition's next number), {@value #CONTRIBUTION}
+ * (the contribution bound's state), {@value #BUDGET} (the budget's state) and {@value
+ * #PARTITION_ORDER} (records waiting for their place after the budget); without a prefix (the
+ * default) these are the uids of the perturb job, whose savepoints therefore restore. Two
+ * perturbations in one job need two prefixes. Immutable.
  */
 @PublicEvolving
 public final class LdpPerturbation {
@@ -72,16 +76,24 @@ public final class LdpPerturbation {
   /** The uid role of the contribution bound (its state: each user's kept records per window). */
   static final String CONTRIBUTION = "contribution-by-window";
 
+  /**
+   * The uid role of the stage that restores each raw partition's order after the budget (its state:
+   * the next number per raw partition, and records waiting for it).
+   */
+  static final String PARTITION_ORDER = "partition-order";
+
   private static final Logger LOG = LoggerFactory.getLogger(LdpPerturbation.class);
 
   private final PrivacyConfig config;
   private final KeySource randomness;
   private final String uidPrefix;
+  private final boolean keepPartitionOrder;
 
   private LdpPerturbation(Builder b) {
     this.config = b.config;
     this.randomness = b.randomness;
     this.uidPrefix = b.uidPrefix;
+    this.keepPartitionOrder = b.keepPartitionOrder;
   }
 
   public static Builder builder() {
@@ -127,10 +139,16 @@ public final class LdpPerturbation {
   public PerturbationResult<PerturbedRecord> apply(DataStream<RawRecord> records) {
     Objects.requireNonNull(records, "records: required");
     logGuarantee();
+    // The budget's shuffle by user mixes each raw partition's order, which a stage after it
+    // restores; a contribution bound releases by window instead, so there the order is the
+    // windows'.
+    boolean ordered =
+        keepPartitionOrder && config.budget().isPresent() && config.contribution().isEmpty();
     SingleOutputStreamOperator<PerturbedRecord> perturbed =
         records
             .process(
-                new PerturbFunction(config, randomness), TypeInformation.of(PerturbedRecord.class))
+                new PerturbFunction(config, randomness, ordered),
+                TypeInformation.of(PerturbedRecord.class))
             .uid(uid(PERTURB))
             .name("perturb");
     DataStream<DeadLetterRecord> deadLetters = perturbed.getSideOutput(DeadLetters.TAG);
@@ -153,11 +171,28 @@ public final class LdpPerturbation {
     if (config.budget().isEmpty()) {
       return new PerturbationResult<>(chosen, deadLetters);
     }
+    String fingerprint = ConfigFingerprint.of(config).value();
+    if (ordered) {
+      SingleOutputStreamOperator<PerturbedRecord> inOrder =
+          chosen
+              .keyBy(new RecordUser(), Types.STRING)
+              .process(
+                  new OrderedBudgetFunction(config.budget().get(), fingerprint),
+                  TypeInformation.of(Placed.class))
+              .uid(uid(BUDGET))
+              .name("privacy budget")
+              .keyBy(new RawPartitionOrder.RawPartitionOf(), RawPartitionOrder.KEY_TYPE)
+              .process(new RawPartitionOrder(), TypeInformation.of(PerturbedRecord.class))
+              .uid(uid(PARTITION_ORDER))
+              .name("raw partition order");
+      return new PerturbationResult<>(
+          inOrder, deadLetters.union(inOrder.getSideOutput(DeadLetters.TAG)));
+    }
     SingleOutputStreamOperator<PerturbedRecord> withinBudget =
         chosen
             .keyBy(new RecordUser(), Types.STRING)
             .process(
-                new BudgetFunction(config.budget().get(), ConfigFingerprint.of(config).value()),
+                new BudgetFunction(config.budget().get(), fingerprint),
                 TypeInformation.of(PerturbedRecord.class))
             .uid(uid(BUDGET))
             .name("privacy budget");
@@ -263,6 +298,7 @@ public final class LdpPerturbation {
     private PrivacyConfig config;
     private KeySource randomness = KeySource.none();
     private String uidPrefix;
+    private boolean keepPartitionOrder = true;
 
     private Builder() {}
 
@@ -288,6 +324,19 @@ public final class LdpPerturbation {
      */
     public Builder uidPrefix(String uidPrefix) {
       this.uidPrefix = uidPrefix;
+      return this;
+    }
+
+    /**
+     * Whether a per-user budget keeps each raw partition's order (default true): the budget's
+     * subtasks, keyed by user, each release records of every raw partition; a stage keyed by raw
+     * partition then puts them back in order, so one writer writes each partition's records in
+     * order and the perturbed partition never steps back in event time (after a restore included).
+     * False saves that stage's shuffle, for consumers that do not read by event time. Without a
+     * budget, or with a contribution bound (which releases by window), there is no such stage.
+     */
+    public Builder keepPartitionOrder(boolean keepPartitionOrder) {
+      this.keepPartitionOrder = keepPartitionOrder;
       return this;
     }
 

@@ -29,6 +29,10 @@ public class PerturbedRecord {
   private int sourcePartition;
   private long sourceOffset;
   private String fingerprint;
+  private long sequence = NO_SEQUENCE;
+
+  /** The {@link #getSequence()} of a record whose raw partition's order is not restored later. */
+  public static final long NO_SEQUENCE = -1;
 
   public PerturbedRecord() {}
 
@@ -62,6 +66,20 @@ public class PerturbedRecord {
 
   public void setFingerprint(String fingerprint) {
     this.fingerprint = fingerprint;
+  }
+
+  /**
+   * The record's place among the records of its raw partition that the perturbation passed on: 0,
+   * 1, 2... in the partition's order, across restores; {@link #NO_SEQUENCE} when no later stage
+   * restores that order. Set by the perturbation when a budget, keyed by user, would otherwise mix
+   * the order; read by the stage that restores it before the sink.
+   */
+  public long getSequence() {
+    return sequence;
+  }
+
+  public void setSequence(long sequence) {
+    this.sequence = sequence;
   }
 
   public String getSourceTopic() {

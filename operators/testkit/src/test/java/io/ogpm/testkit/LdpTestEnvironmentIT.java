@@ -75,7 +75,7 @@ class LdpTestEnvironmentIT {
                     .build(),
                 WatermarkStrategy.noWatermarks(),
                 "raw")
-            .process(new PerturbFunction(CONFIG, KeySource.none()))
+            .process(new PerturbFunction(CONFIG, KeySource.none(), false))
             .uid("perturb");
     SingleOutputStreamOperator<PerturbedRecord> released =
         perturbed

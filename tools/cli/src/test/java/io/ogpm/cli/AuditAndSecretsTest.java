@@ -75,7 +75,8 @@ class AuditAndSecretsTest {
   @Test
   void theKeyIsNeverPartOfTheJobGraph(@TempDir Path dir) throws Exception {
     Path key = Files.writeString(dir.resolve("key"), "keyed-secret-0123456789abcdef");
-    PerturbFunction f = new PerturbFunction(PrivacyConfig.parse(CONFIG), KeySource.file(key));
+    PerturbFunction f =
+        new PerturbFunction(PrivacyConfig.parse(CONFIG), KeySource.file(key), false);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream o = new ObjectOutputStream(bytes)) {
       o.writeObject(f);

@@ -3,57 +3,27 @@ package io.ogpm.flink.budget;
 import io.ogpm.config.BudgetConfig;
 import io.ogpm.flink.LdpPerturbation;
 import io.ogpm.flink.PerturbedRecord;
-import io.ogpm.record.Source;
-import java.util.Objects;
 import org.apache.flink.annotation.Internal;
-import org.apache.kafka.common.record.TimestampType;
 
 /**
- * The per-user privacy budget ({@link PerUserBudget}) of perturbed Kafka records: each carries its
- * cost, its user, the Kafka timestamp with its type, and where it was read. The released ones get
- * the configuration's fingerprint here, not in the perturb operator, so that the same string does
- * not cross the shuffle by user with every record. Internal: use {@link LdpPerturbation}.
+ * The per-user privacy budget of perturbed Kafka records ({@link KafkaRecordBudget}), emitting the
+ * released records; the refused ones' dead letters go to the side output. Internal: use {@link
+ * LdpPerturbation}.
  */
 @Internal
-public final class BudgetFunction extends PerUserBudget<PerturbedRecord, PerturbedRecord> {
+public final class BudgetFunction extends KafkaRecordBudget<PerturbedRecord> {
   private static final long serialVersionUID = 1L;
-
-  private final String fingerprint;
 
   /**
    * @param fingerprint the {@link io.ogpm.config.ConfigFingerprint} value set on each released
    *     record
    */
   public BudgetFunction(BudgetConfig budget, String fingerprint) {
-    super(budget);
-    this.fingerprint =
-        Objects.requireNonNull(
-            fingerprint, "fingerprint: required (ConfigFingerprint.of(config).value())");
-  }
-
-  @Override
-  double epsilon(PerturbedRecord r) {
-    return r.getEpsilon();
-  }
-
-  @Override
-  long timestamp(PerturbedRecord r) {
-    return r.getTimestamp();
-  }
-
-  @Override
-  TimestampType timestampType(PerturbedRecord r) {
-    return r.getTimestampType();
-  }
-
-  @Override
-  Source source(PerturbedRecord r) {
-    return Source.kafka(r.getSourceTopic(), r.getSourcePartition(), r.getSourceOffset());
+    super(budget, fingerprint);
   }
 
   @Override
   PerturbedRecord released(PerturbedRecord r) {
-    r.setFingerprint(fingerprint);
-    return r;
+    return stamped(r);
   }
 }

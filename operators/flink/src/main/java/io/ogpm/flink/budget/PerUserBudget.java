@@ -5,6 +5,7 @@ import io.ogpm.budget.BudgetRule;
 import io.ogpm.budget.TaskClock;
 import io.ogpm.config.BudgetClock;
 import io.ogpm.config.BudgetConfig;
+import io.ogpm.flink.DeadLetterRecord;
 import io.ogpm.flink.LdpPerturbation;
 import io.ogpm.flink.perturb.DeadLetterCounters;
 import io.ogpm.flink.perturb.DeadLetters;
@@ -124,8 +125,13 @@ public abstract class PerUserBudget<I, O> extends KeyedProcessFunction<String, I
       refused.inc(refusal.reason());
       DeadLetter letter =
           new DeadLetter(refusal.reason(), null, message(refusal, r, type), source(r));
-      ctx.output(DeadLetters.TAG, DeadLetters.record(letter, refusal.time()));
+      refuse(r, DeadLetters.record(letter, refusal.time()), ctx, out);
     }
+  }
+
+  /** Passes on a refused record's dead letter: to the dead letters' side output. */
+  void refuse(I r, DeadLetterRecord deadLetter, Context ctx, Collector<O> out) {
+    ctx.output(DeadLetters.TAG, deadLetter);
   }
 
   /** Forgets the spending of every period whose time has come (closed a period ago). */

@@ -4,7 +4,9 @@
  * io.ogpm.flink.budget.PerUserBudget} holds, per user, the epsilon spent in each budget period that
  * is still open, in keyed state, and applies the rule of {@link io.ogpm.budget.BudgetRule} (the
  * core's, which the SQL budget {@code LDP_BUDGET} applies too); {@link
- * io.ogpm.flink.budget.BudgetFunction} reads a perturbed Kafka record's cost, time and origin,
+ * io.ogpm.flink.budget.KafkaRecordBudget} reads a perturbed Kafka record's cost, time and origin
+ * (emitting the released records, {@link io.ogpm.flink.budget.BudgetFunction}, or every record's
+ * outcome at its place for the order stage, {@link io.ogpm.flink.budget.OrderedBudgetFunction}),
  * {@link io.ogpm.flink.budget.ObjectBudgetFunction} those of the user's own objects.
  *
  * <p>A package of its own because it is the library's one stateful part of the perturbation: its

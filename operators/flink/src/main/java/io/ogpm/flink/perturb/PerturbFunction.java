@@ -15,6 +15,9 @@ import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -33,16 +36,26 @@ import org.apache.flink.util.Collector;
  * recordsPerturbed} and the gauge {@code epsilonSpent} ({@link ReleasedRecords}). With a budget,
  * the budget operator counts those, since it may still refuse a record perturbed here.
  *
+ * <p>Sequenced (a budget without a contribution bound, on Kafka records), it numbers each raw
+ * partition's perturbed records ({@link RawPartitionSequences}, its only state) so that the order
+ * is restored after the budget's shuffle; dead letters written here keep their place without a
+ * number, since they do not cross that shuffle.
+ *
  * <p>Internal: use {@link LdpPerturbation}.
  */
 @Internal
-public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedRecord> {
+public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedRecord>
+    implements CheckpointedFunction {
   private static final long serialVersionUID = 1L;
 
   private final PrivacyConfig config;
   private final KeySource keySource;
+  private final boolean sequenced;
 
   private transient RecordPerturber perturber;
+
+  /** Each raw partition's numbering, when a later stage restores the partitions' order. */
+  private transient RawPartitionSequences sequences;
 
   /**
    * The configuration's fingerprint, set on the records this operator releases (no budget); null
@@ -56,9 +69,29 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
 
   private transient DeadLetterCounters deadLettered;
 
-  public PerturbFunction(PrivacyConfig config, KeySource keySource) {
+  /**
+   * @param sequenced whether to number each raw partition's records ({@link
+   *     PerturbedRecord#getSequence()}), for a stage after the budget that restores their order
+   */
+  public PerturbFunction(PrivacyConfig config, KeySource keySource, boolean sequenced) {
     this.config = config;
     this.keySource = keySource;
+    this.sequenced = sequenced;
+  }
+
+  @Override
+  public void initializeState(FunctionInitializationContext context) throws Exception {
+    if (sequenced) {
+      sequences = new RawPartitionSequences();
+      sequences.initialize(context);
+    }
+  }
+
+  @Override
+  public void snapshotState(FunctionSnapshotContext context) throws Exception {
+    if (sequences != null) {
+      sequences.snapshot();
+    }
   }
 
   @Override
@@ -93,6 +126,9 @@ public final class PerturbFunction extends ProcessFunction<RawRecord, PerturbedR
                   in.getTimestampType())
               .from(in.getTopic(), in.getPartition(), in.getOffset());
       record.setFingerprint(fingerprint);
+      if (sequences != null) {
+        record.setSequence(sequences.next(in.getTopic(), in.getPartition()));
+      }
       out.collect(record);
       if (released != null) {
         released.add(p.epsilon());

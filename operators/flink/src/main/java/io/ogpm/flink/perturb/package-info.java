@@ -12,7 +12,9 @@
  * released records ({@code recordsPerturbed}, {@code epsilonSpent}).
  *
  * <p>Everything here is {@link org.apache.flink.annotation.Internal}: wired by {@code
- * LdpPerturbation}, free to change. The perturb operator holds no state, so nothing here is part of
- * a savepoint; its uid ({@code perturb}, or {@code <prefix>-perturb}) is the builder's.
+ * LdpPerturbation}, free to change. The perturb operator's one state is each raw partition's next
+ * number, when a budget follows ({@link io.ogpm.flink.perturb.RawPartitionSequences}, operator
+ * state {@code next-sequence-by-raw-partition}); its uid ({@code perturb}, or {@code
+ * <prefix>-perturb}) is the builder's.
  */
 package io.ogpm.flink.perturb;

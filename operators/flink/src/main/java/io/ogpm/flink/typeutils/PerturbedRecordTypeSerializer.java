@@ -3,7 +3,8 @@ package io.ogpm.flink.typeutils;
 import io.ogpm.flink.PerturbedRecord;
 import java.io.IOException;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
@@ -19,8 +20,8 @@ import org.apache.kafka.common.record.TimestampType;
  *
  * <p>Format: a byte of null flags (key, value, timestamp type), then key and value (length and
  * bytes, when present), epsilon, user, timestamp, the timestamp type's Kafka id (when present),
- * source topic, partition and offset, fingerprint; strings as {@link StringValue} writes them (null
- * included). A change of format needs a new {@link Snapshot} version.
+ * source topic, partition and offset, fingerprint, sequence; strings as {@link StringValue} writes
+ * them (null included). A change of format needs a new {@link Snapshot} version.
  */
 @Internal
 public final class PerturbedRecordTypeSerializer extends TypeSerializerSingleton<PerturbedRecord> {
@@ -57,6 +58,7 @@ public final class PerturbedRecordTypeSerializer extends TypeSerializerSingleton
                 from.getTimestampType())
             .from(from.getSourceTopic(), from.getSourcePartition(), from.getSourceOffset());
     to.setFingerprint(from.getFingerprint());
+    to.setSequence(from.getSequence());
     return to;
   }
 
@@ -101,6 +103,7 @@ public final class PerturbedRecordTypeSerializer extends TypeSerializerSingleton
     out.writeInt(r.getSourcePartition());
     out.writeLong(r.getSourceOffset());
     StringValue.writeString(r.getFingerprint(), out);
+    out.writeLong(r.getSequence());
   }
 
   @Override
@@ -116,6 +119,7 @@ public final class PerturbedRecordTypeSerializer extends TypeSerializerSingleton
         new PerturbedRecord(key, value, epsilon, user, timestamp, type)
             .from(StringValue.readString(in), in.readInt(), in.readLong());
     r.setFingerprint(StringValue.readString(in));
+    r.setSequence(in.readLong());
     return r;
   }
 
@@ -150,10 +154,54 @@ public final class PerturbedRecordTypeSerializer extends TypeSerializerSingleton
     return new Snapshot();
   }
 
-  /** The serializer's snapshot: compatible as is while the format (its version) is unchanged. */
-  public static final class Snapshot extends SimpleTypeSerializerSnapshot<PerturbedRecord> {
-    public Snapshot() {
-      super(() -> INSTANCE);
+  /**
+   * The serializer's snapshot: its version is the format's. Compatible as is with the same version;
+   * a state written in another format (an earlier version of this library) is refused at restore,
+   * never misread.
+   */
+  public static final class Snapshot implements TypeSerializerSnapshot<PerturbedRecord> {
+    /**
+     * The format's version: 3 was the format without the sequence (the version Flink's simple
+     * snapshot wrote), 4 adds it.
+     */
+    static final int VERSION = 4;
+
+    private int readVersion = VERSION;
+
+    public Snapshot() {}
+
+    @Override
+    public int getCurrentVersion() {
+      return VERSION;
+    }
+
+    @Override
+    public void writeSnapshot(DataOutputView out) {}
+
+    @Override
+    public void readSnapshot(int version, DataInputView in, ClassLoader classLoader) {
+      readVersion = version;
+    }
+
+    @Override
+    public TypeSerializer<PerturbedRecord> restoreSerializer() {
+      if (readVersion != VERSION) {
+        throw new IllegalStateException(
+            "perturbed records in state written in format version "
+                + readVersion
+                + " of an earlier ogpm-flink; this one reads version "
+                + VERSION
+                + " only: start the job without that state");
+      }
+      return INSTANCE;
+    }
+
+    @Override
+    public TypeSerializerSchemaCompatibility<PerturbedRecord> resolveSchemaCompatibility(
+        TypeSerializerSnapshot<PerturbedRecord> old) {
+      return old instanceof Snapshot s && s.readVersion == VERSION
+          ? TypeSerializerSchemaCompatibility.compatibleAsIs()
+          : TypeSerializerSchemaCompatibility.incompatible();
     }
   }
 }

@@ -24,8 +24,10 @@ import org.apache.flink.api.java.typeutils.GenericTypeInfo;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.ProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
@@ -58,7 +60,7 @@ class PerturbFunctionTest {
     CapturedMetrics metrics = new CapturedMetrics();
     try (var h =
         new OneInputStreamOperatorTestHarness<>(
-            new ProcessOperator<>(new PerturbFunction(config, KeySource.none())),
+            new ProcessOperator<>(new PerturbFunction(config, KeySource.none(), false)),
             metrics.environment)) {
       h.open();
       for (int i = 0; i < 10; i++) {
@@ -132,7 +134,7 @@ class PerturbFunctionTest {
         new OneInputStreamOperatorTestHarness<>(
             new ProcessOperator<>(
                 new PerturbFunction(
-                    PrivacyConfig.parse(HostileInputs.CONFIG_REJECT), KeySource.none())),
+                    PrivacyConfig.parse(HostileInputs.CONFIG_REJECT), KeySource.none(), false)),
             metrics.environment)) {
       h.open();
       for (int i = 0; i < inputs.size(); i++) {
@@ -202,5 +204,99 @@ class PerturbFunctionTest {
           .as(pojo.getPojoFieldAt(i).getField().getName())
           .isNotInstanceOf(GenericTypeInfo.class);
     }
+  }
+
+  /** A record of raw partition {@code partition}, good (a number) or bad (a string). */
+  private static RawRecord inPartition(int partition, long offset, boolean good) {
+    String json =
+        "{\"id\":\"r"
+            + offset
+            + "\",\"user\":\"u\",\"x\":0.5,\"y\":"
+            + (good ? "0.25" : "\"bad\"")
+            + "}";
+    return new RawRecord(
+        json.getBytes(StandardCharsets.UTF_8),
+        "raw",
+        partition,
+        offset,
+        1_000 + offset,
+        TimestampType.LOG_APPEND_TIME);
+  }
+
+  private static OneInputStreamOperatorTestHarness<RawRecord, PerturbedRecord> sequencing(
+      int parallelism, int subtask, OperatorSubtaskState restore) throws Exception {
+    var h =
+        new OneInputStreamOperatorTestHarness<>(
+            new ProcessOperator<>(
+                new PerturbFunction(PrivacyConfig.parse(FIELDS), KeySource.none(), true)),
+            8,
+            parallelism,
+            subtask);
+    if (restore != null) {
+      h.initializeState(restore);
+    }
+    h.open();
+    return h;
+  }
+
+  private static List<String> sequences(
+      OneInputStreamOperatorTestHarness<RawRecord, PerturbedRecord> h) {
+    return h.extractOutputValues().stream()
+        .map(r -> r.getSourcePartition() + ":" + r.getSequence())
+        .toList();
+  }
+
+  @Test
+  void numbersEachRawPartitionsRecordsAndGoesOnAcrossARestoreAndARescale() throws Exception {
+    OperatorSubtaskState first;
+    try (var h = sequencing(1, 0, null)) {
+      // Bad records become dead letters here and take no number: they never cross the shuffle.
+      h.processElement(inPartition(0, 10, true), 0);
+      h.processElement(inPartition(1, 20, true), 0);
+      h.processElement(inPartition(0, 11, false), 0);
+      h.processElement(inPartition(0, 12, true), 0);
+      h.processElement(inPartition(1, 21, true), 0);
+      assertThat(sequences(h)).containsExactly("0:0", "1:0", "0:1", "1:1");
+      first = h.snapshot(1, 1);
+    }
+    // Rescaled to two subtasks: each receives every partition's number; subtask 0 reads partition
+    // 0 on, subtask 1 reads nothing (its copy of partition 0's number goes stale).
+    OperatorSubtaskState reading;
+    OperatorSubtaskState idle;
+    try (var a =
+            sequencing(
+                2,
+                0,
+                AbstractStreamOperatorTestHarness.repartitionOperatorState(first, 8, 1, 2, 0));
+        var b =
+            sequencing(
+                2,
+                1,
+                AbstractStreamOperatorTestHarness.repartitionOperatorState(first, 8, 1, 2, 1))) {
+      a.processElement(inPartition(0, 13, true), 0);
+      a.processElement(inPartition(0, 14, true), 0);
+      assertThat(sequences(a)).containsExactly("0:2", "0:3");
+      reading = a.snapshot(2, 2);
+      idle = b.snapshot(2, 2);
+    }
+    // Back to one subtask: the owner's number, not the stale copy.
+    OperatorSubtaskState merged = AbstractStreamOperatorTestHarness.repackageState(reading, idle);
+    try (var h =
+        sequencing(
+            1, 0, AbstractStreamOperatorTestHarness.repartitionOperatorState(merged, 8, 2, 1, 0))) {
+      h.processElement(inPartition(0, 15, true), 0);
+      h.processElement(inPartition(1, 22, true), 0);
+      h.processElement(inPartition(2, 0, true), 0);
+      assertThat(sequences(h)).containsExactly("0:4", "1:2", "2:0");
+    }
+  }
+
+  @Test
+  void withoutAStageThatRestoresOrderRecordsCarryNoNumber() throws Exception {
+    List<PerturbedRecord> out = new ArrayList<>();
+    run(PrivacyConfig.parse(FIELDS), out);
+    assertThat(out)
+        .extracting(PerturbedRecord::getSequence)
+        .containsOnly(PerturbedRecord.NO_SEQUENCE);
   }
 }

@@ -48,7 +48,8 @@ class PerturbedRecordTypeSerializerTest extends SerializerTestBase<PerturbedReco
         && Objects.equals(a.getSourceTopic(), b.getSourceTopic())
         && a.getSourcePartition() == b.getSourcePartition()
         && a.getSourceOffset() == b.getSourceOffset()
-        && Objects.equals(a.getFingerprint(), b.getFingerprint());
+        && Objects.equals(a.getFingerprint(), b.getFingerprint())
+        && a.getSequence() == b.getSequence();
   }
 
   static PerturbedRecord full() {
@@ -62,6 +63,7 @@ class PerturbedRecordTypeSerializerTest extends SerializerTestBase<PerturbedReco
                 TimestampType.LOG_APPEND_TIME)
             .from("ogpm.raw", 3, 123_456_789_012L);
     r.setFingerprint("v1:0123456789abcdef");
+    r.setSequence(4_000_000_017L);
     return r;
   }
 
@@ -186,5 +188,28 @@ class PerturbedRecordTypeSerializerTest extends SerializerTestBase<PerturbedReco
             .snapshotConfiguration()
             .resolveSchemaCompatibility(restored);
     assertThat(compatibility.isCompatibleAsIs()).isTrue();
+  }
+
+  /**
+   * A state written in the format before the sequence (Flink's simple snapshot, version 3) is
+   * refused, not misread.
+   */
+  @Test
+  void aSnapshotOfTheEarlierFormatIsIncompatible() throws IOException {
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    out.writeUTF(PerturbedRecordTypeSerializer.Snapshot.class.getName());
+    out.writeInt(3);
+    TypeSerializerSnapshot<PerturbedRecord> earlier =
+        TypeSerializerSnapshot.readVersionedSnapshot(
+            new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
+    assertThat(
+            PerturbedRecordTypeSerializer.INSTANCE
+                .snapshotConfiguration()
+                .resolveSchemaCompatibility(earlier)
+                .isIncompatible())
+        .isTrue();
+    assertThatThrownBy(earlier::restoreSerializer)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("format version 3");
   }
 }
