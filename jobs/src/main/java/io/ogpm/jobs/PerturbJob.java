@@ -46,7 +46,12 @@ public final class PerturbJob {
       deadLetterTopic = b.deadLetterTopic;
       keySource = b.keySource;
       fromEarliest = b.fromEarliest;
-      perturbation = LdpPerturbation.builder().config(config).randomness(keySource).build();
+      perturbation =
+          LdpPerturbation.builder()
+              .config(config)
+              .randomness(keySource)
+              .keepPartitionOrder(b.keepPartitionOrder)
+              .build();
       this.source = source;
     }
 
@@ -80,6 +85,7 @@ public final class PerturbJob {
       private String deadLetterTopic = TopicLayout.DEAD_LETTERS;
       private KeySource keySource = KeySource.none();
       private boolean fromEarliest = true;
+      private boolean keepPartitionOrder = true;
 
       private Builder() {
         super(TopicLayout.RAW, TopicLayout.PERTURBED, "ogpm-perturb");
@@ -105,6 +111,16 @@ public final class PerturbJob {
       /** Without committed offsets, start at the earliest record (default) or the latest. */
       public Builder fromEarliest(boolean fromEarliest) {
         this.fromEarliest = fromEarliest;
+        return this;
+      }
+
+      /**
+       * Whether a budget keeps each raw partition's order up to the sink (default true; see {@link
+       * LdpPerturbation.Builder#keepPartitionOrder}). No command-line option: the bench compares
+       * the two.
+       */
+      public Builder keepPartitionOrder(boolean keepPartitionOrder) {
+        this.keepPartitionOrder = keepPartitionOrder;
         return this;
       }
 

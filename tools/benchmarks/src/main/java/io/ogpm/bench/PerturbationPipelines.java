@@ -47,6 +47,19 @@ final class PerturbationPipelines {
    * dead-letter topics together, both stamped by the broker.
    */
   Timing perturb(PrivacyConfig config, String input, String output, boolean refuses) {
+    return perturb(config, input, output, refuses, true);
+  }
+
+  /**
+   * As {@link #perturb(PrivacyConfig, String, String, boolean)}; {@code keepPartitionOrder} false
+   * leaves out the stage that restores each raw partition's order after the budget.
+   */
+  Timing perturb(
+      PrivacyConfig config,
+      String input,
+      String output,
+      boolean refuses,
+      boolean keepPartitionOrder) {
     createTimedOutput(output);
     String dead = createDeadLetters(output, refuses);
     String id = "bench-" + cluster.nextRun();
@@ -62,6 +75,7 @@ final class PerturbationPipelines {
             .groupId(id)
             .transactionalIdPrefix(id)
             .keySource(KeySource.none())
+            .keepPartitionOrder(keepPartitionOrder)
             .bounded(true)
             .checkpointInterval(BenchCluster.CHECKPOINTS)
             .parallelism(cluster.parallelism())

@@ -43,7 +43,7 @@ import java.util.Locale;
  */
 final class PipelineBench {
   /** The pipelines compared: see {@link #compared}. */
-  static final int KINDS = 6;
+  static final int KINDS = 7;
 
   static final String[] KIND_NAMES = {
     "perturbation",
@@ -51,7 +51,8 @@ final class PipelineBench {
     "identity",
     "unperturbed, shuffled by user",
     "unperturbed",
-    "perturbation with contribution bound"
+    "perturbation with contribution bound",
+    "perturbation, budget without partition order"
   };
 
   /**
@@ -98,7 +99,8 @@ final class PipelineBench {
       // (the sample's configuration without its budget), the identity map, and the two
       // perturbations with the privacy left out (the same record path writing the values as read;
       // the one in place of the budget's keeps its shuffle by user, without state), and the
-      // perturbation with a contribution bound in front of the budget.
+      // perturbation with a contribution bound in front of the budget, and the budget's path
+      // without the stage that restores each raw partition's order.
       PrivacyConfig withoutBudget =
           PrivacyConfig.parse(BenchInput.withoutBudget(BenchConfig.sixFields()));
       PrivacyConfig bounded = PrivacyConfig.parse(BenchConfig.sixFields() + CONTRIBUTION);
@@ -163,6 +165,17 @@ final class PipelineBench {
           timings.get(0),
           APPEND_SPAN + " (perturbed and dead-letter topics together)",
           true);
+      // The partition order's cost: the budget path with the stage that restores each raw
+      // partition's order (a second shuffle, by raw partition, and a keyed value per partition)
+      // against the same path without it.
+      SideBySide.write(
+          out.putObject("partitionOrder"),
+          "perturbation",
+          timings.get(0),
+          "unordered",
+          timings.get(6),
+          APPEND_SPAN,
+          true);
       // Its state: up to 10 chosen records per user and open window (one or two are open).
       bound.put(
           "reservoirBytesPerRecord",
@@ -201,8 +214,9 @@ final class PipelineBench {
   /**
    * Pipeline {@code kind} of the {@value #KINDS} compared: the perturbation under {@code
    * perturbations[kind]} (0: with the budget, 1: without), the identity map (2), the unperturbed
-   * record path with the budget's shuffle (3) or without (4), and the perturbation with a
-   * contribution bound before the budget (5).
+   * record path with the budget's shuffle (3) or without (4), the perturbation with a contribution
+   * bound before the budget (5), and the perturbation with the budget but without the stage that
+   * restores each raw partition's order after it (6).
    */
   private static Timing compared(
       PerturbationPipelines pipelines, int kind, PrivacyConfig[] perturbations, String output) {
@@ -210,6 +224,7 @@ final class PipelineBench {
       case 0, 1 -> pipelines.perturb(perturbations[kind], BenchInput.RAW, output);
       case 2 -> pipelines.identity(BenchInput.RAW, output);
       case 5 -> pipelines.perturb(perturbations[2], BenchInput.RAW, output, true);
+      case 6 -> pipelines.perturb(perturbations[0], BenchInput.RAW, output, false, false);
       default -> pipelines.unperturbed(perturbations[1], kind == 3, BenchInput.RAW, output);
     };
   }

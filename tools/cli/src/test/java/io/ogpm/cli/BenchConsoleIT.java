@@ -59,6 +59,11 @@ class BenchConsoleIT {
     assertThat(bounded.get("ratio").asDouble()).isPositive();
     assertThat(bounded.get("jobCpu").get("ratio").asDouble()).isPositive();
     assertThat(bounded.get("reservoirBytesPerRecord").asLong()).isPositive();
+    JsonNode order = j.get("partitionOrder");
+    for (String key : new String[] {"recordsPerSecond", "unorderedRecordsPerSecond", "ratio"}) {
+      assertThat(order.get(key).asDouble()).as("partitionOrder." + key).isPositive();
+    }
+    assertThat(order.get("jobCpu").get("ratio").asDouble()).isPositive();
     for (String name : new String[] {"perturbation", "perturbationWithoutBudget"}) {
       JsonNode cpu = j.get(name).get("cpu");
       for (String key : new String[] {"microsPerRecord", "identityMicrosPerRecord", "ratio"}) {
