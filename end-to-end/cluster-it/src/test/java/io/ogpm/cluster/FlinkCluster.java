@@ -274,6 +274,14 @@ final class FlinkCluster {
     return jobManager;
   }
 
+  /** A live JobManager that does not lead (the first started, if several). */
+  JobManager standby() {
+    return jobManagers.stream()
+        .filter(j -> j != leader && j.process().alive())
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("no standby JobManager runs"));
+  }
+
   /**
    * {@code kill -9} to the leading JobManager: no goodbye to ZooKeeper, whose session for it lives
    * on until its timeout. Returns the JobManager killed.

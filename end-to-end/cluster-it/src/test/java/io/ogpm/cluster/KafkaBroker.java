@@ -52,6 +52,19 @@ final class KafkaBroker implements KafkaFixture {
     this.bootstrapServers = bootstrapServers;
   }
 
+  /**
+   * SIGSTOP to the broker: it answers nothing, accepts no connection and runs no timer until {@link
+   * #thaw}, as a broker in a long GC pause or on a frozen VM.
+   */
+  void freeze() {
+    process.signal("STOP");
+  }
+
+  /** SIGCONT to a frozen broker: it goes on where it stopped. */
+  void thaw() {
+    process.signal("CONT");
+  }
+
   /** Formats a log directory under {@code dir}, starts the broker and returns once it answers. */
   static KafkaBroker start(ManagedProcesses processes, Path dir) {
     int port = Ports.free();

@@ -47,6 +47,25 @@ final class ManagedProcesses implements AfterAllCallback, TestWatcher {
       return process.isAlive();
     }
 
+    /** Sends {@code kill -<signal>} (STOP, CONT...) to the process, and waits for the command. */
+    void signal(String signal) {
+      try {
+        Process kill =
+            new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (kill.waitFor() != 0) {
+          throw new IllegalStateException("kill -" + signal + " " + name + ": " + output);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+
     /** The last lines of each of its logs. */
     String tail(int lines) {
       StringBuilder out = new StringBuilder();

@@ -13,6 +13,7 @@ import io.ogpm.testkit.KafkaRecord;
 import io.ogpm.testkit.PrivacyAssertions;
 import io.ogpm.testkit.TestRecord;
 import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -108,6 +109,12 @@ class StandaloneClusterIT {
 
   /** Inputs produced before the kill phase: perturbed with the first TaskManager alone. */
   static final int FIRST_PART = 3000;
+
+  /** Inputs of the first part perturbed before the broker is frozen. */
+  static final int BEFORE_FREEZE = 1000;
+
+  /** How long the broker is frozen: ten of the jobs' checkpoint intervals. */
+  static final Duration FROZEN = Duration.ofSeconds(10);
 
   /**
    * Inputs produced, paced, while the TaskManager's kill is prepared (it waited 0.5 to 1.3 s for a
@@ -286,13 +293,66 @@ class StandaloneClusterIT {
         .as("the web UI")
         .isEqualTo(200);
 
-    // 3. A first part of the stream, and the Prometheus reporter.
+    // 3. A first part of the stream, the broker frozen in its middle, and the Prometheus reporter.
+    //    The broker stops (SIGSTOP) for longer than the jobs' checkpoint interval while records
+    //    stream in, and goes on (SIGCONT): the jobs' Kafka clients and checkpoints wait for it,
+    //    and nothing restarts.
     List<TestRecord> stream = SampleStream.records(SAMPLE_DIR.resolve("motionsense-dws1.jsonl"));
     List<KafkaRecord> inputs = Collections.synchronizedList(new ArrayList<>());
-    inputs.addAll(kafka.produceRecords(RAW, stream.subList(0, FIRST_PART)));
+    inputs.addAll(kafka.produceRecords(RAW, stream.subList(0, BEFORE_FREEZE)));
+    TIMINGS.time(
+        "the stream's start perturbed", () -> kafka.awaitCommitted(BEFORE_FREEZE, PERTURBED, DEAD));
+    AtomicInteger producedAcrossFreeze = new AtomicInteger();
+    AtomicReference<Throwable> freezeProducerFailure = new AtomicReference<>();
+    Thread acrossFreeze =
+        new Thread(
+            () -> {
+              try {
+                produceInChunks(
+                    stream.subList(BEFORE_FREEZE, FIRST_PART), 50, inputs, producedAcrossFreeze);
+              } catch (Throwable t) {
+                freezeProducerFailure.set(t);
+              }
+            },
+            "producer-across-freeze");
+    acrossFreeze.start();
+    long checkpointBeforeFreeze;
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+      long committedBefore =
+          KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_COMMITTED);
+      Await.until(
+          "records produced across the freeze being committed, with a transaction open",
+          () ->
+              new long[] {
+                KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_COMMITTED),
+                KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_UNCOMMITTED)
+              },
+          o -> o[0] > committedBefore && o[1] > o[0]);
+      checkpointBeforeFreeze = flink.rest().latestCompletedCheckpoint(perturbJob);
+    }
+    kafka.freeze();
+    try {
+      // The scenario itself, not a deadline: frozen for ten checkpoint intervals.
+      Thread.sleep(FROZEN.toMillis());
+    } finally {
+      kafka.thaw();
+    }
+    acrossFreeze.join(KafkaFixture.PATIENCE.toMillis());
+    assertThat(freezeProducerFailure.get()).as("the producer across the freeze").isNull();
     Map<String, List<KafkaRecord>> first =
         TIMINGS.time(
-            "first part perturbed", () -> kafka.awaitCommitted(FIRST_PART, PERTURBED, DEAD));
+            "first part perturbed, the broker thawed",
+            () -> kafka.awaitCommitted(FIRST_PART, PERTURBED, DEAD));
+    Await.until(
+        "the perturb job checkpointing again after the thaw",
+        () -> flink.rest().latestCompletedCheckpoint(perturbJob),
+        id -> id > checkpointBeforeFreeze + 1);
+    assertThat(flink.rest().failedOver(perturbJob))
+        .as("the perturb job restarted for the frozen broker")
+        .isFalse();
+    assertThat(flink.rest().failedOver(aggregateJob))
+        .as("the aggregate job restarted for the frozen broker")
+        .isFalse();
     long perturbedRead = first.get(PERTURBED).size();
     long deadRead = first.get(DEAD).size();
     assertThat(perturbedRead + deadRead).isEqualTo(FIRST_PART);
@@ -408,6 +468,7 @@ class StandaloneClusterIT {
     //    cluster keeps in ZooKeeper and its storage dir: the same jobs, from their last checkpoint.
     long[] committedAtJobManagerKill;
     FlinkCluster.JobManager killedJobManager;
+    RestAnswers standbyAnswers = null;
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
       long committedBefore =
           KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_COMMITTED);
@@ -433,6 +494,8 @@ class StandaloneClusterIT {
                               && o[1] > o[0]
                               && o[2] > perturbCheckpoint
                               && o[3] > aggregateCheckpoint));
+      standbyAnswers =
+          RestAnswers.poll(URI.create(flink.standby().restAddress() + "/jobs/overview"));
       killedJobManager = flink.killLeader();
     } finally {
       recovered.countDown();
@@ -455,6 +518,9 @@ class StandaloneClusterIT {
           return null;
         });
     long runningAfter = System.nanoTime() - killedAt;
+    standbyAnswers.close();
+    TIMINGS.note(
+        "the standby's REST API (/jobs/overview) after the kill: " + standbyAnswers.changes());
     assertThat(flink.rest().runningJobs())
         .as("the jobs the new leader runs: the same, recovered, not submitted again")
         .containsExactlyInAnyOrder(perturbJob, aggregateJob);
@@ -481,12 +547,16 @@ class StandaloneClusterIT {
             "the killed attempts' open transactions are in the topic, aborted: those records were perturbed again")
         .isGreaterThan(all.get(PERTURBED).size());
 
-    // 7. Every window's statistics over exactly its records, across the kills.
+    // 7. Every window's statistics over exactly its records, across the kills, each written once.
     // The aggregate job runs at its defaults (out-of-orderness, allowed lateness, idle timeout):
-    // the perturbed partitions keep their raw partitions' order across the kills and the restores.
+    // the perturbed partitions keep their raw partitions' order across the kills and the restores,
+    // the budget's shuffle by user included (the order stage behind it).
     long stepBack = WindowCounts.largestStepBack(all.get(PERTURBED));
     TIMINGS.note(
         "largest step back in event time within a perturbed partition: " + stepBack + " ms");
+    assertThat(stepBack)
+        .as("how far a perturbed partition steps back in event time (the raw stream's is 0)")
+        .isZero();
     List<TestRecord> movers = SampleStream.watermarkMovers(kafka.partitions(RAW));
     inputs.addAll(kafka.produceRecords(RAW, movers));
     List<String> fields =
@@ -503,22 +573,19 @@ class StandaloneClusterIT {
                     () -> WindowCounts.ofStats(kafka.readCommitted(STATS)),
                     s -> s.keySet().containsAll(expected.keySet())));
     assertThat(stats).as("each window's count, by window, group and field").isEqualTo(expected);
-    // With the budget, two subtasks write into each perturbed partition, a flush of one landing
-    // after the other's: after the restore, records come behind the watermark (the step back
-    // above, more than the default 5 s of out-of-orderness). None is dropped: they update their
-    // windows within the default allowed lateness.
+    assertThat(WindowCounts.updatedLate(kafka.readCommitted(STATS)))
+        .as("windows, groups and fields whose statistics were written more than once")
+        .isZero();
     List<Prometheus.Sample> afterRestore = Prometheus.scrape(secondMetricsPort);
-    assertThat(Prometheus.count(afterRestore, "lateRecords"))
-        .as("the aggregate job's lateRecords, per subtask")
+    assertThat(Prometheus.count(afterRestore, "lateUpdates"))
+        .as("the aggregate job's lateUpdates, per subtask")
         .isPositive();
+    assertThat(Prometheus.sum(afterRestore, "lateUpdates"))
+        .as("window statistics written again for late records")
+        .isZero();
     assertThat(Prometheus.sum(afterRestore, "lateRecords"))
         .as("records dropped as too late")
         .isZero();
-    TIMINGS.note(
-        "windows updated by late records: "
-            + WindowCounts.updatedLate(kafka.readCommitted(STATS))
-            + " of "
-            + expected.size());
 
     // 8. A backlog caught up: the perturb job stopped with a savepoint while the stream goes on,
     //    long enough for the aggregate job's partitions to fall silent past its idle timeout (their
@@ -568,9 +635,7 @@ class StandaloneClusterIT {
                     "1s"));
     assertThat(resumed.status()).as(resumed.output()).isZero();
     int committedBefore = all.get(PERTURBED).size() + all.get(DEAD).size() + movers.size();
-    // Nothing closes these windows but the watermark the pause moved on: no record a day later,
-    // which one of the two budget subtasks writing into a partition could land before the
-    // other's last records of the backlog (the step back above), beyond any lateness.
+    // Nothing closes these windows but the watermark the pause moved on.
     Map<String, List<KafkaRecord>> caughtUp =
         TIMINGS.time(
             "the backlog perturbed",
@@ -629,10 +694,10 @@ class StandaloneClusterIT {
             + " records in "
             + expectedBacklog.size() / fields.size()
             + " windows, late updates emitted: "
-            + (long) Prometheus.sum(afterBacklog, "lateUpdates")
-            + "; largest step back in a perturbed partition now "
-            + WindowCounts.largestStepBack(caughtUp.get(PERTURBED))
-            + " ms");
+            + (long) Prometheus.sum(afterBacklog, "lateUpdates"));
+    assertThat(WindowCounts.largestStepBack(caughtUp.get(PERTURBED)))
+        .as("how far a perturbed partition steps back in event time, the backlog caught up")
+        .isZero();
 
     // 9. SQL through the SQL Gateway, on the same cluster: the perturbed topic read back, committed
     // only.
@@ -671,11 +736,9 @@ class StandaloneClusterIT {
 
     // 10. The other way round, bounded: the perturb job through the REST API, the aggregate job
     //    with `flink run` waiting for its end, into topics of their own. This replay spans two
-    //    days (the sample, then the movers and the backlog a day later), and with the budget two
-    //    subtasks write into each perturbed partition: a flush of day-two records by one can land
-    //    before the other's last records of day one, a day behind. A replay of a history with
-    //    such jumps allows for them: two days of out-of-orderness (the end of its input fires
-    //    every window).
+    //    days (the sample, then the movers and the backlog a day later); each perturbed partition
+    //    holds its raw partition's records in order, so the aggregation's defaults count every
+    //    record of both days (the end of its input fires every window).
     List<String> secondTopics =
         List.of(
             "--perturbed-topic",
@@ -750,8 +813,6 @@ class StandaloneClusterIT {
                     "ts",
                     "--window",
                     "10s",
-                    "--out-of-orderness",
-                    "2d",
                     "--checkpoint-interval",
                     "1s"));
     assertThat(boundedAggregate.status()).as(boundedAggregate.output()).isZero();
@@ -759,8 +820,9 @@ class StandaloneClusterIT {
         .as("the bounded aggregate job's counts: every window, the last one included")
         .isEqualTo(WindowCounts.ofPerturbed(perturbed2, WINDOW_MS, fields));
 
-    // 11. Logs an operator can read: with the shipped logging, not one pendingCommittables name
-    //    collision (Flink's Kafka committer repeats it at every checkpoint without it); with SASL
+    // 11. Logs an operator can read: with the shipped logging, not one pendingCommittables or
+    //    currentSendTime name collision (Flink's Kafka committer repeats the first at every
+    //    checkpoint, its writer the second at every start, without it); with SASL
     //    off for ZooKeeper, no failed authentication to it; with managed memory for RocksDB's
     //    write buffers, no warning that it would flush constantly (one per state, per restore).
     for (String process :
@@ -770,6 +832,7 @@ class StandaloneClusterIT {
           .as(process + ".log")
           .contains("INFO")
           .doesNotContain("name 'pendingCommittables'")
+          .doesNotContain("name 'currentSendTime'")
           .doesNotContain("SASL configuration failed")
           .doesNotContain("Authentication failed")
           .doesNotContain("RocksDBStateBackend performance will be poor");
