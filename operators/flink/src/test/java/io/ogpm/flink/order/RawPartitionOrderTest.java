@@ -64,23 +64,27 @@ class RawPartitionOrderTest {
    * Record {@code sequence} of raw partition {@code partition}: odd ones refused (dead letters).
    */
   static Placed placed(int partition, long sequence) {
+    return placed("raw", partition, sequence);
+  }
+
+  /** The same, of a raw partition of {@code topic}: ids {@code <topic>:<partition>#<sequence>}. */
+  static Placed placed(String topic, int partition, long sequence) {
+    String id = ("raw".equals(topic) ? "" : topic + ":") + partition + "#" + sequence;
     PerturbedRecord r =
         new PerturbedRecord(
-                (partition + "#" + sequence).getBytes(StandardCharsets.UTF_8),
+                id.getBytes(StandardCharsets.UTF_8),
                 "{}".getBytes(StandardCharsets.UTF_8),
                 1.0,
                 "u",
                 1_000 + sequence,
                 TimestampType.LOG_APPEND_TIME)
-            .from("raw", partition, 10 * sequence);
+            .from(topic, partition, 10 * sequence);
     r.setSequence(sequence);
     if (sequence % 2 == 0) {
       return Placed.released(r);
     }
     return Placed.refused(
-        r,
-        new DeadLetterRecord(
-            (partition + "#" + sequence).getBytes(StandardCharsets.UTF_8), "budget-exhausted", 0));
+        r, new DeadLetterRecord(id.getBytes(StandardCharsets.UTF_8), "budget-exhausted", 0));
   }
 
   /** What was passed on, records and dead letters alike, as partition#sequence, in order each. */
@@ -138,6 +142,17 @@ class RawPartitionOrderTest {
           .isEqualTo(ids(partition, 0, 200).stream().filter(id -> !even(id)).toList());
     }
     assertThat(outOfOrder()).isZero();
+  }
+
+  @Test
+  void partitionsOfTwoTopicsWithTheSameNumberAreKeptApart() throws Exception {
+    var h = harness(null);
+    h.processElement(placed("other", 0, 1), 0);
+    h.processElement(placed(0, 0), 0);
+    assertThat(passed(h)).as("other:0 still waits for its 0").containsExactly("0#0");
+    h.processElement(placed(0, 1), 0);
+    h.processElement(placed("other", 0, 0), 0);
+    assertThat(passed(h)).containsExactlyInAnyOrder("0#0", "0#1", "other:0#0", "other:0#1");
   }
 
   @Test

@@ -208,6 +208,10 @@ class PerturbFunctionTest {
 
   /** A record of raw partition {@code partition}, good (a number) or bad (a string). */
   private static RawRecord inPartition(int partition, long offset, boolean good) {
+    return inPartition("raw", partition, offset, good);
+  }
+
+  private static RawRecord inPartition(String topic, int partition, long offset, boolean good) {
     String json =
         "{\"id\":\"r"
             + offset
@@ -216,7 +220,7 @@ class PerturbFunctionTest {
             + "}";
     return new RawRecord(
         json.getBytes(StandardCharsets.UTF_8),
-        "raw",
+        topic,
         partition,
         offset,
         1_000 + offset,
@@ -287,7 +291,10 @@ class PerturbFunctionTest {
       h.processElement(inPartition(0, 15, true), 0);
       h.processElement(inPartition(1, 22, true), 0);
       h.processElement(inPartition(2, 0, true), 0);
-      assertThat(sequences(h)).containsExactly("0:4", "1:2", "2:0");
+      // Another topic's partition 0 has numbers of its own.
+      h.processElement(inPartition("raw-b", 0, 7, true), 0);
+      h.processElement(inPartition(0, 16, true), 0);
+      assertThat(sequences(h)).containsExactly("0:4", "1:2", "2:0", "0:0", "0:5");
     }
   }
 
