@@ -24,9 +24,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *
  * <p>A thin user of the library: the job owns the environment (checkpointing, parallelism, no
  * generic types: every stream has Flink's own serializers), the library adds the operators. The
- * uids ({@code raw-source}, {@code perturb}, {@code budget-by-period}, {@code perturbed-sink},
- * {@code dead-letter-sink}) never change, so that the job's savepoints restore ({@code
- * PerturbSavepointIT} restores a committed one).
+ * uids ({@code raw-source}, {@code perturb}, {@code contribution-by-window}, {@code
+ * budget-by-period}, {@code partition-order}, {@code perturbed-sink}, {@code dead-letter-sink})
+ * never change, so that the job's savepoints restore ({@code PerturbSavepointIT} restores a
+ * committed one).
  */
 public final class PerturbJob {
   private PerturbJob() {}
