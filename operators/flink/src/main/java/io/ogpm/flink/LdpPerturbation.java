@@ -333,7 +333,10 @@ public final class LdpPerturbation {
      * partition then puts them back in order, so one writer writes each partition's records in
      * order and the perturbed partition never steps back in event time (after a restore included).
      * False saves that stage's shuffle, for consumers that do not read by event time. Without a
-     * budget, or with a contribution bound (which releases by window), there is no such stage.
+     * budget, or with a contribution bound (which releases by window), there is no such stage. The
+     * order restored is the one the perturbation receives each raw partition's records in: straight
+     * from the Kafka source (or through operators chained to it), each partition is read by one
+     * subtask in offset order; a rebalance before the perturbation would mix it.
      */
     public Builder keepPartitionOrder(boolean keepPartitionOrder) {
       this.keepPartitionOrder = keepPartitionOrder;
