@@ -320,14 +320,10 @@ class StandaloneClusterIT {
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
       long committedBefore =
           KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_COMMITTED);
-      Await.until(
-          "records produced across the freeze being committed, with a transaction open",
-          () ->
-              new long[] {
-                KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_COMMITTED),
-                KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_UNCOMMITTED)
-              },
-          o -> o[0] > committedBefore && o[1] > o[0]);
+      awaitCommitWithTransactionOpen(
+          admin,
+          committedBefore,
+          "records produced across the freeze being committed, with a transaction open");
       checkpointBeforeFreeze = flink.rest().latestCompletedCheckpoint(perturbJob);
     }
     kafka.freeze();
@@ -419,15 +415,10 @@ class StandaloneClusterIT {
           TIMINGS.time(
               "the stream committing again with a transaction open",
               () ->
-                  Await.until(
-                      "a checkpoint commits records of the second part while the sinks have a transaction open",
-                      () ->
-                          new long[] {
-                            KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_COMMITTED),
-                            KafkaBroker.endOffsets(
-                                admin, PERTURBED, IsolationLevel.READ_UNCOMMITTED)
-                          },
-                      o -> o[0] > committedBefore && o[1] > o[0]));
+                  awaitCommitWithTransactionOpen(
+                      admin,
+                      committedBefore,
+                      "a checkpoint commits records of the second part while the sinks have a transaction open"));
       firstTaskManager.kill();
     } finally {
       taskManagerKilled.countDown();
@@ -1077,6 +1068,22 @@ class StandaloneClusterIT {
    */
   static String inlineYaml(Path config) throws IOException {
     return JSON.writeValueAsString(new YAMLMapper().readTree(config.toFile()));
+  }
+
+  /**
+   * Waits until the perturbed topic's committed end passes {@code committedBefore} while records
+   * beyond it are written, uncommitted: a checkpoint committed with the next transaction open.
+   * Returns the committed and the written end.
+   */
+  static long[] awaitCommitWithTransactionOpen(Admin admin, long committedBefore, String what) {
+    return Await.until(
+        what,
+        () ->
+            new long[] {
+              KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_COMMITTED),
+              KafkaBroker.endOffsets(admin, PERTURBED, IsolationLevel.READ_UNCOMMITTED)
+            },
+        o -> o[0] > committedBefore && o[1] > o[0]);
   }
 
   /** Produces in chunks of {@code size}, a tenth of a second apart: a stream, not one burst. */

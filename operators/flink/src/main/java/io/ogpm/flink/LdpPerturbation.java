@@ -9,6 +9,7 @@ import io.ogpm.config.UserGuarantee;
 import io.ogpm.flink.budget.BrokerTimeWatermarks;
 import io.ogpm.flink.budget.BudgetFunction;
 import io.ogpm.flink.budget.ContributionFunction;
+import io.ogpm.flink.budget.KafkaRecordBudget;
 import io.ogpm.flink.budget.ObjectBudgetFunction;
 import io.ogpm.flink.budget.OrderedBudgetFunction;
 import io.ogpm.flink.order.Placed;
@@ -172,32 +173,32 @@ public final class LdpPerturbation {
       return new PerturbationResult<>(chosen, deadLetters);
     }
     String fingerprint = ConfigFingerprint.of(config).value();
-    if (ordered) {
-      SingleOutputStreamOperator<PerturbedRecord> inOrder =
-          chosen
-              .keyBy(new RecordUser(), Types.STRING)
-              .process(
-                  new OrderedBudgetFunction(config.budget().get(), fingerprint),
-                  TypeInformation.of(Placed.class))
-              .uid(uid(BUDGET))
-              .name("privacy budget")
-              .keyBy(new RawPartitionOrder.RawPartitionOf(), RawPartitionOrder.KEY_TYPE)
-              .process(new RawPartitionOrder(), TypeInformation.of(PerturbedRecord.class))
-              .uid(uid(PARTITION_ORDER))
-              .name("raw partition order");
-      return new PerturbationResult<>(
-          inOrder, deadLetters.union(inOrder.getSideOutput(DeadLetters.TAG)));
-    }
-    SingleOutputStreamOperator<PerturbedRecord> withinBudget =
-        chosen
-            .keyBy(new RecordUser(), Types.STRING)
-            .process(
+    SingleOutputStreamOperator<PerturbedRecord> released =
+        ordered
+            ? budget(
+                    chosen,
+                    new OrderedBudgetFunction(config.budget().get(), fingerprint),
+                    TypeInformation.of(Placed.class))
+                .keyBy(new RawPartitionOrder.RawPartitionOf(), RawPartitionOrder.KEY_TYPE)
+                .process(new RawPartitionOrder(), TypeInformation.of(PerturbedRecord.class))
+                .uid(uid(PARTITION_ORDER))
+                .name("raw partition order")
+            : budget(
+                chosen,
                 new BudgetFunction(config.budget().get(), fingerprint),
-                TypeInformation.of(PerturbedRecord.class))
-            .uid(uid(BUDGET))
-            .name("privacy budget");
+                TypeInformation.of(PerturbedRecord.class));
     return new PerturbationResult<>(
-        withinBudget, deadLetters.union(withinBudget.getSideOutput(DeadLetters.TAG)));
+        released, deadLetters.union(released.getSideOutput(DeadLetters.TAG)));
+  }
+
+  /** The budget operator, keyed by user, whichever it emits. */
+  private <O> SingleOutputStreamOperator<O> budget(
+      DataStream<PerturbedRecord> records, KafkaRecordBudget<O> budget, TypeInformation<O> type) {
+    return records
+        .keyBy(new RecordUser(), Types.STRING)
+        .process(budget, type)
+        .uid(uid(BUDGET))
+        .name("privacy budget");
   }
 
   /**
