@@ -7,8 +7,8 @@ import java.util.Objects;
 
 /**
  * What a window keeps of one field's perturbed values: the count, a histogram over the output bins,
- * the sum of the values (linear means) and the sums of the cosine and sine of their angles
- * (circular means). Its size does not grow with the data.
+ * the sums of the values and of their squares (linear means and their spread) and the sums of the
+ * cosine and sine of their angles (circular means). Its size does not grow with the data.
  *
  * <p>Exact: every count and sum is an integer, so adding values and merging accumulators are
  * associative and commutative to the last bit, and any split of a window's values over partial
@@ -17,10 +17,13 @@ import java.util.Objects;
  * = 2^e} ({@link FieldBinning#sumExponent()}: at most {@code R 2^-61} for a field whose values stay
  * within R in magnitude, {@link FieldBinning#reach()}), its angle's cosine and sine (computed by
  * {@link StrictMath}, the same on every JVM) as {@code rint(cos * 2^60)} and {@code rint(sin *
- * 2^60)}; the sums are 128-bit two's-complement integers (high and low words, {@link Int128}),
- * which cannot overflow below 2^63 values. So the quantised {@link #mean()} is within {@code q / 2}
- * of the exact mean of the values added, plus its own rounding to a double (half an ulp, and 1e-33
- * relative for the division); the mean cosine and sine within {@code 2^-61} (plus their rounding).
+ * 2^60)}; its square about the field's centre c as {@code rint((y - c)^2 / q2)} quanta of {@code q2
+ * = 2^}{@link FieldBinning#squareExponent()} (at most {@code 2^61}); the sums are 128-bit
+ * two's-complement integers (high and low words, {@link Int128}), which cannot overflow below 2^63
+ * values. So the quantised {@link #mean()} is within {@code q / 2} of the exact mean of the values
+ * added, plus its own rounding to a double (half an ulp, and 1e-33 relative for the division); the
+ * mean cosine and sine within {@code 2^-61} (plus their rounding); the {@link #meanSquare} within
+ * {@code q2 / 2}.
  *
  * <p>An accumulator belongs to one field and one binning ({@link FieldBinning#id()}), fixed when it
  * is created ({@link #forField}) or, for one created empty (as Flink creates accumulators), by its
@@ -48,6 +51,8 @@ public final class FieldAccumulator {
   private long cosLow;
   private long sinHigh;
   private long sinLow;
+  private long squaresHigh;
+  private long squaresLow;
 
   /** An empty accumulator of no field yet (for Flink; use {@link #forField}). */
   public FieldAccumulator() {}
@@ -119,6 +124,8 @@ public final class FieldAccumulator {
     histogram[bin] += sign;
     // Quanta are at most 2^61 in magnitude: their negation cannot overflow.
     long quanta = sign * (long) Math.rint(y * b.sumScale());
+    double d = y - b.centre();
+    long square = sign * (long) Math.rint(d * d * b.squareScale());
     long cos = 0;
     long sin = 0;
     if (b.circular()) {
@@ -128,6 +135,8 @@ public final class FieldAccumulator {
     }
     // Each a long, sign-extended to 128 bits.
     addToSums(quanta >> 63, quanta, cos >> 63, cos, sin >> 63, sin);
+    squaresHigh = Int128.addHigh(squaresHigh, squaresLow, square >> 63, square);
+    squaresLow += square;
     return this;
   }
 
@@ -180,6 +189,8 @@ public final class FieldAccumulator {
     }
     addToSums(
         other.sumHigh, other.sumLow, other.cosHigh, other.cosLow, other.sinHigh, other.sinLow);
+    squaresHigh = Int128.addHigh(squaresHigh, squaresLow, other.squaresHigh, other.squaresLow);
+    squaresLow += other.squaresLow;
     return this;
   }
 
@@ -231,6 +242,22 @@ public final class FieldAccumulator {
   /** The mean sine of the values' angles on a circular field (0 on an interval), NaN when empty. */
   public double meanSin() {
     return meanOf(sinHigh, sinLow, TRIG_EXPONENT);
+  }
+
+  /**
+   * The mean square of the values added about the binning's {@link FieldBinning#centre()} c, {@code
+   * (1/n) sum (y - c)^2}, NaN when there are none: what the window's variance is estimated from
+   * ({@code LinearMeanBounds}). Within {@code q2 / 2} of the exact mean square (each square's
+   * quantisation), plus a few ulps of it (the squares' own rounding, the division).
+   *
+   * @throws IllegalArgumentException if the binning is not this accumulator's
+   */
+  public double meanSquare(FieldBinning b) {
+    if (!hasBinning(b)) {
+      throw new IllegalArgumentException(
+          "the binning " + b.id() + " is not that of " + name() + ": " + binning);
+    }
+    return meanOf(squaresHigh, squaresLow, b.squareExponent());
   }
 
   /** The sum of the values, as quantised, rounded to a double. */
@@ -377,6 +404,22 @@ public final class FieldAccumulator {
     this.cosHigh = cosHigh;
   }
 
+  public long getSquaresHigh() {
+    return squaresHigh;
+  }
+
+  public void setSquaresHigh(long squaresHigh) {
+    this.squaresHigh = squaresHigh;
+  }
+
+  public long getSquaresLow() {
+    return squaresLow;
+  }
+
+  public void setSquaresLow(long squaresLow) {
+    this.squaresLow = squaresLow;
+  }
+
   public long getCosLow() {
     return cosLow;
   }
@@ -415,7 +458,9 @@ public final class FieldAccumulator {
         && a.cosHigh == cosHigh
         && a.cosLow == cosLow
         && a.sinHigh == sinHigh
-        && a.sinLow == sinLow;
+        && a.sinLow == sinLow
+        && a.squaresHigh == squaresHigh
+        && a.squaresLow == squaresLow;
   }
 
   @Override
@@ -430,7 +475,9 @@ public final class FieldAccumulator {
         cosHigh,
         cosLow,
         sinHigh,
-        sinLow);
+        sinLow,
+        squaresHigh,
+        squaresLow);
   }
 
   @Override

@@ -21,6 +21,13 @@ import io.ogpm.mechanism.Mechanism;
  * Rounding a value to a whole number of units moves it by at most {@code q / 2 <= R 2^-61}, less
  * than a hundredth of an ulp of R.
  *
+ * <p>Squares are summed the same way, for the window's spread: a value y enters as its squared
+ * distance from the domain's {@link #centre()} c, {@code (y - c)^2}, in units of {@code 2^}{@link
+ * #squareExponent()}, chosen as above from the largest such square an accepted value can have,
+ * {@code (R + |c|)^2}: at most {@code 2^61} units each. About the centre, because the spread of a
+ * field far from 0 (a domain [1000, 1001]) is a difference of two squares near 10^6 otherwise, and
+ * loses the digits the spread needs.
+ *
  * <p>Immutable and serializable.
  */
 @PublicEvolving
@@ -37,6 +44,8 @@ public final class FieldBinning implements java.io.Serializable {
   private final double reach;
   private final int sumExponent;
   private final double sumScale;
+  private final int squareExponent;
+  private final double squareScale;
   private final String id;
 
   private FieldBinning(
@@ -60,6 +69,14 @@ public final class FieldBinning implements java.io.Serializable {
     // coarser than stated.)
     this.sumExponent = Math.max(Math.getExponent(reach) - 60, Double.MIN_EXPONENT);
     this.sumScale = Math.scalb(1.0, -sumExponent);
+    // A little above (R + |c|)^2, so that no rounding of a square makes it more than 2^61 units.
+    double c = Math.abs(lo + width / 2);
+    double largestSquare = (reach + c) * (reach + c) * (1 + 0x1p-40);
+    this.squareExponent =
+        Math.min(
+            Math.max(Math.getExponent(largestSquare) - 60, Double.MIN_EXPONENT),
+            Double.MAX_EXPONENT);
+    this.squareScale = Math.scalb(1.0, -squareExponent);
     this.id =
         bins
             + " bins on ["
@@ -168,6 +185,21 @@ public final class FieldBinning implements java.io.Serializable {
   /** {@code 2^-e}: a value times this, rounded to an integer, is its number of quanta. */
   double sumScale() {
     return sumScale;
+  }
+
+  /** The middle of the domain: the field's squares are summed about it. */
+  public double centre() {
+    return lo + width / 2;
+  }
+
+  /** The exponent of the quantum in which the squares about the {@link #centre()} are summed. */
+  public int squareExponent() {
+    return squareExponent;
+  }
+
+  /** {@code 2^-squareExponent}: a square times this, rounded, is its number of quanta. */
+  double squareScale() {
+    return squareScale;
   }
 
   /**

@@ -48,6 +48,7 @@ class FieldAccumulatorTest {
       FieldAccumulator swapped = parts[2].copy().merge(parts[0]).merge(parts[1]);
       assertThat(left).isEqualTo(all).isEqualTo(right).isEqualTo(swapped);
       assertThat(left.mean()).isEqualTo(all.mean());
+      assertThat(swapped.meanSquare(binning)).isEqualTo(all.meanSquare(binning));
       assertThat(swapped.meanCos()).isEqualTo(all.meanCos());
       assertThat(swapped.meanSin()).isEqualTo(all.meanSin());
       // An empty accumulator (as Flink creates one) is a neutral element on either side.
@@ -268,7 +269,10 @@ class FieldAccumulatorTest {
     b.setCosLow(a.getCosLow());
     b.setSinHigh(a.getSinHigh());
     b.setSinLow(a.getSinLow());
+    b.setSquaresHigh(a.getSquaresHigh());
+    b.setSquaresLow(a.getSquaresLow());
     assertThat(b).isEqualTo(a);
+    assertThat(b.meanSquare(binning)).isEqualTo(a.meanSquare(binning));
     assertThat(b.mean()).isEqualTo(a.mean());
     assertThat(b.meanCos()).isEqualTo(a.meanCos());
     assertThat(b.meanSin()).isEqualTo(a.meanSin());
@@ -276,6 +280,45 @@ class FieldAccumulatorTest {
     // Every part of the state counts for equality.
     b.setSinLow(b.getSinLow() + 1);
     assertThat(b).isNotEqualTo(a);
+    b.setSinLow(a.getSinLow());
+    b.setSquaresLow(b.getSquaresLow() + 1);
+    assertThat(b).isNotEqualTo(a);
+  }
+
+  @Test
+  void theMeanSquareAboutTheCentreKeepsTheSpreadOfAFieldFarFromZero() {
+    // On [1000, 1001] the values' squares are near 10^6 and their spread near 0.01: about the
+    // centre, the spread keeps its digits.
+    Mechanism far =
+        MechanismCatalog.of(
+            MechanismSpec.builder().epsilon(4).domain(Domain.classical(1000, 1001)).build());
+    FieldBinning binning = FieldBinning.of(far, 50);
+    assertThat(binning.centre()).isEqualTo(1000.5);
+    AesCtrSource bits = AesCtrSource.seeded(13);
+    FieldAccumulator a = FieldAccumulator.forBinning(binning);
+    BigDecimal sum = BigDecimal.ZERO;
+    BigDecimal squares = BigDecimal.ZERO;
+    int n = 20_000;
+    for (int i = 0; i < n; i++) {
+      double y = far.perturb(1000 + bits.nextUniform(), bits);
+      a.add(y, binning);
+      BigDecimal d = new BigDecimal(y).subtract(new BigDecimal("1000.5"));
+      sum = sum.add(d);
+      squares = squares.add(d.multiply(d));
+    }
+    MathContext mc = MathContext.DECIMAL128;
+    double exactSquare = squares.divide(BigDecimal.valueOf(n), mc).doubleValue();
+    double exactShift = sum.divide(BigDecimal.valueOf(n), mc).doubleValue();
+    double spread = exactSquare - exactShift * exactShift;
+    double quantum = Math.scalb(1.0, binning.squareExponent());
+    assertThat(quantum).isLessThan(1e-5);
+    assertThat(a.meanSquare(binning)).isCloseTo(exactSquare, within(quantum / 2 + 1e-15));
+    double shift = a.mean() - binning.centre();
+    assertThat(a.meanSquare(binning) - shift * shift).isCloseTo(spread, within(1e-5 * spread));
+    assertThat(FieldAccumulator.forBinning(binning).meanSquare(binning)).isNaN();
+    assertThatThrownBy(() -> a.meanSquare(FieldBinning.of(far, 10)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("is not that of an unnamed field");
   }
 
   @Test
@@ -316,6 +359,7 @@ class FieldAccumulatorTest {
       }
       assertThat(churned).isEqualTo(kept);
       assertThat(churned.mean()).isEqualTo(kept.mean());
+      assertThat(churned.meanSquare(binning)).isEqualTo(kept.meanSquare(binning));
       assertThat(churned.meanCos()).isEqualTo(kept.meanCos());
       assertThat(churned.meanSin()).isEqualTo(kept.meanSin());
     }

@@ -242,7 +242,7 @@ class PreAggregateOperatorTest {
     long roll =
         PreAggregateOperator.accumulatorHeapBytes(
             FieldBinning.of(Aggregations.MECHANISMS[1], bins));
-    assertThat(x).isEqualTo(88 + 16 + 8 * 10_000);
+    assertThat(x).isEqualTo(104 + 16 + 8 * 10_000);
     int fit = (int) (PreAggregateOperator.MAX_HELD_BYTES / x);
     assertThat(fit).isLessThan(PreAggregateOperator.MAX_SLOTS / 10);
     try (var h =
