@@ -293,6 +293,17 @@ public final class FieldAccumulator {
     return this;
   }
 
+  /**
+   * Sets the sum of the squares about the centre to that of values whose squares sum to this
+   * (rounded to whole quanta), for tests that need a given spread without the values.
+   */
+  FieldAccumulator withSquares(double sumSquares, FieldBinning b) {
+    long[] words = words(sumSquares, b.squareExponent());
+    squaresHigh = words[0];
+    squaresLow = words[1];
+    return this;
+  }
+
   private void bind(FieldBinning b) {
     String id = b.id();
     if (binning == id) {

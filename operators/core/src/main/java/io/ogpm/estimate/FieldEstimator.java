@@ -138,6 +138,11 @@ public final class FieldEstimator {
     return new FieldEstimator(mechanism, bins, query);
   }
 
+  /** The field's mechanism. */
+  Mechanism mechanism() {
+    return mechanism;
+  }
+
   /** The quantiles and exceedance thresholds each estimate reports. */
   public DistributionQuery query() {
     return query;
@@ -348,8 +353,8 @@ public final class FieldEstimator {
     double unbiased = affine.exists() ? affine.inverse(mean) : Double.NaN;
     LinearMeanBounds.Bounds bounds =
         outputMeanOnly
-            ? linearBounds.outputMeanBounds(n, mean)
-            : linearBounds.bounds(n, mean, acc.getHistogram());
+            ? linearBounds.outputMeanBounds(n, mean, acc.meanSquare(binning))
+            : linearBounds.bounds(n, mean, acc.meanSquare(binning), acc.getHistogram());
     Interval headline =
         Interval.within(Double.isNaN(unbiased) ? mean : unbiased, bounds.lower(), bounds.upper());
     double rec = reconstructed == null ? Double.NaN : linearMean(reconstructed);
@@ -365,7 +370,9 @@ public final class FieldEstimator {
     double identified = linearBounds.identifiedWidth(n, mean, acc.getHistogram());
     double width = bounds.upper() - bounds.lower();
     MeanAlternative alternative =
-        identified >= UNIDENTIFIED_SHARE * width ? alternative(n, width) : null;
+        identified >= UNIDENTIFIED_SHARE * width
+            ? alternative(n, width, bounds.lower(), bounds.upper())
+            : null;
     return new LinearMeans(
         headline,
         recHeadline,
@@ -386,8 +393,8 @@ public final class FieldEstimator {
   public static final double UNIDENTIFIED_SHARE = 0.25;
 
   /**
-   * The mechanisms named as alternatives: unbiased, with no end band, so their expected interval is
-   * the same for every input and depends on the count alone ({@link PlannedMeanInterval}).
+   * The mechanisms named as alternatives: unbiased, with no end band, so every input mean is
+   * identified ({@link PlannedMeanInterval}).
    */
   static final MechanismType[] ALTERNATIVES = {
     MechanismType.HM, MechanismType.PM, MechanismType.STAIRCASE
@@ -396,15 +403,35 @@ public final class FieldEstimator {
   /** The alternatives' planners, built on first need (most fields never need them). */
   private PlannedMeanInterval[] alternatives;
 
-  /** The alternative narrowest at n, if narrower than {@code width}; else null. */
-  private MeanAlternative alternative(long n, double width) {
+  /**
+   * Steps of the grid of readings an alternative's width is planned at: its interval, studentised,
+   * is narrower for readings where its noise is smaller.
+   */
+  static final int ALTERNATIVE_POINTS = 16;
+
+  /**
+   * The alternative narrowest at n, if narrower than {@code width}; else null. Its width is the
+   * largest it is expected to give for readings anywhere in the window's interval [lower, upper]
+   * (the grid points in it and the nearest on each side), so the claim holds wherever the readings
+   * lie.
+   */
+  private MeanAlternative alternative(long n, double width, double lower, double upper) {
     PlannedMeanInterval[] planners = alternatives();
+    double step = mechanism.domain().width() / ALTERNATIVE_POINTS;
+    double lo = mechanism.domain().lo();
+    int from = (int) Math.max(0, Math.floor((lower - lo) / step));
+    int to = (int) Math.min(ALTERNATIVE_POINTS, Math.ceil((upper - lo) / step));
     MeanAlternative best = null;
     for (int i = 0; i < ALTERNATIVES.length; i++) {
       if (planners[i] == null || ALTERNATIVES[i] == mechanism.spec().type()) {
         continue;
       }
-      double w = planners[i].width(n, new double[] {1});
+      double w = 0;
+      for (int j = from; j <= to; j++) {
+        double[] at = new double[ALTERNATIVE_POINTS + 1];
+        at[j] = 1;
+        w = Math.max(w, planners[i].width(n, at));
+      }
       if (w < width && (best == null || w < best.expectedWidth())) {
         best = new MeanAlternative(ALTERNATIVES[i], w);
       }
@@ -415,7 +442,10 @@ public final class FieldEstimator {
   private synchronized PlannedMeanInterval[] alternatives() {
     if (alternatives == null) {
       PlannedMeanInterval[] planners = new PlannedMeanInterval[ALTERNATIVES.length];
-      double middle = mechanism.domain().lo() + mechanism.domain().width() / 2;
+      double[] points = new double[ALTERNATIVE_POINTS + 1];
+      for (int j = 0; j <= ALTERNATIVE_POINTS; j++) {
+        points[j] = mechanism.domain().lo() + mechanism.domain().width() * j / ALTERNATIVE_POINTS;
+      }
       for (int i = 0; i < ALTERNATIVES.length; i++) {
         try {
           Mechanism m =
@@ -425,7 +455,7 @@ public final class FieldEstimator {
                       .objective(Objective.L1)
                       .optimizeAt(Double.NaN)
                       .build());
-          planners[i] = PlannedMeanInterval.of(m, binning.bins(), new double[] {middle});
+          planners[i] = PlannedMeanInterval.of(m, binning.bins(), points);
         } catch (IllegalArgumentException e) {
           // not available at this field's settings
         }

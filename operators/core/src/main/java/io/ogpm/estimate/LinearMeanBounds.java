@@ -9,13 +9,18 @@ import java.util.function.Function;
  * The 95 % interval for a window's linear mean: every input mean consistent with a few statistics
  * of the window's outputs, each bounded at its share of the error level.
  *
- * <p><b>The output mean</b> (method {@code output-mean}). The outputs' mean has expectation {@code
- * E_P[g]}, g the mean function, and variance at most {@code maxVar / n}: its normal interval (below
- * the normal regime with a widened quantile, or Bernstein's, {@link NormalApproximation}) holds
- * {@code E_P[g]}, and the inputs' mean lies in its identification ({@link MeanIdentification}). For
- * OGPM that interval cannot shrink below the flat ends of g: inputs in the first (last) {@code s/2}
- * of the domain give the same outputs as the end of the flat part, so a mean in the middle could be
- * any mix of both ends, whatever n.
+ * <p><b>The output mean</b> (method {@code studentised-output-mean}, or {@code output-mean} below
+ * its regime). The outputs' mean has expectation {@code E_P[g]}, g the mean function, and variance
+ * {@code V / n}, V the average output variance given the window's inputs. In the studentised regime
+ * the interval is normal with V estimated from the window's own sums and the quantile widened by
+ * its Edgeworth term ({@link WindowVariance}), so a window of readings in the middle is as narrow
+ * as its own noise, not the ends'. Below that regime, V is bounded by the mechanism's largest
+ * variance {@code maxVar} and the interval is normal with a widened quantile or Bernstein's ({@link
+ * NormalApproximation}); the choice depends on n alone. Either holds {@code E_P[g]}, and the
+ * inputs' mean lies in its identification ({@link MeanIdentification}). For OGPM that interval
+ * cannot shrink below the flat ends of g: inputs in the first (last) {@code s/2} of the domain give
+ * the same outputs as the end of the flat part, so a mean in the middle could be any mix of both
+ * ends, whatever n.
  *
  * <p><b>End tails</b> (method {@code output-mean-and-tails}). Where g is not affine up to the end
  * of the domain (ogpm, t-pm, t-sw), the window's outputs also say how much input mass can sit in
@@ -76,10 +81,11 @@ final class LinearMeanBounds {
   record Bounds(double lower, double upper, MeanIntervalMethod method) {}
 
   static final MeanIntervalMethod OUTPUT_MEAN = MeanIntervalMethod.OUTPUT_MEAN;
-  static final MeanIntervalMethod OUTPUT_MEAN_AND_TAILS = MeanIntervalMethod.OUTPUT_MEAN_AND_TAILS;
 
   private final MeanIdentification identification;
+  private final WindowVariance variance;
   private final double outputSd;
+  private final double sdSlack;
   private final double meanSlack;
   private final double outputRange;
   private final long normalFrom;
@@ -90,6 +96,12 @@ final class LinearMeanBounds {
   /** g's mean over inputs spread evenly over the middle half of the domain. */
   private final double gMiddleHalf;
 
+  /** The expected mean square about the centre for those inputs, and for inputs at lo and at hi. */
+  private final double squareMiddleHalf;
+
+  private final double squareLo;
+  private final double squareHi;
+
   private final Side upper;
   private final Side lower;
 
@@ -97,8 +109,10 @@ final class LinearMeanBounds {
     double w = mechanism.domain().width();
     double cell = mechanism.cellWidth();
     this.identification = MeanIdentification.of(mechanism);
-    this.outputSd =
-        Math.sqrt(mechanism.maxOutputVariance()) + cell + Math.sqrt(FieldEstimator.NUMERICAL) * w;
+    // Snapping moves each output by at most a cell.
+    this.sdSlack = cell + Math.sqrt(FieldEstimator.NUMERICAL) * w;
+    this.outputSd = Math.sqrt(mechanism.maxOutputVariance()) + sdSlack;
+    this.variance = WindowVariance.of(mechanism);
     this.meanSlack = cell + FieldEstimator.NUMERICAL * w;
     // Outputs and their expectations lie in the output domain (infinite for staircase).
     this.outputRange = mechanism.outputHi() - mechanism.outputLo();
@@ -106,10 +120,18 @@ final class LinearMeanBounds {
     this.normalFrom = NormalApproximation.minimumCount(shape[0], shape[1]);
     int inputs = NormalApproximation.INPUTS;
     double g = 0;
+    double square = 0;
     for (int i = inputs / 4; i <= inputs - inputs / 4; i++) {
-      g += mechanism.outputMean(mechanism.domain().lo() + w * i / inputs);
+      double x = mechanism.domain().lo() + w * i / inputs;
+      g += mechanism.outputMean(x);
+      square += variance.meanSquare(mechanism.outputMean(x), mechanism.outputVariance(x));
     }
     this.gMiddleHalf = g / (inputs - 2 * (inputs / 4) + 1);
+    this.squareMiddleHalf = square / (inputs - 2 * (inputs / 4) + 1);
+    double lo = mechanism.domain().lo();
+    double hi = mechanism.domain().hi();
+    this.squareLo = variance.meanSquare(mechanism.outputMean(lo), mechanism.outputVariance(lo));
+    this.squareHi = variance.meanSquare(mechanism.outputMean(hi), mechanism.outputVariance(hi));
     BinStatistic[][] tails =
         identification == null
             ? new BinStatistic[][] {new BinStatistic[0], new BinStatistic[0]}
@@ -148,26 +170,36 @@ final class LinearMeanBounds {
   }
 
   /**
-   * The interval for a window of n outputs with this mean and these bin counts; NaN ends without
-   * one.
+   * The interval for a window of n outputs with this mean, mean square about the centre ({@link
+   * FieldAccumulator#meanSquare}) and these bin counts; NaN ends without one.
    */
-  Bounds bounds(long n, double outputMean, long[] counts) {
+  Bounds bounds(long n, double outputMean, double meanSquare, long[] counts) {
     if (identification == null || n < 1) {
       return new Bounds(Double.NaN, Double.NaN, OUTPUT_MEAN);
     }
     double[] upperShares = upper.sharesAt(n);
     double[] lowerShares = lower.sharesAt(n);
-    double hi = upper.bound(n, outputMean, counts, upperShares);
-    double lo = lower.bound(n, outputMean, counts, lowerShares);
+    double sd = sd(outputMean, meanSquare);
+    double hi = upper.bound(n, outputMean, sd, counts, upperShares);
+    double lo = lower.bound(n, outputMean, sd, counts, lowerShares);
     if (Double.isNaN(hi) || Double.isNaN(lo)) {
       return new Bounds(Double.NaN, Double.NaN, OUTPUT_MEAN);
     }
     boolean tails = upperShares[0] < 1 || lowerShares[0] < 1;
     if (lo > hi) {
       // One of the sides missed: keep the output mean's interval.
-      return outputMeanBounds(n, outputMean);
+      return outputMeanBounds(n, outputMean, meanSquare);
     }
-    return new Bounds(lo, hi, tails ? OUTPUT_MEAN_AND_TAILS : OUTPUT_MEAN);
+    // The tail statistics are studentised by their own spread; the output mean in its regime.
+    boolean studentised =
+        (upperShares[0] == 0 || studentised(n, upperShares[0], true))
+            && (lowerShares[0] == 0 || studentised(n, lowerShares[0], false));
+    return new Bounds(lo, hi, MeanIntervalMethod.of(studentised, tails));
+  }
+
+  /** The standard deviation the output mean is studentised by: the window's, plus snapping. */
+  private double sd(double outputMean, double meanSquare) {
+    return Math.sqrt(variance.estimate(outputMean, meanSquare)) + sdSlack;
   }
 
   /**
@@ -199,26 +231,38 @@ final class LinearMeanBounds {
    * spread): each statistic at its expectation, at the shares the count chooses, as {@link Side}
    * weighs its choice. {@code {lower, upper}}; NaN ends without an interval.
    */
-  double[] expectedInterval(long n, double g, Function<BinStatistic, double[]> moments) {
+  double[] expectedInterval(
+      long n, double g, double meanSquare, Function<BinStatistic, double[]> moments) {
     if (identification == null || n < 1) {
       return new double[] {Double.NaN, Double.NaN};
     }
+    double sd = sd(g, meanSquare);
     return new double[] {
-      lower.expectedBound(n, lower.sharesAt(n), g, moments),
-      upper.expectedBound(n, upper.sharesAt(n), g, moments)
+      lower.expectedBound(n, lower.sharesAt(n), g, sd, moments),
+      upper.expectedBound(n, upper.sharesAt(n), g, sd, moments)
     };
+  }
+
+  /**
+   * The expected mean square about the centre of an output whose input has this mean and variance.
+   */
+  double meanSquare(double mean, double outputVariance) {
+    return variance.meanSquare(mean, outputVariance);
   }
 
   /**
    * The output mean's interval alone, each side at 2.5 %, without the tail statistics: the fallback
    * when the sides cross, and a reference for comparisons.
    */
-  Bounds outputMeanBounds(long n, double outputMean) {
+  Bounds outputMeanBounds(long n, double outputMean, double meanSquare) {
     if (identification == null || n < 1) {
       return new Bounds(Double.NaN, Double.NaN, OUTPUT_MEAN);
     }
+    double sd = sd(outputMean, meanSquare);
     return new Bounds(
-        plainBound(n, outputMean, 1, false), plainBound(n, outputMean, 1, true), OUTPUT_MEAN);
+        plainBound(n, outputMean, sd, 1, false),
+        plainBound(n, outputMean, sd, 1, true),
+        MeanIntervalMethod.of(studentised(n, 1, true) && studentised(n, 1, false), false));
   }
 
   /** The normal quantile of one side at a share of its 2.5 %. */
@@ -234,8 +278,8 @@ final class LinearMeanBounds {
    * #plainHalfWidth}); NaN when the bound is not finite (staircase's unbounded outputs where
    * neither a normal interval nor Bernstein's holds).
    */
-  private double plainBound(long n, double mean, double share, boolean upperSide) {
-    double half = plainHalfWidth(n, share);
+  private double plainBound(long n, double mean, double sd, double share, boolean upperSide) {
+    double half = plainHalfWidth(n, sd, share, upperSide);
     if (!Double.isFinite(half)) {
       return Double.NaN;
     }
@@ -245,13 +289,36 @@ final class LinearMeanBounds {
   }
 
   /**
-   * The half-width of one side at a share of its 2.5 %: normal in its regime; below it the narrower
-   * of the normal with a widened quantile ({@link NormalApproximation#widenedQuantile}, its
-   * accepted error scaled by the share as the tail statistics' is) and Bernstein's (whose two-sided
-   * level is twice a side's). Both depend on n alone, so the choice does not look at the data.
+   * Whether one side at a share of its 2.5 % is studentised at n ({@link
+   * NormalApproximation#studentisedHolds}: its Edgeworth term at most a side's level at that share,
+   * the {@code 1/n} term at most {@link NormalApproximation#MAX_ERROR} of it). Depends on n alone.
    */
-  private double plainHalfWidth(long n, double share) {
+  private boolean studentised(long n, double share, boolean upperSide) {
     double z = quantile(share);
+    return NormalApproximation.studentisedHolds(
+        n,
+        variance.term(z, upperSide),
+        shape[0],
+        shape[1],
+        z,
+        NormalApproximation.MAX_WIDENED_ERROR * share,
+        NormalApproximation.MAX_ERROR * share);
+  }
+
+  /**
+   * The half-width of one side at a share of its 2.5 %: studentised by the window's standard
+   * deviation sd in its regime, the quantile widened by the side's Edgeworth term ({@link
+   * WindowVariance}). Below it, with the largest variance: normal in its regime; below that the
+   * narrower of the normal with a widened quantile ({@link NormalApproximation#widenedQuantile},
+   * its accepted error scaled by the share as the tail statistics' is) and Bernstein's (whose
+   * two-sided level is twice a side's). Which one depends on n alone, never on the data.
+   */
+  private double plainHalfWidth(long n, double sd, double share, boolean upperSide) {
+    double z = quantile(share);
+    if (studentised(n, share, upperSide)) {
+      double widened = z + variance.term(z, upperSide) / Math.sqrt(n);
+      return widened * sd / Math.sqrt(n) + meanSlack;
+    }
     if (n >= normalFrom) {
       return z * outputSd / Math.sqrt(n) + meanSlack;
     }
@@ -298,8 +365,8 @@ final class LinearMeanBounds {
     }
 
     /** The side's bound with these shares: the tightest of its statistics' at their shares. */
-    double bound(long n, double mean, long[] counts, double[] share) {
-      double bound = share[0] > 0 ? plainBound(n, mean, share[0], upperSide) : Double.NaN;
+    double bound(long n, double mean, double sd, long[] counts, double[] share) {
+      double bound = share[0] > 0 ? plainBound(n, mean, sd, share[0], upperSide) : Double.NaN;
       if (share[0] > 0 && Double.isNaN(bound)) {
         return Double.NaN;
       }
@@ -356,15 +423,17 @@ final class LinearMeanBounds {
 
     /** The side's expected bound with these shares, for the reference inputs. */
     private double expectedBound(long n, double[] share, Reference where) {
-      return expectedBound(n, share, where.g(LinearMeanBounds.this), where::moments);
+      double g = where.g(LinearMeanBounds.this);
+      return expectedBound(
+          n, share, g, sd(g, where.meanSquare(LinearMeanBounds.this)), where::moments);
     }
 
     /** The side's expected bound for inputs with output mean g and these tail moments. */
     double expectedBound(
-        long n, double[] share, double g, Function<BinStatistic, double[]> tailMoments) {
+        long n, double[] share, double g, double sd, Function<BinStatistic, double[]> tailMoments) {
       double bound = Double.NaN;
       if (share[0] > 0) {
-        bound = plainBound(n, g, share[0], upperSide);
+        bound = plainBound(n, g, sd, share[0], upperSide);
       }
       for (int t = 0; t < tails.length; t++) {
         if (share[t + 1] > 0) {
@@ -390,8 +459,10 @@ final class LinearMeanBounds {
     /** The output mean's expected interval width for the reference inputs. */
     private double plainWidth(long n, Reference where) {
       double g = where.g(LinearMeanBounds.this);
-      double half = plainHalfWidth(n, 1);
-      double[] plain = identification.inputMeans(g - half, g + half);
+      double sd = sd(g, where.meanSquare(LinearMeanBounds.this));
+      double[] plain =
+          identification.inputMeans(
+              g - plainHalfWidth(n, sd, 1, false), g + plainHalfWidth(n, sd, 1, true));
       return plain[1] - plain[0];
     }
   }
@@ -411,6 +482,16 @@ final class LinearMeanBounds {
         case HI -> id.maxMean();
         case HALF_EACH -> 0.5 * (id.minMean() + id.maxMean());
         case MIDDLE_HALF -> bounds.gMiddleHalf;
+      };
+    }
+
+    /** The expected mean square about the centre. */
+    double meanSquare(LinearMeanBounds bounds) {
+      return switch (this) {
+        case LO -> bounds.squareLo;
+        case HI -> bounds.squareHi;
+        case HALF_EACH -> 0.5 * (bounds.squareLo + bounds.squareHi);
+        case MIDDLE_HALF -> bounds.squareMiddleHalf;
       };
     }
 

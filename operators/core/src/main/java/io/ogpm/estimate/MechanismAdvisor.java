@@ -34,9 +34,11 @@ import java.util.Locale;
  * points, and the uniform mix (for distributions, the same over the {@link
  * PlannedDistributionError#BINS} bins). Point masses and pairs are where the worst cases lie: a
  * width is largest for inputs at an end band's edge or split between the ends, which are in the
- * set, and a test checks that random mixes of three arbitrary points never regret more. {@link
- * OptimizeFor#AGGREGATION} takes the worse of the means' and the distributions' regrets. Ties go to
- * the catalog's order (ogpm first). On a circle only the values are weighed.
+ * set, and a test checks that random mixes of three arbitrary points never regret more than {@link
+ * #SEARCH_TOLERANCE} more (a studentised width depends on the mix's variance as well as its mean,
+ * so a mix of three can exceed its pairs by a hair). {@link OptimizeFor#AGGREGATION} takes the
+ * worse of the means' and the distributions' regrets. Ties go to the catalog's order (ogpm first).
+ * On a circle only the values are weighed.
  */
 @Internal
 public final class MechanismAdvisor {
@@ -45,6 +47,11 @@ public final class MechanismAdvisor {
 
   /** The estimator's bins whose interval the means' widths are those of. */
   public static final int BINS = 50;
+
+  /**
+   * How much more than the searched worst a mix outside the search may regret: a relative 0.1 %.
+   */
+  public static final double SEARCH_TOLERANCE = 1e-3;
 
   /** Relative tolerance under which two worst regrets count as equal. */
   private static final double TIE = 1e-9;

@@ -47,17 +47,44 @@ final class NormalApproximation {
    * of both sides): the terms above with z in place of 1.96.
    */
   static double error(long n, double skewness, double excessKurtosis, double z) {
-    double g1 = Math.abs(skewness);
-    double phi = Math.exp(-z * z / 2) / Math.sqrt(2 * Math.PI);
+    double perSide = density(z) * Math.abs(skewness) * (z * z - 1) / (6 * Math.sqrt(n));
+    return perSide + kurtosisError(n, skewness, excessKurtosis, z);
+  }
+
+  /** The standard normal density. */
+  private static double density(double z) {
+    return Math.exp(-z * z / 2) / Math.sqrt(2 * Math.PI);
+  }
+
+  /** The kurtosis term alone (both sides): the part of {@link #error} of order {@code 1/n}. */
+  static double kurtosisError(long n, double skewness, double excessKurtosis, double z) {
     double he3 = z * z * z - 3 * z;
     double he5 = Math.pow(z, 5) - 10 * z * z * z + 15 * z;
-    double perSide = phi * g1 * (z * z - 1) / (6 * Math.sqrt(n));
-    double total =
-        2
-            * phi
-            * (Math.abs(excessKurtosis) * Math.abs(he3) / 24 + g1 * g1 * Math.abs(he5) / 72)
-            / n;
-    return perSide + total;
+    return 2
+        * density(z)
+        * (Math.abs(excessKurtosis) * Math.abs(he3) / 24 + skewness * skewness * Math.abs(he5) / 72)
+        / n;
+  }
+
+  /**
+   * Whether a side's studentised normal bound at quantile z, widened by its Edgeworth term {@code
+   * term / sqrt n} ({@link WindowVariance}), is used at n: the term it removes is at most {@code
+   * maxTermError} ({@code phi(z) term / sqrt n}, beyond which the expansion is not trusted to
+   * correct it) and the {@code 1/n} term it leaves at most {@code maxError}.
+   */
+  static boolean studentisedHolds(
+      long n,
+      double term,
+      double skewness,
+      double excessKurtosis,
+      double z,
+      double maxTermError,
+      double maxError) {
+    if (n < 2 || !Double.isFinite(term)) {
+      return false;
+    }
+    return density(z) * term / Math.sqrt(n) <= maxTermError
+        && kurtosisError(n, skewness, excessKurtosis, z) <= maxError;
   }
 
   /**
@@ -180,7 +207,7 @@ final class NormalApproximation {
   /**
    * Central moments 2, 3 and 4 of the output for unit input z, exactly (pieces) or by quadrature.
    */
-  private static double[] centralMoments(UnitMechanism unit, double z) {
+  static double[] centralMoments(UnitMechanism unit, double z) {
     double mean = unit.outputMean(z);
     if (unit instanceof PiecewiseUnitMechanism piecewise) {
       PiecewiseDistribution d = piecewise.distribution(z);

@@ -10,7 +10,8 @@ import java.util.Map;
  * any data, for windows of n outputs whose inputs are a given mix of points: what choosing a
  * mechanism for window means weighs ({@code mechanism: auto}).
  *
- * <p>Expected: every statistic of {@link LinearMeanBounds} at its expectation for the mix, a tail
+ * <p>Expected: every statistic of {@link LinearMeanBounds} at its expectation for the mix (the
+ * window's variance estimate too, a linear function of its mean and mean square), a tail
  * statistic's spread at the mixture's ({@code sum w E[psi^2 | x] - (sum w E[psi | x])^2}), at the
  * error-level shares the count chooses. So the width is that of the interval's own bounds (the
  * normal or Bernstein margin, the identification of the mean function and of each tail statistic),
@@ -23,14 +24,17 @@ import java.util.Map;
 public final class PlannedMeanInterval {
   private final LinearMeanBounds bounds;
   private final double[] means;
+  private final double[] squares;
   private final Map<BinStatistic, double[][]> tailMoments = new IdentityHashMap<>();
 
   private PlannedMeanInterval(
       Mechanism mechanism, FieldBinning binning, LinearMeanBounds bounds, double[] points) {
     this.bounds = bounds;
     this.means = new double[points.length];
+    this.squares = new double[points.length];
     for (int i = 0; i < points.length; i++) {
       means[i] = mechanism.outputMean(points[i]);
+      squares[i] = bounds.meanSquare(means[i], mechanism.outputVariance(points[i]));
     }
     BinStatistic[] upper = bounds.upperTails();
     BinStatistic[] lower = bounds.lowerTails();
@@ -75,13 +79,16 @@ public final class PlannedMeanInterval {
    */
   public double width(long n, double[] weights) {
     double g = 0;
+    double square = 0;
     for (int i = 0; i < weights.length; i++) {
       g += weights[i] * means[i];
+      square += weights[i] * squares[i];
     }
     double[] interval =
         bounds.expectedInterval(
             n,
             g,
+            square,
             s -> {
               double[][] m = tailMoments.get(s);
               double first = 0;

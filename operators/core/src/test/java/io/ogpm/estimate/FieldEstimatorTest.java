@@ -27,8 +27,17 @@ class FieldEstimatorTest {
   }
 
   /** An accumulator that has seen n values of mean {@code mean} (sums only, empty histogram). */
+  /**
+   * A window of n outputs with this mean, spread as the mechanism's largest variance (the mean
+   * square about the centre that gives).
+   */
   private static FieldAccumulator withMean(FieldEstimator estimator, long n, double mean) {
-    return estimator.newAccumulator().withMoments(n, n * mean, 0, 0);
+    FieldBinning b = estimator.binning();
+    double shift = mean - b.centre();
+    return estimator
+        .newAccumulator()
+        .withMoments(n, n * mean, 0, 0)
+        .withSquares(n * (shift * shift + estimator.mechanism().maxOutputVariance()), b);
   }
 
   @Test
@@ -103,36 +112,66 @@ class FieldEstimatorTest {
 
   @Test
   void linearIntervalIsTheOutputMeanIntervalWithItsSlackFromTheNormalCountOn() {
-    // pm: E[M(x)] = x, so the interval is [L - step, U + step] with [L, U] = mean +- half, half =
-    // 1.96 sd / sqrt(n) + slack, sd = sqrt(maxVar) + one cell + 1e-6 w, slack one cell + 1e-12 w;
-    // below the normal count, the narrower of the normal one at the widened quantile and
-    // Bernstein's half-width over the output range at 5 %.
+    // pm: E[M(x)] = x, so the interval is [L - step, U + step] with [L, U] = mean +- half. In the
+    // studentised regime half = (1.96 + term / sqrt n) sd / sqrt(n) + slack, sd = sqrt(the
+    // window's variance estimate) + one cell + 1e-6 w; below it, with sd = sqrt(maxVar) + one cell
+    // + 1e-6 w, the normal one from the normal count on, else the narrower of the normal one at
+    // the widened quantile and Bernstein's half-width over the output range at 5 %; slack one cell
+    // + 1e-12 w.
     double lo = -1;
     double w = 4;
     Mechanism m = classical(MechanismType.PM, 4, lo, lo + w);
     FieldEstimator estimator = FieldEstimator.of(m, 10);
     long normalFrom = NormalApproximation.minimumCount(m);
     assertThat(normalFrom).isEqualTo(141); // as OGPM at eps 4: the same skewness bound
-    double sd = Math.sqrt(m.maxOutputVariance()) + m.cellWidth() + 1e-6 * w;
+    double cellSd = m.cellWidth() + 1e-6 * w;
+    double largestSd = Math.sqrt(m.maxOutputVariance()) + cellSd;
     double slack = m.cellWidth() + 1e-12 * w;
     double step = identificationStep(w);
     double mean = 1.25;
     double[] shape = NormalApproximation.largestShape(m);
-    for (long n : new long[] {normalFrom / 4, normalFrom - 1, normalFrom, 4 * normalFrom}) {
-      double widened =
-          NormalApproximation.widenedQuantile(n, shape[0], shape[1], Interval.Z95, 0.01);
-      double half =
-          n >= normalFrom
-              ? Interval.Z95 * sd / Math.sqrt(n) + slack
-              : Math.min(
-                      Double.isNaN(widened)
-                          ? Double.POSITIVE_INFINITY
-                          : widened * sd / Math.sqrt(n),
-                      NormalApproximation.bernsteinHalfWidth(
-                          n, sd * sd, m.outputHi() - m.outputLo(), 0.05))
-                  + slack;
-      Interval interval = estimator.estimate(withMean(estimator, n, mean), false).linear().mean();
-      assertThat(interval.lower()).as("n = %s", n).isCloseTo(mean - half - step, within(1e-13));
+    WindowVariance variance = WindowVariance.of(m);
+    double term = variance.term(Interval.Z95, true);
+    double lowerTerm = variance.term(Interval.Z95, false);
+    assertThat(lowerTerm).isCloseTo(term, within(1e-9)); // pm is symmetric
+    long studentisedFrom = 2;
+    while (!NormalApproximation.studentisedHolds(
+        studentisedFrom,
+        term,
+        shape[0],
+        shape[1],
+        Interval.Z95,
+        NormalApproximation.MAX_WIDENED_ERROR,
+        NormalApproximation.MAX_ERROR)) {
+      studentisedFrom++;
+    }
+    assertThat(studentisedFrom).isLessThan(normalFrom);
+    for (long n : new long[] {studentisedFrom - 1, studentisedFrom, 4 * normalFrom}) {
+      FieldAccumulator acc = withMean(estimator, n, mean);
+      double half;
+      double lowerHalf;
+      if (n >= studentisedFrom) {
+        double sd =
+            Math.sqrt(variance.estimate(mean, acc.meanSquare(estimator.binning()))) + cellSd;
+        half = (Interval.Z95 + term / Math.sqrt(n)) * sd / Math.sqrt(n) + slack;
+        lowerHalf = (Interval.Z95 + lowerTerm / Math.sqrt(n)) * sd / Math.sqrt(n) + slack;
+      } else {
+        double widened =
+            NormalApproximation.widenedQuantile(n, shape[0], shape[1], Interval.Z95, 0.01);
+        half =
+            Math.min(
+                    Double.isNaN(widened)
+                        ? Double.POSITIVE_INFINITY
+                        : widened * largestSd / Math.sqrt(n),
+                    NormalApproximation.bernsteinHalfWidth(
+                        n, largestSd * largestSd, m.outputHi() - m.outputLo(), 0.05))
+                + slack;
+        lowerHalf = half;
+      }
+      Interval interval = estimator.estimate(acc, false).linear().mean();
+      assertThat(interval.lower())
+          .as("n = %s", n)
+          .isCloseTo(mean - lowerHalf - step, within(1e-13));
       assertThat(interval.upper()).as("n = %s", n).isCloseTo(mean + half + step, within(1e-13));
       assertThat(interval.estimate()).isCloseTo(mean, within(1e-13));
     }
@@ -456,8 +495,10 @@ class FieldEstimatorTest {
                 .frequencies());
     assertThat(light.distribution()).isNull();
     assertThat(now.distribution()).isNotNull();
-    assertThat(light.linear().intervalMethod()).isEqualTo(MeanIntervalMethod.OUTPUT_MEAN);
-    assertThat(now.linear().intervalMethod()).isEqualTo(MeanIntervalMethod.OUTPUT_MEAN_AND_TAILS);
+    assertThat(light.linear().intervalMethod())
+        .isEqualTo(MeanIntervalMethod.STUDENTISED_OUTPUT_MEAN);
+    assertThat(now.linear().intervalMethod())
+        .isEqualTo(MeanIntervalMethod.STUDENTISED_OUTPUT_MEAN_AND_TAILS);
     // Inputs on the middle half: the tails make the shipped interval several times narrower.
     double lightWidth = light.linear().mean().upper() - light.linear().mean().lower();
     double width = now.linear().mean().upper() - now.linear().mean().lower();

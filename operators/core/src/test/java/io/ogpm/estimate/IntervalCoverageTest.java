@@ -399,7 +399,11 @@ class IntervalCoverageTest {
                 Locale.ROOT,
                 " %.3g |",
                 2 * Interval.Z95 * Math.sqrt(o.outputVariance(middle)) / (slope * Math.sqrt(n))));
-        LinearMeanBounds.Bounds plain = pmBounds.outputMeanBounds(n, middle);
+        LinearMeanBounds.Bounds plain =
+            pmBounds.outputMeanBounds(
+                n,
+                p.outputMean(middle),
+                pmBounds.meanSquare(p.outputMean(middle), p.outputVariance(middle)));
         pm.append(String.format(Locale.ROOT, " %.3g |", plain.upper() - plain.lower()));
       }
     }
@@ -719,7 +723,10 @@ class IntervalCoverageTest {
             tallyLinear(r, rawJson, truth);
             if (o != null) {
               LinearMeanBounds.Bounds before =
-                  estimator.linearBounds().outputMeanBounds(acc.getCount(), acc.mean());
+                  estimator
+                      .linearBounds()
+                      .outputMeanBounds(
+                          acc.getCount(), acc.mean(), acc.meanSquare(estimator.binning()));
               o.add(
                   true,
                   truth >= before.lower() && truth <= before.upper(),

@@ -89,8 +89,11 @@ class IntervalDerivationTest {
 
   @Test
   void unbiasedMechanismIntervalIsTheNormalIntervalOfTheOutputMean() {
-    // pm: E[M(x)] = x, so the consistent means are [L, U] itself; L and U are the raw mean +- 1.96
-    // sqrt(maxVar / n) plus the slack of one grid cell and the numerical tolerance.
+    // pm: E[M(x)] = x, so the consistent means are [L, U] itself; L and U are the raw mean +- (1.96
+    // + term / sqrt n) sd / sqrt(n), sd the square root of the window's variance estimate (plus a
+    // grid cell and the numerical tolerance), plus the slack of one grid cell and the numerical
+    // tolerance. The estimate is that of the average variance given the window's inputs: pm's
+    // variance is quadratic in x, so the model is exact and the estimate unbiased.
     Mechanism m =
         MechanismCatalog.of(
             MechanismSpec.builder()
@@ -102,14 +105,27 @@ class IntervalDerivationTest {
     AesCtrSource bits = AesCtrSource.seeded(5);
     FieldAccumulator acc = estimator.newAccumulator();
     int n = 5_000;
+    double averageVariance = 0;
     for (int i = 0; i < n; i++) {
-      acc.add(m.perturb(0.5 + 2 * bits.nextUniform(), bits), estimator.binning());
+      double x = 0.5 + 2 * bits.nextUniform();
+      averageVariance += m.outputVariance(x) / n;
+      acc.add(m.perturb(x, bits), estimator.binning());
     }
+    WindowVariance model = WindowVariance.of(m);
+    double estimate = model.estimate(acc.mean(), acc.meanSquare(estimator.binning()));
+    // Its standard error here is about 2 % (the sample variance's at pm's kurtosis).
+    assertThat(estimate).isCloseTo(averageVariance, within(0.06 * averageVariance));
+    assertThat(estimate).isLessThan(0.8 * m.maxOutputVariance());
     LinearMeans means = estimator.estimate(acc, false).linear();
-    double half = Interval.Z95 * Math.sqrt(m.maxOutputVariance() / n);
+    double sd = Math.sqrt(estimate) + m.cellWidth() + 1e-6 * 4;
+    double upper = (Interval.Z95 + model.term(Interval.Z95, true) / Math.sqrt(n)) * sd;
+    double lower = (Interval.Z95 + model.term(Interval.Z95, false) / Math.sqrt(n)) * sd;
     double step = 4 * STEP;
-    assertThat(means.mean().lower()).isCloseTo(acc.mean() - half, within(step + 1e-6));
-    assertThat(means.mean().upper()).isCloseTo(acc.mean() + half, within(step + 1e-6));
+    assertThat(means.mean().lower())
+        .isCloseTo(acc.mean() - lower / Math.sqrt(n), within(step + 1e-6));
+    assertThat(means.mean().upper())
+        .isCloseTo(acc.mean() + upper / Math.sqrt(n), within(step + 1e-6));
+    assertThat(means.intervalMethod()).isEqualTo(MeanIntervalMethod.STUDENTISED_OUTPUT_MEAN);
     assertThat(means.mean().estimate()).isCloseTo(acc.mean(), within(1e-9));
     assertThat(means.raw()).isEqualTo(acc.mean());
   }

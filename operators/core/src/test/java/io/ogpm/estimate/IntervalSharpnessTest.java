@@ -69,7 +69,9 @@ class IntervalSharpnessTest {
 
     double oldWidth() {
       LinearMeanBounds.Bounds b =
-          estimator.linearBounds().outputMeanBounds(acc.getCount(), acc.mean());
+          estimator
+              .linearBounds()
+              .outputMeanBounds(acc.getCount(), acc.mean(), acc.meanSquare(estimator.binning()));
       return b.upper() - b.lower();
     }
   }

@@ -105,10 +105,12 @@ class LinearMeanBoundsTest {
       for (int o = 0; o < p.length; o++) {
         counts[o] = Math.round(n * p[o]);
       }
-      LinearMeanBounds.Bounds interval = b.bounds(n, m.outputMean(x0), counts);
+      LinearMeanBounds.Bounds interval =
+          b.bounds(
+              n, m.outputMean(x0), b.meanSquare(m.outputMean(x0), m.outputVariance(x0)), counts);
       assertThat(interval.lower()).as("x0 %s", x0).isLessThanOrEqualTo(x0 + 1e-9);
       assertThat(interval.upper()).as("x0 %s", x0).isGreaterThanOrEqualTo(x0 - 1e-9);
-      assertThat(interval.method()).isEqualTo(LinearMeanBounds.OUTPUT_MEAN_AND_TAILS);
+      assertThat(interval.method()).isEqualTo(MeanIntervalMethod.STUDENTISED_OUTPUT_MEAN_AND_TAILS);
       if (x0 == 0.5) {
         assertThat(interval.upper() - interval.lower()).isLessThan(0.02);
       }

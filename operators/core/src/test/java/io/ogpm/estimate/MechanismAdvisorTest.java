@@ -123,8 +123,11 @@ class MechanismAdvisorTest {
   @Test
   void atEpsilonFourNoMechanismIsNarrowestEverywhereAndTheChoiceHasTheSmallestWorstRatio() {
     Map<Case, MechanismType> winner = table(4, 20_000);
-    assertThat(winner.get(Case.MIDDLE)).isEqualTo(MechanismType.OGPM);
-    assertThat(winner.get(Case.HALF_EACH_END)).isNotEqualTo(MechanismType.OGPM);
+    // Studentised, pm's interval in the middle is as narrow as ogpm's; neither is at the ends.
+    assertThat(winner.get(Case.MIDDLE)).isIn(MechanismType.OGPM, MechanismType.PM);
+    assertThat(winner.get(Case.HALF_EACH_END))
+        .isNotEqualTo(MechanismType.OGPM)
+        .isNotEqualTo(winner.get(Case.MIDDLE));
   }
 
   /**
@@ -267,7 +270,7 @@ class MechanismAdvisorTest {
               .as(
                   "eps %s, n %s, %s: random mixes' regret over the searched worst",
                   eps, n, rows.get(c).type())
-              .isLessThanOrEqualTo(1 + 1e-9);
+              .isLessThanOrEqualTo(1 + MechanismAdvisor.SEARCH_TOLERANCE);
         }
       }
     }

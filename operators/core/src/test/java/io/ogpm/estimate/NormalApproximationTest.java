@@ -127,25 +127,31 @@ class NormalApproximationTest {
   }
 
   @Test
-  void theOutputMeansIntervalWidensSmoothlyBelowTheNormalRegime() {
-    // pm at eps 5.5 starts its normal regime at 364 outputs; one fewer used to take Bernstein's,
-    // 1.64 times as wide.
+  void theOutputMeanIsStudentisedFromAFewDozenOutputsAndBernsteinBoundsItBelow() {
+    // pm at eps 5.5 (a field's epsilon under field sampling): the demo's windows of about 320
+    // reports per field are well inside the studentised regime, which starts where the 1/n term
+    // reaches 1 %.
     Mechanism pm =
         MechanismCatalog.of(MechanismSpec.builder().type(MechanismType.PM).epsilon(5.5).build());
     LinearMeanBounds bounds = FieldEstimator.of(pm, 20).linearBounds();
-    long from = NormalApproximation.minimumCount(pm);
-    assertThat(from).isEqualTo(364);
     double middle = pm.outputMean(0.5);
-    LinearMeanBounds.Bounds at = bounds.outputMeanBounds(from, middle);
-    LinearMeanBounds.Bounds below = bounds.outputMeanBounds(from - 1, middle);
-    double ratio = (below.upper() - below.lower()) / (at.upper() - at.lower());
-    assertThat(ratio).isBetween(1.0, 1.05);
-    // And never wider than Bernstein's.
-    long n = 200;
-    LinearMeanBounds.Bounds small = bounds.outputMeanBounds(n, middle);
+    double square = bounds.meanSquare(middle, pm.outputVariance(0.5));
+    long from = 2;
+    while (bounds.outputMeanBounds(from, middle, square).method()
+        != MeanIntervalMethod.STUDENTISED_OUTPUT_MEAN) {
+      from++;
+    }
+    assertThat(from).isBetween(50L, 320L);
+    for (long n = from; n < from + 1000; n += 97) {
+      assertThat(bounds.outputMeanBounds(n, middle, square).method())
+          .isEqualTo(MeanIntervalMethod.STUDENTISED_OUTPUT_MEAN);
+    }
+    // Below it, the largest variance's interval: never wider than Bernstein's.
+    LinearMeanBounds.Bounds small = bounds.outputMeanBounds(from - 1, middle, square);
+    assertThat(small.method()).isEqualTo(MeanIntervalMethod.OUTPUT_MEAN);
     double bernstein =
         NormalApproximation.bernsteinHalfWidth(
-            n, pm.maxOutputVariance(), pm.outputHi() - pm.outputLo(), 0.05);
+            from - 1, pm.maxOutputVariance(), pm.outputHi() - pm.outputLo(), 0.05);
     assertThat((small.upper() - small.lower()) / 2).isLessThan(bernstein);
   }
 

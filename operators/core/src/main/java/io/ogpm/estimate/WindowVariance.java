@@ -1,0 +1,159 @@
+package io.ogpm.estimate;
+
+import io.ogpm.mechanism.Mechanism;
+import io.ogpm.mechanism.UnitMechanism;
+import org.hipparchus.exception.MathIllegalArgumentException;
+import org.hipparchus.linear.MatrixUtils;
+import org.hipparchus.linear.QRDecomposition;
+import org.hipparchus.linear.RealMatrix;
+import org.hipparchus.linear.RealVector;
+
+/**
+ * The variance of a window's mean output given its inputs, estimated from the window's own sums:
+ * what the output mean's interval is studentised by ({@link LinearMeanBounds}).
+ *
+ * <p><b>What is estimated.</b> Given the inputs {@code x_1..x_n}, the mean output has variance
+ * {@code V / n} with {@code V = (1/n) sum v(x_i)}, v the mechanism's output variance at an input.
+ * The outputs' sample variance estimates more than V: it also holds the spread of the inputs' mean
+ * outputs {@code g(x_i)}, which for readings clamped to both ends is ten times V at high epsilon.
+ * So V is estimated instead through the model {@code v(x) <= a + b g(x) + d m(x)}, {@code m(x) =
+ * E[(M(x) - c)^2]} the mean square about the domain's centre c: the window's mean output and mean
+ * square have expectations {@code (1/n) sum g(x_i)} and {@code (1/n) sum m(x_i)}, so {@code a + b
+ * ybar + d s} (s the window's mean square about c) is unbiased for a bound of V, whatever the
+ * inputs. For mechanisms whose g is affine and v quadratic in x (pm, sw, hm, staircase, the Laplace
+ * mechanisms) the model is exact: v is a combination of 1, g and m. For the others (ogpm's flat
+ * ends) a, b and d are the least-squares fit over {@value NormalApproximation#INPUTS} + 1 equally
+ * spaced inputs with a raised until the fit lies above v at each of them. An estimate is clamped to
+ * the range of v over those inputs and the mechanism's largest variance, which holds V.
+ *
+ * <p><b>Its Edgeworth term.</b> With {@code T = sqrt n (ybar - mu) / sqrt(Vhat)}, the one-sided
+ * miss of the normal quantile z is, to order {@code 1/sqrt n} (the delta method on the cumulants of
+ * T: its mean {@code -rho / (2 sqrt n)}, its third cumulant {@code (gamma - 3 rho) / sqrt n}),
+ * {@code phi(z) (rho / 2 + (3 rho - gamma) (z^2 - 1) / 6) / sqrt n} for the upper bound and {@code
+ * phi(z) (-rho / 2 + (gamma - 3 rho) (z^2 - 1) / 6) / sqrt n} for the lower, gamma the skewness of
+ * one output and {@code rho = Cov(M, b M + d (M - c)^2) / sigma^3 = d gamma + (2 d (mu - c) + b) /
+ * sigma} the correlation of the variance estimate with the output. With the sample variance (d = 1,
+ * b = -2 (mu - c)) this is Hall's {@code gamma (2 z^2 + 1) / 6} ("The Bootstrap and Edgeworth
+ * Expansion", 1992, section 2.6); with a known variance (b = d = 0) the standardised mean's {@code
+ * -gamma (z^2 - 1) / 6}. The largest of each over the inputs (a criterion, as {@link
+ * NormalApproximation} takes its moments) widens a side's quantile by that much over {@code sqrt n}
+ * (Cornish-Fisher), which removes the term for every input.
+ */
+final class WindowVariance {
+  private final double a;
+  private final double b;
+  private final double d;
+  private final double centre;
+  private final double smallest;
+  private final double largest;
+  private final double[] rho;
+  private final double[] gamma;
+
+  private WindowVariance(
+      double[] coefficients,
+      double centre,
+      double smallest,
+      double largest,
+      double[] rho,
+      double[] gamma) {
+    this.a = coefficients[0];
+    this.b = coefficients[1];
+    this.d = coefficients[2];
+    this.centre = centre;
+    this.smallest = smallest;
+    this.largest = largest;
+    this.rho = rho;
+    this.gamma = gamma;
+  }
+
+  /** The model of a classical mechanism's output variance. */
+  static WindowVariance of(Mechanism mechanism) {
+    int inputs = NormalApproximation.INPUTS;
+    double lo = mechanism.domain().lo();
+    double w = mechanism.domain().width();
+    double c = lo + w / 2;
+    double[] g = new double[inputs + 1];
+    double[] v = new double[inputs + 1];
+    double[] m = new double[inputs + 1];
+    RealMatrix basis = MatrixUtils.createRealMatrix(inputs + 1, 3);
+    for (int i = 0; i <= inputs; i++) {
+      double x = lo + w * i / inputs;
+      g[i] = mechanism.outputMean(x);
+      v[i] = mechanism.outputVariance(x);
+      m[i] = v[i] + (g[i] - c) * (g[i] - c);
+      basis.setEntry(i, 0, 1);
+      basis.setEntry(i, 1, g[i] - c);
+      basis.setEntry(i, 2, m[i]);
+    }
+    double[] fit;
+    try {
+      fit =
+          new QRDecomposition(basis, 0)
+              .getSolver()
+              .solve(MatrixUtils.createRealVector(v))
+              .toArray();
+    } catch (MathIllegalArgumentException singular) {
+      // No fit (v has no spread to explain): the largest variance, a known bound.
+      fit = new double[] {0, 0, 0};
+    }
+    RealVector fitted = basis.operate(MatrixUtils.createRealVector(fit));
+    double largest = mechanism.maxOutputVariance();
+    double smallest = largest;
+    double below = 0;
+    for (int i = 0; i <= inputs; i++) {
+      below = Math.max(below, v[i] - fitted.getEntry(i));
+      smallest = Math.min(smallest, v[i]);
+    }
+    // Raised above v at every input, with a margin for the fit's rounding.
+    double[] coefficients = {
+      fit[0] - fit[1] * c + below + FieldEstimator.NUMERICAL * largest, fit[1], fit[2]
+    };
+    UnitMechanism unit = mechanism.unit();
+    double[] rho = new double[inputs + 1];
+    double[] gamma = new double[inputs + 1];
+    for (int i = 0; i <= inputs; i++) {
+      double[] central = NormalApproximation.centralMoments(unit, (double) i / inputs);
+      gamma[i] = central[1] / Math.pow(central[0], 1.5);
+      double sigma = Math.sqrt(v[i]);
+      rho[i] = fit[2] * gamma[i] + (2 * fit[2] * (g[i] - c) + fit[1]) / sigma;
+    }
+    return new WindowVariance(coefficients, c, smallest, largest, rho, gamma);
+  }
+
+  /**
+   * The estimate of V for a window with this mean output and mean square about the centre, clamped
+   * to the range of v.
+   */
+  double estimate(double mean, double meanSquare) {
+    double estimate = a + b * mean + d * meanSquare;
+    return Math.min(largest, Math.max(smallest, estimate));
+  }
+
+  /**
+   * The expected mean square about the centre for one output of an input whose output has this mean
+   * and variance: what a reference mix's expected estimate is made of.
+   */
+  double meanSquare(double mean, double variance) {
+    return variance + (mean - centre) * (mean - centre);
+  }
+
+  /**
+   * The Edgeworth term of the upper (or lower) side at quantile z, times {@code sqrt n}: the
+   * largest over the inputs, at least 0. The side's quantile is {@code z + term / sqrt n}.
+   */
+  double term(double z, boolean upperSide) {
+    double h = (z * z - 1) / 6;
+    double largestTerm = 0;
+    for (int i = 0; i < rho.length; i++) {
+      double t =
+          upperSide
+              ? rho[i] / 2 + (3 * rho[i] - gamma[i]) * h
+              : -rho[i] / 2 + (gamma[i] - 3 * rho[i]) * h;
+      if (Double.isNaN(t)) {
+        return Double.POSITIVE_INFINITY;
+      }
+      largestTerm = Math.max(largestTerm, t);
+    }
+    return largestTerm;
+  }
+}
