@@ -24,19 +24,22 @@ import io.ogpm.annotation.Internal;
  * <p>What the intervals cover: each holds the truth of the window in at least 95 % of windows,
  * whatever the inputs. {@code meanInterval} holds the mean of the window's actual inputs: it is the
  * range of means consistent with the window's outputs, {@code meanIntervalMethod} says which of
- * their statistics: {@code output-mean} (their mean) or {@code output-mean-and-tails} (also the
- * tails at the ends of their histogram, where the mechanism clamps; {@link
- * io.ogpm.estimate.LinearMeans}). {@code meanIdentifiedWidth} is the part of that interval more
- * readings would not remove, and {@code meanAlternative} names, where that part is most of it, the
- * mechanism whose interval would be narrower ({@code mechanism}, {@code expectedWidth}). {@code
- * circularMeanInterval} and {@code resultantLengthInterval} hold the direction and length of the
- * inputs' mean resultant vector, together ({@link io.ogpm.estimate.CircularMeans}); the direction
- * interval is {@code [lo, hi]} when the data say nothing about the direction, and an interval whose
- * lower end is above its upper end crosses the seam. An interval is {@code null} where the
- * mechanism allows no valid one (a mechanism that is not rotation invariant on a circle). An empty
- * window has no mean of any kind (its estimate has none), and no band or distribution. The
- * quantiles and exceedances are read off the cumulative band: with it, every one of them holds its
- * truth (of the window's actual inputs) in at least 95 % of windows, all at once.
+ * their statistics and how: {@code studentised-output-mean} (their mean, its margin from the
+ * window's own variance) or {@code studentised-output-mean-and-tails} (also the tails at the ends
+ * of their histogram, where the mechanism clamps), or below the studentised regime {@code
+ * output-mean} and {@code output-mean-and-tails} (the margin from the mechanism's largest variance;
+ * {@link io.ogpm.estimate.MeanIntervalMethod}). {@code meanIdentifiedWidth} is the part of that
+ * interval more readings would not remove, and {@code meanAlternative} names, where that part is
+ * most of it, the mechanism whose interval would be narrower ({@code mechanism}, {@code
+ * expectedWidth}). {@code circularMeanInterval} and {@code resultantLengthInterval} hold the
+ * direction and length of the inputs' mean resultant vector, together ({@link
+ * io.ogpm.estimate.CircularMeans}); the direction interval is {@code [lo, hi]} when the data say
+ * nothing about the direction, and an interval whose lower end is above its upper end crosses the
+ * seam. An interval is {@code null} where the mechanism allows no valid one (a mechanism that is
+ * not rotation invariant on a circle). An empty window has no mean of any kind (its estimate has
+ * none), and no band or distribution. The quantiles and exceedances are read off the cumulative
+ * band: with it, every one of them holds its truth (of the window's actual inputs) in at least 95 %
+ * of windows, all at once.
  *
  * <p>The headline {@code mean} (and {@code circularMean}) is the reconstructed one for method
  * {@code em}; otherwise the unbiased one where the mechanism has one, else the raw mean. Both

@@ -291,7 +291,8 @@ final class LinearMeanBounds {
   /**
    * Whether one side at a share of its 2.5 % is studentised at n ({@link
    * NormalApproximation#studentisedHolds}: its Edgeworth term at most a side's level at that share,
-   * the {@code 1/n} term at most {@link NormalApproximation#MAX_ERROR} of it). Depends on n alone.
+   * the {@code 1/n} term at most {@link NormalApproximation#MAX_REMAINDER} of it). Depends on n
+   * alone.
    */
   private boolean studentised(long n, double share, boolean upperSide) {
     double z = quantile(share);
@@ -302,7 +303,7 @@ final class LinearMeanBounds {
         shape[1],
         z,
         NormalApproximation.MAX_WIDENED_ERROR * share,
-        NormalApproximation.MAX_ERROR * share);
+        NormalApproximation.MAX_REMAINDER * share);
   }
 
   /**

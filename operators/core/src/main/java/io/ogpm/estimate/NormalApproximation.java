@@ -51,6 +51,14 @@ final class NormalApproximation {
     return perSide + kurtosisError(n, skewness, excessKurtosis, z);
   }
 
+  /**
+   * The largest {@code 1/n} term (both sides together, so about a point per side) left by a
+   * studentised bound whose Edgeworth term is removed ({@link #studentisedHolds}). A criterion, as
+   * the term is the standardised mean's: the coverage grid checks the counts it admits at the ends
+   * and at high epsilon, where the kurtosis is largest.
+   */
+  static final double MAX_REMAINDER = 0.02;
+
   /** The standard normal density. */
   private static double density(double z) {
     return Math.exp(-z * z / 2) / Math.sqrt(2 * Math.PI);

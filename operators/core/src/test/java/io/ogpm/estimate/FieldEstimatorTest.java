@@ -142,7 +142,7 @@ class FieldEstimatorTest {
         shape[1],
         Interval.Z95,
         NormalApproximation.MAX_WIDENED_ERROR,
-        NormalApproximation.MAX_ERROR)) {
+        NormalApproximation.MAX_REMAINDER)) {
       studentisedFrom++;
     }
     assertThat(studentisedFrom).isLessThan(normalFrom);

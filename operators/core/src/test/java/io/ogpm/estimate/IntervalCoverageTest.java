@@ -94,25 +94,32 @@ class IntervalCoverageTest {
 
   /**
    * The weak spots every mechanism {@code auto} may choose is checked at, besides ogpm's whole
-   * grid: both ends, their mixture, the middle, uniform, either side of a flat end's edge and
-   * MotionSense-shaped readings.
+   * grid: both ends, their mixtures, the middle, uniform, the output bins' edges, either side of a
+   * flat end's edge and MotionSense-shaped readings. The studentised interval's weak spots are the
+   * ends (the largest skewness) and their mixtures (the variance estimate's model must not take
+   * their spread for noise, nor miss it).
    */
   static final LinearInputs[] CANDIDATE_INPUTS = {
     LinearInputs.POINT_LO,
     LinearInputs.POINT_HI,
     LinearInputs.ENDS_50_50,
+    LinearInputs.ENDS_90_10,
     LinearInputs.POINT_MIDDLE,
+    LinearInputs.OUTPUT_BIN_EDGES,
     LinearInputs.UNIFORM,
     LinearInputs.INSIDE_FLAT_END,
     LinearInputs.OUTSIDE_FLAT_END,
     LinearInputs.MOTIONSENSE
   };
 
-  /** A small epsilon, and the epsilons per report the sample's fields are reported at. */
-  static final double[] CANDIDATE_EPSILONS = {0.5, 2.75, 5.5};
+  /**
+   * A small epsilon, the epsilons per report the sample's fields are reported at, and a high one
+   * (where skewness bites).
+   */
+  static final double[] CANDIDATE_EPSILONS = {0.5, 2.75, 5.5, 8};
 
-  /** Around the demo's reports per field and window, and five times that. */
-  static final int[] CANDIDATE_SIZES = {200, 1000};
+  /** Small windows, around the demo's reports per field and window, and three times that. */
+  static final int[] CANDIDATE_SIZES = {100, 320, 1000};
 
   static final int CANDIDATE_WINDOWS = scaled(1000);
 

@@ -19,8 +19,9 @@ import org.apache.flink.types.Row;
  * io.ogpm.estimate.FieldEstimator}): {@code mean} is the unbiased estimate where the mechanism's
  * mean function is affine (else the perturbed values' mean) moved into the interval; the interval
  * holds the mean of the group's or window's actual inputs in at least 95 % of groups whatever the
- * inputs; {@code mean_interval_method} says what it used ({@code output-mean} or {@code
- * output-mean-and-tails}, {@link io.ogpm.estimate.MeanIntervalMethod}). {@code mean_lower} and
+ * inputs; {@code mean_interval_method} says what it used ({@code studentised-output-mean}, {@code
+ * studentised-output-mean-and-tails}, or below the studentised regime {@code output-mean} or {@code
+ * output-mean-and-tails}; {@link io.ogpm.estimate.MeanIntervalMethod}). {@code mean_lower} and
  * {@code mean_upper} are NULL where the mechanism allows no valid interval, {@code unbiased_mean}
  * where it has no affine mean function. NULL for a group without values. See {@link
  * EstimateFunction} for what is left out.
