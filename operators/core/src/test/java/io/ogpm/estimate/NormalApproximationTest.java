@@ -146,14 +146,17 @@ class NormalApproximationTest {
       assertThat(bounds.outputMeanBounds(n, middle, square).method())
           .isEqualTo(MeanIntervalMethod.STUDENTISED_OUTPUT_MEAN);
     }
-    // Below it, the largest variance's interval: never wider than Bernstein's (plus a grid cell).
+    // Below it, the largest variance's interval: never wider than Bernstein's (plus a grid cell and
+    // a step of the identification).
     LinearMeanBounds.Bounds small = bounds.outputMeanBounds(from - 1, middle, square);
     assertThat(small.method()).isEqualTo(MeanIntervalMethod.OUTPUT_MEAN);
+    double sd = Math.sqrt(pm.maxOutputVariance()) + pm.cellWidth() + 1e-6 * pm.domain().width();
     double bernstein =
         NormalApproximation.bernsteinHalfWidth(
-            from - 1, pm.maxOutputVariance(), pm.outputHi() - pm.outputLo(), 0.05);
+            from - 1, sd * sd, pm.outputHi() - pm.outputLo(), 0.05);
     assertThat((small.upper() - small.lower()) / 2)
-        .isLessThanOrEqualTo(bernstein + pm.cellWidth() + 1e-9);
+        .isLessThanOrEqualTo(
+            bernstein + pm.cellWidth() + pm.domain().width() / MeanIdentification.POINTS + 1e-9);
   }
 
   @Test
