@@ -225,13 +225,18 @@ public final class AggregationMemory {
         for (PerturbedValues r : GroupRecords.oneEach(config, groups, p * windowing.slide())) {
           h.processElement(r, r.getEventTime());
         }
-        h.processWatermark(new Watermark(Long.MIN_VALUE + 1));
+        // Past the pane's windows: every slot flushes.
+        h.processWatermark(new Watermark(Long.MAX_VALUE - 1));
         for (PartialAggregate partial : h.extractOutputValues()) {
           partials.add(serialize(partialSerializer, partial));
         }
       }
     }
     int keys = groups * binnings.length;
+    if (partials.size() != keys * panes) {
+      throw new IllegalStateException(
+          "the pre-aggregation flushed " + partials.size() + " partials, not " + keys * panes);
+    }
     try (var h =
         new KeyedOneInputStreamOperatorTestHarness<String, PartialAggregate, WindowEstimate>(
             new WindowEstimateOperator(config, bins, windowing, true),
