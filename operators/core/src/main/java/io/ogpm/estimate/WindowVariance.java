@@ -6,7 +6,6 @@ import org.hipparchus.exception.MathIllegalArgumentException;
 import org.hipparchus.linear.MatrixUtils;
 import org.hipparchus.linear.QRDecomposition;
 import org.hipparchus.linear.RealMatrix;
-import org.hipparchus.linear.RealVector;
 
 /**
  * The variance of a window's mean output given its inputs, estimated from the window's own sums:
@@ -20,11 +19,13 @@ import org.hipparchus.linear.RealVector;
  * E[(M(x) - c)^2]} the mean square about the domain's centre c: the window's mean output and mean
  * square have expectations {@code (1/n) sum g(x_i)} and {@code (1/n) sum m(x_i)}, so {@code a + b
  * ybar + d s} (s the window's mean square about c) is unbiased for a bound of V, whatever the
- * inputs. For mechanisms whose g is affine and v quadratic in x (pm, sw, hm, staircase, the Laplace
- * mechanisms) the model is exact: v is a combination of 1, g and m. For the others (ogpm's flat
- * ends) a, b and d are the least-squares fit over {@value NormalApproximation#INPUTS} + 1 equally
- * spaced inputs with a raised until the fit lies above v at each of them. An estimate is clamped to
- * the range of v over those inputs and the mechanism's largest variance, which holds V.
+ * inputs. For mechanisms whose g is affine and v and m quadratic in x (pm, sw, staircase, hm above
+ * eps 0.61) the model is exact: v is a combination of 1, g and m. For the others a, b and d are the
+ * least-squares fit over {@value NormalApproximation#INPUTS} + 1 equally spaced inputs with a
+ * raised until the fit lies above v at each of them: close for ogpm (its flat ends), loose where m
+ * says nothing g does not (hm below eps 0.61 is Duchi's two outputs, of one mean square whatever
+ * x). An estimate is clamped to the range of v over those inputs and the mechanism's largest
+ * variance, which holds V.
  *
  * <p><b>Its Edgeworth term.</b> With {@code T = sqrt n (ybar - mu) / sqrt(Vhat)}, the one-sided
  * miss of the normal quantile z is, to order {@code 1/sqrt n} (the delta method on the cumulants of
@@ -40,6 +41,12 @@ import org.hipparchus.linear.RealVector;
  * (Cornish-Fisher), which removes the term for every input.
  */
 final class WindowVariance {
+  /** The relative size below which a column of the fit counts as no column (QR's threshold). */
+  private static final double SINGULAR = 1e-9;
+
+  /** How many times finer than the fit's the grid is on which the fit is raised above v. */
+  static final int RAISE_STEPS = 8;
+
   private final double a;
   private final double b;
   private final double d;
@@ -75,34 +82,59 @@ final class WindowVariance {
     double[] g = new double[inputs + 1];
     double[] v = new double[inputs + 1];
     double[] m = new double[inputs + 1];
-    RealMatrix basis = MatrixUtils.createRealMatrix(inputs + 1, 3);
+    double meanSquare = 0;
     for (int i = 0; i <= inputs; i++) {
       double x = lo + w * i / inputs;
       g[i] = mechanism.outputMean(x);
       v[i] = mechanism.outputVariance(x);
       m[i] = v[i] + (g[i] - c) * (g[i] - c);
-      basis.setEntry(i, 0, 1);
-      basis.setEntry(i, 1, g[i] - c);
-      basis.setEntry(i, 2, m[i]);
+      meanSquare += m[i] / (inputs + 1);
     }
-    double[] fit;
-    try {
-      fit =
-          new QRDecomposition(basis, 0)
-              .getSolver()
-              .solve(MatrixUtils.createRealVector(v))
-              .toArray();
-    } catch (MathIllegalArgumentException singular) {
-      // No fit (v has no spread to explain): the largest variance, a known bound.
-      fit = new double[] {0, 0, 0};
+    // Columns 1, (g - c) / w and (m - its average) / w^2, each of order 1, so that a column
+    // without spread of its own (Duchi's two outputs have one mean square whatever x) is found
+    // singular instead of fitted with huge cancelling coefficients; then the fit goes without it.
+    double[] scaled = {1, 0, 0};
+    for (int columns = 3; columns >= 1; columns--) {
+      RealMatrix basis = MatrixUtils.createRealMatrix(inputs + 1, columns);
+      for (int i = 0; i <= inputs; i++) {
+        basis.setEntry(i, 0, 1);
+        if (columns > 1) {
+          basis.setEntry(i, 1, (g[i] - c) / w);
+        }
+        if (columns > 2) {
+          basis.setEntry(i, 2, (m[i] - meanSquare) / (w * w));
+        }
+      }
+      try {
+        double[] solved =
+            new QRDecomposition(basis, SINGULAR)
+                .getSolver()
+                .solve(MatrixUtils.createRealVector(v))
+                .toArray();
+        scaled = new double[] {solved[0], 0, 0};
+        System.arraycopy(solved, 0, scaled, 0, columns);
+        break;
+      } catch (MathIllegalArgumentException singular) {
+        // fewer columns
+      }
     }
-    RealVector fitted = basis.operate(MatrixUtils.createRealVector(fit));
+    // Back to v = fit[0] + fit[1] (g - c) + fit[2] m.
+    double[] fit = {
+      scaled[0] - scaled[2] * meanSquare / (w * w), scaled[1] / w, scaled[2] / (w * w)
+    };
     double largest = mechanism.maxOutputVariance();
     double smallest = largest;
+    // Raised above v on a grid RAISE_STEPS times finer than the fit's: between its points a smooth
+    // v can bulge above the fit by the curvature over a step, which the finer grid shrinks.
     double below = 0;
-    for (int i = 0; i <= inputs; i++) {
-      below = Math.max(below, v[i] - fitted.getEntry(i));
-      smallest = Math.min(smallest, v[i]);
+    int fine = inputs * RAISE_STEPS;
+    for (int j = 0; j <= fine; j++) {
+      double x = lo + w * j / fine;
+      double gx = mechanism.outputMean(x);
+      double vx = mechanism.outputVariance(x);
+      double mx = vx + (gx - c) * (gx - c);
+      below = Math.max(below, vx - (fit[0] + fit[1] * (gx - c) + fit[2] * mx));
+      smallest = Math.min(smallest, vx);
     }
     // Raised above v at every input, with a margin for the fit's rounding.
     double[] coefficients = {
