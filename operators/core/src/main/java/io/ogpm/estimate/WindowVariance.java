@@ -22,10 +22,10 @@ import org.hipparchus.linear.RealMatrix;
  * inputs. For mechanisms whose g is affine and v and m quadratic in x (pm, sw, staircase, hm above
  * eps 0.61) the model is exact: v is a combination of 1, g and m. For the others a, b and d are the
  * least-squares fit over {@value NormalApproximation#INPUTS} + 1 equally spaced inputs with a
- * raised until the fit lies above v at each of them: close for ogpm (its flat ends), loose where m
- * says nothing g does not (hm below eps 0.61 is Duchi's two outputs, of one mean square whatever
- * x). An estimate is clamped to the range of v over those inputs and the mechanism's largest
- * variance, which holds V.
+ * raised until the fit lies above v on a grid {@value #RAISE_STEPS} times finer: close for ogpm
+ * (its flat ends), loose where m says nothing g does not (hm below eps 0.61 is Duchi's two outputs,
+ * of one mean square whatever x). An estimate is clamped to the range of v over those inputs and
+ * the mechanism's largest variance, which holds V.
  *
  * <p><b>Its Edgeworth term.</b> With {@code T = sqrt n (ybar - mu) / sqrt(Vhat)}, the one-sided
  * miss of the normal quantile z is, to order {@code 1/sqrt n} (the delta method on the cumulants of
@@ -33,10 +33,10 @@ import org.hipparchus.linear.RealMatrix;
  * {@code phi(z) (rho / 2 + (3 rho - gamma) (z^2 - 1) / 6) / sqrt n} for the upper bound and {@code
  * phi(z) (-rho / 2 + (gamma - 3 rho) (z^2 - 1) / 6) / sqrt n} for the lower, gamma the skewness of
  * one output and {@code rho = Cov(M, b M + d (M - c)^2) / sigma^3 = d gamma + (2 d (mu - c) + b) /
- * sigma} the correlation of the variance estimate with the output. With the sample variance (d = 1,
- * b = -2 (mu - c)) this is Hall's {@code gamma (2 z^2 + 1) / 6} ("The Bootstrap and Edgeworth
- * Expansion", 1992, section 2.6); with a known variance (b = d = 0) the standardised mean's {@code
- * -gamma (z^2 - 1) / 6}. The largest of each over the inputs (a criterion, as {@link
+ * sigma}, the variance estimate's covariance with one output over {@code sigma^3}. With the sample
+ * variance (d = 1, b = -2 (mu - c)) this is Hall's {@code gamma (2 z^2 + 1) / 6} ("The Bootstrap
+ * and Edgeworth Expansion", 1992, section 2.6); with a known variance (b = d = 0) the standardised
+ * mean's {@code -gamma (z^2 - 1) / 6}. The largest of each over the inputs (a criterion, as {@link
  * NormalApproximation} takes its moments) widens a side's quantile by that much over {@code sqrt n}
  * (Cornish-Fisher), which removes the term for every input.
  */
