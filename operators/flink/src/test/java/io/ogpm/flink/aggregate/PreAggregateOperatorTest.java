@@ -275,7 +275,7 @@ class PreAggregateOperatorTest {
     long each =
         PreAggregateOperator.accumulatorHeapBytes(
             FieldBinning.of(Aggregations.MECHANISMS[0], LdpAggregation.DEFAULT_BINS));
-    assertThat(each).isEqualTo(504);
+    assertThat(each).isEqualTo(520);
     assertThat((PreAggregateOperator.MAX_SLOTS + 1) * 6 * each)
         .isLessThanOrEqualTo(PreAggregateOperator.MAX_HELD_BYTES);
   }
