@@ -134,9 +134,7 @@ public final class FieldAccumulator {
       sin = sign * (long) Math.rint(StrictMath.sin(angle) * TRIG_SCALE);
     }
     // Each a long, sign-extended to 128 bits.
-    addToSums(quanta >> 63, quanta, cos >> 63, cos, sin >> 63, sin);
-    squaresHigh = Int128.addHigh(squaresHigh, squaresLow, square >> 63, square);
-    squaresLow += square;
+    addToSums(quanta >> 63, quanta, cos >> 63, cos, sin >> 63, sin, square >> 63, square);
     return this;
   }
 
@@ -188,15 +186,21 @@ public final class FieldAccumulator {
       histogram[i] += other.histogram[i];
     }
     addToSums(
-        other.sumHigh, other.sumLow, other.cosHigh, other.cosLow, other.sinHigh, other.sinLow);
-    squaresHigh = Int128.addHigh(squaresHigh, squaresLow, other.squaresHigh, other.squaresLow);
-    squaresLow += other.squaresLow;
+        other.sumHigh,
+        other.sumLow,
+        other.cosHigh,
+        other.cosLow,
+        other.sinHigh,
+        other.sinLow,
+        other.squaresHigh,
+        other.squaresLow);
     return this;
   }
 
   /**
-   * Adds 128-bit integers, as (high, low) words, to the sum of the values, of their cosines and of
-   * their sines ({@link Int128#addHigh}: each high word is computed before its low word moves).
+   * Adds 128-bit integers, as (high, low) words, to the sum of the values, of their cosines, of
+   * their sines and of their squares ({@link Int128#addHigh}: each high word is computed before its
+   * low word moves).
    */
   private void addToSums(
       long valuesHigh,
@@ -204,13 +208,17 @@ public final class FieldAccumulator {
       long cosinesHigh,
       long cosinesLow,
       long sinesHigh,
-      long sinesLow) {
+      long sinesLow,
+      long squaredHigh,
+      long squaredLow) {
     sumHigh = Int128.addHigh(sumHigh, sumLow, valuesHigh, valuesLow);
     sumLow += valuesLow;
     cosHigh = Int128.addHigh(cosHigh, cosLow, cosinesHigh, cosinesLow);
     cosLow += cosinesLow;
     sinHigh = Int128.addHigh(sinHigh, sinLow, sinesHigh, sinesLow);
     sinLow += sinesLow;
+    squaresHigh = Int128.addHigh(squaresHigh, squaresLow, squaredHigh, squaredLow);
+    squaresLow += squaredLow;
   }
 
   /** A deep copy. */

@@ -70,7 +70,7 @@ public final class FieldBinning implements java.io.Serializable {
     this.sumExponent = Math.max(Math.getExponent(reach) - 60, Double.MIN_EXPONENT);
     this.sumScale = Math.scalb(1.0, -sumExponent);
     // A little above (R + |c|)^2, so that no rounding of a square makes it more than 2^61 units.
-    double c = Math.abs(lo + width / 2);
+    double c = Math.abs(centre());
     double largestSquare = (reach + c) * (reach + c) * (1 + 0x1p-40);
     this.squareExponent =
         Math.min(

@@ -123,8 +123,9 @@ final class LinearMeanBounds {
     double square = 0;
     for (int i = inputs / 4; i <= inputs - inputs / 4; i++) {
       double x = mechanism.domain().lo() + w * i / inputs;
-      g += mechanism.outputMean(x);
-      square += variance.meanSquare(mechanism.outputMean(x), mechanism.outputVariance(x));
+      double mean = mechanism.outputMean(x);
+      g += mean;
+      square += variance.meanSquare(mean, mechanism.outputVariance(x));
     }
     this.gMiddleHalf = g / (inputs - 2 * (inputs / 4) + 1);
     this.squareMiddleHalf = square / (inputs - 2 * (inputs / 4) + 1);
@@ -296,9 +297,14 @@ final class LinearMeanBounds {
    */
   private boolean studentised(long n, double share, boolean upperSide) {
     double z = quantile(share);
+    return studentised(n, share, z, variance.term(z, upperSide));
+  }
+
+  /** The same at the side's quantile z and Edgeworth term, where the caller has them. */
+  private boolean studentised(long n, double share, double z, double term) {
     return NormalApproximation.studentisedHolds(
         n,
-        variance.term(z, upperSide),
+        term,
         shape[0],
         shape[1],
         z,
@@ -316,9 +322,9 @@ final class LinearMeanBounds {
    */
   private double plainHalfWidth(long n, double sd, double share, boolean upperSide) {
     double z = quantile(share);
-    if (studentised(n, share, upperSide)) {
-      double widened = z + variance.term(z, upperSide) / Math.sqrt(n);
-      return widened * sd / Math.sqrt(n) + meanSlack;
+    double term = variance.term(z, upperSide);
+    if (studentised(n, share, z, term)) {
+      return (z + term / Math.sqrt(n)) * sd / Math.sqrt(n) + meanSlack;
     }
     if (n >= normalFrom) {
       return z * outputSd / Math.sqrt(n) + meanSlack;
