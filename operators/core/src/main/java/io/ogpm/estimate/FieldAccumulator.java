@@ -8,7 +8,8 @@ import java.util.Objects;
 /**
  * What a window keeps of one field's perturbed values: the count, a histogram over the output bins,
  * the sums of the values and of their squares (linear means and their spread) and the sums of the
- * cosine and sine of their angles (circular means). Its size does not grow with the data.
+ * cosine and sine of their angles and of twice their angles (circular means and their spread). Its
+ * size does not grow with the data.
  *
  * <p>Exact: every count and sum is an integer, so adding values and merging accumulators are
  * associative and commutative to the last bit, and any split of a window's values over partial
@@ -53,6 +54,10 @@ public final class FieldAccumulator {
   private long sinLow;
   private long squaresHigh;
   private long squaresLow;
+  private long cos2High;
+  private long cos2Low;
+  private long sin2High;
+  private long sin2Low;
 
   /** An empty accumulator of no field yet (for Flink; use {@link #forField}). */
   public FieldAccumulator() {}
@@ -128,13 +133,18 @@ public final class FieldAccumulator {
     long square = sign * (long) Math.rint(d * d * b.squareScale());
     long cos = 0;
     long sin = 0;
+    long cos2 = 0;
+    long sin2 = 0;
     if (b.circular()) {
       double angle = 2 * Math.PI * (y - b.lo()) / b.width();
       cos = sign * (long) Math.rint(StrictMath.cos(angle) * TRIG_SCALE);
       sin = sign * (long) Math.rint(StrictMath.sin(angle) * TRIG_SCALE);
+      cos2 = sign * (long) Math.rint(StrictMath.cos(2 * angle) * TRIG_SCALE);
+      sin2 = sign * (long) Math.rint(StrictMath.sin(2 * angle) * TRIG_SCALE);
     }
     // Each a long, sign-extended to 128 bits.
-    addToSums(quanta >> 63, quanta, cos >> 63, cos, sin >> 63, sin, square >> 63, square);
+    addToSums(quanta >> 63, quanta, square >> 63, square);
+    addToTrigonometricSums(cos >> 63, cos, sin >> 63, sin, cos2 >> 63, cos2, sin2 >> 63, sin2);
     return this;
   }
 
@@ -185,40 +195,51 @@ public final class FieldAccumulator {
     for (int i = 0; i < histogram.length; i++) {
       histogram[i] += other.histogram[i];
     }
-    addToSums(
-        other.sumHigh,
-        other.sumLow,
+    addToSums(other.sumHigh, other.sumLow, other.squaresHigh, other.squaresLow);
+    addToTrigonometricSums(
         other.cosHigh,
         other.cosLow,
         other.sinHigh,
         other.sinLow,
-        other.squaresHigh,
-        other.squaresLow);
+        other.cos2High,
+        other.cos2Low,
+        other.sin2High,
+        other.sin2Low);
     return this;
   }
 
   /**
-   * Adds 128-bit integers, as (high, low) words, to the sum of the values, of their cosines, of
-   * their sines and of their squares ({@link Int128#addHigh}: each high word is computed before its
-   * low word moves).
+   * Adds 128-bit integers, as (high, low) words, to the sum of the values and of their squares
+   * ({@link Int128#addHigh}: each high word is computed before its low word moves).
    */
-  private void addToSums(
-      long valuesHigh,
-      long valuesLow,
+  private void addToSums(long valuesHigh, long valuesLow, long squaredHigh, long squaredLow) {
+    sumHigh = Int128.addHigh(sumHigh, sumLow, valuesHigh, valuesLow);
+    sumLow += valuesLow;
+    squaresHigh = Int128.addHigh(squaresHigh, squaresLow, squaredHigh, squaredLow);
+    squaresLow += squaredLow;
+  }
+
+  /**
+   * Adds 128-bit integers, as (high, low) words, to the sums of the values' cosines and sines and
+   * of those of their doubled angles, as {@link #addToSums} does.
+   */
+  private void addToTrigonometricSums(
       long cosinesHigh,
       long cosinesLow,
       long sinesHigh,
       long sinesLow,
-      long squaredHigh,
-      long squaredLow) {
-    sumHigh = Int128.addHigh(sumHigh, sumLow, valuesHigh, valuesLow);
-    sumLow += valuesLow;
+      long doubledCosinesHigh,
+      long doubledCosinesLow,
+      long doubledSinesHigh,
+      long doubledSinesLow) {
     cosHigh = Int128.addHigh(cosHigh, cosLow, cosinesHigh, cosinesLow);
     cosLow += cosinesLow;
     sinHigh = Int128.addHigh(sinHigh, sinLow, sinesHigh, sinesLow);
     sinLow += sinesLow;
-    squaresHigh = Int128.addHigh(squaresHigh, squaresLow, squaredHigh, squaredLow);
-    squaresLow += squaredLow;
+    cos2High = Int128.addHigh(cos2High, cos2Low, doubledCosinesHigh, doubledCosinesLow);
+    cos2Low += doubledCosinesLow;
+    sin2High = Int128.addHigh(sin2High, sin2Low, doubledSinesHigh, doubledSinesLow);
+    sin2Low += doubledSinesLow;
   }
 
   /** A deep copy. */
@@ -250,6 +271,20 @@ public final class FieldAccumulator {
   /** The mean sine of the values' angles on a circular field (0 on an interval), NaN when empty. */
   public double meanSin() {
     return meanOf(sinHigh, sinLow, TRIG_EXPONENT);
+  }
+
+  /**
+   * The mean cosine of twice the values' angles on a circular field (0 on an interval), NaN when
+   * empty: with {@link #meanSin2}, the window's second trigonometric moment, what the covariance of
+   * its mean resultant is estimated from.
+   */
+  public double meanCos2() {
+    return meanOf(cos2High, cos2Low, TRIG_EXPONENT);
+  }
+
+  /** The mean sine of twice the values' angles on a circular field, NaN when empty. */
+  public double meanSin2() {
+    return meanOf(sin2High, sin2Low, TRIG_EXPONENT);
   }
 
   /**
@@ -309,6 +344,20 @@ public final class FieldAccumulator {
     long[] words = words(sumSquares, b.squareExponent());
     squaresHigh = words[0];
     squaresLow = words[1];
+    return this;
+  }
+
+  /**
+   * Sets the sums of the cosines and sines of the doubled angles (rounded to whole quanta), for
+   * tests that need a given second trigonometric moment without the values.
+   */
+  FieldAccumulator withDoubledAngleMoments(double sumCos2, double sumSin2) {
+    long[] words = words(sumCos2, TRIG_EXPONENT);
+    cos2High = words[0];
+    cos2Low = words[1];
+    words = words(sumSin2, TRIG_EXPONENT);
+    sin2High = words[0];
+    sin2Low = words[1];
     return this;
   }
 
@@ -439,6 +488,38 @@ public final class FieldAccumulator {
     this.squaresLow = squaresLow;
   }
 
+  public long getCos2High() {
+    return cos2High;
+  }
+
+  public void setCos2High(long cos2High) {
+    this.cos2High = cos2High;
+  }
+
+  public long getCos2Low() {
+    return cos2Low;
+  }
+
+  public void setCos2Low(long cos2Low) {
+    this.cos2Low = cos2Low;
+  }
+
+  public long getSin2High() {
+    return sin2High;
+  }
+
+  public void setSin2High(long sin2High) {
+    this.sin2High = sin2High;
+  }
+
+  public long getSin2Low() {
+    return sin2Low;
+  }
+
+  public void setSin2Low(long sin2Low) {
+    this.sin2Low = sin2Low;
+  }
+
   public long getCosLow() {
     return cosLow;
   }
@@ -479,7 +560,11 @@ public final class FieldAccumulator {
         && a.sinHigh == sinHigh
         && a.sinLow == sinLow
         && a.squaresHigh == squaresHigh
-        && a.squaresLow == squaresLow;
+        && a.squaresLow == squaresLow
+        && a.cos2High == cos2High
+        && a.cos2Low == cos2Low
+        && a.sin2High == sin2High
+        && a.sin2Low == sin2Low;
   }
 
   @Override
@@ -496,7 +581,11 @@ public final class FieldAccumulator {
         sinHigh,
         sinLow,
         squaresHigh,
-        squaresLow);
+        squaresLow,
+        cos2High,
+        cos2Low,
+        sin2High,
+        sin2Low);
   }
 
   @Override

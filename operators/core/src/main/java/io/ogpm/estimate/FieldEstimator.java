@@ -9,6 +9,7 @@ import io.ogpm.mechanism.catalog.MechanismCatalog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.DoubleUnaryOperator;
 
 /**
  * Turns a {@link FieldAccumulator} into a {@link FieldEstimate} for one field's mechanism. Holds
@@ -75,7 +76,12 @@ public final class FieldEstimator {
   private final AffinePart affine;
   private final LinearMeanBounds linearBounds;
   private final double rho1;
+  private final double rho2;
   private final double componentSd;
+
+  /** One output's largest variance along a direction, before the slack in {@link #componentSd}. */
+  private final double componentVariance;
+
   private final double angleSlack;
   private final long normalFrom;
 
@@ -98,12 +104,14 @@ public final class FieldEstimator {
       double r1 = invariant ? mechanism.noiseCosineMoment(lo, 1) : Double.NaN;
       double r2 = invariant ? mechanism.noiseCosineMoment(lo, 2) : Double.NaN;
       this.rho1 = r1 > 0 ? r1 : Double.NaN;
+      this.rho2 = r2;
       // One output's variance along a direction at angle t from its input: (1 - rho2) / 2 + (rho2
       // - rho1^2) cos^2 t, largest at t = 0 or pi / 2.
       double variance = Math.max((1 - r2) / 2, (1 + r2) / 2 - r1 * r1);
       // Snapping moves an output by at most one cell: 2 pi cell / w radians, and a unit vector by
       // at most as much.
       this.angleSlack = 2 * Math.PI * cell / w + NUMERICAL;
+      this.componentVariance = variance;
       this.componentSd = Math.sqrt(Math.max(variance, 0)) + angleSlack + Math.sqrt(NUMERICAL);
       this.normalFrom =
           invariant
@@ -114,7 +122,9 @@ public final class FieldEstimator {
       this.affine = AffinePart.of(mechanism);
       this.linearBounds = LinearMeanBounds.of(mechanism, binning, affine);
       this.rho1 = Double.NaN;
+      this.rho2 = Double.NaN;
       this.componentSd = Double.NaN;
+      this.componentVariance = Double.NaN;
       this.angleSlack = Double.NaN;
       this.normalFrom = Long.MAX_VALUE;
     }
@@ -505,11 +515,23 @@ public final class FieldEstimator {
     Interval length;
     if (n >= normalFrom) {
       double sd = componentSd / Math.sqrt(n) / rho1;
-      ResultantDisk disk = new ResultantDisk(x, y, ResultantDisk.CHI95_2 * sd + slack);
+      // Studentised by the window's own covariance (without its readings' spread), within the
+      // worst case; rho2 <= 0 leaves the worst case.
+      ResultantCovariance covariance =
+          rho2 > 0 ? ResultantCovariance.of(rho1, rho2, acc.meanCos2(), acc.meanSin2()) : null;
+      double extra = componentSd - Math.sqrt(Math.max(0, componentVariance));
+      double scale = Math.sqrt(n) * rho1;
+      double diskSd =
+          covariance == null ? sd : Math.min(sd, (Math.sqrt(covariance.largest()) + extra) / scale);
+      DoubleUnaryOperator acrossSd =
+          covariance == null
+              ? phi -> sd
+              : phi -> Math.min(sd, (Math.sqrt(covariance.across(phi)) + extra) / scale);
+      ResultantDisk disk = new ResultantDisk(x, y, ResultantDisk.CHI95_2 * diskSd + slack);
       double[] arc =
           diskDirection
               ? new double[] {disk.direction(), disk.directionHalfWidth()}
-              : ResultantProjections.direction(x, y, sd, slack);
+              : ResultantProjections.direction(x, y, diskSd, acrossSd, slack);
       centre = arc[0];
       half = arc[1];
       length = new Interval(Math.min(1, disk.length()), disk.minLength(), disk.maxLength());

@@ -1,5 +1,7 @@
 package io.ogpm.estimate;
 
+import java.util.function.DoubleUnaryOperator;
+
 /**
  * The interval for the direction of the mean resultant vector m of a window's inputs, from a test
  * of each direction rather than from the confidence disk's projection, given an estimate {@code v =
@@ -34,11 +36,28 @@ final class ResultantProjections {
    * the whole circle.
    */
   static double[] direction(double x, double y, double s, double slack) {
+    return direction(x, y, s, phi -> s, slack);
+  }
+
+  /**
+   * The arc when the covariance is not round: the disk at {@code sDisk} (its largest standard
+   * deviation, so the disk still holds 95 % at m = 0), the half-strip of direction phi at {@code
+   * sAcross(phi)} (the standard deviation across phi, which decides the strip's 95 % far out). The
+   * arc's half-width takes the largest {@code sAcross} over twice the arc it would have at phi =
+   * arg v, so that the directions it keeps are every one whose strip holds v.
+   */
+  static double[] direction(
+      double x, double y, double sDisk, DoubleUnaryOperator sAcross, double slack) {
     double r = Math.hypot(x, y);
     double psi = Math.atan2(y, x);
-    if (r <= ResultantDisk.CHI95_2 * s + slack) {
+    if (r <= ResultantDisk.CHI95_2 * sDisk + slack) {
       return new double[] {psi, Math.PI};
     }
-    return new double[] {psi, Math.asin(Math.min(1, (Interval.Z95 * s + slack) / r))};
+    double half = Math.asin(Math.min(1, (Interval.Z95 * sAcross.applyAsDouble(psi) + slack) / r));
+    double widest = 0;
+    for (int k = -8; k <= 8; k++) {
+      widest = Math.max(widest, sAcross.applyAsDouble(psi + 2 * half * k / 8));
+    }
+    return new double[] {psi, Math.asin(Math.min(1, (Interval.Z95 * widest + slack) / r))};
   }
 }

@@ -271,7 +271,13 @@ class FieldAccumulatorTest {
     b.setSinLow(a.getSinLow());
     b.setSquaresHigh(a.getSquaresHigh());
     b.setSquaresLow(a.getSquaresLow());
+    b.setCos2High(a.getCos2High());
+    b.setCos2Low(a.getCos2Low());
+    b.setSin2High(a.getSin2High());
+    b.setSin2Low(a.getSin2Low());
     assertThat(b).isEqualTo(a);
+    assertThat(b.meanCos2()).isEqualTo(a.meanCos2());
+    assertThat(b.meanSin2()).isEqualTo(a.meanSin2());
     assertThat(b.meanSquare(binning)).isEqualTo(a.meanSquare(binning));
     assertThat(b.mean()).isEqualTo(a.mean());
     assertThat(b.meanCos()).isEqualTo(a.meanCos());

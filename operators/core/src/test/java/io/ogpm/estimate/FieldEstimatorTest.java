@@ -10,6 +10,7 @@ import io.ogpm.mechanism.Mechanism;
 import io.ogpm.mechanism.MechanismSpec;
 import io.ogpm.mechanism.MechanismType;
 import io.ogpm.mechanism.catalog.MechanismCatalog;
+import java.util.function.DoubleUnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -326,24 +327,36 @@ class FieldEstimatorTest {
 
   @Test
   void theCircularIntervalsAreTheDocumentedProjectionsFromTheNormalCountOnAndBernsteinsDiskBelow() {
-    // From the normal count on, with c = s / (sqrt(n) rho1) the sd of one component of the
-    // estimate and slack = (angle slack + n 2^-52) / rho1: direction +- asin((1.96 c + slack) / l),
-    // length l +- (sqrt(chi2_2(0.95)) c + slack). Below it, the disk of radius spread / rho1 +
-    // slack with spread sqrt(2) times Bernstein's half-width at 2.5 % over a range 1 + rho1 + 2
-    // slack; s the largest component sd plus the slacks (one cell as an angle plus 1e-12, and
-    // 1e-6).
+    // From the normal count on, studentised by the window's covariance: with rho1, rho2 the noise's
+    // cosine moments, along = (1 + rho2) / 2 - rho1^2 and across = (1 - rho2) / 2 one output's
+    // variances along and across its reading, and (C, S) the window's mean (cos 2y, sin 2y) over
+    // rho2 (here 0.8 e^{2i t}, t the direction), the variance across phi is across + (along -
+    // across) (1 - C cos 2 phi - S sin 2 phi) / 2 and the largest across + (along - across) (1 +
+    // 0.8) / 2; each sd plus the slacks, over sqrt(n) rho1, at most the worst case's c = s /
+    // (sqrt(n) rho1). With slack = (angle slack + n 2^-52) / rho1: the length l +-
+    // (sqrt(chi2_2(0.95))
+    // c_largest + slack); the direction +- asin((1.96 c_w + slack) / l), c_w the largest across-sd
+    // over twice the half-width asin((1.96 c_across(t) + slack) / l) each way. Below it, the disk
+    // of
+    // radius spread / rho1 + slack with spread sqrt(2) times Bernstein's half-width at 2.5 % over a
+    // range 1 + rho1 + 2 slack; s the largest component sd plus the slacks (one cell as an angle
+    // plus 1e-12, and 1e-6).
     Mechanism m = circularOgpm(4);
     FieldEstimator estimator = FieldEstimator.of(m, 12);
     double rho1 = m.noiseCosineMoment(10, 1);
     double rho2 = m.noiseCosineMoment(10, 2);
     double angleSlack = 2 * Math.PI * m.cellWidth() / 360 + 1e-12;
-    double s =
-        Math.sqrt(Math.max((1 - rho2) / 2, (1 + rho2) / 2 - rho1 * rho1)) + angleSlack + 1e-6;
+    double along = (1 + rho2) / 2 - rho1 * rho1;
+    double across = (1 - rho2) / 2;
+    double extra = angleSlack + 1e-6;
+    double s = Math.sqrt(Math.max(across, along)) + extra;
     long normalFrom =
         NormalApproximation.minimumCount(
             rho1, rho2, m.noiseCosineMoment(10, 3), m.noiseCosineMoment(10, 4));
     double length = 0.7;
     double l = length / rho1;
+    double t = Math.toRadians(100 - 10);
+    double concentration = 0.8;
     for (long n : new long[] {normalFrom - 1, normalFrom, 10 * normalFrom}) {
       double slack = (angleSlack + n * 0x1p-52) / rho1;
       double lower;
@@ -351,9 +364,26 @@ class FieldEstimatorTest {
       double half;
       if (n >= normalFrom) {
         double c = s / Math.sqrt(n) / rho1;
-        lower = l - ResultantDisk.CHI95_2 * c - slack;
-        upper = Math.min(1, l + ResultantDisk.CHI95_2 * c + slack);
-        half = Math.toDegrees(Math.asin((Interval.Z95 * c + slack) / l));
+        DoubleUnaryOperator acrossSd =
+            phi -> {
+              double share = (1 - concentration * Math.cos(2 * (phi - t))) / 2;
+              double sd = Math.sqrt(across + (along - across) * share) + extra;
+              return Math.min(c, sd / Math.sqrt(n) / rho1);
+            };
+        double largest =
+            Math.min(
+                c,
+                (Math.sqrt(across + (along - across) * (1 + concentration) / 2) + extra)
+                    / Math.sqrt(n)
+                    / rho1);
+        assertThat(largest).isLessThan(c); // not the worst case: the test sees the estimate
+        lower = l - ResultantDisk.CHI95_2 * largest - slack;
+        upper = Math.min(1, l + ResultantDisk.CHI95_2 * largest + slack);
+        double first = Math.asin((Interval.Z95 * acrossSd.applyAsDouble(t) + slack) / l);
+        // The across-sd grows away from t: the widest over +-2 first is at its ends.
+        double widest = acrossSd.applyAsDouble(t + 2 * first);
+        assertThat(widest).isGreaterThan(acrossSd.applyAsDouble(t));
+        half = Math.toDegrees(Math.asin((Interval.Z95 * widest + slack) / l));
       } else {
         double spread =
             Math.sqrt(2)
@@ -365,8 +395,12 @@ class FieldEstimatorTest {
         upper = Math.min(1, l + radius);
         half = Math.toDegrees(Math.asin(radius / l));
       }
-      CircularMeans means =
-          estimator.estimate(withResultant(estimator, n, length, 100), false).circular();
+      FieldAccumulator acc =
+          withResultant(estimator, n, length, 100)
+              .withDoubledAngleMoments(
+                  n * rho2 * concentration * Math.cos(2 * t),
+                  n * rho2 * concentration * Math.sin(2 * t));
+      CircularMeans means = estimator.estimate(acc, false).circular();
       assertThat(means.resultantLength().estimate())
           .as("n = %s", n)
           .isCloseTo(Math.min(1, l), within(1e-14));
