@@ -124,12 +124,22 @@ class IntervalCoverageTest {
   static final int CANDIDATE_WINDOWS = scaled(1000);
 
   /**
+   * High epsilons on the circle, where the direction is studentised by the window's covariance and
+   * one output's variance across its reading is far below the worst case: sizes from about the
+   * normal count at 5.5 (362; 1,389 at 8) up.
+   */
+  static final double[] HIGH_CIRCLE_EPSILONS = {5.5, 8};
+
+  static final int[] HIGH_CIRCLE_SIZES = {400, 1500, 5000};
+  static final int HIGH_CIRCLE_WINDOWS = scaled(1000);
+
+  /**
    * Checks across the tests: ogpm's two linear kinds and its three distribution kinds (the
    * cumulative band, the median, the share above the middle: coverage and each side), and pm's and
    * hm's one over their distributions, three circular kinds and the circle's distribution kinds
-   * likewise, 9 cells each; the two-sided exactness checks (three of ogpm's, two of each unbiased
-   * mechanism's); and three per cell of auto's other candidates (coverage and each side), counted
-   * for every type.
+   * likewise, 9 cells each; the circle's direction and length at high eps; the two-sided exactness
+   * checks (three of ogpm's, two of each unbiased mechanism's); and three per cell of auto's other
+   * candidates (coverage and each side), counted for every type.
    */
   static final int CHECKS =
       ((2 + 3 * 3) * LinearInputs.values().length
@@ -142,7 +152,11 @@ class IntervalCoverageTest {
               * MechanismType.values().length
               * CANDIDATE_INPUTS.length
               * CANDIDATE_EPSILONS.length
-              * CANDIDATE_SIZES.length;
+              * CANDIDATE_SIZES.length
+          + 2
+              * CircularInputs.values().length
+              * HIGH_CIRCLE_EPSILONS.length
+              * HIGH_CIRCLE_SIZES.length;
 
   static final double ALPHA = FAMILY_ALPHA / CHECKS;
 
@@ -1024,6 +1038,90 @@ class IntervalCoverageTest {
         emDirection);
     table("Mean resultant length (`resultantLengthInterval`)", CircularInputs.values(), length);
     distributionTables("circular ogpm", CircularInputs.values(), distribution);
+    assertThat(failures).as("cells whose interval under-covers").isEmpty();
+  }
+
+  /**
+   * The circle's direction and resultant length at high eps for every input distribution: the point
+   * mass and the concentrated readings are where the studentised direction is narrowest.
+   */
+  @Test
+  void circularIntervalsCoverAtHighEpsilon() {
+    List<String> failures = new ArrayList<>();
+    StringBuilder b =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "## Circular mean direction and resultant length at high eps (%d windows per cell)%n%n"
+                    + "Each cell: the direction's coverage / mean width in degrees, then the length's"
+                    + " coverage / mean width.%n%n| inputs |",
+                HIGH_CIRCLE_WINDOWS));
+    columns(b, "| --- |", HIGH_CIRCLE_EPSILONS, HIGH_CIRCLE_SIZES);
+    int cells = HIGH_CIRCLE_EPSILONS.length * HIGH_CIRCLE_SIZES.length;
+    Tally[][] direction = new Tally[CircularInputs.values().length][cells];
+    Tally[][] length = new Tally[CircularInputs.values().length][cells];
+    for (int e = 0; e < HIGH_CIRCLE_EPSILONS.length; e++) {
+      Mechanism m =
+          MechanismCatalog.of(
+              MechanismSpec.builder().epsilon(HIGH_CIRCLE_EPSILONS[e]).domain(CIRCLE).build());
+      FieldEstimator estimator = FieldEstimator.of(m, BINS);
+      for (CircularInputs inputs : CircularInputs.values()) {
+        for (int s = 0; s < HIGH_CIRCLE_SIZES.length; s++) {
+          int cell = e * HIGH_CIRCLE_SIZES.length + s;
+          Tally d = direction[inputs.ordinal()][cell] = new Tally();
+          Tally l = length[inputs.ordinal()][cell] = new Tally();
+          RandomBits bits = AesCtrSource.seeded(7_000_000L * (inputs.ordinal() + 1) + cell);
+          for (int w = 0; w < HIGH_CIRCLE_WINDOWS; w++) {
+            FieldAccumulator acc = estimator.newAccumulator();
+            double c = 0;
+            double sn = 0;
+            for (int i = 0; i < HIGH_CIRCLE_SIZES[s]; i++) {
+              double x = inputs.next(bits);
+              c += Math.cos(Math.toRadians(x));
+              sn += Math.sin(Math.toRadians(x));
+              acc.add(m.perturb(x, bits), estimator.binning());
+            }
+            double trueLength = Math.min(1, Math.hypot(c, sn) / HIGH_CIRCLE_SIZES[s]);
+            double trueDirection =
+                trueLength < 1e-9 ? Double.NaN : Math.toDegrees(Math.atan2(sn, c));
+            CircularMeans means = estimator.estimate(acc, false).circular();
+            Interval arc = means.direction();
+            d.add(
+                true,
+                onArc(trueDirection, arc.lower(), arc.upper()),
+                arcWidth(arc.lower(), arc.upper()),
+                onArc(arc.estimate(), arc.lower(), arc.upper()));
+            Interval li = means.resultantLength();
+            l.add(
+                true,
+                trueLength >= li.lower() && trueLength <= li.upper(),
+                li.upper() - li.lower(),
+                li.estimate() >= li.lower() && li.estimate() <= li.upper());
+          }
+          String where =
+              String.format(
+                  Locale.ROOT,
+                  "%s, eps %s, n %d",
+                  inputs.label,
+                  HIGH_CIRCLE_EPSILONS[e],
+                  HIGH_CIRCLE_SIZES[s]);
+          check(failures, "circular mean direction (raw)", where, d);
+          check(failures, "resultant length", where, l);
+        }
+      }
+    }
+    for (CircularInputs inputs : CircularInputs.values()) {
+      b.append("| ").append(inputs.label).append(" |");
+      for (int cell = 0; cell < cells; cell++) {
+        b.append(' ')
+            .append(direction[inputs.ordinal()][cell].cell())
+            .append("; ")
+            .append(length[inputs.ordinal()][cell].cell())
+            .append(" |");
+      }
+      b.append('\n');
+    }
+    TABLE.add(b.toString());
     assertThat(failures).as("cells whose interval under-covers").isEmpty();
   }
 

@@ -63,10 +63,10 @@ public final class PreAggregateOperator extends AbstractStreamOperator<PartialAg
   static final long MAX_HELD_BYTES = 32L << 20;
 
   /**
-   * A {@link FieldAccumulator}'s object: 12-byte header, 3 references, an int and 9 longs, padded
+   * A {@link FieldAccumulator}'s object: 12-byte header, 3 references, an int and 13 longs, padded
    * to 8.
    */
-  static final long ACCUMULATOR_OBJECT_BYTES = 104;
+  static final long ACCUMULATOR_OBJECT_BYTES = 136;
 
   /** The header of a {@code long[]}: 12-byte object header and the 4-byte length. */
   static final long ARRAY_HEADER_BYTES = 16;

@@ -242,7 +242,7 @@ class PreAggregateOperatorTest {
     long roll =
         PreAggregateOperator.accumulatorHeapBytes(
             FieldBinning.of(Aggregations.MECHANISMS[1], bins));
-    assertThat(x).isEqualTo(104 + 16 + 8 * 10_000);
+    assertThat(x).isEqualTo(136 + 16 + 8 * 10_000);
     int fit = (int) (PreAggregateOperator.MAX_HELD_BYTES / x);
     assertThat(fit).isLessThan(PreAggregateOperator.MAX_SLOTS / 10);
     try (var h =
@@ -275,7 +275,7 @@ class PreAggregateOperatorTest {
     long each =
         PreAggregateOperator.accumulatorHeapBytes(
             FieldBinning.of(Aggregations.MECHANISMS[0], LdpAggregation.DEFAULT_BINS));
-    assertThat(each).isEqualTo(520);
+    assertThat(each).isEqualTo(552);
     assertThat((PreAggregateOperator.MAX_SLOTS + 1) * 6 * each)
         .isLessThanOrEqualTo(PreAggregateOperator.MAX_HELD_BYTES);
   }
