@@ -11,27 +11,32 @@ package io.ogpm.estimate;
  * counts, and so are Psi and its moments of the kernel.
  *
  * <p>A window's {@code psibar} has expectation {@code E_P[Psi]}, P the inputs' empirical
- * distribution, and variance {@code E_P[Var(psi | x)] / n}, at most the spread of psi over the
- * window's outputs in expectation (the law of total variance). So {@code psibar + z sqrt(spread /
- * n)} is a normal upper bound for {@code E_P[Psi]} (the studentised mean), and its identification
- * bounds the inputs' mean. Its approximation error is checked by {@link NormalApproximation} on
- * psi's largest skewness and kurtosis over the inputs ({@link #normalFrom}): below that count the
- * statistic is not used.
+ * distribution, and variance {@code E_P[Var(psi | x)] / n}. That variance is estimated as the
+ * output mean's is ({@link WindowVariance}): from psibar and the window's mean square of psi about
+ * the middle of its values, through a model of {@code Var(psi | x)} in {@code Psi(x)} and {@code
+ * E[psi^2 | x]} fitted over the inputs and raised above it, so that the readings' own spread (psi's
+ * spread over the window's outputs holds that of {@code Psi(x_i)}) does not widen the bound. {@code
+ * psibar + (z + term / sqrt n) sqrt(Vhat / n)} is then a normal upper bound for {@code E_P[Psi]}
+ * with its Edgeworth term, and its identification bounds the inputs' mean. It is used where that
+ * term and the kurtosis term are small ({@link #studentised}, as for the output mean); below that
+ * count the statistic is not used.
  *
  * <p>Slack, added to every bound: snapping moves each edge's at-or-beyond probability by at most
  * {@link BinnedKernel#edgeSlack()}, and psi steps up by {@code value[o] - value[o - 1]} at edge o,
  * so {@code E[psi]} moves by at most the slack times the values' range; plus the rounding of
  * psibar's sum (a relative 2^-40 of the values' magnitude, far above a sum's error below 2^63
- * counts).
+ * counts). Its standard deviation moves by at most {@code sqrt(2 e) range}, e the edge slack: each
+ * edge's probability moves by e, so {@code E[(psi - r)^2]} by at most {@code e range^2} and {@code
+ * (Psi - r)^2} by as much again.
  */
 final class BinStatistic {
   private final double[] values;
   private final MeanIdentification identification;
+  private final WindowVariance variance;
   private final double slack;
+  private final double sdSlack;
   private final double skewness;
   private final double kurtosis;
-  private final double rightSkew;
-  private final double leftSkew;
   private final double[] sd;
   private final double[] expectation;
   private final double[] middleHalf;
@@ -39,38 +44,42 @@ final class BinStatistic {
   private BinStatistic(
       double[] values,
       MeanIdentification identification,
-      double slack,
-      double[] skew,
-      double kurtosis,
+      WindowVariance variance,
+      double[] slack,
+      double[] shape,
       double[] sd,
       double[] expectation,
       double[] middleHalf) {
     this.values = values;
     this.identification = identification;
-    this.slack = slack;
-    this.skewness = Math.max(skew[0], skew[1]);
-    this.rightSkew = skew[0];
-    this.leftSkew = skew[1];
-    this.kurtosis = kurtosis;
+    this.variance = variance;
+    this.slack = slack[0];
+    this.sdSlack = slack[1];
+    this.skewness = shape[0];
+    this.kurtosis = shape[1];
     this.sd = sd;
     this.expectation = expectation;
     this.middleHalf = middleHalf;
   }
 
   /**
-   * A statistic with the given values, its expectation given at the identification grid ({@link
-   * MeanIdentification#grid}); null when that expectation is not non-decreasing.
+   * A statistic with the given values, its expectation and mean square given at the identification
+   * grid ({@link MeanIdentification#grid}); null when that expectation is not non-decreasing.
    *
    * @param expectation {@code Psi} at the grid's points
-   * @param probabilities the output bins' probabilities at an odd number of equally spaced inputs
-   *     from lo to hi (both included), for the statistic's normal regime and its spread at lo, in
-   *     the middle and at hi
+   * @param meanSquare {@code E[(psi - r)^2 | x]} at the grid's points, r the middle of the values
+   *     ({@link #reference})
+   * @param probabilities the output bins' probabilities at the {@value NormalApproximation#INPUTS}
+   *     + 1 equally spaced inputs from lo to hi (both included) of every {@value
+   *     NormalApproximation#INPUTS}-th grid point, for the statistic's shape and its spread at lo,
+   *     in the middle and at hi
    */
   static BinStatistic of(
       double lo,
       double hi,
       double[] values,
       double[] expectation,
+      double[] meanSquare,
       double[][] probabilities,
       double edgeSlack) {
     for (int o = 1; o < values.length; o++) {
@@ -97,16 +106,24 @@ final class BinStatistic {
             + 0x1p-40 * magnitude
             + MeanIdentification.ROUNDING * scale
             + FieldEstimator.NUMERICAL * scale;
-    // The largest skewness to the right and to the left, and the largest excess kurtosis.
-    double[] skew = new double[2];
-    double kurtosis = 0;
-    for (double[] p : probabilities) {
-      double[] m = centralMoments(values, p);
-      double g1 = m[1] / Math.pow(m[0], 1.5);
-      skew[0] = Math.max(skew[0], g1);
-      skew[1] = Math.max(skew[1], -g1);
-      kurtosis = Math.max(kurtosis, Math.abs(m[2] / (m[0] * m[0]) - 3));
+    // psi's skewness at each input, its largest magnitude and the largest excess kurtosis.
+    double[] gamma = new double[probabilities.length];
+    double[] shape = new double[2];
+    for (int i = 0; i < probabilities.length; i++) {
+      double[] m = centralMoments(values, probabilities[i]);
+      gamma[i] = m[1] / Math.pow(m[0], 1.5);
+      shape[0] = Math.max(shape[0], Math.abs(gamma[i]));
+      shape[1] = Math.max(shape[1], Math.abs(m[2] / (m[0] * m[0]) - 3));
     }
+    double r = reference(values);
+    double[] v = new double[expectation.length];
+    for (int j = 0; j < v.length; j++) {
+      double shift = expectation[j] - r;
+      v[j] = Math.max(0, meanSquare[j] - shift * shift);
+    }
+    // Popoviciu: a variance of values in a range of width w is at most w^2 / 4.
+    WindowVariance variance =
+        WindowVariance.fit(r, range, expectation, v, gamma, range * range / 4);
     int last = probabilities.length - 1;
     double[] sd = {
       Math.sqrt(centralMoments(values, probabilities[0])[0]),
@@ -116,7 +133,24 @@ final class BinStatistic {
     int points = MeanIdentification.POINTS;
     double[] at = {expectation[0], expectation[points / 2], expectation[points]};
     return new BinStatistic(
-        values, identification, slack, skew, kurtosis, sd, at, middleHalf(values, probabilities));
+        values,
+        identification,
+        variance,
+        new double[] {slack, Math.sqrt(2 * edgeSlack) * range},
+        shape,
+        sd,
+        at,
+        middleHalf(values, probabilities));
+  }
+
+  /** The model of psi's variance given the inputs; for tests. */
+  WindowVariance variance() {
+    return variance;
+  }
+
+  /** The middle of the values: what psi's mean squares are taken about. */
+  static double reference(double[] values) {
+    return 0.5 * (values[0] + values[values.length - 1]);
   }
 
   /**
@@ -166,11 +200,19 @@ final class BinStatistic {
   }
 
   /**
-   * The count from which psibar is taken as normal for a bound at quantile z whose approximation
-   * may err by {@code maxError}: psi's largest skewness and kurtosis over the inputs.
+   * Whether a side's studentised bound at quantile z, its share of the side's 2.5 %, is used at n:
+   * its Edgeworth term and kurtosis term within that share's allowance ({@link
+   * NormalApproximation#studentisedHolds}), as for the output mean. Depends on n alone.
    */
-  long normalFrom(double z, double maxError) {
-    return NormalApproximation.minimumCountAt(skewness, kurtosis, z, maxError);
+  boolean studentised(long n, double z, double share, boolean upperSide) {
+    return NormalApproximation.studentisedHolds(
+        n,
+        variance.term(z, upperSide),
+        skewness,
+        kurtosis,
+        z,
+        NormalApproximation.MAX_WIDENED_ERROR * share,
+        NormalApproximation.MAX_REMAINDER * share);
   }
 
   /** The standard deviation of psi for the input lo (0), the middle of the domain (1) or hi (2). */
@@ -217,9 +259,9 @@ final class BinStatistic {
    * z, identified.
    */
   double upperMean(long[] counts, long n, double z) {
-    double[] m = meanAndSpread(counts, n);
-    double margin = studentised(z, rightSkew, n) * Math.sqrt(m[1] / n) + slack;
-    return identification.inputMeans(Double.NEGATIVE_INFINITY, m[0] + margin)[1];
+    double[] m = meanAndSquare(counts, n);
+    return identification
+        .inputMeans(Double.NEGATIVE_INFINITY, m[0] + margin(n, z, true, m[0], m[1]))[1];
   }
 
   /**
@@ -227,9 +269,20 @@ final class BinStatistic {
    * identified.
    */
   double lowerMean(long[] counts, long n, double z) {
-    double[] m = meanAndSpread(counts, n);
-    double margin = studentised(z, leftSkew, n) * Math.sqrt(m[1] / n) + slack;
-    return identification.inputMeans(m[0] - margin, Double.POSITIVE_INFINITY)[0];
+    double[] m = meanAndSquare(counts, n);
+    return identification
+        .inputMeans(m[0] - margin(n, z, false, m[0], m[1]), Double.POSITIVE_INFINITY)[0];
+  }
+
+  /**
+   * The margin of one side of psibar at quantile z, for a window (or a reference mix, in
+   * expectation) whose mean of psi and mean square about {@link #reference} are these: the quantile
+   * widened by the side's Edgeworth term, times the estimated standard deviation, plus the slacks.
+   */
+  double margin(long n, double z, boolean upperSide, double mean, double meanSquare) {
+    double sd = Math.sqrt(variance.estimate(mean, meanSquare)) + sdSlack;
+    double root = Math.sqrt(n);
+    return (z + variance.term(z, upperSide) / root) * sd / root + slack;
   }
 
   /**
@@ -237,38 +290,16 @@ final class BinStatistic {
    * window's value.
    */
   double[] identifiedMeans(long[] counts, long n) {
-    double psibar = meanAndSpread(counts, n)[0];
+    double psibar = meanAndSquare(counts, n)[0];
     return identification.inputMeans(psibar, psibar);
   }
 
   /**
-   * The quantile for a one-sided studentised bound on the side psi is skewed towards: z plus the
-   * leading Edgeworth term of the studentised mean, {@code g1 (2 z^2 + 1) / (6 sqrt n)} (Hall 1992,
-   * section 2.6), with g1 psi's largest skewness to that side over the inputs. A mean of outputs
-   * skewed to the right falls below its expectation more often than the normal says, and its spread
-   * with it, so an upper bound misses more often; the term restores the side to its level up to
-   * O(1/n). Data-free: the largest skewness over the inputs, never an estimate.
+   * {@code {psibar, mean square about the reference}}: summed about the middle of the values so
+   * that a domain far from 0 loses no digits to cancellation.
    */
-  static double studentised(double z, double skew, long n) {
-    return z + Math.max(0, skew) * (2 * z * z + 1) / (6 * Math.sqrt(n));
-  }
-
-  /** psi's largest skewness to the right (positive third moment) over the inputs. */
-  double rightSkew() {
-    return rightSkew;
-  }
-
-  /** psi's largest skewness to the left over the inputs. */
-  double leftSkew() {
-    return leftSkew;
-  }
-
-  /**
-   * {@code {psibar, spread}}: the window's mean of psi and the mean square about it, summed about
-   * the middle of the values so that a domain far from 0 loses no digits to cancellation.
-   */
-  private double[] meanAndSpread(long[] counts, long n) {
-    double ref = 0.5 * (values[0] + values[values.length - 1]);
+  private double[] meanAndSquare(long[] counts, long n) {
+    double ref = reference(values);
     double sum = 0;
     double squares = 0;
     for (int o = 0; o < values.length; o++) {
@@ -279,7 +310,6 @@ final class BinStatistic {
         squares += c * d * d;
       }
     }
-    double shift = sum / n;
-    return new double[] {ref + shift, Math.max(0, squares / n - shift * shift)};
+    return new double[] {ref + sum / n, squares / n};
   }
 }

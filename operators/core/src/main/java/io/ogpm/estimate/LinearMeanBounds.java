@@ -49,14 +49,16 @@ import java.util.function.Function;
  * evenly over the middle half of the domain, among those whose expected bound, for inputs all at
  * lo, all at hi or half at each, lies at most {@value #MAX_WIDENING} of the output mean's interval
  * width further out than the output mean's own bound ({@link Side}). Expected: each statistic at
- * its expectation for those inputs, a tail statistic's spread at its expectation (the mixture's). A
- * tail statistic takes part only in its normal regime at its share. The choice depends on the count
- * alone, never on the data; with the whole share to the output mean a side is the output mean's own
- * bound.
+ * its expectation for those inputs, its variance estimate at its expected mean and mean square (the
+ * mixture's). A tail statistic takes part only in its studentised regime at its share. The choice
+ * depends on the count alone, never on the data; with the whole share to the output mean a side is
+ * the output mean's own bound.
  *
- * <p>A tail statistic's variance is the spread of psi over the window's outputs, at least the
- * average variance given the inputs in expectation (law of total variance). (Should the two sides
- * cross, which needs one of them to miss, the output mean's interval is kept.)
+ * <p>A tail statistic is studentised as the output mean is: its variance given the inputs estimated
+ * from the window's mean and mean square of psi through a model raised above it, its quantile
+ * widened by that estimator's Edgeworth term, and used only where that term and the kurtosis term
+ * are small at its share ({@link BinStatistic}). (Should the two sides cross, which needs one of
+ * them to miss, the output mean's interval is kept.)
  */
 final class LinearMeanBounds {
   /** The error level of the interval. */
@@ -191,7 +193,7 @@ final class LinearMeanBounds {
       // One of the sides missed: keep the output mean's interval.
       return outputMeanBounds(n, outputMean, meanSquare);
     }
-    // The tail statistics are studentised by their own spread; the output mean in its regime.
+    // The tail statistics are always studentised; the output mean in its regime.
     boolean studentised =
         (upperShares[0] == 0 || studentised(n, upperShares[0], true))
             && (lowerShares[0] == 0 || studentised(n, lowerShares[0], false));
@@ -410,13 +412,11 @@ final class LinearMeanBounds {
       return best;
     }
 
-    /** Whether every tail statistic with a share is in its normal regime at it. */
+    /** Whether every tail statistic with a share is studentised at it. */
     private boolean usable(long n, double[] share) {
       for (int t = 0; t < tails.length; t++) {
         if (share[t + 1] > 0
-            && n
-                < tails[t].normalFrom(
-                    quantile(share[t + 1]), NormalApproximation.MAX_ERROR * share[t + 1])) {
+            && !tails[t].studentised(n, quantile(share[t + 1]), share[t + 1], upperSide)) {
           return false;
         }
       }
@@ -445,13 +445,12 @@ final class LinearMeanBounds {
       for (int t = 0; t < tails.length; t++) {
         if (share[t + 1] > 0) {
           double[] moments = tailMoments.apply(tails[t]);
+          // The mix's expected mean square about the statistic's reference: its spread plus the
+          // square of its mean's distance from there.
+          double shift = moments[0] - BinStatistic.reference(tails[t].values());
           double margin =
-              BinStatistic.studentised(
-                          quantile(share[t + 1]),
-                          upperSide ? tails[t].rightSkew() : tails[t].leftSkew(),
-                          n)
-                      * Math.sqrt(moments[1] / n)
-                  + tails[t].slack();
+              tails[t].margin(
+                  n, quantile(share[t + 1]), upperSide, moments[0], moments[1] + shift * shift);
           MeanIdentification psi = tails[t].identification();
           double b =
               upperSide

@@ -81,13 +81,24 @@ final class TailStatistics {
     if (values.isEmpty()) {
       return none;
     }
-    // Expectations on the identification grid, and bin probabilities at a few inputs for the
-    // normal regime and the references of the error split.
+    // Expectations and mean squares on the identification grid, and bin probabilities at every
+    // 256th of its points for the statistics' shape and the references of the error split.
     double[][] expectations = new double[values.size()][MeanIdentification.POINTS + 1];
+    double[][] squares = new double[values.size()][MeanIdentification.POINTS + 1];
+    double[][] centred = new double[values.size()][];
+    for (int s = 0; s < values.size(); s++) {
+      double[] v = values.get(s);
+      double r = BinStatistic.reference(v);
+      centred[s] = new double[v.length];
+      for (int o = 0; o < v.length; o++) {
+        centred[s][o] = (v[o] - r) * (v[o] - r);
+      }
+    }
     for (int j = 0; j <= MeanIdentification.POINTS; j++) {
       double[] t = kernel.upperTails(MeanIdentification.inputAt(lo, hi, j));
       for (int s = 0; s < values.size(); s++) {
         expectations[s][j] = expectation(values.get(s), t);
+        squares[s][j] = expectation(centred[s], t);
       }
     }
     double[][] probabilities = new double[NormalApproximation.INPUTS + 1][];
@@ -106,7 +117,13 @@ final class TailStatistics {
     for (int s = 0; s < values.size(); s++) {
       BinStatistic statistic =
           BinStatistic.of(
-              lo, hi, values.get(s), expectations[s], probabilities, kernel.edgeSlack());
+              lo,
+              hi,
+              values.get(s),
+              expectations[s],
+              squares[s],
+              probabilities,
+              kernel.edgeSlack());
       if (statistic != null) {
         (upperEnd.get(s) ? upper : lower).add(statistic);
       }
@@ -132,14 +149,16 @@ final class TailStatistics {
   }
 
   /**
-   * The output bin edge nearest to c, as the index of the bin that starts there; 0 when it is not
-   * strictly inside the output bins.
+   * The output bin edge nearest to c strictly inside the output bins, as the index of the bin that
+   * starts there: the first or last inner edge when c lies beyond it (a flat end narrower than a
+   * bin still gets the edge nearest to it); 0 when there is no inner edge.
    */
   static int edge(FieldBinning binning, double c) {
     double first = binning.outputBinLo(0);
     double h = binning.outputBinHi(0) - first;
     long o = Math.round((c - first) / h);
-    return o >= 1 && o < binning.outputBins() ? (int) o : 0;
+    int bins = binning.outputBins();
+    return bins < 2 ? 0 : (int) Math.max(1, Math.min(bins - 1, o));
   }
 
   /** {@code sum_o value[o] P(bin o)} from the at-or-beyond probabilities. */

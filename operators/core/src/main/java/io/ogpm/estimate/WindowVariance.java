@@ -27,6 +27,10 @@ import org.hipparchus.linear.RealMatrix;
  * of one mean square whatever x). An estimate is clamped to the range of v over those inputs and
  * the mechanism's largest variance, which holds V.
  *
+ * <p>The same model serves any statistic of one output whose mean and mean square given the input
+ * are known at every input ({@link #fit}): the tail statistics of {@link BinStatistic}, fitted on
+ * their identification grid.
+ *
  * <p><b>Its Edgeworth term.</b> With {@code T = sqrt n (ybar - mu) / sqrt(Vhat)}, the one-sided
  * miss of the normal quantile z is, to order {@code 1/sqrt n} (the delta method on the cumulants of
  * T: its mean {@code -rho / (2 sqrt n)}, its third cumulant {@code (gamma - 3 rho) / sqrt n}),
@@ -76,40 +80,86 @@ final class WindowVariance {
   /** The model of a classical mechanism's output variance. */
   static WindowVariance of(Mechanism mechanism) {
     int inputs = NormalApproximation.INPUTS;
+    int fine = inputs * RAISE_STEPS;
     double lo = mechanism.domain().lo();
     double w = mechanism.domain().width();
-    double c = lo + w / 2;
-    double[] g = new double[inputs + 1];
-    double[] v = new double[inputs + 1];
-    double[] m = new double[inputs + 1];
-    double meanSquare = 0;
+    double[] g = new double[fine + 1];
+    double[] v = new double[fine + 1];
+    for (int j = 0; j <= fine; j++) {
+      double x = lo + w * j / fine;
+      g[j] = mechanism.outputMean(x);
+      v[j] = mechanism.outputVariance(x);
+    }
+    UnitMechanism unit = mechanism.unit();
+    double[] gamma = new double[inputs + 1];
     for (int i = 0; i <= inputs; i++) {
-      double x = lo + w * i / inputs;
-      g[i] = mechanism.outputMean(x);
-      v[i] = mechanism.outputVariance(x);
-      m[i] = v[i] + (g[i] - c) * (g[i] - c);
-      meanSquare += m[i] / (inputs + 1);
+      double[] central = NormalApproximation.centralMoments(unit, (double) i / inputs);
+      gamma[i] = central[1] / Math.pow(central[0], 1.5);
+    }
+    return fit(lo + w / 2, w, g, v, gamma, mechanism.maxOutputVariance());
+  }
+
+  /**
+   * The model of a statistic's variance from its mean g and variance v at {@code k m + 1} equally
+   * spaced inputs from lo to hi, m = {@value NormalApproximation#INPUTS}: fitted at every k-th,
+   * raised above v at all of them.
+   *
+   * @param centre the centre its mean squares are taken about (the middle of its values)
+   * @param scale the size of its values' range, which scales the fit's columns to order 1
+   * @param gamma its skewness at the m + 1 fitted inputs
+   * @param largest a bound on v at every input: the estimate's ceiling
+   */
+  static WindowVariance fit(
+      double centre, double scale, double[] g, double[] v, double[] gamma, double largest) {
+    int inputs = NormalApproximation.INPUTS;
+    int steps = (g.length - 1) / inputs;
+    if (g.length != v.length || steps * inputs + 1 != g.length || gamma.length != inputs + 1) {
+      throw new IllegalArgumentException(
+          "a fit needs means and variances at k "
+              + inputs
+              + " + 1 inputs and skewnesses at "
+              + (inputs + 1)
+              + ", not "
+              + g.length
+              + ", "
+              + v.length
+              + " and "
+              + gamma.length);
+    }
+    double c = centre;
+    double w = scale;
+    double[] m = new double[g.length];
+    double meanSquare = 0;
+    for (int j = 0; j < g.length; j++) {
+      m[j] = v[j] + (g[j] - c) * (g[j] - c);
+      if (j % steps == 0) {
+        meanSquare += m[j] / (inputs + 1);
+      }
     }
     // Columns 1, (g - c) / w and (m - its average) / w^2, each of order 1, so that a column
     // without spread of its own (Duchi's two outputs have one mean square whatever x) is found
     // singular instead of fitted with huge cancelling coefficients; then the fit goes without it.
     double[] scaled = {1, 0, 0};
+    double[] fitted = new double[inputs + 1];
+    for (int i = 0; i <= inputs; i++) {
+      fitted[i] = v[i * steps];
+    }
     for (int columns = 3; columns >= 1; columns--) {
       RealMatrix basis = MatrixUtils.createRealMatrix(inputs + 1, columns);
       for (int i = 0; i <= inputs; i++) {
         basis.setEntry(i, 0, 1);
         if (columns > 1) {
-          basis.setEntry(i, 1, (g[i] - c) / w);
+          basis.setEntry(i, 1, (g[i * steps] - c) / w);
         }
         if (columns > 2) {
-          basis.setEntry(i, 2, (m[i] - meanSquare) / (w * w));
+          basis.setEntry(i, 2, (m[i * steps] - meanSquare) / (w * w));
         }
       }
       try {
         double[] solved =
             new QRDecomposition(basis, SINGULAR)
                 .getSolver()
-                .solve(MatrixUtils.createRealVector(v))
+                .solve(MatrixUtils.createRealVector(fitted))
                 .toArray();
         scaled = new double[] {solved[0], 0, 0};
         System.arraycopy(solved, 0, scaled, 0, columns);
@@ -122,34 +172,24 @@ final class WindowVariance {
     double[] fit = {
       scaled[0] - scaled[2] * meanSquare / (w * w), scaled[1] / w, scaled[2] / (w * w)
     };
-    double largest = mechanism.maxOutputVariance();
     double smallest = largest;
-    // Raised above v on a grid RAISE_STEPS times finer than the fit's: between its points a smooth
-    // v can bulge above the fit by the curvature over a step, which the finer grid shrinks.
+    // Raised above v on the grid k times finer than the fit's: between its points a smooth v can
+    // bulge above the fit by the curvature over a step, which the finer grid shrinks.
     double below = 0;
-    int fine = inputs * RAISE_STEPS;
-    for (int j = 0; j <= fine; j++) {
-      double x = lo + w * j / fine;
-      double gx = mechanism.outputMean(x);
-      double vx = mechanism.outputVariance(x);
-      double mx = vx + (gx - c) * (gx - c);
-      below = Math.max(below, vx - (fit[0] + fit[1] * (gx - c) + fit[2] * mx));
-      smallest = Math.min(smallest, vx);
+    for (int j = 0; j < g.length; j++) {
+      below = Math.max(below, v[j] - (fit[0] + fit[1] * (g[j] - c) + fit[2] * m[j]));
+      smallest = Math.min(smallest, v[j]);
     }
     // Raised above v at every input, with a margin for the fit's rounding.
     double[] coefficients = {
       fit[0] - fit[1] * c + below + FieldEstimator.NUMERICAL * largest, fit[1], fit[2]
     };
-    UnitMechanism unit = mechanism.unit();
     double[] rho = new double[inputs + 1];
-    double[] gamma = new double[inputs + 1];
     for (int i = 0; i <= inputs; i++) {
-      double[] central = NormalApproximation.centralMoments(unit, (double) i / inputs);
-      gamma[i] = central[1] / Math.pow(central[0], 1.5);
-      double sigma = Math.sqrt(v[i]);
-      rho[i] = fit[2] * gamma[i] + (2 * fit[2] * (g[i] - c) + fit[1]) / sigma;
+      double sigma = Math.sqrt(v[i * steps]);
+      rho[i] = fit[2] * gamma[i] + (2 * fit[2] * (g[i * steps] - c) + fit[1]) / sigma;
     }
-    return new WindowVariance(coefficients, c, smallest, largest, rho, gamma);
+    return new WindowVariance(coefficients, c, smallest, largest, rho, gamma.clone());
   }
 
   /**

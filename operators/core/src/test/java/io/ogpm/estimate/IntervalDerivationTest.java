@@ -206,7 +206,11 @@ class IntervalDerivationTest {
                 n,
                 0,
                 n * 0.2 * Math.cos(Math.toRadians(30)),
-                n * 0.2 * Math.sin(Math.toRadians(30)));
+                n * 0.2 * Math.sin(Math.toRadians(30)))
+            // A second moment (C, S) = e^{2i 120 deg}: the window's variance across 30 degrees is
+            // one output's along its reading, the largest (FieldEstimatorTest checks the rest).
+            .withDoubledAngleMoments(
+                n * rho2 * Math.cos(Math.toRadians(240)), n * rho2 * Math.sin(Math.toRadians(240)));
     CircularMeans means = estimator.estimate(acc, false).circular();
     double c = sd / Math.sqrt(n) / rho1;
     double length = 0.2 / rho1;
