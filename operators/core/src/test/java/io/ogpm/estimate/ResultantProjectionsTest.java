@@ -42,19 +42,15 @@ class ResultantProjectionsTest {
     double worst = 1;
     for (double aspect : new double[] {1, 0.5, 0.1}) {
       for (double angle : new double[] {0, Math.PI / 4, Math.PI / 2, 3 * Math.PI / 4}) {
-        double c = Math.cos(angle);
-        double sn = Math.sin(angle);
         for (double r : new double[] {0, 0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 6}) {
-          int kept = 0;
-          for (int i = 0; i < draws; i++) {
-            double a = IntervalCoverageTest.normal(bits);
-            double b = IntervalCoverageTest.normal(bits) * Math.sqrt(aspect);
-            double x = r + c * a - sn * b;
-            double y = sn * a + c * b;
-            double[] arc = ResultantProjections.direction(x, y, s, 0);
-            double offset = Math.abs(Math.IEEEremainder(0 - arc[0], 2 * Math.PI));
-            kept += offset <= arc[1] ? 1 : 0;
-          }
+          int kept =
+              kept(
+                  bits,
+                  draws,
+                  r,
+                  angle,
+                  aspect,
+                  (x, y) -> ResultantProjections.direction(x, y, s, 0));
           double upper = ClopperPearson.upper(kept, draws, 1e-3 / 120);
           worst = Math.min(worst, (double) kept / draws);
           assertThat(upper)
@@ -82,8 +78,6 @@ class ResultantProjectionsTest {
     double worst = 1;
     for (double aspect : new double[] {1, 0.5, 0.1}) {
       for (double angle : new double[] {0, Math.PI / 8, Math.PI / 4, Math.PI / 2}) {
-        double c = Math.cos(angle);
-        double sn = Math.sin(angle);
         // Variance 1 along angle, aspect across it: the variance across phi.
         DoubleUnaryOperator across =
             phi -> {
@@ -92,16 +86,14 @@ class ResultantProjectionsTest {
                   cosine * cosine + aspect * (1 - cosine * cosine)); // u^T Sigma u, u across phi
             };
         for (double r : new double[] {0, 0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 6}) {
-          int kept = 0;
-          for (int i = 0; i < draws; i++) {
-            double a = IntervalCoverageTest.normal(bits);
-            double b = IntervalCoverageTest.normal(bits) * Math.sqrt(aspect);
-            double x = r + c * a - sn * b;
-            double y = sn * a + c * b;
-            double[] arc = ResultantProjections.direction(x, y, 1, across, 0);
-            double offset = Math.abs(Math.IEEEremainder(0 - arc[0], 2 * Math.PI));
-            kept += offset <= arc[1] ? 1 : 0;
-          }
+          int kept =
+              kept(
+                  bits,
+                  draws,
+                  r,
+                  angle,
+                  aspect,
+                  (x, y) -> ResultantProjections.direction(x, y, 1, across, 0));
           double upper = ClopperPearson.upper(kept, draws, 1e-3 / 120);
           worst = Math.min(worst, (double) kept / draws);
           assertThat(upper)
@@ -111,5 +103,29 @@ class ResultantProjectionsTest {
       }
     }
     assertThat(worst).isLessThan(0.953); // the thin strips are used: no needless width
+  }
+
+  /**
+   * How many of the draws of v = r e_0 + a normal pair (variance 1 along angle, aspect across it)
+   * keep the direction 0 on their arc.
+   */
+  private static int kept(
+      RandomBits bits,
+      int draws,
+      double r,
+      double angle,
+      double aspect,
+      java.util.function.BiFunction<Double, Double, double[]> arcOf) {
+    double c = Math.cos(angle);
+    double sn = Math.sin(angle);
+    int kept = 0;
+    for (int i = 0; i < draws; i++) {
+      double a = IntervalCoverageTest.normal(bits);
+      double b = IntervalCoverageTest.normal(bits) * Math.sqrt(aspect);
+      double[] arc = arcOf.apply(r + c * a - sn * b, sn * a + c * b);
+      double offset = Math.abs(Math.IEEEremainder(0 - arc[0], 2 * Math.PI));
+      kept += offset <= arc[1] ? 1 : 0;
+    }
+    return kept;
   }
 }
