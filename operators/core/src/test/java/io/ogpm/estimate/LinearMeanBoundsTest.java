@@ -89,6 +89,41 @@ class LinearMeanBoundsTest {
     }
   }
 
+  /**
+   * The counts at which ogpm's upper side changes its split (on [0, 1], 50 bins), written to {@code
+   * target/tail-shares.md} for docs/estimation.md. At eps 4 and 5.5 the tails are studentised, and
+   * take the whole side, from a few dozen reports: what makes ogpm's interval narrow there at 320.
+   */
+  @Test
+  void theCountsAtWhichTheTailsTakePart() throws java.io.IOException {
+    StringBuilder table =
+        new StringBuilder("| eps | the tails' share of the upper side from n |\n");
+    table.append("| ---: | --- |\n");
+    for (double eps : new double[] {0.5, 1, 2, 4, 5.5, 8}) {
+      LinearMeanBounds b = bounds(unit(MechanismType.OGPM, eps), 50);
+      StringBuilder row = new StringBuilder();
+      double previous = -1;
+      long tailsAlone = Long.MAX_VALUE;
+      for (int k = 0; k <= LinearMeanBounds.COUNTS; k++) {
+        long n = LinearMeanBounds.countAt(k);
+        double share = b.upperShare(n);
+        if (share != previous) {
+          row.append(String.format(java.util.Locale.ROOT, " %d: %.1f;", n, share));
+          previous = share;
+        }
+        if (share == 1 && tailsAlone == Long.MAX_VALUE) {
+          tailsAlone = n;
+        }
+      }
+      table.append("| ").append(eps).append(" |").append(row).append(" |\n");
+      if (eps == 4 || eps == 5.5) {
+        assertThat(tailsAlone).as("eps %s", eps).isLessThan(100);
+      }
+    }
+    java.nio.file.Files.writeString(
+        java.nio.file.Path.of("target", "tail-shares.md"), table.toString());
+  }
+
   @Test
   void onExactExpectedCountsTheIntervalHoldsThePointMassAndIsFarNarrowerThanTheOutputMeans() {
     // A window whose bin counts and mean are exactly their expectations for inputs all at x0: the
