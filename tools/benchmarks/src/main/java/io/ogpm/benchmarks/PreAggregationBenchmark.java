@@ -71,6 +71,8 @@ public class PreAggregationBenchmark {
   static final PrivacyConfig CONFIG = PrivacyConfig.parse(BenchConfig.sixFields());
 
   /** The pre-aggregation and one record of each group, all in one pane. */
+  static final Watermark PAST_THE_WINDOWS = new Watermark(Long.MAX_VALUE - 1);
+
   @State(Scope.Thread)
   public static class Stage1 {
     PerturbedValues[] records;
@@ -90,9 +92,13 @@ public class PreAggregationBenchmark {
       }
     }
 
-    /** Sends the held partials on (a watermark) and returns them, the harness's output cleared. */
+    /**
+     * Sends the held partials on (a watermark past the pane's windows: the stage holds a pane until
+     * the watermark reaches the end of its first window) and returns them, the harness's output
+     * cleared.
+     */
     List<PartialAggregate> flush() throws Exception {
-      harness.processWatermark(new Watermark(0));
+      harness.processWatermark(PAST_THE_WINDOWS);
       List<PartialAggregate> out = harness.extractOutputValues();
       harness.getOutput().clear();
       return out;
@@ -104,7 +110,10 @@ public class PreAggregationBenchmark {
     }
   }
 
-  /** For {@link #add}: the stage empty before each operation. */
+  /**
+   * For {@link #add}: a fresh, empty stage before each operation (a flushed one has its watermark
+   * past the pane, and records of the same time would be late).
+   */
   @State(Scope.Thread)
   public static class Adding extends Stage1 {
     @Setup(Level.Trial)
@@ -112,9 +121,10 @@ public class PreAggregationBenchmark {
       open();
     }
 
-    @TearDown(Level.Invocation)
+    @Setup(Level.Invocation)
     public void empty() throws Exception {
-      flush();
+      harness.close();
+      open();
     }
   }
 
@@ -131,20 +141,30 @@ public class PreAggregationBenchmark {
       open();
     }
 
+    /**
+     * A fresh stage holding one pane of every group: after a flush the watermark is past its
+     * windows, and records of the same time would be late.
+     */
     @Setup(Level.Invocation)
     public void fill() throws Exception {
+      harness.close();
+      open();
       add();
     }
 
     @TearDown(Level.Invocation)
-    public void clear() {
+    public void check() {
+      int partials = harness.extractOutputValues().size();
+      if (partials != GROUPS * CONFIG.fields().size()) {
+        throw new IllegalStateException(partials + " partials, not one per group and field");
+      }
       harness.getOutput().clear();
     }
   }
 
   @Benchmark
   public void flush(Flushing s) throws Exception {
-    s.harness.processWatermark(new Watermark(0));
+    s.harness.processWatermark(PAST_THE_WINDOWS);
   }
 
   /** The partials of one flush, as objects and serialized, and the second stage. */
