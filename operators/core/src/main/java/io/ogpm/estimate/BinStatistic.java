@@ -108,9 +108,11 @@ final class BinStatistic {
             + FieldEstimator.NUMERICAL * scale;
     // psi's skewness at each input, its largest magnitude and the largest excess kurtosis.
     double[] gamma = new double[probabilities.length];
+    double[] variances = new double[probabilities.length];
     double[] shape = new double[2];
     for (int i = 0; i < probabilities.length; i++) {
       double[] m = centralMoments(values, probabilities[i]);
+      variances[i] = m[0];
       gamma[i] = m[1] / Math.pow(m[0], 1.5);
       shape[0] = Math.max(shape[0], Math.abs(gamma[i]));
       shape[1] = Math.max(shape[1], Math.abs(m[2] / (m[0] * m[0]) - 3));
@@ -126,9 +128,7 @@ final class BinStatistic {
         WindowVariance.fit(r, range, expectation, v, gamma, range * range / 4);
     int last = probabilities.length - 1;
     double[] sd = {
-      Math.sqrt(centralMoments(values, probabilities[0])[0]),
-      Math.sqrt(centralMoments(values, probabilities[last / 2])[0]),
-      Math.sqrt(centralMoments(values, probabilities[last])[0])
+      Math.sqrt(variances[0]), Math.sqrt(variances[last / 2]), Math.sqrt(variances[last])
     };
     int points = MeanIdentification.POINTS;
     double[] at = {expectation[0], expectation[points / 2], expectation[points]};
@@ -141,6 +141,14 @@ final class BinStatistic {
         sd,
         at,
         middleHalf(values, probabilities));
+  }
+
+  /**
+   * The expected mean square of psi about {@link #reference} for a mix of inputs whose psi has this
+   * mean and spread: what a reference mix's {@link #margin} is taken at.
+   */
+  double meanSquare(double mean, double spread) {
+    return variance.meanSquare(mean, spread);
   }
 
   /** The model of psi's variance given the inputs; for tests. */

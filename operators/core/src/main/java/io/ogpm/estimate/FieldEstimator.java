@@ -78,10 +78,6 @@ public final class FieldEstimator {
   private final double rho1;
   private final double rho2;
   private final double componentSd;
-
-  /** One output's largest variance along a direction, before the slack in {@link #componentSd}. */
-  private final double componentVariance;
-
   private final double angleSlack;
   private final long normalFrom;
 
@@ -111,8 +107,7 @@ public final class FieldEstimator {
       // Snapping moves an output by at most one cell: 2 pi cell / w radians, and a unit vector by
       // at most as much.
       this.angleSlack = 2 * Math.PI * cell / w + NUMERICAL;
-      this.componentVariance = variance;
-      this.componentSd = Math.sqrt(Math.max(variance, 0)) + angleSlack + Math.sqrt(NUMERICAL);
+      this.componentSd = Math.sqrt(Math.max(variance, 0)) + componentSlack();
       this.normalFrom =
           invariant
               ? NormalApproximation.minimumCount(
@@ -124,7 +119,6 @@ public final class FieldEstimator {
       this.rho1 = Double.NaN;
       this.rho2 = Double.NaN;
       this.componentSd = Double.NaN;
-      this.componentVariance = Double.NaN;
       this.angleSlack = Double.NaN;
       this.normalFrom = Long.MAX_VALUE;
     }
@@ -476,6 +470,14 @@ public final class FieldEstimator {
   }
 
   /**
+   * What one output's component standard deviation carries beyond the noise's: snapping's angle and
+   * a margin for the moments' rounding.
+   */
+  private double componentSlack() {
+    return angleSlack + Math.sqrt(NUMERICAL);
+  }
+
+  /**
    * The circular means with the direction from the confidence disk's projection instead of the
    * direction test ({@link ResultantProjections}); for tests that compare the two.
    */
@@ -519,7 +521,7 @@ public final class FieldEstimator {
       // worst case; rho2 <= 0 leaves the worst case.
       ResultantCovariance covariance =
           rho2 > 0 ? ResultantCovariance.of(rho1, rho2, acc.meanCos2(), acc.meanSin2()) : null;
-      double extra = componentSd - Math.sqrt(Math.max(0, componentVariance));
+      double extra = componentSlack();
       double scale = Math.sqrt(n) * rho1;
       double diskSd =
           covariance == null ? sd : Math.min(sd, (Math.sqrt(covariance.largest()) + extra) / scale);

@@ -445,12 +445,13 @@ final class LinearMeanBounds {
       for (int t = 0; t < tails.length; t++) {
         if (share[t + 1] > 0) {
           double[] moments = tailMoments.apply(tails[t]);
-          // The mix's expected mean square about the statistic's reference: its spread plus the
-          // square of its mean's distance from there.
-          double shift = moments[0] - BinStatistic.reference(tails[t].values());
           double margin =
               tails[t].margin(
-                  n, quantile(share[t + 1]), upperSide, moments[0], moments[1] + shift * shift);
+                  n,
+                  quantile(share[t + 1]),
+                  upperSide,
+                  moments[0],
+                  tails[t].meanSquare(moments[0], moments[1]));
           MeanIdentification psi = tails[t].identification();
           double b =
               upperSide
